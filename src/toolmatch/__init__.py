@@ -1,0 +1,51 @@
+"""toolmatch: assert what LLM agents do with tools.
+
+Matchers drop into expected-argument dicts and compare with plain ``==``:
+
+>>> from toolmatch import ANY, Approx, Fuzzy, Regex
+>>> expected = {"city": Fuzzy("New York"), "days": Approx(3), "date": Regex("2026-.*")}
+>>> expected["units"] = ANY
+>>> expected == {"city": "new  york", "days": 3.0, "units": "metric", "date": "2026-12-01"}
+True
+"""
+
+from toolmatch._base import Matcher, Mismatch
+from toolmatch._combinators import AllOf, AnyOf, Not
+from toolmatch._explain import explain
+from toolmatch._literal import Literal
+from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._strings import Fuzzy, Regex
+from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # values
+    "ANY",
+    # mappings
+    "Absent",
+    # composition
+    "AllOf",
+    "AnyOf",
+    # values
+    "Approx",
+    "Contains",
+    # mappings
+    "Exact",
+    # strings
+    "Fuzzy",
+    "IsType",
+    # literal equality
+    "Literal",
+    # base
+    "Matcher",
+    "Maybe",
+    "Mismatch",
+    "Not",
+    "OneOf",
+    "Partial",
+    "Regex",
+    "__version__",
+    # explanations
+    "explain",
+]

@@ -1,0 +1,240 @@
+"""The ``Matcher`` base class and the ``Mismatch`` record that explanations are made of."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from typing_extensions import Self, final
+
+from toolmatch._describe import short_repr
+
+__all__ = ["Matcher", "Mismatch"]
+
+ConstructorArgs = tuple[tuple[object, ...], dict[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One reason a comparison failed, at a ``path`` into the compared value.
+
+    >>> from toolmatch import Literal
+    >>> Mismatch("items[2].id", "expected 7, got 8")
+    Mismatch(path='items[2].id', reason='expected 7, got 8')
+    >>> print(Mismatch("", "expected 7, got 8"))
+    expected 7, got 8
+    """
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}" if self.path else self.reason
+
+    def as_dict(self) -> dict[str, str]:
+        """A JSON-ready ``{"path": ..., "reason": ...}``.
+
+        >>> Mismatch("a", "missing").as_dict()
+        {'path': 'a', 'reason': 'missing'}
+        """
+        return {"path": self.path, "reason": self.reason}
+
+
+def _guarded(matches: Callable[[Any, object], object]) -> Callable[[Any, object], bool]:
+    """Wrap a user-written ``matches`` so that ``==`` always answers a real bool."""
+
+    def __eq__(self: Any, other: object) -> bool:  # noqa: N807 (it becomes the class's __eq__)
+        try:
+            return matches(self, other) is True
+        except Exception:
+            return False
+
+    return __eq__
+
+
+def _rebuild(cls: type[Matcher], args: tuple[object, ...], kwargs: dict[str, object]) -> Matcher:
+    return cls(*args, **kwargs)
+
+
+class Matcher:
+    """Base class of every matcher: a value that decides what it equals.
+
+    A subclass overrides :meth:`matches` (and, for better messages,
+    :meth:`describe_mismatch` and ``__repr__``). ``==`` and ``!=`` are final:
+    they call ``matches`` from whichever side the matcher is on, always answer
+    a real ``bool`` and never raise.
+
+    >>> class IsEven(Matcher):
+    ...     def matches(self, actual: object) -> bool:
+    ...         return isinstance(actual, int) and actual % 2 == 0
+    ...     def __repr__(self) -> str:
+    ...         return "IsEven()"
+    >>> {"n": 4} == {"n": IsEven()}
+    True
+    >>> IsEven().explain(3)
+    'expected IsEven(), got 3'
+    """
+
+    __slots__ = ()
+
+    # How a mapping matcher treats this matcher's key when the actual mapping lacks it.
+    _key_presence: ClassVar[Literal["required", "optional", "forbidden"]] = "required"
+
+    # numpy scalars and arrays return NotImplemented against us, so Python asks the matcher.
+    __array_ufunc__ = None
+
+    def __init_subclass__(cls, *, _trusted: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("__eq__", "__ne__"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__qualname__} defines {name}, but Matcher.{name} is final: "
+                    "override matches(actual) instead"
+                )
+        matches = cls.__dict__.get("matches")
+        if matches is not None:
+            # toolmatch's own matchers never raise and always return a bool, so their
+            # `matches` serves as `__eq__` directly: one Python call per comparison.
+            cls.__eq__ = matches if _trusted else _guarded(matches)  # type: ignore[misc,method-assign]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        if cls.matches is Matcher.matches:
+            raise TypeError(f"{cls.__qualname__} must define matches(actual) to be a Matcher")
+        return super().__new__(cls)
+
+    def matches(self, actual: object) -> bool:
+        """Whether ``actual`` matches; ``m == actual`` calls this.
+
+        >>> from toolmatch import Regex
+        >>> Regex("2009.*").matches("2009 cash flow")
+        True
+        """
+        raise NotImplementedError
+
+    @final
+    def __eq__(self, other: object) -> bool:
+        # Replaced per subclass by __init_subclass__; kept for type checkers and direct calls.
+        try:
+            return self.matches(other) is True
+        except Exception:
+            return False
+
+    @final
+    def __ne__(self, other: object) -> bool:
+        return not type(self).__eq__(self, other)
+
+    __hash__ = object.__hash__
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"{self!r} has no truth value: a matcher in an `if` or `and` is almost always a bug; "
+            "compare it with `==` (or call .matches(value))"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; build a new matcher instead")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; build a new matcher instead")
+
+    def __setstate__(self, state: object) -> None:
+        # Unpickling of subclasses that keep their state in attributes (the default protocol).
+        if isinstance(state, tuple):
+            dict_state, slot_state = state
+        else:
+            dict_state, slot_state = state, None
+        for part in (dict_state, slot_state):
+            for name, value in (part or {}).items():
+                object.__setattr__(self, name, value)
+
+    def _constructor_args(self) -> ConstructorArgs | None:
+        """Positional and non-default keyword arguments that rebuild this matcher.
+
+        Drives ``repr`` and pickling; ``None`` means "use the default protocols".
+        """
+        return None
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        arguments = self._constructor_args()
+        if arguments is None:
+            return super().__reduce_ex__(protocol)
+        return (_rebuild, (type(self), *arguments))
+
+    def __repr__(self) -> str:
+        arguments = self._constructor_args()
+        if arguments is None:
+            return f"{type(self).__name__}()"
+        args, kwargs = arguments
+        parts = [repr(arg) for arg in args]
+        parts += [f"{key}={value!r}" for key, value in kwargs.items()]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def describe_mismatch(self, actual: object) -> str:
+        """One line saying why ``actual`` does not match (called only on a mismatch).
+
+        >>> from toolmatch import Fuzzy
+        >>> Fuzzy("206588").describe_mismatch(205000)
+        "fuzzy '206588' does not match 205000"
+        """
+        return f"expected {self!r}, got {short_repr(actual)}"
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        """Every reason ``actual`` fails, each at its path; nothing when it matches.
+
+        Structural matchers override this to report each failing key or item.
+
+        >>> from toolmatch import Exact
+        >>> [str(m) for m in Exact({"a": 1, "b": 2}).mismatches({"a": 2})]
+        ['a: expected 1, got 2', 'b: missing']
+        """
+        if not type(self).__eq__(self, actual):
+            yield Mismatch(path, self._safe_describe(actual))
+
+    def explain(self, actual: object) -> str | None:
+        """``None`` when ``actual`` matches, else one line saying what was expected and found.
+
+        >>> from toolmatch import Fuzzy
+        >>> print(Fuzzy("206588").explain("206,588"))
+        None
+        >>> Fuzzy("206588").explain(205000)
+        "fuzzy '206588' does not match 205000"
+        """
+        if type(self).__eq__(self, actual):
+            return None
+        try:
+            reasons = [str(mismatch) for mismatch in self.mismatches(actual)]
+        except Exception:
+            reasons = []
+        return "; ".join(reasons) or self._safe_describe(actual)
+
+    def _safe_describe(self, actual: object) -> str:
+        try:
+            return self.describe_mismatch(actual)
+        except Exception:
+            return f"expected {self!r}, got {short_repr(actual)}"
+
+    def __and__(self, other: object) -> Matcher:
+        from toolmatch._combinators import AllOf
+
+        return AllOf(self, other)
+
+    def __rand__(self, other: object) -> Matcher:
+        from toolmatch._combinators import AllOf
+
+        return AllOf(other, self)
+
+    def __or__(self, other: object) -> Matcher:
+        from toolmatch._combinators import AnyOf
+
+        return AnyOf(self, other)
+
+    def __ror__(self, other: object) -> Matcher:
+        from toolmatch._combinators import AnyOf
+
+        return AnyOf(other, self)
+
+    def __invert__(self) -> Matcher:
+        from toolmatch._combinators import Not
+
+        return Not(self)

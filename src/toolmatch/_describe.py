@@ -1,0 +1,66 @@
+"""Short, safe descriptions of arbitrary values for failure messages."""
+
+from __future__ import annotations
+
+import reprlib
+
+__all__ = ["describe_found", "join_path", "short_repr", "type_name"]
+
+
+class _ShortRepr(reprlib.Repr):
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = 60
+        self.maxother = 60
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 6
+        self.maxfrozenset = self.maxdeque = self.maxarray = 6
+        self.maxlong = 40
+
+    def repr_str(self, x: str, level: int) -> str:
+        # reprlib cuts strings in the middle; the start of a value is what users recognise.
+        if len(x) <= self.maxstring:
+            return repr(x)
+        return repr(x[: self.maxstring - 3]) + "..."
+
+
+_SHORT = _ShortRepr()
+_LIMIT = 120
+
+
+def short_repr(value: object) -> str:
+    """A one-line repr of ``value``, shortened with ``...`` and never raising."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a value whose __repr__ raises still gets described
+        return f"<{type_name(value)} object>"
+    text = text.replace("\n", "\\n")
+    if len(text) > _LIMIT:
+        text = text[: _LIMIT - 3] + "..."
+    return text
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s type as users write it (``int``, ``numpy.float32``)."""
+    kind = type(value)
+    module = getattr(kind, "__module__", "builtins")
+    if module == "builtins":
+        return kind.__qualname__
+    return f"{module.partition('.')[0]}.{kind.__qualname__}"
+
+
+def join_path(path: str, key: object) -> str:
+    """Extend an explanation path: ``a``, ``a.b``, ``items[2]``, ``a['odd key']``."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return f"{path}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{short_repr(key)}]"
+
+
+def describe_found(expected: object, actual: object) -> str:
+    """``short_repr(actual)``, with its type added when it would read the same as ``expected``."""
+    found = short_repr(actual)
+    if found == short_repr(expected):
+        found += f" ({type_name(actual)})"
+    return found

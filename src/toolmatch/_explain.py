@@ -1,0 +1,111 @@
+"""``explain(expected, actual)``: every mismatch between two values, with its path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from toolmatch._base import Matcher, Mismatch
+from toolmatch._describe import describe_found, join_path, short_repr
+
+__all__ = ["explain"]
+
+_MAX_DEPTH = 100
+
+
+def explain(expected: object, actual: object) -> list[Mismatch]:
+    """Every reason ``expected == actual`` is false, each with a path; ``[]`` when equal.
+
+    Works on a matcher, or on plain dicts and lists holding matchers at any depth, on
+    either side. Plain parts are judged as ``==`` judges them, matchers by their own rules.
+
+    >>> from toolmatch import Fuzzy, Regex
+    >>> expected = {"a": Fuzzy("206588"), "b": 1, "items": [{"id": Regex("[0-9]+")}]}
+    >>> for mismatch in explain(expected, {"a": 205000, "items": [{"id": "x7"}]}):
+    ...     print(mismatch)
+    a: fuzzy '206588' does not match 205000
+    b: missing
+    items[0].id: regex '[0-9]+' does not match 'x7'
+    """
+    if isinstance(expected, Matcher):
+        return _collect(expected, actual)
+    if isinstance(actual, Matcher):
+        return _collect(actual, expected)
+    if _holds_matcher(actual, 0) and not _holds_matcher(expected, 0):
+        expected, actual = actual, expected
+    try:
+        return list(_plain_mismatches(expected, actual, "", 0))
+    except Exception as error:  # a misbehaving value must not break a failure report
+        return [Mismatch("", f"could not compare: {type(error).__name__}: {error}")]
+
+
+def _collect(matcher: Matcher, actual: object, path: str = "") -> list[Mismatch]:
+    if matcher.__eq__(actual):
+        return []
+    try:
+        found = list(matcher.mismatches(actual, path))
+    except Exception:
+        found = []
+    return found or [Mismatch(path, matcher._safe_describe(actual))]
+
+
+def _holds_matcher(value: object, depth: int) -> bool:
+    if isinstance(value, Matcher):
+        return True
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, Mapping):
+        return any(_holds_matcher(item, depth + 1) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_matcher(item, depth + 1) for item in value)
+    return False
+
+
+def _plain_mismatches(
+    expected: object, actual: object, path: str, depth: int
+) -> Iterator[Mismatch]:
+    if expected is actual:
+        return
+    if isinstance(expected, Matcher):
+        yield from _collect(expected, actual, path)
+        return
+    if isinstance(actual, Matcher):
+        yield from _collect(actual, expected, path)
+        return
+    if depth > _MAX_DEPTH:
+        if not _equal(expected, actual):
+            yield Mismatch(path, "differs (too deeply nested to explain further)")
+        return
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key, value in expected.items():
+            if key not in actual:
+                yield Mismatch(join_path(path, key), "missing")
+            else:
+                yield from _plain_mismatches(value, actual[key], join_path(path, key), depth + 1)
+        for key, value in actual.items():
+            if key not in expected:
+                yield Mismatch(
+                    join_path(path, key), f"unexpected key, with value {short_repr(value)}"
+                )
+        return
+    same_sequence = (isinstance(expected, list) and isinstance(actual, list)) or (
+        isinstance(expected, tuple) and isinstance(actual, tuple)
+    )
+    if same_sequence:
+        if len(expected) != len(actual):  # type: ignore[arg-type]
+            found = f"got {len(actual)}: {short_repr(actual)}"  # type: ignore[arg-type]
+            yield Mismatch(path, f"expected {len(expected)} items, {found}")  # type: ignore[arg-type]
+            return
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):  # type: ignore[call-overload]
+            yield from _plain_mismatches(left, right, join_path(path, index), depth + 1)
+        return
+    if not _equal(expected, actual):
+        yield Mismatch(
+            path, f"expected {short_repr(expected)}, got {describe_found(expected, actual)}"
+        )
+
+
+def _equal(expected: object, actual: object) -> bool:
+    try:
+        return bool(expected == actual)
+    except Exception:
+        return False

@@ -1,0 +1,514 @@
+"""Literal equality (seed 000 section 2, Dokimos's tolerances) and the structural engine.
+
+Every expected value is compiled once, at construction, into a tree of small matchers
+(numbers, strings, sequences, mappings...), so a comparison does no work on the
+expected side and every node can explain its own mismatches.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._describe import describe_found, join_path, short_repr, type_name
+
+__all__ = ["Literal", "MappingMatcher", "as_matcher", "is_bool", "is_number"]
+
+_MISSING: Any = object()
+
+
+def _check_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
+    return value
+
+
+def is_bool(value: object) -> bool:
+    """True for ``bool`` and numpy's bool scalars."""
+    if value is True or value is False:
+        return True
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def is_number(value: object) -> bool:
+    """True for real numbers compared by value: int, float, Decimal, Fraction, numpy; not bool."""
+    kind = type(value)
+    if kind is int or kind is float:
+        return True
+    return isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, bool)
+
+
+def _is_exact(value: object) -> bool:
+    return isinstance(value, (numbers.Rational, Decimal))
+
+
+def numbers_equal(expected: object, actual: object) -> bool:
+    """Compare two numbers by value: exactly when both are exact, else as floats."""
+    if not is_number(actual):
+        return False
+    try:
+        if _is_exact(expected) and _is_exact(actual):
+            try:
+                return bool(Fraction(expected) == Fraction(actual))  # type: ignore[call-overload]
+            except (ValueError, OverflowError):  # Decimal NaN or infinity
+                pass
+        return float(expected) == float(actual)  # type: ignore[arg-type]
+    except Exception:
+        return False
+
+
+class _Node(Matcher):
+    """A compiled piece of an expected value; prints as the value it came from."""
+
+    __slots__ = ("value", "trim_strings", "case_insensitive")
+    value: Any
+    trim_strings: bool
+    case_insensitive: bool
+
+    def __init__(
+        self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
+    ) -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "trim_strings", trim_strings)
+        object.__setattr__(self, "case_insensitive", case_insensitive)
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.value, self.trim_strings, self.case_insensitive), {}
+
+    def __repr__(self) -> str:
+        options = _options_repr(self.trim_strings, self.case_insensitive)
+        if options and _holds_text(self.value):
+            return f"Literal({self.value!r}{options})"
+        return repr(self.value)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"expected {short_repr(self.value)}, got {describe_found(self.value, actual)}"
+
+
+def _options_repr(trim_strings: bool, case_insensitive: bool) -> str:
+    text = ", trim_strings=True" if trim_strings else ""
+    return text + (", case_insensitive=True" if case_insensitive else "")
+
+
+def _holds_text(value: object) -> bool:
+    if isinstance(value, str):
+        return True
+    if isinstance(value, Mapping):
+        return any(_holds_text(item) for item in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_holds_text(item) for item in value)
+    return False
+
+
+class _Singleton(_Node, _trusted=True):
+    """``None``, ``True`` or ``False``: only the same value matches (bools are strict)."""
+
+    __slots__ = ()
+
+    def matches(self, actual: object) -> bool:
+        if actual is self.value:
+            return True
+        return self.value is not None and is_bool(actual) and bool(actual) is self.value
+
+
+class _Number(_Node, _trusted=True):
+    """A number, equal to any number of the same value (``1 == 1.0``); never to a bool."""
+
+    __slots__ = ("_builtin",)
+    _builtin: bool
+
+    def __init__(
+        self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
+    ) -> None:
+        super().__init__(value, trim_strings, case_insensitive)
+        object.__setattr__(self, "_builtin", type(value) in (int, float))
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return bool(self.value == actual)
+        return numbers_equal(self.value, actual)
+
+    def describe_mismatch(self, actual: object) -> str:
+        if isinstance(actual, bool):
+            expected = short_repr(self.value)
+            return f"expected {expected}, got {actual} (bool, which never equals a number)"
+        return super().describe_mismatch(actual)
+
+
+class _Text(_Node, _trusted=True):
+    """A string: exact, or trimmed and/or case-folded when asked (values only, never keys)."""
+
+    __slots__ = ("_normalized",)
+    _normalized: str
+
+    def __init__(
+        self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
+    ) -> None:
+        super().__init__(value, trim_strings, case_insensitive)
+        object.__setattr__(self, "_normalized", self._normalize(str.__str__(value)))
+
+    def _normalize(self, text: str) -> str:
+        if self.trim_strings:
+            text = text.strip()
+        if self.case_insensitive:
+            text = text.casefold()
+        return text
+
+    def matches(self, actual: object) -> bool:
+        if type(actual) is not str:
+            if not isinstance(actual, str):
+                return False
+            actual = str.__str__(actual)  # the characters, whatever a subclass overrides
+        if self.trim_strings or self.case_insensitive:
+            actual = self._normalize(actual)
+        return self._normalized == actual
+
+    def describe_mismatch(self, actual: object) -> str:
+        how = [
+            word
+            for word, on in (
+                ("trimmed", self.trim_strings),
+                ("ignoring case", self.case_insensitive),
+            )
+            if on
+        ]
+        qualifier = f" ({', '.join(how)})" if how else ""
+        found = describe_found(self.value, actual)
+        return f"expected {short_repr(self.value)}{qualifier}, got {found}"
+
+
+class _Sequence(_Node, _trusted=True):
+    """A list or tuple (interchangeable), compared item by item."""
+
+    __slots__ = ("_items", "_checks")
+    _items: tuple[Matcher, ...]
+    _checks: tuple[Callable[[object], bool], ...]
+
+    def __init__(
+        self,
+        value: Any,
+        trim_strings: bool = False,
+        case_insensitive: bool = False,
+        children: tuple[Matcher, ...] | None = None,
+    ) -> None:
+        super().__init__(value, trim_strings, case_insensitive)
+        if children is None:
+            children = _compile_children(value, trim_strings, case_insensitive)
+        object.__setattr__(self, "_items", children)
+        object.__setattr__(self, "_checks", tuple(item.__eq__ for item in children))
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if kind is not list and kind is not tuple and not isinstance(actual, (list, tuple)):
+            return False
+        checks = self._checks
+        if len(actual) != len(checks):  # type: ignore[arg-type]
+            return False
+        for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
+            if not check(item):
+                return False
+        return True
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        if not isinstance(actual, (list, tuple)):
+            yield Mismatch(path, f"expected a list, got {short_repr(actual)} ({type_name(actual)})")
+            return
+        if len(actual) != len(self._items):
+            yield Mismatch(
+                path,
+                f"expected {len(self._items)} items, got {len(actual)}: {short_repr(actual)}",
+            )
+            return
+        for index, (matcher, item) in enumerate(zip(self._items, actual, strict=True)):
+            yield from matcher.mismatches(item, join_path(path, index))
+
+
+class _Set(_Node, _trusted=True):
+    """A set or frozenset: the same size, each element equal (by Literal rules) to one opposite."""
+
+    __slots__ = ("_items",)
+    _items: tuple[Matcher, ...]
+
+    def __init__(
+        self,
+        value: Any,
+        trim_strings: bool = False,
+        case_insensitive: bool = False,
+        children: tuple[Matcher, ...] | None = None,
+    ) -> None:
+        super().__init__(value, trim_strings, case_insensitive)
+        if any(isinstance(item, Matcher) for item in value):
+            raise TypeError(
+                f"a matcher inside a set cannot be paired with an element: {short_repr(value)}; "
+                "use a list, or Contains(...) for membership"
+            )
+        if children is None:
+            children = _compile_children(value, trim_strings, case_insensitive)
+        object.__setattr__(self, "_items", children)
+
+    def matches(self, actual: object) -> bool:
+        if not isinstance(actual, (set, frozenset)) or len(actual) != len(self._items):
+            return False
+        found = list(actual)
+        return all(any(item.__eq__(element) for element in found) for item in self._items) and all(
+            any(item.__eq__(element) for item in self._items) for element in found
+        )
+
+
+class _Object(_Node, _trusted=True):
+    """Any other value: its own ``__eq__`` decides, called from the expected side."""
+
+    __slots__ = ()
+
+    def matches(self, actual: object) -> bool:
+        try:
+            result = type(self.value).__eq__(self.value, actual)  # type: ignore[call-arg]
+            return result is not NotImplemented and bool(result)
+        except Exception:
+            return False
+
+
+class MappingMatcher(Matcher, _trusted=True):
+    """The mapping engine behind Literal dicts, ``Partial`` and ``Exact``.
+
+    Each expected key is required, optional (``Maybe``) or forbidden (``Absent``);
+    with ``exact`` the actual mapping may hold no other keys.
+    """
+
+    __slots__ = (
+        "mapping",
+        "trim_strings",
+        "case_insensitive",
+        "_exact",
+        "_required",
+        "_optional",
+        "_forbidden",
+    )
+    mapping: Mapping[Any, Any]
+    trim_strings: bool
+    case_insensitive: bool
+    _exact: bool
+    _required: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
+    _optional: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
+    _forbidden: tuple[Any, ...]
+
+    def __init__(
+        self,
+        mapping: Mapping[Any, Any],
+        *,
+        exact: bool,
+        trim_strings: bool = False,
+        case_insensitive: bool = False,
+        children: tuple[Matcher, ...] | None = None,
+    ) -> None:
+        if not isinstance(mapping, Mapping):
+            raise TypeError(
+                f"{type(self).__name__} needs a dict of expected arguments, got "
+                f"{short_repr(mapping)} ({type_name(mapping)})"
+            )
+        _check_flag("trim_strings", trim_strings)
+        _check_flag("case_insensitive", case_insensitive)
+        if children is None:
+            children = _compile_children(mapping.values(), trim_strings, case_insensitive)
+        required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
+        optional: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
+        forbidden: list[Any] = []
+        for key, matcher in zip(mapping, children, strict=True):
+            presence = matcher._key_presence
+            if presence == "forbidden":
+                forbidden.append(key)
+            else:
+                entry = (key, matcher, matcher.__eq__)
+                (optional if presence == "optional" else required).append(entry)
+        set_ = object.__setattr__
+        set_(self, "mapping", mapping)
+        set_(self, "trim_strings", trim_strings)
+        set_(self, "case_insensitive", case_insensitive)
+        set_(self, "_exact", exact)
+        set_(self, "_required", tuple(required))
+        set_(self, "_optional", tuple(optional))
+        set_(self, "_forbidden", tuple(forbidden))
+
+    def matches(self, actual: object) -> bool:
+        if type(actual) is not dict and not isinstance(actual, Mapping):
+            return False
+        try:
+            for key, _, check in self._required:
+                value = actual.get(key, _MISSING)
+                if value is _MISSING or not check(value):
+                    return False
+            present = len(self._required)
+            for key, _, check in self._optional:
+                value = actual.get(key, _MISSING)
+                if value is not _MISSING:
+                    if not check(value):
+                        return False
+                    present += 1
+            for key in self._forbidden:
+                if key in actual:
+                    return False
+            return not self._exact or len(actual) == present
+        except Exception:
+            return False
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        if not isinstance(actual, Mapping):
+            yield Mismatch(path, f"expected a dict, got {short_repr(actual)} ({type_name(actual)})")
+            return
+        try:
+            for key, matcher, _ in self._required:
+                value = actual.get(key, _MISSING)
+                if value is _MISSING:
+                    yield Mismatch(join_path(path, key), "missing")
+                else:
+                    yield from matcher.mismatches(value, join_path(path, key))
+            for key, matcher, _ in self._optional:
+                value = actual.get(key, _MISSING)
+                if value is not _MISSING:
+                    yield from matcher.mismatches(value, join_path(path, key))
+            for key in self._forbidden:
+                if key in actual:
+                    found = short_repr(actual[key])
+                    yield Mismatch(join_path(path, key), f"expected absent, got {found}")
+            if self._exact:
+                for key in actual:
+                    if key not in self.mapping:
+                        found = short_repr(actual[key])
+                        yield Mismatch(join_path(path, key), f"unexpected key, with value {found}")
+        except Exception as error:
+            yield Mismatch(path, f"could not be read as a dict: {type(error).__name__}: {error}")
+
+
+class _Mapping(MappingMatcher, _trusted=True):
+    """A dict inside a Literal: the same keys (``Maybe``, ``Absent`` honoured), Literal values."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        value: Any,
+        trim_strings: bool = False,
+        case_insensitive: bool = False,
+        children: tuple[Matcher, ...] | None = None,
+    ) -> None:
+        super().__init__(
+            value,
+            exact=True,
+            trim_strings=trim_strings,
+            case_insensitive=case_insensitive,
+            children=children,
+        )
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.mapping, self.trim_strings, self.case_insensitive), {}
+
+    __repr__ = _Node.__repr__
+
+    @property
+    def value(self) -> Mapping[Any, Any]:
+        return self.mapping
+
+
+def as_matcher(
+    value: object, *, trim_strings: bool = False, case_insensitive: bool = False
+) -> Matcher:
+    """``value`` itself if it is a matcher, else a matcher with Literal semantics for it.
+
+    >>> as_matcher(1) == 1.0, as_matcher(True) == 1
+    (True, False)
+    """
+    return _compile(value, trim_strings, case_insensitive, set())
+
+
+def _compile_children(
+    values: Iterable[object], trim: bool, fold: bool, open_containers: set[int] | None = None
+) -> tuple[Matcher, ...]:
+    seen = set() if open_containers is None else open_containers
+    return tuple(_compile(value, trim, fold, seen) for value in values)
+
+
+def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -> Matcher:
+    if isinstance(value, Matcher):
+        return value
+    if value is None or isinstance(value, bool):
+        return _Singleton(value)
+    if is_number(value):
+        return _Number(value)
+    if isinstance(value, str):
+        return _Text(value, trim, fold)
+    if not isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        return _Object(value)
+    if id(value) in open_containers:
+        raise ValueError(f"the expected value contains itself: {short_repr(value)}")
+    open_containers.add(id(value))
+    try:
+        if isinstance(value, Mapping):
+            children = _compile_children(value.values(), trim, fold, open_containers)
+            return _Mapping(value, trim, fold, children)
+        children = _compile_children(value, trim, fold, open_containers)
+        node = _Set if isinstance(value, (set, frozenset)) else _Sequence
+        return node(value, trim, fold, children)
+    finally:
+        open_containers.discard(id(value))
+
+
+class Literal(Matcher, _trusted=True):
+    """Equality by value, recursively (seed 000 section 2), with Dokimos's opt-in tolerances.
+
+    Numbers compare by value (``1 == 1.0``, Decimal and numpy too), bools only equal
+    bools, ``None`` only ``None``, strings exactly, dicts need the same keys, lists and
+    tuples are interchangeable. A matcher nested anywhere inside is honoured.
+    ``trim_strings`` and ``case_insensitive`` apply to string values at any depth, never keys.
+
+    >>> Literal({"ids": [1, 2], "ok": True}) == {"ids": [1.0, 2.0], "ok": True}
+    True
+    >>> Literal([True]) == [1]
+    False
+    >>> Literal({"city": "paris"}, case_insensitive=True) == {"city": "Paris"}
+    True
+    >>> Literal({"a": 206588, "b": "x"}).explain({"a": 206000, "b": "x"})
+    'a: expected 206588, got 206000'
+    """
+
+    __slots__ = ("value", "trim_strings", "case_insensitive", "_node", "_check")
+    value: Any
+    trim_strings: bool
+    case_insensitive: bool
+    _node: Matcher
+    _check: Callable[[object], bool]
+
+    def __init__(
+        self, value: object, *, trim_strings: bool = False, case_insensitive: bool = False
+    ) -> None:
+        _check_flag("trim_strings", trim_strings)
+        _check_flag("case_insensitive", case_insensitive)
+        node = as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
+        set_ = object.__setattr__
+        set_(self, "value", value)
+        set_(self, "trim_strings", trim_strings)
+        set_(self, "case_insensitive", case_insensitive)
+        set_(self, "_node", node)
+        set_(self, "_check", node.__eq__)
+
+    def matches(self, actual: object) -> bool:
+        return self._check(actual)
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        return self._node.mismatches(actual, path)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._node.describe_mismatch(actual)
+
+    def _constructor_args(self) -> ConstructorArgs:
+        options: dict[str, object] = {}
+        if self.trim_strings:
+            options["trim_strings"] = True
+        if self.case_insensitive:
+            options["case_insensitive"] = True
+        return (self.value,), options

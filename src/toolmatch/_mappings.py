@@ -1,0 +1,132 @@
+"""Argument dicts: ``Partial`` (subset of keys), ``Exact`` (same keys), ``Maybe`` and ``Absent``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar
+
+from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._describe import short_repr
+from toolmatch._literal import MappingMatcher, as_matcher
+
+__all__ = ["Absent", "Exact", "Maybe", "Partial"]
+
+
+class _ArgsMatcher(MappingMatcher):
+    __slots__ = ()
+    _exact_keys: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        mapping: Mapping[Any, Any],
+        *,
+        trim_strings: bool = False,
+        case_insensitive: bool = False,
+    ) -> None:
+        super().__init__(
+            mapping,
+            exact=self._exact_keys,
+            trim_strings=trim_strings,
+            case_insensitive=case_insensitive,
+        )
+
+    def _constructor_args(self) -> ConstructorArgs:
+        options: dict[str, object] = {}
+        if self.trim_strings:
+            options["trim_strings"] = True
+        if self.case_insensitive:
+            options["case_insensitive"] = True
+        return (self.mapping,), options
+
+
+class Partial(_ArgsMatcher, _trusted=True):
+    """Every listed key is present and matches; other keys are ignored (Dokimos SUBSET).
+
+    Values that are not matchers use :class:`Literal` rules. Only the top level is
+    partial: a nested plain dict needs the same keys unless it is wrapped in ``Partial``.
+
+    >>> Partial({"q": "paris"}) == {"q": "paris", "limit": 5}
+    True
+    >>> Partial({"q": "paris", "limit": 5}).explain({"q": "rome"})
+    "q: expected 'paris', got 'rome'; limit: missing"
+    """
+
+    __slots__ = ()
+
+
+class Exact(_ArgsMatcher, _trusted=True):
+    """Like :class:`Partial`, but the actual dict may hold no other keys (Dokimos EXACT).
+
+    >>> Exact({"q": "paris"}) == {"q": "paris"}
+    True
+    >>> Exact({"q": "paris"}).explain({"q": "paris", "limit": 5})
+    'limit: unexpected key, with value 5'
+    """
+
+    __slots__ = ()
+    _exact_keys = True
+
+
+class Maybe(Matcher, _trusted=True):
+    """Inside a mapping matcher: the key may be absent, and when present must match ``value``.
+
+    >>> Exact({"q": "paris", "limit": Maybe(10)}) == {"q": "paris"}
+    True
+    >>> Exact({"q": "paris", "limit": Maybe(10)}) == {"q": "paris", "limit": 20}
+    False
+    """
+
+    __slots__ = ("value", "_matcher", "_check")
+    _key_presence = "optional"
+    value: object
+    _matcher: Matcher
+    _check: Callable[[object], bool]
+
+    def __init__(self, value: object) -> None:
+        matcher = as_matcher(value)
+        if matcher._key_presence != "required":
+            raise TypeError(
+                f"Maybe({value!r}) makes no sense: its value must be a plain value or matcher"
+            )
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "_matcher", matcher)
+        object.__setattr__(self, "_check", matcher.__eq__)
+
+    def matches(self, actual: object) -> bool:
+        return self._check(actual)
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        return self._matcher.mismatches(actual, path)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._matcher.describe_mismatch(actual)
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.value,), {}
+
+
+class _AbsentKey(Matcher, _trusted=True):
+    __slots__ = ()
+    _key_presence = "forbidden"
+
+    def matches(self, actual: object) -> bool:
+        return False  # any value at all means the key is present
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"expected absent, got {short_repr(actual)}"
+
+    def __repr__(self) -> str:
+        return "Absent"
+
+    def __reduce_ex__(self, protocol: Any) -> str:
+        return "Absent"
+
+
+Absent = _AbsentKey()
+"""Inside a mapping matcher: the key must not be present.
+
+>>> Partial({"q": "paris", "debug": Absent}) == {"q": "paris"}
+True
+>>> Partial({"q": "paris", "debug": Absent}).explain({"q": "paris", "debug": True})
+'debug: expected absent, got True'
+"""

@@ -1,0 +1,149 @@
+"""String-shaped matchers: ``Fuzzy`` (seed 000 section 3) and ``Regex`` (section 4)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from toolmatch._base import ConstructorArgs, Matcher
+from toolmatch._describe import short_repr, type_name
+
+__all__ = ["Fuzzy", "Regex"]
+
+# Thousands separators the reference strips anywhere: comma, underscore, narrow no-break space.
+_SEPARATORS = str.maketrans("", "", ",_\u202f")
+# Only plain decimal notation counts as a number, so "nan" and "inf" stay words.
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?")
+# Digits grouped by spaces ("206 588"): the flaw in the reference that Fuzzy fixes.
+_SPACE_GROUPED = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d*)?")
+
+
+def _normalize(text: str) -> str:
+    """Lowercase, drop thousands separators, collapse and trim whitespace."""
+    return " ".join(text.lower().translate(_SEPARATORS).split())
+
+
+def _parse_number(text: str) -> float | None:
+    """The number a normalized string spells, ``"14.14%"`` as 0.1414; else ``None``."""
+    percent = text.endswith("%")
+    if percent:
+        text = text[:-1].rstrip()
+    if _DECIMAL.fullmatch(text) is None:
+        if _SPACE_GROUPED.fullmatch(text) is None:
+            return None
+        text = text.replace(" ", "")
+    number = float(text)
+    return number / 100 if percent else number
+
+
+class Fuzzy(Matcher, _trusted=True):
+    """Case-, whitespace- and separator-tolerant, numeric-aware match (seed 000 section 3).
+
+    Both sides are lowercased, stripped of thousands separators (``,`` ``_`` and narrow
+    no-break space) and whitespace-collapsed; when both then read as numbers
+    (``"14.14%"`` reads as 0.1414, ``"206 588"`` as 206588) they compare within 1e-9,
+    otherwise as text. There is no distance tolerance.
+
+    >>> Fuzzy("206588") == "206,588", Fuzzy("14.14%") == 0.1414, Fuzzy("YES") == " yes "
+    (True, True, True)
+    >>> Fuzzy("206588") == 206000
+    False
+    """
+
+    __slots__ = ("pattern", "_text", "_number")
+    pattern: str
+    _text: str
+    _number: float | None
+
+    def __init__(self, pattern: str) -> None:
+        if not isinstance(pattern, str):
+            raise TypeError(
+                f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)}); "
+                f"write Fuzzy({str(pattern)!r})"
+            )
+        text = _normalize(pattern)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_number", _parse_number(text))
+
+    def matches(self, actual: object) -> bool:
+        expected = self._number
+        kind = type(actual)
+        if expected is not None and (kind is int or kind is float):
+            # float(str(x)) == float(x) for int and float, so skip the text round trip.
+            return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+        try:
+            text = _normalize(actual if isinstance(actual, str) else str(actual))
+        except Exception:
+            return False
+        if text == self._text:
+            return True
+        if expected is None:
+            return False
+        number = _parse_number(text)
+        return number is not None and math.isclose(expected, number, rel_tol=0.0, abs_tol=1e-9)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"fuzzy {self.pattern!r} does not match {short_repr(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.pattern,), {}
+
+
+class Regex(Matcher, _trusted=True):
+    """Full match of a regular expression against ``str(actual)`` (seed 000 section 4).
+
+    The whole string must match, as if the pattern were wrapped in ``^...$``. An invalid
+    pattern raises ``ValueError`` here, never during a comparison.
+
+    >>> Regex("^2009.*$") == "2009 cash flow", Regex("^2009.*$") == "report 2009"
+    (True, False)
+    >>> Regex(r"181001(\\.0+)?") == 181001.0
+    True
+    """
+
+    __slots__ = ("pattern", "flags", "_fullmatch")
+    pattern: str
+    flags: int
+    _fullmatch: Any
+
+    def __init__(self, pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> None:
+        if isinstance(pattern, re.Pattern):
+            if flags:
+                raise ValueError(
+                    f"Regex got flags={flags!r} with an already compiled pattern "
+                    f"{pattern.pattern!r}; put the flags in re.compile instead"
+                )
+            compiled = pattern
+            flags = pattern.flags & ~re.UNICODE
+        elif isinstance(pattern, str):
+            if not isinstance(flags, int) or isinstance(flags, bool):
+                raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
+            try:
+                compiled = re.compile(pattern, flags)
+            except re.error as error:
+                raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+        else:
+            raise TypeError(
+                f"Regex pattern must be a str or a compiled str pattern, got "
+                f"{short_repr(pattern)} ({type_name(pattern)})"
+            )
+        if not isinstance(compiled.pattern, str):
+            raise TypeError(f"Regex needs a str pattern, got bytes {compiled.pattern!r}")
+        object.__setattr__(self, "pattern", compiled.pattern)
+        object.__setattr__(self, "flags", int(flags))
+        object.__setattr__(self, "_fullmatch", compiled.fullmatch)
+
+    def matches(self, actual: object) -> bool:
+        try:
+            return self._fullmatch(actual if type(actual) is str else str(actual)) is not None
+        except Exception:
+            return False
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        options: dict[str, object] = {"flags": re.RegexFlag(self.flags)} if self.flags else {}
+        return (self.pattern,), options

@@ -10,8 +10,10 @@ True
 """
 
 from toolmatch._base import Matcher, Mismatch
+from toolmatch._calls import ToolCall
 from toolmatch._combinators import AllOf, AnyOf, Not
 from toolmatch._explain import explain
+from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._strings import Fuzzy, Regex
@@ -20,32 +22,31 @@ from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 __version__ = "0.1.0"
 
 __all__ = [
+    # the base class and explanations
+    "Matcher",
+    "Mismatch",
+    "explain",
+    # literal equality and argument dicts
+    "Literal",
+    "Partial",
+    "Exact",
+    "Maybe",
+    "Absent",
+    # strings
+    "Fuzzy",
+    "Regex",
     # values
     "ANY",
-    # mappings
-    "Absent",
+    "OneOf",
+    "Approx",
+    "Contains",
+    "IsType",
     # composition
     "AllOf",
     "AnyOf",
-    # values
-    "Approx",
-    "Contains",
-    # mappings
-    "Exact",
-    # strings
-    "Fuzzy",
-    "IsType",
-    # literal equality
-    "Literal",
-    # base
-    "Matcher",
-    "Maybe",
-    "Mismatch",
     "Not",
-    "OneOf",
-    "Partial",
-    "Regex",
+    # tool calls
+    "ToolCall",
+    "to_calls",
     "__version__",
-    # explanations
-    "explain",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -105,6 +107,9 @@ class Maybe(Matcher, _trusted=True):
         return (self.value,), {}
 
 
+_NOTHING = object()
+
+
 class _AbsentKey(Matcher, _trusted=True):
     __slots__ = ()
     _key_presence = "forbidden"
@@ -121,6 +126,9 @@ class _AbsentKey(Matcher, _trusted=True):
     def __reduce_ex__(self, protocol: Any) -> str:
         return "Absent"
 
+
+# As for ANY: a C-level __eq__, here answering False for anything.
+_AbsentKey.__eq__ = functools.partial(operator.is_, _NOTHING)  # type: ignore[method-assign,misc]
 
 Absent = _AbsentKey()
 """Inside a mapping matcher: the key must not be present.

@@ -137,7 +137,11 @@ class Regex(Matcher, _trusted=True):
 
     def matches(self, actual: object) -> bool:
         try:
-            return self._fullmatch(actual if type(actual) is str else str(actual)) is not None
+            return self._fullmatch(actual) is not None
+        except TypeError:  # not a str: match its str() (seed 000 section 4)
+            pass
+        try:
+            return self._fullmatch(str(actual)) is not None
         except Exception:
             return False
 

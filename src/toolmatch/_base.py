@@ -46,7 +46,7 @@ def _guarded(matches: Callable[[Any, object], object]) -> Callable[[Any, object]
 
     def __eq__(self: Any, other: object) -> bool:  # noqa: N807 (it becomes the class's __eq__)
         try:
-            return matches(self, other) is True
+            return bool(matches(self, other))
         except Exception:
             return False
 

@@ -122,7 +122,7 @@ class Matcher:
 
     @final
     def __ne__(self, other: object) -> bool:
-        return not type(self).__eq__(self, other)
+        return not self.__eq__(other)
 
     __hash__ = object.__hash__
 
@@ -188,7 +188,7 @@ class Matcher:
         >>> [str(m) for m in Exact({"a": 1, "b": 2}).mismatches({"a": 2})]
         ['a: expected 1, got 2', 'b: missing']
         """
-        if not type(self).__eq__(self, actual):
+        if not self.__eq__(actual):
             yield Mismatch(path, self._safe_describe(actual))
 
     def explain(self, actual: object) -> str | None:
@@ -200,7 +200,7 @@ class Matcher:
         >>> Fuzzy("206588").explain(205000)
         "fuzzy '206588' does not match 205000"
         """
-        if type(self).__eq__(self, actual):
+        if self.__eq__(actual):
             return None
         try:
             reasons = [str(mismatch) for mismatch in self.mismatches(actual)]

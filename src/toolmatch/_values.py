@@ -123,7 +123,10 @@ class Approx(Matcher, _trusted=True):
         set_(self, "rel", rel)
         set_(self, "abs", abs)
         set_(self, "_value", number)
-        set_(self, "_tolerance", max(rel_tolerance * math.fabs(number), abs_tolerance))
+        tolerance = max(rel_tolerance * math.fabs(number), abs_tolerance)
+        if math.isinf(number):
+            tolerance = -1.0  # an infinity is near nothing; only the same infinity equals it
+        set_(self, "_tolerance", tolerance)
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -138,7 +141,9 @@ class Approx(Matcher, _trusted=True):
             return False
 
     def describe_mismatch(self, actual: object) -> str:
-        expected = f"{short_repr(self.value)} ± {self._tolerance:g}"
+        expected = short_repr(self.value)
+        if self._tolerance > 0:
+            expected += f" ± {self._tolerance:g}"
         if isinstance(actual, bool) or not is_number(actual):
             return (
                 f"expected a number near {expected}, got {short_repr(actual)} ({type_name(actual)})"

@@ -86,7 +86,7 @@ class TestRegex:
             Regex("(unclosed")
 
     def test_flags_with_a_compiled_pattern_are_refused(self) -> None:
-        with pytest.raises(ValueError, match="put the flags in re.compile"):
+        with pytest.raises(ValueError, match=r"put the flags in re\.compile"):
             Regex(re.compile("a"), flags=re.I)
 
     def test_bytes_and_other_patterns_are_refused(self) -> None:

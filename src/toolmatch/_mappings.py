@@ -5,11 +5,17 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, ClassVar
 
-from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr
 from toolmatch._literal import MappingMatcher, as_matcher
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["Absent", "Exact", "Maybe", "Partial"]
 

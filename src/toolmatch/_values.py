@@ -6,11 +6,17 @@ import functools
 import math
 import operator
 from collections.abc import Mapping
-from typing import Any
 
-from toolmatch._base import ConstructorArgs, Matcher
+from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher, is_number
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["ANY", "Approx", "Contains", "IsType", "OneOf"]
 

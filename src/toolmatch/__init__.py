@@ -12,6 +12,7 @@ True
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._combinators import AllOf, AnyOf, Not
+from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
 from toolmatch._explain import explain
 from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
@@ -48,5 +49,9 @@ __all__ = [
     # tool calls
     "ToolCall",
     "to_calls",
+    # configuration files
+    "ConfigError",
+    "ConfigProblem",
+    "matcher_from_config",
     "__version__",
 ]

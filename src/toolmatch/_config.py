@@ -1,0 +1,341 @@
+"""Expectations from YAML or JSON: matchers, expected tools and test cases, checked at load time.
+
+Every mistake in a file is found while loading, with the exact path to it, and all of a
+file's mistakes are reported together in one ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from toolmatch._base import Matcher
+from toolmatch._combinators import Not
+from toolmatch._describe import join_path, short_repr, type_name
+from toolmatch._literal import Literal
+from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._strings import Fuzzy, Regex
+from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+__all__ = ["ConfigError", "ConfigProblem", "matcher_from_config"]
+
+
+class ConfigProblem:
+    """One mistake in a configuration: where (``path``) and what is wrong (``message``).
+
+    >>> print(ConfigProblem("args.amount.regex", "invalid regular expression '('"))
+    args.amount.regex: invalid regular expression '('
+    """
+
+    __slots__ = ("path", "message")
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"ConfigProblem({self.path!r}, {self.message!r})"
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be loaded; lists every problem found, one per line.
+
+    >>> try:
+    ...     matcher_from_config({"fuzzy": 206588}, path="args.a")
+    ... except ConfigError as error:
+    ...     print(error)
+    args.a.fuzzy: a fuzzy pattern must be a string, got 206588 (int); quote it: fuzzy: "206588"
+    """
+
+    def __init__(self, problems: list[ConfigProblem], source: str | None = None) -> None:
+        self.problems = list(problems)
+        self.source = source
+        lines = [str(problem) for problem in self.problems]
+        if source is not None:
+            lines = [f"{source}: {line}" for line in lines]
+        super().__init__("\n".join(lines))
+
+
+class _Problems:
+    """Collects problems while loading, so one run reports all of a file's mistakes."""
+
+    def __init__(self) -> None:
+        self.found: list[ConfigProblem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(ConfigProblem(path, message))
+
+    def raise_if_any(self, source: str | None = None) -> None:
+        if self.found:
+            raise ConfigError(self.found, source)
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float,),
+    "number": (int, float),
+    "str": (str,),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "null": (type(None),),
+}
+
+_STRING_OPTIONS = ("trim_strings", "case_insensitive")
+
+# Each matcher key, with the option keys that may stand beside it.
+_OPTIONS: dict[str, tuple[str, ...]] = {
+    "literal": _STRING_OPTIONS,
+    "fuzzy": (),
+    "regex": ("ignore_case",),
+    "any": (),
+    "one_of": (),
+    "approx": ("rel", "abs"),
+    "contains": (),
+    "type": (),
+    "partial": _STRING_OPTIONS,
+    "exact": _STRING_OPTIONS,
+    "not": (),
+    "maybe": (),
+    "absent": (),
+}
+
+_MATCHER_KEYS = ", ".join(_OPTIONS)
+
+
+def matcher_from_config(value: object, path: str = "args") -> Matcher:
+    """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.
+
+    A plain value is a :class:`Literal`; a dict with one matcher key (``fuzzy``, ``regex``,
+    ``any``, ``one_of``, ``approx``, ``contains``, ``type``, ``partial``, ``exact``, ``not``,
+    ``maybe``, ``absent``, ``literal``) is that matcher, at any depth.
+
+    >>> matcher_from_config({"fuzzy": "206588"}) == "206,588"
+    True
+    >>> args = matcher_from_config({"city": {"regex": "Par.*"}, "days": 3})
+    >>> args == {"city": "Paris", "days": 3.0}
+    True
+    """
+    problems = _Problems()
+    built = _build(value, path, problems)
+    problems.raise_if_any()
+    return built if isinstance(built, Matcher) else Literal(built)
+
+
+def build_value(value: object, path: str, problems: _Problems) -> object:
+    """A configuration value with every matcher dict in it replaced by its matcher."""
+    return _build(value, path, problems)
+
+
+def _build(value: object, path: str, problems: _Problems) -> Any:
+    if isinstance(value, dict):
+        keys = [key for key in value if key in _OPTIONS]
+        if not keys:
+            return {
+                key: _build(item, join_path(path, key), problems) for key, item in value.items()
+            }
+        if len(keys) > 1:
+            problems.add(
+                path,
+                f"names two matcher kinds, {keys[0]!r} and {keys[1]!r}; a matcher dict has one "
+                f"(to compare a literal dict with these keys, wrap it: {{literal: {{...}}}})",
+            )
+            return ANY
+        kind = keys[0]
+        extra = [key for key in value if key != kind and key not in _OPTIONS[kind]]
+        if extra:
+            allowed = ", ".join(_OPTIONS[kind]) or "none"
+            problems.add(
+                path,
+                f"mixes the matcher key {kind!r} with other keys {', '.join(map(repr, extra))} "
+                f"(options allowed beside {kind!r}: {allowed}; to compare a literal dict with "
+                f"these keys, wrap it: {{literal: {{...}}}})",
+            )
+            return ANY
+        return _BUILDERS[kind](value, join_path(path, kind), problems)
+    if isinstance(value, list):
+        return [_build(item, join_path(path, index), problems) for index, item in enumerate(value)]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        if isinstance(value, float) and math.isnan(value):
+            problems.add(path, "NaN never equals anything; use {type: float} or remove it")
+        return value
+    problems.add(
+        path, f"cannot be used in a configuration: {short_repr(value)} ({type_name(value)})"
+    )
+    return ANY
+
+
+def _string_options(spec: dict[str, Any], path: str, problems: _Problems) -> dict[str, bool]:
+    options = {}
+    for name in _STRING_OPTIONS:
+        if name in spec:
+            if isinstance(spec[name], bool):
+                options[name] = spec[name]
+            else:
+                parent = path.rpartition(".")[0]
+                problems.add(
+                    join_path(parent, name), f"must be true or false, got {short_repr(spec[name])}"
+                )
+    return options
+
+
+def _literal(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    options = _string_options(spec, path, problems)
+    try:
+        return Literal(spec["literal"], **options)
+    except (TypeError, ValueError) as error:
+        problems.add(path, str(error))
+        return ANY
+
+
+def _fuzzy(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    pattern = spec["fuzzy"]
+    if not isinstance(pattern, str):
+        problems.add(
+            path,
+            f"a fuzzy pattern must be a string, got {short_repr(pattern)} ({type_name(pattern)}); "
+            f'quote it: fuzzy: "{pattern}"',
+        )
+        return ANY
+    return Fuzzy(pattern)
+
+
+def _regex(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    pattern = spec["regex"]
+    if not isinstance(pattern, str):
+        problems.add(
+            path, f"a regex must be a string, got {short_repr(pattern)} ({type_name(pattern)})"
+        )
+        return ANY
+    ignore_case = spec.get("ignore_case", False)
+    if not isinstance(ignore_case, bool):
+        problems.add(path.rpartition(".")[0] + ".ignore_case", "must be true or false")
+        return ANY
+    try:
+        return Regex(pattern, flags=2 if ignore_case else 0)  # 2 is re.IGNORECASE
+    except ValueError as error:
+        problems.add(path, str(error))
+        return ANY
+
+
+def _any(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    if spec["any"] is not True:
+        problems.add(
+            path, f"must be true (any: true matches every value), got {short_repr(spec['any'])}"
+        )
+    return ANY
+
+
+def _one_of(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    candidates = spec["one_of"]
+    if not isinstance(candidates, list) or not candidates:
+        problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
+        return ANY
+    return OneOf(
+        *(_build(item, join_path(path, index), problems) for index, item in enumerate(candidates))
+    )
+
+
+def _approx(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    parent = path.rpartition(".")[0]
+    arguments: dict[str, Any] = {}
+    for key, where in (
+        ("approx", path),
+        ("rel", join_path(parent, "rel")),
+        ("abs", join_path(parent, "abs")),
+    ):
+        if key not in spec:
+            continue
+        number = spec[key]
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            problems.add(where, f"must be a number, got {short_repr(number)} ({type_name(number)})")
+        elif key != "approx" and not number >= 0:
+            problems.add(where, f"must be zero or positive, got {short_repr(number)}")
+        elif key == "approx" and math.isnan(number):
+            problems.add(where, "NaN never matches anything")
+        else:
+            arguments[key] = number
+    if len(arguments) != sum(key in spec for key in ("approx", "rel", "abs")):
+        return ANY
+    value = arguments.pop("approx")
+    return Approx(value, **arguments)
+
+
+def _contains(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    return Contains(_build(spec["contains"], path, problems))
+
+
+def _type(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    name = spec["type"]
+    if not isinstance(name, str) or name not in _TYPES:
+        problems.add(
+            path,
+            f"unknown type {short_repr(name)}; accepted: {', '.join(_TYPES)} (to compare a "
+            "literal dict with a 'type' key, wrap it: {literal: {...}})",
+        )
+        return ANY
+    return IsType(*_TYPES[name])
+
+
+def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, _Problems], Matcher]:
+    key = kind.__name__.lower()
+
+    def build(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+        mapping = spec[key]
+        options = _string_options(spec, path, problems)
+        if not isinstance(mapping, dict):
+            problems.add(
+                path,
+                f"must be a dict of arguments, got {short_repr(mapping)} ({type_name(mapping)})",
+            )
+            return ANY
+        values = {
+            name: _build(item, join_path(path, name), problems) for name, item in mapping.items()
+        }
+        return kind(values, **options)
+
+    return build
+
+
+def _not(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    return Not(_build(spec["not"], path, problems))
+
+
+def _maybe(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    inner = _build(spec["maybe"], path, problems)
+    if inner is Absent or isinstance(inner, Maybe):
+        problems.add(path, "maybe cannot wrap absent or another maybe")
+        return ANY
+    return Maybe(inner)
+
+
+def _absent(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    if spec["absent"] is not True:
+        problems.add(
+            path, f"must be true (absent: true forbids the key), got {short_repr(spec['absent'])}"
+        )
+    return Absent
+
+
+_BUILDERS: dict[str, Callable[[dict[str, Any], str, _Problems], Matcher]] = {
+    "literal": _literal,
+    "fuzzy": _fuzzy,
+    "regex": _regex,
+    "any": _any,
+    "one_of": _one_of,
+    "approx": _approx,
+    "contains": _contains,
+    "type": _type,
+    "partial": _mapping(Partial),
+    "exact": _mapping(Exact),
+    "not": _not,
+    "maybe": _maybe,
+    "absent": _absent,
+}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reprlib
+from itertools import islice
 
 __all__ = ["describe_found", "join_path", "short_repr", "type_name"]
 
@@ -22,6 +23,20 @@ class _ShortRepr(reprlib.Repr):
         if len(x) <= self.maxstring:
             return repr(x)
         return repr(x[: self.maxstring - 3]) + "..."
+
+    def repr_dict(self, x: dict[object, object], level: int) -> str:
+        # reprlib sorts keys; arguments read best in the order the caller wrote them.
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        pieces = [
+            f"{self.repr1(key, level - 1)}: {self.repr1(value, level - 1)}"
+            for key, value in islice(x.items(), self.maxdict)
+        ]
+        if len(x) > self.maxdict:
+            pieces.append("...")
+        return "{" + ", ".join(pieces) + "}"
 
 
 _SHORT = _ShortRepr()

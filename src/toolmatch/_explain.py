@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import describe_found, join_path, short_repr
 
-__all__ = ["explain"]
+__all__ = ["explain", "holds_matcher"]
 
 _MAX_DEPTH = 100
 
@@ -30,7 +30,7 @@ def explain(expected: object, actual: object) -> list[Mismatch]:
         return _collect(expected, actual)
     if isinstance(actual, Matcher):
         return _collect(actual, expected)
-    if _holds_matcher(actual, 0) and not _holds_matcher(expected, 0):
+    if holds_matcher(actual) and not holds_matcher(expected):
         expected, actual = actual, expected
     try:
         return list(_plain_mismatches(expected, actual, "", 0))
@@ -48,15 +48,19 @@ def _collect(matcher: Matcher, actual: object, path: str = "") -> list[Mismatch]
     return found or [Mismatch(path, matcher._safe_describe(actual))]
 
 
-def _holds_matcher(value: object, depth: int) -> bool:
+def holds_matcher(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is a matcher or a dict, list or tuple holding one at any depth."""
     if isinstance(value, Matcher):
         return True
     if depth > _MAX_DEPTH:
         return False
-    if isinstance(value, Mapping):
-        return any(_holds_matcher(item, depth + 1) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_matcher(item, depth + 1) for item in value)
+    try:
+        if isinstance(value, Mapping):
+            return any(holds_matcher(item, depth + 1) for item in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(holds_matcher(item, depth + 1) for item in value)
+    except Exception:  # a hostile container is simply not one of ours
+        return False
     return False
 
 

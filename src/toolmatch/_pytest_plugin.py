@@ -1,0 +1,30 @@
+"""What the pytest plugin prints for a failed ``==`` that involves toolmatch."""
+
+from __future__ import annotations
+
+from toolmatch._describe import short_repr
+from toolmatch._explain import explain, holds_matcher
+
+__all__ = ["explain_comparison"]
+
+
+def explain_comparison(left: object, right: object, *, verbose: bool = False) -> list[str] | None:
+    """The lines pytest shows for a failed ``left == right``; ``None`` when toolmatch takes no part.
+
+    The first line shows both sides, shortened; then one line per failing path, nothing
+    for the paths that matched.
+
+    >>> from toolmatch import Fuzzy
+    >>> for line in explain_comparison({"a": Fuzzy("206588"), "b": 1}, {"a": 205000}):
+    ...     print(line)
+    {'a': Fuzzy('206588'), 'b': 1} == {'a': 205000}
+    a: fuzzy '206588' does not match 205000
+    b: missing
+    """
+    if not (holds_matcher(left) or holds_matcher(right)):
+        return None
+    summary = f"{short_repr(left)} == {short_repr(right)}"
+    mismatches = explain(left, right)
+    if not mismatches:  # `==` said no, yet toolmatch finds no difference: say so, not nothing
+        return [summary, "toolmatch found no mismatch; the values differ only by Python's =="]
+    return [summary, *(str(mismatch) for mismatch in mismatches)]

@@ -44,6 +44,10 @@ def _args_json(args: object) -> Any:
     return repr(args)  # a matcher: its constructor-like repr says what it asserts
 
 
+def _shortened(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _call_text(call: ToolCall) -> str:
     return f"{call.name}({short_repr(call.args)})"
 
@@ -194,7 +198,8 @@ class ToolCheck:
     def lines(self) -> list[str]:
         """The explanation as lines (``str(check)`` joins them)."""
         expected = self.expected_tool
-        head = f"PASSED {expected!r}" if self.passed else f"FAILED {expected!r}: "
+        title = _shortened(repr(expected))
+        head = f"PASSED {title}" if self.passed else f"FAILED {title}: "
         if not self.passed:
             head += str(self.unmatched_reason)
         found = len(self.matching_call_indices)

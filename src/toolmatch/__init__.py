@@ -17,6 +17,8 @@ from toolmatch._explain import explain
 from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._results import Candidate, ToolCheck, TurnResult
+from toolmatch._selection import ExpectedTool, assert_called, check_turn, check_turns
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
@@ -49,6 +51,14 @@ __all__ = [
     # tool calls
     "ToolCall",
     "to_calls",
+    # selection
+    "ExpectedTool",
+    "ToolCheck",
+    "Candidate",
+    "TurnResult",
+    "check_turn",
+    "check_turns",
+    "assert_called",
     # configuration files
     "ConfigError",
     "ConfigProblem",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolmatch._describe import short_repr
+from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ else:
 __all__ = ["Matcher", "Mismatch"]
 
 
-class Mismatch:
+class Mismatch(Record):
     """One reason a comparison failed, at a ``path`` into the compared value.
 
     >>> from toolmatch import Literal
@@ -31,30 +32,13 @@ class Mismatch:
     expected 7, got 8
     """
 
-    __slots__ = ("path", "reason")
+    __slots__ = _fields = ("path", "reason")
     path: str
     reason: str
 
     def __init__(self, path: str, reason: str) -> None:
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "reason", reason)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Mismatch is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Mismatch):
-            return NotImplemented
-        return (self.path, self.reason) == (other.path, other.reason)
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.reason))
-
-    def __repr__(self) -> str:
-        return f"Mismatch(path={self.path!r}, reason={self.reason!r})"
-
-    def __reduce__(self) -> tuple[type[Mismatch], tuple[str, str]]:
-        return (Mismatch, (self.path, self.reason))
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}" if self.path else self.reason

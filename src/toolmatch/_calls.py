@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolmatch._describe import short_repr, type_name
+from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -10,16 +11,13 @@ if TYPE_CHECKING:
 
 __all__ = ["ToolCall"]
 
-_FIELDS = ("name", "args", "id", "parse_error")
 
-
-class ToolCall:
+class ToolCall(Record):
     """A tool call: the tool's ``name``, its ``args`` dict, the provider's call ``id``.
 
     ``parse_error`` is set when the provider's arguments could not be read as a JSON
     object; ``args`` is then ``{}`` and any assertion on the arguments fails with it.
-    Immutable, compared by value; written by hand rather than as a dataclass to keep
-    ``import toolmatch`` fast.
+    Immutable and compared by value.
 
     >>> ToolCall("search", {"q": "paris"})
     ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)
@@ -27,7 +25,7 @@ class ToolCall:
     True
     """
 
-    __slots__ = _FIELDS
+    __slots__ = _fields = ("name", "args", "id", "parse_error")
     __match_args__ = ("name", "args", "id", "parse_error")
     __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
 
@@ -59,33 +57,10 @@ class ToolCall:
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "parse_error", parse_error)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a ToolCall is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a ToolCall is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not ToolCall:
-            return NotImplemented
-        return all(getattr(self, field) == getattr(other, field) for field in _FIELDS)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{field}={getattr(self, field)!r}" for field in _FIELDS)
-        return f"ToolCall({fields})"
-
-    def __reduce__(self) -> tuple[type[ToolCall], tuple[Any, ...]]:
-        return (ToolCall, (self.name, self.args, self.id, self.parse_error))
-
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the call.
 
         >>> ToolCall("search", {"q": "paris"}, id="call_1").as_dict()
         {'name': 'search', 'args': {'q': 'paris'}, 'id': 'call_1', 'parse_error': None}
         """
-        return {
-            "name": self.name,
-            "args": self.args,
-            "id": self.id,
-            "parse_error": self.parse_error,
-        }
+        return dict(zip(self._fields, self._values(), strict=True))

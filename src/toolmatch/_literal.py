@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from toolmatch._base import ConstructorArgs
 
 
-__all__ = ["Literal", "MappingMatcher", "as_matcher", "is_bool", "is_number"]
+__all__ = ["Literal", "MappingMatcher", "as_matcher", "is_bool", "is_exact", "is_number"]
 
 _MISSING: Any = object()
 
@@ -54,7 +54,8 @@ def is_number(value: object) -> bool:
     return (isinstance(value, numbers.Real) or _is_decimal(value)) and not isinstance(value, bool)
 
 
-def _is_exact(value: object) -> bool:
+def is_exact(value: object) -> bool:
+    """True for numbers held exactly: ints, Fractions, Decimals (not floats)."""
     return isinstance(value, numbers.Rational) or _is_decimal(value)
 
 
@@ -63,7 +64,7 @@ def numbers_equal(expected: object, actual: object) -> bool:
     if not is_number(actual):
         return False
     try:
-        if _is_exact(expected) and _is_exact(actual):
+        if is_exact(expected) and is_exact(actual):
             from fractions import Fraction  # rare path; keeps `import toolmatch` fast
 
             try:

@@ -719,3 +719,16 @@ def test_import_toolmatch_loads_no_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_langchain_messages_to_dict_entries() -> None:
+    entries = [
+        {"type": "human", "data": {"type": "human", "content": "Paris?"}},
+        {"type": "ai", "data": LANGCHAIN_AI},
+    ]
+    assert to_calls(entries)[:2] == [SEARCH, WEATHER]
+
+
+def test_none_is_not_read_as_no_calls() -> None:
+    with pytest.raises(TypeError, match=r"got None at input\[0\]; pass the message"):
+        to_calls([None])

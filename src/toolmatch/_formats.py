@@ -23,9 +23,9 @@ Shapes are told apart by distinctive keys, checked in this order (first match wi
    span (``name`` and ``attributes``), a call when it has ``gen_ai.tool.name`` and is not
    some other ``gen_ai.operation.name``, else none; a completion's ``choices`` or a Gemini
    response's ``candidates`` (more than one is ``ValueError``: those are alternative
-   answers, not one turn); an untyped object's ``message`` (a choice, an Ollama response,
-   Bedrock's ``output``) or ``output`` (a Responses response: its items, unknown ones
-   skipped);
+   answers, not one turn); LangChain's ``messages_to_dict`` entry (``type`` and ``data``);
+   an untyped object's ``message`` (a choice, an Ollama response, Bedrock's ``output``)
+   or ``output`` (a Responses response: its items, unknown ones skipped);
 6. a message (``role``, ``tool_calls``, ``invalid_tool_calls``, ``content`` or ``parts``):
    none if spoken by anyone but the model (user, system, developer, tool, LangChain
    ``human``..., a pydantic-ai ``ModelRequest``); else its ``tool_calls`` and
@@ -37,7 +37,8 @@ Shapes are told apart by distinctive keys, checked in this order (first match wi
    LangChain tool calls, OpenTelemetry ``tool_call`` parts, Gemini ``FunctionCall``s);
 8. any other typed object (a ``type`` string) or a content part without a call (``text``,
    ``functionResponse``, ``toolResult``, ...): no call;
-9. anything else: ``TypeError`` naming what it got and listing the accepted shapes.
+9. anything else, ``None`` included: ``TypeError`` naming what it got and listing the
+   accepted shapes.
 
 A string or bytes given to ``to_calls`` itself is parsed as JSON first.
 """

@@ -183,6 +183,12 @@ def read_item(obj: object, where: str) -> list[ToolCall] | None:
 
 def unknown_shape(obj: object, where: str) -> TypeError:
     """The error for input of no known shape: what it got, where, and what is accepted."""
+    if obj is None:
+        # Usually an SDK's empty field, such as a text-only OpenAI message's tool_calls.
+        return TypeError(
+            f"to_calls got None at {where}; pass the message or response itself "
+            "(a message without tool calls gives [])"
+        )
     return TypeError(
         f"to_calls cannot read tool calls from {where}: {short_repr(obj)} ({type_name(obj)}).\n"
         "It accepts (as SDK objects or as plain dicts/JSON), or a list of any of them:\n"
@@ -267,6 +273,9 @@ def _container(data: Data, kind: object, where: str) -> list[ToolCall] | None:
     for key, noun in (("choices", "completion"), ("candidates", "response")):
         if key in data:
             return _only_option(data[key], key, noun, where)
+    wrapped = as_data(data.get("data"))
+    if isinstance(kind, str) and isinstance(wrapped, Mapping) and len(data) == 2:
+        return _known(wrapped, f"{where}.data")  # LangChain's messages_to_dict()
     if isinstance(kind, str):
         return None  # a typed item's 'message' or 'output' is a payload, not a wrapper
     message = as_data(data.get("message"))

@@ -41,10 +41,22 @@ class Figure:
     max_ratio: float | None = None
     budget: str = ""
     cross_check: str = ""
+    # For budgets on added cost rather than on the ratio: contender minus reference, seconds.
+    extra: float | None = None
+    max_extra: float | None = None
 
     @property
     def met(self) -> bool | None:
+        if self.max_extra is not None and self.extra is not None:
+            return self.extra <= self.max_extra
         return None if self.max_ratio is None else self.ratio <= self.max_ratio
+
+    @property
+    def shown_ratio(self) -> str:
+        shown = f"{self.ratio:.2f}x"
+        if self.extra is not None:
+            shown += f" ({'+' if self.extra >= 0 else '-'}{format_seconds(abs(self.extra))})"
+        return shown
 
 
 @dataclass
@@ -101,7 +113,7 @@ def render_console(section: Section, judged: bool) -> str:
         budget = f"  budget {figure.budget}: {_verdict(figure, judged)}" if figure.budget else ""
         lines.append(
             f"  {figure.name}: {figure.contender} {figure.value} vs {figure.reference} "
-            f"{figure.reference_value} = {figure.ratio:.2f}x{budget}"
+            f"{figure.reference_value} = {figure.shown_ratio}{budget}"
         )
     lines += [f"  note: {note}" for note in section.notes]
     lines += [f"  ERROR: {error}" for error in section.errors]
@@ -134,7 +146,7 @@ def render_markdown(sections: Sequence[Section], judged: bool, command: str) -> 
         for figure in section.figures:
             lines.append(
                 f"| {figure.name} | {figure.contender}: {figure.value} "
-                f"| {figure.reference}: {figure.reference_value} | {figure.ratio:.2f}x "
+                f"| {figure.reference}: {figure.reference_value} | {figure.shown_ratio} "
                 f"| {figure.cross_check or '-'} | {figure.budget or '-'} "
                 f"| {_verdict(figure, judged)} |"
             )

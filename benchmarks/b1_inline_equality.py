@@ -56,7 +56,7 @@ class _LeanRegex:
         self._fullmatch = re.compile(pattern).fullmatch
 
     def __eq__(self, other: object) -> bool:
-        return self._fullmatch(other) is not None
+        return self._fullmatch(other) is not None  # type: ignore[arg-type]
 
     __hash__ = object.__hash__
 

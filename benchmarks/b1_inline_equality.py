@@ -56,7 +56,7 @@ class _LeanRegex:
         self._fullmatch = re.compile(pattern).fullmatch
 
     def __eq__(self, other: object) -> bool:
-        return self._fullmatch(other) is not None  # type: ignore[arg-type]
+        return self._fullmatch(other) is not None  # type: ignore[call-overload]
 
     __hash__ = object.__hash__
 
@@ -175,7 +175,7 @@ def run(config: Config) -> Section:
             reference_value=format_seconds(theirs.best),
             ratio=mine.ratio_to(theirs),
             cross_check=f"{mine.paired_ratio_to(theirs):.2f}x",
-            **budget,  # type: ignore[arg-type]
+            **budget,  # type: ignore[call-overload]
         )
 
     for direction in DIRECTIONS:

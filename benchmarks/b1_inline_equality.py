@@ -163,7 +163,12 @@ def run(config: Config) -> Section:
     timings = compare(contenders, rounds=config.rounds, sample_seconds=config.sample_seconds)
 
     def figure(
-        contender: str, reference: str, direction: str, suffix: str = "", **budget: object
+        contender: str,
+        reference: str,
+        direction: str,
+        suffix: str = "",
+        max_ratio: float | None = None,
+        budget: str = "",
     ) -> Figure:
         mine: Timing = timings[f"{contender}|{direction}{suffix}"]
         theirs: Timing = timings[f"{reference}|{direction}{suffix}"]
@@ -175,7 +180,8 @@ def run(config: Config) -> Section:
             reference_value=format_seconds(theirs.best),
             ratio=mine.ratio_to(theirs),
             cross_check=f"{mine.paired_ratio_to(theirs):.2f}x",
-            **budget,  # type: ignore[call-overload]
+            max_ratio=max_ratio,
+            budget=budget,
         )
 
     for direction in DIRECTIONS:

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
-
-from typing_extensions import Self, final
-
 from toolmatch._describe import short_repr
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, ClassVar, Literal, TypeAlias
+
+    from typing_extensions import Self, final
+
+    ConstructorArgs: TypeAlias = tuple[tuple[object, ...], dict[str, object]]
+else:
+
+    def final(method):
+        return method
+
 
 __all__ = ["Matcher", "Mismatch"]
 
-ConstructorArgs = tuple[tuple[object, ...], dict[str, object]]
 
-
-@dataclass(frozen=True, slots=True)
 class Mismatch:
     """One reason a comparison failed, at a ``path`` into the compared value.
 
@@ -26,8 +31,30 @@ class Mismatch:
     expected 7, got 8
     """
 
+    __slots__ = ("path", "reason")
     path: str
     reason: str
+
+    def __init__(self, path: str, reason: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "reason", reason)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Mismatch is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mismatch):
+            return NotImplemented
+        return (self.path, self.reason) == (other.path, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Mismatch(path={self.path!r}, reason={self.reason!r})"
+
+    def __reduce__(self) -> tuple[type[Mismatch], tuple[str, str]]:
+        return (Mismatch, (self.path, self.reason))
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}" if self.path else self.reason
@@ -46,7 +73,7 @@ def _guarded(matches: Callable[[Any, object], object]) -> Callable[[Any, object]
 
     def __eq__(self: Any, other: object) -> bool:  # noqa: N807 (it becomes the class's __eq__)
         try:
-            return matches(self, other) is True
+            return bool(matches(self, other))
         except Exception:
             return False
 
@@ -122,7 +149,7 @@ class Matcher:
 
     @final
     def __ne__(self, other: object) -> bool:
-        return not type(self).__eq__(self, other)
+        return not self.__eq__(other)
 
     __hash__ = object.__hash__
 
@@ -188,7 +215,7 @@ class Matcher:
         >>> [str(m) for m in Exact({"a": 1, "b": 2}).mismatches({"a": 2})]
         ['a: expected 1, got 2', 'b: missing']
         """
-        if not type(self).__eq__(self, actual):
+        if not self.__eq__(actual):
             yield Mismatch(path, self._safe_describe(actual))
 
     def explain(self, actual: object) -> str | None:
@@ -200,7 +227,7 @@ class Matcher:
         >>> Fuzzy("206588").explain(205000)
         "fuzzy '206588' does not match 205000"
         """
-        if type(self).__eq__(self, actual):
+        if self.__eq__(actual):
             return None
         try:
             reasons = [str(mismatch) for mismatch in self.mismatches(actual)]

@@ -2,36 +2,80 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from toolmatch._describe import short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ToolCall"]
 
+_FIELDS = ("name", "args", "id", "parse_error")
 
-@dataclass(frozen=True)
+
 class ToolCall:
     """A tool call: the tool's ``name``, its ``args`` dict, the provider's call ``id``.
 
     ``parse_error`` is set when the provider's arguments could not be read as a JSON
     object; ``args`` is then ``{}`` and any assertion on the arguments fails with it.
+    Immutable, compared by value; written by hand rather than as a dataclass to keep
+    ``import toolmatch`` fast.
 
     >>> ToolCall("search", {"q": "paris"})
     ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)
+    >>> ToolCall("search", {"q": "paris"}) == ToolCall("search", {"q": "paris"})
+    True
     """
 
-    name: str
-    args: dict[str, Any] = field(default_factory=dict)
-    id: str | None = None
-    parse_error: str | None = None
+    __slots__ = _FIELDS
+    __match_args__ = ("name", "args", "id", "parse_error")
+    __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise TypeError(f"ToolCall name must be a str, got {short_repr(self.name)}")
-        if not isinstance(self.args, dict):
-            found = f"{short_repr(self.args)} ({type_name(self.args)})"
-            raise TypeError(f"ToolCall args must be a dict, got {found}")
+    name: str
+    args: dict[str, Any]
+    id: str | None
+    parse_error: str | None
+
+    def __init__(
+        self,
+        name: str,
+        args: dict[str, Any] | None = None,
+        id: str | None = None,
+        parse_error: str | None = None,
+    ) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            raise TypeError(
+                f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})"
+            )
+        for field, value in (("id", id), ("parse_error", parse_error)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"ToolCall {field} must be a str or None, got {short_repr(value)}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "parse_error", parse_error)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a ToolCall is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a ToolCall is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ToolCall:
+            return NotImplemented
+        return all(getattr(self, field) == getattr(other, field) for field in _FIELDS)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{field}={getattr(self, field)!r}" for field in _FIELDS)
+        return f"ToolCall({fields})"
+
+    def __reduce__(self) -> tuple[type[ToolCall], tuple[Any, ...]]:
+        return (ToolCall, (self.name, self.args, self.id, self.parse_error))
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the call.

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr
 from toolmatch._literal import as_matcher
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["AllOf", "AnyOf", "Not"]
 

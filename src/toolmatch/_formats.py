@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
 
 __all__ = ["parse_arguments", "to_calls"]
 
@@ -33,6 +36,8 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     if isinstance(raw, str):
         if not raw.strip():
             return {}, None
+        import json  # here, not at the top: `import toolmatch` stays fast
+
         try:
             parsed = json.loads(raw)
         except ValueError as error:

@@ -8,13 +8,18 @@ expected side and every node can explain its own mismatches.
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from decimal import Decimal
-from fractions import Fraction
-from typing import Any
 
-from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import describe_found, join_path, short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["Literal", "MappingMatcher", "as_matcher", "is_bool", "is_number"]
 
@@ -35,16 +40,22 @@ def is_bool(value: object) -> bool:
     return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
 
 
+def _is_decimal(value: object) -> bool:
+    # A Decimal can only exist once its module is loaded, so there is no need to import it.
+    decimal = sys.modules.get("decimal")
+    return decimal is not None and isinstance(value, decimal.Decimal)
+
+
 def is_number(value: object) -> bool:
     """True for real numbers compared by value: int, float, Decimal, Fraction, numpy; not bool."""
     kind = type(value)
     if kind is int or kind is float:
         return True
-    return isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, bool)
+    return (isinstance(value, numbers.Real) or _is_decimal(value)) and not isinstance(value, bool)
 
 
 def _is_exact(value: object) -> bool:
-    return isinstance(value, (numbers.Rational, Decimal))
+    return isinstance(value, numbers.Rational) or _is_decimal(value)
 
 
 def numbers_equal(expected: object, actual: object) -> bool:
@@ -53,6 +64,8 @@ def numbers_equal(expected: object, actual: object) -> bool:
         return False
     try:
         if _is_exact(expected) and _is_exact(actual):
+            from fractions import Fraction  # rare path; keeps `import toolmatch` fast
+
             try:
                 return bool(Fraction(expected) == Fraction(actual))  # type: ignore[call-overload]
             except (ValueError, OverflowError):  # Decimal NaN or infinity

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, ClassVar
 
-from toolmatch._base import ConstructorArgs, Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr
 from toolmatch._literal import MappingMatcher, as_matcher
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["Absent", "Exact", "Maybe", "Partial"]
 
@@ -105,6 +113,9 @@ class Maybe(Matcher, _trusted=True):
         return (self.value,), {}
 
 
+_NOTHING = object()
+
+
 class _AbsentKey(Matcher, _trusted=True):
     __slots__ = ()
     _key_presence = "forbidden"
@@ -121,6 +132,9 @@ class _AbsentKey(Matcher, _trusted=True):
     def __reduce_ex__(self, protocol: Any) -> str:
         return "Absent"
 
+
+# As for ANY: a C-level __eq__, here answering False for anything.
+_AbsentKey.__eq__ = functools.partial(operator.is_, _NOTHING)  # type: ignore[method-assign,misc]
 
 Absent = _AbsentKey()
 """Inside a mapping matcher: the key must not be present.

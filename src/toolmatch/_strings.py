@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import math
-import re
-from typing import Any
 
-from toolmatch._base import ConstructorArgs, Matcher
+from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    import re
+    from typing import Any
+
+    from toolmatch._base import ConstructorArgs
+
 
 __all__ = ["Fuzzy", "Regex"]
 
 # Thousands separators the reference strips anywhere: comma, underscore, narrow no-break space.
 _SEPARATORS = str.maketrans("", "", ",_\u202f")
-# Only plain decimal notation counts as a number, so "nan" and "inf" stay words.
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?")
-# Digits grouped by spaces ("206 588"): the flaw in the reference that Fuzzy fixes.
-_SPACE_GROUPED = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d*)?")
+# What is left of a string in plain decimal notation once these are deleted: nothing.
+# (Only plain decimal notation counts as a number, so "nan" and "inf" stay words.)
+_NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 
 def _normalize(text: str) -> str:
@@ -24,16 +29,33 @@ def _normalize(text: str) -> str:
     return " ".join(text.lower().translate(_SEPARATORS).split())
 
 
+def _is_space_grouped(text: str) -> bool:
+    """Digits grouped in threes by single spaces, ``"-1 234 567.5"``: the reference's flaw."""
+    head, *groups = text.split(" ")
+    if head[:1] in ("+", "-"):
+        head = head[1:]
+    if not groups or not 1 <= len(head) <= 3 or not head.isdecimal():
+        return False
+    whole, _, fraction = groups[-1].partition(".")
+    groups[-1] = whole
+    return all(len(group) == 3 and group.isdecimal() for group in groups) and (
+        not fraction or fraction.isdecimal()
+    )
+
+
 def _parse_number(text: str) -> float | None:
     """The number a normalized string spells, ``"14.14%"`` as 0.1414; else ``None``."""
     percent = text.endswith("%")
     if percent:
         text = text[:-1].rstrip()
-    if _DECIMAL.fullmatch(text) is None:
-        if _SPACE_GROUPED.fullmatch(text) is None:
+    if not text.isascii() or text.translate(_NUMERIC):
+        if not _is_space_grouped(text):
             return None
         text = text.replace(" ", "")
-    number = float(text)
+    try:
+        number = float(text)
+    except ValueError:  # the right characters in a wrong order, like "1-2" or "e"
+        return None
     return number / 100 if percent else number
 
 
@@ -112,6 +134,8 @@ class Regex(Matcher, _trusted=True):
     _fullmatch: Any
 
     def __init__(self, pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> None:
+        import re  # here, not at the top: `import toolmatch` stays fast
+
         if isinstance(pattern, re.Pattern):
             if flags:
                 raise ValueError(
@@ -140,7 +164,11 @@ class Regex(Matcher, _trusted=True):
 
     def matches(self, actual: object) -> bool:
         try:
-            return self._fullmatch(actual if type(actual) is str else str(actual)) is not None
+            return self._fullmatch(actual) is not None
+        except TypeError:  # not a str: match its str() (seed 000 section 4)
+            pass
+        try:
+            return self._fullmatch(str(actual)) is not None
         except Exception:
             return False
 
@@ -148,5 +176,7 @@ class Regex(Matcher, _trusted=True):
         return f"regex {self.pattern!r} does not match {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
+        import re
+
         options: dict[str, object] = {"flags": re.RegexFlag(self.flags)} if self.flags else {}
         return (self.pattern,), options

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from collections.abc import Mapping
-from typing import Any
 
-from toolmatch._base import ConstructorArgs, Matcher
+from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher, is_number
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._base import ConstructorArgs
+
+
 __all__ = ["ANY", "Approx", "Contains", "IsType", "OneOf"]
+
+
+_NOTHING = object()
 
 
 class _AnyValue(Matcher, _trusted=True):
@@ -22,12 +33,13 @@ class _AnyValue(Matcher, _trusted=True):
     def __repr__(self) -> str:
         return "ANY"
 
-    def __reduce__(self) -> str:
+    def __reduce_ex__(self, protocol: Any) -> str:
         return "ANY"  # unpickles to the module's singleton
 
-    def __reduce_ex__(self, protocol: Any) -> str:
-        return "ANY"
 
+# A C-level __eq__ that answers True for anything (nothing outside this module can be
+# _NOTHING): the comparison runs without a Python frame, which is most of ANY's cost.
+_AnyValue.__eq__ = functools.partial(operator.is_not, _NOTHING)  # type: ignore[method-assign,misc]
 
 ANY = _AnyValue()
 """Matches every value, ``None`` included (a missing key is still missing).
@@ -117,23 +129,27 @@ class Approx(Matcher, _trusted=True):
         set_(self, "rel", rel)
         set_(self, "abs", abs)
         set_(self, "_value", number)
-        set_(self, "_tolerance", max(rel_tolerance * math.fabs(number), abs_tolerance))
+        tolerance = max(rel_tolerance * math.fabs(number), abs_tolerance)
+        if math.isinf(number):
+            tolerance = -1.0  # an infinity is near nothing; only the same infinity equals it
+        set_(self, "_tolerance", tolerance)
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
-        if kind is not float and kind is not int:
-            if not is_number(actual):
-                return False
-            try:
+        try:
+            if kind is not float and kind is not int:
+                if not is_number(actual):
+                    return False
                 actual = float(actual)  # type: ignore[arg-type]
-            except Exception:
-                return False
-        if actual == self._value:
-            return True  # equal infinities, whose difference is NaN
-        return math.fabs(actual - self._value) <= self._tolerance  # type: ignore[operator]
+            # Equal infinities differ by NaN, hence the second test.
+            return abs(actual - self._value) <= self._tolerance or actual == self._value  # type: ignore[operator]
+        except Exception:  # an int too large for a float, a number type that cannot convert
+            return False
 
     def describe_mismatch(self, actual: object) -> str:
-        expected = f"{short_repr(self.value)} ± {self._tolerance:g}"
+        expected = short_repr(self.value)
+        if self._tolerance > 0:
+            expected += f" ± {self._tolerance:g}"
         if isinstance(actual, bool) or not is_number(actual):
             return (
                 f"expected a number near {expected}, got {short_repr(actual)} ({type_name(actual)})"

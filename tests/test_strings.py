@@ -1,0 +1,102 @@
+"""Fuzzy (seed 000 section 3, with its flaw fixed) and Regex (section 4)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolmatch import Fuzzy, Regex
+
+
+class TestFuzzy:
+    @pytest.mark.parametrize(
+        "actual",
+        [206588, 206588.0, "206588", "206,588", "206 588", " 206588 ", "206_588", "206\u202f588"],
+    )
+    def test_the_seed_consequences_for_a_number(self, actual: object) -> None:
+        assert Fuzzy("206588") == actual
+
+    def test_percent_reads_as_a_fraction(self) -> None:
+        assert Fuzzy("14.14%") == 0.1414
+        assert Fuzzy("14.14 %") == "0.1414"
+        assert Fuzzy("0.1414") == "14.14%"
+
+    def test_case_and_whitespace(self) -> None:
+        assert Fuzzy("YES") == "yes"
+        assert Fuzzy("YES") == " yes "
+        assert Fuzzy("new york") == "New\t York"
+
+    def test_no_distance_tolerance(self) -> None:
+        assert Fuzzy("206588") != 206000
+        assert Fuzzy("206588") != 206588.1
+        assert Fuzzy("paris") != "pari"
+
+    def test_numbers_within_1e_9(self) -> None:
+        assert Fuzzy("0.3") == 0.1 + 0.2
+
+    def test_digit_groups_separated_by_spaces_read_as_numbers(self) -> None:
+        assert Fuzzy("1 000 000") == 1_000_000
+        assert Fuzzy("-1 234.5") == -1234.5
+        assert Fuzzy("12 34") != 1234  # not groups of three: two numbers, compared as text
+
+    def test_only_decimal_notation_reads_as_a_number(self) -> None:
+        assert Fuzzy("nan") == "NaN"  # the reference compares float('nan') and fails
+        assert Fuzzy("inf") != "infinity"
+        assert Fuzzy("1e3") == 1000
+
+    def test_none_and_bools_compare_as_their_text(self) -> None:
+        assert Fuzzy("none") == None  # noqa: E711 (seed 000 section 5)
+        assert Fuzzy("TRUE") == True  # noqa: E712
+
+    def test_the_pattern_must_be_a_string(self) -> None:
+        with pytest.raises(
+            TypeError,
+            match=r"Fuzzy pattern must be a str, got 206588 \(int\); write Fuzzy\('206588'\)",
+        ):
+            Fuzzy(206588)  # type: ignore[arg-type]
+
+    def test_message(self) -> None:
+        assert Fuzzy("206588").explain(205000) == "fuzzy '206588' does not match 205000"
+
+
+class TestRegex:
+    def test_fullmatch_anchoring(self) -> None:
+        assert Regex("2009.*") == "2009 cash flow"
+        assert Regex("^2009.*$") != "report 2009 cash flow"
+        assert Regex("cash") != "2009 cash flow"
+
+    def test_matches_str_of_the_actual_value(self) -> None:
+        assert Regex(r"^181001(\.0+)?$") == 181001.0
+        assert Regex(r"^181001(\.0+)?$") != "181001.5"
+        assert Regex("None") == None  # noqa: E711 (seed 000 section 5)
+        assert Regex("True") == True  # noqa: E712
+        assert Regex(r"\[1, 2\]") == [1, 2]
+
+    def test_flags_and_compiled_patterns(self) -> None:
+        assert Regex("paris", flags=re.IGNORECASE) == "PARIS"
+        assert Regex(re.compile("paris", re.IGNORECASE)) == "Paris"
+        assert repr(Regex(re.compile("a"))) == "Regex('a')"
+
+    def test_an_invalid_pattern_fails_at_construction(self) -> None:
+        with pytest.raises(
+            ValueError,
+            match=r"invalid regular expression '\(unclosed': missing \), unterminated subpattern",
+        ):
+            Regex("(unclosed")
+
+    def test_flags_with_a_compiled_pattern_are_refused(self) -> None:
+        with pytest.raises(ValueError, match=r"put the flags in re\.compile"):
+            Regex(re.compile("a"), flags=re.I)
+
+    def test_bytes_and_other_patterns_are_refused(self) -> None:
+        with pytest.raises(TypeError, match="str pattern"):
+            Regex(re.compile(b"a"))  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="must be a str"):
+            Regex(5)  # type: ignore[arg-type]
+
+    def test_message(self) -> None:
+        assert (
+            Regex("^2009.*$").explain("report 2009")
+            == "regex '^2009.*$' does not match 'report 2009'"
+        )

@@ -96,14 +96,18 @@ SAMPLE_VALUES: list[object] = [
 ]  # fmt: skip
 
 
+# The documented fixes, stated independently of toolmatch's code: "206 588" reads as a
+# number, and only plain decimal notation does ("nan", "inf", "infinity" stay words).
+SPACE_GROUPED = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d*)?")
+PLAIN_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?")
+
+
 def documented_difference(text: str) -> str | None:
     """Which documented fix a normalized string falls under, if any."""
-    from toolmatch._strings import _DECIMAL, _SPACE_GROUPED
-
     number = text[:-1].strip() if text.endswith("%") else text
-    if _SPACE_GROUPED.fullmatch(number):
+    if SPACE_GROUPED.fullmatch(number):
         return "digits grouped by spaces"
-    if _try_parse_number(text) is not None and not _DECIMAL.fullmatch(number):
+    if _try_parse_number(text) is not None and not PLAIN_DECIMAL.fullmatch(number):
         return "non-decimal word read as a number"
     return None
 

@@ -6,7 +6,7 @@ import datetime
 import os
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -21,7 +21,7 @@ class Config:
     collect_runs: int
 
 
-FULL = Config(quick=False, rounds=15, sample_seconds=0.02, startup_runs=60, collect_runs=12)
+FULL = Config(quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20)
 QUICK = Config(quick=True, rounds=3, sample_seconds=0.002, startup_runs=4, collect_runs=1)
 
 
@@ -96,6 +96,10 @@ def machine() -> dict[str, str]:
         "machine": f"{platform.system()} {platform.release()} {platform.machine()}",
         "CPU": f"{cpu}, {os.cpu_count()} logical cores",
         "Python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        # The machine is shared: a high load makes every figure noisier (ratios less so).
+        "load average (1, 5, 15 min) at the end": ", ".join(
+            f"{load:.2f}" for load in (os.getloadavg() if hasattr(os, "getloadavg") else ())
+        ),
     }
 
 
@@ -120,7 +124,9 @@ def render_console(section: Section, judged: bool) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(sections: Sequence[Section], judged: bool, command: str) -> str:
+def render_markdown(
+    sections: Sequence[Section], judged: bool, command: str, pending: Mapping[str, str]
+) -> str:
     lines = [
         "# Performance",
         "",
@@ -156,4 +162,7 @@ def render_markdown(sections: Sequence[Section], judged: bool, command: str) -> 
         if section.errors:
             lines.append("")
             lines += [f"- **error**: {error}" for error in section.errors]
+    if pending:
+        lines += ["", "## Not measured yet", ""]
+        lines += [f"- {key}: {reason}" for key, reason in pending.items()]
     return "\n".join(lines) + "\n"

@@ -22,6 +22,11 @@ MODULES = {
     "B2": "benchmarks.b2_fuzzy",
     "B5": "benchmarks.b5_startup",
 }
+# Figures of the issue not measured yet, and why: shown in the results table.
+PENDING = {
+    "B3": "check_turn(distinct=True) scaling vs toolscore.evaluate: no check_turn yet",
+    "B4": "CLI throughput over a 1,000,000-call trace: toolmatch has no CLI yet",
+}
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
 
@@ -68,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     if output is not None and not arguments.no_write:
         command = "python -m benchmarks" + (" --quick" if config.quick else "")
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(render_markdown(sections, not config.quick, command), encoding="utf-8")
+        output.write_text(
+            render_markdown(sections, not config.quick, command, PENDING), encoding="utf-8"
+        )
         print(f"wrote {output}")
 
     errors = [error for section in sections for error in section.errors]

@@ -94,7 +94,10 @@ class Fuzzy(Matcher, _trusted=True):
         kind = type(actual)
         if expected is not None and (kind is int or kind is float):
             # float(str(x)) == float(x) for int and float, so skip the text round trip.
-            return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+            try:
+                return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+            except OverflowError:
+                pass  # an int past float range: its text reads as an infinity, as in the reference
         try:
             text = _normalize(actual if isinstance(actual, str) else str(actual))
         except Exception:

@@ -40,3 +40,17 @@ def test_sphinx_roles_become_code(fence_doctests: Callable[[str], str]) -> None:
     assert fence_doctests("Uses :class:`Literal` and :meth:`~Matcher.matches`.") == (
         "Uses `Literal` and `Matcher.matches`."
     )
+
+
+def test_the_api_reference_lists_every_public_name() -> None:
+    import toolmatch
+
+    reference = (EXTENSION.parent.parent / "reference.md").read_text(encoding="utf-8")
+    listed = {
+        line[len("::: toolmatch.") :].strip()
+        for line in reference.splitlines()
+        if line.startswith("::: toolmatch.")
+    }
+    public = set(toolmatch.__all__) - {"__version__"}
+    assert sorted(public - listed) == []
+    assert sorted(listed - public) == []

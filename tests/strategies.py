@@ -30,7 +30,10 @@ from toolmatch import (
 
 # Whitespace, thousands separators and a few non-ASCII letters make strings that the
 # string options (trim, case folding) and Fuzzy's normalization actually act on.
-_TRICKY_CHARACTERS = " \t\n\u00a0\u202f,_.%-+0123456789aAzZßİıΣσς\u00e9e\u0301"
+# (dotless i, capital and final sigma, a decomposed e-acute: case folding is not one-to-one)
+_TRICKY_CHARACTERS = (
+    " \t\n\u00a0\u202f,_.%-+0123456789aAzZ\u00df\u0130\u0131\u03a3\u03c3\u03c2\u00e9e\u0301"
+)
 
 texts = st.text(
     alphabet=st.one_of(st.sampled_from(_TRICKY_CHARACTERS), st.characters()),
@@ -56,7 +59,7 @@ def _json_containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]
 
 
 json_values = st.recursive(json_scalars, _json_containers, max_leaves=12)
-"""What ``json.loads`` can give: None, bool, int, float (NaN and infinities too), str, list, dict."""
+"""What ``json.loads`` can give: None, bool, int, float (NaN, infinities), str, list, dict."""
 
 
 def _no_nan(value: object) -> bool:

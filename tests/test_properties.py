@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
 from strategies import (
     json_values,
     json_values_without_nan,
@@ -27,11 +28,10 @@ from strategies import (
     values,
     values_without_nan,
 )
-
 from toolmatch import ANY, AllOf, AnyOf, Literal, Matcher, Mismatch, Not, explain
 
 FAST = settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     derandomize=True,  # the same examples on every run: CI stays reproducible
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -263,9 +263,7 @@ def test_and_or_not_follow_boolean_logic(a: Matcher, b: Matcher, actual: Any) ->
 
 @FAST
 @given(matchers, values_without_nan, values)
-def test_plain_values_compose_with_literal_rules(
-    matcher: Matcher, plain: Any, actual: Any
-) -> None:
+def test_plain_values_compose_with_literal_rules(matcher: Matcher, plain: Any, actual: Any) -> None:
     literal_result = Literal(plain) == actual
     assert ((matcher | plain) == actual) is ((matcher == actual) or literal_result)
     assert ((plain | matcher) == actual) is (literal_result or (matcher == actual))

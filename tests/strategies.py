@@ -218,6 +218,3 @@ leaf_matchers = _leaves(singletons=True)
 
 matchers = _matchers(singletons=True)
 """Matchers of every kind, composites holding random children at any depth."""
-
-matchers_without_singletons = _matchers(singletons=False)
-"""The same without ``ANY`` and ``Absent`` anywhere inside."""

@@ -23,7 +23,6 @@ from strategies import (
     json_values_without_nan,
     leaf_matchers,
     matchers,
-    matchers_without_singletons,
     texts,
     values,
     values_without_nan,
@@ -38,19 +37,6 @@ FAST = settings(
 )
 
 value_lists = st.lists(values, min_size=1, max_size=6)
-
-SINGLETON_BUG = (
-    "BUG: `ANY != 1`, `Absent != 1`, `ANY.explain(1)` and `list(ANY.mismatches(1))` raise "
-    "TypeError('is_not expected 2 arguments, got 3'): Matcher.__ne__, explain and mismatches "
-    "call type(self).__eq__(self, x), but ANY's and Absent's class-level __eq__ is a "
-    "functools.partial, which does not bind self"
-)
-
-
-# Until SINGLETON_BUG is fixed, the properties that reach !=, explain or mismatches run on
-# matchers without ANY and Absent; test_every_matcher_including_any_and_absent (xfail) keeps
-# them covered. With the fix, use `matchers` everywhere and drop this alias.
-sound_matchers = matchers_without_singletons
 
 
 def outcome(matcher: Matcher, actual: object) -> bool:
@@ -73,7 +59,7 @@ def test_eq_is_a_real_bool_from_either_side_and_agrees(matcher: Matcher, actual:
 
 
 @FAST
-@given(sound_matchers, values)
+@given(matchers, values)
 def test_ne_is_exactly_the_negation_of_eq(matcher: Matcher, actual: Any) -> None:
     equal = matcher == actual
     assert (matcher != actual) is (not equal)
@@ -93,7 +79,7 @@ def test_matches_inside_containers_as_python_compares_them(matcher: Matcher, act
 
 
 @FAST
-@given(sound_matchers, values)
+@given(matchers, values)
 def test_explain_is_none_exactly_when_equal(matcher: Matcher, actual: Any) -> None:
     reason = matcher.explain(actual)
     if matcher == actual:
@@ -129,7 +115,7 @@ def test_explain_function_over_plain_containers_agrees_with_eq(
 
 
 @FAST
-@given(sound_matchers, values)
+@given(matchers, values)
 def test_mismatches_are_empty_exactly_when_equal(matcher: Matcher, actual: Any) -> None:
     found = list(matcher.mismatches(actual))
     assert (found == []) is (matcher == actual)
@@ -137,7 +123,6 @@ def test_mismatches_are_empty_exactly_when_equal(matcher: Matcher, actual: Any) 
     assert all(item.path.startswith("here") for item in matcher.mismatches(actual, "here"))
 
 
-@pytest.mark.xfail(strict=True, reason=SINGLETON_BUG)
 @FAST
 @given(matchers, values)
 def test_every_matcher_including_any_and_absent(matcher: Matcher, actual: Any) -> None:
@@ -163,7 +148,7 @@ def test_pickle_round_trip_keeps_repr_and_behaviour(matcher: Matcher, actuals: l
 
 
 @FAST
-@given(sound_matchers, value_lists)
+@given(matchers, value_lists)
 def test_repr_is_a_stable_string(matcher: Matcher, actuals: list[Any]) -> None:
     before = repr(matcher)
     assert isinstance(before, str)
@@ -218,7 +203,7 @@ def test_setting_or_deleting_an_attribute_raises(matcher: Matcher, name: str) ->
 
 
 @FAST
-@given(sound_matchers, value_lists, st.randoms(use_true_random=False))
+@given(matchers, value_lists, st.randoms(use_true_random=False))
 def test_answers_do_not_depend_on_order_or_repetition(
     matcher: Matcher, actuals: list[Any], random: Any
 ) -> None:
@@ -232,7 +217,7 @@ def test_answers_do_not_depend_on_order_or_repetition(
 
 
 @settings(max_examples=10, deadline=None)
-@given(sound_matchers, st.lists(values, min_size=4, max_size=12))
+@given(matchers, st.lists(values, min_size=4, max_size=12))
 def test_one_matcher_gives_the_same_answers_from_several_threads(
     matcher: Matcher, actuals: list[Any]
 ) -> None:

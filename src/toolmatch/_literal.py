@@ -222,24 +222,32 @@ class _Sequence(_Node, _trusted=True):
         if kind is not list and kind is not tuple and not isinstance(actual, (list, tuple)):
             return False
         checks = self._checks
-        if len(actual) != len(checks):  # type: ignore[arg-type]
-            return False
-        for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
-            if not check(item):
+        try:  # a list subclass may raise from __len__ or __iter__
+            if len(actual) != len(checks):  # type: ignore[arg-type]
                 return False
+            for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
+                if not check(item):
+                    return False
+        except Exception:
+            return False
         return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         if not isinstance(actual, (list, tuple)):
             yield Mismatch(path, f"expected a list, got {short_repr(actual)} ({type_name(actual)})")
             return
-        if len(actual) != len(self._items):
+        try:
+            items = list(actual)
+        except Exception as error:
+            yield Mismatch(path, f"could not be read as a list: {type(error).__name__}: {error}")
+            return
+        if len(items) != len(self._items):
             yield Mismatch(
                 path,
-                f"expected {len(self._items)} items, got {len(actual)}: {short_repr(actual)}",
+                f"expected {len(self._items)} items, got {len(items)}: {short_repr(actual)}",
             )
             return
-        for index, (matcher, item) in enumerate(zip(self._items, actual, strict=True)):
+        for index, (matcher, item) in enumerate(zip(self._items, items, strict=True)):
             yield from matcher.mismatches(item, join_path(path, index))
 
 
@@ -267,9 +275,14 @@ class _Set(_Node, _trusted=True):
         object.__setattr__(self, "_items", children)
 
     def matches(self, actual: object) -> bool:
-        if not isinstance(actual, (set, frozenset)) or len(actual) != len(self._items):
+        if not isinstance(actual, (set, frozenset)):
             return False
-        found = list(actual)
+        try:  # a set subclass may raise from __len__ or __iter__
+            found = list(actual)
+        except Exception:
+            return False
+        if len(found) != len(self._items):
+            return False
         return all(any(item.__eq__(element) for element in found) for item in self._items) and all(
             any(item.__eq__(element) for item in self._items) for element in found
         )
@@ -452,6 +465,8 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
         return value
     if value is None or isinstance(value, bool):
         return _Singleton(value)
+    if is_bool(value):  # numpy's bool: as strict as Python's
+        return _Singleton(bool(value))
     if is_number(value):
         return _Number(value)
     if isinstance(value, str):

@@ -26,7 +26,8 @@ _NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 def _normalize(text: str) -> str:
     """Lowercase, drop thousands separators, collapse and trim whitespace."""
-    return " ".join(text.lower().translate(_SEPARATORS).split())
+    # str's own methods: a str subclass must not decide how it is normalized.
+    return " ".join(str.split(str.translate(str.lower(text), _SEPARATORS)))
 
 
 def _is_space_grouped(text: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolmatch._describe import short_repr
-from toolmatch._display import html_table
+from toolmatch._display import TextDisplay, html_table
 from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -53,7 +53,7 @@ class Mismatch(Record):
         return {"path": self.path, "reason": self.reason}
 
 
-class Mismatches(list["Mismatch"]):
+class Mismatches(TextDisplay, list["Mismatch"]):
     """What :func:`toolmatch.explain` returns: a list of :class:`Mismatch`, one per line
     when printed and a table in a notebook.
 
@@ -68,11 +68,9 @@ class Mismatches(list["Mismatch"]):
 
     __slots__ = ()
 
-    def __str__(self) -> str:
-        return "\n".join(str(mismatch) for mismatch in self) or "no mismatch"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
+    def lines(self) -> list[str]:
+        """One line per mismatch (``str()`` joins them); ``no mismatch`` when empty."""
+        return [str(mismatch) for mismatch in self] or ["no mismatch"]
 
     def _repr_html_(self) -> str:
         if not self:

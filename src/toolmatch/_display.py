@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["html_table", "verdict_html"]
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["TextDisplay", "html_table", "verdict_html"]
 
 _STYLE = "border-collapse:collapse;font-family:monospace;font-size:12px;text-align:left"
 _CELL = "border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left"
@@ -14,6 +18,21 @@ def _escape(text: object) -> str:
     import html  # here, not at the top: `import toolmatch` stays fast
 
     return html.escape(str(text))
+
+
+class TextDisplay:
+    """Mixin: ``str()`` and IPython's pretty printer show the object's ``lines()``."""
+
+    __slots__ = ()
+
+    def lines(self) -> list[str]:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
 
 
 def verdict_html(passed: bool) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from toolmatch._base import Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
-from toolmatch._display import html_table, verdict_html
+from toolmatch._display import TextDisplay, html_table, verdict_html
 from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -108,7 +108,7 @@ class Candidate(Record):
         }
 
 
-class ToolCheck:
+class ToolCheck(TextDisplay):
     """The verdict of one :class:`ExpectedTool` on one turn's calls (``bool(check)`` is ``passed``).
 
     >>> from toolmatch import ExpectedTool
@@ -238,12 +238,6 @@ class ToolCheck:
             lines.append(f"  ... and {hidden} more candidate call(s)")
         return lines
 
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
-
     def _repr_html_(self) -> str:
         """A table of the candidate calls and why each did or did not match."""
         head, summary, *_ = self.lines()
@@ -285,7 +279,7 @@ class ToolCheck:
         }
 
 
-class TurnResult(Record):
+class TurnResult(TextDisplay, Record):
     """The verdicts of a turn's expectations (``bool(result)`` is ``passed``).
 
     ``reason`` says what is wrong with the turn as a whole (a turn missing on one side).
@@ -355,12 +349,6 @@ class TurnResult(Record):
             lines.append(f"  expectation {number}: {first}")
             lines.extend(f"  {line}" for line in rest)
         return lines
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
 
     def _repr_html_(self) -> str:
         """A row per expectation, then the candidates of each one that failed."""

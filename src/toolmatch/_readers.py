@@ -101,7 +101,9 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     >>> parse_arguments('{"q": "paris"}')
     ({'q': 'paris'}, None)
     >>> parse_arguments('{"q": ')
-    ({}, 'arguments are not valid JSON: Expecting value at line 1 column 7')
+    ({}, 'arguments are not valid JSON: Expecting value (line 1, column 7)')
+    >>> parse_arguments('{"q": "pa')
+    ({}, 'arguments are not valid JSON: Unterminated string starting (line 1, column 7)')
     """
     if raw is None:
         return {}, None
@@ -117,13 +119,13 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
         try:
             parsed = json.loads(raw)
         except ValueError as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            where = (
-                f" at line {error.lineno} column {error.colno}"
-                if isinstance(error, json.JSONDecodeError)
-                else ""
-            )
-            return {}, f"arguments are not valid JSON: {reason}{where}"
+            where = ""
+            if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
+                error_text = error.msg.removesuffix(" at")
+                where = f" (line {error.lineno}, column {error.colno})"
+            else:
+                error_text = str(error)
+            return {}, f"arguments are not valid JSON: {error_text}{where}"
         if not isinstance(parsed, dict):
             return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
         return parsed, None

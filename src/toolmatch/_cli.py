@@ -150,7 +150,7 @@ class _Judge:
             return (_ERROR, number, case, [message], message, None)
 
         try:
-            text = raw.decode("utf-8")
+            text = raw.rstrip(b"\r\n").decode("utf-8")
         except UnicodeDecodeError as error:
             return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
         try:

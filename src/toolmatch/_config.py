@@ -442,6 +442,17 @@ class TestCase(Record):
             except TypeError as error:
                 raise TypeError(f"turns[{number}]: {error}") from None
         expected = self.turns
+        if len(expected) == len(calls_per_turn):
+            return [
+                _check_turn(
+                    list(spec.expected_tools),
+                    calls,
+                    distinct=spec.distinct,
+                    ordered=spec.ordered,
+                    turn=number,
+                )
+                for number, (spec, calls) in enumerate(zip(expected, calls_per_turn, strict=True))
+            ]
         sizes = f"got {len(calls_per_turn)} call turn(s) for {len(expected)} expected turn(s)"
         results = []
         for number in range(max(len(expected), len(calls_per_turn))):

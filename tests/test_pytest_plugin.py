@@ -101,3 +101,58 @@ def test_the_plugin_is_registered_by_entry_point(pytester: pytest.Pytester) -> N
     pytester.makepyfile("def test_ok(): pass")
     result = pytester.runpytest_subprocess("--trace-config")
     result.stdout.fnmatch_lines(["*pytest_toolmatch*"])
+
+
+SELECTION_TEST = """
+from toolmatch import ExpectedTool, Fuzzy, assert_called, assert_turn
+
+CALLS = [
+    {"name": "search", "args": {"q": "rome", "limit": 5}},
+    {"name": "fetch", "args": {"url": "https://example.com/" + "x" * 300}},
+    {"name": "search_news", "args": {"q": "paris"}},
+]
+
+def test_inline_expected_tool():
+    assert CALLS == ExpectedTool("search", {"q": Fuzzy("paris")}, count=2)
+
+def test_assert_called():
+    assert_called(CALLS, "fetch", {"url": "https://example.org"})
+
+def test_assert_turn():
+    assert_turn([ExpectedTool("search"), ExpectedTool("delete")], CALLS)
+"""
+
+
+def test_selection_failures_show_expectation_candidates_and_counts(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(SELECTION_TEST)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "E       AssertionError: assert [{'name': 'search', 'args': {'q': 'rome', 'limit': 5}}, *... == ExpectedTool('search', {'q': Fuzzy('paris')}, count=2)",
+            "E         FAILED ExpectedTool('search', {'q': Fuzzy('paris')}, count=2): expected 2 matching call(s), got 1",
+            "E           required: at least 2 matching calls; found 1: call 2",
+            "E           call 0 search({'q': 'rome', 'limit': 5}): q: fuzzy 'paris' does not match 'rome'",
+            "E           call 2 search_news({'q': 'paris'}): matches",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E       AssertionError: FAILED ExpectedTool('fetch', {'url': 'https://example.org'}): call 1: url: expected 'https://example.org', got 'https://example.com/xxx*'...",
+            "E         required: at least 1 matching call; found 0",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E       AssertionError: turn FAILED: 1 of 2 expectation(s) met over 3 call(s)",
+            "E         expectation 0: PASSED ExpectedTool('search')",
+            "E           required: at least 1 matching call; found 2: calls 0, 2",
+            "E           call 0 search({'q': 'rome', 'limit': 5}): matches",
+            "E           call 2 search_news({'q': 'paris'}): matches",
+            "E         expectation 1: FAILED ExpectedTool('delete'): expected 1 matching call(s), got 0: no call's name contains 'delete'; the turn called 'search', 'fetch', 'search_news'",
+        ]
+    )
+    # Long values are shortened: no line carries the whole 300-character URL.
+    assert all("x" * 100 not in line for line in result.stdout.lines)

@@ -195,11 +195,11 @@ def test_explain_on_an_expectation() -> None:
     assert [str(m) for m in mismatches] == ["arg 'a' missing"]
     assert explain(ExpectedTool("s"), [call("s")]) == []
     (unreadable,) = explain(ExpectedTool("s"), 42)
-    assert unreadable.reason.startswith("cannot read tool calls from 42")
+    assert unreadable.reason.startswith("to_calls cannot read tool calls from input: 42 (int)")
 
 
 def test_check_raises_on_unreadable_calls() -> None:
-    with pytest.raises(TypeError, match="cannot read tool calls from 42"):
+    with pytest.raises(TypeError, match=r"cannot read tool calls from input: 42 \(int\)"):
         ExpectedTool("s").check(42)
 
 
@@ -508,7 +508,9 @@ def test_check_turns_options_and_errors() -> None:
     expected = [[ExpectedTool("s"), ExpectedTool("s")]]
     assert check_turns(expected, [[call("s")]])[0].passed
     assert not check_turns(expected, [[call("s")]], distinct=True)[0].passed
-    with pytest.raises(TypeError, match=r"call_turns\[0\]: cannot read tool calls from 5"):
+    with pytest.raises(
+        TypeError, match=r"call_turns\[0\]: to_calls cannot read tool calls from input: 5 \(int\)"
+    ):
         check_turns(expected, [5])
     with pytest.raises(TypeError, match="call_turns must be a list with one entry per turn"):
         check_turns(expected, "s")  # type: ignore[arg-type]

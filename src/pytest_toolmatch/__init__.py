@@ -22,4 +22,4 @@ def pytest_assertrepr_compare(
         return None  # without toolmatch imported, no matcher can be in the comparison
     from toolmatch._pytest_plugin import explain_comparison
 
-    return explain_comparison(left, right, verbose=config.get_verbosity() > 0)
+    return explain_comparison(left, right)

@@ -26,7 +26,13 @@ from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._results import Candidate, ToolCheck, TurnResult
-from toolmatch._selection import ExpectedTool, assert_called, check_turn, check_turns
+from toolmatch._selection import (
+    ExpectedTool,
+    assert_called,
+    assert_turn,
+    check_turn,
+    check_turns,
+)
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
@@ -67,6 +73,7 @@ __all__ = [
     "check_turn",
     "check_turns",
     "assert_called",
+    "assert_turn",
     # configuration files
     "ConfigError",
     "ConfigProblem",

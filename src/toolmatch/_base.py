@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolmatch._describe import short_repr
+from toolmatch._display import TextDisplay, html_table
 from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -19,7 +20,7 @@ else:
         return method
 
 
-__all__ = ["Matcher", "Mismatch"]
+__all__ = ["Matcher", "Mismatch", "Mismatches"]
 
 
 class Mismatch(Record):
@@ -50,6 +51,32 @@ class Mismatch(Record):
         {'path': 'a', 'reason': 'missing'}
         """
         return {"path": self.path, "reason": self.reason}
+
+
+class Mismatches(TextDisplay, list["Mismatch"]):
+    """What :func:`toolmatch.explain` returns: a list of :class:`Mismatch`, one per line
+    when printed and a table in a notebook.
+
+    >>> from toolmatch import Fuzzy, explain
+    >>> found = explain({"a": Fuzzy("206588"), "b": 1}, {"a": 205000})
+    >>> print(found)
+    a: fuzzy '206588' does not match 205000
+    b: missing
+    >>> found == [Mismatch("a", "fuzzy '206588' does not match 205000"), Mismatch("b", "missing")]
+    True
+    """
+
+    __slots__ = ()
+
+    def lines(self) -> list[str]:
+        """One line per mismatch (``str()`` joins them); ``no mismatch`` when empty."""
+        return [str(mismatch) for mismatch in self] or ["no mismatch"]
+
+    def _repr_html_(self) -> str:
+        if not self:
+            return "<i>no mismatch</i>"
+        rows = [(mismatch.path or "(the value)", mismatch.reason) for mismatch in self]
+        return html_table(["path", "reason"], rows)
 
 
 def _guarded(matches: Callable[[Any, object], object]) -> Callable[[Any, object], bool]:

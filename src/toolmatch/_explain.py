@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from toolmatch._base import Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch, Mismatches
 from toolmatch._describe import describe_found, join_path, short_repr
 
 __all__ = ["explain", "holds_matcher"]
@@ -12,7 +12,7 @@ __all__ = ["explain", "holds_matcher"]
 _MAX_DEPTH = 100
 
 
-def explain(expected: object, actual: object) -> list[Mismatch]:
+def explain(expected: object, actual: object) -> Mismatches:
     """Every reason ``expected == actual`` is false, each with a path; ``[]`` when equal.
 
     Works on a matcher, or on plain dicts and lists holding matchers at any depth, on
@@ -27,15 +27,15 @@ def explain(expected: object, actual: object) -> list[Mismatch]:
     items[0].id: regex '[0-9]+' does not match 'x7'
     """
     if isinstance(expected, Matcher):
-        return _collect(expected, actual)
+        return Mismatches(_collect(expected, actual))
     if isinstance(actual, Matcher):
-        return _collect(actual, expected)
+        return Mismatches(_collect(actual, expected))
     if holds_matcher(actual) and not holds_matcher(expected):
         expected, actual = actual, expected
     try:
-        return list(_plain_mismatches(expected, actual, "", 0))
+        return Mismatches(_plain_mismatches(expected, actual, "", 0))
     except Exception as error:  # a misbehaving value must not break a failure report
-        return [Mismatch("", f"could not compare: {type(error).__name__}: {error}")]
+        return Mismatches([Mismatch("", f"could not compare: {type(error).__name__}: {error}")])
 
 
 def _collect(matcher: Matcher, actual: object, path: str = "") -> list[Mismatch]:

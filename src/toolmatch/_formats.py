@@ -1,95 +1,90 @@
-"""``to_calls``: the tool calls in whatever the user holds, as a list of ``ToolCall``."""
+"""``to_calls``: the tool calls in whatever the user holds, as a list of ``ToolCall``.
+
+No SDK is imported: an SDK object is read through ``model_dump()`` (pydantic: OpenAI,
+Anthropic, LangChain, google-genai, MCP, Ollama), ``to_dict()``, its dataclass fields
+(pydantic-ai) or a fixed set of attributes (an OpenTelemetry ``ReadableSpan``), and then
+read like the provider's JSON. Both the JSON spelling (``functionCall``) and the Python one
+(``function_call``) are accepted where they differ.
+
+Shapes are told apart by distinctive keys, checked in this order (first match wins):
+
+1. a ``ToolCall``; a list or tuple: each item in order, an unknown item raises;
+2. JSON-RPC (``jsonrpc``, or ``method`` with ``params``): a ``tools/call`` request is one
+   call (``params.name``, ``params.arguments``, the request ``id``), any other message none;
+3. one call by itself, by its type or key: a Responses item of type ``function_call``,
+   ``custom_tool_call`` or ``mcp_call`` (its ``call_id`` is the id); an Anthropic block of
+   type ``tool_use``, ``server_tool_use`` or ``mcp_tool_use``; a LangChain
+   ``invalid_tool_call``; a Chat Completions / Ollama tool call (a ``function`` object) or
+   a ``custom`` one; a Vercel AI SDK part (``tool-call``, ``dynamic-tool``, or a UI part
+   ``tool-<name>`` with ``toolCallId`` and ``state``); a pydantic-ai ``ToolCallPart``
+   (``part_kind``); a Bedrock ``toolUse`` item; a Gemini part with ``functionCall``;
+4. a pydantic-ai part of another ``part_kind``: no call;
+5. a wrapper: OTLP JSON (``resourceSpans`` / ``scopeSpans`` / ``spans``); an OpenTelemetry
+   span (``name`` and ``attributes``), a call when it has ``gen_ai.tool.name`` and is not
+   some other ``gen_ai.operation.name``, else none; a completion's ``choices`` or a Gemini
+   response's ``candidates`` (more than one is ``ValueError``: those are alternative
+   answers, not one turn); LangChain's ``messages_to_dict`` entry (``type`` and ``data``);
+   an untyped object's ``message`` (a choice, an Ollama response, Bedrock's ``output``)
+   or ``output`` (a Responses response: its items, unknown ones skipped);
+6. a message (``role``, ``tool_calls``, ``invalid_tool_calls``, ``content`` or ``parts``):
+   none if spoken by anyone but the model (user, system, developer, tool, LangChain
+   ``human``..., a pydantic-ai ``ModelRequest``); else its ``tool_calls`` and
+   ``invalid_tool_calls`` when it has those keys (OpenAI, Ollama, LangChain: the content is
+   then not read, so LangChain's raw provider blocks do not count twice), else the legacy
+   ``function_call``, else the calls among its ``content`` or ``parts`` (other blocks,
+   such as text, are skipped);
+7. a plain call: ``name`` and one of ``args`` / ``arguments`` / ``input`` (this covers
+   LangChain tool calls, OpenTelemetry ``tool_call`` parts, Gemini ``FunctionCall``s);
+8. any other typed object (a ``type`` string) or a content part without a call (``text``,
+   ``functionResponse``, ``toolResult``, ...): no call;
+9. anything else, ``None`` included: ``TypeError`` naming what it got and listing the
+   accepted shapes.
+
+A string or bytes given to ``to_calls`` itself is parsed as JSON first.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
-
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
-if TYPE_CHECKING:
-    from typing import Any
-
+from toolmatch._readers import parse_arguments, read_item, read_items, unknown_shape
 
 __all__ = ["parse_arguments", "to_calls"]
 
-_ARGUMENT_KEYS = ("args", "arguments", "input")
-
-
-def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
-    """Arguments as a dict, and what was wrong with them (``None`` when nothing was).
-
-    A JSON string is parsed; an empty string or ``None`` means no arguments.
-
-    >>> parse_arguments('{"q": "paris"}')
-    ({'q': 'paris'}, None)
-    >>> parse_arguments('{"q": ')
-    ({}, 'arguments are not valid JSON: Expecting value at line 1 column 7')
-    """
-    if raw is None:
-        return {}, None
-    if isinstance(raw, Mapping):
-        return dict(raw), None
-    if isinstance(raw, (bytes, bytearray)):
-        raw = raw.decode("utf-8", errors="replace")
-    if isinstance(raw, str):
-        if not raw.strip():
-            return {}, None
-        import json  # here, not at the top: `import toolmatch` stays fast
-
-        try:
-            parsed = json.loads(raw)
-        except ValueError as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            where = (
-                f" at line {error.lineno} column {error.colno}"
-                if isinstance(error, json.JSONDecodeError)
-                else ""
-            )
-            return {}, f"arguments are not valid JSON: {reason}{where}"
-        if not isinstance(parsed, dict):
-            return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
-        return parsed, None
-    return (
-        {},
-        f"arguments are neither a JSON string nor an object: {short_repr(raw)} ({type_name(raw)})",
-    )
-
-
-def _from_plain(item: Mapping[str, Any]) -> ToolCall | None:
-    name = item.get("name")
-    if not isinstance(name, str):
-        return None
-    raw = next((item[key] for key in _ARGUMENT_KEYS if key in item), None)
-    args, error = parse_arguments(raw)
-    call_id = item.get("id")
-    return ToolCall(name, args, None if call_id is None else str(call_id), error)
-
-
-_ACCEPTED = "a ToolCall, a dict with 'name' and 'args' / 'arguments' / 'input', or a list of them"
-
 
 def to_calls(obj: object) -> list[ToolCall]:
-    """The tool calls ``obj`` holds, in order.
+    """The tool calls ``obj`` holds, in order, from any common provider format.
+
+    ``obj`` may be an SDK object or its JSON: an OpenAI completion or response, an Anthropic
+    message, a Gemini response, LangChain messages, MCP requests, Bedrock Converse output,
+    OpenTelemetry spans, or a list of calls; a message without calls gives ``[]``.
 
     >>> to_calls([{"name": "search", "arguments": '{"q": "paris"}'}])
     [ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)]
+    >>> message = {"role": "assistant", "content": [
+    ...     {"type": "text", "text": "Let me look."},
+    ...     {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
+    ... ]}
+    >>> to_calls(message)
+    [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1', parse_error=None)]
     """
-    if isinstance(obj, ToolCall):
-        return [obj]
-    if isinstance(obj, Mapping):
-        call = _from_plain(obj)
-        if call is not None:
-            return [call]
-    elif isinstance(obj, (list, tuple)):
-        calls: list[ToolCall] = []
-        for index, item in enumerate(obj):
-            try:
-                calls.extend(to_calls(item))
-            except TypeError as error:
-                raise TypeError(f"item {index}: {error}") from None
-        return calls
-    raise TypeError(
-        f"cannot read tool calls from {short_repr(obj)} ({type_name(obj)}); accepted: {_ACCEPTED}"
-    )
+    if isinstance(obj, (str, bytes, bytearray)):
+        obj = _json(obj)
+    if isinstance(obj, (list, tuple)):
+        return read_items(obj, "input", strict=True)
+    found = read_item(obj, "input")
+    if found is None:
+        raise unknown_shape(obj, "input")
+    return found
+
+
+def _json(text: str | bytes | bytearray) -> object:
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise TypeError(
+            f"to_calls got a {type_name(text)} that is not JSON: {short_repr(text)}; pass "
+            "the SDK object, its dict, or its JSON text"
+        ) from None

@@ -21,7 +21,15 @@ if TYPE_CHECKING:
     from toolmatch._base import ConstructorArgs
 
 
-__all__ = ["Literal", "MappingMatcher", "as_matcher", "is_bool", "is_exact", "is_number"]
+__all__ = [
+    "Delegating",
+    "Literal",
+    "MappingMatcher",
+    "as_matcher",
+    "is_bool",
+    "is_exact",
+    "is_number",
+]
 
 _MISSING: Any = object()
 
@@ -222,24 +230,32 @@ class _Sequence(_Node, _trusted=True):
         if kind is not list and kind is not tuple and not isinstance(actual, (list, tuple)):
             return False
         checks = self._checks
-        if len(actual) != len(checks):  # type: ignore[arg-type]
-            return False
-        for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
-            if not check(item):
+        try:  # a list subclass may raise from __len__ or __iter__
+            if len(actual) != len(checks):  # type: ignore[arg-type]
                 return False
+            for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
+                if not check(item):
+                    return False
+        except Exception:
+            return False
         return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         if not isinstance(actual, (list, tuple)):
             yield Mismatch(path, f"expected a list, got {short_repr(actual)} ({type_name(actual)})")
             return
-        if len(actual) != len(self._items):
+        try:
+            items = list(actual)
+        except Exception as error:
+            yield Mismatch(path, f"could not be read as a list: {type(error).__name__}: {error}")
+            return
+        if len(items) != len(self._items):
             yield Mismatch(
                 path,
-                f"expected {len(self._items)} items, got {len(actual)}: {short_repr(actual)}",
+                f"expected {len(self._items)} items, got {len(items)}: {short_repr(actual)}",
             )
             return
-        for index, (matcher, item) in enumerate(zip(self._items, actual, strict=True)):
+        for index, (matcher, item) in enumerate(zip(self._items, items, strict=True)):
             yield from matcher.mismatches(item, join_path(path, index))
 
 
@@ -267,9 +283,14 @@ class _Set(_Node, _trusted=True):
         object.__setattr__(self, "_items", children)
 
     def matches(self, actual: object) -> bool:
-        if not isinstance(actual, (set, frozenset)) or len(actual) != len(self._items):
+        if not isinstance(actual, (set, frozenset)):
             return False
-        found = list(actual)
+        try:  # a set subclass may raise from __len__ or __iter__
+            found = list(actual)
+        except Exception:
+            return False
+        if len(found) != len(self._items):
+            return False
         return all(any(item.__eq__(element) for element in found) for item in self._items) and all(
             any(item.__eq__(element) for item in self._items) for element in found
         )
@@ -452,6 +473,8 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
         return value
     if value is None or isinstance(value, bool):
         return _Singleton(value)
+    if is_bool(value):  # numpy's bool: as strict as Python's
+        return _Singleton(bool(value))
     if is_number(value):
         return _Number(value)
     if isinstance(value, str):
@@ -472,7 +495,28 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
         open_containers.discard(id(value))
 
 
-class Literal(Matcher, _trusted=True):
+class Delegating(Matcher, _trusted=True):
+    """A matcher that matches and explains exactly as an inner matcher does."""
+
+    __slots__ = ("_inner", "_check")
+    _inner: Matcher
+    _check: Callable[[object], bool]
+
+    def __init__(self, inner: Matcher) -> None:
+        object.__setattr__(self, "_inner", inner)
+        object.__setattr__(self, "_check", inner.__eq__)
+
+    def matches(self, actual: object) -> bool:
+        return self._check(actual)
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        return self._inner.mismatches(actual, path)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._inner.describe_mismatch(actual)
+
+
+class Literal(Delegating, _trusted=True):
     """Equality by value, recursively (seed 000 section 2), with Dokimos's opt-in tolerances.
 
     Numbers compare by value (``1 == 1.0``, Decimal and numpy too), bools only equal
@@ -490,34 +534,22 @@ class Literal(Matcher, _trusted=True):
     'a: expected 206588, got 206000'
     """
 
-    __slots__ = ("value", "trim_strings", "case_insensitive", "_node", "_check")
+    __slots__ = ("value", "trim_strings", "case_insensitive")
     value: Any
     trim_strings: bool
     case_insensitive: bool
-    _node: Matcher
-    _check: Callable[[object], bool]
 
     def __init__(
         self, value: object, *, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
         _check_flag("trim_strings", trim_strings)
         _check_flag("case_insensitive", case_insensitive)
-        node = as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
-        set_ = object.__setattr__
-        set_(self, "value", value)
-        set_(self, "trim_strings", trim_strings)
-        set_(self, "case_insensitive", case_insensitive)
-        set_(self, "_node", node)
-        set_(self, "_check", node.__eq__)
-
-    def matches(self, actual: object) -> bool:
-        return self._check(actual)
-
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        return self._node.mismatches(actual, path)
-
-    def describe_mismatch(self, actual: object) -> str:
-        return self._node.describe_mismatch(actual)
+        super().__init__(
+            as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
+        )
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "trim_strings", trim_strings)
+        object.__setattr__(self, "case_insensitive", case_insensitive)
 
     def _constructor_args(self) -> ConstructorArgs:
         options: dict[str, object] = {}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 
-from toolmatch._base import Matcher, Mismatch
+from toolmatch._base import Matcher
 from toolmatch._describe import short_repr
-from toolmatch._literal import MappingMatcher, as_matcher
+from toolmatch._literal import Delegating, MappingMatcher, as_matcher
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class Exact(_ArgsMatcher, _trusted=True):
     _exact_keys = True
 
 
-class Maybe(Matcher, _trusted=True):
+class Maybe(Delegating, _trusted=True):
     """Inside a mapping matcher: the key may be absent, and when present must match ``value``.
 
     >>> Exact({"q": "paris", "limit": Maybe(10)}) == {"q": "paris"}
@@ -84,11 +84,9 @@ class Maybe(Matcher, _trusted=True):
     False
     """
 
-    __slots__ = ("value", "_matcher", "_check")
+    __slots__ = ("value",)
     _key_presence = "optional"
     value: object
-    _matcher: Matcher
-    _check: Callable[[object], bool]
 
     def __init__(self, value: object) -> None:
         matcher = as_matcher(value)
@@ -96,18 +94,8 @@ class Maybe(Matcher, _trusted=True):
             raise TypeError(
                 f"Maybe({value!r}) makes no sense: its value must be a plain value or matcher"
             )
+        super().__init__(matcher)
         object.__setattr__(self, "value", value)
-        object.__setattr__(self, "_matcher", matcher)
-        object.__setattr__(self, "_check", matcher.__eq__)
-
-    def matches(self, actual: object) -> bool:
-        return self._check(actual)
-
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        return self._matcher.mismatches(actual, path)
-
-    def describe_mismatch(self, actual: object) -> str:
-        return self._matcher.describe_mismatch(actual)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value,), {}

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from toolmatch._base import Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
+from toolmatch._display import TextDisplay, html_table, verdict_html
 from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -52,6 +53,12 @@ def _shortened(text: str, limit: int = 120) -> str:
 
 def _call_text(call: ToolCall) -> str:
     return f"{call.name}({short_repr(call.args)})"
+
+
+def _escape_text(text: str) -> str:
+    import html  # here, not at the top: `import toolmatch` stays fast
+
+    return html.escape(text)
 
 
 def _indices_text(indices: Sequence[int]) -> str:
@@ -101,7 +108,7 @@ class Candidate(Record):
         }
 
 
-class ToolCheck:
+class ToolCheck(TextDisplay):
     """The verdict of one :class:`ExpectedTool` on one turn's calls (``bool(check)`` is ``passed``).
 
     >>> from toolmatch import ExpectedTool
@@ -231,8 +238,25 @@ class ToolCheck:
             lines.append(f"  ... and {hidden} more candidate call(s)")
         return lines
 
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
+    def _repr_html_(self) -> str:
+        """A table of the candidate calls and why each did or did not match."""
+        head, summary, *_ = self.lines()
+        caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 1)[1])}"
+        caption += f"<br>{_escape_text(summary.strip())}"
+        shown = self.candidates[:_SHOWN_CANDIDATES]
+        rows: list[tuple[object, ...]] = [
+            (
+                candidate.index,
+                candidate.call.name,
+                short_repr(candidate.call.args),
+                "; ".join(str(mismatch) for mismatch in candidate.mismatches) or "matches",
+            )
+            for candidate in shown
+        ]
+        hidden = len(self.candidates) - len(shown)
+        if hidden > 0:
+            rows.append(("...", f"and {hidden} more", "", ""))
+        return html_table(["call", "name", "args", "verdict"], rows, caption)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the verdict, the expectation and every candidate."""
@@ -255,7 +279,7 @@ class ToolCheck:
         }
 
 
-class TurnResult(Record):
+class TurnResult(TextDisplay, Record):
     """The verdicts of a turn's expectations (``bool(result)`` is ``passed``).
 
     ``reason`` says what is wrong with the turn as a whole (a turn missing on one side).
@@ -296,6 +320,15 @@ class TurnResult(Record):
     def __bool__(self) -> bool:
         return self.passed
 
+    def __repr__(self) -> str:
+        met = sum(check.passed for check in self.checks)
+        verdict = "passed" if self.passed else "failed"
+        turn = "" if self.turn is None else f" turn {self.turn}"
+        return (
+            f"<TurnResult{turn} {verdict}: {met} of {len(self.checks)} expectation(s) met"
+            f" over {self.call_count} call(s)>"
+        )
+
     def lines(self) -> list[str]:
         """The explanation as lines (``str(result)`` joins them)."""
         name = "turn" if self.turn is None else f"turn {self.turn}"
@@ -317,8 +350,26 @@ class TurnResult(Record):
             lines.extend(f"  {line}" for line in rest)
         return lines
 
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
+    def _repr_html_(self) -> str:
+        """A row per expectation, then the candidates of each one that failed."""
+        head = self.lines()[0]
+        caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 2)[-1])}"
+        if self.reason is not None:
+            caption += f"<br>{_escape_text(self.reason)}"
+        rows = [
+            (
+                number,
+                _shortened(repr(check.expected_tool)),
+                verdict_html(check.passed),
+                check.unmatched_reason or f"calls {_indices_text(check.matching_call_indices)}",
+            )
+            for number, check in enumerate(self.checks)
+        ]
+        table = html_table(
+            ["#", "expectation", "verdict", "reason"], rows, caption, trusted_columns=frozenset({2})
+        )
+        failed = [check._repr_html_() for check in self.checks if not check.passed]
+        return table + "".join(failed)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the turn and each expectation's verdict."""

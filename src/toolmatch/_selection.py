@@ -192,7 +192,7 @@ class ExpectedTool(Matcher):
     def matches(self, actual: object) -> bool:
         try:
             calls = to_calls(actual)
-        except TypeError:
+        except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
             return False
         _, matching = _match_turn([self], calls, use_index=False)[0]
         found = len(matching)
@@ -201,8 +201,8 @@ class ExpectedTool(Matcher):
     def mismatches(self, actual: object, path: str = "") -> Any:
         try:
             check = self.check(actual)
-        except TypeError as error:
-            yield Mismatch(path, str(error))
+        except Exception as error:
+            yield Mismatch(path, str(error).partition("\n")[0])
             return
         if not check.passed:
             yield Mismatch(path, str(check.unmatched_reason))
@@ -614,3 +614,27 @@ def assert_called(
     if not check.passed:
         raise AssertionError(str(check))
     return check
+
+
+def assert_turn(
+    expected: Sequence[ExpectedTool],
+    calls: object,
+    *,
+    distinct: bool = False,
+    ordered: bool = False,
+) -> TurnResult:
+    """Assert that one turn's ``calls`` meet every expectation; return the passing result.
+
+    ``expected`` is what :func:`check_turn` takes; the ``AssertionError`` message is the
+    turn's full explanation.
+
+    >>> calls = [{"name": "search", "args": {"q": "x", "lim": 5}}, {"name": "search"}]
+    >>> expected = [ExpectedTool("search", {"q": "x"}), ExpectedTool("search")]
+    >>> assert_turn(expected, calls, distinct=True)
+    <TurnResult passed: 2 of 2 expectation(s) met over 2 call(s)>
+    """
+    __tracebackhide__ = True
+    result = check_turn(expected, calls, distinct=distinct, ordered=ordered)
+    if not result.passed:
+        raise AssertionError(str(result))
+    return result

@@ -26,7 +26,8 @@ _NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 def _normalize(text: str) -> str:
     """Lowercase, drop thousands separators, collapse and trim whitespace."""
-    return " ".join(text.lower().translate(_SEPARATORS).split())
+    # str's own methods: a str subclass must not decide how it is normalized.
+    return " ".join(str.split(str.translate(str.lower(text), _SEPARATORS)))
 
 
 def _is_space_grouped(text: str) -> bool:
@@ -94,7 +95,10 @@ class Fuzzy(Matcher, _trusted=True):
         kind = type(actual)
         if expected is not None and (kind is int or kind is float):
             # float(str(x)) == float(x) for int and float, so skip the text round trip.
-            return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+            try:
+                return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+            except OverflowError:
+                pass  # an int past float range: its text reads as an infinity, as in the reference
         try:
             text = _normalize(actual if isinstance(actual, str) else str(actual))
         except Exception:

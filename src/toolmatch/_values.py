@@ -87,10 +87,19 @@ class OneOf(Matcher, _trusted=True):
         return self.values, {}
 
 
+def _as_float(name: str, value: object) -> float:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (OverflowError, ValueError) as error:  # 10**400, Decimal('sNaN')
+        raise ValueError(
+            f"Approx {name} {short_repr(value)} is not usable as a float: {error}"
+        ) from None
+
+
 def _tolerance(name: str, value: object) -> float:
     if not is_number(value):
         raise TypeError(f"Approx {name} must be a number, got {short_repr(value)}")
-    number = float(value)  # type: ignore[arg-type]
+    number = _as_float(name, value)
     if math.isnan(number) or number < 0:
         raise ValueError(f"Approx {name} must be zero or positive, got {short_repr(value)}")
     return number
@@ -119,7 +128,7 @@ class Approx(Matcher, _trusted=True):
     def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:
         if not is_number(value):
             raise TypeError(f"Approx needs a number, got {short_repr(value)} ({type_name(value)})")
-        number = float(value)
+        number = _as_float("value", value)
         if math.isnan(number):
             raise ValueError("Approx(nan) can never match: NaN equals nothing, not even NaN")
         rel_tolerance = _tolerance("rel", rel)

@@ -1,0 +1,168 @@
+"""What a benchmark module hands back, and how the runner prints and records it."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Config:
+    """How hard to measure: ``quick`` proves the runner works, it measures nothing reliably."""
+
+    quick: bool
+    rounds: int
+    sample_seconds: float
+    startup_runs: int
+    collect_runs: int
+
+
+FULL = Config(quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20)
+QUICK = Config(quick=True, rounds=3, sample_seconds=0.002, startup_runs=4, collect_runs=1)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure: a contender's cost as a ratio to its reference's.
+
+    ``max_ratio`` is the budget (``None`` for a figure shown for information only).
+    """
+
+    name: str
+    contender: str
+    reference: str
+    value: str
+    reference_value: str
+    ratio: float
+    max_ratio: float | None = None
+    budget: str = ""
+    cross_check: str = ""
+    # For budgets on added cost rather than on the ratio: contender minus reference, seconds.
+    extra: float | None = None
+    max_extra: float | None = None
+
+    @property
+    def met(self) -> bool | None:
+        if self.max_extra is not None and self.extra is not None:
+            return self.extra <= self.max_extra
+        return None if self.max_ratio is None else self.ratio <= self.max_ratio
+
+    @property
+    def shown_ratio(self) -> str:
+        shown = f"{self.ratio:.2f}x"
+        if self.extra is not None:
+            shown += f" ({'+' if self.extra >= 0 else '-'}{format_seconds(abs(self.extra))})"
+        return shown
+
+
+@dataclass
+class Section:
+    """The figures of one benchmark module, with notes and correctness failures."""
+
+    key: str
+    title: str
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # Correctness problems found while measuring (contenders disagreeing...): these fail
+    # the run whatever the mode, unlike budgets, which are never asserted.
+    errors: list[str] = field(default_factory=list)
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.2f} µs"
+    return f"{seconds * 1e9:.0f} ns"
+
+
+def machine() -> dict[str, str]:
+    """Where the figures were measured."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "CPU": f"{cpu}, {os.cpu_count()} logical cores",
+        "Python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        # The machine is shared: a high load makes every figure noisier (ratios less so).
+        "load average (1, 5, 15 min) at the end": ", ".join(
+            f"{load:.2f}" for load in (os.getloadavg() if hasattr(os, "getloadavg") else ())
+        ),
+    }
+
+
+def _verdict(figure: Figure, judged: bool) -> str:
+    if figure.met is None:
+        return "info"
+    if not judged:
+        return "not judged (quick)"
+    return "met" if figure.met else "**NOT met**"
+
+
+def render_console(section: Section, judged: bool) -> str:
+    lines = [f"{section.key} {section.title}"]
+    for figure in section.figures:
+        budget = f"  budget {figure.budget}: {_verdict(figure, judged)}" if figure.budget else ""
+        lines.append(
+            f"  {figure.name}: {figure.contender} {figure.value} vs {figure.reference} "
+            f"{figure.reference_value} = {figure.shown_ratio}{budget}"
+        )
+    lines += [f"  note: {note}" for note in section.notes]
+    lines += [f"  ERROR: {error}" for error in section.errors]
+    return "\n".join(lines)
+
+
+def render_markdown(
+    sections: Sequence[Section], judged: bool, command: str, pending: Mapping[str, str]
+) -> str:
+    lines = [
+        "# Performance",
+        "",
+        f"Measured by `{command}` in one process and one run (regenerate it the same way).",
+        "Every figure is a ratio to its reference measured in the same run: contenders are",
+        "timed in interleaved rounds whose order rotates and reverses, and the best round of",
+        "each is kept (the median of the per-round ratios is shown as a cross-check).",
+        "",
+        "| | |",
+        "| --- | --- |",
+    ]
+    lines += [f"| {key} | {value} |" for key, value in machine().items()]
+    if not judged:
+        lines += ["", "**Quick mode: these figures are a smoke run, not measurements.**"]
+    for section in sections:
+        lines += [
+            "",
+            f"## {section.key} {section.title}",
+            "",
+            "| figure | contender | reference | ratio | per-round median | budget | verdict |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for figure in section.figures:
+            lines.append(
+                f"| {figure.name} | {figure.contender}: {figure.value} "
+                f"| {figure.reference}: {figure.reference_value} | {figure.shown_ratio} "
+                f"| {figure.cross_check or '-'} | {figure.budget or '-'} "
+                f"| {_verdict(figure, judged)} |"
+            )
+        if section.notes:
+            lines.append("")
+            lines += [f"- {note}" for note in section.notes]
+        if section.errors:
+            lines.append("")
+            lines += [f"- **error**: {error}" for error in section.errors]
+    if pending:
+        lines += ["", "## Not measured yet", ""]
+        lines += [f"- {key}: {reason}" for key, reason in pending.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,236 @@
+"""B5 start-up: what ``import toolmatch`` adds to a fresh interpreter and to pytest collection.
+
+Each contender is a fresh subprocess, timed from launch to exit; runs alternate between
+the contender and its reference so that both see the same machine load. The best run of
+each is kept (noise only adds time) and the median is shown as a cross-check.
+
+Collection runs with plugin autoloading off, so other installed plugins add nothing to
+either side. Once toolmatch registers a pytest plugin (a ``pytest11`` entry point), the
+figure is ``pytest --collect-only -p <plugin>`` against the same without it (what
+``-p no:<plugin>`` gives with autoloading on). Until then it is a suite whose conftest
+imports toolmatch against the same suite without that import.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from benchmarks._report import Config, Figure, Section, format_seconds
+
+TITLE = "start-up: import toolmatch, and pytest collection"
+
+MAX_EXTRA_SECONDS = 0.010
+TEST_FILES = 10
+TESTS_PER_FILE = 10
+
+
+def _environment() -> dict[str, str]:
+    environment = dict(os.environ)
+    # Measure what users get: bytecode cached (the warm-up runs write it), no test options.
+    for name in (
+        "PYTEST_ADDOPTS",
+        "PYTEST_PLUGINS",
+        "PYTHONPROFILEIMPORTTIME",
+        "PYTHONDONTWRITEBYTECODE",
+    ):
+        environment.pop(name, None)
+    return environment
+
+
+def _run_seconds(command: Sequence[str], cwd: Path | None = None) -> float:
+    environment = _environment()
+    if "pytest" in command:
+        # Only the plugin under test, if any, is loaded (with -p): other installed plugins
+        # would add their own cost and noise to both sides.
+        environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    start = time.perf_counter()
+    completed = subprocess.run(
+        command, cwd=cwd, env=environment, capture_output=True, text=True, check=False
+    )
+    elapsed = time.perf_counter() - start
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(command)} exited {completed.returncode}: {completed.stderr[-500:]}"
+        )
+    return elapsed
+
+
+def _alternate(
+    contender: Sequence[str],
+    reference: Sequence[str],
+    runs: int,
+    cwd: Path | None = None,
+    warm_up: bool = True,
+) -> tuple[list[float], list[float]]:
+    if warm_up:  # write the bytecode caches, warm the OS's
+        _run_seconds(contender, cwd)
+        _run_seconds(reference, cwd)
+    mine: list[float] = []
+    theirs: list[float] = []
+    for run_index in range(runs):
+        pair = [(contender, mine), (reference, theirs)]
+        if run_index % 2:
+            pair.reverse()
+        for command, samples in pair:
+            samples.append(_run_seconds(command, cwd))
+    return mine, theirs
+
+
+def _figure(
+    name: str, contender: str, reference: str, runs: tuple[list[float], list[float]]
+) -> Figure:
+    mine, theirs = runs
+    median_extra = statistics.median(mine) - statistics.median(theirs)
+    sign = "+" if median_extra >= 0 else "-"
+    return Figure(
+        name=name,
+        contender=contender,
+        reference=reference,
+        value=format_seconds(min(mine)),
+        reference_value=format_seconds(min(theirs)),
+        ratio=min(mine) / min(theirs),
+        extra=min(mine) - min(theirs),
+        max_extra=MAX_EXTRA_SECONDS,
+        budget="< +10 ms",
+        cross_check=f"medians {sign}{format_seconds(abs(median_extra))}",
+    )
+
+
+def _plugin_module() -> str | None:
+    """The module of toolmatch's ``pytest11`` entry point, if it registers one."""
+    for entry_point in entry_points(group="pytest11"):
+        if entry_point.value.split(".")[0] == "toolmatch":
+            return entry_point.value.split(":")[0]
+    return None
+
+
+def _write_suite(root: Path, import_toolmatch: bool) -> None:
+    root.mkdir()
+    (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    conftest = "import toolmatch  # noqa: F401\n" if import_toolmatch else ""
+    (root / "conftest.py").write_text(conftest, encoding="utf-8")
+    for file_index in range(TEST_FILES):
+        tests = "".join(
+            f"\n\ndef test_call_{test_index}():\n"
+            f"    assert {{'city': 'Paris', 'days': {test_index}}} == "
+            f"{{'city': 'Paris', 'days': {test_index}}}\n"
+            for test_index in range(TESTS_PER_FILE)
+        )
+        (root / f"test_generated_{file_index}.py").write_text(tests, encoding="utf-8")
+
+
+def _import_breakdown() -> str:
+    """Where ``import toolmatch`` spends its time, from ``python -X importtime``.
+
+    toolmatch's own modules by self time, and each other module a toolmatch module imports
+    directly (and that a bare interpreter has not already loaded), with everything it pulls.
+    """
+    stderr = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import toolmatch"],
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stderr
+    rows: list[tuple[int, str, int, int]] = []  # nesting level, module, self, cumulative (µs)
+    for line in stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) != 3 or not parts[0].startswith("import time:") or "self" in line:
+            continue
+        raw = parts[2].rstrip()
+        level = (len(raw) - len(raw.lstrip()) - 1) // 2
+        rows.append((level, raw.strip(), int(parts[0].split(":")[1]), int(parts[1])))
+    own = sum(row[2] for row in rows if row[1].startswith("toolmatch"))
+    direct: dict[str, int] = {}
+    stack: list[tuple[int, str]] = []
+    for level, name, _, cumulative in reversed(rows):  # a parent is listed after its imports
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        if stack and stack[-1][1].startswith("toolmatch") and not name.startswith("toolmatch"):
+            direct[name] = direct.get(name, 0) + cumulative
+        stack.append((level, name))
+    total = next((row[3] for row in rows if row[1] == "toolmatch"), 0)
+    listed = ", ".join(
+        f"{name} {micros / 1000:.1f} ms"
+        for name, micros in sorted(direct.items(), key=lambda item: -item[1])
+    )
+    return (
+        f"`python -X importtime -c 'import toolmatch'` (it inflates times): toolmatch "
+        f"{total / 1000:.1f} ms in all, its own modules {own / 1000:.1f} ms of self time; "
+        f"other modules imported directly by toolmatch's, with what they pull in: {listed}"
+    )
+
+
+def run(config: Config) -> Section:
+    section = Section("B5", TITLE)
+    python = sys.executable
+    section.figures.append(
+        _figure(
+            "fresh interpreter",
+            "python -c 'import toolmatch'",
+            "python -c pass",
+            _alternate(
+                [python, "-c", "import toolmatch"], [python, "-c", "pass"], config.startup_runs
+            ),
+        )
+    )
+    collect = [python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    plugin = _plugin_module()
+    with tempfile.TemporaryDirectory() as directory:
+        root = Path(directory)
+        if plugin is None:
+            _write_suite(root / "with", import_toolmatch=True)
+            _write_suite(root / "without", import_toolmatch=False)
+            runs = _alternate(
+                [*collect, str(root / "with")],
+                [*collect, str(root / "without")],
+                config.collect_runs,
+                cwd=root,
+                warm_up=not config.quick,
+            )
+            section.figures.append(
+                _figure(
+                    f"pytest --collect-only, {TEST_FILES * TESTS_PER_FILE} tests",
+                    "conftest imports toolmatch",
+                    "no toolmatch",
+                    runs,
+                )
+            )
+            section.notes.append(
+                "toolmatch registers no pytest plugin yet, so collection is measured with a "
+                "conftest that imports toolmatch; once it has one, the plugin is loaded with "
+                "`-p` against none (plugin autoloading is off on both sides)"
+            )
+        else:
+            suite = root / "suite"
+            _write_suite(suite, import_toolmatch=False)
+            runs = _alternate(
+                [*collect, "-p", plugin, str(suite)],
+                [*collect, str(suite)],
+                config.collect_runs,
+                cwd=root,
+                warm_up=not config.quick,
+            )
+            section.figures.append(
+                _figure(
+                    f"pytest --collect-only, {TEST_FILES * TESTS_PER_FILE} tests",
+                    f"-p {plugin}",
+                    "no plugin",
+                    runs,
+                )
+            )
+    if not config.quick:
+        section.notes.append(_import_breakdown())
+    section.notes.append(
+        f"runs per contender: {config.startup_runs} interpreter starts, "
+        f"{config.collect_runs} collections, alternating; best run kept"
+    )
+    return section

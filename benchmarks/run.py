@@ -1,0 +1,85 @@
+"""The benchmark runner: ``python -m benchmarks [--quick] [--only B1,B2] [--write PATH]``.
+
+Runs every benchmark module in one process and one run, prints each figure as a ratio to
+its reference with its budget, and (in full mode) writes ``docs/performance.md``. Budgets
+are reported, never asserted; the exit status is 1 only when a benchmark finds its
+contenders disagreeing (a correctness problem, not a timing one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from benchmarks._report import FULL, QUICK, Section, render_console, render_markdown
+
+# One module per figure; B3 (check_turn selection) and B4 (CLI throughput) join this list
+# once toolmatch has check_turn and the CLI.
+MODULES = {
+    "B1": "benchmarks.b1_inline_equality",
+    "B2": "benchmarks.b2_fuzzy",
+    "B5": "benchmarks.b5_startup",
+}
+# Figures of the issue not measured yet, and why: shown in the results table.
+PENDING = {
+    "B3": "check_turn(distinct=True) scaling vs toolscore.evaluate: no check_turn yet",
+    "B4": "CLI throughput over a 1,000,000-call trace: toolmatch has no CLI yet",
+}
+DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run in seconds: proves it works, no figures"
+    )
+    parser.add_argument(
+        "--only", default="", help=f"comma-separated figures to run (of {', '.join(MODULES)})"
+    )
+    parser.add_argument(
+        "--write",
+        type=Path,
+        default=None,
+        help=f"write the results table here (default in full mode: {DEFAULT_OUTPUT})",
+    )
+    parser.add_argument("--no-write", action="store_true", help="write no results table")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _arguments(argv)
+    config = QUICK if arguments.quick else FULL
+    keys = [key.strip().upper() for key in arguments.only.split(",") if key.strip()] or list(
+        MODULES
+    )
+    unknown = [key for key in keys if key not in MODULES]
+    if unknown:
+        print(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(MODULES)}")
+        return 2
+
+    sections: list[Section] = []
+    for key in keys:
+        module = importlib.import_module(MODULES[key])
+        print(f"running {key}: {module.TITLE} ...", flush=True)
+        section: Section = module.run(config)
+        sections.append(section)
+        print(render_console(section, judged=not config.quick), flush=True)
+
+    output = arguments.write
+    if output is None and not config.quick:
+        output = DEFAULT_OUTPUT
+    if output is not None and not arguments.no_write:
+        command = "python -m benchmarks" + (" --quick" if config.quick else "")
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(
+            render_markdown(sections, not config.quick, command, PENDING), encoding="utf-8"
+        )
+        print(f"wrote {output}")
+
+    errors = [error for section in sections for error in section.errors]
+    if errors:
+        print(f"{len(errors)} correctness error(s): see ERROR lines above", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,70 @@
+"""How results print: text everywhere, escaped HTML tables in notebooks (issue 4)."""
+
+from __future__ import annotations
+
+from toolmatch import ExpectedTool, Fuzzy, Mismatch, check_turn, explain
+from toolmatch._base import Mismatches
+
+
+class FakePrinter:
+    """IPython's pretty printer, reduced to what _repr_pretty_ uses."""
+
+    def __init__(self) -> None:
+        self.written = ""
+
+    def text(self, text: str) -> None:
+        self.written += text
+
+
+CALLS = [
+    {"name": "search", "args": {"q": "<script>alert(1)</script>"}},
+    {"name": "fetch", "args": {}},
+]
+
+
+def test_explain_results_print_one_per_line_and_stay_a_list() -> None:
+    found = explain({"a": Fuzzy("1"), "b": 2}, {"a": 3})
+    assert isinstance(found, list)
+    assert isinstance(found, Mismatches)
+    assert str(found) == "a: fuzzy '1' does not match 3\nb: missing"
+    assert str(explain(1, 1)) == "no mismatch"
+    printer = FakePrinter()
+    found._repr_pretty_(printer, cycle=False)
+    assert printer.written == str(found)
+
+
+def test_explain_results_as_an_escaped_html_table() -> None:
+    table = Mismatches(
+        [Mismatch("q", "expected '<b>', got '<i>'"), Mismatch("", "top")]
+    )._repr_html_()
+    assert table.startswith("<table")
+    assert "&lt;b&gt;" in table
+    assert "<b>" not in table
+    assert "(the value)" in table
+    assert Mismatches()._repr_html_() == "<i>no mismatch</i>"
+
+
+def test_a_tool_check_renders_its_candidates() -> None:
+    check = ExpectedTool("search", {"q": "paris"}).check(CALLS)
+    printer = FakePrinter()
+    check._repr_pretty_(printer, cycle=False)
+    assert printer.written == str(check)
+    html = check._repr_html_()
+    assert "FAILED" in html
+    assert "&lt;script&gt;" in html
+    assert "<script>" not in html
+    assert "<td" in html
+    assert "expected &#x27;paris&#x27;" in html
+
+
+def test_a_turn_result_renders_each_expectation_and_the_failures_candidates() -> None:
+    result = check_turn([ExpectedTool("fetch"), ExpectedTool("search", {"q": "paris"})], CALLS)
+    assert repr(result) == "<TurnResult failed: 1 of 2 expectation(s) met over 2 call(s)>"
+    html = result._repr_html_()
+    assert html.count("<table") == 2  # the turn's table, then the failed expectation's
+    assert "PASSED" in html
+    assert "FAILED" in html
+    assert "<script>" not in html
+    printer = FakePrinter()
+    result._repr_pretty_(printer, cycle=False)
+    assert printer.written.startswith("turn FAILED: 1 of 2 expectation(s) met over 2 call(s)")

@@ -1,0 +1,741 @@
+"""``to_calls`` over every provider format, as plain JSON and as the SDKs' own objects."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from toolmatch import ToolCall, to_calls
+
+SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
+WEATHER = ToolCall("weather", {"city": "Oslo", "days": 3}, "call_2")
+
+
+def _names(calls: list[ToolCall]) -> list[str]:
+    return [call.name for call in calls]
+
+
+# --- plain calls and argument parsing --------------------------------------------------
+
+
+def test_tool_calls_pass_through_in_order() -> None:
+    assert to_calls([WEATHER, SEARCH]) == [WEATHER, SEARCH]
+    assert to_calls(SEARCH) == [SEARCH]
+
+
+@pytest.mark.parametrize("key", ["args", "arguments", "input"])
+def test_plain_dicts_with_any_argument_key(key: str) -> None:
+    calls = to_calls([{"name": "search", key: {"q": "paris"}, "id": "call_1"}])
+    assert calls == [SEARCH]
+
+
+def test_json_string_arguments_are_parsed() -> None:
+    assert to_calls({"name": "search", "arguments": '{"q": "paris"}'}) == [
+        ToolCall("search", {"q": "paris"})
+    ]
+
+
+@pytest.mark.parametrize("raw", ["", "   ", None, {}])
+def test_empty_arguments_mean_no_arguments(raw: object) -> None:
+    assert to_calls({"name": "now", "arguments": raw}) == [ToolCall("now", {})]
+
+
+def test_malformed_json_arguments_give_a_parse_error() -> None:
+    (call,) = to_calls({"name": "search", "arguments": '{"q": "par'})
+    assert call.args == {}
+    assert call.parse_error is not None
+    assert call.parse_error.startswith("arguments are not valid JSON: Unterminated string")
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"), [("[1, 2]", "[1, 2]"), ('"paris"', "'paris'"), ("3", "3")]
+)
+def test_json_that_is_not_an_object_gives_a_parse_error(raw: str, shown: str) -> None:
+    (call,) = to_calls({"name": "search", "arguments": raw})
+    assert call.args == {}
+    assert call.parse_error == f"arguments are JSON but not an object: {shown}"
+
+
+def test_arguments_of_another_type_give_a_parse_error() -> None:
+    (call,) = to_calls({"name": "search", "arguments": 42})
+    assert call.args == {}
+    assert call.parse_error == "arguments are neither a JSON string nor an object: 42 (int)"
+
+
+def test_json_text_is_read_like_its_data() -> None:
+    text = json.dumps([{"name": "search", "args": {"q": "paris"}, "id": "call_1"}])
+    assert to_calls(text) == [SEARCH]
+    assert to_calls(text.encode()) == [SEARCH]
+
+
+def test_integer_ids_become_strings() -> None:
+    assert to_calls({"name": "search", "args": {}, "id": 7})[0].id == "7"
+
+
+# --- unknown shapes -------------------------------------------------------------------
+
+
+def test_a_bare_name_is_a_call_without_arguments() -> None:
+    assert to_calls([{"name": "search"}, {"name": "fetch", "id": "c1"}]) == [
+        ToolCall("search", {}),
+        ToolCall("fetch", {}, id="c1"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("obj", "named"),
+    [
+        (42, "42 (int)"),
+        ({"q": "paris"}, "{'q': 'paris'} (dict)"),
+        ({"name": "search", "description": "Search the web"}, "'description': 'Search the web'"),
+        (object(), "(object)"),
+    ],
+)
+def test_unknown_shapes_raise_naming_what_they_got(obj: object, named: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls(obj)
+    message = str(raised.value)
+    assert message.startswith("to_calls cannot read tool calls from input: ")
+    assert named in message.splitlines()[0]
+    for accepted in ("OpenAI Chat Completions", "Anthropic", "Gemini", "LangChain", "MCP"):
+        assert accepted in message
+
+
+def test_an_unknown_item_is_named_by_its_index() -> None:
+    with pytest.raises(TypeError, match=r"from input\[1\]: 'oops' \(str\)"):
+        to_calls([SEARCH, "oops"])
+
+
+def test_text_that_is_not_json_raises() -> None:
+    with pytest.raises(TypeError, match="got a str that is not JSON: 'search'"):
+        to_calls("search")
+
+
+def test_tool_definitions_are_not_mistaken_for_calls() -> None:
+    definition = {"type": "function", "function": {"name": "search", "parameters": {}}}
+    with pytest.raises(TypeError, match="is a tool definition"):
+        to_calls([definition])
+    with pytest.raises(TypeError, match="cannot read"):
+        to_calls({"name": "search", "description": "Search", "input_schema": {}})
+
+
+def test_a_call_without_a_string_name_raises_with_its_place() -> None:
+    completion = _chat_completion([{"id": "c", "type": "function", "function": {"name": None}}])
+    with pytest.raises(TypeError, match=r"input.choices\[0\].message.tool_calls\[0\].function"):
+        to_calls(completion)
+
+
+# --- OpenAI Chat Completions ----------------------------------------------------------
+
+
+def _openai_tool_call(call: ToolCall) -> dict[str, Any]:
+    arguments = json.dumps(call.args)
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
+
+
+def _chat_message(tool_calls: list[dict[str, Any]] | None) -> dict[str, Any]:
+    return {"role": "assistant", "content": None, "tool_calls": tool_calls}
+
+
+def _chat_completion(tool_calls: list[dict[str, Any]] | None, choices: int = 1) -> dict[str, Any]:
+    choice = {"index": 0, "finish_reason": "tool_calls", "message": _chat_message(tool_calls)}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-test",
+        "choices": [dict(choice, index=index) for index in range(choices)],
+    }
+
+
+OPENAI_CALLS = [_openai_tool_call(SEARCH), _openai_tool_call(WEATHER)]
+
+
+def test_openai_completion_choice_message_and_tool_calls() -> None:
+    completion = _chat_completion(OPENAI_CALLS)
+    assert to_calls(completion) == [SEARCH, WEATHER]
+    assert to_calls(completion["choices"][0]) == [SEARCH, WEATHER]
+    assert to_calls(completion["choices"][0]["message"]) == [SEARCH, WEATHER]
+    assert to_calls(OPENAI_CALLS) == [SEARCH, WEATHER]
+
+
+def test_openai_message_list_skips_other_roles() -> None:
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Oslo?"},
+        _chat_message([_openai_tool_call(WEATHER)]),
+        {"role": "tool", "tool_call_id": "call_2", "content": "sunny"},
+        {"role": "assistant", "content": "Sunny."},
+    ]
+    assert to_calls(messages) == [WEATHER]
+
+
+def test_openai_text_only_answer_has_no_calls() -> None:
+    assert to_calls(_chat_completion(None)) == []
+    assert to_calls({"role": "assistant", "content": "Hello"}) == []
+
+
+def test_openai_malformed_arguments_keep_the_call_with_a_parse_error() -> None:
+    broken = {"id": "c", "type": "function", "function": {"name": "search", "arguments": "{"}}
+    (call,) = to_calls(_chat_message([broken]))
+    assert (call.name, call.args, call.id) == ("search", {}, "c")
+    assert call.parse_error is not None
+
+
+def test_openai_several_choices_are_alternatives_not_one_turn() -> None:
+    with pytest.raises(ValueError, match=r"2 choices .* completion.choices\[0\]"):
+        to_calls(_chat_completion(OPENAI_CALLS, choices=2))
+
+
+def test_openai_legacy_function_call_and_custom_tool_call() -> None:
+    legacy = {
+        "role": "assistant",
+        "content": None,
+        "function_call": {"name": "search", "arguments": '{"q": "paris"}'},
+    }
+    assert to_calls(legacy) == [ToolCall("search", {"q": "paris"})]
+    custom = {"id": "c9", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}}
+    assert to_calls(_chat_message([custom])) == [ToolCall("sql", {"input": "SELECT 1"}, "c9")]
+
+
+def test_openai_sdk_objects() -> None:
+    chat = pytest.importorskip("openai.types.chat")
+    completion = chat.ChatCompletion.model_validate(_chat_completion(OPENAI_CALLS))
+    assert to_calls(completion) == [SEARCH, WEATHER]
+    assert to_calls(completion.choices[0]) == [SEARCH, WEATHER]
+    assert to_calls(completion.choices[0].message) == [SEARCH, WEATHER]
+    assert to_calls(completion.choices[0].message.tool_calls) == [SEARCH, WEATHER]
+    text_only = chat.ChatCompletionMessage(role="assistant", content="Hi")
+    assert to_calls(text_only) == []
+
+
+# --- OpenAI Responses -----------------------------------------------------------------
+
+
+def _responses_call(call: ToolCall, item_id: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": item_id,
+        "call_id": call.id,
+        "name": call.name,
+        "arguments": json.dumps(call.args),
+        "status": "completed",
+    }
+
+
+RESPONSE: dict[str, Any] = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "model": "gpt-test",
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+    "output": [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
+        },
+        _responses_call(SEARCH, "fc_1"),
+        _responses_call(WEATHER, "fc_2"),
+    ],
+}
+
+
+def test_responses_response_and_output_items_use_call_id() -> None:
+    assert to_calls(RESPONSE) == [SEARCH, WEATHER]
+    assert to_calls(RESPONSE["output"]) == [SEARCH, WEATHER]
+    assert to_calls(RESPONSE["output"][3]) == [WEATHER]
+
+
+def test_responses_custom_and_mcp_calls() -> None:
+    custom = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "SELECT 1"}
+    mcp = {
+        "type": "mcp_call",
+        "id": "mcp_1",
+        "name": "search",
+        "server_label": "web",
+        "arguments": '{"q": "paris"}',
+    }
+    assert to_calls([custom, mcp]) == [
+        ToolCall("sql", {"input": "SELECT 1"}, "c1"),
+        ToolCall("search", {"q": "paris"}, "mcp_1"),
+    ]
+
+
+def test_responses_sdk_objects() -> None:
+    responses = pytest.importorskip("openai.types.responses")
+    response = responses.Response.model_validate(RESPONSE)
+    assert to_calls(response) == [SEARCH, WEATHER]
+    assert to_calls(response.output) == [SEARCH, WEATHER]
+    item = responses.ResponseFunctionToolCall(
+        type="function_call", call_id="call_1", name="search", arguments='{"q": "paris"}'
+    )
+    assert to_calls(item) == [SEARCH]
+
+
+# --- Anthropic Messages ---------------------------------------------------------------
+
+ANTHROPIC_MESSAGE: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-test",
+    "content": [
+        {"type": "thinking", "thinking": "...", "signature": "s"},
+        {"type": "text", "text": "Let me check."},
+        {"type": "tool_use", "id": "call_1", "name": "search", "input": {"q": "paris"}},
+        {"type": "tool_use", "id": "call_2", "name": "weather", "input": WEATHER.args},
+    ],
+    "stop_reason": "tool_use",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+
+
+def test_anthropic_message_and_content_blocks() -> None:
+    assert to_calls(ANTHROPIC_MESSAGE) == [SEARCH, WEATHER]
+    assert to_calls(ANTHROPIC_MESSAGE["content"]) == [SEARCH, WEATHER]
+
+
+def test_anthropic_conversation_skips_user_tool_results() -> None:
+    result = {
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": "call_1",
+                "content": [{"type": "text", "text": "Paris is..."}],
+            }
+        ],
+    }
+    answer = {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}
+    assert to_calls([ANTHROPIC_MESSAGE, result, answer]) == [SEARCH, WEATHER]
+
+
+def test_anthropic_server_tool_use_is_a_call() -> None:
+    block = {
+        "type": "server_tool_use",
+        "id": "srv_1",
+        "name": "web_search",
+        "input": {"query": "paris"},
+    }
+    assert to_calls([block]) == [ToolCall("web_search", {"query": "paris"}, "srv_1")]
+
+
+def test_anthropic_sdk_objects() -> None:
+    anthropic_types = pytest.importorskip("anthropic.types")
+    message = anthropic_types.Message.model_validate(ANTHROPIC_MESSAGE)
+    assert to_calls(message) == [SEARCH, WEATHER]
+    assert to_calls(message.content) == [SEARCH, WEATHER]
+    block = anthropic_types.ToolUseBlock(
+        type="tool_use", id="call_1", name="search", input={"q": "paris"}
+    )
+    assert to_calls(block) == [SEARCH]
+
+
+# --- Google Gemini --------------------------------------------------------------------
+
+GEMINI_RESPONSE: dict[str, Any] = {
+    "candidates": [
+        {
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"text": "Checking."},
+                    {"functionCall": {"id": "call_1", "name": "search", "args": {"q": "paris"}}},
+                    {"functionCall": {"id": "call_2", "name": "weather", "args": WEATHER.args}},
+                    {"functionCall": {"name": "now"}},
+                ],
+            },
+            "finishReason": "STOP",
+        }
+    ],
+    "usageMetadata": {"totalTokenCount": 3},
+}
+GEMINI_CALLS = [SEARCH, WEATHER, ToolCall("now", {})]
+
+
+def test_gemini_response_candidate_content_and_parts() -> None:
+    candidate = GEMINI_RESPONSE["candidates"][0]
+    assert to_calls(GEMINI_RESPONSE) == GEMINI_CALLS
+    assert to_calls(candidate) == GEMINI_CALLS
+    assert to_calls(candidate["content"]) == GEMINI_CALLS
+    assert to_calls(candidate["content"]["parts"]) == GEMINI_CALLS
+
+
+def test_gemini_user_contents_and_several_candidates() -> None:
+    user = {"role": "user", "parts": [{"functionResponse": {"name": "search", "response": {}}}]}
+    assert to_calls([user, GEMINI_RESPONSE["candidates"][0]["content"]]) == GEMINI_CALLS
+    two = {"candidates": GEMINI_RESPONSE["candidates"] * 2}
+    with pytest.raises(ValueError, match="2 candidates"):
+        to_calls(two)
+
+
+def test_gemini_sdk_objects() -> None:
+    types = pytest.importorskip("google.genai.types")
+    response = types.GenerateContentResponse.model_validate(GEMINI_RESPONSE)
+    assert to_calls(response) == GEMINI_CALLS
+    assert to_calls(response.candidates[0].content.parts) == GEMINI_CALLS
+    call = types.FunctionCall(id="call_1", name="search", args={"q": "paris"})
+    assert to_calls(call) == [SEARCH]
+    assert to_calls(types.Part(function_call=call)) == [SEARCH]
+    assert to_calls(types.Part(text="hi")) == []
+
+
+# --- LangChain ------------------------------------------------------------------------
+
+LANGCHAIN_AI: dict[str, Any] = {
+    "type": "ai",
+    "content": "",
+    "tool_calls": [
+        {"type": "tool_call", "id": "call_1", "name": "search", "args": {"q": "paris"}},
+        {"type": "tool_call", "id": "call_2", "name": "weather", "args": WEATHER.args},
+    ],
+    "invalid_tool_calls": [
+        {
+            "type": "invalid_tool_call",
+            "id": "call_3",
+            "name": "book",
+            "args": "{oops",
+            "error": "Expecting value",
+        },
+    ],
+}
+
+
+def test_langchain_message_dump_keeps_invalid_calls_with_their_error() -> None:
+    calls = to_calls(LANGCHAIN_AI)
+    assert calls[:2] == [SEARCH, WEATHER]
+    assert (calls[2].name, calls[2].args, calls[2].id) == ("book", {}, "call_3")
+    assert calls[2].parse_error == "invalid tool call (Expecting value); arguments: '{oops'"
+
+
+def test_langchain_sdk_messages_mixed_list() -> None:
+    messages = pytest.importorskip("langchain_core.messages")
+    ai = messages.AIMessage(
+        content=[
+            {"type": "text", "text": "Checking."},
+            {"type": "tool_use", "id": "call_1", "name": "search", "input": {"q": "paris"}},
+        ],
+        tool_calls=[{"name": "search", "args": {"q": "paris"}, "id": "call_1"}],
+        invalid_tool_calls=[{"name": None, "args": "{", "id": "call_4", "error": None}],
+    )
+    history = [
+        messages.SystemMessage("Be brief."),
+        messages.HumanMessage("Paris?"),
+        ai,
+        messages.ToolMessage("Paris is...", tool_call_id="call_1"),
+        messages.AIMessage("Done."),
+    ]
+    calls = to_calls(history)
+    assert calls[0] == SEARCH  # the raw tool_use block is not counted a second time
+    assert (calls[1].name, calls[1].id) == ("", "call_4")
+    assert calls[1].parse_error is not None
+    assert len(calls) == 2
+    assert to_calls(ai.tool_calls) == [SEARCH]
+    chunk = messages.AIMessageChunk(
+        content="",
+        tool_call_chunks=[{"name": "search", "args": '{"q": "paris"}', "id": "call_1", "index": 0}],
+    )
+    assert to_calls(chunk) == [SEARCH]
+
+
+# --- MCP ------------------------------------------------------------------------------
+
+
+def test_mcp_tools_call_requests_and_other_messages() -> None:
+    transcript = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"q": "paris"}},
+        },
+        {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "..."}]}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "now"}},
+    ]
+    assert to_calls(transcript) == [
+        ToolCall("search", {"q": "paris"}, "3"),
+        ToolCall("now", {}, "4"),
+    ]
+    sdk_style = {"method": "tools/call", "params": {"name": "now", "arguments": None}}
+    assert to_calls(sdk_style) == [ToolCall("now", {})]
+
+
+# --- AWS Bedrock Converse -------------------------------------------------------------
+
+BEDROCK_RESPONSE: dict[str, Any] = {
+    "output": {
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"text": "Checking."},
+                {"toolUse": {"toolUseId": "call_1", "name": "search", "input": {"q": "paris"}}},
+                {"toolUse": {"toolUseId": "call_2", "name": "weather", "input": WEATHER.args}},
+            ],
+        }
+    },
+    "stopReason": "tool_use",
+    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+}
+
+
+def test_bedrock_response_message_and_content() -> None:
+    message = BEDROCK_RESPONSE["output"]["message"]
+    assert to_calls(BEDROCK_RESPONSE) == [SEARCH, WEATHER]
+    assert to_calls(message) == [SEARCH, WEATHER]
+    assert to_calls(message["content"]) == [SEARCH, WEATHER]
+    result = {"role": "user", "content": [{"toolResult": {"toolUseId": "call_1", "content": []}}]}
+    assert to_calls([message, result]) == [SEARCH, WEATHER]
+
+
+# --- OpenTelemetry GenAI --------------------------------------------------------------
+
+
+def _tool_span(call: ToolCall) -> dict[str, Any]:
+    return {
+        "name": f"execute_tool {call.name}",
+        "attributes": {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.name,
+            "gen_ai.tool.call.id": call.id,
+            "gen_ai.tool.call.arguments": json.dumps(call.args),
+        },
+    }
+
+
+CHAT_SPAN: dict[str, Any] = {
+    "name": "chat gpt-test",
+    "attributes": {"gen_ai.operation.name": "chat", "gen_ai.tool.name": "search"},
+}
+
+
+def test_otel_tool_spans_and_other_spans() -> None:
+    http_span = {"name": "GET /", "attributes": {"http.method": "GET"}}
+    spans = [CHAT_SPAN, _tool_span(SEARCH), http_span, _tool_span(WEATHER)]
+    assert to_calls(spans) == [SEARCH, WEATHER]
+
+
+def test_otel_otlp_json_with_key_value_attributes() -> None:
+    def otlp(span: dict[str, Any]) -> dict[str, Any]:
+        attributes = [
+            {"key": key, "value": {"stringValue": value}}
+            for key, value in span["attributes"].items()
+        ]
+        return {"name": span["name"], "spanId": "ab", "attributes": attributes}
+
+    export = {
+        "resourceSpans": [
+            {"resource": {}, "scopeSpans": [{"scope": {}, "spans": [otlp(_tool_span(SEARCH))]}]},
+            {"resource": {}, "scopeSpans": [{"scope": {}, "spans": [otlp(_tool_span(WEATHER))]}]},
+        ]
+    }
+    assert to_calls(export) == [SEARCH, WEATHER]
+
+
+def test_otel_span_objects_are_read_by_attribute() -> None:
+    span = SimpleNamespace(**_tool_span(SEARCH), context=None)
+    assert to_calls([span]) == [SEARCH]
+
+
+def test_otel_output_message_tool_call_parts() -> None:
+    output_messages = [
+        {
+            "role": "assistant",
+            "parts": [
+                {"type": "text", "content": "Checking."},
+                {
+                    "type": "tool_call",
+                    "id": "call_1",
+                    "name": "search",
+                    "arguments": {"q": "paris"},
+                },
+                {
+                    "type": "tool_call",
+                    "id": "call_2",
+                    "name": "weather",
+                    "arguments": json.dumps(WEATHER.args),
+                },
+            ],
+            "finish_reason": "tool_call",
+        }
+    ]
+    assert to_calls(output_messages) == [SEARCH, WEATHER]
+    assert to_calls(json.dumps(output_messages)) == [SEARCH, WEATHER]
+
+
+# --- Ollama, Vercel AI SDK, pydantic-ai -----------------------------------------------
+
+
+def test_ollama_chat_response_with_object_arguments() -> None:
+    response = {
+        "model": "llama-test",
+        "created_at": "2025-01-01T00:00:00Z",
+        "message": {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"function": {"name": "search", "arguments": {"q": "paris"}}},
+                {"function": {"name": "weather", "arguments": WEATHER.args}},
+            ],
+        },
+        "done": True,
+    }
+    assert to_calls(response) == [
+        ToolCall("search", {"q": "paris"}),
+        ToolCall("weather", WEATHER.args),
+    ]
+
+
+def test_vercel_model_message_parts_and_tool_results() -> None:
+    assistant = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Checking."},
+            {
+                "type": "tool-call",
+                "toolCallId": "call_1",
+                "toolName": "search",
+                "input": {"q": "paris"},
+            },
+            {
+                "type": "tool-call",
+                "toolCallId": "call_2",
+                "toolName": "weather",
+                "args": WEATHER.args,
+            },  # AI SDK 4
+        ],
+    }
+    tool = {
+        "role": "tool",
+        "content": [
+            {
+                "type": "tool-result",
+                "toolCallId": "call_1",
+                "toolName": "search",
+                "output": {"type": "text", "value": "..."},
+            }
+        ],
+    }
+    assert to_calls([assistant, tool]) == [SEARCH, WEATHER]
+    result_part = tool["content"][0]
+    assert to_calls([result_part]) == []
+
+
+def test_vercel_ui_message_tool_parts() -> None:
+    ui_message = {
+        "id": "m1",
+        "role": "assistant",
+        "parts": [
+            {"type": "step-start"},
+            {
+                "type": "tool-search",
+                "toolCallId": "call_1",
+                "state": "output-available",
+                "input": {"q": "paris"},
+                "output": {"hits": 3},
+            },
+            {
+                "type": "dynamic-tool",
+                "toolName": "weather",
+                "toolCallId": "call_2",
+                "state": "input-available",
+                "input": WEATHER.args,
+            },
+        ],
+    }
+    assert to_calls(ui_message) == [SEARCH, WEATHER]
+
+
+def test_pydantic_ai_parts_as_dicts() -> None:
+    response = {
+        "kind": "response",
+        "parts": [
+            {"part_kind": "text", "content": "Checking."},
+            {
+                "part_kind": "tool-call",
+                "tool_name": "search",
+                "args": '{"q": "paris"}',
+                "tool_call_id": "call_1",
+            },
+            {
+                "part_kind": "tool-call",
+                "tool_name": "weather",
+                "args": WEATHER.args,
+                "tool_call_id": "call_2",
+            },
+        ],
+    }
+    request = {
+        "kind": "request",
+        "parts": [
+            {
+                "part_kind": "tool-return",
+                "tool_name": "search",
+                "content": {"hits": 3},
+                "tool_call_id": "call_1",
+            }
+        ],
+    }
+    assert to_calls([request, response]) == [SEARCH, WEATHER]
+
+
+def test_pydantic_ai_sdk_objects() -> None:
+    messages = pytest.importorskip("pydantic_ai.messages")
+    response = messages.ModelResponse(
+        parts=[
+            messages.TextPart("Checking."),
+            messages.ToolCallPart("search", '{"q": "paris"}', tool_call_id="call_1"),
+            messages.ToolCallPart("weather", WEATHER.args, tool_call_id="call_2"),
+        ]
+    )
+    request = messages.ModelRequest(
+        parts=[messages.ToolReturnPart("search", {"hits": 3}, tool_call_id="call_1")]
+    )
+    assert to_calls([response, request]) == [SEARCH, WEATHER]
+    (broken,) = to_calls(messages.ToolCallPart("search", "{", tool_call_id="x"))
+    assert broken.args == {}
+    assert broken.parse_error is not None
+
+
+# --- the package stays light ----------------------------------------------------------
+
+
+def test_import_toolmatch_loads_no_sdk() -> None:
+    code = (
+        "import sys, toolmatch\n"
+        "heavy = ['openai', 'anthropic', 'langchain_core', 'google', 'pydantic_ai', 'pydantic']\n"
+        "print([name for name in heavy if name in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_langchain_messages_to_dict_entries() -> None:
+    entries = [
+        {"type": "human", "data": {"type": "human", "content": "Paris?"}},
+        {"type": "ai", "data": LANGCHAIN_AI},
+    ]
+    assert to_calls(entries)[:2] == [SEARCH, WEATHER]
+
+
+def test_none_is_not_read_as_no_calls() -> None:
+    with pytest.raises(TypeError, match=r"got None at input\[0\]; pass the message"):
+        to_calls([None])

@@ -31,6 +31,7 @@ counts, each case's number of runs and (for JUnit) a temporary file are kept.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -147,6 +148,8 @@ class _Judge:
 
     def _judge(self, number: int, raw: bytes) -> _Outcome:
         def bad(message: str, case: str | None = None) -> _Outcome:
+            # One line per bad trace line: to_calls lists every accepted format after its first.
+            message = message.partition("\n")[0]
             return (_ERROR, number, case, [message], message, None)
 
         try:
@@ -184,10 +187,7 @@ class _Judge:
         details, message = ([], "") if passed else _failure_lines(results)
         body = None
         if self.want_json:
-            body = json.dumps(
-                {"passed": passed, "turns": [result.as_dict() for result in results]},
-                ensure_ascii=False,
-            )
+            body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (_PASS if passed else _FAIL, number, name, details, message, body)
 
 
@@ -510,6 +510,10 @@ def _fail(message: str) -> int:
 
 
 def _check(options: argparse.Namespace) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A case name or an argument the console cannot encode must not end the run.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         cases = load_test_cases(options.spec)
     except ConfigError as error:

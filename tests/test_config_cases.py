@@ -256,7 +256,7 @@ class TestCases:
 
     def test_check_names_a_turn_it_cannot_read(self) -> None:
         [case] = load_test_cases({"test_cases": [{"name": "c", "expected_tools": ["s"]}]})
-        with pytest.raises(TypeError, match=r"^turns\[0\]: cannot read tool calls from 5 \(int\)"):
+        with pytest.raises(TypeError, match=r"^turns\[0\]: .*\b5 \(int\)"):
             case.check([5])
         with pytest.raises(TypeError, match=r"^turns must be a list"):
             case.check("s")

@@ -472,3 +472,12 @@ def test_progress_goes_to_stderr_only_on_a_terminal(
     else:
         assert b"toolmatch: 1 run(s) checked" in shown
         assert shown.endswith(b"\r\x1b[K")  # the counter is wiped before the summary
+
+
+def test_version_and_the_console_script_entry() -> None:
+    from toolmatch import __version__
+
+    result = toolmatch("--version")
+    assert (result.returncode, result.stdout) == (0, f"toolmatch {__version__}\n")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[project.scripts]\ntoolmatch = "toolmatch._cli:main"\n' in pyproject

@@ -18,7 +18,9 @@ then, only when some are nonzero, ``<K> error(s), <J> missing``, and last, alway
 ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one object per
 run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad line
 (``{"type": "error", "line", "message"}``) and missing case (``{"type": "missing",
-"case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``.
+"case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``
+(``lines`` counts every line read, blank ones included). Each run's ``turns`` holds
+:meth:`TurnResult.as_dict` of every turn.
 ``--junit-xml PATH`` also writes a JUnit XML report.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
@@ -38,6 +40,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 
+from toolmatch import __version__
 from toolmatch._config import ConfigError, TestCase, load_test_cases
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
@@ -88,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
     )
+    parser.add_argument("--version", action="version", version=f"toolmatch {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
         "check",

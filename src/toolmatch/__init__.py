@@ -12,7 +12,15 @@ True
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._combinators import AllOf, AnyOf, Not
-from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
+from toolmatch._config import (
+    ConfigError,
+    ConfigProblem,
+    ExpectedTurn,
+    TestCase,
+    load_expected_tools,
+    load_test_cases,
+    matcher_from_config,
+)
 from toolmatch._explain import explain
 from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
@@ -70,5 +78,9 @@ __all__ = [
     "ConfigError",
     "ConfigProblem",
     "matcher_from_config",
+    "load_expected_tools",
+    "load_test_cases",
+    "TestCase",
+    "ExpectedTurn",
     "__version__",
 ]

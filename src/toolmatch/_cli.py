@@ -1,0 +1,572 @@
+"""``toolmatch check SPEC TRACES``: check recorded agent runs against a spec of test cases.
+
+SPEC is a ``.yaml`` / ``.yml`` / ``.json`` file read by :func:`load_test_cases`. TRACES is
+JSON Lines, one recorded run a line, ``{"case": "<name>", "turns": [<turn>, ...]}``, each
+turn anything :func:`to_calls` reads; ``-`` reads standard input; blank lines are skipped.
+A case may have several runs: each is checked and reported (the second as ``name (run 2)``).
+
+Text output (the default), on standard output, one block per non-blank line, in file order::
+
+    PASS <case>
+    FAIL <case>
+      turn <t>, expected_tools[<i>]: <the expectation>
+        <why it failed>
+    ERROR <traces>:<line>: <what is wrong with the line>
+    MISSING <case>: no run in <traces>
+
+then, only when some are nonzero, ``<K> error(s), <J> missing``, and last, always,
+``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one object per
+run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad line
+(``{"type": "error", "line", "message"}``) and missing case (``{"type": "missing",
+"case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``
+(``lines`` counts every line read, blank ones included). Each run's ``turns`` holds
+:meth:`TurnResult.as_dict` of every turn.
+``--junit-xml PATH`` also writes a JUnit XML report.
+
+Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
+bad or a case is missing; 2 for a bad spec, bad usage or an unreadable file.
+
+Memory stays flat however long TRACES is: lines are read one at a time, and only the
+counts, each case's number of runs and (for JUnit) a temporary file are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+
+from toolmatch import __version__
+from toolmatch._config import ConfigError, TestCase, load_test_cases
+from toolmatch._describe import short_repr, type_name
+from toolmatch._results import TurnResult
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
+if TYPE_CHECKING:
+    from typing import IO
+
+    # What a line came to: kind, line number, case name (when known), the report's lines,
+    # a one-line message (the first failure's place and reason, or the error), the JSON body.
+    _Outcome = tuple[str, int, str | None, list[str], str, str | None]
+
+__all__ = ["main"]
+
+_PASS, _FAIL, _ERROR = "pass", "fail", "error"
+_SHOWN_NAMES = 8
+_EXPECTATION_LIMIT = 160
+_CHUNK = 64  # lines a worker judges per task: big enough to amortise the pickling
+_PROGRESS_EVERY = 0.1  # seconds between progress redraws
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
+    options = _parser().parse_args(argv)
+    try:
+        return _check(options)
+    except KeyboardInterrupt:
+        print("toolmatch: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {jobs}")
+    return jobs
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
+    )
+    parser.add_argument("--version", action="version", version=f"toolmatch {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = commands.add_parser(
+        "check",
+        help="check recorded runs (JSON Lines) against a spec of test cases",
+        description=(
+            "Check each recorded run in TRACES against its test case in SPEC. Exit status: "
+            "0 all passed, 1 a run failed or a trace line was bad or a case had no run, "
+            "2 a bad spec, bad usage or an unreadable file."
+        ),
+    )
+    check.add_argument("spec", metavar="SPEC", help="test cases: a .yaml, .yml or .json file")
+    check.add_argument(
+        "traces",
+        metavar="TRACES",
+        help='recorded runs, one JSON object a line: {"case": NAME, "turns": [...]}; - for stdin',
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default): PASS/FAIL lines and a summary; json: JSON Lines, one object a "
+        "run, error or missing case, then a summary object",
+    )
+    check.add_argument(
+        "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
+    )
+    check.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="check in N worker processes (same output, same order); default 1",
+    )
+    check.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress counter on stderr (it is shown only when stderr is a terminal)",
+    )
+    return parser
+
+
+# Judging one line --------------------------------------------------------------------------
+
+
+class _Judge:
+    """Judges trace lines against the spec; sent once to each worker process."""
+
+    def __init__(self, cases: Sequence[TestCase], want_json: bool) -> None:
+        self.cases = {case.name: case for case in cases}
+        self.want_json = want_json
+
+    def judge(self, number: int, raw: bytes) -> _Outcome:
+        try:
+            return self._judge(number, raw)
+        except Exception as error:  # a run must never abort the others, whatever it holds
+            message = f"cannot check this run: {error!r}"
+            return (_ERROR, number, None, [message], message, None)
+
+    def _judge(self, number: int, raw: bytes) -> _Outcome:
+        def bad(message: str, case: str | None = None) -> _Outcome:
+            # One line per bad trace line: to_calls lists every accepted format after its first.
+            message = message.partition("\n")[0]
+            return (_ERROR, number, case, [message], message, None)
+
+        try:
+            text = raw.rstrip(b"\r\n").decode("utf-8")
+        except UnicodeDecodeError as error:
+            return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
+        try:
+            run = json.loads(text.lstrip("\ufeff"))
+        except json.JSONDecodeError as error:
+            return bad(f"invalid JSON: {error.msg} at column {error.colno}")
+        except RecursionError:
+            return bad("invalid JSON: nested too deeply")
+        if not isinstance(run, dict):
+            return bad(
+                'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
+                f"{short_repr(run)} ({type_name(run)})"
+            )
+        name = run.get("case")
+        if not isinstance(name, str):
+            found = "missing" if "case" not in run else f"{short_repr(name)} ({type_name(name)})"
+            return bad(f'"case" must be the name of a test case in the spec, got {found}')
+        case = self.cases.get(name)
+        if case is None:
+            names = list(self.cases)
+            shown = ", ".join(repr(known) for known in names[:_SHOWN_NAMES])
+            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+            return bad(f"unknown case {name!r}; the spec has {shown}{more}", name)
+        if "turns" not in run:
+            return bad('missing "turns": a list with one entry of calls per turn', name)
+        try:
+            results = case.check(run["turns"])
+        except TypeError as error:
+            return bad(str(error), name)
+        passed = all(result.passed for result in results)
+        details, message = ([], "") if passed else _failure_lines(results)
+        body = None
+        if self.want_json:
+            body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
+        return (_PASS if passed else _FAIL, number, name, details, message, body)
+
+
+def _failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
+    """The report's lines for a failed run, and its first failure in one line."""
+    lines: list[str] = []
+    first = ""
+    for result in results:
+        if result.passed:
+            continue
+        if result.reason is not None:
+            # A turn missing on one side: its expectations' failures would only repeat it.
+            lines.append(f"  turn {result.turn}: {result.reason}")
+            first = first or f"turn {result.turn}: {result.reason}"
+            continue
+        for index, check in enumerate(result.checks):
+            if check.passed:
+                continue
+            expectation = repr(check.expected_tool)
+            if len(expectation) > _EXPECTATION_LIMIT:
+                expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
+            lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
+            lines.append(f"    {check.unmatched_reason}")
+            first = first or (
+                f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
+            )
+    return lines, first
+
+
+_WORKER_JUDGE: _Judge | None = None
+
+
+def _start_worker(judge: _Judge) -> None:
+    global _WORKER_JUDGE
+    _WORKER_JUDGE = judge
+
+
+def _judge_in_worker(item: tuple[int, bytes]) -> _Outcome:
+    assert _WORKER_JUDGE is not None, "the pool initializer sets the judge"
+    return _WORKER_JUDGE.judge(*item)
+
+
+# Reading the traces -------------------------------------------------------------------------
+
+
+class _Reading:
+    """Lines and bytes read so far: the summary counts every line, the progress shows bytes."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.bytes = 0
+
+
+def _numbered_lines(file: IO[bytes], reading: _Reading) -> Iterator[tuple[int, bytes]]:
+    for raw in file:
+        reading.lines += 1
+        reading.bytes += len(raw)
+        if raw.strip():
+            yield reading.lines, raw
+
+
+def _outcomes(judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int) -> Iterator[_Outcome]:
+    if jobs == 1:
+        for number, raw in lines:
+            yield judge.judge(number, raw)
+        return
+    import multiprocessing
+
+    # Pool.imap reads its input as fast as it can; the semaphore holds it to a window of
+    # lines so that memory stays flat on a long file.
+    window = jobs * _CHUNK * 4
+    free = threading.Semaphore(window)
+    stopping = threading.Event()
+
+    def feed() -> Iterator[tuple[int, bytes]]:
+        for item in lines:
+            free.acquire()
+            if stopping.is_set():
+                return
+            yield item
+
+    with multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(judge,)) as pool:
+        try:
+            for outcome in pool.imap(_judge_in_worker, feed(), chunksize=_CHUNK):
+                free.release()
+                yield outcome
+        finally:
+            stopping.set()
+            for _ in range(window):
+                free.release()
+
+
+# Reporting ----------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A carriage-return counter on stderr; tqdm would be a dependency for one line of output."""
+
+    def __init__(self, stream: IO[str], total_bytes: int | None) -> None:
+        self.stream = stream
+        self.total_bytes = total_bytes
+        self.shown = False
+        self.last = 0.0
+
+    def update(self, runs: int, reading: _Reading) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last < _PROGRESS_EVERY:
+            return
+        self.last = now
+        text = f"toolmatch: {runs:,} run(s) checked"
+        if self.total_bytes:
+            text += f" ({min(100, 100 * reading.bytes // self.total_bytes)}% read)"
+        self.stream.write(f"\r{text}\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+        self.errors = 0
+        self.missing = 0
+
+    def count(self, kind: str) -> None:
+        if kind == _PASS:
+            self.passed += 1
+        elif kind == _FAIL:
+            self.failed += 1
+        else:
+            self.errors += 1
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failed or self.errors or self.missing else 0
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class _JUnit:
+    """A JUnit XML report: test cases go to a temporary file as they come, since the
+    ``<testsuite>`` element's counts, written first, are known only at the end."""
+
+    def __init__(self, path: str, suite: str, traces: str) -> None:
+        import tempfile
+
+        self.target = open(path, "w", encoding="utf-8")  # noqa: SIM115  # closed in finish()
+        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self.suite = suite
+        self.traces = traces
+
+    @staticmethod
+    def _text(text: str) -> str:
+        import re
+
+        # XML 1.0 cannot hold control characters, even escaped.
+        return re.sub("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", "?", text)
+
+    def _testcase(self, name: str, line: int | None, inner: str = "") -> None:
+        from xml.sax.saxutils import quoteattr
+
+        attributes = (
+            f"classname={quoteattr(self._text(self.suite))} name={quoteattr(self._text(name))} "
+            f"file={quoteattr(self._text(self.traces))}"
+        )
+        if line is not None:
+            attributes += f' line="{line}"'
+        if inner:
+            self.body.write(f"    <testcase {attributes}>\n      {inner}\n    </testcase>\n")
+        else:
+            self.body.write(f"    <testcase {attributes} />\n")
+
+    def _element(self, tag: str, kind: str, message: str, text: str = "") -> str:
+        from xml.sax.saxutils import escape, quoteattr
+
+        opening = f"<{tag} type={quoteattr(kind)} message={quoteattr(self._text(message))}"
+        return f"{opening}>{escape(self._text(text))}</{tag}>" if text else f"{opening} />"
+
+    def passed(self, name: str, line: int) -> None:
+        self._testcase(name, line)
+
+    def failed(self, name: str, line: int, message: str, details: list[str]) -> None:
+        failure = self._element("failure", "mismatch", message, "\n".join(details))
+        self._testcase(name, line, failure)
+
+    def error(self, name: str, line: int | None, kind: str, message: str) -> None:
+        self._testcase(name, line, self._element("error", kind, message))
+
+    def finish(self, tally: _Tally) -> None:
+        from xml.sax.saxutils import quoteattr
+
+        tests = tally.passed + tally.failed + tally.errors + tally.missing
+        errors = tally.errors + tally.missing
+        counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
+        with self.target:
+            self.target.write('<?xml version="1.0" encoding="utf-8"?>\n')
+            self.target.write(f"<testsuites {counts}>\n")
+            self.target.write(
+                f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
+            )
+            self.body.seek(0)
+            for line in self.body:
+                self.target.write(line)
+            self.target.write("  </testsuite>\n</testsuites>\n")
+        self.body.close()
+
+
+class _Report:
+    """Prints outcomes as they come, in text or JSON Lines, and feeds the JUnit report."""
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        json_lines: bool,
+        traces: str,
+        junit: _JUnit | None,
+        progress: _Progress | None,
+    ) -> None:
+        self.names = frozenset(names)
+        self.json_lines = json_lines
+        self.traces = traces
+        self.junit = junit
+        self.progress = progress
+        self.tally = _Tally()
+        self.runs: dict[str, int] = {}
+        self.out = sys.stdout
+
+    def _print(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.clear()
+        self.out.write(text + "\n")
+
+    def add(self, outcome: _Outcome) -> None:
+        kind, line, name, details, message, body = outcome
+        self.tally.count(kind)
+        if kind == _ERROR:
+            if name in self.names:
+                # The case did run, badly: reported once as an error, not again as missing.
+                self.runs[name] = self.runs.get(name, 0) + 1
+            self._error(line, message)
+            return
+        assert name is not None
+        run = self.runs[name] = self.runs.get(name, 0) + 1
+        title = name if run == 1 else f"{name} (run {run})"
+        if self.json_lines:
+            head = json.dumps({"type": "case", "case": name, "run": run, "line": line})
+            self._print(f"{head[:-1]}, {body[1:]}" if body else head)
+        else:
+            self._print(f"{'PASS' if kind == _PASS else 'FAIL'} {title}")
+            for detail in details:
+                self._print(detail)
+        if self.junit is not None:
+            if kind == _PASS:
+                self.junit.passed(title, line)
+            else:
+                self.junit.failed(title, line, message, details)
+
+    def _error(self, line: int, message: str) -> None:
+        where = f"{self.traces}:{line}"
+        if self.json_lines:
+            self._print(json.dumps({"type": "error", "line": line, "message": message}))
+        else:
+            self._print(f"ERROR {where}: {message}")
+        if self.junit is not None:
+            self.junit.error(where, line, "trace-error", message)
+
+    def finish(self, cases: Sequence[TestCase], reading: _Reading) -> None:
+        for case in cases:
+            if case.name in self.runs:
+                continue
+            self.tally.missing += 1
+            message = f"no run in {self.traces}"
+            if self.json_lines:
+                self._print(json.dumps({"type": "missing", "case": case.name}))
+            else:
+                self._print(f"MISSING {case.name}: {message}")
+            if self.junit is not None:
+                self.junit.error(case.name, None, "missing", message)
+        tally = self.tally
+        if self.json_lines:
+            summary = {
+                "type": "summary",
+                "passed": tally.passed,
+                "failed": tally.failed,
+                "errors": tally.errors,
+                "missing": tally.missing,
+                "lines": reading.lines,
+            }
+            self._print(json.dumps(summary))
+        else:
+            extra = []
+            if tally.errors:
+                extra.append(_plural(tally.errors, "error"))
+            if tally.missing:
+                extra.append(f"{tally.missing} missing")
+            if extra:
+                self._print(", ".join(extra))
+            self._print(f"{tally.passed} passed, {tally.failed} failed")
+        self.out.flush()
+        if self.junit is not None:
+            self.junit.finish(tally)
+
+
+# The command --------------------------------------------------------------------------------
+
+
+def _fail(message: str) -> int:
+    print(f"toolmatch: {message}", file=sys.stderr)
+    return 2
+
+
+def _check(options: argparse.Namespace) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A case name or an argument the console cannot encode must not end the run.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        cases = load_test_cases(options.spec)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except OSError as error:
+        return _fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
+
+    if options.traces == "-":
+        traces_name = "<stdin>"
+        file: IO[bytes] = sys.stdin.buffer
+        size = None
+    else:
+        traces_name = options.traces
+        try:
+            file = open(options.traces, "rb")  # noqa: SIM115  # closed below
+            size = os.fstat(file.fileno()).st_size
+        except OSError as error:
+            return _fail(f"cannot read the traces {options.traces}: {error.strerror or error}")
+
+    junit = None
+    if options.junit_xml:
+        suite = os.path.splitext(os.path.basename(options.spec))[0]
+        try:
+            junit = _JUnit(options.junit_xml, suite, traces_name)
+        except OSError as error:
+            file.close()
+            return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+
+    progress = None
+    if not options.no_progress and sys.stderr.isatty():
+        progress = _Progress(sys.stderr, size or None)
+    names = [case.name for case in cases]
+    report = _Report(names, options.format == "json", traces_name, junit, progress)
+    reading = _Reading()
+    judge = _Judge(cases, want_json=options.format == "json")
+    with file:
+        try:
+            for outcome in _outcomes(judge, _numbered_lines(file, reading), options.jobs):
+                report.add(outcome)
+                if progress is not None:
+                    progress.update(report.tally.passed + report.tally.failed, reading)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            if progress is not None:
+                progress.clear()
+            return _fail(f"cannot read the traces {traces_name}: {error.strerror or error}")
+    if progress is not None:
+        progress.clear()
+    report.finish(cases, reading)
+    return report.tally.exit_code

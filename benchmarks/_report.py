@@ -78,6 +78,8 @@ class Section:
 
 
 def format_seconds(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.2f} ms"
     if seconds >= 1e-6:

@@ -331,6 +331,8 @@ def _scaling_figures(section: Section, curves: Curves, sizes: Sizes) -> None:
                 continue
             exponent = _exponent(curve)
             low, high = min(curve), max(curve)
+            below = max(size for size in curve if size < high)
+            top = _exponent({size: curve[size] for size in (below, high)})
             judged = axis == "M"
             section.figures.append(
                 Figure(
@@ -341,21 +343,22 @@ def _scaling_figures(section: Section, curves: Curves, sizes: Sizes) -> None:
                     reference_value=format_seconds(curve[low]),
                     ratio=10**exponent,
                     cross_check=f"exponent {exponent:.2f}, fitted over {axis}="
-                    + ", ".join(f"{size:,}" for size in sorted(curve)),
+                    + ", ".join(f"{size:,}" for size in sorted(curve))
+                    + f"; {top:.2f} from {axis}={below:,} to {high:,}",
                     max_ratio=10**MAX_EXPONENT if judged else None,
                     budget=f"<= {10**MAX_EXPONENT:.1f}x per 10x of M" if judged else "",
                 )
             )
 
 
-def _pair_figures(section: Section, timings: dict[str, dict[str, Timing]]) -> None:
+def _pair_figures(section: Section, timings: dict[str, dict[str, Timing]], point: str) -> None:
     for workload in WORKLOADS:
         if not workload.matchers or workload.key not in timings:
             continue
         mine, theirs = timings[workload.key]["check_turn"], timings[workload.key]["every pair"]
         section.figures.append(
             Figure(
-                name=f"matchers, every pair once, {workload.label}",
+                name=f"every pair once, {workload.label}, K x M = {point}",
                 contender="check_turn",
                 reference="bare loop over every pair",
                 value=format_seconds(mine.best),
@@ -444,8 +447,9 @@ def run(config: Config) -> Section:
                 "check_turn": timings[label],
                 "every pair": timings[f"every pair {label}"],
             }
+    where = f"{largest_point[0]} x {largest_point[1]:,}"
     _scaling_figures(section, bench.curves, sizes)
-    _pair_figures(section, largest)
+    _pair_figures(section, largest, where)
 
     try:
         import toolscore  # noqa: F401

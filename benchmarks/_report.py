@@ -6,8 +6,9 @@ import datetime
 import os
 import platform
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class Figure:
 
     @property
     def shown_ratio(self) -> str:
-        shown = f"{self.ratio:.2f}x"
+        # Small ratios keep two significant digits (0.0074x, not 0.01x).
+        shown = f"{self.ratio:.2f}x" if self.ratio >= 0.1 else f"{self.ratio:.2g}x"
         if self.extra is not None:
             shown += f" ({'+' if self.extra >= 0 else '-'}{format_seconds(abs(self.extra))})"
         return shown
@@ -70,9 +72,14 @@ class Section:
     # Correctness problems found while measuring (contenders disagreeing...): these fail
     # the run whatever the mode, unlike budgets, which are never asserted.
     errors: list[str] = field(default_factory=list)
+    # Plots, by file name: each writer is called with the path to write (full mode only;
+    # the runner puts them beside the results table, which links them).
+    images: dict[str, Callable[[Path], None]] = field(default_factory=dict)
 
 
 def format_seconds(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.2f} ms"
     if seconds >= 1e-6:
@@ -125,8 +132,13 @@ def render_console(section: Section, judged: bool) -> str:
 
 
 def render_markdown(
-    sections: Sequence[Section], judged: bool, command: str, pending: Mapping[str, str]
+    sections: Sequence[Section],
+    judged: bool,
+    command: str,
+    pending: Mapping[str, str],
+    images: Sequence[str] = (),
 ) -> str:
+    """The results table; ``images`` are the plot files written beside it, to link."""
     lines = [
         "# Performance",
         "",
@@ -156,6 +168,9 @@ def render_markdown(
                 f"| {figure.cross_check or '-'} | {figure.budget or '-'} "
                 f"| {_verdict(figure, judged)} |"
             )
+        for name in section.images:
+            if name in images:
+                lines += ["", f"![{section.key} {section.title}]({name})"]
         if section.notes:
             lines.append("")
             lines += [f"- {note}" for note in section.notes]

@@ -66,11 +66,22 @@ def _calibrate(timer: timeit.Timer, sample_seconds: float) -> int:
 
 
 def compare(
-    contenders: Mapping[str, Contender], *, rounds: int, sample_seconds: float
+    contenders: Mapping[str, Contender],
+    *,
+    rounds: int,
+    sample_seconds: float,
+    numbers: Mapping[str, int] | None = None,
 ) -> dict[str, Timing]:
-    """Time every contender in ``rounds`` interleaved rounds; seconds per statement."""
+    """Time every contender in ``rounds`` interleaved rounds; seconds per statement.
+
+    ``numbers`` fixes the executions per sample of some contenders, skipping their
+    calibration: for statements taking a second each, where calibrating costs a round.
+    """
     timers = {name: _timer(contender) for name, contender in contenders.items()}
-    numbers = {name: _calibrate(timer, sample_seconds) for name, timer in timers.items()}
+    fixed = numbers or {}
+    loops = {
+        name: fixed.get(name) or _calibrate(timer, sample_seconds) for name, timer in timers.items()
+    }
     samples: dict[str, list[float]] = {name: [] for name in timers}
     names = list(timers)
     for round_index in range(rounds):
@@ -79,5 +90,5 @@ def compare(
         if round_index % 2:
             order.reverse()
         for name in order:
-            samples[name].append(timers[name].timeit(numbers[name]) / numbers[name])
+            samples[name].append(timers[name].timeit(loops[name]) / loops[name])
     return {name: Timing(tuple(values)) for name, values in samples.items()}

@@ -15,16 +15,15 @@ from pathlib import Path
 
 from benchmarks._report import FULL, QUICK, Section, render_console, render_markdown
 
-# One module per figure; B3 (check_turn selection) and B4 (CLI throughput) join this list
-# once toolmatch has check_turn and the CLI.
+# One module per figure; B4 (CLI throughput) joins this list once toolmatch has the CLI.
 MODULES = {
     "B1": "benchmarks.b1_inline_equality",
     "B2": "benchmarks.b2_fuzzy",
+    "B3": "benchmarks.b3_selection",
     "B5": "benchmarks.b5_startup",
 }
 # Figures of the issue not measured yet, and why: shown in the results table.
 PENDING = {
-    "B3": "check_turn(distinct=True) scaling vs toolscore.evaluate: no check_turn yet",
     "B4": "CLI throughput over a 1,000,000-call trace: toolmatch has no CLI yet",
 }
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
@@ -73,8 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     if output is not None and not arguments.no_write:
         command = "python -m benchmarks" + (" --quick" if config.quick else "")
         output.parent.mkdir(parents=True, exist_ok=True)
+        images = []
+        for section in sections:
+            for name, write_image in section.images.items():
+                write_image(output.parent / name)
+                images.append(name)
+                print(f"wrote {output.parent / name}")
         output.write_text(
-            render_markdown(sections, not config.quick, command, PENDING), encoding="utf-8"
+            render_markdown(sections, not config.quick, command, PENDING, images),
+            encoding="utf-8",
         )
         print(f"wrote {output}")
 

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -25,13 +27,44 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     output = completed.stdout
-    for section in ("B1 inline equality", "B2 fuzzy", "B5 start-up"):
+    for section in ("B1 inline equality", "B2 fuzzy", "B3 selection", "B5 start-up"):
         assert section in output
     for figure in ("expected == actual", "actual == expected", "numeric", "percent", "text"):
         assert figure in output
+    for workload in (
+        "one name, plain args",
+        "50 names, plain args",
+        "one name, matchers",
+        "50 names, matchers",
+    ):
+        assert f"scaling in M, K=5, {workload}" in output
+        assert f"scaling in K, M=30, {workload}" in output
+    assert "every pair once, one name, matchers" in output
     assert "fresh interpreter" in output
     assert "pytest --collect-only" in output
     assert "toolscore skipped" in output
     assert "dirty-equals skipped" in output
     assert "not judged (quick)" in output
     assert "wrote" not in output  # quick mode writes no results table unless asked
+
+
+def test_quick_mode_runs_selection_beside_toolscore_and_writes_no_plot(tmp_path: Path) -> None:
+    # With the bench extra installed, B3 times toolscore on the same turns and checks both
+    # verdicts; quick mode writes the table when asked, but never the plot.
+    pytest.importorskip("toolscore")
+    table = tmp_path / "performance.md"
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B3", "--write", str(table)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "20 x 20 same-name calls, plain args: check_turn" in completed.stdout
+    assert "toolscore.evaluate" in completed.stdout
+    assert "ERROR" not in completed.stdout
+    assert "## B3 selection" in table.read_text(encoding="utf-8")
+    assert "performance-b3.png" not in table.read_text(encoding="utf-8")
+    assert not (tmp_path / "performance-b3.png").exists()

@@ -78,6 +78,9 @@ def _number_key(value: Any) -> Hashable | None:
     as_float = float(value)
     if math.isnan(as_float):
         return None
+    if type(value) is int:
+        # Python compares an int with a float exactly: no Fraction needed.
+        return ("f", as_float) if as_float == value else None
     if type(value) is not float and is_exact(value):
         from fractions import Fraction  # rare path; keeps `import toolmatch` fast
 

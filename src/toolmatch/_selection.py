@@ -332,7 +332,7 @@ def _match_turn(
                 if calls[index].parse_error is None and check(calls[index].args)
             ]
     for keys, members in indexed.items():
-        _match_indexed(keys, members, expectations, calls, candidates, selected, matching)
+        _match_indexed(keys, members, expectations, calls, by_name, selected, matching)
     return list(zip(candidates, matching, strict=True))
 
 
@@ -341,7 +341,7 @@ def _match_indexed(
     members: list[int],
     expectations: Sequence[ExpectedTool],
     calls: Sequence[ToolCall],
-    candidates: list[list[int]],
+    by_name: dict[str, list[int]],
     selected: list[set[str]],
     matching: list[list[int]],
 ) -> None:
@@ -351,7 +351,10 @@ def _match_indexed(
         literal = expectations[number]._literal_key
         assert literal is not None
         table.setdefault(literal[1], []).append(number)
-    pool = sorted({index for number in members for index in candidates[number]})
+    # The union of the members' candidates, built from their names: merging the candidate
+    # lists themselves costs K x M when K expectations all select the same M calls.
+    names = set().union(*(selected[number] for number in members))
+    pool = sorted(index for name in names for index in by_name[name])
     for index in pool:
         call = calls[index]
         if call.parse_error is not None:

@@ -481,3 +481,22 @@ def test_version_and_the_console_script_entry() -> None:
     assert (result.returncode, result.stdout) == (0, f"toolmatch {__version__}\n")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert '[project.scripts]\ntoolmatch = "toolmatch._cli:main"\n' in pyproject
+
+
+def test_a_missing_argument_does_not_hide_the_closest_calls_other_mismatches(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "expected_tools:\n  - {name: issue_refund, args: {amount: 42.5, reason: damaged}}\n".replace(
+            "expected_tools", "test_cases:\n  - name: refund\n    expected_tools", 1
+        ),
+        encoding="utf-8",
+    )
+    run = {"case": "refund", "turns": [[{"name": "issue_refund", "args": {"reason": "late"}}]]}
+    result = toolmatch("check", spec, write_traces(tmp_path, run))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[2:4] == [
+        "    arg 'amount' missing",  # seed 000's wording, then what it leaves out
+        "    call 0: amount: missing; reason: expected 'damaged', got 'late'",
+    ]

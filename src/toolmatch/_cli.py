@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from toolmatch import __version__
 from toolmatch._config import ConfigError, TestCase, load_test_cases
 from toolmatch._describe import short_repr, type_name
-from toolmatch._results import TurnResult
+from toolmatch._results import ToolCheck, TurnResult
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
@@ -215,10 +215,23 @@ def _failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
             lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
             lines.append(f"    {check.unmatched_reason}")
+            lines.extend(f"    {line}" for line in _hidden_mismatches(check))
             first = first or (
                 f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
             )
     return lines, first
+
+
+def _hidden_mismatches(check: ToolCheck) -> list[str]:
+    """The closest call's other mismatches, which seed 000's `arg 'k' missing` leaves out."""
+    reason = check.unmatched_reason or ""
+    if not (reason.startswith("arg '") and reason.endswith("' missing")):
+        return []
+    failing = [candidate for candidate in check.candidates if not candidate.matched]
+    closest = min(failing, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+    if len(closest.mismatches) < 2:
+        return []
+    return [f"call {closest.index}: " + "; ".join(str(m) for m in closest.mismatches)]
 
 
 _WORKER_JUDGE: _Judge | None = None

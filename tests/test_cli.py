@@ -488,9 +488,10 @@ def test_a_missing_argument_does_not_hide_the_closest_calls_other_mismatches(
 ) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(
-        "expected_tools:\n  - {name: issue_refund, args: {amount: 42.5, reason: damaged}}\n".replace(
-            "expected_tools", "test_cases:\n  - name: refund\n    expected_tools", 1
-        ),
+        "test_cases:\n"
+        "  - name: refund\n"
+        "    expected_tools:\n"
+        "      - {name: issue_refund, args: {amount: 42.5, reason: damaged}}\n",
         encoding="utf-8",
     )
     run = {"case": "refund", "turns": [[{"name": "issue_refund", "args": {"reason": "late"}}]]}

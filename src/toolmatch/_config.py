@@ -16,7 +16,7 @@ from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._record import Record
-from toolmatch._selection import ExpectedTool, _check_turn
+from toolmatch._selection import ExpectedTool, _check_turn, judge_turns
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
@@ -435,45 +435,8 @@ class TestCase(Record):
                 f"turns must be a list with one entry of calls per turn, got "
                 f"{short_repr(call_turns)} ({type_name(call_turns)})"
             )
-        calls_per_turn = []
-        for number, turn in enumerate(call_turns):
-            try:
-                calls_per_turn.append(to_calls(turn))
-            except TypeError as error:
-                raise TypeError(f"turns[{number}]: {error}") from None
-        expected = self.turns
-        if len(expected) == len(calls_per_turn):
-            return [
-                _check_turn(
-                    list(spec.expected_tools),
-                    calls,
-                    distinct=spec.distinct,
-                    ordered=spec.ordered,
-                    turn=number,
-                )
-                for number, (spec, calls) in enumerate(zip(expected, calls_per_turn, strict=True))
-            ]
-        sizes = f"got {len(calls_per_turn)} call turn(s) for {len(expected)} expected turn(s)"
-        results = []
-        for number in range(max(len(expected), len(calls_per_turn))):
-            reason = None
-            if number >= len(calls_per_turn):
-                reason = f"turn {number} has no calls: {sizes}"
-            elif number >= len(expected):
-                reason = f"turn {number} has calls but no expectations: {sizes}"
-            spec = expected[number] if number < len(expected) else ExpectedTurn(())
-            calls = calls_per_turn[number] if number < len(calls_per_turn) else []
-            results.append(
-                _check_turn(
-                    list(spec.expected_tools),
-                    calls,
-                    distinct=spec.distinct,
-                    ordered=spec.ordered,
-                    turn=number,
-                    reason=reason,
-                )
-            )
-        return results
+        turns = [(turn.expected_tools, turn.distinct, turn.ordered) for turn in self.turns]
+        return judge_turns(turns, call_turns, "turns")
 
 
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:

@@ -569,25 +569,45 @@ def check_turns(
         _expectation_list(turn, f"expected_turns[{number}]")
         for number, turn in enumerate(expected_turns)
     ]
+    turns = [(expectations, distinct, ordered) for expectations in expectation_turns]
+    return judge_turns(turns, call_turns, "call_turns")
+
+
+def judge_turns(
+    turns: Sequence[tuple[Sequence[ExpectedTool], bool, bool]],
+    call_turns: Sequence[object],
+    where: str,
+) -> list[TurnResult]:
+    """Each turn's calls against that turn's (expectations, distinct, ordered) only.
+
+    A turn present on one side only fails with a ``reason``; calls that :func:`to_calls`
+    cannot read raise ``TypeError`` naming ``where[turn]``.
+    """
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
             calls_per_turn.append(to_calls(turn))
         except TypeError as error:
-            raise TypeError(f"call_turns[{number}]: {error}") from None
-    sizes = f"got {len(call_turns)} call turn(s) for {len(expected_turns)} expected turn(s)"
+            raise TypeError(f"{where}[{number}]: {error}") from None
+    sizes = f"got {len(call_turns)} call turn(s) for {len(turns)} expected turn(s)"
     results = []
-    for number in range(max(len(expectation_turns), len(calls_per_turn))):
+    for number in range(max(len(turns), len(calls_per_turn))):
         reason = None
         if number >= len(calls_per_turn):
             reason = f"turn {number} has no calls: {sizes}"
-        elif number >= len(expectation_turns):
+        elif number >= len(turns):
             reason = f"turn {number} has calls but no expectations: {sizes}"
-        expectations = expectation_turns[number] if number < len(expectation_turns) else []
+        no_turn: tuple[Sequence[ExpectedTool], bool, bool] = ((), False, False)
+        expectations, distinct, ordered = turns[number] if number < len(turns) else no_turn
         calls = calls_per_turn[number] if number < len(calls_per_turn) else []
         results.append(
             _check_turn(
-                expectations, calls, distinct=distinct, ordered=ordered, turn=number, reason=reason
+                list(expectations),
+                calls,
+                distinct=distinct,
+                ordered=ordered,
+                turn=number,
+                reason=reason,
             )
         )
     return results

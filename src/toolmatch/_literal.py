@@ -29,6 +29,7 @@ __all__ = [
     "is_bool",
     "is_exact",
     "is_number",
+    "string_options",
 ]
 
 _MISSING: Any = object()
@@ -103,18 +104,24 @@ class _Node(Matcher):
         return (self.value, self.trim_strings, self.case_insensitive), {}
 
     def __repr__(self) -> str:
-        options = _options_repr(self.trim_strings, self.case_insensitive)
+        options = string_options(self.trim_strings, self.case_insensitive)
         if options and _holds_text(self.value):
-            return f"Literal({self.value!r}{options})"
+            keywords = "".join(f", {name}=True" for name in options)
+            return f"Literal({self.value!r}{keywords})"
         return repr(self.value)
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected {short_repr(self.value)}, got {describe_found(self.value, actual)}"
 
 
-def _options_repr(trim_strings: bool, case_insensitive: bool) -> str:
-    text = ", trim_strings=True" if trim_strings else ""
-    return text + (", case_insensitive=True" if case_insensitive else "")
+def string_options(trim_strings: bool, case_insensitive: bool) -> dict[str, object]:
+    """The string options that are on, as keyword arguments (for reprs and pickling)."""
+    options: dict[str, object] = {}
+    if trim_strings:
+        options["trim_strings"] = True
+    if case_insensitive:
+        options["case_insensitive"] = True
+    return options
 
 
 def _holds_text(value: object) -> bool:
@@ -552,9 +559,4 @@ class Literal(Delegating, _trusted=True):
         object.__setattr__(self, "case_insensitive", case_insensitive)
 
     def _constructor_args(self) -> ConstructorArgs:
-        options: dict[str, object] = {}
-        if self.trim_strings:
-            options["trim_strings"] = True
-        if self.case_insensitive:
-            options["case_insensitive"] = True
-        return (self.value,), options
+        return (self.value,), string_options(self.trim_strings, self.case_insensitive)

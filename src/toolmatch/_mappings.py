@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr
-from toolmatch._literal import Delegating, MappingMatcher, as_matcher
+from toolmatch._literal import Delegating, MappingMatcher, as_matcher, string_options
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -39,12 +39,7 @@ class _ArgsMatcher(MappingMatcher):
         )
 
     def _constructor_args(self) -> ConstructorArgs:
-        options: dict[str, object] = {}
-        if self.trim_strings:
-            options["trim_strings"] = True
-        if self.case_insensitive:
-            options["case_insensitive"] = True
-        return (self.mapping,), options
+        return (self.mapping,), string_options(self.trim_strings, self.case_insensitive)
 
 
 class Partial(_ArgsMatcher, _trusted=True):

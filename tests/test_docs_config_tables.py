@@ -1,0 +1,67 @@
+"""docs/config.md's error tables: every row's input, loaded, gives that row's path and message.
+
+The rows are the page's documentation of every loader message, so they are checked here
+rather than copied into a code block. The page's YAML fences are checked too: each one is
+the text a ```python block on the page loads, so what is shown is what runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from toolmatch import ConfigError, load_expected_tools, load_test_cases, matcher_from_config
+
+yaml = pytest.importorskip("yaml")
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "config.md"
+LOADERS: dict[str, Callable[[object], object]] = {
+    "matcher_from_config": matcher_from_config,
+    "load_expected_tools": load_expected_tools,
+    "load_test_cases": load_test_cases,
+}
+_ROW = re.compile(r"^\| `(?P<input>[^`]+)` \| `(?P<path>[^`]+)` \| `(?P<message>[^`]+)` \|$")
+
+
+def error_rows() -> list[tuple[str, str, str, str]]:
+    """(loader name, input, path, message) for each row of the page's error tables."""
+    rows = []
+    loader = None
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            named = [name for name in LOADERS if f"(`{name}`)" in line]
+            loader = named[0] if named else None
+            continue
+        row = _ROW.match(line)
+        if row is not None and loader is not None:
+            rows.append((loader, row["input"], row["path"], row["message"]))
+    return rows
+
+
+ROWS = error_rows()
+
+
+def test_every_loader_has_a_table() -> None:
+    assert {loader for loader, *_ in ROWS} == set(LOADERS)
+    assert len(ROWS) >= 50
+
+
+@pytest.mark.parametrize(("loader", "text", "path", "message"), ROWS)
+def test_error_rows_are_what_the_loader_says(
+    loader: str, text: str, path: str, message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        LOADERS[loader](yaml.safe_load(text))
+    assert (path, message) in [(found.path, found.message) for found in caught.value.problems]
+
+
+def test_shown_yaml_is_the_yaml_that_runs() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    shown = re.findall(r"^```yaml\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    loaded = re.findall(r'^text = """\\\n(.*?)^"""$', text, flags=re.DOTALL | re.MULTILINE)
+    assert shown
+    # A python string doubles the backslashes the YAML file has once.
+    assert [block.replace("\\\\", "\\") for block in loaded] == shown

@@ -119,3 +119,37 @@ class TestErrors:
     def test_the_error_message_starts_with_the_path(self) -> None:
         with pytest.raises(ConfigError, match=r"^args\.a\.regex: invalid regular expression"):
             matcher_from_config({"a": {"regex": "("}})
+
+
+class TestEdgeValues:
+    def test_a_number_too_large_for_a_float_is_a_load_error(self) -> None:
+        (found,) = problems({"approx": 10**400})
+        assert found.startswith("args.approx: Approx value 1000")
+        assert found.endswith("is not usable as a float: int too large to convert to float")
+
+    def test_unquoted_yaml_null_names_the_null_type(self) -> None:
+        assert matcher_from_config({"type": None}) == None  # noqa: E711
+        assert matcher_from_config({"type": None}) != 0
+
+    def test_a_bad_ignore_case_does_not_hide_a_bad_pattern(self) -> None:
+        assert problems({"regex": "(", "ignore_case": "yes"}) == [
+            "args.ignore_case: must be true or false, got 'yes'",
+            "args.regex: invalid regular expression '(': missing ), unterminated subpattern at position 0",
+        ]
+
+    @pytest.mark.parametrize(
+        ("spec", "path"),
+        [
+            ([{"absent": True}], "args[0]"),
+            ({"not": {"absent": True}}, "args.not"),
+            ({"contains": {"maybe": 1}}, "args.contains"),
+            ({"one_of": [1, {"maybe": 2}]}, "args.one_of[1]"),
+        ],
+    )
+    def test_maybe_and_absent_only_stand_for_keys(self, spec: object, path: str) -> None:
+        (found,) = problems(spec)
+        assert found.startswith(f"{path}: ")
+        assert "only means something as the value of a key in args, partial or exact" in found
+
+    def test_maybe_and_absent_as_values_of_keys_load(self) -> None:
+        assert matcher_from_config({"q": {"maybe": 1}, "debug": {"absent": True}}) == {}

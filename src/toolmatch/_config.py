@@ -176,7 +176,7 @@ def _build(value: object, path: str, problems: _Problems) -> Any:
             return ANY
         return _BUILDERS[kind](value, join_path(path, kind), problems)
     if isinstance(value, list):
-        return [_build(item, join_path(path, index), problems) for index, item in enumerate(value)]
+        return [_value(item, join_path(path, index), problems) for index, item in enumerate(value)]
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, float) and math.isnan(value):
             problems.add(path, "NaN never equals anything; use {type: float} or remove it")
@@ -190,6 +190,20 @@ def _build(value: object, path: str, problems: _Problems) -> Any:
         path, f"cannot be used in a configuration: {short_repr(value)} ({type_name(value)})"
     )
     return ANY
+
+
+def _value(value: object, path: str, problems: _Problems) -> Any:
+    """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
+    built = _build(value, path, problems)
+    if built is Absent or isinstance(built, Maybe):
+        kind = "absent" if built is Absent else "maybe"
+        problems.add(
+            path,
+            f"{kind} only means something as the value of a key in args, partial or exact "
+            "(it says whether the key may be missing)",
+        )
+        return ANY
+    return built
 
 
 def _string_options(spec: dict[str, Any], path: str, problems: _Problems) -> dict[str, bool]:
@@ -236,13 +250,16 @@ def _regex(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
         return ANY
     ignore_case = spec.get("ignore_case", False)
     if not isinstance(ignore_case, bool):
-        problems.add(path.rpartition(".")[0] + ".ignore_case", "must be true or false")
-        return ANY
+        problems.add(
+            join_path(path.rpartition(".")[0], "ignore_case"),
+            f"must be true or false, got {short_repr(ignore_case)}",
+        )
     try:
-        return Regex(pattern, flags=2 if ignore_case else 0)  # 2 is re.IGNORECASE
+        compiled = Regex(pattern, flags=2 if ignore_case is True else 0)  # 2 is re.IGNORECASE
     except ValueError as error:
         problems.add(path, str(error))
         return ANY
+    return compiled if isinstance(ignore_case, bool) else ANY
 
 
 def _any(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
@@ -259,7 +276,7 @@ def _one_of(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
         problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
         return ANY
     return OneOf(
-        *(_build(item, join_path(path, index), problems) for index, item in enumerate(candidates))
+        *(_value(item, join_path(path, index), problems) for index, item in enumerate(candidates))
     )
 
 
@@ -278,22 +295,28 @@ def _approx(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
             problems.add(where, f"must be a number, got {short_repr(number)} ({type_name(number)})")
         elif key != "approx" and not number >= 0:
             problems.add(where, f"must be zero or positive, got {short_repr(number)}")
-        elif key == "approx" and math.isnan(number):
+        elif key == "approx" and isinstance(number, float) and math.isnan(number):
             problems.add(where, "NaN never matches anything")
         else:
             arguments[key] = number
     if len(arguments) != sum(key in spec for key in ("approx", "rel", "abs")):
         return ANY
     value = arguments.pop("approx")
-    return Approx(value, **arguments)
+    try:
+        return Approx(value, **arguments)
+    except (TypeError, ValueError) as error:  # a number too large for a float
+        problems.add(path, str(error))
+        return ANY
 
 
 def _contains(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
-    return Contains(_build(spec["contains"], path, problems))
+    return Contains(_value(spec["contains"], path, problems))
 
 
 def _type(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     name = spec["type"]
+    if name is None:
+        name = "null"  # YAML reads an unquoted `null` as no value at all
     if not isinstance(name, str) or name not in _TYPES:
         problems.add(
             path,
@@ -325,7 +348,7 @@ def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, _Pr
 
 
 def _not(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
-    return Not(_build(spec["not"], path, problems))
+    return Not(_value(spec["not"], path, problems))
 
 
 def _maybe(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:

@@ -20,10 +20,15 @@ class Config:
     sample_seconds: float
     startup_runs: int
     collect_runs: int
+    cli_runs: int  # runs of each B4 command over its trace file
 
 
-FULL = Config(quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20)
-QUICK = Config(quick=True, rounds=3, sample_seconds=0.002, startup_runs=4, collect_runs=1)
+FULL = Config(
+    quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20, cli_runs=3
+)
+QUICK = Config(
+    quick=True, rounds=3, sample_seconds=0.002, startup_runs=4, collect_runs=1, cli_runs=1
+)
 
 
 @dataclass(frozen=True)

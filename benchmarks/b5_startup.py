@@ -4,11 +4,12 @@ Each contender is a fresh subprocess, timed from launch to exit; runs alternate 
 the contender and its reference so that both see the same machine load. The best run of
 each is kept (noise only adds time) and the median is shown as a cross-check.
 
-Collection runs with plugin autoloading off, so other installed plugins add nothing to
-either side. Once toolmatch registers a pytest plugin (a ``pytest11`` entry point), the
-figure is ``pytest --collect-only -p <plugin>`` against the same without it (what
-``-p no:<plugin>`` gives with autoloading on). Until then it is a suite whose conftest
-imports toolmatch against the same suite without that import.
+Collection is measured three ways on the same generated suite. The plugin: ``pytest
+--collect-only`` as users run it (plugin autoloading on, so toolmatch's ``pytest11`` plugin
+loads) against the same with ``-p no:toolmatch``; other installed plugins load on both
+sides. The plugin alone: with plugin autoloading off (nothing else loads), ``-p
+pytest_toolmatch`` against no plugin. The import: with autoloading off, a suite whose
+conftest imports toolmatch against the same suite without that import.
 """
 
 from __future__ import annotations
@@ -45,11 +46,10 @@ def _environment() -> dict[str, str]:
     return environment
 
 
-def _run_seconds(command: Sequence[str], cwd: Path | None = None) -> float:
+def _run_seconds(command: Sequence[str], cwd: Path | None = None, autoload: bool = False) -> float:
     environment = _environment()
-    if "pytest" in command:
-        # Only the plugin under test, if any, is loaded (with -p): other installed plugins
-        # would add their own cost and noise to both sides.
+    if "pytest" in command and not autoload:
+        # Other installed plugins would add their own cost and noise to both sides.
         environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     start = time.perf_counter()
     completed = subprocess.run(
@@ -69,10 +69,11 @@ def _alternate(
     runs: int,
     cwd: Path | None = None,
     warm_up: bool = True,
+    autoload: bool = False,
 ) -> tuple[list[float], list[float]]:
     if warm_up:  # write the bytecode caches, warm the OS's
-        _run_seconds(contender, cwd)
-        _run_seconds(reference, cwd)
+        _run_seconds(contender, cwd, autoload)
+        _run_seconds(reference, cwd, autoload)
     mine: list[float] = []
     theirs: list[float] = []
     for run_index in range(runs):
@@ -80,7 +81,7 @@ def _alternate(
         if run_index % 2:
             pair.reverse()
         for command, samples in pair:
-            samples.append(_run_seconds(command, cwd))
+            samples.append(_run_seconds(command, cwd, autoload))
     return mine, theirs
 
 
@@ -104,11 +105,11 @@ def _figure(
     )
 
 
-def _plugin_module() -> str | None:
-    """The module of toolmatch's ``pytest11`` entry point, if it registers one."""
+def _plugin_name() -> str | None:
+    """The name of toolmatch's ``pytest11`` entry point (what ``-p no:NAME`` disables)."""
     for entry_point in entry_points(group="pytest11"):
-        if entry_point.value.split(".")[0] == "toolmatch":
-            return entry_point.value.split(":")[0]
+        if entry_point.value.split(".")[0] in ("toolmatch", "pytest_toolmatch"):
+            return entry_point.name
     return None
 
 
@@ -183,50 +184,55 @@ def run(config: Config) -> Section:
         )
     )
     collect = [python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-    plugin = _plugin_module()
+    collected = f"pytest --collect-only, {TEST_FILES * TESTS_PER_FILE} tests"
+    plugin = _plugin_name()
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
+        suite = root / "suite"
+        _write_suite(suite, import_toolmatch=False)
         if plugin is None:
-            _write_suite(root / "with", import_toolmatch=True)
-            _write_suite(root / "without", import_toolmatch=False)
+            section.errors.append(
+                "toolmatch's pytest11 entry point is not installed: pip install -e ."
+            )
+        else:
             runs = _alternate(
-                [*collect, str(root / "with")],
-                [*collect, str(root / "without")],
+                [*collect, str(suite)],
+                [*collect, "-p", f"no:{plugin}", str(suite)],
                 config.collect_runs,
                 cwd=root,
                 warm_up=not config.quick,
+                autoload=True,
             )
             section.figures.append(
-                _figure(
-                    f"pytest --collect-only, {TEST_FILES * TESTS_PER_FILE} tests",
-                    "conftest imports toolmatch",
-                    "no toolmatch",
-                    runs,
-                )
+                _figure(f"{collected}, plugin", "plugin on (default)", f"-p no:{plugin}", runs)
             )
-            section.notes.append(
-                "toolmatch registers no pytest plugin yet, so collection is measured with a "
-                "conftest that imports toolmatch; once it has one, the plugin is loaded with "
-                "`-p` against none (plugin autoloading is off on both sides)"
-            )
-        else:
-            suite = root / "suite"
-            _write_suite(suite, import_toolmatch=False)
+            # The same cost without the other plugins' noise: only toolmatch's is loaded.
             runs = _alternate(
-                [*collect, "-p", plugin, str(suite)],
+                [*collect, "-p", "pytest_toolmatch", str(suite)],
                 [*collect, str(suite)],
                 config.collect_runs,
                 cwd=root,
                 warm_up=not config.quick,
             )
             section.figures.append(
-                _figure(
-                    f"pytest --collect-only, {TEST_FILES * TESTS_PER_FILE} tests",
-                    f"-p {plugin}",
-                    "no plugin",
-                    runs,
-                )
+                _figure(f"{collected}, plugin alone", "-p pytest_toolmatch", "no plugin", runs)
             )
+        _write_suite(root / "with", import_toolmatch=True)
+        runs = _alternate(
+            [*collect, str(root / "with")],
+            [*collect, str(suite)],
+            config.collect_runs,
+            cwd=root,
+            warm_up=not config.quick,
+        )
+        section.figures.append(
+            _figure(f"{collected}, import", "conftest imports toolmatch", "no toolmatch", runs)
+        )
+    section.notes.append(
+        "collection with the plugin runs with plugin autoloading on, as users run pytest "
+        "(other installed plugins load on both sides); the plugin alone and the import are "
+        "measured with autoloading off, so nothing else loads"
+    )
     if not config.quick:
         section.notes.append(_import_breakdown())
     section.notes.append(

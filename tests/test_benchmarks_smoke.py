@@ -12,14 +12,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> None:
     # Shadow the peers with packages that fail to import: CI installs only the dev extra,
-    # and the runner must then skip them with a note, whatever this venv holds.
-    for peer in ("toolscore", "dirty_equals"):
+    # and the runner must then skip them with a note, whatever this venv holds. PyYAML is
+    # shadowed too: B4's spec is JSON, so the benchmarks run without the yaml extra.
+    for peer in ("toolscore", "dirty_equals", "yaml"):
         (tmp_path / peer).mkdir()
         (tmp_path / peer / "__init__.py").write_text(f"raise ImportError('no {peer}')\n")
     completed = subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick"],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        # The shadows would also break the peers' own pytest plugins, which B5's collection
+        # as users run it autoloads; in CI no peer is installed, so none is autoloaded.
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True,
         text=True,
         timeout=120,
@@ -27,7 +30,13 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     output = completed.stdout
-    for section in ("B1 inline equality", "B2 fuzzy", "B3 selection", "B5 start-up"):
+    for section in (
+        "B1 inline equality",
+        "B2 fuzzy",
+        "B3 selection",
+        "B4 CLI throughput",
+        "B5 start-up",
+    ):
         assert section in output
     for figure in ("expected == actual", "actual == expected", "numeric", "percent", "text"):
         assert figure in output
@@ -40,11 +49,15 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         assert f"scaling in M, K=5, {workload}" in output
         assert f"scaling in K, M=30, {workload}" in output
     assert "every pair once, one name, matchers" in output
+    for figure in ("one process, 1,000 calls", "--jobs 2, 1,000 calls", "peak memory"):
+        assert figure in output  # B4: toolmatch check over a generated .json spec
     assert "fresh interpreter" in output
-    assert "pytest --collect-only" in output
+    for collection in ("plugin:", "plugin alone:", "import:"):
+        assert f"pytest --collect-only, 100 tests, {collection}" in output
     assert "toolscore skipped" in output
     assert "dirty-equals skipped" in output
     assert "not judged (quick)" in output
+    assert "ERROR" not in output
     assert "wrote" not in output  # quick mode writes no results table unless asked
 
 

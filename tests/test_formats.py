@@ -739,3 +739,57 @@ def test_langchain_messages_to_dict_entries() -> None:
 def test_none_is_not_read_as_no_calls() -> None:
     with pytest.raises(TypeError, match=r"got None at input\[0\]; pass the message"):
         to_calls([None])
+
+
+# --- the fast path for common JSON items reads them as the general path does -------------
+
+# Items the fast path takes (plain calls, tool_use blocks, OpenAI entries, text blocks) and
+# near misses it must leave to the general path; a MappingProxyType is never fast-pathed.
+FAST_PATH_ITEMS: list[Any] = [
+    {"name": "search", "args": {"q": "paris"}, "id": "call_1"},
+    {"name": "search", "arguments": '{"q": "paris"}'},
+    {"name": "search", "input": {"q": "paris"}, "args": {"q": "lyon"}},
+    {"name": "search", "arguments": '{"q": '},
+    {"name": "search", "arguments": "[1, 2]"},
+    {"name": "search", "arguments": "  "},
+    {"name": "search", "id": 7},
+    {"name": "search"},
+    {"name": "search", "args": None},
+    {"name": "search", "args": 3},
+    {"name": "search", "args": SimpleNamespace(q="paris")},
+    {"name": "search", "args": {"q": "paris"}, "role": "assistant"},
+    {"name": 3, "args": {}},
+    {"name": "search", "args": {}, "jsonrpc": "2.0"},
+    {"name": "search", "args": {}, "method": "tools/call", "params": {"name": "x"}},
+    {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
+    {"type": "tool_use", "id": "toolu_1", "name": "search", "input": '{"q": "paris"}'},
+    {"type": "tool_use", "name": "search"},
+    {"type": "tool_use", "name": None, "input": {}},
+    {"type": "function", "id": "call_1", "function": {"name": "search", "arguments": "{}"}},
+    {"type": "function", "function": {"name": "search", "arguments": {"q": "paris"}}},
+    {"type": "function", "function": {"name": "search", "parameters": {}}},
+    {"type": "function", "function": {"name": "search", "parameters": {}, "arguments": "{}"}},
+    {"type": "function", "function": "search"},
+    {"type": "text", "text": "Let me look."},
+    {"type": "text", "text": "Let me look.", "tool_calls": []},
+    {"type": "text"},
+]
+
+
+@pytest.mark.parametrize("item", FAST_PATH_ITEMS, ids=lambda item: short(item))
+def test_fast_path_reads_common_items_like_the_general_path(item: dict[str, Any]) -> None:
+    from types import MappingProxyType
+
+    def read(obj: object) -> object:
+        try:
+            return to_calls([obj])
+        except (TypeError, ValueError) as error:
+            # The message shows the item: the proxy's own repr is the only difference.
+            shown = str(error).replace("mappingproxy(", "").replace(") (mappingproxy)", " (dict)")
+            return (type(error), shown)
+
+    assert read(item) == read(MappingProxyType(item))
+
+
+def short(item: object) -> str:
+    return repr(item)[:60]

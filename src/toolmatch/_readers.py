@@ -91,6 +91,10 @@ _CONTENT_KEYS = frozenset(
 )
 _OTLP_ENVELOPES = ("resourceSpans", "scopeSpans", "spans")
 _OTLP_VALUE_KEYS = ("stringValue", "intValue", "doubleValue", "boolValue")
+_PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
+# A dict of only these keys, with a string name, can only be a plain call (see _read_mapping).
+_PLAIN_CALL_KEYS = frozenset({"name", "args", "arguments", "input", "id"})
+_TEXT_BLOCK_KEYS = frozenset({"type", "text"})
 
 
 def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
@@ -107,7 +111,7 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     """
     if raw is None:
         return {}, None
-    if isinstance(raw, Mapping):
+    if isinstance(raw, (dict, Mapping)):  # dict first: a dict skips the slower ABC check
         return dict(raw), None
     if isinstance(raw, (bytes, bytearray)):
         raw = raw.decode("utf-8", errors="replace")
@@ -142,7 +146,8 @@ def as_data(obj: object) -> object:
     >>> as_data(SimpleNamespace(name="search", args={"q": "x"}))
     {'name': 'search', 'args': {'q': 'x'}}
     """
-    if obj is None or isinstance(obj, (Mapping, str, bytes, bytearray, int, float, list, tuple)):
+    # Concrete types first (isinstance tries them in order): JSON data skips the ABC check.
+    if obj is None or isinstance(obj, _PLAIN_TYPES):
         return obj
     model_dump = getattr(obj, "model_dump", None)
     if callable(model_dump):
@@ -169,6 +174,11 @@ def read_items(items: Sequence[object], where: str, *, strict: bool) -> list[Too
     """The calls in ``items``, in order; unknown items raise when ``strict``, else are skipped."""
     calls: list[ToolCall] = []
     for index, item in enumerate(items):
+        if type(item) is dict:
+            fast = _common_item(item)
+            if fast is not None:
+                calls.extend(fast)
+                continue
         item_where = f"{where}[{index}]"
         found = read_item(item, item_where)
         if found is None:
@@ -189,6 +199,58 @@ def read_item(obj: object, where: str) -> list[ToolCall] | None:
     if isinstance(data, Mapping):
         return _read_mapping(data, where)
     return None
+
+
+def _common_item(data: dict[str, Any]) -> list[ToolCall] | None:
+    """The calls of the commonest JSON items, exactly as ``_read_mapping`` reads them, or
+    ``None`` for anything else (that path then reads it, naming where a problem is).
+
+    A fast path: a run holds many items, and most are plain calls, Anthropic ``tool_use``
+    blocks, OpenAI tool-call entries or text blocks. Only items that cannot fail are read
+    here, so no ``where`` needs building for them.
+    """
+    if "jsonrpc" in data or "method" in data:
+        return None
+    kind = data.get("type")
+    if kind is None:
+        name = data.get("name")
+        if type(name) is str and data.keys() <= _PLAIN_CALL_KEYS:
+            # No other reader claims these keys; _plain takes the first argument key.
+            for key in _ARGUMENT_KEYS:
+                if key in data:
+                    return _trusted_call(name, data[key], data.get("id"))
+            return _trusted_call(name, None, data.get("id"))
+        return None
+    if kind == "tool_use":
+        name = data.get("name")
+        if type(name) is str:
+            return _trusted_call(name, data.get("input"), data.get("id"))
+        return None
+    if kind == "function":
+        function = data.get("function")
+        if type(function) is dict and "parameters" not in function:
+            name = function.get("name")
+            if type(name) is str:
+                return _trusted_call(name, function.get("arguments"), data.get("id"))
+        return None
+    if kind == "text" and data.keys() <= _TEXT_BLOCK_KEYS:
+        return []
+    return None
+
+
+def _trusted_call(name: str, raw_args: object, call_id: object) -> list[ToolCall] | None:
+    """``_call`` for a string name and JSON arguments; ``None`` for other arguments."""
+    # parse_arguments' answers for a dict and for None, without its checks.
+    if type(raw_args) is dict:
+        args: dict[str, Any] = dict(raw_args)
+        error = None
+    elif raw_args is None:
+        args, error = {}, None
+    elif type(raw_args) is str:
+        args, error = parse_arguments(raw_args)
+    else:
+        return None  # an SDK object or an odd value: the general path reads it
+    return [ToolCall._trusted(name, args, None if call_id is None else str(call_id), error)]
 
 
 def unknown_shape(obj: object, where: str) -> TypeError:

@@ -128,7 +128,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--no-progress",
         action="store_true",
-        help="no progress counter on stderr (it is shown only when stderr is a terminal)",
+        help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
+        "from the cli extra, is installed)",
     )
     return parser
 
@@ -301,33 +302,46 @@ def _outcomes(judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int) -> I
 
 
 class _Progress:
-    """A carriage-return counter on stderr; tqdm would be a dependency for one line of output."""
+    """A tqdm bar on stderr over the bytes of the traces read, with the runs checked so far.
+
+    tqdm comes with the ``cli`` extra; without it there is simply no bar.
+    """
 
     def __init__(self, stream: IO[str], total_bytes: int | None) -> None:
-        self.stream = stream
-        self.total_bytes = total_bytes
-        self.shown = False
-        self.last = 0.0
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total_bytes,
+            unit="B",
+            unit_scale=True,
+            desc="toolmatch",
+            file=stream,
+            leave=False,
+            mininterval=_PROGRESS_EVERY,
+            dynamic_ncols=True,
+        )
+        self.read = 0
 
     def update(self, runs: int, reading: _Reading) -> None:
-        import time
-
-        now = time.monotonic()
-        if now - self.last < _PROGRESS_EVERY:
-            return
-        self.last = now
-        text = f"toolmatch: {runs:,} run(s) checked"
-        if self.total_bytes:
-            text += f" ({min(100, 100 * reading.bytes // self.total_bytes)}% read)"
-        self.stream.write(f"\r{text}\x1b[K")
-        self.stream.flush()
-        self.shown = True
+        self.bar.set_postfix_str(f"{runs:,} run(s) checked", refresh=False)
+        self.bar.update(reading.bytes - self.read)
+        self.read = reading.bytes
 
     def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
+        """Wipe the bar before a report line is printed; the next update draws it again."""
+        self.bar.clear()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _progress(total_bytes: int | None) -> _Progress | None:
+    if not sys.stderr.isatty():
+        return None
+    try:
+        return _Progress(sys.stderr, total_bytes)
+    except ImportError:  # tqdm is not installed: no bar, nothing else changes
+        return None
 
 
 class _Tally:
@@ -560,9 +574,7 @@ def _check(options: argparse.Namespace) -> int:
             file.close()
             return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
 
-    progress = None
-    if not options.no_progress and sys.stderr.isatty():
-        progress = _Progress(sys.stderr, size or None)
+    progress = None if options.no_progress else _progress(size or None)
     names = [case.name for case in cases]
     report = _Report(names, options.format == "json", traces_name, junit, progress)
     reading = _Reading()
@@ -577,9 +589,9 @@ def _check(options: argparse.Namespace) -> int:
             raise
         except OSError as error:
             if progress is not None:
-                progress.clear()
+                progress.close()
             return _fail(f"cannot read the traces {traces_name}: {error.strerror or error}")
     if progress is not None:
-        progress.clear()
+        progress.close()
     report.finish(cases, reading)
     return report.tally.exit_code

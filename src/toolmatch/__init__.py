@@ -10,31 +10,65 @@ True
 """
 
 from toolmatch._base import Matcher, Mismatch
-from toolmatch._calls import ToolCall
 from toolmatch._combinators import AllOf, AnyOf, Not
-from toolmatch._config import (
-    ConfigError,
-    ConfigProblem,
-    ExpectedTurn,
-    TestCase,
-    load_expected_tools,
-    load_test_cases,
-    matcher_from_config,
-)
 from toolmatch._explain import explain
-from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
-from toolmatch._results import Candidate, ToolCheck, TurnResult
-from toolmatch._selection import (
-    ExpectedTool,
-    assert_called,
-    assert_turn,
-    check_turn,
-    check_turns,
-)
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from toolmatch._calls import ToolCall
+    from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
+    from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
+    from toolmatch._formats import to_calls
+    from toolmatch._results import Candidate, ToolCheck, TurnResult
+    from toolmatch._selection import (
+        ExpectedTool,
+        assert_called,
+        assert_turn,
+        check_turn,
+        check_turns,
+    )
+
+# Calls, selection and configuration load on first use: a test that only compares
+# arguments with matchers does not pay for them in `import toolmatch`.
+_LAZY = {
+    "ToolCall": "_calls",
+    "to_calls": "_formats",
+    "ExpectedTool": "_selection",
+    "assert_called": "_selection",
+    "assert_turn": "_selection",
+    "check_turn": "_selection",
+    "check_turns": "_selection",
+    "Candidate": "_results",
+    "ToolCheck": "_results",
+    "TurnResult": "_results",
+    "ConfigError": "_config",
+    "ConfigProblem": "_config",
+    "matcher_from_config": "_config",
+    "ExpectedTurn": "_cases",
+    "TestCase": "_cases",
+    "load_expected_tools": "_cases",
+    "load_test_cases": "_cases",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolmatch' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"toolmatch.{module}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 

@@ -41,7 +41,8 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 
 from toolmatch import __version__
-from toolmatch._config import ConfigError, TestCase, load_test_cases
+from toolmatch._cases import TestCase, load_test_cases
+from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import ToolCheck, TurnResult
 

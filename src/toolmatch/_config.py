@@ -1,8 +1,7 @@
-"""Expectations from YAML or JSON: matchers, expected tools and test cases, checked at load time.
+"""Matchers from configuration values (YAML or JSON), and the errors loading reports.
 
-Every mistake in a file is found while loading, with the exact path to it, and all of a
-file's mistakes are reported together in one ``ConfigError``. PyYAML and json are imported
-only when a file is read, so ``import toolmatch`` stays light.
+Every mistake is found while loading, with the exact path to it, and all of a file's
+mistakes are reported together in one ``ConfigError``. Test cases and files: ``_cases``.
 """
 
 from __future__ import annotations
@@ -12,29 +11,22 @@ import math
 from toolmatch._base import Matcher
 from toolmatch._combinators import Not
 from toolmatch._describe import join_path, short_repr, type_name
-from toolmatch._formats import to_calls
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
-from toolmatch._record import Record
-from toolmatch._selection import ExpectedTool, _check_turn, judge_turns
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from os import PathLike
+    from collections.abc import Callable
     from typing import Any
 
-    from toolmatch._results import TurnResult
-
 __all__ = [
+    "MATCHER_OPTIONS",
     "ConfigError",
     "ConfigProblem",
-    "ExpectedTurn",
-    "TestCase",
-    "load_expected_tools",
-    "load_test_cases",
+    "Problems",
+    "build_value",
     "matcher_from_config",
 ]
 
@@ -78,7 +70,7 @@ class ConfigError(ValueError):
         super().__init__("\n".join(lines))
 
 
-class _Problems:
+class Problems:
     """Collects problems while loading, so one run reports all of a file's mistakes."""
 
     def __init__(self) -> None:
@@ -106,7 +98,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 _STRING_OPTIONS = ("trim_strings", "case_insensitive")
 
 # Each matcher key, with the option keys that may stand beside it.
-_OPTIONS: dict[str, tuple[str, ...]] = {
+MATCHER_OPTIONS: dict[str, tuple[str, ...]] = {
     "literal": _STRING_OPTIONS,
     "fuzzy": (),
     "regex": ("ignore_case",),
@@ -122,8 +114,6 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
     "absent": (),
 }
 
-_MATCHER_KEYS = ", ".join(_OPTIONS)
-
 
 def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.
@@ -138,23 +128,20 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     >>> args == {"city": "Paris", "days": 3.0}
     True
     """
-    problems = _Problems()
-    built = _build(value, path, problems)
+    problems = Problems()
+    built = build_value(value, path, problems)
     problems.raise_if_any()
     return built if isinstance(built, Matcher) else Literal(built)
 
 
-def build_value(value: object, path: str, problems: _Problems) -> object:
-    """A configuration value with every matcher dict in it replaced by its matcher."""
-    return _build(value, path, problems)
-
-
-def _build(value: object, path: str, problems: _Problems) -> Any:
+def build_value(value: object, path: str, problems: Problems) -> Any:
+    """``value`` with every matcher dict in it, at any depth, replaced by its matcher."""
     if isinstance(value, dict):
-        keys = [key for key in value if key in _OPTIONS]
+        keys = [key for key in value if key in MATCHER_OPTIONS]
         if not keys:
             return {
-                key: _build(item, join_path(path, key), problems) for key, item in value.items()
+                key: build_value(item, join_path(path, key), problems)
+                for key, item in value.items()
             }
         if len(keys) > 1:
             problems.add(
@@ -164,9 +151,9 @@ def _build(value: object, path: str, problems: _Problems) -> Any:
             )
             return ANY
         kind = keys[0]
-        extra = [key for key in value if key != kind and key not in _OPTIONS[kind]]
+        extra = [key for key in value if key != kind and key not in MATCHER_OPTIONS[kind]]
         if extra:
-            allowed = ", ".join(_OPTIONS[kind]) or "none"
+            allowed = ", ".join(MATCHER_OPTIONS[kind]) or "none"
             problems.add(
                 path,
                 f"mixes the matcher key {kind!r} with other keys {', '.join(map(repr, extra))} "
@@ -192,9 +179,9 @@ def _build(value: object, path: str, problems: _Problems) -> Any:
     return ANY
 
 
-def _value(value: object, path: str, problems: _Problems) -> Any:
+def _value(value: object, path: str, problems: Problems) -> Any:
     """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
-    built = _build(value, path, problems)
+    built = build_value(value, path, problems)
     if built is Absent or isinstance(built, Maybe):
         kind = "absent" if built is Absent else "maybe"
         problems.add(
@@ -206,7 +193,7 @@ def _value(value: object, path: str, problems: _Problems) -> Any:
     return built
 
 
-def _string_options(spec: dict[str, Any], path: str, problems: _Problems) -> dict[str, bool]:
+def _string_options(spec: dict[str, Any], path: str, problems: Problems) -> dict[str, bool]:
     options = {}
     for name in _STRING_OPTIONS:
         if name in spec:
@@ -220,7 +207,7 @@ def _string_options(spec: dict[str, Any], path: str, problems: _Problems) -> dic
     return options
 
 
-def _literal(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _literal(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     options = _string_options(spec, path, problems)
     try:
         return Literal(spec["literal"], **options)
@@ -229,7 +216,7 @@ def _literal(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
         return ANY
 
 
-def _fuzzy(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     pattern = spec["fuzzy"]
     if not isinstance(pattern, str):
         problems.add(
@@ -241,7 +228,7 @@ def _fuzzy(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     return Fuzzy(pattern)
 
 
-def _regex(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     pattern = spec["regex"]
     if not isinstance(pattern, str):
         problems.add(
@@ -262,7 +249,7 @@ def _regex(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     return compiled if isinstance(ignore_case, bool) else ANY
 
 
-def _any(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _any(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if spec["any"] is not True:
         problems.add(
             path, f"must be true (any: true matches every value), got {short_repr(spec['any'])}"
@@ -270,7 +257,7 @@ def _any(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     return ANY
 
 
-def _one_of(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _one_of(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     candidates = spec["one_of"]
     if not isinstance(candidates, list) or not candidates:
         problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
@@ -280,7 +267,7 @@ def _one_of(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     )
 
 
-def _approx(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     parent = path.rpartition(".")[0]
     arguments: dict[str, Any] = {}
     for key, where in (
@@ -309,11 +296,11 @@ def _approx(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
         return ANY
 
 
-def _contains(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _contains(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     return Contains(_value(spec["contains"], path, problems))
 
 
-def _type(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     name = spec["type"]
     if name is None:
         name = "null"  # YAML reads an unquoted `null` as no value at all
@@ -327,10 +314,10 @@ def _type(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     return IsType(*_TYPES[name])
 
 
-def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, _Problems], Matcher]:
+def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Problems], Matcher]:
     key = kind.__name__.lower()
 
-    def build(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+    def build(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
         mapping = spec[key]
         options = _string_options(spec, path, problems)
         if not isinstance(mapping, dict):
@@ -340,26 +327,27 @@ def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, _Pr
             )
             return ANY
         values = {
-            name: _build(item, join_path(path, name), problems) for name, item in mapping.items()
+            name: build_value(item, join_path(path, name), problems)
+            for name, item in mapping.items()
         }
         return kind(values, **options)
 
     return build
 
 
-def _not(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _not(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     return Not(_value(spec["not"], path, problems))
 
 
-def _maybe(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
-    inner = _build(spec["maybe"], path, problems)
+def _maybe(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
+    inner = build_value(spec["maybe"], path, problems)
     if inner is Absent or isinstance(inner, Maybe):
         problems.add(path, "maybe cannot wrap absent or another maybe")
         return ANY
     return Maybe(inner)
 
 
-def _absent(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
+def _absent(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if spec["absent"] is not True:
         problems.add(
             path, f"must be true (absent: true forbids the key), got {short_repr(spec['absent'])}"
@@ -367,7 +355,7 @@ def _absent(spec: dict[str, Any], path: str, problems: _Problems) -> Matcher:
     return Absent
 
 
-_BUILDERS: dict[str, Callable[[dict[str, Any], str, _Problems], Matcher]] = {
+_BUILDERS: dict[str, Callable[[dict[str, Any], str, Problems], Matcher]] = {
     "literal": _literal,
     "fuzzy": _fuzzy,
     "regex": _regex,
@@ -382,468 +370,3 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], str, _Problems], Matcher]] = {
     "maybe": _maybe,
     "absent": _absent,
 }
-
-
-# Expected tools, turns and test cases -------------------------------------------------------
-
-_TOOL_KEYS = ("name", "args", "count", "max_count", "never")
-_TURN_KEYS = ("expected_tools", "distinct", "ordered")
-_CASE_KEYS = ("name", "turns", "expected_tools", "distinct", "ordered")
-_TOP_KEYS = ("test_cases",)
-# Matchers that can judge a whole arguments dict; the others judge one value.
-_ARGS_MATCHERS = ("partial", "exact", "literal", "any", "one_of", "not")
-
-
-class ExpectedTurn(Record):
-    """One turn of a :class:`TestCase`: its expected tools, and whether they need ``distinct``
-    calls or calls in ``ordered`` sequence (as for :func:`check_turn`).
-
-    >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
-    >>> turn.check([{"name": "web_search"}]).passed
-    True
-    """
-
-    __slots__ = _fields = ("expected_tools", "distinct", "ordered")
-    __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
-    expected_tools: tuple[ExpectedTool, ...]
-    distinct: bool
-    ordered: bool
-
-    def __init__(
-        self, expected_tools: Sequence[ExpectedTool], distinct: bool = False, ordered: bool = False
-    ) -> None:
-        object.__setattr__(self, "expected_tools", tuple(expected_tools))
-        object.__setattr__(self, "distinct", distinct)
-        object.__setattr__(self, "ordered", ordered)
-
-    def check(self, calls: object, turn: int | None = None) -> TurnResult:
-        """Judge one turn's calls (anything :func:`to_calls` reads) against this turn."""
-        return _check_turn(
-            list(self.expected_tools),
-            to_calls(calls),
-            distinct=self.distinct,
-            ordered=self.ordered,
-            turn=turn,
-        )
-
-
-class TestCase(Record):
-    """A named test case from a spec: its expected ``turns``, in order.
-
-    >>> [case] = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
-    >>> case.name, len(case.turns)
-    ('lookup', 1)
-    >>> [result.passed for result in case.check([[{"name": "web_search"}]])]
-    [True]
-    """
-
-    __test__ = False  # pytest: a configuration record, not a test class to collect
-    __slots__ = _fields = ("name", "turns")
-    __hash__ = None  # type: ignore[assignment]
-    name: str
-    turns: tuple[ExpectedTurn, ...]
-
-    def __init__(self, name: str, turns: Sequence[ExpectedTurn]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "turns", tuple(turns))
-
-    def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
-        """Judge a recorded run, one entry of calls per turn, turn by turn.
-
-        A turn present on one side only fails with a ``reason``, as in :func:`check_turns`;
-        an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn.
-        """
-        if not isinstance(call_turns, (list, tuple)):
-            raise TypeError(
-                f"turns must be a list with one entry of calls per turn, got "
-                f"{short_repr(call_turns)} ({type_name(call_turns)})"
-            )
-        turns = [(turn.expected_tools, turn.distinct, turn.ordered) for turn in self.turns]
-        return judge_turns(turns, call_turns, "turns")
-
-
-def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:
-    """Expected tools from configuration data; raises ``ConfigError`` listing every problem.
-
-    An item is a tool name, or a mapping with ``name`` and optionally ``args`` (a mapping
-    asserted as a subset, its values matcher dicts or plain values, or one matcher dict for
-    the whole arguments such as ``{exact: {...}}``), ``count``, ``max_count`` and ``never``.
-
-    >>> refund = {"name": "refund", "args": {"amount": {"approx": 42}}}
-    >>> tools = load_expected_tools(["search", refund])
-    >>> tools[1] == [{"name": "issue_refund", "args": {"amount": 42.0}}]
-    True
-    >>> try:
-    ...     load_expected_tools([{"name": "refund", "count": 0}, {"name": ""}])
-    ... except ConfigError as error:
-    ...     for problem in error.problems:
-    ...         print(problem.path, "--", problem.message.partition(";")[0])
-    expected_tools[0].count -- must be >= 1, got 0
-    expected_tools[1].name -- a tool name must not be empty: '' is in every tool name
-    """
-    problems = _Problems()
-    tools = _expected_tools(data, path, problems)
-    problems.raise_if_any()
-    return tools
-
-
-def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
-    """Test cases from a ``.yaml`` / ``.yml`` / ``.json`` file, or from already-parsed data.
-
-    The layout is ``test_cases: [{name, turns: [{expected_tools: [...], distinct?, ordered?}]}]``;
-    a case may instead carry ``expected_tools`` (and ``distinct`` / ``ordered``) itself, as its
-    only turn. Every problem is reported at once in a ``ConfigError``; a file's problems
-    carry its name. YAML needs PyYAML: ``pip install 'toolmatch[yaml]'``.
-
-    >>> spec = {"test_cases": [
-    ...     {"name": "refund", "turns": [
-    ...         {"expected_tools": ["lookup_order"]},
-    ...         {"expected_tools": [{"name": "refund", "args": {"amount": {"regex": "4[0-9"}}}]},
-    ...     ]},
-    ... ]}
-    >>> try:
-    ...     load_test_cases(spec)
-    ... except ConfigError as error:
-    ...     print(error.problems[0].path)
-    test_cases[0](refund).turns[1].expected_tools[0].args.amount.regex
-    """
-    import os  # here, not at the top: `import toolmatch` stays fast
-
-    if isinstance(source, (str, os.PathLike)):
-        where = os.fspath(source)
-        data = _read_file(where)
-        problems = _Problems()
-        cases = _test_cases(data, problems)
-        problems.raise_if_any(where)
-        return cases
-    problems = _Problems()
-    cases = _test_cases(source, problems)
-    problems.raise_if_any()
-    return cases
-
-
-def _read_file(where: str) -> object:
-    """The parsed file; a syntax error becomes a ``ConfigError`` naming line and column."""
-    suffix = where.rpartition(".")[2].lower() if "." in where else ""
-    if suffix not in ("yaml", "yml", "json"):
-        raise ConfigError(
-            [ConfigProblem(where, "unsupported file type; accepted: .yaml, .yml, .json")]
-        )
-    with open(where, "rb") as file:  # OSError is the caller's: the file is not a config mistake
-        raw = file.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            [ConfigProblem(where, f"not UTF-8 text: byte {error.start} cannot be decoded")]
-        ) from None
-    if suffix == "json":
-        import json
-
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ConfigError(
-                [
-                    ConfigProblem(
-                        f"{where}:{error.lineno}:{error.colno}", f"invalid JSON: {error.msg}"
-                    )
-                ]
-            ) from None
-        except (ValueError, RecursionError) as error:
-            raise ConfigError([ConfigProblem(where, f"invalid JSON: {error}")]) from None
-    try:
-        import yaml
-    except ImportError:
-        raise ConfigError(
-            [ConfigProblem(where, "reading YAML needs PyYAML: pip install 'toolmatch[yaml]'")]
-        ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        what = " ".join(part for part in (error.context, error.problem) if part)
-        place = where if mark is None else f"{where}:{mark.line + 1}:{mark.column + 1}"
-        raise ConfigError([ConfigProblem(place, f"invalid YAML: {what}")]) from None
-    except yaml.YAMLError as error:
-        raise ConfigError([ConfigProblem(where, f"invalid YAML: {error}")]) from None
-    except RecursionError:
-        raise ConfigError([ConfigProblem(where, "invalid YAML: nested too deeply")]) from None
-
-
-def _unknown_keys(
-    mapping: dict[Any, Any], accepted: tuple[str, ...], path: str, problems: _Problems
-) -> None:
-    for key in mapping:
-        if key in accepted:
-            continue
-        hint = ""
-        if isinstance(key, str):
-            import difflib
-
-            close = difflib.get_close_matches(key, accepted, n=1)
-            if close:
-                hint = f" (did you mean {close[0]!r}?)"
-        problems.add(
-            join_path(path, key),
-            f"unknown key {short_repr(key)}{hint}; accepted: {', '.join(accepted)}",
-        )
-
-
-def _flag(mapping: dict[Any, Any], key: str, path: str, problems: _Problems) -> bool:
-    value = mapping.get(key, False)
-    if not isinstance(value, bool):
-        problems.add(join_path(path, key), f"must be true or false, got {short_repr(value)}")
-        return False
-    return value
-
-
-def _expected_tools(data: object, path: str, problems: _Problems) -> list[ExpectedTool]:
-    if not isinstance(data, list):
-        problems.add(
-            path,
-            "must be a list of expected tools (tool names or mappings with a name), got "
-            f"{short_repr(data)} ({type_name(data)})",
-        )
-        return []
-    tools = []
-    for index, item in enumerate(data):
-        tool = _expected_tool(item, join_path(path, index), problems)
-        if tool is not None:
-            tools.append(tool)
-    return tools
-
-
-def _tool_name(name: object, path: str, problems: _Problems) -> str | None:
-    if not isinstance(name, str):
-        problems.add(
-            path,
-            "a tool name must be a string (matched as a substring of the called tool's name), "
-            f"got {short_repr(name)} ({type_name(name)})",
-        )
-        return None
-    if not name:
-        problems.add(path, "a tool name must not be empty: '' is in every tool name")
-        return None
-    return name
-
-
-def _expected_tool(item: object, path: str, problems: _Problems) -> ExpectedTool | None:
-    if isinstance(item, str):
-        bare = _tool_name(item, path, problems)
-        return None if bare is None else ExpectedTool(bare)
-    if not isinstance(item, dict):
-        problems.add(
-            path,
-            f"must be a tool name or a mapping with {', '.join(_TOOL_KEYS)}; got "
-            f"{short_repr(item)} ({type_name(item)})",
-        )
-        return None
-    before = len(problems.found)
-    _unknown_keys(item, _TOOL_KEYS, path, problems)
-    name: str | None = None
-    if "name" not in item:
-        problems.add(
-            join_path(path, "name"),
-            "missing; every expected tool needs the tool name (matched as a substring)",
-        )
-    else:
-        name = _tool_name(item["name"], join_path(path, "name"), problems)
-    args = _tool_args(item.get("args"), join_path(path, "args"), problems)
-    never = _flag(item, "never", path, problems)
-    count, max_count = _tool_counts(item, path, problems)
-    if never and ("count" in item or "max_count" in item):
-        problems.add(
-            join_path(path, "never"),
-            "never: true asserts that no call matches; it cannot be combined with count or "
-            "max_count",
-        )
-    if len(problems.found) > before or name is None:
-        return None
-    try:
-        if never:
-            return ExpectedTool.never(name, args)
-        return ExpectedTool(name, args, count, max_count)
-    except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
-        problems.add(path, str(error))
-        return None
-
-
-def _tool_args(args: object, path: str, problems: _Problems) -> dict[str, Any] | Matcher | None:
-    if args is None:
-        return None
-    if not isinstance(args, dict):
-        problems.add(
-            path,
-            "must be a mapping of expected arguments (asserted as a subset) or one matcher "
-            f"such as {{exact: {{...}}}}, got {short_repr(args)} ({type_name(args)})",
-        )
-        return None
-    kinds = [key for key in args if key in _OPTIONS]
-    if len(kinds) == 1 and kinds[0] not in _ARGS_MATCHERS:
-        kind = kinds[0]
-        problems.add(
-            join_path(path, kind),
-            f"{kind!r} matches one value, not the whole arguments; accepted here: "
-            f"{', '.join(_ARGS_MATCHERS)} (for an argument named {kind!r}, write "
-            f"args: {{partial: {{{kind}: ...}}}})",
-        )
-        return None
-    built = _build(args, path, problems)
-    if isinstance(built, dict):
-        keys = [key for key in built if not isinstance(key, str)]
-        for key in keys:
-            problems.add(
-                join_path(path, key),
-                f"argument names must be strings, got {short_repr(key)} ({type_name(key)}); "
-                "quote it",
-            )
-        return None if keys else built
-    return built if isinstance(built, Matcher) else None
-
-
-def _tool_counts(item: dict[Any, Any], path: str, problems: _Problems) -> tuple[int, int | None]:
-    count = item.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int):
-        problems.add(
-            join_path(path, "count"),
-            f"must be an int >= 1, got {short_repr(count)} ({type_name(count)})",
-        )
-        count = 1
-    elif count < 1:
-        problems.add(
-            join_path(path, "count"),
-            f"must be >= 1, got {count}; to assert that no call matches, write never: true",
-        )
-        count = 1
-    max_count = item.get("max_count")
-    if max_count is None:
-        return count, None
-    if isinstance(max_count, bool) or not isinstance(max_count, int):
-        problems.add(
-            join_path(path, "max_count"),
-            f"must be an int >= count, or null, got {short_repr(max_count)} "
-            f"({type_name(max_count)})",
-        )
-        return count, None
-    if max_count < count:
-        problems.add(join_path(path, "max_count"), f"must be >= count ({count}), got {max_count}")
-        return count, None
-    return count, max_count
-
-
-def _turn(data: object, path: str, problems: _Problems) -> ExpectedTurn:
-    if not isinstance(data, dict):
-        problems.add(
-            path,
-            "a turn must be a mapping with expected_tools (and optionally distinct, ordered), "
-            f"got {short_repr(data)} ({type_name(data)})",
-        )
-        return ExpectedTurn(())
-    _unknown_keys(data, _TURN_KEYS, path, problems)
-    if "expected_tools" not in data:
-        problems.add(
-            join_path(path, "expected_tools"),
-            "missing; each turn lists its expected tools (an empty list expects nothing)",
-        )
-        tools = []
-    else:
-        tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
-    distinct = _flag(data, "distinct", path, problems)
-    ordered = _flag(data, "ordered", path, problems)
-    return ExpectedTurn(tools, distinct=distinct, ordered=ordered)
-
-
-def _case(data: object, index: int, problems: _Problems) -> TestCase | None:
-    path = f"test_cases[{index}]"
-    if not isinstance(data, dict):
-        problems.add(
-            path,
-            "a test case must be a mapping with name and turns (or expected_tools), got "
-            f"{short_repr(data)} ({type_name(data)})",
-        )
-        return None
-    name = data.get("name")
-    if "name" not in data:
-        problems.add(join_path(path, "name"), "missing; every test case needs a unique name")
-    elif not isinstance(name, str) or not name:
-        problems.add(
-            join_path(path, "name"),
-            f"must be a non-empty string, got {short_repr(name)} ({type_name(name)})",
-        )
-    else:
-        path = f"{path}({name})"
-    _unknown_keys(data, _CASE_KEYS, path, problems)
-    turns: list[ExpectedTurn] = []
-    if "turns" in data and "expected_tools" in data:
-        problems.add(
-            path,
-            "has both turns and expected_tools; give turns: [...] for several turns, or "
-            "expected_tools: [...] for a single turn",
-        )
-    elif "turns" in data:
-        for key in ("distinct", "ordered"):
-            if key in data:
-                problems.add(
-                    join_path(path, key),
-                    f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
-                    f"{key}: true}}]",
-                )
-        raw_turns = data["turns"]
-        if not isinstance(raw_turns, list) or not raw_turns:
-            problems.add(
-                join_path(path, "turns"),
-                "must be a non-empty list of turns, each a mapping with expected_tools, got "
-                f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
-            )
-        else:
-            turns = [
-                _turn(turn, join_path(join_path(path, "turns"), number), problems)
-                for number, turn in enumerate(raw_turns)
-            ]
-    elif "expected_tools" in data:
-        single = {key: data[key] for key in _TURN_KEYS if key in data}
-        turns = [_turn(single, path, problems)]
-    else:
-        problems.add(
-            path,
-            "has neither turns nor expected_tools; give turns: [...] for several turns, or "
-            "expected_tools: [...] for a single turn",
-        )
-    if not isinstance(name, str) or not name:
-        return None
-    return TestCase(name, turns)
-
-
-def _test_cases(data: object, problems: _Problems) -> list[TestCase]:
-    if not isinstance(data, dict):
-        what = "is empty" if data is None else f"is {short_repr(data)} ({type_name(data)})"
-        problems.add("test_cases", f"missing: the top level {what}; expected test_cases: [...]")
-        return []
-    _unknown_keys(data, _TOP_KEYS, "", problems)
-    raw = data.get("test_cases")
-    if "test_cases" not in data:
-        problems.add("test_cases", "missing; the top level must have a test_cases list")
-        return []
-    if not isinstance(raw, list) or not raw:
-        problems.add(
-            "test_cases",
-            f"must be a non-empty list of test cases, got {short_repr(raw)} ({type_name(raw)})",
-        )
-        return []
-    cases = []
-    first_use: dict[str, int] = {}
-    for index, item in enumerate(raw):
-        case = _case(item, index, problems)
-        if case is None:
-            continue
-        if case.name in first_use:
-            first = first_use[case.name]
-            problems.add(
-                f"test_cases[{index}]({case.name}).name",
-                f"duplicate case name {case.name!r}; first used by test_cases[{first}]",
-            )
-            continue
-        first_use[case.name] = index
-        cases.append(case)
-    return cases

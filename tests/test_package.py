@@ -1,0 +1,35 @@
+"""The package's surface: every public name importable, and a light `import toolmatch`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import toolmatch
+
+
+@pytest.mark.parametrize("name", toolmatch.__all__)
+def test_every_public_name_is_importable(name: str) -> None:
+    assert getattr(toolmatch, name) is not None
+    assert name in dir(toolmatch)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'toolmatch' has no attribute 'Fuzy'"):
+        toolmatch.Fuzy  # noqa: B018 (the attribute access is the test)
+
+
+def test_selection_and_configuration_load_on_first_use() -> None:
+    code = (
+        "import sys, toolmatch\n"
+        "lazy = ('toolmatch._selection', 'toolmatch._config', 'toolmatch._cases', 'toolmatch._readers')\n"
+        "print(sorted(name for name in lazy if name in sys.modules))\n"
+        "from toolmatch import ExpectedTool, load_test_cases\n"
+        "print(ExpectedTool.__module__, load_test_cases.__module__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines() == ["[]", "toolmatch._selection toolmatch._cases"]

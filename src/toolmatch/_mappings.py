@@ -117,7 +117,7 @@ class _AbsentKey(Matcher, _trusted=True):
 
 
 # As for ANY: a C-level __eq__, here answering False for anything.
-_AbsentKey.__eq__ = functools.partial(operator.is_, _NOTHING)  # type: ignore[method-assign,misc]
+_AbsentKey.__eq__ = staticmethod(functools.partial(operator.is_, _NOTHING))  # type: ignore[method-assign,misc]
 
 Absent = _AbsentKey()
 """Inside a mapping matcher: the key must not be present.

@@ -39,7 +39,8 @@ class _AnyValue(Matcher, _trusted=True):
 
 # A C-level __eq__ that answers True for anything (nothing outside this module can be
 # _NOTHING): the comparison runs without a Python frame, which is most of ANY's cost.
-_AnyValue.__eq__ = functools.partial(operator.is_not, _NOTHING)  # type: ignore[method-assign,misc]
+# staticmethod: from Python 3.14 a partial binds like a function, which would pass `self`.
+_AnyValue.__eq__ = staticmethod(functools.partial(operator.is_not, _NOTHING))  # type: ignore[method-assign,misc]
 
 ANY = _AnyValue()
 """Matches every value, ``None`` included (a missing key is still missing).

@@ -160,7 +160,7 @@ class _Number(_Node, _trusted=True):
     def matches(self, actual: object) -> bool:
         kind = type(actual)
         if (kind is int or kind is float) and self._builtin:
-            return bool(self.value == actual)
+            return self.value == actual  # type: ignore[no-any-return]  # int/float: a bool
         return numbers_equal(self.value, actual)
 
     def describe_mismatch(self, actual: object) -> str:

@@ -238,13 +238,18 @@ class Matcher:
         >>> Fuzzy("206588").explain(205000)
         "fuzzy '206588' does not match 205000"
         """
+        found = self._found_mismatches(actual, "")
+        return "; ".join(str(mismatch) for mismatch in found) if found else None
+
+    def _found_mismatches(self, actual: object, path: str) -> list[Mismatch]:
+        """:meth:`mismatches` as a list, never empty on a mismatch and never raising."""
         if self.__eq__(actual):
-            return None
+            return []
         try:
-            reasons = [str(mismatch) for mismatch in self.mismatches(actual)]
-        except Exception:
-            reasons = []
-        return "; ".join(reasons) or self._safe_describe(actual)
+            found = list(self.mismatches(actual, path))
+        except Exception:  # a user matcher's mismatches() must not break the report
+            found = []
+        return found or [Mismatch(path, self._safe_describe(actual))]
 
     def _safe_describe(self, actual: object) -> str:
         try:

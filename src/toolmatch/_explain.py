@@ -27,25 +27,15 @@ def explain(expected: object, actual: object) -> Mismatches:
     items[0].id: regex '[0-9]+' does not match 'x7'
     """
     if isinstance(expected, Matcher):
-        return Mismatches(_collect(expected, actual))
+        return Mismatches(expected._found_mismatches(actual, ""))
     if isinstance(actual, Matcher):
-        return Mismatches(_collect(actual, expected))
+        return Mismatches(actual._found_mismatches(expected, ""))
     if holds_matcher(actual) and not holds_matcher(expected):
         expected, actual = actual, expected
     try:
         return Mismatches(_plain_mismatches(expected, actual, "", 0))
     except Exception as error:  # a misbehaving value must not break a failure report
         return Mismatches([Mismatch("", f"could not compare: {type(error).__name__}: {error}")])
-
-
-def _collect(matcher: Matcher, actual: object, path: str = "") -> list[Mismatch]:
-    if matcher.__eq__(actual):
-        return []
-    try:
-        found = list(matcher.mismatches(actual, path))
-    except Exception:
-        found = []
-    return found or [Mismatch(path, matcher._safe_describe(actual))]
 
 
 def holds_matcher(value: object, depth: int = 0) -> bool:
@@ -70,10 +60,10 @@ def _plain_mismatches(
     if expected is actual:
         return
     if isinstance(expected, Matcher):
-        yield from _collect(expected, actual, path)
+        yield from expected._found_mismatches(actual, path)
         return
     if isinstance(actual, Matcher):
-        yield from _collect(actual, expected, path)
+        yield from actual._found_mismatches(expected, path)
         return
     if depth > _MAX_DEPTH:
         if not _equal(expected, actual):

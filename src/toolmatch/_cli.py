@@ -44,7 +44,7 @@ from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases
 from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
-from toolmatch._results import ToolCheck, TurnResult
+from toolmatch._results import ToolCheck, TurnResult, closest_candidate
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
@@ -229,8 +229,7 @@ def _hidden_mismatches(check: ToolCheck) -> list[str]:
     reason = check.unmatched_reason or ""
     if not (reason.startswith("arg '") and reason.endswith("' missing")):
         return []
-    failing = [candidate for candidate in check.candidates if not candidate.matched]
-    closest = min(failing, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+    closest = closest_candidate(check.candidates)
     if len(closest.mismatches) < 2:
         return []
     return [f"call {closest.index}: " + "; ".join(str(m) for m in closest.mismatches)]

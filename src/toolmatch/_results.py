@@ -108,6 +108,12 @@ class Candidate(Record):
         }
 
 
+def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
+    """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
+    failing = [candidate for candidate in candidates if not candidate.matched]
+    return min(failing, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+
+
 class ToolCheck(TextDisplay):
     """The verdict of one :class:`ExpectedTool` on one turn's calls (``bool(check)`` is ``passed``).
 

@@ -17,7 +17,7 @@ from toolmatch._explain import explain
 from toolmatch._formats import to_calls
 from toolmatch._mappings import Partial
 from toolmatch._pairing import assign_distinct, assign_ordered
-from toolmatch._results import Candidate, ToolCheck, TurnResult
+from toolmatch._results import Candidate, ToolCheck, TurnResult, closest_candidate
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -290,7 +290,7 @@ class ExpectedTool(Matcher):
 
 
 def _closest_reason(candidates: Sequence[Candidate]) -> str:
-    closest = min(candidates, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+    closest = closest_candidate(candidates)
     if closest.call.parse_error is None:
         for mismatch in closest.mismatches:
             # A top-level key: the path is the bare name (seed 000 section 5's wording).

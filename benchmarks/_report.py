@@ -9,6 +9,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchmarks._timing import Timing
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,33 @@ class Section:
     # Plots, by file name: each writer is called with the path to write (full mode only;
     # the runner puts them beside the results table, which links them).
     images: dict[str, Callable[[Path], None]] = field(default_factory=dict)
+
+
+def timed_figure(
+    name: str,
+    contender: str,
+    mine: Timing,
+    reference: str,
+    theirs: Timing,
+    *,
+    per: int = 1,
+    max_ratio: float | None = None,
+    budget: str = "",
+    cross_check: str | None = None,
+) -> Figure:
+    """The figure comparing two timings of one run: best times (per item when ``per`` > 1),
+    their ratio, and the median of the per-round ratios as the default cross-check."""
+    return Figure(
+        name=name,
+        contender=contender,
+        reference=reference,
+        value=format_seconds(mine.best / per),
+        reference_value=format_seconds(theirs.best / per),
+        ratio=mine.ratio_to(theirs),
+        cross_check=f"{mine.paired_ratio_to(theirs):.2f}x" if cross_check is None else cross_check,
+        max_ratio=max_ratio,
+        budget=budget,
+    )
 
 
 def format_seconds(seconds: float) -> str:

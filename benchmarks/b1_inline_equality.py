@@ -14,8 +14,8 @@ import json
 import re
 from collections.abc import Callable
 
-from benchmarks._report import Config, Figure, Section, format_seconds
-from benchmarks._timing import Contender, Timing, compare
+from benchmarks._report import Config, Figure, Section, timed_figure
+from benchmarks._timing import Contender, compare
 
 TITLE = "inline equality: a 10-key args dict with Regex, Approx and ANY"
 
@@ -170,16 +170,12 @@ def run(config: Config) -> Section:
         max_ratio: float | None = None,
         budget: str = "",
     ) -> Figure:
-        mine: Timing = timings[f"{contender}|{direction}{suffix}"]
-        theirs: Timing = timings[f"{reference}|{direction}{suffix}"]
-        return Figure(
-            name=f"{direction}{' (shared values)' if suffix else ''}",
-            contender=contender,
-            reference=reference,
-            value=format_seconds(mine.best),
-            reference_value=format_seconds(theirs.best),
-            ratio=mine.ratio_to(theirs),
-            cross_check=f"{mine.paired_ratio_to(theirs):.2f}x",
+        return timed_figure(
+            f"{direction}{' (shared values)' if suffix else ''}",
+            contender,
+            timings[f"{contender}|{direction}{suffix}"],
+            reference,
+            timings[f"{reference}|{direction}{suffix}"],
             max_ratio=max_ratio,
             budget=budget,
         )

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks._report import Config, Figure, Section, format_seconds
+from benchmarks._report import Config, Figure, Section, format_seconds, timed_figure
 from benchmarks._timing import Contender, Timing, compare
 
 TYPE_CHECKING = False
@@ -355,16 +355,13 @@ def _pair_figures(section: Section, timings: dict[str, dict[str, Timing]], point
     for workload in WORKLOADS:
         if not workload.matchers or workload.key not in timings:
             continue
-        mine, theirs = timings[workload.key]["check_turn"], timings[workload.key]["every pair"]
         section.figures.append(
-            Figure(
-                name=f"every pair once, {workload.label}, K x M = {point}",
-                contender="check_turn",
-                reference="bare loop over every pair",
-                value=format_seconds(mine.best),
-                reference_value=format_seconds(theirs.best),
-                ratio=mine.ratio_to(theirs),
-                cross_check=f"{mine.paired_ratio_to(theirs):.2f}x",
+            timed_figure(
+                f"every pair once, {workload.label}, K x M = {point}",
+                "check_turn",
+                timings[workload.key]["check_turn"],
+                "bare loop over every pair",
+                timings[workload.key]["every pair"],
                 max_ratio=MAX_PAIR_RATIO,
                 budget=f"<= {MAX_PAIR_RATIO:g}x",
             )
@@ -488,13 +485,12 @@ def _peer_figures(section: Section, bench: _Bench, sizes: Sizes) -> None:
     if timings is not None:
         mine, theirs = timings["check_turn"], timings["toolscore"]
         section.figures.append(
-            Figure(
-                name=f"{square:,} x {square:,} same-name calls, plain args",
-                contender="check_turn",
-                reference="toolscore.evaluate",
-                value=format_seconds(mine.best),
-                reference_value=format_seconds(theirs.best),
-                ratio=mine.ratio_to(theirs),
+            timed_figure(
+                f"{square:,} x {square:,} same-name calls, plain args",
+                "check_turn",
+                mine,
+                "toolscore.evaluate",
+                theirs,
                 cross_check=f"{mine.paired_ratio_to(theirs):.3g}x; toolscore "
                 f"{theirs.best / mine.best:.0f}x slower",
                 max_ratio=1 / MIN_PEER_SPEEDUP,

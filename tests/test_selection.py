@@ -30,7 +30,13 @@ from toolmatch import (
 )
 from toolmatch._canonical import canonical_key
 from toolmatch._pairing import assign_distinct, assign_ordered
-from toolmatch._selection import _match_turn
+from toolmatch._selection import (
+    _NAMES_REMEMBERED,
+    _match_turn,
+    _Selection,
+    judge_turns,
+    turns_pass,
+)
 
 
 def call(name: str, **args: object) -> dict[str, object]:
@@ -690,8 +696,8 @@ TRICKY = [
 def test_indexed_matching_equals_pairwise_on_tricky_values() -> None:
     expectations = [ExpectedTool("s", {"a": value}) for value in TRICKY]
     calls = [ToolCall("s", {"a": value}) for value in TRICKY]
-    indexed = _match_turn(expectations, calls, use_index=True)
-    assert indexed == _match_turn(expectations, calls, use_index=False)
+    indexed = _match_turn(_Selection(expectations), calls, use_index=True)
+    assert indexed == _match_turn(_Selection(expectations), calls, use_index=False)
     assert indexed[0][1] == [0]  # True matches only True
     assert indexed[1][1] == [1, 2, 15]  # 1 matches 1, 1.0 and Decimal("1")
 
@@ -747,8 +753,8 @@ def test_indexed_matching_equals_pairwise(pool: list[object], data: st.DataObjec
     expectations = [ExpectedTool(name, args) for name, args in expected]
     calls = [ToolCall(name, args) for name, args in actual]
     calls.append(ToolCall("s", {}, parse_error="bad"))
-    indexed = _match_turn(expectations, calls, use_index=True)
-    pairwise = _match_turn(expectations, calls, use_index=False)
+    indexed = _match_turn(_Selection(expectations), calls, use_index=True)
+    pairwise = _match_turn(_Selection(expectations), calls, use_index=False)
     assert indexed == pairwise
     for expectation, (_, matching) in zip(expectations, pairwise, strict=True):
         args = expectation.args
@@ -774,3 +780,100 @@ def test_large_distinct_turn_is_correct() -> None:
     assert sorted(assigned) == list(range(1000))
     crowded = check_turn([*expected, ExpectedTool("search")], calls, distinct=True)
     assert [check.passed for check in crowded.checks].count(False) == 1
+
+
+# --- a turn remembers which expectations select each name, across runs ----------------------
+
+
+def test_a_kept_selection_judges_later_turns_like_a_fresh_one() -> None:
+    expectations = [
+        ExpectedTool("search", {"q": "x"}),
+        ExpectedTool(Regex("fetch_.*")),
+        ExpectedTool("s"),
+    ]
+    kept = _Selection(expectations)
+    turns = [
+        [ToolCall("web_search", {"q": "x"}), ToolCall("fetch_page")],
+        [ToolCall("fetch"), ToolCall("search", {"q": "y"})],
+        [ToolCall("web_search", {"q": "x"}), ToolCall("status")],
+    ]
+    for calls in turns * 2:
+        assert _match_turn(kept, calls) == _match_turn(_Selection(expectations), calls)
+    assert kept.selecting("web_search") == (0, 2)
+    assert kept.selecting("fetch_page") == (1,)
+    assert kept.selecting("other") == ()
+
+
+def test_a_name_matcher_is_asked_once_per_distinct_name() -> None:
+    asked: list[object] = []
+
+    class Recording(Regex):
+        def matches(self, actual: object) -> bool:
+            asked.append(actual)
+            return super().matches(actual)
+
+    selection = _Selection([ExpectedTool(Recording("get_.*"))])
+    for _ in range(3):
+        _match_turn(selection, [ToolCall("get_weather"), ToolCall("get_weather"), ToolCall("put")])
+    assert asked == ["get_weather", "put"]
+
+
+def test_remembered_names_are_bounded_and_forgetting_changes_no_verdict() -> None:
+    selection = _Selection([ExpectedTool("tool_1")])
+    for number in range(_NAMES_REMEMBERED + 10):
+        name = f"tool_{number}"
+        assert selection.selecting(name) == ((0,) if "tool_1" in name else ())
+    assert len(selection._known) <= _NAMES_REMEMBERED
+    assert selection.selecting("tool_1") == (0,)
+
+
+# --- the verdict alone (TestCase.passes, the CLI's path) agrees with the full results -------
+
+
+def _expectation(
+    name: str, value: int | None, counts: tuple[int, int | None], never: bool
+) -> ExpectedTool:
+    args = None if value is None else {"v": Fuzzy("2") if value == 2 else value}
+    return ExpectedTool.never(name, args) if never else ExpectedTool(name, args, *counts)
+
+
+expectation_strategy = st.builds(
+    _expectation,
+    st.sampled_from(["a", "b", "ab"]),
+    st.none() | st.integers(0, 2),
+    st.sampled_from([(1, None), (2, None), (1, 1), (1, 2)]),
+    st.booleans(),
+)
+
+
+calls_strategy = st.lists(
+    st.builds(
+        lambda name, value: ToolCall(name, {"v": value}),
+        st.sampled_from(["a", "b", "ab", "c"]),
+        st.integers(0, 2),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(expectation_strategy, max_size=3), st.booleans(), st.booleans()),
+        max_size=3,
+    ),
+    st.data(),
+)
+def test_turns_pass_agrees_with_judge_turns(
+    turns: list[tuple[list[ExpectedTool], bool, bool]], data: st.DataObject
+) -> None:
+    # Mostly as many call turns as expected turns; sometimes one fewer or one more.
+    count = data.draw(st.sampled_from([len(turns)] * 4 + [max(len(turns) - 1, 0), len(turns) + 1]))
+    calls = [data.draw(calls_strategy) for _ in range(count)]
+    planned = [
+        (_Selection(expectations), distinct, ordered) for expectations, distinct, ordered in turns
+    ]
+    verdict = all(result.passed for result in judge_turns(planned, calls))
+    assert turns_pass(planned, calls) == verdict
+    # Judged again with the same selections: remembering names changes nothing.
+    assert turns_pass(planned, calls) == verdict

@@ -12,7 +12,14 @@ from toolmatch._config import MATCHER_OPTIONS, ConfigError, ConfigProblem, Probl
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._formats import to_calls
 from toolmatch._record import Record
-from toolmatch._selection import ExpectedTool, _check_turn, judge_turns
+from toolmatch._selection import (
+    ExpectedTool,
+    _check_turn,
+    _Selection,
+    judge_turns,
+    read_turns,
+    turns_pass,
+)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -20,6 +27,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import Any
 
+    from toolmatch._calls import ToolCall
     from toolmatch._results import TurnResult
 
 __all__ = ["ExpectedTurn", "TestCase", "load_expected_tools", "load_test_cases"]
@@ -42,11 +50,13 @@ class ExpectedTurn(Record):
     True
     """
 
-    __slots__ = _fields = ("expected_tools", "distinct", "ordered")
+    _fields = ("expected_tools", "distinct", "ordered")
+    __slots__ = (*_fields, "_selection")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
     expected_tools: tuple[ExpectedTool, ...]
     distinct: bool
     ordered: bool
+    _selection: _Selection
 
     def __init__(
         self, expected_tools: Sequence[ExpectedTool], distinct: bool = False, ordered: bool = False
@@ -54,11 +64,13 @@ class ExpectedTurn(Record):
         object.__setattr__(self, "expected_tools", tuple(expected_tools))
         object.__setattr__(self, "distinct", distinct)
         object.__setattr__(self, "ordered", ordered)
+        # Kept for every run this turn judges: it remembers which expectations select a name.
+        object.__setattr__(self, "_selection", _Selection(self.expected_tools))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn."""
         return _check_turn(
-            list(self.expected_tools),
+            self._selection,
             to_calls(calls),
             distinct=self.distinct,
             ordered=self.ordered,
@@ -77,14 +89,18 @@ class TestCase(Record):
     """
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
-    __slots__ = _fields = ("name", "turns")
+    _fields = ("name", "turns")
+    __slots__ = (*_fields, "_judged_turns")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn, ...]
+    _judged_turns: list[tuple[_Selection, bool, bool]]
 
     def __init__(self, name: str, turns: Sequence[ExpectedTurn]) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "turns", tuple(turns))
+        judged = [(turn._selection, turn.distinct, turn.ordered) for turn in self.turns]
+        object.__setattr__(self, "_judged_turns", judged)
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.
@@ -92,13 +108,29 @@ class TestCase(Record):
         A turn present on one side only fails with a ``reason``, as in :func:`check_turns`;
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn.
         """
+        return judge_turns(self._judged_turns, self._read(call_turns))
+
+    def passes(self, call_turns: Sequence[object]) -> bool:
+        """Whether the run passes: ``check``'s verdict, without building its results.
+
+        Faster than :meth:`check` when only the verdict counts, as over a large trace
+        file; bad input raises as in :meth:`check`.
+
+        >>> spec = {"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]}
+        >>> [case] = load_test_cases(spec)
+        >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
+        (True, False)
+        """
+        return turns_pass(self._judged_turns, self._read(call_turns))
+
+    @staticmethod
+    def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:
         if not isinstance(call_turns, (list, tuple)):
             raise TypeError(
                 f"turns must be a list with one entry of calls per turn, got "
                 f"{short_repr(call_turns)} ({type_name(call_turns)})"
             )
-        turns = [(turn.expected_tools, turn.distinct, turn.ordered) for turn in self.turns]
-        return judge_turns(turns, call_turns, "turns")
+        return read_turns(call_turns, "turns")
 
 
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:

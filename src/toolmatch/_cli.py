@@ -186,6 +186,8 @@ class _Judge:
         if "turns" not in run:
             return bad('missing "turns": a list with one entry of calls per turn', name)
         try:
+            if not self.want_json and case.passes(run["turns"]):
+                return (_PASS, number, name, [], "", None)  # a text PASS needs no results
             results = case.check(run["turns"])
         except TypeError as error:
             return bad(str(error), name)

@@ -30,6 +30,7 @@ __all__ = ["ExpectedTool", "assert_called", "check_turn", "check_turns"]
 _MISSING: Any = object()
 _SHOWN_CONFLICTS = 5
 _SHOWN_NAMES = 8
+_NAMES_REMEMBERED = 4096
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -114,6 +115,7 @@ class ExpectedTool(Matcher):
         "_args_matcher",
         "_args_check",
         "_literal_key",
+        "_alone",
     )
     name: str | Matcher
     args: Mapping[str, Any] | Matcher | None
@@ -123,6 +125,7 @@ class ExpectedTool(Matcher):
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
+    _alone: _Selection
 
     def __init__(
         self,
@@ -163,6 +166,7 @@ class ExpectedTool(Matcher):
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
         literal = isinstance(args, Mapping) and not isinstance(args, Matcher)
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
+        set_(self, "_alone", _Selection([self]))
 
     @property
     def is_never(self) -> bool:
@@ -194,8 +198,10 @@ class ExpectedTool(Matcher):
             calls = to_calls(actual)
         except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
             return False
-        _, matching = _match_turn([self], calls, use_index=False)[0]
-        found = len(matching)
+        _, matching = _match_turn(self._alone, calls, use_index=False)[0]
+        return self._count_met(len(matching))
+
+    def _count_met(self, found: int) -> bool:
         return found >= self.count and (self.max_count is None or found <= self.max_count)
 
     def mismatches(self, actual: object, path: str = "") -> Any:
@@ -220,7 +226,7 @@ class ExpectedTool(Matcher):
         (False, (0,), 'expected 2 matching call(s), got 1')
         """
         call_list = to_calls(calls)
-        candidates, matching = _match_turn([self], call_list, use_index=False)[0]
+        candidates, matching = _match_turn(self._alone, call_list, use_index=False)[0]
         return self._judge(call_list, candidates, matching)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
@@ -298,22 +304,46 @@ def _closest_reason(candidates: Sequence[Candidate]) -> str:
     return f"call {closest.index}: {reasons}"
 
 
+class _Selection:
+    """Which of a turn's expectations select each tool name, worked out once per name.
+
+    Tool names repeat from run to run, so a spec's turn keeps one of these for all the runs
+    it judges: a call's candidates are then one dict lookup away. A name matcher is asked
+    once per distinct name (matchers are pure). At most ``_NAMES_REMEMBERED`` names are
+    kept, so memory stays flat on a trace of ever-new names.
+    """
+
+    __slots__ = ("expectations", "_selects", "_known")
+
+    def __init__(self, expectations: Sequence[ExpectedTool]) -> None:
+        self.expectations = list(expectations)
+        self._selects = [expectation._selects for expectation in self.expectations]
+        self._known: dict[str, tuple[int, ...]] = {}
+
+    def selecting(self, name: str) -> tuple[int, ...]:
+        """The numbers of the expectations that select ``name``, in order."""
+        known = self._known.get(name)
+        if known is None:
+            known = tuple(number for number, selects in enumerate(self._selects) if selects(name))
+            if len(self._known) >= _NAMES_REMEMBERED:
+                self._known.clear()
+            self._known[name] = known
+        return known
+
+
 def _match_turn(
-    expectations: Sequence[ExpectedTool], calls: Sequence[ToolCall], *, use_index: bool = True
+    selection: _Selection, calls: Sequence[ToolCall], *, use_index: bool = True
 ) -> list[tuple[list[int], list[int]]]:
     """For each expectation: the calls whose name it selects, and those that also match."""
-    by_name: dict[str, list[int]] = {}
+    expectations = selection.expectations
+    candidates: list[list[int]] = [[] for _ in expectations]
+    known = selection._known
     for index, call in enumerate(calls):
-        by_name.setdefault(call.name, []).append(index)
-    selected: list[set[str]] = []
-    candidates: list[list[int]] = []
-    for expectation in expectations:
-        names = [name for name in by_name if expectation._selects(name)]
-        selected.append(set(names))
-        if len(names) == 1:
-            candidates.append(by_name[names[0]])
-        else:
-            candidates.append(sorted(index for name in names for index in by_name[name]))
+        numbers = known.get(call.name)
+        if numbers is None:
+            numbers = selection.selecting(call.name)
+        for number in numbers:
+            candidates[number].append(index)
 
     matching: list[list[int]] = [[] for _ in expectations]
     indexed: dict[tuple[str, ...], list[int]] = {}
@@ -330,32 +360,35 @@ def _match_turn(
                 if calls[index].parse_error is None and check(calls[index].args)
             ]
     for keys, members in indexed.items():
-        _match_indexed(keys, members, expectations, calls, by_name, selected, matching)
+        _match_indexed(keys, members, selection, calls, matching)
     return list(zip(candidates, matching, strict=True))
 
 
 def _match_indexed(
     keys: tuple[str, ...],
     members: list[int],
-    expectations: Sequence[ExpectedTool],
+    selection: _Selection,
     calls: Sequence[ToolCall],
-    by_name: dict[str, list[int]],
-    selected: list[set[str]],
     matching: list[list[int]],
 ) -> None:
     """Match literal expectations asserting the same keys by looking each call's values up."""
+    expectations = selection.expectations
     table: dict[tuple[Hashable, ...], list[int]] = {}
     for number in members:
         literal = expectations[number]._literal_key
         assert literal is not None
         table.setdefault(literal[1], []).append(number)
-    # The union of the members' candidates, built from their names: merging the candidate
-    # lists themselves costs K x M when K expectations all select the same M calls.
-    names = set().union(*(selected[number] for number in members))
-    pool = sorted(index for name in names for index in by_name[name])
-    for index in pool:
-        call = calls[index]
-        if call.parse_error is not None:
+    # Which members select each name, as a set: K literal expectations over M calls of one
+    # name then cost M lookups, not K x M comparisons.
+    member_set = frozenset(members)
+    takers_of_name: dict[str, frozenset[int]] = {}
+    for index, call in enumerate(calls):
+        takers = takers_of_name.get(call.name)
+        if takers is None:
+            takers = takers_of_name[call.name] = member_set.intersection(
+                selection.selecting(call.name)
+            )
+        if not takers or call.parse_error is not None:
             continue
         values = []
         for key in keys:
@@ -366,11 +399,11 @@ def _match_indexed(
         else:
             if None in values:
                 # A value without a canonical key (an odd type): compare the slow way.
-                takers = [number for number in members if expectations[number]._call_matches(call)]
+                found = [number for number in members if expectations[number]._call_matches(call)]
             else:
-                takers = table.get(tuple(values), [])
-            for number in takers:
-                if call.name in selected[number]:
+                found = table.get(tuple(values), [])
+            for number in found:
+                if number in takers:
                     matching[number].append(index)
 
 
@@ -420,11 +453,12 @@ def check_turn(
     _check_flag("distinct", distinct)
     _check_flag("ordered", ordered)
     expectations = _expectation_list(expected)
-    return _check_turn(expectations, to_calls(calls), distinct=distinct, ordered=ordered)
+    selection = _Selection(expectations)
+    return _check_turn(selection, to_calls(calls), distinct=distinct, ordered=ordered)
 
 
 def _check_turn(
-    expectations: list[ExpectedTool],
+    selection: _Selection,
     calls: list[ToolCall],
     *,
     distinct: bool,
@@ -433,7 +467,8 @@ def _check_turn(
     reason: str | None = None,
     use_index: bool = True,
 ) -> TurnResult:
-    matched = _match_turn(expectations, calls, use_index=use_index)
+    expectations = selection.expectations
+    matched = _match_turn(selection, calls, use_index=use_index)
     checks = [
         expectation._judge(calls, candidates, matching)
         for expectation, (candidates, matching) in zip(expectations, matched, strict=True)
@@ -447,6 +482,27 @@ def _check_turn(
         ordered=ordered,
         turn=turn,
         reason=reason,
+    )
+
+
+def _turn_passes(
+    selection: _Selection, calls: list[ToolCall], *, distinct: bool, ordered: bool
+) -> bool:
+    """Whether :func:`_check_turn` would pass the turn, without building its results."""
+    expectations = selection.expectations
+    matched = _match_turn(selection, calls)
+    for expectation, (_, matching) in zip(expectations, matched, strict=True):
+        if not expectation._count_met(len(matching)):
+            return False
+    if not (distinct or ordered):
+        return True
+    # Every expectation passes on its own here, so each demands what _assign gives it.
+    demands = [0 if expectation.is_never else expectation.count for expectation in expectations]
+    matchings = [matching for _, matching in matched]
+    assigned = (assign_ordered if ordered else assign_distinct)(demands, matchings)
+    return all(
+        got is not None and len(got) >= demand
+        for got, demand in zip(assigned, demands, strict=True)
     )
 
 
@@ -567,40 +623,47 @@ def check_turns(
         _expectation_list(turn, f"expected_turns[{number}]")
         for number, turn in enumerate(expected_turns)
     ]
-    turns = [(expectations, distinct, ordered) for expectations in expectation_turns]
-    return judge_turns(turns, call_turns, "call_turns")
+    turns = [(_Selection(expectations), distinct, ordered) for expectations in expectation_turns]
+    return judge_turns(turns, read_turns(call_turns, "call_turns"))
 
 
-def judge_turns(
-    turns: Sequence[tuple[Sequence[ExpectedTool], bool, bool]],
-    call_turns: Sequence[object],
-    where: str,
-) -> list[TurnResult]:
-    """Each turn's calls against that turn's (expectations, distinct, ordered) only.
+_NO_TURN = (_Selection(()), False, False)
 
-    A turn present on one side only fails with a ``reason``; calls that :func:`to_calls`
-    cannot read raise ``TypeError`` naming ``where[turn]``.
-    """
+
+def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]:
+    """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it."""
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
             calls_per_turn.append(to_calls(turn))
         except TypeError as error:
             raise TypeError(f"{where}[{number}]: {error}") from None
-    sizes = f"got {len(call_turns)} call turn(s) for {len(turns)} expected turn(s)"
+    return calls_per_turn
+
+
+def judge_turns(
+    turns: Sequence[tuple[_Selection, bool, bool]], calls_per_turn: Sequence[list[ToolCall]]
+) -> list[TurnResult]:
+    """Each turn's calls against that turn's (expectations, distinct, ordered) only.
+
+    A turn present on one side only fails with a ``reason``.
+    """
     results = []
     for number in range(max(len(turns), len(calls_per_turn))):
         reason = None
-        if number >= len(calls_per_turn):
-            reason = f"turn {number} has no calls: {sizes}"
-        elif number >= len(turns):
-            reason = f"turn {number} has calls but no expectations: {sizes}"
-        no_turn: tuple[Sequence[ExpectedTool], bool, bool] = ((), False, False)
-        expectations, distinct, ordered = turns[number] if number < len(turns) else no_turn
+        if number >= len(calls_per_turn) or number >= len(turns):
+            missing = (
+                "has no calls" if number >= len(calls_per_turn) else "has calls but no expectations"
+            )
+            reason = (
+                f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
+                f"{len(turns)} expected turn(s)"
+            )
+        selection, distinct, ordered = turns[number] if number < len(turns) else _NO_TURN
         calls = calls_per_turn[number] if number < len(calls_per_turn) else []
         results.append(
             _check_turn(
-                list(expectations),
+                selection,
                 calls,
                 distinct=distinct,
                 ordered=ordered,
@@ -609,6 +672,18 @@ def judge_turns(
             )
         )
     return results
+
+
+def turns_pass(
+    turns: Sequence[tuple[_Selection, bool, bool]], calls_per_turn: Sequence[list[ToolCall]]
+) -> bool:
+    """Whether :func:`judge_turns` would pass every turn, without building the results."""
+    if len(turns) != len(calls_per_turn):
+        return False
+    return all(
+        _turn_passes(selection, calls, distinct=distinct, ordered=ordered)
+        for (selection, distinct, ordered), calls in zip(turns, calls_per_turn, strict=True)
+    )
 
 
 def assert_called(

@@ -250,7 +250,10 @@ def _profile(spec: Path, traces: Path) -> str:
         "of which parsing JSON-string arguments": _share(
             stats, "__init__.py", "loads", caller="parse_arguments"
         ),
-        "judging the expectations (check_turn)": _share(stats, "_selection.py", "_check_turn"),
+        "judging the expectations (verdicts, and results for failed runs)": (
+            _share(stats, "_selection.py", "_turn_passes")
+            + _share(stats, "_selection.py", "_check_turn")
+        ),
         "parsing the lines (json.loads)": _share(stats, "__init__.py", "loads", caller="_judge"),
         "printing the report": _share(stats, "_cli.py", "add"),
     }

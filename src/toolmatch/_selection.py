@@ -313,10 +313,12 @@ class _Selection:
     kept, so memory stays flat on a trace of ever-new names.
     """
 
-    __slots__ = ("expectations", "_selects", "_known")
+    __slots__ = ("expectations", "demands", "_selects", "_known")
 
     def __init__(self, expectations: Sequence[ExpectedTool]) -> None:
         self.expectations = list(expectations)
+        # The calls each expectation needs of its own when calls are distinct or ordered.
+        self.demands = [0 if tool.is_never else tool.count for tool in self.expectations]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
 
@@ -345,20 +347,23 @@ def _match_turn(
         for number in numbers:
             candidates[number].append(index)
 
-    matching: list[list[int]] = [[] for _ in expectations]
+    matching: list[list[int]] = []
     indexed: dict[tuple[str, ...], list[int]] = {}
     for number, expectation in enumerate(expectations):
         check = expectation._args_check
-        if check is None:
-            matching[number] = candidates[number]
+        selected = candidates[number]
+        if check is None or not selected:
+            matching.append(selected)
         elif use_index and expectation._literal_key is not None:
+            matching.append([])
             indexed.setdefault(expectation._literal_key[0], []).append(number)
         else:
-            matching[number] = [
-                index
-                for index in candidates[number]
-                if calls[index].parse_error is None and check(calls[index].args)
-            ]
+            found = []
+            for index in selected:
+                call = calls[index]
+                if call.parse_error is None and check(call.args):
+                    found.append(index)
+            matching.append(found)
     for keys, members in indexed.items():
         _match_indexed(keys, members, selection, calls, matching)
     return list(zip(candidates, matching, strict=True))
@@ -474,7 +479,7 @@ def _check_turn(
         for expectation, (candidates, matching) in zip(expectations, matched, strict=True)
     ]
     if distinct or ordered:
-        checks = _assign(expectations, calls, matched, checks, ordered)
+        checks = _assign(selection, calls, matched, checks, ordered)
     return TurnResult(
         tuple(checks),
         len(calls),
@@ -489,25 +494,25 @@ def _turn_passes(
     selection: _Selection, calls: list[ToolCall], *, distinct: bool, ordered: bool
 ) -> bool:
     """Whether :func:`_check_turn` would pass the turn, without building its results."""
-    expectations = selection.expectations
     matched = _match_turn(selection, calls)
-    for expectation, (_, matching) in zip(expectations, matched, strict=True):
+    matchings = []
+    for expectation, (_, matching) in zip(selection.expectations, matched, strict=True):
         if not expectation._count_met(len(matching)):
             return False
+        matchings.append(matching)
     if not (distinct or ordered):
         return True
     # Every expectation passes on its own here, so each demands what _assign gives it.
-    demands = [0 if expectation.is_never else expectation.count for expectation in expectations]
-    matchings = [matching for _, matching in matched]
+    demands = selection.demands
     assigned = (assign_ordered if ordered else assign_distinct)(demands, matchings)
-    return all(
-        got is not None and len(got) >= demand
-        for got, demand in zip(assigned, demands, strict=True)
-    )
+    for got, demand in zip(assigned, demands, strict=True):
+        if got is None or len(got) < demand:
+            return False
+    return True
 
 
 def _assign(
-    expectations: list[ExpectedTool],
+    selection: _Selection,
     calls: list[ToolCall],
     matched: list[tuple[list[int], list[int]]],
     checks: list[ToolCheck],
@@ -515,9 +520,10 @@ def _assign(
 ) -> list[ToolCheck]:
     """Re-judge each expectation on the calls it gets for itself."""
     # Expectations that fail anyway take no calls, so they cannot starve the others.
+    expectations = selection.expectations
     demands = [
-        expectation.count if check.passed and not expectation.is_never else 0
-        for expectation, check in zip(expectations, checks, strict=True)
+        demand if check.passed else 0
+        for demand, check in zip(selection.demands, checks, strict=True)
     ]
     matchings = [matching for _, matching in matched]
     if ordered:

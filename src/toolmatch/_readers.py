@@ -168,10 +168,10 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
 
 def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
     """``parse_arguments`` for a string."""
-    # The common case, one JSON object and nothing around it, straight through json's C
-    # scanner: json.loads adds a Python layer of whitespace regexes that costs twice the
-    # parse. Anything else (surrounding whitespace, bad JSON, another value, a BOM) goes
-    # through json.loads, so its answers and error texts stay json.loads'.
+    # The common case, one JSON object (and perhaps JSON whitespace after it), straight
+    # through json's C scanner: json.loads adds a Python layer of whitespace regexes that
+    # costs twice the parse. Anything else (leading whitespace, bad JSON, another value, a
+    # BOM) goes through json.loads, so its answers and error texts stay json.loads'.
     if text and text[0] == "{":
         scan = _scan_once or _json_scanner()
         try:
@@ -179,7 +179,7 @@ def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
         except (StopIteration, ValueError, RecursionError):
             pass
         else:
-            if end == len(text):
+            if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
                 return parsed, None  # text starts with '{': the scanner gave a dict
     return _loads_arguments(text)
 
@@ -205,6 +205,7 @@ def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:
 
 
 _scan_once: Callable[[str, int], tuple[Any, int]] | None = None
+_JSON_WHITESPACE = " \t\n\r"  # what json.loads skips around a value
 
 
 def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:

@@ -243,18 +243,54 @@ def test_plain_items_with_every_key_combination_read_alike() -> None:
         assert_read_alike([item])
 
 
+# Keys with which an earlier check of _read_mapping claims a dict, or a later one differs.
+CLAIMS: list[dict[str, Any]] = [
+    {"type": "text"},
+    {"type": "function_call", "name": "f", "arguments": "{}"},
+    {"jsonrpc": "2.0"},
+    {"method": "tools/call", "params": {"name": "m", "arguments": {}}},
+    {"function": {"name": "f", "arguments": "{}"}},
+    {"functionCall": {"name": "g", "args": {}}},
+    {"function_call": {"name": "legacy", "arguments": "{}"}},
+    {"toolUse": {"name": "b", "input": {}}},
+    {"part_kind": "text"},
+    {"kind": "request"},
+    {"name": "span", "attributes": {"gen_ai.tool.name": "t"}},
+    {"resourceSpans": []},
+    {"candidates": []},
+    {"choices": [choice(openai_message(CALLS))]},
+    {"message": openai_message(CALLS)},
+    {"output": [tool_use(2)]},
+    {"parts": [tool_use(1)]},
+    {"invalid_tool_calls": [{"name": "x", "args": "{", "error": "bad"}]},
+    {"role": "user"},
+]
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda claim: repr(claim)[:40])
+def test_wrappers_with_a_claiming_key_read_alike(claim: dict[str, Any]) -> None:
+    message = {**openai_message(CALLS), **claim}
+    assert_read_alike(message)
+    assert_read_alike({**anthropic([tool_use(0)]), **claim})
+    assert_read_alike({**choice(openai_message(CALLS)), **claim})
+    assert_read_alike(choice(message))
+    assert_read_alike({**completion([choice(openai_message(CALLS))]), **claim})
+    assert_read_alike(completion([choice(message)]))
+
+
 # --- random wrappers -------------------------------------------------------------------
 
 _WRAPPER_KEYS = sorted(
     _readers._COMPLETION_KEYS | _readers._CHOICE_KEYS | _readers._ASSISTANT_MESSAGE_KEYS
 )
 # Keys some reader looks at, to make near misses.
-_OTHER_KEYS = ["name", "function", "kind", "parts", "part_kind", "output", "data", "method"]
+_OTHER_KEYS = ["name", "function", "kind", "parts", "part_kind", "output", "data", "method", "type"]
 _ITEMS = st.sampled_from(
     [tool_use(0), tool_call(1), TEXT, {"name": "x", "args": {}}, {"type": "thinking"}, 3, None]
 )
 _LEAVES = st.one_of(
     st.sampled_from([None, "assistant", "user", "message", "text", "x", 0, {}, []]),
+    st.sampled_from([{"name": "f", "arguments": "{}"}, {"name": 5}, {"role": "assistant"}]),
     st.lists(_ITEMS, max_size=3),
     st.lists(_ITEMS, max_size=2).map(tuple),
 )
@@ -276,9 +312,39 @@ def _wrappers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 _RANDOM_WRAPPERS = st.recursive(_LEAVES, _wrappers, max_leaves=10)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _near(keys: frozenset[str], required: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Dicts of the shortcut's keys, and now and then one key of another reader."""
+    optional = dict.fromkeys(sorted(keys - set(required)), _LEAVES)
+    stray = st.one_of(
+        st.dictionaries(st.sampled_from(_OTHER_KEYS), _LEAVES, max_size=1), st.sampled_from(CLAIMS)
+    )
+    return st.tuples(
+        st.fixed_dictionaries({key: st.just(value) for key, value in required.items()}),
+        st.fixed_dictionaries({}, optional=optional),
+        st.one_of(st.just({}), stray),
+    ).map(lambda parts: {**parts[1], **parts[0], **parts[2]})
+
+
+_MESSAGES = st.one_of(
+    _near(_readers._ASSISTANT_MESSAGE_KEYS, {"role": "assistant"}),
+    _near(_readers._ASSISTANT_MESSAGE_KEYS, {"role": "assistant", "content": [tool_use(0)]}),
+    _near(_readers._ASSISTANT_MESSAGE_KEYS, {"role": "assistant", "tool_calls": CALLS}),
+)
+_CHOICES = _MESSAGES.flatmap(lambda message: _near(_readers._CHOICE_KEYS, {"message": message}))
+_COMPLETIONS = st.lists(_CHOICES, min_size=1, max_size=2).flatmap(
+    lambda choices: _near(_readers._COMPLETION_KEYS, {"choices": choices})
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_RANDOM_WRAPPERS)
 def test_random_wrappers_read_alike_on_both_paths(obj: object) -> None:
+    assert_read_alike(obj)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_MESSAGES, _CHOICES, _COMPLETIONS))
+def test_random_near_misses_read_alike_on_both_paths(obj: object) -> None:
     assert_read_alike(obj)
 
 

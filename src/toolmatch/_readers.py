@@ -4,19 +4,24 @@
 holds no call, such as a text block or a user message) and ``None`` for a shape it does not
 know; ``_formats.to_calls`` turns ``None`` into a ``TypeError``. The order of the checks in
 ``_read_mapping`` is documented in ``_formats``.
+
+The commonest JSON shapes (plain calls, tool-use blocks and tool-call entries; completions,
+choices and assistant messages around them) take shortcuts, ``_common_item`` and
+``_common_wrapper``, that read them exactly as ``_read_mapping`` does, and a JSON object
+given as arguments goes straight to json's scanner; the shortcuts decline anything else.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from toolmatch._calls import ToolCall
+from toolmatch._calls import ToolCall, trusted_call
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from typing import Any, TypeAlias
+    from typing import Any, Literal, TypeAlias
 
     Data: TypeAlias = Mapping[str, Any]
 
@@ -92,9 +97,47 @@ _CONTENT_KEYS = frozenset(
 _OTLP_ENVELOPES = ("resourceSpans", "scopeSpans", "spans")
 _OTLP_VALUE_KEYS = ("stringValue", "intValue", "doubleValue", "boolValue")
 _PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
-# A dict of only these keys, with a string name, can only be a plain call (see _read_mapping).
-_PLAIN_CALL_KEYS = frozenset({"name", "args", "arguments", "input", "id"})
-_TEXT_BLOCK_KEYS = frozenset({"type", "text"})
+_TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations"})  # Anthropic's text block
+# The keys of a chat completion, a choice and an assistant message, as the OpenAI and
+# Anthropic SDKs dump them: no check before _message looks at any of them (see
+# _common_wrapper).
+_COMPLETION_KEYS = frozenset(
+    {
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "usage",
+        "system_fingerprint",
+        "service_tier",
+        "metadata",
+        "moderation",
+    }
+)
+_CHOICE_KEYS = frozenset({"index", "finish_reason", "logprobs", "message"})
+_ASSISTANT_MESSAGE_KEYS = frozenset(
+    {
+        # OpenAI
+        "role",
+        "content",
+        "tool_calls",
+        "function_call",
+        "refusal",
+        "annotations",
+        "audio",
+        # Anthropic
+        "id",
+        "type",
+        "model",
+        "stop_reason",
+        "stop_sequence",
+        "stop_details",
+        "usage",
+        "container",
+        "diagnostics",
+    }
+)
 
 
 def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
@@ -116,27 +159,64 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     if isinstance(raw, (bytes, bytearray)):
         raw = raw.decode("utf-8", errors="replace")
     if isinstance(raw, str):
-        if not raw.strip():
-            return {}, None
-        import json  # here, not at the top: `import toolmatch` stays fast
-
-        try:
-            parsed = json.loads(raw)
-        except ValueError as error:
-            where = ""
-            if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
-                error_text = error.msg.removesuffix(" at")
-                where = f" (line {error.lineno}, column {error.colno})"
-            else:
-                error_text = str(error)
-            return {}, f"arguments are not valid JSON: {error_text}{where}"
-        if not isinstance(parsed, dict):
-            return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
-        return parsed, None
+        return _json_arguments(raw)
     return (
         {},
         f"arguments are neither a JSON string nor an object: {short_repr(raw)} ({type_name(raw)})",
     )
+
+
+def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    """``parse_arguments`` for a string."""
+    # The common case, one JSON object (and perhaps JSON whitespace after it), straight
+    # through json's C scanner: json.loads adds a Python layer of whitespace regexes that
+    # costs twice the parse. Anything else (leading whitespace, bad JSON, another value, a
+    # BOM) goes through json.loads, so its answers and error texts stay json.loads'.
+    if text and text[0] == "{":
+        scan = _scan_once or _json_scanner()
+        try:
+            parsed, end = scan(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            pass
+        else:
+            if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
+                return parsed, None  # text starts with '{': the scanner gave a dict
+    return _loads_arguments(text)
+
+
+def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    if not text.strip():
+        return {}, None
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        parsed = json.loads(text)
+    except ValueError as error:
+        where = ""
+        if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
+            error_text = error.msg.removesuffix(" at")
+            where = f" (line {error.lineno}, column {error.colno})"
+        else:
+            error_text = str(error)
+        return {}, f"arguments are not valid JSON: {error_text}{where}"
+    if not isinstance(parsed, dict):
+        return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
+    return parsed, None
+
+
+_scan_once: Callable[[str, int], tuple[Any, int]] | None = None
+_JSON_WHITESPACE = " \t\n\r"  # what json.loads skips around a value
+
+
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """The scanner ``json.loads`` parses with, made on first use (``json`` loads lazily):
+    a decoder with the default options, like the one ``json.loads`` keeps."""
+    global _scan_once
+    import json
+
+    scan: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
+    _scan_once = scan
+    return scan
 
 
 def as_data(obj: object) -> object:
@@ -175,9 +255,10 @@ def read_items(items: Sequence[object], where: str, *, strict: bool) -> list[Too
     calls: list[ToolCall] = []
     for index, item in enumerate(items):
         if type(item) is dict:
-            fast = _common_item(item)
-            if fast is not None:
-                calls.extend(fast)
+            call = _common_item(item)
+            if call is not None:
+                if call is not False:
+                    calls.append(call)
                 continue
         item_where = f"{where}[{index}]"
         found = read_item(item, item_where)
@@ -191,9 +272,13 @@ def read_items(items: Sequence[object], where: str, *, strict: bool) -> list[Too
 
 def read_item(obj: object, where: str) -> list[ToolCall] | None:
     """The calls in ``obj``; ``None`` when its shape is not one ``to_calls`` knows."""
+    if type(obj) is dict:
+        return _read_dict(obj, where)
     if isinstance(obj, ToolCall):
         return [obj]
     data = as_data(obj)
+    if type(data) is dict:  # what an SDK object dumps to
+        return _read_dict(data, where)
     if isinstance(data, (list, tuple)):
         return read_items(data, where, strict=True)
     if isinstance(data, Mapping):
@@ -201,26 +286,46 @@ def read_item(obj: object, where: str) -> list[ToolCall] | None:
     return None
 
 
-def _common_item(data: dict[str, Any]) -> list[ToolCall] | None:
-    """The calls of the commonest JSON items, exactly as ``_read_mapping`` reads them, or
-    ``None`` for anything else (that path then reads it, naming where a problem is).
+def _read_dict(data: dict[str, Any], where: str) -> list[ToolCall] | None:
+    calls = _common_wrapper(data, where)
+    return _read_mapping(data, where) if calls is None else calls
+
+
+def _common_item(data: dict[str, Any]) -> ToolCall | Literal[False] | None:
+    """The call of one of the commonest JSON items, exactly as ``_read_mapping`` reads it;
+    ``False`` for an item that holds no call, ``None`` for anything else (that path then
+    reads it, naming where a problem is).
 
     A fast path: a run holds many items, and most are plain calls, Anthropic ``tool_use``
     blocks, OpenAI tool-call entries or text blocks. Only items that cannot fail are read
     here, so no ``where`` needs building for them.
     """
-    if "jsonrpc" in data or "method" in data:
-        return None
     kind = data.get("type")
     if kind is None:
         name = data.get("name")
-        if type(name) is str and data.keys() <= _PLAIN_CALL_KEYS:
-            # No other reader claims these keys; _plain takes the first argument key.
-            for key in _ARGUMENT_KEYS:
-                if key in data:
-                    return _trusted_call(name, data[key], data.get("id"))
-            return _trusted_call(name, None, data.get("id"))
+        if type(name) is not str:
+            return None
+        # A plain call: besides 'name' and 'id', at most one key, an argument key. No other
+        # reader claims such a dict (it has no 'jsonrpc' nor 'method'); _read_mapping
+        # reaches _plain.
+        if "id" in data:
+            call_id = data["id"]
+            others = len(data) - 2
+        else:
+            call_id = None
+            others = len(data) - 1
+        if others == 0:
+            return _trusted_call(name, None, call_id)
+        if others == 1:
+            if "args" in data:
+                return _trusted_call(name, data["args"], call_id)
+            if "arguments" in data:
+                return _trusted_call(name, data["arguments"], call_id)
+            if "input" in data:
+                return _trusted_call(name, data["input"], call_id)
         return None
+    if "jsonrpc" in data or "method" in data:
+        return None  # _read_mapping tries JSON-RPC before any type
     if kind == "tool_use":
         name = data.get("name")
         if type(name) is str:
@@ -233,24 +338,77 @@ def _common_item(data: dict[str, Any]) -> list[ToolCall] | None:
             if type(name) is str:
                 return _trusted_call(name, function.get("arguments"), data.get("id"))
         return None
-    if kind == "text" and data.keys() <= _TEXT_BLOCK_KEYS:
-        return []
+    if kind == "text" and _TEXT_BLOCK_KEYS.issuperset(data):
+        return False
     return None
 
 
-def _trusted_call(name: str, raw_args: object, call_id: object) -> list[ToolCall] | None:
+def _common_wrapper(data: dict[str, Any], where: str) -> list[ToolCall] | None:
+    """The calls of the commonest JSON objects around items, exactly as ``_read_mapping``
+    reads them: a chat completion, a choice, an assistant message of OpenAI or Anthropic;
+    ``None`` for anything else.
+
+    A fast path: ``_read_mapping`` tries a dozen shapes before it reaches a message. These
+    are told by their keys alone: a dict of only the keys their SDKs dump, none of which an
+    earlier check in ``_read_mapping`` looks at, with the values read below. Only what can
+    be read without an error is read here, except the items, which ``read_items`` reads
+    with the general path's ``where``.
+    """
+    keys = data.keys()
+    if "choices" in data:
+        if not keys <= _COMPLETION_KEYS:
+            return None
+        choices = data["choices"]
+        if type(choices) is not list or len(choices) != 1:
+            return None  # no choice, or alternatives (an error): the general path says so
+        choice = choices[0]
+        if type(choice) is not dict:
+            return None
+        data, where = choice, f"{where}.choices[0]"
+        keys = data.keys()
+    if "message" in data:
+        if not keys <= _CHOICE_KEYS:
+            return None
+        message = data["message"]
+        if type(message) is not dict:
+            return None
+        data, where = message, f"{where}.message"
+        keys = data.keys()
+    # An assistant message: OpenAI's (type absent) or Anthropic's (type 'message'). Its
+    # 'role' keeps _single_call off a legacy 'function_call'.
+    if (
+        data.get("role") != "assistant"
+        or not keys <= _ASSISTANT_MESSAGE_KEYS
+        or data.get("type") not in (None, "message")
+        or data.get("function_call") is not None
+    ):
+        return None
+    if "tool_calls" in data:
+        entries = data["tool_calls"]
+        if type(entries) is list:
+            return read_items(entries, f"{where}.tool_calls", strict=True)
+        return [] if entries is None else None
+    content = data.get("content")
+    if type(content) is list:
+        return read_items(content, f"{where}.content", strict=False)
+    return [] if content is None or type(content) is str else None
+
+
+def _trusted_call(name: str, raw_args: object, call_id: object) -> ToolCall | None:
     """``_call`` for a string name and JSON arguments; ``None`` for other arguments."""
-    # parse_arguments' answers for a dict and for None, without its checks.
+    # parse_arguments' answers for a dict, a string and None, without its checks.
     if type(raw_args) is dict:
-        args: dict[str, Any] = dict(raw_args)
+        args: dict[str, Any] = raw_args.copy()  # the caller may change theirs later
         error = None
+    elif type(raw_args) is str:
+        args, error = _json_arguments(raw_args)
     elif raw_args is None:
         args, error = {}, None
-    elif type(raw_args) is str:
-        args, error = parse_arguments(raw_args)
     else:
         return None  # an SDK object or an odd value: the general path reads it
-    return [ToolCall._trusted(name, args, None if call_id is None else str(call_id), error)]
+    if call_id is not None and type(call_id) is not str:
+        call_id = str(call_id)
+    return trusted_call(name, args, call_id, error)
 
 
 def unknown_shape(obj: object, where: str) -> TypeError:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import select
+import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -396,6 +400,88 @@ def test_jobs_give_the_same_output_in_the_same_order(
     assert one.stdout == two.stdout
     assert len(one.stdout.splitlines()) > 700
     assert (tmp_path / "one.xml").read_text() == (tmp_path / "two.xml").read_text()
+
+
+DYING_JUDGE = """
+import os
+from toolmatch import _cli
+
+
+class DyingJudge(_cli._Judge):
+    def judge(self, number, raw):
+        if b"die" in raw:
+            os._exit(9)  # as a worker killed by the system would end
+        return super().judge(number, raw)
+
+
+_cli._Judge = DyingJudge
+"""
+
+
+def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
+    spec: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "dying.py").write_text(DYING_JUDGE, encoding="utf-8")
+    runs: list[object] = [SEARCH_OK] * 200
+    runs[149] = {**SEARCH_OK, "die": True}  # line 150, in the third chunk of 64 lines
+    traces = write_traces(tmp_path, *runs)
+    script = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import dying; "
+        "from toolmatch._cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script, "check", str(spec), str(traces), "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,  # the old pool waited forever here
+        check=False,
+    )
+    assert completed.returncode == 2
+    # Which chunk's result fails first depends on the workers' timing: the report stops at a
+    # chunk's first line, never after the dying one, and everything before it was reported.
+    reported = re.fullmatch(
+        r"toolmatch: a worker process ended abruptly; the lines from line (\d+) on were not "
+        r"checked \(run without --jobs to see whether a line causes it\)\n",
+        completed.stderr,
+    )
+    assert reported is not None, completed.stderr
+    first_unchecked = int(reported.group(1))
+    assert first_unchecked in (1, 65, 129)
+    assert completed.stdout.splitlines() == [
+        "PASS search" if run == 1 else f"PASS search (run {run})"
+        for run in range(1, first_unchecked)
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
+def test_ctrl_c_with_jobs_stops_every_process_quietly(spec: Path) -> None:
+    # Ctrl-C signals the terminal's whole process group: the command and its workers.
+    command = [sys.executable, "-m", "toolmatch", "check", str(spec), "-", "--jobs", "2"]
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each report line as it is printed
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        # More lines than the workers' window of chunks: some are reported while it waits.
+        process.stdin.write(jsonl(*[SEARCH_OK] * 1000).encode())
+        process.stdin.flush()  # stdin stays open: the command waits for more lines
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        assert ready, "no report line within a minute"
+        assert process.stdout.readline() == b"PASS search\n"  # the workers are running
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    assert process.returncode == 130
+    assert stderr == b"toolmatch: interrupted\n"
 
 
 PEAK_RSS = """

@@ -24,7 +24,8 @@ run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad
 ``--junit-xml PATH`` also writes a JUnit XML report.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
-bad or a case is missing; 2 for a bad spec, bad usage or an unreadable file.
+bad or a case is missing; 2 for a bad spec, bad usage, an unreadable file or a ``--jobs``
+worker that died; 130 when interrupted.
 
 Memory stays flat however long TRACES is: lines are read one at a time, and only the
 counts, each case's number of runs and (for JUnit) a temporary file are kept.
@@ -37,7 +38,6 @@ import io
 import json
 import os
 import sys
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 
 from toolmatch import __version__
@@ -48,6 +48,7 @@ from toolmatch._results import ToolCheck, TurnResult, closest_candidate
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
+    from concurrent.futures import Future
     from typing import IO
 
     # What a line came to: kind, line number, case name (when known), the report's lines,
@@ -100,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Check each recorded run in TRACES against its test case in SPEC. Exit status: "
             "0 all passed, 1 a run failed or a trace line was bad or a case had no run, "
-            "2 a bad spec, bad usage or an unreadable file."
+            "2 a bad spec, bad usage, an unreadable file or a worker that died."
         ),
     )
     check.add_argument("spec", metavar="SPEC", help="test cases: a .yaml, .yml or .json file")
@@ -242,12 +243,22 @@ _WORKER_JUDGE: _Judge | None = None
 
 def _start_worker(judge: _Judge) -> None:
     global _WORKER_JUDGE
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group: the main one stops the run and
+    # shuts the workers down, so they need no traceback of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_JUDGE = judge
 
 
-def _judge_in_worker(item: tuple[int, bytes]) -> _Outcome:
+def _judge_in_worker(chunk: list[tuple[int, bytes]]) -> list[_Outcome]:
     assert _WORKER_JUDGE is not None, "the pool initializer sets the judge"
-    return _WORKER_JUDGE.judge(*item)
+    judge = _WORKER_JUDGE.judge
+    return [judge(number, raw) for number, raw in chunk]
+
+
+class _WorkerDiedError(Exception):
+    """A ``--jobs`` worker process ended abruptly (killed, out of memory, a crash)."""
 
 
 # Reading the traces -------------------------------------------------------------------------
@@ -274,30 +285,35 @@ def _outcomes(judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int) -> I
         for number, raw in lines:
             yield judge.judge(number, raw)
         return
-    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from itertools import islice
 
-    # Pool.imap reads its input as fast as it can; the semaphore holds it to a window of
-    # lines so that memory stays flat on a long file.
-    window = jobs * _CHUNK * 4
-    free = threading.Semaphore(window)
-    stopping = threading.Event()
-
-    def feed() -> Iterator[tuple[int, bytes]]:
-        for item in lines:
-            free.acquire()
-            if stopping.is_set():
+    # Chunks are sent as they are read, a few per worker ahead of the one being reported,
+    # so memory stays flat on a long file. Unlike multiprocessing.Pool, the executor notices
+    # a worker that dies and fails its tasks instead of waiting for them forever.
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
+    pending: deque[tuple[int, Future[list[_Outcome]]]] = deque()
+    try:
+        while True:
+            chunk = list(islice(lines, _CHUNK))
+            if chunk:
+                pending.append((chunk[0][0], pool.submit(_judge_in_worker, chunk)))
+            # Report what is ready; wait only when the window is full or the input ended.
+            while pending and (not chunk or len(pending) > jobs * 4 or pending[0][1].done()):
+                first_line, task = pending.popleft()
+                try:
+                    yield from task.result()
+                except BrokenProcessPool:
+                    raise _WorkerDiedError(
+                        f"a worker process ended abruptly; the lines from line {first_line} on "
+                        "were not checked (run without --jobs to see whether a line causes it)"
+                    ) from None
+            if not chunk:
                 return
-            yield item
-
-    with multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(judge,)) as pool:
-        try:
-            for outcome in pool.imap(_judge_in_worker, feed(), chunksize=_CHUNK):
-                free.release()
-                yield outcome
-        finally:
-            stopping.set()
-            for _ in range(window):
-                free.release()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # Reporting ----------------------------------------------------------------------------------
@@ -589,6 +605,10 @@ def _check(options: argparse.Namespace) -> int:
                     progress.update(report.tally.passed + report.tally.failed, reading)
         except BrokenPipeError:
             raise
+        except _WorkerDiedError as error:
+            if progress is not None:
+                progress.close()
+            return _fail(str(error))
         except OSError as error:
             if progress is not None:
                 progress.close()

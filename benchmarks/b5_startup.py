@@ -87,7 +87,11 @@ def _alternate(
 
 
 def _figure(
-    name: str, contender: str, reference: str, runs: tuple[list[float], list[float]]
+    name: str,
+    contender: str,
+    reference: str,
+    runs: tuple[list[float], list[float]],
+    budgeted: bool = True,
 ) -> Figure:
     mine, theirs = runs
     # Runs alternate, so each contender run has a reference run beside it: the median of
@@ -104,8 +108,8 @@ def _figure(
         reference_value=format_seconds(min(theirs)),
         ratio=statistics.median(m / t for m, t in zip(mine, theirs, strict=True)),
         extra=paired,
-        max_extra=MAX_EXTRA_SECONDS,
-        budget="< +10 ms",
+        max_extra=MAX_EXTRA_SECONDS if budgeted else None,
+        budget="< +10 ms" if budgeted else "",
         cross_check=f"best runs {sign}{format_seconds(abs(best_extra))}",
     )
 
@@ -208,9 +212,26 @@ def run(config: Config) -> Section:
                 warm_up=not config.quick,
                 autoload=True,
             )
+            # Informational: the other installed plugins make this collection slow and its
+            # noise (tens of ms) far coarser than the budget; the next figure judges it.
             section.figures.append(
-                _figure(f"{collected}, plugin", "plugin on (default)", f"-p no:{plugin}", runs)
+                _figure(
+                    f"{collected}, plugin",
+                    "plugin on (default)",
+                    f"-p no:{plugin}",
+                    runs,
+                    budgeted=False,
+                )
             )
+            if not config.quick:
+                noise = statistics.pstdev(m - t for m, t in zip(*runs, strict=True))
+                section.notes.append(
+                    "with plugin autoloading on, every installed plugin loads: collection "
+                    f"takes {format_seconds(min(runs[1]))} and paired runs differ by "
+                    f"{format_seconds(noise)} (standard deviation), too coarse for a 10 ms "
+                    "budget; it is shown for information, and the budget is judged on the "
+                    "plugin alone"
+                )
             # The same cost without the other plugins' noise: only toolmatch's is loaded.
             runs = _alternate(
                 [*collect, "-p", "pytest_toolmatch", str(suite)],

@@ -718,14 +718,25 @@ def test_pydantic_ai_sdk_objects() -> None:
 # --- the package stays light ----------------------------------------------------------
 
 
-def test_import_toolmatch_loads_no_sdk() -> None:
-    code = (
-        "import sys, toolmatch\n"
-        "heavy = ['openai', 'anthropic', 'langchain_core', 'google', 'pydantic_ai', 'pydantic']\n"
-        "print([name for name in heavy if name in sys.modules])"
+def loaded_in_fresh_interpreter(code: str, modules: list[str]) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
+    script = f"import sys\n{code}\nprint(*[name for name in {modules!r} if name in sys.modules])"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    return done.stdout.split()
+
+
+def test_import_toolmatch_loads_no_sdk() -> None:
+    heavy = ["openai", "anthropic", "langchain_core", "google", "pydantic_ai", "pydantic"]
+    assert loaded_in_fresh_interpreter("import toolmatch", heavy) == []
+
+
+def test_reading_arguments_does_not_import_json_before_it_is_needed() -> None:
+    code = "import toolmatch\ntoolmatch.to_calls([{'name': 'search', 'args': {'q': 'paris'}}])"
+    assert loaded_in_fresh_interpreter(code, ["json"]) == []
+    code += "\ntoolmatch.to_calls([{'name': 'search', 'arguments': '{}'}])"
+    assert loaded_in_fresh_interpreter(code, ["json"]) == ["json"]
 
 
 def test_langchain_messages_to_dict_entries() -> None:

@@ -8,8 +8,6 @@ switched off (the item and wrapper shortcuts decline everything, JSON arguments 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -444,16 +442,6 @@ def test_common_items_are_taken_by_the_item_shortcut() -> None:
     assert isinstance(_common_item({"name": "t", "arguments": "{}", "id": 1}), ToolCall)
     assert _common_item(TEXT) is False
     assert _common_item({"type": "text", "text": "hi", "citations": None}) is False
-
-
-def test_reading_arguments_does_not_import_json_before_it_is_needed() -> None:
-    code = (
-        "import sys, toolmatch\n"
-        "toolmatch.to_calls([{'name': 'search', 'args': {'q': 'paris'}}])\n"
-        "print('json' in sys.modules)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
 
 
 def test_sdk_objects_read_alike_on_both_paths() -> None:

@@ -270,14 +270,14 @@ class ExpectedTool(Matcher):
     ) -> ToolCheck:
         found = len(matching)
         candidates: tuple[Candidate, ...] | None = None
-        reason: str | None = None
-        if self.max_count is not None and found > self.max_count:
+        reason: str | None
+        if self._count_met(found):
+            reason = None
+        elif self.max_count is not None and found > self.max_count:
             if self.max_count == 0:
                 reason = f"expected no matching call, got {found}"
             else:
                 reason = f"expected at most {self.max_count} matching call(s), got {found}"
-        elif found >= self.count:
-            reason = None
         elif not candidate_indices:
             reason = (
                 f"expected {self.count} matching call(s), got 0: {self._no_candidate_text(calls)}"

@@ -116,6 +116,7 @@ class ExpectedTool(Matcher):
         "_args_check",
         "_literal_key",
         "_alone",
+        "_repr",
     )
     name: str | Matcher
     args: Mapping[str, Any] | Matcher | None
@@ -126,6 +127,7 @@ class ExpectedTool(Matcher):
     _args_check: Callable[[object], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _alone: _Selection
+    _repr: str | None
 
     def __init__(
         self,
@@ -167,6 +169,7 @@ class ExpectedTool(Matcher):
         literal = isinstance(args, Mapping) and not isinstance(args, Matcher)
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
         set_(self, "_alone", _Selection([self]))
+        set_(self, "_repr", None)
 
     @property
     def is_never(self) -> bool:
@@ -183,10 +186,18 @@ class ExpectedTool(Matcher):
         return args, options
 
     def __repr__(self) -> str:
-        if self.is_never:
-            arguments = repr(self.name) if self.args is None else f"{self.name!r}, {self.args!r}"
-            return f"ExpectedTool.never({arguments})"
-        return super().__repr__()
+        # Made once: every result of this expectation shows it (toolmatch check --format
+        # json prints it for each run), and an expectation does not change.
+        if self._repr is None:
+            if self.is_never:
+                name, args = self.name, self.args
+                arguments = repr(name) if args is None else f"{name!r}, {args!r}"
+                shown = f"ExpectedTool.never({arguments})"
+            else:
+                shown = super().__repr__()
+            object.__setattr__(self, "_repr", shown)
+            return shown
+        return self._repr
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import pickle
 import subprocess
 import sys
@@ -498,6 +499,76 @@ class TestFiles:
         assert (
             str(caught.value) == f"{spec}: reading YAML needs PyYAML: pip install 'toolmatch[yaml]'"
         )
+
+    @pytest.mark.parametrize(
+        ("text", "where", "key", "first_line"),
+        [
+            # The same key twice in a tool: the first args would be dropped without a word.
+            (
+                "test_cases:\n  - name: a\n    expected_tools:\n      - name: search\n"
+                "        args: {q: paris}\n        args: {q: rome}\n",
+                "6:9",
+                "args",
+                5,
+            ),
+            ("test_cases: []\ntest_cases: []\n", "2:1", "test_cases", 1),
+            ("test_cases: [{name: a, name: b, expected_tools: []}]\n", "1:24", "name", 1),
+        ],
+    )
+    def test_a_key_given_twice_in_yaml_is_refused_where_it_repeats(
+        self, tmp_path: Path, text: str, where: str, key: str, first_line: int
+    ) -> None:
+        spec = tmp_path / "spec.yaml"
+        spec.write_text(text, encoding="utf-8")
+        with pytest.raises(ConfigError) as caught:
+            load_test_cases(spec)
+        assert str(caught.value) == (
+            f"{spec}:{where}: invalid YAML: duplicate key {key!r}; "
+            f"the first is on line {first_line}"
+        )
+
+    def test_yaml_merge_keys_may_be_overridden(self, tmp_path: Path) -> None:
+        # YAML's merge key (<<) is how a file shares parts; a key given beside it wins.
+        spec = tmp_path / "spec.yaml"
+        spec.write_text(
+            "test_cases:\n  - name: a\n    expected_tools:\n"
+            "      - &search {name: search, args: {q: paris}}\n"
+            "      - <<: *search\n        args: {q: rome}\n",
+            encoding="utf-8",
+        )
+        [case] = load_test_cases(spec)
+        assert [tool.args for tool in case.turns[0].expected_tools] == [
+            {"q": "paris"},
+            {"q": "rome"},
+        ]
+
+    def test_a_key_given_twice_in_json_is_refused_at_its_object(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        spec = tmp_path / "spec.json"
+        spec.write_text(
+            '{"test_cases": [\n  {"name": "a", "expected_tools": [\n'
+            '    {"name": "search", "args": {"q": "paris"}, "args": {"q": "rome"}}\n  ]}\n]}',
+            encoding="utf-8",
+        )
+        with pytest.raises(ConfigError) as caught:
+            load_test_cases(spec)
+        assert str(caught.value) == (
+            f"{spec}:3:5: invalid JSON: duplicate key 'args' in the object that starts here"
+        )
+        # Should json's undocumented Python parser go away, the key is still named.
+        monkeypatch.delattr(json.scanner, "py_make_scanner")
+        with pytest.raises(ConfigError) as caught:
+            load_test_cases(spec)
+        assert str(caught.value) == f"{spec}: invalid JSON: duplicate key 'args'"
+        monkeypatch.undo()
+        # The same key in two objects is fine.
+        spec.write_text(
+            '{"test_cases": [{"name": "a", "expected_tools": ["f"]},'
+            ' {"name": "b", "expected_tools": ["f"]}]}',
+            encoding="utf-8",
+        )
+        assert [case.name for case in load_test_cases(spec)] == ["a", "b"]
 
     def test_yaml_is_read_safely(self, tmp_path: Path) -> None:
         spec = tmp_path / "spec.yaml"

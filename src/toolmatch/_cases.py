@@ -8,7 +8,7 @@ Every mistake in a file is reported at once, each with its exact path, in one
 from __future__ import annotations
 
 from toolmatch._base import Matcher
-from toolmatch._config import MATCHER_OPTIONS, ConfigError, ConfigProblem, Problems, build_value
+from toolmatch._config import MATCHER_OPTIONS, Problems, build_value
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._formats import to_calls
 from toolmatch._record import Record
@@ -20,6 +20,7 @@ from toolmatch._selection import (
     read_turns,
     turns_pass,
 )
+from toolmatch._spec_files import read_spec_file
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
 
     if isinstance(source, (str, os.PathLike)):
         where = os.fspath(source)
-        data = _read_file(where)
+        data = read_spec_file(where)
         problems = Problems()
         cases = _test_cases(data, problems)
         problems.raise_if_any(where)
@@ -191,55 +192,6 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     cases = _test_cases(source, problems)
     problems.raise_if_any()
     return cases
-
-
-def _read_file(where: str) -> object:
-    """The parsed file; a syntax error becomes a ``ConfigError`` naming line and column."""
-    suffix = where.rpartition(".")[2].lower() if "." in where else ""
-    if suffix not in ("yaml", "yml", "json"):
-        raise ConfigError(
-            [ConfigProblem(where, "unsupported file type; accepted: .yaml, .yml, .json")]
-        )
-    with open(where, "rb") as file:  # OSError is the caller's: the file is not a config mistake
-        raw = file.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            [ConfigProblem(where, f"not UTF-8 text: byte {error.start} cannot be decoded")]
-        ) from None
-    if suffix == "json":
-        import json
-
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ConfigError(
-                [
-                    ConfigProblem(
-                        f"{where}:{error.lineno}:{error.colno}", f"invalid JSON: {error.msg}"
-                    )
-                ]
-            ) from None
-        except (ValueError, RecursionError) as error:
-            raise ConfigError([ConfigProblem(where, f"invalid JSON: {error}")]) from None
-    try:
-        import yaml
-    except ImportError:
-        raise ConfigError(
-            [ConfigProblem(where, "reading YAML needs PyYAML: pip install 'toolmatch[yaml]'")]
-        ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        what = " ".join(part for part in (error.context, error.problem) if part)
-        place = where if mark is None else f"{where}:{mark.line + 1}:{mark.column + 1}"
-        raise ConfigError([ConfigProblem(place, f"invalid YAML: {what}")]) from None
-    except yaml.YAMLError as error:
-        raise ConfigError([ConfigProblem(where, f"invalid YAML: {error}")]) from None
-    except RecursionError:
-        raise ConfigError([ConfigProblem(where, "invalid YAML: nested too deeply")]) from None
 
 
 def _unknown_keys(

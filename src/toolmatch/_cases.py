@@ -145,6 +145,7 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     >>> tools = load_expected_tools(["search", refund])
     >>> tools[1] == [{"name": "issue_refund", "args": {"amount": 42.0}}]
     True
+    >>> from toolmatch import ConfigError
     >>> try:
     ...     load_expected_tools([{"name": "refund", "count": 0}, {"name": ""}])
     ... except ConfigError as error:
@@ -173,6 +174,7 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     ...         {"expected_tools": [{"name": "refund", "args": {"amount": {"regex": "4[0-9"}}}]},
     ...     ]},
     ... ]}
+    >>> from toolmatch import ConfigError
     >>> try:
     ...     load_test_cases(spec)
     ... except ConfigError as error:

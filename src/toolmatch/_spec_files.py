@@ -87,14 +87,12 @@ def _locate_repeated_json_key(text: str) -> None:
     ) -> tuple[dict[str, Any], int]:
         scan_once, _, _, *more = rest
         pairs, end = read_object(text_and_end, strict, scan_once, None, list, *more, **options)
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                start = text_and_end[1] - 1  # the object's '{'
-                message = f"duplicate key {key!r} in the object that starts here"
-                raise json.JSONDecodeError(message, text_and_end[0], start)
-            seen.add(key)
-        return dict(pairs), end
+        try:
+            return _unique_pairs(pairs), end
+        except _RepeatedKeyError as repeated:
+            start = text_and_end[1] - 1  # the object's '{'
+            message = f"duplicate key {repeated.args[0]!r} in the object that starts here"
+            raise json.JSONDecodeError(message, text_and_end[0], start) from None
 
     decoder = json.JSONDecoder()
     decoder.parse_object = parse_object  # type: ignore[attr-defined]

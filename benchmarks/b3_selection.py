@@ -382,8 +382,9 @@ def _plotter(curves: Curves, sizes: Sizes) -> Callable[[Path], None]:
             "one-matchers": "^-",
             "many-matchers": "v-",
         }
-        for workload in WORKLOADS:
-            times = curves.toolmatch.get(workload.key, {})
+
+        def plot_both(times: dict[tuple[int, int], float], style: str, label: str) -> None:
+            """One curve over M at the fixed K, and one over K at the fixed M."""
             for axis, fixed_k in ((by_m, True), (by_k, False)):
                 points = sorted(
                     (m if fixed_k else k, seconds)
@@ -392,17 +393,13 @@ def _plotter(curves: Curves, sizes: Sizes) -> Callable[[Path], None]:
                 )
                 if points:
                     xs, ys = zip(*points, strict=True)
-                    axis.plot(xs, ys, styles[workload.key], label=f"check_turn, {workload.label}")
+                    axis.plot(xs, ys, style, label=label)
+
+        for workload in WORKLOADS:
+            times = curves.toolmatch.get(workload.key, {})
+            plot_both(times, styles[workload.key], f"check_turn, {workload.label}")
         loops = curves.every_pair.get("one-matchers", {})
-        for axis, fixed_k in ((by_m, True), (by_k, False)):
-            points = sorted(
-                (m if fixed_k else k, seconds)
-                for (k, m), seconds in loops.items()
-                if (k == sizes.k_fixed if fixed_k else m == sizes.m_fixed)
-            )
-            if points:
-                xs, ys = zip(*points, strict=True)
-                axis.plot(xs, ys, "k:", label="bare loop over every pair (matchers)")
+        plot_both(loops, "k:", "bare loop over every pair (matchers)")
         peer = sorted((m, s) for (k, m), s in curves.toolscore.items() if k == sizes.k_fixed)
         if peer:
             xs, ys = zip(*peer, strict=True)

@@ -40,10 +40,13 @@ Shapes are told apart by distinctive keys, checked in this order (first match wi
 9. anything else, ``None`` included: ``TypeError`` naming what it got and listing the
    accepted shapes.
 
-A string or bytes given to ``to_calls`` itself is parsed as JSON first.
+A string or bytes given to ``to_calls`` itself is parsed as JSON first; with
+``syntax="python"`` a string is read as Python calls instead (``_python_calls``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
@@ -52,12 +55,18 @@ from toolmatch._readers import parse_arguments, read_item, read_items, unknown_s
 __all__ = ["parse_arguments", "to_calls"]
 
 
-def to_calls(obj: object) -> list[ToolCall]:
+def to_calls(
+    obj: object, *, syntax: str = "json", tools: Sequence[object] | None = None
+) -> list[ToolCall]:
     """The tool calls ``obj`` holds, in order, from any common provider format.
 
     ``obj`` may be an SDK object or its JSON: an OpenAI completion or response, an Anthropic
     message, a Gemini response, LangChain messages, MCP requests, Bedrock Converse output,
     OpenTelemetry spans, or a list of calls; a message without calls gives ``[]``.
+
+    With ``syntax="python"``, ``obj`` is text of calls written as Python, one or a bracketed
+    list; nothing in it is run. ``tools``, the tools' definitions (OpenAI, Anthropic, MCP,
+    Gemini or BFCL shapes), names positional arguments, and is only for that syntax.
 
     >>> to_calls([{"name": "search", "arguments": '{"q": "paris"}'}])
     [ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)]
@@ -67,7 +76,15 @@ def to_calls(obj: object) -> list[ToolCall]:
     ... ]}
     >>> to_calls(message)
     [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1', parse_error=None)]
+    >>> sort = {"name": "sort", "parameters": {"properties": {"file_name": {}}}}
+    >>> to_calls("[cd(folder='docs'), sort('report.pdf')]", syntax="python", tools=[sort])
+    [ToolCall(name='cd', args={'folder': 'docs'}, id=None, parse_error=None), \
+ToolCall(name='sort', args={'file_name': 'report.pdf'}, id=None, parse_error=None)]
     """
+    if syntax != "json" or tools is not None:
+        from toolmatch._python_calls import read_syntax
+
+        return read_syntax(obj, syntax, tools)
     # The commonest inputs, a list and a dict, skip the isinstance() checks, which cost
     # as much as reading a call.
     if type(obj) is list:

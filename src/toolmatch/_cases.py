@@ -107,7 +107,8 @@ class TestCase(Record):
         """Judge a recorded run, one entry of calls per turn, turn by turn.
 
         A turn present on one side only fails with a ``reason``, as in :func:`check_turns`;
-        an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn.
+        an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
+        holding several alternative answers (choices) ``ValueError``, named the same way.
         """
         return judge_turns(self._judged_turns, self._read(call_turns))
 

@@ -25,7 +25,9 @@ run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; 2 for a bad spec, bad usage, an unreadable file or a ``--jobs``
-worker that died; 130 when interrupted.
+worker that died; 130 when interrupted. A reader that stops early (``| head``) ends the
+run quietly with 0. Text from the spec and the traces is printed with newlines and other
+unprintable characters escaped, so that no value can forge a report line.
 
 Memory stays flat however long TRACES is: lines are read one at a time, and only the
 counts, each case's number of runs and (for JUnit) a temporary file are kept.
@@ -38,7 +40,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 
 from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases
@@ -48,8 +50,9 @@ from toolmatch._results import ToolCheck, TurnResult, closest_candidate
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-    from typing import IO
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from types import TracebackType
+    from typing import IO, Any
 
     # What a line came to: kind, line number, case name (when known), the report's lines,
     # a one-line message (the first failure's place and reason, or the error), the JSON body.
@@ -66,26 +69,57 @@ _PROGRESS_EVERY = 0.1  # seconds between progress redraws
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
-    options = _parser().parse_args(argv)
     try:
-        return _check(options)
-    except KeyboardInterrupt:
-        print("toolmatch: interrupted", file=sys.stderr)
+        return _check(_parser().parse_args(argv))
+    except KeyboardInterrupt:  # before the run (a run reports its own interruption)
+        print(_INTERRUPTED, file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (| head): stop quietly, and keep Python from complaining at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        _quiet_stdout()
+        return 0
+
+
+_INTERRUPTED = "toolmatch: interrupted"
+
+
+def _quiet_stdout() -> None:
+    """The reader went away (``| head``): what is still buffered, and anything printed
+    later, goes nowhere, so Python does not complain at exit either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+_JOBS_PER_CPU = 4
+# Whatever the machine: each worker is a process with open files of its own, and system
+# limits on both are often near a thousand.
+_MOST_JOBS = 1024
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the CPUs this process may run on
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _jobs(text: str) -> int:
     try:
         jobs = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number >= 1, got {short_repr(text)}"
+        ) from None
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {jobs}")
+    cpus = _usable_cpus()
+    if jobs > min(_JOBS_PER_CPU * cpus, _MOST_JOBS):
+        if _JOBS_PER_CPU * cpus < _MOST_JOBS:
+            raise argparse.ArgumentTypeError(
+                f"must be at most {_JOBS_PER_CPU * cpus} ({_JOBS_PER_CPU} per usable CPU, "
+                f"and {cpus} are usable here), got {jobs}"
+            )
+        raise argparse.ArgumentTypeError(f"must be at most {_MOST_JOBS}, got {jobs}")
     return jobs
 
 
@@ -101,7 +135,8 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Check each recorded run in TRACES against its test case in SPEC. Exit status: "
             "0 all passed, 1 a run failed or a trace line was bad or a case had no run, "
-            "2 a bad spec, bad usage, an unreadable file or a worker that died."
+            "2 a bad spec, bad usage, an unreadable file or a worker that died, "
+            "130 interrupted."
         ),
     )
     check.add_argument("spec", metavar="SPEC", help="test cases: a .yaml, .yml or .json file")
@@ -125,7 +160,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="check in N worker processes (same output, same order); default 1",
+        help="check in N worker processes (same output, same order); default 1, at most "
+        f"{_JOBS_PER_CPU} per usable CPU",
     )
     check.add_argument(
         "--no-progress",
@@ -150,7 +186,7 @@ class _Judge:
         try:
             return self._judge(number, raw)
         except Exception as error:  # a run must never abort the others, whatever it holds
-            message = f"cannot check this run: {error!r}"
+            message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
             return (_ERROR, number, None, [message], message, None)
 
     def _judge(self, number: int, raw: bytes) -> _Outcome:
@@ -163,12 +199,16 @@ class _Judge:
             text = raw.rstrip(b"\r\n").decode("utf-8")
         except UnicodeDecodeError as error:
             return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
+        text = text.lstrip("\ufeff")
         try:
-            run = json.loads(text.lstrip("\ufeff"))
+            run = json.loads(text)
         except json.JSONDecodeError as error:
             return bad(f"invalid JSON: {error.msg} at column {error.colno}")
         except RecursionError:
             return bad("invalid JSON: nested too deeply")
+        except ValueError as error:  # valid JSON, but an integer too long for Python to read
+            name, message = _too_long_integer(text, error)
+            return bad(message, name)
         if not isinstance(run, dict):
             return bad(
                 'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
@@ -181,23 +221,63 @@ class _Judge:
         case = self.cases.get(name)
         if case is None:
             names = list(self.cases)
-            shown = ", ".join(repr(known) for known in names[:_SHOWN_NAMES])
+            shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
             more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-            return bad(f"unknown case {name!r}; the spec has {shown}{more}", name)
+            return bad(f"unknown case {short_repr(name)}; the spec has {shown}{more}", name)
         if "turns" not in run:
             return bad('missing "turns": a list with one entry of calls per turn', name)
+        # From here on the line is its case's run: whatever goes wrong, it is reported once,
+        # as this run's error, and the case is not missing.
         try:
-            if not self.want_json and case.passes(run["turns"]):
-                return (_PASS, number, name, [], "", None)  # a text PASS needs no results
-            results = case.check(run["turns"])
-        except TypeError as error:
+            return self._verdict(number, name, case, run["turns"])
+        except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return bad(str(error), name)
+        except Exception as error:
+            return bad(f"cannot check this run: {_reason(error)}", name)
+
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> _Outcome:
+        if not self.want_json and case.passes(turns):
+            return (_PASS, number, name, [], "", None)  # a text PASS needs no results
+        results = case.check(turns)
         passed = all(result.passed for result in results)
         details, message = ([], "") if passed else _failure_lines(results)
         body = None
         if self.want_json:
             body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (_PASS if passed else _FAIL, number, name, details, message, body)
+
+
+def _reason(error: BaseException) -> str:
+    """``TypeName: message`` for an error nobody expected, even one whose ``str`` raises."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    return f"{type_name(error)}: {text}" if text else type_name(error)
+
+
+def _too_long_integer(text: str, error: ValueError) -> tuple[str | None, str]:
+    """The case and the message for a line json.loads refused with a ``ValueError``.
+
+    Python reads integers of at most ``sys.get_int_max_str_digits()`` digits; the line is
+    read again with its integers only measured, so that the error names the run's case.
+    """
+    longest = 0
+
+    def measure(digits: str) -> None:
+        nonlocal longest
+        longest = max(longest, len(digits.lstrip("-")))
+
+    run = json.loads(text, parse_int=measure)
+    name = run.get("case") if isinstance(run, dict) else None
+    limit = sys.get_int_max_str_digits()
+    if longest <= limit:  # not the digit limit after all: an error nobody expected
+        raise error
+    message = (
+        f"a number of {longest:,} digits is longer than the {limit:,} digits Python reads; "
+        "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
+    )
+    return (name if isinstance(name, str) else None), message
 
 
 def _failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
@@ -241,13 +321,41 @@ def _hidden_mismatches(check: ToolCheck) -> list[str]:
 _WORKER_JUDGE: _Judge | None = None
 
 
+class _InterruptsHeld:
+    """Holds off Ctrl-C in this thread for a block; one pressed meanwhile is raised after it.
+
+    Processes started in the block begin with Ctrl-C held too, whatever the start method:
+    a signal mask survives fork and exec. Windows has no signal masks.
+    """
+
+    def __enter__(self) -> None:
+        import signal
+
+        if hasattr(signal, "pthread_sigmask"):
+            self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        import signal
+
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
+
+
 def _start_worker(judge: _Judge) -> None:
     global _WORKER_JUDGE
     import signal
 
     # Ctrl-C reaches every process of the terminal's group: the main one stops the run and
-    # shuts the workers down, so they need no traceback of their own.
+    # ends the workers, so they ignore it. A worker starts with it held (see _outcomes);
+    # ignoring it first discards one pressed while the worker started.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _WORKER_JUDGE = judge
 
 
@@ -257,8 +365,20 @@ def _judge_in_worker(chunk: list[tuple[int, bytes]]) -> list[_Outcome]:
     return [judge(number, raw) for number, raw in chunk]
 
 
-class _WorkerDiedError(Exception):
+class _StoppedError(Exception):
+    """The run stopped before its end: a worker died or the traces could not be read."""
+
+
+def _not_checked(first_line: int) -> str:
+    return f"the lines from line {first_line} on were not checked"
+
+
+def _worker_died(first_line: int) -> _StoppedError:
     """A ``--jobs`` worker process ended abruptly (killed, out of memory, a crash)."""
+    return _StoppedError(
+        f"a worker process ended abruptly; {_not_checked(first_line)} "
+        "(run without --jobs to see whether a line causes it)"
+    )
 
 
 # Reading the traces -------------------------------------------------------------------------
@@ -272,15 +392,23 @@ class _Reading:
         self.bytes = 0
 
 
-def _numbered_lines(file: IO[bytes], reading: _Reading) -> Iterator[tuple[int, bytes]]:
-    for raw in file:
-        reading.lines += 1
-        reading.bytes += len(raw)
-        if raw.strip():
-            yield reading.lines, raw
+def _numbered_lines(file: IO[bytes], name: str, reading: _Reading) -> Iterator[tuple[int, bytes]]:
+    try:
+        for raw in file:
+            reading.lines += 1
+            reading.bytes += len(raw)
+            if raw.strip():
+                yield reading.lines, raw
+    except OSError as error:
+        raise _StoppedError(
+            f"cannot read the traces {name}: {error.strerror or error}; "
+            f"{_not_checked(reading.lines + 1)}"
+        ) from None
 
 
-def _outcomes(judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int) -> Iterator[_Outcome]:
+def _outcomes(
+    judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int
+) -> Generator[_Outcome, None, None]:
     if jobs == 1:
         for number, raw in lines:
             yield judge.judge(number, raw)
@@ -293,27 +421,56 @@ def _outcomes(judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int) -> I
     # Chunks are sent as they are read, a few per worker ahead of the one being reported,
     # so memory stays flat on a long file. Unlike multiprocessing.Pool, the executor notices
     # a worker that dies and fails its tasks instead of waiting for them forever.
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
+    with _InterruptsHeld():
+        pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
     pending: deque[tuple[int, Future[list[_Outcome]]]] = deque()
+    stopped_at = 0  # the first line of a chunk the pool refused
+    ended = False
     try:
         while True:
             chunk = list(islice(lines, _CHUNK))
             if chunk:
-                pending.append((chunk[0][0], pool.submit(_judge_in_worker, chunk)))
+                try:
+                    # The pool starts its workers in submit(): they begin with Ctrl-C held,
+                    # and this process gets one pressed meanwhile once they are started.
+                    with _InterruptsHeld():
+                        task = pool.submit(_judge_in_worker, chunk)
+                    pending.append((chunk[0][0], task))
+                except BrokenProcessPool:  # a worker died since the last task was sent
+                    stopped_at, chunk = chunk[0][0], []
+                except OSError as error:  # no more processes or files for this user
+                    raise _StoppedError(
+                        f"cannot start {jobs} worker processes: {error.strerror or error}; "
+                        f"{_not_checked(chunk[0][0])}"
+                    ) from None
             # Report what is ready; wait only when the window is full or the input ended.
             while pending and (not chunk or len(pending) > jobs * 4 or pending[0][1].done()):
                 first_line, task = pending.popleft()
                 try:
-                    yield from task.result()
+                    outcomes = task.result()
                 except BrokenProcessPool:
-                    raise _WorkerDiedError(
-                        f"a worker process ended abruptly; the lines from line {first_line} on "
-                        "were not checked (run without --jobs to see whether a line causes it)"
-                    ) from None
+                    raise _worker_died(first_line) from None
+                yield from outcomes
+            if stopped_at:
+                raise _worker_died(stopped_at)
             if not chunk:
+                ended = True
                 return
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        with _InterruptsHeld():
+            if not ended:
+                _end_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Ends the workers of a run that stops early, instead of waiting for their tasks.
+
+    Waiting could take as long as a line's comparison does, and their results are no
+    longer wanted. The executor then sees its workers gone and cleans up by itself.
+    """
+    for process in list((pool._processes or {}).values()):
+        process.terminate()
 
 
 # Reporting ----------------------------------------------------------------------------------
@@ -388,15 +545,36 @@ def _plural(count: int, word: str) -> str:
 
 class _JUnit:
     """A JUnit XML report: test cases go to a temporary file as they come, since the
-    ``<testsuite>`` element's counts, written first, are known only at the end."""
+    ``<testsuite>`` element's counts, written first, are known only at the end.
+
+    The report is written whole to a temporary file beside PATH, then renamed to PATH:
+    a reader never sees half a report, and PATH keeps its previous report until then.
+    A PATH that is not a file, such as ``/dev/stdout`` or a named pipe, is written to.
+    """
 
     def __init__(self, path: str, suite: str, traces: str) -> None:
+        import stat
         import tempfile
 
-        self.target = open(path, "w", encoding="utf-8")  # noqa: SIM115  # closed in finish()
+        try:
+            in_place = not stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:  # nothing there yet
+            in_place = False
+        self.target: IO[str]
+        if in_place:  # (a folder fails here, as it should)
+            self.destination = None
+            self.target = open(path, "w", encoding="utf-8")  # noqa: SIM115  # closed in finish()
+        else:
+            # Through a symbolic link, the file it names is the one replaced.
+            self.destination = os.path.realpath(path) if os.path.islink(path) else path
+            folder, name = os.path.split(os.path.abspath(self.destination))
+            self.target = tempfile.NamedTemporaryFile(  # noqa: SIM115  # renamed in finish()
+                "w", encoding="utf-8", dir=folder, prefix=f".{name}.", suffix=".tmp", delete=False
+            )
         self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.suite = suite
         self.traces = traces
+        self.finished = False
 
     @staticmethod
     def _text(text: str) -> str:
@@ -435,11 +613,15 @@ class _JUnit:
     def error(self, name: str, line: int | None, kind: str, message: str) -> None:
         self._testcase(name, line, self._element("error", kind, message))
 
-    def finish(self, tally: _Tally) -> None:
+    def finish(self, tally: _Tally, stopped: str | None) -> None:
+        """Writes the report; ``stopped`` says why the run ended early, as one more error."""
         from xml.sax.saxutils import quoteattr
 
         tests = tally.passed + tally.failed + tally.errors + tally.missing
         errors = tally.errors + tally.missing
+        if stopped is not None:
+            self.error("toolmatch check", None, "incomplete", stopped)
+            tests, errors = tests + 1, errors + 1
         counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
         with self.target:
             self.target.write('<?xml version="1.0" encoding="utf-8"?>\n')
@@ -452,6 +634,28 @@ class _JUnit:
                 self.target.write(line)
             self.target.write("  </testsuite>\n</testsuites>\n")
         self.body.close()
+        if self.destination is not None:
+            # The temporary file is private to its owner; the report gets a new file's mode.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.target.name, 0o666 & ~umask)
+            os.replace(self.target.name, self.destination)
+        self.finished = True
+
+    def discard(self) -> None:
+        """Removes the temporary file of a report that was not finished."""
+        self.target.close()
+        self.body.close()
+        if self.destination is not None and not self.finished:
+            os.unlink(self.target.name)
+
+
+def _printable(text: str) -> str:
+    """``text`` with what could break or forge a report line (newlines, carriage returns,
+    terminal escapes, any unprintable character) escaped as a Python repr escapes it."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class _Report:
@@ -473,14 +677,18 @@ class _Report:
         self.tally = _Tally()
         self.runs: dict[str, int] = {}
         self.out = sys.stdout
+        self.next_line = 1  # the first line not reported yet
 
     def _print(self, text: str) -> None:
         if self.progress is not None:
             self.progress.clear()
-        self.out.write(text + "\n")
+        # JSON Lines are ASCII already; text holds case names and values from the files.
+        self.out.write((text if self.json_lines else _printable(text)) + "\n")
 
     def add(self, outcome: _Outcome) -> None:
+        # Counted and in the JUnit report before it is printed: printing may fail (| head).
         kind, line, name, details, message, body = outcome
+        self.next_line = line + 1
         self.tally.count(kind)
         if kind == _ERROR:
             if name in self.names:
@@ -491,6 +699,11 @@ class _Report:
         assert name is not None
         run = self.runs[name] = self.runs.get(name, 0) + 1
         title = name if run == 1 else f"{name} (run {run})"
+        if self.junit is not None:
+            if kind == _PASS:
+                self.junit.passed(title, line)
+            else:
+                self.junit.failed(title, line, message, details)
         if self.json_lines:
             head = json.dumps({"type": "case", "case": name, "run": run, "line": line})
             self._print(f"{head[:-1]}, {body[1:]}" if body else head)
@@ -498,20 +711,15 @@ class _Report:
             self._print(f"{'PASS' if kind == _PASS else 'FAIL'} {title}")
             for detail in details:
                 self._print(detail)
-        if self.junit is not None:
-            if kind == _PASS:
-                self.junit.passed(title, line)
-            else:
-                self.junit.failed(title, line, message, details)
 
     def _error(self, line: int, message: str) -> None:
         where = f"{self.traces}:{line}"
+        if self.junit is not None:
+            self.junit.error(where, line, "trace-error", message)
         if self.json_lines:
             self._print(json.dumps({"type": "error", "line": line, "message": message}))
         else:
             self._print(f"ERROR {where}: {message}")
-        if self.junit is not None:
-            self.junit.error(where, line, "trace-error", message)
 
     def finish(self, cases: Sequence[TestCase], reading: _Reading) -> None:
         for case in cases:
@@ -519,12 +727,12 @@ class _Report:
                 continue
             self.tally.missing += 1
             message = f"no run in {self.traces}"
+            if self.junit is not None:
+                self.junit.error(case.name, None, "missing", message)
             if self.json_lines:
                 self._print(json.dumps({"type": "missing", "case": case.name}))
             else:
                 self._print(f"MISSING {case.name}: {message}")
-            if self.junit is not None:
-                self.junit.error(case.name, None, "missing", message)
         tally = self.tally
         if self.json_lines:
             summary = {
@@ -546,16 +754,22 @@ class _Report:
                 self._print(", ".join(extra))
             self._print(f"{tally.passed} passed, {tally.failed} failed")
         self.out.flush()
-        if self.junit is not None:
-            self.junit.finish(tally)
 
 
 # The command --------------------------------------------------------------------------------
 
 
 def _fail(message: str) -> int:
-    print(f"toolmatch: {message}", file=sys.stderr)
+    print(_printable(f"toolmatch: {message}"), file=sys.stderr)
     return 2
+
+
+def _same_file(path: str, other: str | int) -> bool:
+    """Whether ``path`` names the file ``other`` (a path or an open file's descriptor) is."""
+    try:
+        return os.path.samestat(os.stat(path), os.stat(other))
+    except OSError:  # nothing there yet, or unreachable: not the other file
+        return False
 
 
 def _check(options: argparse.Namespace) -> int:
@@ -566,7 +780,9 @@ def _check(options: argparse.Namespace) -> int:
     try:
         cases = load_test_cases(options.spec)
     except ConfigError as error:
-        print(error, file=sys.stderr)
+        # One line a problem, whatever the spec's names and values hold.
+        for problem in error.problems:
+            print(_printable(str(ConfigError([problem], error.source))), file=sys.stderr)
         return 2
     except OSError as error:
         return _fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
@@ -583,37 +799,74 @@ def _check(options: argparse.Namespace) -> int:
         except OSError as error:
             return _fail(f"cannot read the traces {options.traces}: {error.strerror or error}")
 
-    junit = None
-    if options.junit_xml:
-        suite = os.path.splitext(os.path.basename(options.spec))[0]
+    with file:
+        junit = None
+        if options.junit_xml:
+            # The report replaces the file at its path: never the input it reports on.
+            for what, other in (("the traces file", file.fileno()), ("the spec", options.spec)):
+                if _same_file(options.junit_xml, other):
+                    return _fail(f"cannot write {options.junit_xml}: it is {what}")
+            suite = os.path.splitext(os.path.basename(options.spec))[0]
+            try:
+                junit = _JUnit(options.junit_xml, suite, traces_name)
+            except OSError as error:
+                return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
-            junit = _JUnit(options.junit_xml, suite, traces_name)
-        except OSError as error:
-            file.close()
-            return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+            return _run(options, cases, file, traces_name, size, junit)
+        finally:
+            if junit is not None:
+                junit.discard()
 
+
+def _run(
+    options: argparse.Namespace,
+    cases: Sequence[TestCase],
+    file: IO[bytes],
+    traces_name: str,
+    size: int | None,
+    junit: _JUnit | None,
+) -> int:
+    """Checks every line and reports; however the run ends, the JUnit report is written."""
     progress = None if options.no_progress else _progress(size or None)
-    names = [case.name for case in cases]
-    report = _Report(names, options.format == "json", traces_name, junit, progress)
+    report = _Report(
+        [case.name for case in cases], options.format == "json", traces_name, junit, progress
+    )
     reading = _Reading()
     judge = _Judge(cases, want_json=options.format == "json")
-    with file:
+    stopped = None  # why the run ended early, for the JUnit report
+    outcomes = _outcomes(judge, _numbered_lines(file, traces_name, reading), options.jobs)
+    try:
         try:
-            for outcome in _outcomes(judge, _numbered_lines(file, reading), options.jobs):
+            for outcome in outcomes:
                 report.add(outcome)
                 if progress is not None:
                     progress.update(report.tally.passed + report.tally.failed, reading)
-        except BrokenPipeError:
-            raise
-        except _WorkerDiedError as error:
+        finally:
+            outcomes.close()  # ends the workers now, whatever stopped the loop
             if progress is not None:
                 progress.close()
-            return _fail(str(error))
+        report.finish(cases, reading)
+        status = report.tally.exit_code
+    except KeyboardInterrupt:
+        stopped = f"interrupted; {_not_checked(report.next_line)}"
+        print(_INTERRUPTED, file=sys.stderr)
+        status = 130
+    except BrokenPipeError:  # the reader has all it wanted: not a failure
+        _quiet_stdout()
+        stopped = f"the output was closed; {_not_checked(report.next_line)}"
+        status = 0
+    except _StoppedError as error:
+        stopped = str(error)
+        status = _fail(stopped)
+    except OSError as error:  # reading errors are _StoppedError: the output is at fault
+        _quiet_stdout()  # what is still buffered could not be written either
+        problem = f"cannot write the output: {error.strerror or error}"
+        stopped = f"{problem}; {_not_checked(report.next_line)}"
+        status = _fail(problem)
+    if junit is not None:
+        try:
+            with _InterruptsHeld():  # the report is written whole or not at all
+                junit.finish(report.tally, stopped)
         except OSError as error:
-            if progress is not None:
-                progress.close()
-            return _fail(f"cannot read the traces {traces_name}: {error.strerror or error}")
-    if progress is not None:
-        progress.close()
-    report.finish(cases, reading)
-    return report.tally.exit_code
+            return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+    return status

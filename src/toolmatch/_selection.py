@@ -648,13 +648,16 @@ _NO_TURN = (_Selection(()), False, False)
 
 
 def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]:
-    """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it."""
+    """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it,
+    and one it will not guess at (several choices) ``ValueError``, named the same way."""
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
             calls_per_turn.append(to_calls(turn))
         except TypeError as error:
             raise TypeError(f"{where}[{number}]: {error}") from None
+        except ValueError as error:
+            raise ValueError(f"{where}[{number}]: {error}") from None
     return calls_per_turn
 
 

@@ -269,6 +269,18 @@ def test_matchers_nested_past_the_limit_are_refused_when_built(
     assert repr(matcher)
 
 
+class HashRaises(str):
+    def __hash__(self) -> int:
+        raise RuntimeError("no hash")
+
+
+def test_a_regex_pattern_is_read_as_its_characters() -> None:
+    # re.compile hashes the pattern for its cache: a str subclass's __hash__ raised from it.
+    matcher = Regex(HashRaises("a+"))
+    assert matcher == "aa"
+    assert repr(matcher) == "Regex('a+')"
+
+
 def test_isinstance_of_a_proxy_is_not_raised_from_istype() -> None:
     with pytest.raises(TypeError) as raised:
         IsType(LazyProxy())  # type: ignore[arg-type]

@@ -259,7 +259,9 @@ class Regex(Matcher, _trusted=True):
                 raise TypeError(f"Regex needs a str pattern, got bytes {pattern.pattern!r}")
             flags = pattern.flags & ~re.UNICODE
             pattern = pattern.pattern
-        elif not isinstance(pattern, str):
+        elif isinstance(pattern, str):
+            pattern = str.__str__(pattern)  # its characters: a subclass's __hash__ may raise
+        else:
             raise TypeError(
                 f"Regex pattern must be a str or a compiled str pattern, got "
                 f"{short_repr(pattern)} ({type_name(pattern)})"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 import sys
 
-from toolmatch._base import Matcher
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from contextvars import ContextVar, Token
     from typing import Any
 
@@ -321,19 +321,31 @@ class Regex(Matcher, _trusted=True):
         except Exception:  # a str() that raises; the time limit (TimeoutError)
             return False
 
-    def describe_mismatch(self, actual: object) -> str:
+    def _reason(self, actual: object) -> str | None:
+        """Why ``actual`` does not match, from one match; ``None`` when it does."""
         try:
             text = _as_text(actual)
-            if len(text) > self._quick:
-                self._bounded(text)
+            quick = len(text) <= self._quick
+            if (self._fullmatch(text) if quick else self._bounded(text)) is not None:
+                return None
         except TimeoutError:
             return (
                 f"regex {self.pattern!r} gave up after {self.timeout * 1000:g} ms "
                 f"on a {len(text)}-character value"
             )
-        except Exception:
+        except Exception:  # a str() that raises
             pass
         return f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._reason(actual) or f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        # One match, not the default's two (== then describe_mismatch): each may take the
+        # whole time limit.
+        reason = self._reason(actual)
+        if reason is not None:
+            yield Mismatch(path, reason)
 
     def _constructor_args(self) -> ConstructorArgs:
         import re

@@ -185,3 +185,14 @@ class TestConstruction:
     def test_options_must_be_bools(self) -> None:
         with pytest.raises(TypeError, match="trim_strings must be True or False"):
             Literal("a", trim_strings="yes")  # type: ignore[arg-type]
+
+
+def test_exact_comparisons_stay_exact() -> None:
+    # Decimals are compared on their own exponents, not through Fraction (issue 17).
+    assert Literal(Decimal("2.50")) == Fraction(5, 2)
+    assert Literal(Fraction(5, 2)) == Decimal("2.5")
+    assert Literal(Decimal("1e400")) == 10**400
+    assert Literal(Decimal("1e400")) != 10**400 + 1
+    assert Literal(Fraction(1, 3)) != Decimal("0.3333333333333333333333333333")
+    assert Literal(Decimal("-0")) == 0
+    assert Literal(0) == Decimal("0E-99999999")

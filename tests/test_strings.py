@@ -100,3 +100,38 @@ class TestRegex:
             Regex("^2009.*$").explain("report 2009")
             == "regex '^2009.*$' does not match 'report 2009'"
         )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "value", "expected"),
+    [
+        ("[a-z]+", 0, "a" * 1000, True),  # long enough to need the time limit
+        ("[a-z]+", 0, "a" * 1000 + "1", False),
+        ("[a-z]+", re.I, "A" * 1000, True),
+        (r"\w+", re.ASCII, "é" * 1000, False),  # re's ASCII flag is not regex's bit
+        (r"\w+", 0, "é" * 1000, True),
+        ("a.*", 0, "a" + "x" * 999 + "\n", False),  # . stops at a newline
+        ("a.*", re.S, "a" + "x" * 999 + "\n", True),
+        ("(?i)A+", 0, "a" * 1000, True),
+        (r"\d+", 0, int("9" * 1000), True),  # str() of a non-string
+    ],
+)
+def test_long_inputs_get_the_same_full_match(
+    pattern: str, flags: int, value: object, expected: bool
+) -> None:
+    # Inputs long enough to be matched under the time limit (issue 17), by the regex
+    # package when it is installed, keep re's full-match semantics.
+    assert (Regex(pattern, flags) == value) is expected
+    assert (Regex(pattern, flags).explain(value) is None) is expected
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2, 3])
+def test_fuzzy_collapses_whitespace_across_chunks_like_on_short_text(shift: int) -> None:
+    # Long text is normalized in chunks (issue 17), with the same result as in one piece.
+    chunk = 1 << 16
+    word = "Ab,c" * (chunk // 4 - 1)
+    for gap in ("", " ", "  \t", " " * (chunk + 3)):
+        text = " " * shift + word + gap + "X" * shift + gap + "y "
+        expected = " ".join(text.lower().replace(",", "").split())
+        assert Fuzzy(expected) == text
+        assert Fuzzy(expected + "z") != text

@@ -2,25 +2,56 @@
 
 from __future__ import annotations
 
-from toolmatch._describe import short_repr
+from toolmatch._describe import safe_repr, short_repr
 from toolmatch._display import TextDisplay, html_table
 from toolmatch._record import Record
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-    from typing import Any, ClassVar, Literal, TypeAlias
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any, ClassVar, Literal, TypeAlias, TypeGuard, TypeVar
 
     from typing_extensions import Self, final
 
     ConstructorArgs: TypeAlias = tuple[tuple[object, ...], dict[str, object]]
+    _T = TypeVar("_T")
 else:
 
     def final(method):
         return method
 
 
-__all__ = ["Matcher", "Mismatch", "Mismatches"]
+__all__ = ["MAX_DEPTH", "Matcher", "Mismatch", "Mismatches", "is_instance", "nesting_depth"]
+
+# How deeply matchers (and the plain values they are built from) may nest: deeper trees
+# would run out of Python's recursion limit while comparing, explaining or printing.
+MAX_DEPTH = 100
+
+
+def is_instance(value: object, kinds: type[_T] | tuple[type[_T], ...]) -> TypeGuard[_T]:
+    """``isinstance``, but ``False`` for a value whose ``__class__`` lookup raises (lazy proxies).
+
+    >>> class Unloaded:
+    ...     @property
+    ...     def __class__(self):
+    ...         raise RuntimeError("not loaded yet")
+    >>> is_instance(Unloaded(), dict), is_instance({}, dict)
+    (False, True)
+    """
+    try:
+        return isinstance(value, kinds)
+    except Exception:
+        return False
+
+
+def nesting_depth(children: Iterable[Matcher], value: object) -> int:
+    """The depth of a matcher built on ``children``; ``ValueError`` past :data:`MAX_DEPTH`."""
+    depth = 1 + max((child._depth for child in children), default=0)
+    if depth > MAX_DEPTH:
+        raise ValueError(
+            f"the expected value is nested more than {MAX_DEPTH} levels deep: {short_repr(value)}"
+        )
+    return depth
 
 
 class Mismatch(Record):
@@ -122,6 +153,9 @@ class Matcher:
     # numpy scalars and arrays return NotImplemented against us, so Python asks the matcher.
     __array_ufunc__ = None
 
+    # How many matchers deep this one is (see nesting_depth); composite matchers set their own.
+    _depth = 1
+
     def __init_subclass__(cls, *, _trusted: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name in ("__eq__", "__ne__"):
@@ -204,8 +238,8 @@ class Matcher:
         if arguments is None:
             return f"{type(self).__name__}()"
         args, kwargs = arguments
-        parts = [repr(arg) for arg in args]
-        parts += [f"{key}={value!r}" for key, value in kwargs.items()]
+        parts = [safe_repr(arg) for arg in args]
+        parts += [f"{key}={safe_repr(value)}" for key, value in kwargs.items()]
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def describe_mismatch(self, actual: object) -> str:
@@ -245,6 +279,10 @@ class Matcher:
         """:meth:`mismatches` as a list, never empty on a mismatch and never raising."""
         if self.__eq__(actual):
             return []
+        if type(self).mismatches is Matcher.mismatches:
+            # The default would compare again only to find the one reason: a Regex that ran
+            # out of time would run out twice.
+            return [Mismatch(path, self._safe_describe(actual))]
         try:
             found = list(self.mismatches(actual, path))
         except Exception:  # a user matcher's mismatches() must not break the report

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 
-from toolmatch._literal import is_bool, is_exact, is_number
+from toolmatch._literal import exact_equal, is_bool, is_exact, is_number
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -84,7 +84,8 @@ def _number_key(value: Any) -> Hashable | None:
     if type(value) is not float and is_exact(value):
         from fractions import Fraction  # rare path; keeps `import toolmatch` fast
 
-        if math.isinf(as_float) or Fraction(value) != Fraction(as_float):
+        # exact_equal, not Fraction(value): a Decimal's exponent may be huge (1e-99999999).
+        if math.isinf(as_float) or not exact_equal(value, Fraction(as_float)):
             return None
     return ("f", as_float)
 

@@ -47,6 +47,7 @@ from toolmatch._cases import TestCase, load_test_cases
 from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import ToolCheck, TurnResult, closest_candidate
+from toolmatch._strings import default_regex_timeout
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
@@ -123,6 +124,16 @@ def _jobs(text: str) -> int:
     return jobs
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text!r}")
+    return seconds
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
@@ -162,6 +173,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="check in N worker processes (same output, same order); default 1, at most "
         f"{_JOBS_PER_CPU} per usable CPU",
+    )
+    check.add_argument(
+        "--regex-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="give up a regex match after SECONDS of processor time, a mismatch that says so "
+        "(default 0.1; needs the regex package, from the cli extra; inf for no limit)",
     )
     check.add_argument(
         "--no-progress",
@@ -778,7 +796,11 @@ def _check(options: argparse.Namespace) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     try:
-        cases = load_test_cases(options.spec)
+        if options.regex_timeout is None:
+            cases = load_test_cases(options.spec)
+        else:
+            with default_regex_timeout(options.regex_timeout):
+                cases = load_test_cases(options.spec)
     except ConfigError as error:
         # One line a problem, whatever the spec's names and values hold.
         for problem in error.problems:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolmatch._base import Matcher, Mismatch
+from toolmatch._base import Matcher, Mismatch, nesting_depth
 from toolmatch._describe import short_repr
 from toolmatch._literal import as_matcher
 
@@ -23,7 +23,7 @@ def _operand_repr(matcher: Matcher) -> str:
 
 
 class _Chain(Matcher):
-    __slots__ = ("matchers",)
+    __slots__ = ("matchers", "_depth")
     matchers: tuple[Matcher, ...]
     _operator = ""
 
@@ -37,6 +37,7 @@ class _Chain(Matcher):
                 flat.extend(item.matchers)
             else:
                 flat.append(as_matcher(item))
+        object.__setattr__(self, "_depth", nesting_depth(flat, matchers))
         object.__setattr__(self, "matchers", tuple(flat))
 
     def _constructor_args(self) -> ConstructorArgs:
@@ -108,11 +109,13 @@ class Not(Matcher, _trusted=True):
     "expected anything but Regex('(?i).*drop table.*'), got 'DROP TABLE users'"
     """
 
-    __slots__ = ("matcher",)
+    __slots__ = ("matcher", "_depth")
     matcher: Matcher
 
     def __init__(self, matcher: object) -> None:
-        object.__setattr__(self, "matcher", as_matcher(matcher))
+        inner = as_matcher(matcher)
+        object.__setattr__(self, "_depth", nesting_depth((inner,), matcher))
+        object.__setattr__(self, "matcher", inner)
 
     def matches(self, actual: object) -> bool:
         return not self.matcher.__eq__(actual)

@@ -5,7 +5,24 @@ from __future__ import annotations
 import reprlib
 from itertools import islice
 
-__all__ = ["describe_found", "join_path", "short_repr", "type_name"]
+__all__ = ["describe_found", "join_path", "safe_repr", "short_repr", "type_name"]
+
+_LOG10_2 = 0.30102999566398120
+
+
+def _huge_int(number: int, head: int, tail: int) -> str:
+    """An int past Python's str() digit limit as its first and last digits and its length.
+
+    Exact and in linear time: only a quotient of about 20 digits is ever printed.
+    """
+    sign, number = ("-", -number) if number < 0 else ("", number)
+    # An estimate of the digit count is enough: `number // 10**skip` has exactly
+    # (digits - skip) digits whatever skip is, and that small quotient prints.
+    skip = max(0, int((number.bit_length() - 1) * _LOG10_2) - head - 2)
+    leading = str(number // 10**skip)
+    digits = skip + len(leading)
+    trailing = str(number % 10**tail).zfill(tail)
+    return f"{sign}{leading[:head]}...{trailing} ({digits} digits)"
 
 
 class _ShortRepr(reprlib.Repr):
@@ -17,6 +34,13 @@ class _ShortRepr(reprlib.Repr):
         self.maxlist = self.maxtuple = self.maxdict = self.maxset = 6
         self.maxfrozenset = self.maxdeque = self.maxarray = 6
         self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        try:
+            return super().repr_int(x, level)
+        except ValueError:  # more digits than str() may print (sys.set_int_max_str_digits)
+            keep = max(0, (self.maxlong - 3) // 2)
+            return _huge_int(x, keep, self.maxlong - 3 - keep)
 
     def repr_str(self, x: str, level: int) -> str:
         # reprlib cuts strings in the middle; the start of a value is what users recognise.
@@ -44,7 +68,13 @@ _LIMIT = 120
 
 
 def short_repr(value: object) -> str:
-    """A one-line repr of ``value``, shortened with ``...`` and never raising."""
+    """A one-line repr of ``value``, shortened with ``...`` and never raising.
+
+    An int too long for ``str()`` shows its first and last digits and how many it has.
+
+    >>> short_repr(10**5000 + 7)
+    '100000000000000000...0000000000000000007 (5001 digits)'
+    """
     try:
         text = _SHORT.repr(value)
     except Exception:  # a value whose __repr__ raises still gets described
@@ -53,6 +83,18 @@ def short_repr(value: object) -> str:
     if len(text) > _LIMIT:
         text = text[: _LIMIT - 3] + "..."
     return text
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)``, or :func:`short_repr` when that raises (an int too long to print).
+
+    >>> safe_repr([1, "a"]), safe_repr(10**5000)[-13:]
+    ("[1, 'a']", '(5001 digits)')
+    """
+    try:
+        return repr(value)
+    except Exception:
+        return short_repr(value)
 
 
 def type_name(value: object) -> str:

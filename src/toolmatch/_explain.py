@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from toolmatch._base import Matcher, Mismatch, Mismatches
+from toolmatch._base import Matcher, Mismatch, Mismatches, is_instance
 from toolmatch._describe import describe_found, join_path, short_repr
 
 __all__ = ["explain", "holds_matcher"]
@@ -26,9 +26,10 @@ def explain(expected: object, actual: object) -> Mismatches:
     b: missing
     items[0].id: regex '[0-9]+' does not match 'x7'
     """
-    if isinstance(expected, Matcher):
+    # is_instance, not isinstance: a lazy proxy's __class__ lookup may raise.
+    if is_instance(expected, Matcher):
         return Mismatches(expected._found_mismatches(actual, ""))
-    if isinstance(actual, Matcher):
+    if is_instance(actual, Matcher):
         return Mismatches(actual._found_mismatches(expected, ""))
     if holds_matcher(actual) and not holds_matcher(expected):
         expected, actual = actual, expected
@@ -40,7 +41,7 @@ def explain(expected: object, actual: object) -> Mismatches:
 
 def holds_matcher(value: object, depth: int = 0) -> bool:
     """Whether ``value`` is a matcher or a dict, list or tuple holding one at any depth."""
-    if isinstance(value, Matcher):
+    if is_instance(value, Matcher):
         return True
     if depth > _MAX_DEPTH:
         return False
@@ -59,17 +60,17 @@ def _plain_mismatches(
 ) -> Iterator[Mismatch]:
     if expected is actual:
         return
-    if isinstance(expected, Matcher):
+    if is_instance(expected, Matcher):
         yield from expected._found_mismatches(actual, path)
         return
-    if isinstance(actual, Matcher):
+    if is_instance(actual, Matcher):
         yield from actual._found_mismatches(expected, path)
         return
     if depth > _MAX_DEPTH:
         if not _equal(expected, actual):
             yield Mismatch(path, "differs (too deeply nested to explain further)")
         return
-    if isinstance(expected, dict) and isinstance(actual, dict):
+    if is_instance(expected, dict) and is_instance(actual, dict):
         for key, value in expected.items():
             if key not in actual:
                 yield Mismatch(join_path(path, key), "missing")
@@ -81,8 +82,8 @@ def _plain_mismatches(
                     join_path(path, key), f"unexpected key, with value {short_repr(value)}"
                 )
         return
-    same_sequence = (isinstance(expected, list) and isinstance(actual, list)) or (
-        isinstance(expected, tuple) and isinstance(actual, tuple)
+    same_sequence = (is_instance(expected, list) and is_instance(actual, list)) or (
+        is_instance(expected, tuple) and is_instance(actual, tuple)
     )
     if same_sequence:
         if len(expected) != len(actual):  # type: ignore[arg-type]

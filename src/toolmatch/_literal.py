@@ -11,11 +11,13 @@ import numbers
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from toolmatch._base import Matcher, Mismatch
-from toolmatch._describe import describe_found, join_path, short_repr, type_name
+from toolmatch._base import MAX_DEPTH, Matcher, Mismatch, is_instance, nesting_depth
+from toolmatch._describe import describe_found, join_path, safe_repr, short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from decimal import Decimal
+    from fractions import Fraction
     from typing import Any
 
     from toolmatch._base import ConstructorArgs
@@ -26,6 +28,7 @@ __all__ = [
     "Literal",
     "MappingMatcher",
     "as_matcher",
+    "exact_equal",
     "is_bool",
     "is_exact",
     "is_number",
@@ -60,26 +63,74 @@ def is_number(value: object) -> bool:
     kind = type(value)
     if kind is int or kind is float:
         return True
-    return (isinstance(value, numbers.Real) or _is_decimal(value)) and not isinstance(value, bool)
+    try:  # a lazy proxy's __class__ may raise
+        return (isinstance(value, numbers.Real) or _is_decimal(value)) and not isinstance(
+            value, bool
+        )
+    except Exception:
+        return False
 
 
 def is_exact(value: object) -> bool:
     """True for numbers held exactly: ints, Fractions, Decimals (not floats)."""
-    return isinstance(value, numbers.Rational) or _is_decimal(value)
+    try:
+        return isinstance(value, numbers.Rational) or _is_decimal(value)
+    except Exception:
+        return False
+
+
+# log10(2): a number of b bits has about b * _LOG10_2 decimal digits.
+_LOG10_2 = 0.30102999566398120
+
+
+def _as_exact(value: Any) -> int | Fraction | Decimal:
+    """An exact number as an int, a Fraction or (kept as it is) a Decimal."""
+    if _is_decimal(value):
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, numbers.Integral):
+        return int(value)  # numpy ints too
+    from fractions import Fraction  # rare path; keeps `import toolmatch` fast
+
+    return Fraction(value.numerator, value.denominator)
+
+
+def exact_equal(expected: object, actual: object) -> bool:
+    """Whether two exact numbers (``is_exact``) are equal, exactly and in microseconds.
+
+    A Decimal compares on its own exponent: ``Fraction(Decimal("1e99999999"))`` would first
+    build a hundred-million-digit integer.
+
+    >>> from decimal import Decimal
+    >>> from fractions import Fraction
+    >>> exact_equal(Decimal("1e99999999"), 42), exact_equal(Decimal("2.50"), Fraction(5, 2))
+    (False, True)
+    """
+    left, right = _as_exact(expected), _as_exact(actual)
+    if _is_decimal(right):
+        left, right = right, left
+    if not _is_decimal(left) or _is_decimal(right):
+        return bool(left == right)  # ints and Fractions, or two Decimals: already exact and fast
+    decimal: Decimal = left  # type: ignore[assignment]
+    rational: int | Fraction = right  # type: ignore[assignment]
+    if not decimal.is_finite():
+        return bool(decimal == rational)  # NaN never equals, an infinity is not a Fraction
+    if decimal.is_zero() or not rational:
+        return decimal.is_zero() and not rational
+    # Decimal == Fraction is exact, but scales the Decimal to the Fraction's denominator:
+    # first rule out numbers whose magnitudes differ (adjusted() is floor(log10(|decimal|))).
+    bits = abs(rational.numerator).bit_length() - rational.denominator.bit_length()
+    if abs(decimal.adjusted() - bits * _LOG10_2) > 2:
+        return False
+    return bool(decimal == rational)
 
 
 def numbers_equal(expected: object, actual: object) -> bool:
     """Compare two numbers by value: exactly when both are exact, else as floats."""
-    if not is_number(actual):
-        return False
     try:
+        if not is_number(actual):
+            return False
         if is_exact(expected) and is_exact(actual):
-            from fractions import Fraction  # rare path; keeps `import toolmatch` fast
-
-            try:
-                return bool(Fraction(expected) == Fraction(actual))  # type: ignore[call-overload]
-            except (ValueError, OverflowError):  # Decimal NaN or infinity
-                pass
+            return exact_equal(expected, actual)
         return float(expected) == float(actual)  # type: ignore[arg-type]
     except Exception:
         return False
@@ -88,7 +139,7 @@ def numbers_equal(expected: object, actual: object) -> bool:
 class _Node(Matcher):
     """A compiled piece of an expected value; prints as the value it came from."""
 
-    __slots__ = ("value", "trim_strings", "case_insensitive")
+    __slots__ = ("value", "trim_strings", "case_insensitive", "_depth")
     value: Any
     trim_strings: bool
     case_insensitive: bool
@@ -99,6 +150,7 @@ class _Node(Matcher):
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "trim_strings", trim_strings)
         object.__setattr__(self, "case_insensitive", case_insensitive)
+        object.__setattr__(self, "_depth", 1)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value, self.trim_strings, self.case_insensitive), {}
@@ -107,8 +159,8 @@ class _Node(Matcher):
         options = string_options(self.trim_strings, self.case_insensitive)
         if options and _holds_text(self.value):
             keywords = "".join(f", {name}=True" for name in options)
-            return f"Literal({self.value!r}{keywords})"
-        return repr(self.value)
+            return f"Literal({safe_repr(self.value)}{keywords})"
+        return safe_repr(self.value)
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected {short_repr(self.value)}, got {describe_found(self.value, actual)}"
@@ -191,7 +243,7 @@ class _Text(_Node, _trusted=True):
 
     def matches(self, actual: object) -> bool:
         if type(actual) is not str:
-            if not isinstance(actual, str):
+            if not is_instance(actual, str):
                 return False
             actual = str.__str__(actual)  # the characters, whatever a subclass overrides
         if self.trim_strings or self.case_insensitive:
@@ -231,13 +283,14 @@ class _Sequence(_Node, _trusted=True):
             children = _compile_children(value, trim_strings, case_insensitive)
         object.__setattr__(self, "_items", children)
         object.__setattr__(self, "_checks", tuple(item.__eq__ for item in children))
+        object.__setattr__(self, "_depth", nesting_depth(children, value))
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
-        if kind is not list and kind is not tuple and not isinstance(actual, (list, tuple)):
-            return False
         checks = self._checks
-        try:  # a list subclass may raise from __len__ or __iter__
+        try:  # a list subclass may raise from __len__ or __iter__, a proxy from isinstance
+            if kind is not list and kind is not tuple and not isinstance(actual, (list, tuple)):
+                return False
             if len(actual) != len(checks):  # type: ignore[arg-type]
                 return False
             for check, item in zip(checks, actual, strict=False):  # type: ignore[call-overload]
@@ -248,7 +301,7 @@ class _Sequence(_Node, _trusted=True):
         return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        if not isinstance(actual, (list, tuple)):
+        if not is_instance(actual, (list, tuple)):
             yield Mismatch(path, f"expected a list, got {short_repr(actual)} ({type_name(actual)})")
             return
         try:
@@ -288,11 +341,12 @@ class _Set(_Node, _trusted=True):
         if children is None:
             children = _compile_children(value, trim_strings, case_insensitive)
         object.__setattr__(self, "_items", children)
+        object.__setattr__(self, "_depth", nesting_depth(children, value))
 
     def matches(self, actual: object) -> bool:
-        if not isinstance(actual, (set, frozenset)):
-            return False
-        try:  # a set subclass may raise from __len__ or __iter__
+        try:  # a set subclass may raise from __len__ or __iter__, a proxy from isinstance
+            if not isinstance(actual, (set, frozenset)):
+                return False
             found = list(actual)
         except Exception:
             return False
@@ -331,6 +385,7 @@ class MappingMatcher(Matcher, _trusted=True):
         "_required",
         "_optional",
         "_forbidden",
+        "_depth",
     )
     mapping: Mapping[Any, Any]
     trim_strings: bool
@@ -349,7 +404,7 @@ class MappingMatcher(Matcher, _trusted=True):
         case_insensitive: bool = False,
         children: tuple[Matcher, ...] | None = None,
     ) -> None:
-        if not isinstance(mapping, Mapping):
+        if not is_instance(mapping, Mapping):
             raise TypeError(
                 f"{type(self).__name__} needs a dict of expected arguments, got "
                 f"{short_repr(mapping)} ({type_name(mapping)})"
@@ -357,7 +412,9 @@ class MappingMatcher(Matcher, _trusted=True):
         _check_flag("trim_strings", trim_strings)
         _check_flag("case_insensitive", case_insensitive)
         if children is None:
-            children = _compile_children(mapping.values(), trim_strings, case_insensitive)
+            with _Building(mapping):
+                children = _compile_children(mapping.values(), trim_strings, case_insensitive)
+        depth = nesting_depth(children, mapping)
         required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
         optional: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
         forbidden: list[Any] = []
@@ -376,11 +433,12 @@ class MappingMatcher(Matcher, _trusted=True):
         set_(self, "_required", tuple(required))
         set_(self, "_optional", tuple(optional))
         set_(self, "_forbidden", tuple(forbidden))
+        set_(self, "_depth", depth)
 
     def matches(self, actual: object) -> bool:
-        if type(actual) is not dict and not isinstance(actual, Mapping):
-            return False
-        try:
+        try:  # a hostile mapping may raise anywhere, a proxy from isinstance
+            if type(actual) is not dict and not isinstance(actual, Mapping):
+                return False
             for key, _, check in self._required:
                 value = actual.get(key, _MISSING)
                 if value is _MISSING or not check(value):
@@ -400,7 +458,7 @@ class MappingMatcher(Matcher, _trusted=True):
             return False
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        if not isinstance(actual, Mapping):
+        if not is_instance(actual, Mapping):
             yield Mismatch(path, f"expected a dict, got {short_repr(actual)} ({type_name(actual)})")
             return
         try:
@@ -465,7 +523,32 @@ def as_matcher(
     >>> as_matcher(1) == 1.0, as_matcher(True) == 1
     (True, False)
     """
-    return _compile(value, trim_strings, case_insensitive, set())
+    with _Building(value):
+        return _compile(value, trim_strings, case_insensitive, set())
+
+
+class _Building:
+    """Turn a foreign exception raised while compiling ``value`` into a ``TypeError``.
+
+    Constructors raise only TypeError and ValueError: a hostile expected value (a mapping
+    whose iteration raises, a proxy whose ``__class__`` does) is named in the message.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: object, trace: object) -> None:
+        if kind is None or issubclass(kind, (TypeError, ValueError, MemoryError)):
+            return
+        if issubclass(kind, Exception):
+            raise TypeError(
+                f"cannot build a matcher from {short_repr(self.value)}: {kind.__name__}: {error}"
+            ) from None
 
 
 def _compile_children(
@@ -490,6 +573,10 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
         return _Object(value)
     if id(value) in open_containers:
         raise ValueError(f"the expected value contains itself: {short_repr(value)}")
+    if len(open_containers) >= MAX_DEPTH:  # the containers open around value: its depth
+        raise ValueError(
+            f"the expected value is nested more than {MAX_DEPTH} levels deep: {short_repr(value)}"
+        )
     open_containers.add(id(value))
     try:
         if isinstance(value, Mapping):
@@ -505,11 +592,12 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
 class Delegating(Matcher, _trusted=True):
     """A matcher that matches and explains exactly as an inner matcher does."""
 
-    __slots__ = ("_inner", "_check")
+    __slots__ = ("_inner", "_check", "_depth")
     _inner: Matcher
     _check: Callable[[object], bool]
 
     def __init__(self, inner: Matcher) -> None:
+        object.__setattr__(self, "_depth", nesting_depth((inner,), inner))
         object.__setattr__(self, "_inner", inner)
         object.__setattr__(self, "_check", inner.__eq__)
 

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import math
+import sys
 
-from toolmatch._base import Matcher
+from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable, Iterator
+    from contextvars import ContextVar, Token
     from typing import Any
 
     from toolmatch._base import ConstructorArgs
 
 
-__all__ = ["Fuzzy", "Regex"]
+__all__ = ["DEFAULT_TIMEOUT", "Fuzzy", "Regex", "default_regex_timeout"]
+
+DEFAULT_TIMEOUT = 0.1
+"""Seconds of processor time one Regex match may take, unless the matcher says otherwise."""
 
 # Thousands separators the reference strips anywhere: comma, underscore, narrow no-break space.
 _SEPARATORS = str.maketrans("", "", ",_\u202f")
@@ -24,24 +30,46 @@ _SEPARATORS = str.maketrans("", "", ",_\u202f")
 _NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 
+# Whitespace is collapsed this many characters at a time: str.split() on a whole long
+# text would hold one object per word (about 60 bytes each) before the join.
+_CHUNK = 1 << 16
+
+
 def _normalize(text: str) -> str:
     """Lowercase, drop thousands separators, collapse and trim whitespace."""
     # str's own methods: a str subclass must not decide how it is normalized.
-    return " ".join(str.split(str.translate(str.lower(text), _SEPARATORS)))
+    # Lowercasing looks at neighbours (a final sigma), so it sees the whole text.
+    text = str.translate(str.lower(text), _SEPARATORS)
+    if len(text) <= _CHUNK:
+        return " ".join(str.split(text))
+    pieces: list[str] = []
+    space = False  # whether whitespace came since the last word
+    for start in range(0, len(text), _CHUNK):
+        chunk = text[start : start + _CHUNK]
+        words = " ".join(chunk.split())
+        if words:
+            if pieces and (space or chunk[0].isspace()):
+                pieces.append(" ")
+            pieces.append(words)
+            space = chunk[-1].isspace()
+        else:
+            space = True
+    del text, chunk  # only the pieces and the result are alive at the join
+    return "".join(pieces)
+
+
+_SPACE_GROUPED: Callable[[str], object] | None = None
 
 
 def _is_space_grouped(text: str) -> bool:
     """Digits grouped in threes by single spaces, ``"-1 234 567.5"``: the reference's flaw."""
-    head, *groups = text.split(" ")
-    if head[:1] in ("+", "-"):
-        head = head[1:]
-    if not groups or not 1 <= len(head) <= 3 or not head.isdecimal():
-        return False
-    whole, _, fraction = groups[-1].partition(".")
-    groups[-1] = whole
-    return all(len(group) == 3 and group.isdecimal() for group in groups) and (
-        not fraction or fraction.isdecimal()
-    )
+    global _SPACE_GROUPED
+    if _SPACE_GROUPED is None:
+        import re
+
+        # \d is what str.isdecimal() accepts; compiled on first use to keep imports fast.
+        _SPACE_GROUPED = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d*)?").fullmatch
+    return _SPACE_GROUPED(text) is not None
 
 
 def _parse_number(text: str) -> float | None:
@@ -81,9 +109,13 @@ class Fuzzy(Matcher, _trusted=True):
 
     def __init__(self, pattern: str) -> None:
         if not isinstance(pattern, str):
+            try:
+                hint = f"; write Fuzzy({short_repr(str(pattern))})"
+            except Exception:  # a __str__ that raises, an int too long to print
+                hint = ""
             raise TypeError(
-                f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)}); "
-                f"write Fuzzy({str(pattern)!r})"
+                f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)})"
+                + hint
             )
         text = _normalize(pattern)
         object.__setattr__(self, "pattern", pattern)
@@ -117,24 +149,104 @@ class Fuzzy(Matcher, _trusted=True):
         return (self.pattern,), {}
 
 
+_ENGINE: Any = None  # the regex package once looked for; False when it is not installed
+_TIMEOUTS: ContextVar[float] | None = None
+
+
+def _regex_package() -> Any:
+    global _ENGINE
+    if _ENGINE is None:
+        try:
+            import regex
+        except ImportError:
+            _ENGINE = False
+        else:
+            _ENGINE = regex
+    return _ENGINE
+
+
+def _timeouts() -> ContextVar[float]:
+    global _TIMEOUTS
+    if _TIMEOUTS is None:
+        from contextvars import ContextVar  # here: only a Regex needs it
+
+        _TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
+    return _TIMEOUTS
+
+
+class default_regex_timeout:  # noqa: N801 (used as a context manager, like a function)
+    """Within ``with default_regex_timeout(seconds):`` a Regex built without ``timeout``
+    gets ``seconds`` (``toolmatch check --regex-timeout`` loads its spec this way).
+
+    >>> with default_regex_timeout(0.5):
+    ...     Regex("[a-z]+")
+    Regex('[a-z]+', timeout=0.5)
+    """
+
+    __slots__ = ("seconds", "_token")
+    seconds: float
+    _token: Token[float] | None
+
+    def __init__(self, seconds: float) -> None:
+        object.__setattr__(self, "seconds", _check_timeout(seconds))
+        object.__setattr__(self, "_token", None)
+
+    def __enter__(self) -> None:
+        object.__setattr__(self, "_token", _timeouts().set(self.seconds))
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _timeouts().reset(self._token)
+
+
+def _check_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"a regex timeout must be a number of seconds, got {short_repr(timeout)}")
+    if not timeout > 0:  # NaN too
+        raise ValueError(
+            f"a regex timeout must be more than 0 seconds (math.inf for none), got {timeout!r}"
+        )
+    return float(timeout)
+
+
+def _as_text(actual: object) -> str:
+    """What a Regex matches: a str's characters, or the str() of anything else."""
+    text = actual if isinstance(actual, str) else str(actual)
+    return str.__str__(text)  # an exact str: a subclass's __len__ must not lie to the bound
+
+
 class Regex(Matcher, _trusted=True):
     """Full match of a regular expression against ``str(actual)`` (seed 000 section 4).
 
     The whole string must match, as if the pattern were wrapped in ``^...$``. An invalid
-    pattern raises ``ValueError`` here, never during a comparison.
+    pattern raises ``ValueError`` here, never during a comparison. With the ``regex``
+    package installed (the ``regex`` and ``cli`` extras), a match that runs longer than
+    ``timeout`` seconds of processor time (default 0.1) gives up: a mismatch that says
+    so. Without it, Python's ``re`` runs every match to its end (see docs/matchers.md).
 
     >>> Regex("^2009.*$") == "2009 cash flow", Regex("^2009.*$") == "report 2009"
     (True, False)
     >>> Regex(r"181001(\\.0+)?") == 181001.0
     True
+    >>> Regex("[0-9]+", timeout=0.5)
+    Regex('[0-9]+', timeout=0.5)
     """
 
-    __slots__ = ("pattern", "flags", "_fullmatch")
+    __slots__ = ("pattern", "flags", "timeout", "_fullmatch", "_bounded", "_quick")
     pattern: str
     flags: int
+    timeout: float
     _fullmatch: Any
+    _bounded: Any
+    _quick: int
 
-    def __init__(self, pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> None:
+    def __init__(
+        self,
+        pattern: str | re.Pattern[str],
+        flags: int | re.RegexFlag = 0,
+        *,
+        timeout: float | None = None,
+    ) -> None:
         import re  # here, not at the top: `import toolmatch` stays fast
 
         if isinstance(pattern, re.Pattern):
@@ -143,41 +255,102 @@ class Regex(Matcher, _trusted=True):
                     f"Regex got flags={flags!r} with an already compiled pattern "
                     f"{pattern.pattern!r}; put the flags in re.compile instead"
                 )
-            compiled = pattern
+            if not isinstance(pattern.pattern, str):
+                raise TypeError(f"Regex needs a str pattern, got bytes {pattern.pattern!r}")
             flags = pattern.flags & ~re.UNICODE
+            pattern = pattern.pattern
         elif isinstance(pattern, str):
-            if not isinstance(flags, int) or isinstance(flags, bool):
-                raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
-            try:
-                compiled = re.compile(pattern, flags)
-            except re.error as error:
-                raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+            pattern = str.__str__(pattern)  # its characters: a subclass's __hash__ may raise
         else:
             raise TypeError(
                 f"Regex pattern must be a str or a compiled str pattern, got "
                 f"{short_repr(pattern)} ({type_name(pattern)})"
             )
-        if not isinstance(compiled.pattern, str):
-            raise TypeError(f"Regex needs a str pattern, got bytes {compiled.pattern!r}")
-        object.__setattr__(self, "pattern", compiled.pattern)
-        object.__setattr__(self, "flags", int(flags))
-        object.__setattr__(self, "_fullmatch", compiled.fullmatch)
+        if not isinstance(flags, int) or isinstance(flags, bool):
+            raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
+        known = int(re.A | re.I | re.L | re.M | re.S | re.U | re.X | re.DEBUG)
+        if flags & ~known:
+            raise ValueError(
+                f"Regex flags must be re flags combined with |, like re.I | re.M; got {flags}"
+            )
+        seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
+        try:
+            compiled = re.compile(pattern, flags)
+        except re.error as error:
+            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+        except RecursionError:
+            raise ValueError(
+                f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
+            ) from None
+        except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
+            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+        bounded, quick = None, sys.maxsize
+        engine = _regex_package() if seconds != math.inf else None
+        if engine:
+            # Inputs too short to backtrack for long are matched by re; longer ones by the
+            # regex package in its re-compatible mode, the one of the two with a time limit.
+            engine_flags = (flags & (re.I | re.L | re.M | re.S | re.U | re.X)) | engine.VERSION0
+            if flags & re.ASCII:
+                engine_flags |= engine.ASCII
+            try:
+                timed = engine.compile(pattern, engine_flags)
+            except Exception:  # one it does not take: re, unbounded (docs/matchers.md)
+                pass
+            else:
+                from functools import partial
+
+                from toolmatch._backtracking import quick_length
+
+                bounded = partial(timed.fullmatch, timeout=seconds)
+                quick = quick_length(pattern, flags)
+        set_ = object.__setattr__
+        set_(self, "pattern", pattern)
+        set_(self, "flags", int(flags))
+        set_(self, "timeout", seconds)
+        set_(self, "_fullmatch", compiled.fullmatch)
+        set_(self, "_bounded", bounded)
+        set_(self, "_quick", quick)
 
     def matches(self, actual: object) -> bool:
         try:
-            return self._fullmatch(actual) is not None
-        except TypeError:  # not a str: match its str() (seed 000 section 4)
-            pass
-        try:
-            return self._fullmatch(str(actual)) is not None
-        except Exception:
+            if type(actual) is not str:
+                actual = _as_text(actual)  # seed 000 section 4: match its str()
+            if len(actual) <= self._quick:
+                return self._fullmatch(actual) is not None
+            return self._bounded(actual) is not None
+        except Exception:  # a str() that raises; the time limit (TimeoutError)
             return False
 
-    def describe_mismatch(self, actual: object) -> str:
+    def _reason(self, actual: object) -> str | None:
+        """Why ``actual`` does not match, from one match; ``None`` when it does."""
+        try:
+            text = _as_text(actual)
+            quick = len(text) <= self._quick
+            if (self._fullmatch(text) if quick else self._bounded(text)) is not None:
+                return None
+        except TimeoutError:
+            return (
+                f"regex {self.pattern!r} gave up after {self.timeout * 1000:g} ms "
+                f"on a {len(text)}-character value"
+            )
+        except Exception:  # a str() that raises
+            pass
         return f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._reason(actual) or f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        # One match, not the default's two (== then describe_mismatch): each may take the
+        # whole time limit.
+        reason = self._reason(actual)
+        if reason is not None:
+            yield Mismatch(path, reason)
 
     def _constructor_args(self) -> ConstructorArgs:
         import re
 
         options: dict[str, object] = {"flags": re.RegexFlag(self.flags)} if self.flags else {}
+        if self.timeout != DEFAULT_TIMEOUT:
+            options["timeout"] = self.timeout
         return (self.pattern,), options

@@ -7,7 +7,7 @@ import math
 import operator
 from collections.abc import Mapping
 
-from toolmatch._base import Matcher
+from toolmatch._base import Matcher, nesting_depth
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher, is_number
 
@@ -63,16 +63,17 @@ class OneOf(Matcher, _trusted=True):
     'expected one of 1, 2, got 3'
     """
 
-    __slots__ = ("values", "_checks")
+    __slots__ = ("values", "_checks", "_depth")
     values: tuple[object, ...]
     _checks: tuple[Any, ...]
 
     def __init__(self, *values: object) -> None:
         if not values:
             raise ValueError("OneOf() needs at least one candidate value")
-        checks = tuple(as_matcher(value).__eq__ for value in values)
+        matchers = [as_matcher(value) for value in values]
+        object.__setattr__(self, "_depth", nesting_depth(matchers, values))
         object.__setattr__(self, "values", values)
-        object.__setattr__(self, "_checks", checks)
+        object.__setattr__(self, "_checks", tuple(matcher.__eq__ for matcher in matchers))
 
     def matches(self, actual: object) -> bool:
         for check in self._checks:
@@ -91,7 +92,7 @@ class OneOf(Matcher, _trusted=True):
 def _as_float(name: str, value: object) -> float:
     try:
         return float(value)  # type: ignore[arg-type]
-    except (OverflowError, ValueError) as error:  # 10**400, Decimal('sNaN')
+    except Exception as error:  # 10**400, Decimal('sNaN'), a number type whose __float__ raises
         raise ValueError(
             f"Approx {name} {short_repr(value)} is not usable as a float: {error}"
         ) from None
@@ -191,13 +192,15 @@ class Contains(Matcher, _trusted=True):
     "expected a value containing 'rome', got ['paris', 'oslo']"
     """
 
-    __slots__ = ("item", "_check")
+    __slots__ = ("item", "_check", "_depth")
     item: object
     _check: Any
 
     def __init__(self, item: object) -> None:
+        matcher = as_matcher(item)
+        object.__setattr__(self, "_depth", nesting_depth((matcher,), item))
         object.__setattr__(self, "item", item)
-        object.__setattr__(self, "_check", as_matcher(item).__eq__)
+        object.__setattr__(self, "_check", matcher.__eq__)
 
     def matches(self, actual: object) -> bool:
         try:
@@ -247,7 +250,7 @@ class IsType(Matcher, _trusted=True):
         if not types:
             raise ValueError("IsType() needs at least one type")
         for kind in types:
-            if not isinstance(kind, type):
+            if not issubclass(type(kind), type):  # not isinstance: a proxy's __class__ may raise
                 raise TypeError(f"IsType takes types, got {short_repr(kind)} ({type_name(kind)})")
         object.__setattr__(self, "types", types)
         object.__setattr__(self, "_bool_ok", bool in types or object in types)

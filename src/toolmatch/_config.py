@@ -23,12 +23,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MATCHER_OPTIONS",
+    "MAX_NESTING",
+    "NESTED_TOO_DEEPLY",
     "ConfigError",
     "ConfigProblem",
     "Problems",
     "build_value",
     "matcher_from_config",
+    "too_deep",
 ]
+
+MAX_NESTING = 100
+"""How many mappings and lists a configuration may nest inside one another."""
+NESTED_TOO_DEEPLY = (
+    f"nested too deeply: more than {MAX_NESTING} mappings and lists inside one another"
+)
 
 
 class ConfigProblem:
@@ -68,6 +77,10 @@ class ConfigError(ValueError):
         if source is not None:
             lines = [f"{source}: {line}" for line in lines]
         super().__init__("\n".join(lines))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call ConfigError(message): problems are what it is made of.
+        return (type(self), (self.problems, self.source), self.__dict__)
 
 
 class Problems:
@@ -130,18 +143,85 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """
     problems = Problems()
     built = build_value(value, path, problems)
+    if not isinstance(built, Matcher):
+        built = _made(path, problems, Literal, built)
     problems.raise_if_any()
-    return built if isinstance(built, Matcher) else Literal(built)
+    return built
+
+
+def too_deep(value: object) -> list[Any] | None:
+    """The keys and indices from ``value`` down to a mapping or list in it nested more than
+    ``MAX_NESTING`` deep (as a value that contains itself is), or ``None``.
+
+    Walked without recursion, so that nothing after it recurses deeper than the limit.
+
+    >>> too_deep({"a": [1, {"b": 2}]}) is None
+    True
+    >>> loop = {"a": 1}
+    >>> loop["self"] = loop
+    >>> too_deep(loop)[-3:]
+    ['self', 'self', 'self']
+    """
+    # Depth first, so that a value holding itself twice is found at once instead of after
+    # 2 ** MAX_NESTING steps; the keys are followed only once something is too deep.
+    pending: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, (dict, list)) else []
+    pop, push = pending.pop, pending.append
+    while pending:
+        item, level = pop()
+        if level > MAX_NESTING:
+            return _trail_too_deep(value)
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                push((child, level + 1))
+    return None
+
+
+def _trail_too_deep(value: object) -> list[Any]:
+    """The keys to the first mapping or list nested too deeply in ``value``, which has one."""
+    pending: list[tuple[Any, list[Any]]] = [(value, [])]
+    while True:
+        item, trail = pending.pop()
+        if len(trail) >= MAX_NESTING:
+            return trail
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        pending.extend(
+            (child, [*trail, key])
+            for key, child in reversed(list(children))
+            if isinstance(child, (dict, list))
+        )
 
 
 def build_value(value: object, path: str, problems: Problems) -> Any:
-    """``value`` with every matcher dict in it, at any depth, replaced by its matcher."""
+    """``value`` with every matcher dict in it, at any depth, replaced by its matcher.
+
+    A value nested deeper than ``MAX_NESTING`` is refused before anything recurses into it.
+    """
+    trail = too_deep(value)
+    if trail is not None:
+        for key in trail:
+            path = join_path(path, key)
+        problems.add(path, NESTED_TOO_DEEPLY)
+        return ANY
+    return _build(value, path, problems)
+
+
+def _made(
+    path: str, problems: Problems, make: Callable[..., Matcher], *args: Any, **options: Any
+) -> Matcher:
+    """``make(*args, **options)``; ``ANY`` and a problem at ``path`` if it refuses them."""
+    try:
+        return make(*args, **options)
+    except (TypeError, ValueError) as error:  # a constructor's rule the loader does not repeat
+        problems.add(path, str(error))
+        return ANY
+
+
+def _build(value: object, path: str, problems: Problems) -> Any:
     if isinstance(value, dict):
         keys = [key for key in value if key in MATCHER_OPTIONS]
         if not keys:
             return {
-                key: build_value(item, join_path(path, key), problems)
-                for key, item in value.items()
+                key: _build(item, join_path(path, key), problems) for key, item in value.items()
             }
         if len(keys) > 1:
             problems.add(
@@ -181,7 +261,7 @@ def build_value(value: object, path: str, problems: Problems) -> Any:
 
 def _value(value: object, path: str, problems: Problems) -> Any:
     """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
-    built = build_value(value, path, problems)
+    built = _build(value, path, problems)
     if built is Absent or isinstance(built, Maybe):
         kind = "absent" if built is Absent else "maybe"
         problems.add(
@@ -209,11 +289,7 @@ def _string_options(spec: dict[str, Any], path: str, problems: Problems) -> dict
 
 def _literal(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     options = _string_options(spec, path, problems)
-    try:
-        return Literal(spec["literal"], **options)
-    except (TypeError, ValueError) as error:
-        problems.add(path, str(error))
-        return ANY
+    return _made(path, problems, Literal, spec["literal"], **options)
 
 
 def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -225,7 +301,7 @@ def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             f'quote it: fuzzy: "{pattern}"',
         )
         return ANY
-    return Fuzzy(pattern)
+    return _made(path, problems, Fuzzy, pattern)
 
 
 def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -241,12 +317,8 @@ def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             join_path(path.rpartition(".")[0], "ignore_case"),
             f"must be true or false, got {short_repr(ignore_case)}",
         )
-    try:
-        compiled = Regex(pattern, flags=2 if ignore_case is True else 0)  # 2 is re.IGNORECASE
-    except ValueError as error:
-        problems.add(path, str(error))
-        return ANY
-    return compiled if isinstance(ignore_case, bool) else ANY
+    compiled = _made(path, problems, Regex, pattern, flags=2 if ignore_case is True else 0)
+    return compiled if isinstance(ignore_case, bool) else ANY  # flags=2 is re.IGNORECASE
 
 
 def _any(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -262,9 +334,10 @@ def _one_of(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if not isinstance(candidates, list) or not candidates:
         problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
         return ANY
-    return OneOf(
-        *(_value(item, join_path(path, index), problems) for index, item in enumerate(candidates))
-    )
+    built = [
+        _value(item, join_path(path, index), problems) for index, item in enumerate(candidates)
+    ]
+    return _made(path, problems, OneOf, *built)
 
 
 def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -289,15 +362,11 @@ def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if len(arguments) != sum(key in spec for key in ("approx", "rel", "abs")):
         return ANY
     value = arguments.pop("approx")
-    try:
-        return Approx(value, **arguments)
-    except (TypeError, ValueError) as error:  # a number too large for a float
-        problems.add(path, str(error))
-        return ANY
+    return _made(path, problems, Approx, value, **arguments)  # a number too large for a float
 
 
 def _contains(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return Contains(_value(spec["contains"], path, problems))
+    return _made(path, problems, Contains, _value(spec["contains"], path, problems))
 
 
 def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -311,7 +380,7 @@ def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             "literal dict with a 'type' key, wrap it: {literal: {...}})",
         )
         return ANY
-    return IsType(*_TYPES[name])
+    return _made(path, problems, IsType, *_TYPES[name])
 
 
 def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Problems], Matcher]:
@@ -327,24 +396,23 @@ def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Pro
             )
             return ANY
         values = {
-            name: build_value(item, join_path(path, name), problems)
-            for name, item in mapping.items()
+            name: _build(item, join_path(path, name), problems) for name, item in mapping.items()
         }
-        return kind(values, **options)
+        return _made(path, problems, kind, values, **options)
 
     return build
 
 
 def _not(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return Not(_value(spec["not"], path, problems))
+    return _made(path, problems, Not, _value(spec["not"], path, problems))
 
 
 def _maybe(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    inner = build_value(spec["maybe"], path, problems)
+    inner = _build(spec["maybe"], path, problems)
     if inner is Absent or isinstance(inner, Maybe):
         problems.add(path, "maybe cannot wrap absent or another maybe")
         return ANY
-    return Maybe(inner)
+    return _made(path, problems, Maybe, inner)
 
 
 def _absent(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:

@@ -89,7 +89,7 @@ def args_spec(value: str) -> str:
     )
 
 
-# --- scalars YAML cannot read: a ConfigError at the scalar ------------------------------------
+# --- values YAML cannot read: a ConfigError at the value --------------------------------------
 
 QUOTE = "; quote it to compare a string"
 UNREADABLE = {
@@ -112,11 +112,13 @@ UNREADABLE = {
     "!!bool maybe": "cannot read 'maybe' as a boolean",
     "!!int ''": "cannot read '' as an integer",
     "!!timestamp soon": "cannot read 'soon' as a date",
+    "!!set abc": "expected a mapping node, but found scalar",
+    "!!map [a]": "expected a mapping node, but found sequence",
 }
 
 
 @pytest.mark.parametrize(("value", "message"), UNREADABLE.items(), ids=lambda v: v[:20])
-def test_a_scalar_yaml_cannot_read_is_a_config_error_at_its_place(
+def test_a_value_yaml_cannot_read_is_a_config_error_at_its_place(
     tmp_path: Path, value: str, message: str
 ) -> None:
     assert load_error(tmp_path, "spec.yaml", args_spec(value)) == (
@@ -263,32 +265,42 @@ def test_a_deeper_file_is_refused_at_its_place_with_exit_2(
     assert (completed.returncode, completed.stderr, completed.stdout) == (2, error + "\n", "")
 
 
-def test_values_parsed_elsewhere_are_refused_past_100_levels_before_anything_recurses() -> None:
+ITSELF = "is the mapping or list it is in, or holds it; a value cannot contain itself"
+
+
+def test_values_parsed_elsewhere_are_refused_past_the_limits_before_anything_recurses() -> None:
+    # What yaml.safe_load makes of aliases: shared and cyclic lists and dicts.
     printed = in_subprocess(
-        """
+        f"""
         import yaml
         from toolmatch import ConfigError, load_test_cases, matcher_from_config
 
         deep = 1
         for _ in range(400):
             deep = [deep]
-        spec = {"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"x": deep}}]}]}
+        spec = {{"test_cases": [{{"name": "a", "expected_tools": [{{"name": "f", "args": {{"x": deep}}}}]}}]}}
         for make, value in [
-            (matcher_from_config, yaml.safe_load("&y {x: *y}")),
-            (matcher_from_config, {"literal": deep}),
+            (matcher_from_config, {{"literal": deep}}),
             (load_test_cases, spec),
+            (matcher_from_config, yaml.safe_load("&y {{x: *y}}")),
+            (matcher_from_config, yaml.safe_load("{{a: &a [&b {{b: [*a]}}]}}")),
+            (load_test_cases, yaml.safe_load({laughs(9)!r})),
         ]:
             try:
                 make(value)
             except ConfigError as error:
-                [problem] = error.problems
+                problem = error.problems[-1]  # the bomb's top-level anchors are unknown keys
                 print(problem.path, problem.message, sep=" | ")
         """
     )
     assert printed.splitlines() == [
-        f"args{'.x' * 100} | {DEEP}",
         f"args.literal{'[0]' * 99} | {DEEP}",
         f"test_cases[0](a).expected_tools[0].args.x{'[0]' * 99} | {DEEP}",
+        f"args.x | {ITSELF}",
+        f"args.a[0].b[0] | {ITSELF}",
+        # l1 to l4 repeat 66,416 values; the first repeat of l4, in l5, adds 66,430 more.
+        "test_cases[0](a).expected_tools[0].args.x[0][0][0][1] | repeats a mapping or list "
+        "used before (as a YAML alias does), past 100,000 repeated values in all",
     ]
 
 

@@ -18,25 +18,34 @@ from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 __all__ = [
     "MATCHER_OPTIONS",
     "MAX_NESTING",
+    "MAX_REPEATED",
     "NESTED_TOO_DEEPLY",
     "ConfigError",
     "ConfigProblem",
     "Problems",
     "build_value",
     "matcher_from_config",
-    "too_deep",
+    "unbounded",
 ]
 
 MAX_NESTING = 100
 """How many mappings and lists a configuration may nest inside one another."""
+MAX_REPEATED = 100_000
+"""How many values a configuration may repeat, in all, by using one mapping or list again
+(a YAML alias does)."""
 NESTED_TOO_DEEPLY = (
     f"nested too deeply: more than {MAX_NESTING} mappings and lists inside one another"
+)
+_CONTAINS_ITSELF = "is the mapping or list it is in, or holds it; a value cannot contain itself"
+_REPEATS_TOO_MUCH = (
+    f"repeats a mapping or list used before (as a YAML alias does), past {MAX_REPEATED:,} "
+    "repeated values in all"
 )
 
 
@@ -149,58 +158,89 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     return built
 
 
-def too_deep(value: object) -> list[Any] | None:
-    """The keys and indices from ``value`` down to a mapping or list in it nested more than
-    ``MAX_NESTING`` deep (as a value that contains itself is), or ``None``.
+def unbounded(value: object) -> tuple[list[Any], str] | None:
+    """Where loading ``value`` would go past a limit, and why, or ``None``.
 
-    Walked without recursion, so that nothing after it recurses deeper than the limit.
+    The keys and indices to a mapping or list nested deeper than ``MAX_NESTING``, or to one
+    that holds itself (an infinite depth), or to a repeat of one used before that takes the
+    values repeated past ``MAX_REPEATED``, as parsed YAML aliases are; with the message.
+    Walked once, without recursion, each mapping and list measured once, so that nothing
+    after it recurses deeper than the limit or works longer than the repeats allow.
 
-    >>> too_deep({"a": [1, {"b": 2}]}) is None
+    >>> unbounded({"a": [1, {"b": 2}]}) is None
     True
     >>> loop = {"a": 1}
     >>> loop["self"] = loop
-    >>> too_deep(loop)[-3:]
-    ['self', 'self', 'self']
+    >>> unbounded(loop)[0]
+    ['self']
     """
-    # Depth first, so that a value holding itself twice is found at once instead of after
-    # 2 ** MAX_NESTING steps; the keys are followed only once something is too deep.
-    pending: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, (dict, list)) else []
-    pop, push = pending.pop, pending.append
-    while pending:
-        item, level = pop()
-        if level > MAX_NESTING:
-            return _trail_too_deep(value)
-        for child in item.values() if isinstance(item, dict) else item:
-            if isinstance(child, (dict, list)):
-                push((child, level + 1))
+    if not isinstance(value, (dict, list)):
+        return None
+    measured: dict[int, tuple[int, int]] = {}  # id -> (values in it, levels it nests)
+    repeated = 0
+    keys: list[Any] = []  # from value to the innermost open container
+    # One frame per open container: it, its (key, item) pairs to go, values and levels so far.
+    frames: list[list[Any]] = [[value, _pairs(value), 1 + _keys(value), 1]]
+    open_ids = {id(value)}
+    while frames:
+        frame = frames[-1]
+        for key, item in frame[1]:
+            if not isinstance(item, (dict, list)):
+                frame[2] += 1
+                continue
+            known = measured.get(id(item))
+            if known is None:
+                if id(item) in open_ids:
+                    return [*keys, key], _CONTAINS_ITSELF
+                if len(frames) >= MAX_NESTING:
+                    return [*keys, key], NESTED_TOO_DEEPLY
+                keys.append(key)
+                open_ids.add(id(item))
+                frames.append([item, _pairs(item), 1 + _keys(item), 1])
+                break
+            values, levels = known
+            repeated += values
+            if repeated > MAX_REPEATED:
+                return [*keys, key], _REPEATS_TOO_MUCH
+            if len(frames) + levels > MAX_NESTING:
+                return [*keys, key], NESTED_TOO_DEEPLY
+            frame[2] += values
+            frame[3] = max(frame[3], levels + 1)
+        else:
+            frames.pop()
+            open_ids.discard(id(frame[0]))
+            measured[id(frame[0])] = (frame[2], frame[3])
+            if frames:
+                keys.pop()
+                frames[-1][2] += frame[2]
+                frames[-1][3] = max(frames[-1][3], frame[3] + 1)
     return None
 
 
-def _trail_too_deep(value: object) -> list[Any]:
-    """The keys to the first mapping or list nested too deeply in ``value``, which has one."""
-    pending: list[tuple[Any, list[Any]]] = [(value, [])]
-    while True:
-        item, trail = pending.pop()
-        if len(trail) >= MAX_NESTING:
-            return trail
-        children = item.items() if isinstance(item, dict) else enumerate(item)
-        pending.extend(
-            (child, [*trail, key])
-            for key, child in reversed(list(children))
-            if isinstance(child, (dict, list))
-        )
+def _pairs(container: dict[Any, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """A mapping's items; a list's items with their index."""
+    if isinstance(container, dict):
+        return iter(container.items())
+    return enumerate(container)
+
+
+def _keys(container: dict[Any, Any] | list[Any]) -> int:
+    """The values a container's keys count for: a mapping's keys are values too, as in YAML."""
+    return len(container) if isinstance(container, dict) else 0
 
 
 def build_value(value: object, path: str, problems: Problems) -> Any:
     """``value`` with every matcher dict in it, at any depth, replaced by its matcher.
 
-    A value nested deeper than ``MAX_NESTING`` is refused before anything recurses into it.
+    A value beyond the limits (see :func:`unbounded`) is refused before anything recurses
+    into it.
     """
-    trail = too_deep(value)
-    if trail is not None:
-        for key in trail:
+    beyond = unbounded(value)
+    if beyond is not None:
+        keys, message = beyond
+        for key in keys:
             path = join_path(path, key)
-        problems.add(path, NESTED_TOO_DEEPLY)
+        problems.add(path, message)
         return ANY
     return _build(value, path, problems)
 

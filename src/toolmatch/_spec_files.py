@@ -3,31 +3,35 @@
 Both parsers would keep the last of a key given twice in one mapping and drop the first
 without a word; a spec file refuses it instead, naming the line. A file is also refused
 when it nests deeper than ``MAX_NESTING`` or, in YAML, when its aliases would repeat more
-than ``MAX_ALIAS_VALUES`` values: both are measured before anything is built, so a small
+than ``MAX_REPEATED`` values: both are measured before anything is built, so a small
 hostile file cannot cost minutes or gigabytes. ``json`` and PyYAML are imported only when
 a file is read, so ``import toolmatch`` stays light.
 """
 
 from __future__ import annotations
 
-from toolmatch._config import MAX_NESTING, NESTED_TOO_DEEPLY, ConfigError, ConfigProblem, too_deep
+from toolmatch._config import (
+    MAX_NESTING,
+    MAX_REPEATED,
+    NESTED_TOO_DEEPLY,
+    ConfigError,
+    ConfigProblem,
+    unbounded,
+)
 from toolmatch._describe import short_repr
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["MAX_ALIAS_VALUES", "read_spec_file"]
-
-MAX_ALIAS_VALUES = 100_000
-"""How many values a YAML file's aliases may add, in all, by repeating what they name."""
+__all__ = ["read_spec_file"]
 
 
 def read_spec_file(where: str) -> object:
     """The parsed ``.yaml`` / ``.yml`` / ``.json`` file at ``where``.
 
     A syntax error, a repeated key, a value YAML cannot read, nesting deeper than
-    ``MAX_NESTING`` or aliases that repeat more than ``MAX_ALIAS_VALUES`` values become a
+    ``MAX_NESTING`` or aliases that repeat more than ``MAX_REPEATED`` values become a
     ``ConfigError`` whose path is ``file:line:column``; a file that cannot be opened
     raises ``OSError``.
     """
@@ -85,7 +89,7 @@ def _read_json(text: str, where: str) -> object:
         except RecursionError:  # deeper than the C parser goes: far beyond the limit
             problem = NESTED_TOO_DEEPLY
         else:
-            if too_deep(data) is None:
+            if unbounded(data) is None:  # JSON has no aliases: only the nesting can be
                 return data
             problem = NESTED_TOO_DEEPLY
         _locate_json_problem(text)
@@ -182,7 +186,7 @@ def _spec_loader(yaml: Any) -> Any:
     While composing the node graph, before anything is built, it measures each node as
     the values it stands for once every alias in it is expanded, and how deep it nests;
     it refuses an alias to a node that contains it (infinitely deep), aliases that repeat
-    more than ``MAX_ALIAS_VALUES`` values in all, and nesting deeper than ``MAX_NESTING``.
+    more than ``MAX_REPEATED`` values in all, and nesting deeper than ``MAX_NESTING``.
     While building, it refuses a key given twice in one mapping, and turns a scalar its
     tag cannot read (``2026-02-30``, ``!!int abc``) into an error at the scalar.
     """
@@ -242,10 +246,10 @@ def _spec_loader(yaml: Any) -> Any:
                 )
             values, depth = measure
             self.repeated += values
-            if self.repeated > MAX_ALIAS_VALUES:
+            if self.repeated > MAX_REPEATED:
                 raise _LimitError(
-                    f"aliases repeat more than {MAX_ALIAS_VALUES:,} values by here; a spec "
-                    f"file's aliases may repeat {MAX_ALIAS_VALUES:,} in all",
+                    f"aliases repeat more than {MAX_REPEATED:,} values by here; a spec "
+                    f"file's aliases may repeat {MAX_REPEATED:,} in all",
                     mark.line + 1,
                     mark.column + 1,
                 )
@@ -279,6 +283,8 @@ def _spec_loader(yaml: Any) -> Any:
             return message
 
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if not isinstance(node, mapping_node):  # !!set or !!map on a scalar or a list
+                return super().construct_mapping(node, deep=deep)  # which says so
             first_lines: dict[object, int] = {}
             for key_node, _ in node.value:
                 if key_node.tag == merge_tag:

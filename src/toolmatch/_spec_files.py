@@ -228,9 +228,9 @@ def _spec_loader(yaml: Any) -> Any:
                 children = [child for pair in node.value for child in pair]
             else:
                 children = node.value
-            measures = [self.measures[child] for child in children]
-            values = 1 + sum(values for values, _ in measures)
-            depth = 1 + max((depth for _, depth in measures), default=0)
+            parts = [self.measures[child] for child in children]
+            values = 1 + sum(values for values, _ in parts)
+            depth = 1 + max((depth for _, depth in parts), default=0)
             self.measures[node] = (values, depth)
             return node
 

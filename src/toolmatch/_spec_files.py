@@ -260,16 +260,13 @@ def _spec_loader(yaml: Any) -> Any:
             if not isinstance(node, scalar_node):
                 return super().construct_object(node, deep=deep)
             try:
-                value = super().construct_object(node, deep=deep)
-                if type(value) is int and value.bit_length() > 3 * _max_digits():
-                    str(value)  # beyond Python's digit limit (0x... has none): unusable
+                return super().construct_object(node, deep=deep)
             except yaml.YAMLError:
                 raise
             except Exception as error:  # PyYAML's readers raise whatever their parsing hits
                 raise yaml.constructor.ConstructorError(
                     None, None, self.unreadable(node, error), node.start_mark
                 ) from None
-            return value
 
         def unreadable(self, node: Any, error: Exception) -> str:
             tag = node.tag.removeprefix("tag:yaml.org,2002:")
@@ -306,11 +303,3 @@ def _spec_loader(yaml: Any) -> Any:
 
     _LOADER = SpecLoader
     return _LOADER
-
-
-def _max_digits() -> int:
-    """Python's limit on an integer's decimal digits (3.10.7 and later; 0 turns it off)."""
-    import sys
-
-    limit: int = getattr(sys, "get_int_max_str_digits", int)()
-    return limit or 1 << 62

@@ -339,7 +339,8 @@ def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[i
     elif count < 1:
         problems.add(
             join_path(path, "count"),
-            f"must be >= 1, got {count}; to assert that no call matches, write never: true",
+            f"must be >= 1, got {short_repr(count)}; to assert that no call matches, write "
+            "never: true",
         )
         count = 1
     max_count = item.get("max_count")
@@ -353,7 +354,10 @@ def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[i
         )
         return count, None
     if max_count < count:
-        problems.add(join_path(path, "max_count"), f"must be >= count ({count}), got {max_count}")
+        problems.add(
+            join_path(path, "max_count"),
+            f"must be >= count ({short_repr(count)}), got {short_repr(max_count)}",
+        )
         return count, None
     return count, max_count
 
@@ -467,7 +471,7 @@ def _test_cases(data: object, problems: Problems) -> list[TestCase]:
             first = first_use[case.name]
             problems.add(
                 f"test_cases[{index}]({case.name}).name",
-                f"duplicate case name {case.name!r}; first used by test_cases[{first}]",
+                f"duplicate case name {short_repr(case.name)}; first used by test_cases[{first}]",
             )
             continue
         first_use[case.name] = index

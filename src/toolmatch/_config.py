@@ -18,17 +18,35 @@ from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 __all__ = [
     "MATCHER_OPTIONS",
+    "MAX_NESTING",
+    "MAX_REPEATED",
+    "NESTED_TOO_DEEPLY",
     "ConfigError",
     "ConfigProblem",
     "Problems",
     "build_value",
     "matcher_from_config",
+    "unbounded",
 ]
+
+MAX_NESTING = 100
+"""How many mappings and lists a configuration may nest inside one another."""
+MAX_REPEATED = 100_000
+"""How many values a configuration may repeat, in all, by using one mapping or list again
+(a YAML alias does)."""
+NESTED_TOO_DEEPLY = (
+    f"nested too deeply: more than {MAX_NESTING} mappings and lists inside one another"
+)
+_CONTAINS_ITSELF = "is the mapping or list it is in, or holds it; a value cannot contain itself"
+_REPEATS_TOO_MUCH = (
+    f"repeats a mapping or list used before (as a YAML alias does), past {MAX_REPEATED:,} "
+    "repeated values in all"
+)
 
 
 class ConfigProblem:
@@ -68,6 +86,10 @@ class ConfigError(ValueError):
         if source is not None:
             lines = [f"{source}: {line}" for line in lines]
         super().__init__("\n".join(lines))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call ConfigError(message): problems are what it is made of.
+        return (type(self), (self.problems, self.source), self.__dict__)
 
 
 class Problems:
@@ -130,18 +152,116 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """
     problems = Problems()
     built = build_value(value, path, problems)
+    if not isinstance(built, Matcher):
+        built = _made(path, problems, Literal, built)
     problems.raise_if_any()
-    return built if isinstance(built, Matcher) else Literal(built)
+    return built
+
+
+def unbounded(value: object) -> tuple[list[Any], str] | None:
+    """Where loading ``value`` would go past a limit, and why, or ``None``.
+
+    The keys and indices to a mapping or list nested deeper than ``MAX_NESTING``, or to one
+    that holds itself (an infinite depth), or to a repeat of one used before that takes the
+    values repeated past ``MAX_REPEATED``, as parsed YAML aliases are; with the message.
+    Walked once, without recursion, each mapping and list measured once, so that nothing
+    after it recurses deeper than the limit or works longer than the repeats allow.
+
+    >>> unbounded({"a": [1, {"b": 2}]}) is None
+    True
+    >>> loop = {"a": 1}
+    >>> loop["self"] = loop
+    >>> unbounded(loop)[0]
+    ['self']
+    """
+    if not isinstance(value, (dict, list)):
+        return None
+    measured: dict[int, tuple[int, int]] = {}  # id -> (values in it, levels it nests)
+    repeated = 0
+    keys: list[Any] = []  # from value to the innermost open container
+    # One frame per open container: it, its (key, item) pairs to go, values and levels so far.
+    frames: list[list[Any]] = [[value, _pairs(value), 1 + _keys(value), 1]]
+    open_ids = {id(value)}
+    while frames:
+        frame = frames[-1]
+        for key, item in frame[1]:
+            if not isinstance(item, (dict, list)):
+                frame[2] += 1
+                continue
+            known = measured.get(id(item))
+            if known is None:
+                if id(item) in open_ids:
+                    return [*keys, key], _CONTAINS_ITSELF
+                if len(frames) >= MAX_NESTING:
+                    return [*keys, key], NESTED_TOO_DEEPLY
+                keys.append(key)
+                open_ids.add(id(item))
+                frames.append([item, _pairs(item), 1 + _keys(item), 1])
+                break
+            values, levels = known
+            repeated += values
+            if repeated > MAX_REPEATED:
+                return [*keys, key], _REPEATS_TOO_MUCH
+            if len(frames) + levels > MAX_NESTING:
+                return [*keys, key], NESTED_TOO_DEEPLY
+            frame[2] += values
+            frame[3] = max(frame[3], levels + 1)
+        else:
+            frames.pop()
+            open_ids.discard(id(frame[0]))
+            measured[id(frame[0])] = (frame[2], frame[3])
+            if frames:
+                keys.pop()
+                frames[-1][2] += frame[2]
+                frames[-1][3] = max(frames[-1][3], frame[3] + 1)
+    return None
+
+
+def _pairs(container: dict[Any, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """A mapping's items; a list's items with their index."""
+    if isinstance(container, dict):
+        return iter(container.items())
+    return enumerate(container)
+
+
+def _keys(container: dict[Any, Any] | list[Any]) -> int:
+    """The values a container's keys count for: a mapping's keys are values too, as in YAML."""
+    return len(container) if isinstance(container, dict) else 0
 
 
 def build_value(value: object, path: str, problems: Problems) -> Any:
-    """``value`` with every matcher dict in it, at any depth, replaced by its matcher."""
+    """``value`` with every matcher dict in it, at any depth, replaced by its matcher.
+
+    A value beyond the limits (see :func:`unbounded`) is refused before anything recurses
+    into it.
+    """
+    beyond = unbounded(value)
+    if beyond is not None:
+        keys, message = beyond
+        for key in keys:
+            path = join_path(path, key)
+        problems.add(path, message)
+        return ANY
+    return _build(value, path, problems)
+
+
+def _made(
+    path: str, problems: Problems, make: Callable[..., Matcher], *args: Any, **options: Any
+) -> Matcher:
+    """``make(*args, **options)``; ``ANY`` and a problem at ``path`` if it refuses them."""
+    try:
+        return make(*args, **options)
+    except (TypeError, ValueError) as error:  # a constructor's rule the loader does not repeat
+        problems.add(path, str(error))
+        return ANY
+
+
+def _build(value: object, path: str, problems: Problems) -> Any:
     if isinstance(value, dict):
         keys = [key for key in value if key in MATCHER_OPTIONS]
         if not keys:
             return {
-                key: build_value(item, join_path(path, key), problems)
-                for key, item in value.items()
+                key: _build(item, join_path(path, key), problems) for key, item in value.items()
             }
         if len(keys) > 1:
             problems.add(
@@ -181,7 +301,7 @@ def build_value(value: object, path: str, problems: Problems) -> Any:
 
 def _value(value: object, path: str, problems: Problems) -> Any:
     """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
-    built = build_value(value, path, problems)
+    built = _build(value, path, problems)
     if built is Absent or isinstance(built, Maybe):
         kind = "absent" if built is Absent else "maybe"
         problems.add(
@@ -209,11 +329,7 @@ def _string_options(spec: dict[str, Any], path: str, problems: Problems) -> dict
 
 def _literal(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     options = _string_options(spec, path, problems)
-    try:
-        return Literal(spec["literal"], **options)
-    except (TypeError, ValueError) as error:
-        problems.add(path, str(error))
-        return ANY
+    return _made(path, problems, Literal, spec["literal"], **options)
 
 
 def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -225,7 +341,7 @@ def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             f'quote it: fuzzy: "{pattern}"',
         )
         return ANY
-    return Fuzzy(pattern)
+    return _made(path, problems, Fuzzy, pattern)
 
 
 def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -241,12 +357,8 @@ def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             join_path(path.rpartition(".")[0], "ignore_case"),
             f"must be true or false, got {short_repr(ignore_case)}",
         )
-    try:
-        compiled = Regex(pattern, flags=2 if ignore_case is True else 0)  # 2 is re.IGNORECASE
-    except ValueError as error:
-        problems.add(path, str(error))
-        return ANY
-    return compiled if isinstance(ignore_case, bool) else ANY
+    compiled = _made(path, problems, Regex, pattern, flags=2 if ignore_case is True else 0)
+    return compiled if isinstance(ignore_case, bool) else ANY  # flags=2 is re.IGNORECASE
 
 
 def _any(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -262,9 +374,10 @@ def _one_of(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if not isinstance(candidates, list) or not candidates:
         problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
         return ANY
-    return OneOf(
-        *(_value(item, join_path(path, index), problems) for index, item in enumerate(candidates))
-    )
+    built = [
+        _value(item, join_path(path, index), problems) for index, item in enumerate(candidates)
+    ]
+    return _made(path, problems, OneOf, *built)
 
 
 def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -289,15 +402,11 @@ def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
     if len(arguments) != sum(key in spec for key in ("approx", "rel", "abs")):
         return ANY
     value = arguments.pop("approx")
-    try:
-        return Approx(value, **arguments)
-    except (TypeError, ValueError) as error:  # a number too large for a float
-        problems.add(path, str(error))
-        return ANY
+    return _made(path, problems, Approx, value, **arguments)  # a number too large for a float
 
 
 def _contains(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return Contains(_value(spec["contains"], path, problems))
+    return _made(path, problems, Contains, _value(spec["contains"], path, problems))
 
 
 def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
@@ -311,7 +420,7 @@ def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
             "literal dict with a 'type' key, wrap it: {literal: {...}})",
         )
         return ANY
-    return IsType(*_TYPES[name])
+    return _made(path, problems, IsType, *_TYPES[name])
 
 
 def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Problems], Matcher]:
@@ -327,24 +436,23 @@ def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Pro
             )
             return ANY
         values = {
-            name: build_value(item, join_path(path, name), problems)
-            for name, item in mapping.items()
+            name: _build(item, join_path(path, name), problems) for name, item in mapping.items()
         }
-        return kind(values, **options)
+        return _made(path, problems, kind, values, **options)
 
     return build
 
 
 def _not(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return Not(_value(spec["not"], path, problems))
+    return _made(path, problems, Not, _value(spec["not"], path, problems))
 
 
 def _maybe(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    inner = build_value(spec["maybe"], path, problems)
+    inner = _build(spec["maybe"], path, problems)
     if inner is Absent or isinstance(inner, Maybe):
         problems.add(path, "maybe cannot wrap absent or another maybe")
         return ANY
-    return Maybe(inner)
+    return _made(path, problems, Maybe, inner)
 
 
 def _absent(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:

@@ -177,6 +177,26 @@ class ToolCheck(TextDisplay):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its constructor, so that a copy or an unpickled check (from a process pool, Ray,
+        # Spark) explains with its own expectation; candidates judged so far come along.
+        state = {
+            "assigned_call_indices": self.assigned_call_indices,
+            "_candidates": self._candidates,
+        }
+        arguments = (
+            self.expected_tool,
+            self._calls,
+            self._candidate_indices,
+            self.matching_call_indices,
+            self.unmatched_reason,
+        )
+        return (type(self), arguments, state)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     @property
     def args_asserted(self) -> bool:
         """Whether the expectation asserts arguments (``False`` for a name-only expectation)."""

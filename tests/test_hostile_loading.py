@@ -304,10 +304,6 @@ def test_values_parsed_elsewhere_are_refused_past_the_limits_before_anything_rec
     [("a{99999999999}", "OverflowError"), ("(" * 1000 + ")" * 1000, "RecursionError")],
     ids=["huge repeat", "deep groups"],
 )
-@pytest.mark.xfail(
-    strict=True,
-    reason="Regex raises these as ValueError with h-values; remove this mark once merged",
-)
 def test_a_regex_re_cannot_compile_is_a_config_error_with_exit_2(
     tmp_path: Path, pattern: str, why: str
 ) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from toolmatch._base import Matcher
+from toolmatch._base import MAX_DEPTH, Matcher
 from toolmatch._combinators import Not
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._literal import Literal
@@ -34,8 +34,9 @@ __all__ = [
     "unbounded",
 ]
 
-MAX_NESTING = 100
-"""How many mappings and lists a configuration may nest inside one another."""
+MAX_NESTING = MAX_DEPTH
+"""How many mappings and lists a configuration may nest inside one another: the depth a
+matcher may have, so the loader refuses at its place what a constructor would refuse."""
 MAX_REPEATED = 100_000
 """How many values a configuration may repeat, in all, by using one mapping or list again
 (a YAML alias does)."""

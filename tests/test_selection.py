@@ -707,7 +707,7 @@ def test_indexed_matching_equals_pairwise_on_tricky_values() -> None:
     calls = [ToolCall("s", {"a": value}) for value in TRICKY]
     indexed = _match_turn(_Selection(expectations), calls)
     assert indexed == _match_turn(_Selection(expectations, use_index=False), calls)
-    assert indexed[0][1] == [0]  # True matches only True
+    assert indexed[1][0] == [0]  # True matches only True
     assert indexed[1][1] == [1, 2, 15]  # 1 matches 1, 1.0 and Decimal("1")
 
 
@@ -765,7 +765,7 @@ def test_indexed_matching_equals_pairwise(pool: list[object], data: st.DataObjec
     indexed = _match_turn(_Selection(expectations), calls)
     pairwise = _match_turn(_Selection(expectations, use_index=False), calls)
     assert indexed == pairwise
-    for expectation, (_, matching) in zip(expectations, pairwise, strict=True):
+    for expectation, matching in zip(expectations, pairwise[1], strict=True):
         args = expectation.args
         assert isinstance(args, dict)
         assert matching == [

@@ -50,6 +50,7 @@ _SHOWN_CONFLICTS = 5
 _SHOWN_NAMES = 8
 _SHOWN_CALLS = 10
 _NAMES_REMEMBERED = 4096
+_NO_LIMIT = 2**62  # more calls than any turn holds
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -235,9 +236,6 @@ class ExpectedTool(Matcher):
             return False
         return judge(self._alone, calls).passed
 
-    def _count_met(self, found: int) -> bool:
-        return found >= self.count and (self.max_count is None or found <= self.max_count)
-
     def mismatches(self, actual: object, path: str = "") -> Any:
         try:
             check = self.check(actual)
@@ -306,10 +304,17 @@ class _Selection:
     kept, so memory stays flat on a trace of ever-new names.
     """
 
-    __slots__ = ("expectations", "use_index", "_selects", "_known")
+    __slots__ = ("expectations", "use_index", "bounds", "counts", "_selects", "_known")
 
     def __init__(self, expectations: Sequence[ExpectedTool], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
+        # How many matching calls each expectation allows, as (at least, at most).
+        self.bounds = [
+            (tool.count, _NO_LIMIT if tool.max_count is None else tool.max_count)
+            for tool in self.expectations
+        ]
+        # The calls each expectation claims of its own when calls are distinct.
+        self.counts = [tool.count for tool in self.expectations]
         # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
         self.use_index = use_index
         self._selects = [expectation._selects for expectation in self.expectations]
@@ -328,7 +333,7 @@ class _Selection:
 
 def _match_turn(
     selection: _Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
-) -> list[tuple[list[int], list[int]]]:
+) -> tuple[list[list[int]], list[list[int]]]:
     """For each expectation: the calls whose name it selects, and those that also match.
 
     Only the calls numbered in ``kept`` are judged (all of them when it is ``None``).
@@ -337,7 +342,7 @@ def _match_turn(
     candidates: list[list[int]] = [[] for _ in expectations]
     known = selection._known
     use_index = selection.use_index
-    for index, call in _numbered(calls, kept):
+    for index, call in enumerate(calls) if kept is None else _numbered(calls, kept):
         numbers = known.get(call.name)
         if numbers is None:
             numbers = selection.selecting(call.name)
@@ -363,7 +368,7 @@ def _match_turn(
             matching.append(found)
     for keys, members in indexed.items():
         _match_indexed(keys, members, selection, calls, kept, matching)
-    return list(zip(candidates, matching, strict=True))
+    return candidates, matching
 
 
 def _numbered(
@@ -531,7 +536,8 @@ class _Verdict:
         "calls",
         "ignored",
         "kept",
-        "matched",
+        "candidates",
+        "matching",
         "met",
         "demands",
         "assigned",
@@ -546,14 +552,16 @@ class _Verdict:
         calls: list[ToolCall],
         ignored: dict[int, int],
         kept: list[int] | None,
-        matched: list[tuple[list[int], list[int]]],
+        candidates: list[list[int]],
+        matching: list[list[int]],
         met: list[bool],
     ) -> None:
         self.turn = turn
         self.calls = calls
         self.ignored = ignored  # call index -> the number of the first pattern ignoring it
         self.kept = kept  # the calls judged, when some are ignored
-        self.matched = matched
+        self.candidates = candidates  # per expectation: the calls whose name it selects
+        self.matching = matching  # per expectation: those that match it
         self.met = met
         self.demands: list[int] = []
         self.assigned: list[list[int] | None] | None = None
@@ -569,7 +577,7 @@ class _Verdict:
         """The result of expectation ``number``, with its reason in words."""
         expectation = self.turn.selection.expectations[number]
         calls = self.calls
-        candidate_indices, matching = self.matched[number]
+        candidate_indices, matching = self.candidates[number], self.matching[number]
         candidates: tuple[Candidate, ...] | None = None
         if self.met[number]:
             reason = None
@@ -610,7 +618,7 @@ class _Verdict:
         )
         matched_calls, met_calls = self._pairs()
         return TurnResult(
-            tuple(self.check(number) for number in range(len(self.matched))),
+            tuple(self.check(number) for number in range(len(self.matching))),
             len(calls),
             distinct=plan.distinct,
             ordered=plan.ordered,
@@ -655,25 +663,30 @@ class _Verdict:
     def _pairs(self) -> tuple[int, int]:
         """The calls paired with an expectation and the expected calls met, in the best pairing.
 
-        Unordered: a maximum assignment, each expectation taking up to ``count`` calls (and
-        up to ``max_count``, which adds to precision only); ordered: the longest common
-        subsequence of the expected calls and the turn's.
+        Each expectation may be paired with up to ``max_count`` calls (``count`` without
+        one); up to ``count`` of them meet expected calls. Unordered, the pairing is a
+        maximum assignment; ordered, a longest common subsequence of the expected calls and
+        the turn's.
         """
         expectations = self.turn.selection.expectations
         counts = [tool.count for tool in expectations]
-        matchings = [matching for _, matching in self.matched]
+        extras = _extras(expectations)
+        matchings = self.matching
         every_check_met = self.assigned is not None and all(
             met and len(got or ()) >= demand
             for met, got, demand in zip(self.met, self.assigned, self.demands, strict=True)
         )
         if self.turn.ordered:
             # Met in order, the assignment already is a longest common subsequence.
-            total = sum(counts) if every_check_met else common_subsequence(counts, matchings)
-            return total, total
-        if every_check_met and (self.turn.exhaustive or not _extras(expectations)):
+            met_calls = sum(counts) if every_check_met else common_subsequence(counts, matchings)
+            if not any(extras):
+                return met_calls, met_calls
+            highs = [count + extra for count, extra in zip(counts, extras, strict=True)]
+            return common_subsequence(highs, matchings), met_calls
+        if every_check_met and (self.turn.exhaustive or not any(extras)):
             assigned: Sequence[list[int] | None] = self.assigned or []
         else:
-            assigned = assign_covering(counts, _extras(expectations), matchings)
+            assigned = assign_covering(counts, extras, matchings)
         matched_calls = sum(len(got or ()) for got in assigned)
         met_calls = sum(
             min(len(got or ()), count) for got, count in zip(assigned, counts, strict=True)
@@ -694,22 +707,21 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     ignored: dict[int, int] = {}
     kept: list[int] | None = None
     if turn.ignoring is not None:
-        for number, (_, matching) in enumerate(_match_turn(turn.ignoring, calls)):
-            for index in matching:
+        for number, found in enumerate(_match_turn(turn.ignoring, calls)[1]):
+            for index in found:
                 ignored.setdefault(index, number)
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
     selection = turn.selection
-    expectations = selection.expectations
-    matched = _match_turn(selection, calls, kept)
+    candidates, matching = _match_turn(selection, calls, kept)
     met = [
-        tool._count_met(len(matching))
-        for tool, (_, matching) in zip(expectations, matched, strict=True)
+        low <= len(found) <= high
+        for (low, high), found in zip(selection.bounds, matching, strict=True)
     ]
-    verdict = _Verdict(turn, calls, ignored, kept, matched, met)
+    verdict = _Verdict(turn, calls, ignored, kept, candidates, matching, met)
     passed = False not in met
     if turn.distinct:
-        passed = _assign(verdict) and passed
+        passed = _assign(verdict, passed) and passed
     if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
         passed = False
     if turn.no_repeats:
@@ -719,16 +731,16 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     return verdict
 
 
-def _assign(verdict: _Verdict) -> bool:
+def _assign(verdict: _Verdict, all_met: bool) -> bool:
     """Give expectations calls of their own; whether each gets what it needs (and, for an
     exhaustive turn, whether every call is claimed)."""
     turn = verdict.turn
     expectations = turn.selection.expectations
     # Expectations that fail anyway take no calls, so they cannot starve the others.
-    demands = [
-        tool.count if met else 0 for tool, met in zip(expectations, verdict.met, strict=True)
-    ]
-    matchings = [matching for _, matching in verdict.matched]
+    demands = turn.selection.counts
+    if not all_met:
+        demands = [count if met else 0 for count, met in zip(demands, verdict.met, strict=True)]
+    matchings = verdict.matching
     assigned: list[list[int] | None]
     if turn.ordered:
         assigned = assign_ordered(demands, matchings)
@@ -739,7 +751,7 @@ def _assign(verdict: _Verdict) -> bool:
         ]
         assigned = list(assign_covering(demands, extras, matchings))
     else:
-        assigned = list(assign_distinct(demands, matchings))
+        assigned = list(assign_distinct(demands, matchings))  # list[list[int] | None]
     enough = [
         got is not None and len(got) >= demand
         for got, demand in zip(assigned, demands, strict=True)

@@ -19,6 +19,7 @@ from toolmatch import (
     ExpectedTurn,
     Literal,
     OneOf,
+    Regex,
     TestCase,
     ToolCall,
     TurnResult,
@@ -686,3 +687,113 @@ def test_ignored_calls_pickle() -> None:
     result = check_turn([], [call("log", n=1)], ignore=[ExpectedTool("log")])
     (ignored,) = result.ignored
     assert pickle.loads(pickle.dumps(ignored)) == ignored
+
+
+# --- results and failed calls in expectations --------------------------------------------------
+
+
+def test_a_result_matcher_judges_the_recorded_result() -> None:
+    calls = [
+        ToolCall("cancel", {"id": "ZZZ999"}, id="c1", result="Error: no such booking"),
+        ToolCall("cancel", {"id": "AB12"}, id="c2", result="Cancelled AB12"),
+    ]
+    assert ExpectedTool("cancel", result=Regex("Cancelled .*")).check(
+        calls
+    ).matching_call_indices == (1,)
+    check = ExpectedTool("cancel", {"id": "ZZZ999"}, result=Regex("Cancelled .*")).check(calls)
+    assert check.unmatched_reason == (
+        "call 0: (result): regex 'Cancelled .*' does not match 'Error: no such booking'"
+    )
+    assert [str(candidate) for candidate in check.candidates] == [
+        "call 0 cancel({'id': 'ZZZ999'}): (result): regex 'Cancelled .*' does not match "
+        "'Error: no such booking'",
+        "call 1 cancel({'id': 'AB12'}): id: expected 'ZZZ999', got 'AB12'",
+    ]
+
+
+def test_a_plain_result_uses_literal_rules_and_paths_reach_inside() -> None:
+    calls = [ToolCall("count", {}, result={"n": 1.0, "status": "ok"})]
+    assert ExpectedTool("count", result={"n": 1, "status": "ok"}).check(calls).passed
+    check = ExpectedTool("count", result={"n": True, "status": "ok"}).check(calls)
+    assert check.unmatched_reason == "call 0: (result).n: expected True, got 1.0"
+    listed = ExpectedTool("count", result=[1]).check([ToolCall("count", {}, result=[2])])
+    assert listed.unmatched_reason == "call 0: (result)[0]: expected 1, got 2"
+
+
+def test_a_call_without_a_recorded_result_never_matches_a_result_matcher() -> None:
+    calls = [ToolCall("search", {"q": "x"}), ToolCall("fetch", {}, result="page")]
+    check = ExpectedTool("search", result=ANY).check(calls)
+    assert check.unmatched_reason == "call 0 has no recorded result"
+    assert str(check.candidates[0]) == "call 0 search({'q': 'x'}): (result): no recorded result"
+    assert ExpectedTool("fetch", result=ANY).check(calls).passed
+    both = ExpectedTool("search", {"q": "y"}, result=ANY).check(calls)
+    assert both.unmatched_reason == (
+        "call 0: q: expected 'y', got 'x'; (result): no recorded result"
+    )
+
+
+def test_failed_selects_calls_by_their_flag() -> None:
+    calls = [
+        ToolCall("book", {"id": 1}, failed=True),
+        ToolCall("book", {"id": 1}, failed=False),
+        ToolCall("book", {"id": 2}),
+    ]
+    assert ExpectedTool("book", failed=True).check(calls).matching_call_indices == (0,)
+    assert ExpectedTool("book", failed=False).check(calls).matching_call_indices == (1,)
+    assert ExpectedTool("book").check(calls).matching_call_indices == (0, 1, 2)
+    check = ExpectedTool("book", {"id": 2}, failed=False).check(calls)
+    assert check.unmatched_reason == "call 1: id: expected 2, got 1"  # the earliest closest
+    assert [str(candidate) for candidate in check.candidates] == [
+        "call 0 book({'id': 1}): id: expected 2, got 1; (failed): expected False, got True",
+        "call 1 book({'id': 1}): id: expected 2, got 1",
+        "call 2 book({'id': 2}): (failed): expected False, the trace does not say",
+    ]
+    assert ExpectedTool.never("book", failed=True).check(calls[1:]).passed
+
+
+def test_failed_and_retried_calls_are_ignored_by_their_result() -> None:
+    # The case: a write the tool rejected, then the agent's successful retry.
+    calls = [
+        ToolCall("get_reservation", {"id": "AB12"}, result={"id": "AB12"}),
+        ToolCall("cancel_reservation", {"id": "AB12"}, result="Error: try again"),
+        ToolCall("cancel_reservation", {"id": "AB12"}, result="Cancelled"),
+    ]
+    expected = [ExpectedTool("cancel_reservation", {"id": "AB12"})]
+    read_only = ExpectedTool(OneOf("get_reservation"))
+    assert not check_turn(expected, calls, exhaustive=True, ignore=[read_only]).passed
+    rejected = ExpectedTool(ANY, result=Regex("Error.*"))
+    result = check_turn(expected, calls, exhaustive=True, ignore=[read_only, rejected])
+    assert result.passed
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == [(0, 0), (1, 1)]
+    assert result.checks[0].assigned_call_indices == (2,)
+
+
+def test_results_and_failed_in_repr_pickle_and_errors() -> None:
+    tool = ExpectedTool("s", {"q": "x"}, count=2, result=Regex("ok.*"), failed=False)
+    assert (
+        repr(tool) == "ExpectedTool('s', {'q': 'x'}, count=2, result=Regex('ok.*'), failed=False)"
+    )
+    never = ExpectedTool.never("rm", result="done", failed=False)
+    assert repr(never) == "ExpectedTool.never('rm', result='done', failed=False)"
+    calls = [ToolCall("s", {"q": "x"}, result="ok 1", failed=False)] * 2
+    for expected in (tool, never):
+        copy = pickle.loads(pickle.dumps(expected))
+        assert repr(copy) == repr(expected)
+        assert copy.check(calls).as_dict() == expected.check(calls).as_dict()
+    assert tool.check(calls).passed
+    with pytest.raises(TypeError) as raised:
+        ExpectedTool("s", failed="no")  # type: ignore[arg-type]
+    assert str(raised.value) == (
+        "ExpectedTool failed must be True, False or None (either), got 'no' (str)"
+    )
+
+
+def test_scores_count_the_result_and_failed_assertions() -> None:
+    calls = [ToolCall("s", {"a": 1}, result="no", failed=True)]
+    check = ExpectedTool("s", {"a": 1}, result="ok", failed=True).check(calls)
+    assert check.score == pytest.approx(2 / 3)
+    assert str(check).splitlines()[2] == (
+        "  score 2/3 = 0.67: the closest call matches 2 of 3 assertions on its arguments, "
+        "result and failed flag"
+    )
+    assert ExpectedTool("s", result="ok").check([ToolCall("s")]).score == 0.0

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from toolmatch._base import Mismatch
 from toolmatch._calls import ToolCall
-from toolmatch._describe import join_path, short_repr
+from toolmatch._describe import short_repr
 from toolmatch._display import TextDisplay, html_table, verdict_html
 from toolmatch._record import Record
 
@@ -200,6 +200,7 @@ class ToolCheck(TextDisplay):
         "_candidate_indices",
         "_candidates",
         "_explain_call",
+        "_score",
     )
     expected_tool: ExpectedTool
     passed: bool
@@ -210,6 +211,7 @@ class ToolCheck(TextDisplay):
     _candidate_indices: Sequence[int]
     _candidates: tuple[Candidate, ...] | None
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
+    _score: tuple[int, int, str] | None
 
     def __init__(
         self,
@@ -221,6 +223,7 @@ class ToolCheck(TextDisplay):
         *,
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
+        score: tuple[int, int, str] | None = None,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "expected_tool", expected_tool)
@@ -236,6 +239,8 @@ class ToolCheck(TextDisplay):
         set_(self, "_candidate_indices", candidate_indices)
         set_(self, "_candidates", candidates)
         set_(self, "_explain_call", expected_tool._explain_call)
+        # The score as (numerator, denominator, what it counts); None: 1 if passed, else 0.
+        set_(self, "_score", score)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -279,28 +284,9 @@ class ToolCheck(TextDisplay):
 
     def _score_parts(self) -> tuple[int, int, str]:
         """The score as a fraction, and what it counts."""
-        if self.passed:
-            return 1, 1, "passed"
-        expected = self.expected_tool
-        found = len(self.matching_call_indices)
-        most = expected.max_count
-        if most is not None and found > most:
-            return most, found, f"at most {most} of the {found} matching calls are allowed"
-        if found:
-            own = self.assigned_call_indices
-            got = found if found < expected.count or own is None else len(own)
-            return got, expected.count, f"{got} of the {expected.count} required call(s) found"
-        if not self._candidate_indices:
-            return 0, 1, "no call of this name"
-        args = expected.args
-        if isinstance(args, dict) and args:
-            best = max(_keys_matched(args, candidate.mismatches) for candidate in self.candidates)
-            return (
-                best,
-                len(args),
-                f"the closest call matches {best} of {len(args)} asserted argument(s)",
-            )
-        return 0, 1, "no call's arguments match"
+        if self._score is not None:
+            return self._score
+        return (1, 1, "passed") if self.passed else (0, 1, "failed")
 
     def __bool__(self) -> bool:
         return self.passed
@@ -385,21 +371,6 @@ class ToolCheck(TextDisplay):
             "score": _ratio_json(*self._score_parts()[:2]),
             "candidates": [candidate.as_dict() for candidate in self.candidates],
         }
-
-
-def _keys_matched(args: dict[Any, Any], mismatches: Sequence[Mismatch]) -> int:
-    """How many of the asserted top-level ``args`` no mismatch is about."""
-    if any(not mismatch.path for mismatch in mismatches):
-        return 0  # about the whole arguments (unreadable ones): no key matched
-    failing = 0
-    for key in args:
-        top = join_path("", key)
-        if any(
-            mismatch.path == top or mismatch.path.startswith((f"{top}.", f"{top}["))
-            for mismatch in mismatches
-        ):
-            failing += 1
-    return len(args) - failing
 
 
 class TurnResult(TextDisplay, Record):

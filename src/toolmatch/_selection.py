@@ -18,7 +18,7 @@ from toolmatch._canonical import canonical_key, literal_args_key
 from toolmatch._describe import short_repr, type_name
 from toolmatch._explain import explain
 from toolmatch._formats import to_calls
-from toolmatch._literal import Literal
+from toolmatch._literal import Literal, as_matcher
 from toolmatch._mappings import Partial
 from toolmatch._pairing import (
     assign_covering,
@@ -51,6 +51,9 @@ _SHOWN_NAMES = 8
 _SHOWN_CALLS = 10
 _NAMES_REMEMBERED = 4096
 _NO_LIMIT = 2**62  # more calls than any turn holds
+_RESULT = "(result)"  # a mismatch path that no argument name can take
+_FAILED = "(failed)"
+_NO_RESULT = "no recorded result"
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -107,8 +110,44 @@ def _validated_counts(count: object, max_count: object) -> tuple[int, int | None
     return count, max_count
 
 
-def _rebuild_never(name: str | Matcher, args: Mapping[str, Any] | Matcher | None) -> ExpectedTool:
-    return ExpectedTool.never(name, args)
+def _validated_failed(failed: object) -> bool | None:
+    if failed is not None and not isinstance(failed, bool):
+        raise TypeError(
+            "ExpectedTool failed must be True, False or None (either), got "
+            f"{short_repr(failed)} ({type_name(failed)})"
+        )
+    return failed
+
+
+def _rebuild_never(
+    name: str | Matcher,
+    args: Mapping[str, Any] | Matcher | None,
+    result: object = None,
+    failed: bool | None = None,
+) -> ExpectedTool:
+    return ExpectedTool.never(name, args, result=result, failed=failed)
+
+
+def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
+    """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
+    if result is None and failed is None:
+        return None
+    if result is None:
+        return lambda call: call.failed is failed
+    if failed is None:
+        return lambda call: call.result is not None and result == call.result
+    return lambda call: call.failed is failed and call.result is not None and result == call.result
+
+
+def _args_part(matcher: Matcher) -> Callable[[ToolCall], bool]:
+    return lambda call: call.parse_error is None and matcher == call.args
+
+
+def _under_result(path: str) -> str:
+    """A mismatch path inside the recorded result, below the ``(result)`` path."""
+    if not path:
+        return _RESULT
+    return f"{_RESULT}{path}" if path.startswith("[") else f"{_RESULT}.{path}"
 
 
 class ExpectedTool(Matcher):
@@ -117,7 +156,9 @@ class ExpectedTool(Matcher):
     A ``str`` name selects calls whose name contains it, case-sensitively; a matcher
     (``Regex``, ``Literal``...) selects names it matches. ``args`` as a dict asserts
     those keys only (``Partial``); a matcher such as ``Exact({...})`` judges the whole
-    args dict; ``None`` asserts the name only. At least ``count`` and at most
+    args dict; ``None`` asserts the name only. ``result`` (a matcher, or a plain value
+    compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
+    ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
     ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
     most 2"). It is a matcher over a turn's calls, so it can sit on either side of ``==``.
 
@@ -127,6 +168,13 @@ class ExpectedTool(Matcher):
     True
     >>> ExpectedTool("search", {"q": "rome"}).check(calls).unmatched_reason
     "call 0: q: expected 'rome', got 'Paris '"
+    >>> from toolmatch import Regex, ToolCall
+    >>> done = [ToolCall("cancel", {"id": "ZZZ999"}, result="Error: no such booking")]
+    >>> ExpectedTool("cancel", result=Regex("Error.*")) == done
+    True
+    >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
+    'call 0: (failed): expected False, the trace does not say'
+
     """
 
     __slots__ = (
@@ -134,9 +182,13 @@ class ExpectedTool(Matcher):
         "args",
         "count",
         "max_count",
+        "result",
+        "failed",
         "_selects",
         "_args_matcher",
         "_args_check",
+        "_result_matcher",
+        "_call_check",
         "_literal_key",
         "_alone",
         "_repr",
@@ -145,9 +197,13 @@ class ExpectedTool(Matcher):
     args: Mapping[str, Any] | Matcher | None
     count: int
     max_count: int | None
+    result: object
+    failed: bool | None
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
+    _result_matcher: Matcher | None
+    _call_check: Callable[[ToolCall], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _alone: _Turn
     _repr: str | None
@@ -159,38 +215,66 @@ class ExpectedTool(Matcher):
         *,
         count: int = 1,
         max_count: int | None = None,
+        result: object = None,
+        failed: bool | None = None,
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count)
+        self._setup(name, args, count, max_count, result, failed)
 
     @classmethod
     def never(
-        cls, name: str | Matcher, args: Mapping[str, Any] | Matcher | None = None
+        cls,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None = None,
+        *,
+        result: object = None,
+        failed: bool | None = None,
     ) -> ExpectedTool:
-        """An expectation that no call in the turn matches ``name`` and ``args``.
+        """An expectation that no call in the turn matches ``name``, ``args``, ``result`` and
+        ``failed``.
 
         >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
         'expected no matching call, got 1'
         """
         tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0)
+        tool._setup(name, args, 0, 0, result, failed)
         return tool
 
-    def _setup(self, name: object, args: object, count: int, max_count: int | None) -> None:
+    def _setup(
+        self,
+        name: object,
+        args: object,
+        count: int,
+        max_count: int | None,
+        result: object,
+        failed: object,
+    ) -> None:
         name = _validated_name(name)
         matcher = _args_matcher(args)
+        failed = _validated_failed(failed)
+        result_matcher = None if result is None else as_matcher(result)
         set_ = object.__setattr__
         set_(self, "name", name)
         set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
         set_(self, "count", count)
         set_(self, "max_count", max_count)
+        set_(self, "result", result)
+        set_(self, "failed", failed)
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:
             set_(self, "_selects", name.__eq__)
         set_(self, "_args_matcher", matcher)
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
-        literal = isinstance(args, Mapping) and not isinstance(args, Matcher)
+        set_(self, "_result_matcher", result_matcher)
+        set_(self, "_call_check", _call_check(result_matcher, failed))
+        # Only arguments are looked up by key; a result or failed flag is checked call by call.
+        literal = (
+            isinstance(args, Mapping)
+            and not isinstance(args, Matcher)
+            and result_matcher is None
+            and failed is None
+        )
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
         # Alone, one expectation is looked up faster pair by pair than through the index.
         set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
@@ -208,16 +292,26 @@ class ExpectedTool(Matcher):
             options["count"] = self.count
         if self.max_count is not None:
             options["max_count"] = self.max_count
-        return args, options
+        return args, {**options, **self._call_options()}
+
+    def _call_options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        if self.result is not None:
+            options["result"] = self.result
+        if self.failed is not None:
+            options["failed"] = self.failed
+        return options
 
     def __repr__(self) -> str:
         # Made once: every result of this expectation shows it (toolmatch check --format
         # json prints it for each run), and an expectation does not change.
         if self._repr is None:
             if self.is_never:
-                name, args = self.name, self.args
-                arguments = repr(name) if args is None else f"{name!r}, {args!r}"
-                shown = f"ExpectedTool.never({arguments})"
+                parts = (
+                    [repr(self.name)] if self.args is None else [repr(self.name), repr(self.args)]
+                )
+                parts += [f"{key}={value!r}" for key, value in self._call_options().items()]
+                shown = f"ExpectedTool.never({', '.join(parts)})"
             else:
                 shown = super().__repr__()
             object.__setattr__(self, "_repr", shown)
@@ -226,7 +320,7 @@ class ExpectedTool(Matcher):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            return (_rebuild_never, (self.name, self.args))
+            return (_rebuild_never, (self.name, self.args, self.result, self.failed))
         return super().__reduce_ex__(protocol)
 
     def matches(self, actual: object) -> bool:
@@ -261,16 +355,49 @@ class ExpectedTool(Matcher):
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
         """Why ``call`` (of a selected name) does not match; ``()`` when it does."""
-        if self._args_matcher is None:
-            return ()
-        if call.parse_error is not None:
-            return (Mismatch("", call.parse_error),)
-        # explain() never answers an empty list for a mismatch, so this is the full reason.
-        return tuple(explain(self._args_matcher, call.args))
+        found: list[Mismatch] = []
+        if self._args_matcher is not None:
+            if call.parse_error is not None:
+                found.append(Mismatch("", call.parse_error))
+            else:
+                # explain() never answers an empty list for a mismatch: this is the full reason.
+                found += explain(self._args_matcher, call.args)
+        if self._result_matcher is not None:
+            if call.result is None:
+                found.append(Mismatch(_RESULT, _NO_RESULT))
+            else:
+                found += (
+                    Mismatch(_under_result(mismatch.path), mismatch.reason)
+                    for mismatch in explain(self._result_matcher, call.result)
+                )
+        if self.failed is not None and call.failed is not self.failed:
+            said = "the trace does not say" if call.failed is None else f"got {call.failed}"
+            found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
+        return tuple(found)
 
     def _call_matches(self, call: ToolCall) -> bool:
-        check = self._args_check
-        return check is None or (call.parse_error is None and check(call.args))
+        check, extra = self._args_check, self._call_check
+        return (check is None or (call.parse_error is None and check(call.args))) and (
+            extra is None or extra(call)
+        )
+
+    def _credit(self) -> tuple[int, Callable[[ToolCall], int]]:
+        """How many parts the expectation asserts (each argument, the result, the failed
+        flag), and a function counting the parts a call meets: for :attr:`ToolCheck.score`."""
+        checks: list[Callable[[ToolCall], bool]] = []
+        args = self.args
+        if isinstance(args, dict):
+            for key, value in args.items():
+                checks.append(_args_part(Partial({key: value})))
+        elif self._args_matcher is not None:
+            checks.append(_args_part(self._args_matcher))
+        result = self._result_matcher
+        if result is not None:
+            checks.append(lambda call: call.result is not None and result == call.result)
+        if self.failed is not None:
+            failed = self.failed
+            checks.append(lambda call: call.failed is failed)
+        return len(checks), lambda call: sum(check(call) for check in checks)
 
     def _requirement_text(self) -> str:
         count, most = self.count, self.max_count
@@ -354,7 +481,12 @@ def _match_turn(
     for number, expectation in enumerate(expectations):
         check = expectation._args_check
         selected = candidates[number]
-        if check is None or not selected:
+        extra = expectation._call_check
+        if extra is not None and selected:
+            matching.append(
+                [index for index in selected if expectation._call_matches(calls[index])]
+            )
+        elif check is None or not selected:
             matching.append(selected)
         elif use_index and expectation._literal_key is not None:
             matching.append([])
@@ -591,6 +723,9 @@ class _Verdict:
                     reason = _order_reason(number, expectation, matching, self.assigned)
                 else:
                     reason = _distinct_reason(expectation, matching, got, self._owners())
+        score = (
+            None if reason is None else _score(expectation, calls, candidate_indices, matching, got)
+        )
         return ToolCheck(
             expectation,
             calls,
@@ -599,6 +734,7 @@ class _Verdict:
             reason,
             assigned_call_indices=got,
             candidates=candidates,
+            score=score,
         )
 
     def _owners(self) -> dict[int, int]:
@@ -853,8 +989,39 @@ def _count_reason(
     return f"expected {expectation.count} matching call(s), got {found}", None
 
 
+def _score(
+    expectation: ExpectedTool,
+    calls: Sequence[ToolCall],
+    candidate_indices: Sequence[int],
+    matching: Sequence[int],
+    got: Sequence[int] | None,
+) -> tuple[int, int, str]:
+    """A failed check's partial credit as a fraction, and what it counts (docs/selection.md)."""
+    found = len(matching)
+    most = expectation.max_count
+    if most is not None and found > most:
+        return most, found, f"at most {most} of the {found} matching calls are allowed"
+    count = expectation.count
+    if found:
+        have = found if found < count or got is None else len(got)
+        return have, count, f"{have} of the {count} required call(s) found"
+    if not candidate_indices:
+        return 0, 1, "no call of this name"
+    parts, credit = expectation._credit()
+    if not parts:
+        return 0, 1, "no call's arguments can be read"
+    best = max(credit(calls[index]) for index in candidate_indices)
+    if expectation._call_check is None:
+        what = "asserted argument(s)"
+    else:
+        what = "assertions on its arguments, result and failed flag"
+    return best, parts, f"the closest call matches {best} of {parts} {what}"
+
+
 def _closest_reason(candidates: Sequence[Candidate]) -> str:
     closest = closest_candidate(candidates)
+    if [mismatch.reason for mismatch in closest.mismatches] == [_NO_RESULT]:
+        return f"call {closest.index} has no recorded result"
     if closest.call.parse_error is None:
         for mismatch in closest.mismatches:
             # A top-level key: the path is the bare name (docs/selection.md's wording).

@@ -211,7 +211,7 @@ class ToolCheck(TextDisplay):
     _candidate_indices: Sequence[int]
     _candidates: tuple[Candidate, ...] | None
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
-    _score: tuple[int, int, str] | None
+    _score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None
 
     def __init__(
         self,
@@ -223,7 +223,7 @@ class ToolCheck(TextDisplay):
         *,
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
-        score: tuple[int, int, str] | None = None,
+        score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None = None,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "expected_tool", expected_tool)
@@ -239,7 +239,8 @@ class ToolCheck(TextDisplay):
         set_(self, "_candidate_indices", candidate_indices)
         set_(self, "_candidates", candidates)
         set_(self, "_explain_call", expected_tool._explain_call)
-        # The score as (numerator, denominator, what it counts); None: 1 if passed, else 0.
+        # The score as (numerator, denominator, what it counts), or a function making it;
+        # None: 1 if passed, else 0.
         set_(self, "_score", score)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -284,8 +285,12 @@ class ToolCheck(TextDisplay):
 
     def _score_parts(self) -> tuple[int, int, str]:
         """The score as a fraction, and what it counts."""
-        if self._score is not None:
-            return self._score
+        score = self._score
+        if callable(score):  # worked out on first use: a verdict needs no score
+            score = score()
+            object.__setattr__(self, "_score", score)
+        if score is not None:
+            return score
         return (1, 1, "passed") if self.passed else (0, 1, "failed")
 
     def __bool__(self) -> bool:
@@ -390,7 +395,7 @@ class TurnResult(TextDisplay, Record):
     (1.0, 0.5)
     """
 
-    __slots__ = _fields = (
+    _fields = (
         "checks",
         "call_count",
         "distinct",
@@ -407,6 +412,12 @@ class TurnResult(TextDisplay, Record):
         "met_calls",
         "expected_calls",
     )
+    # The pairing behind the scores is worked out on first use: a verdict needs none.
+    __slots__ = (
+        *(field for field in _fields if field not in ("matched_calls", "met_calls")),
+        "_pairs",
+        "_pairing",
+    )
     checks: tuple[ToolCheck, ...]
     call_count: int
     distinct: bool
@@ -419,9 +430,9 @@ class TurnResult(TextDisplay, Record):
     ignored: tuple[IgnoredCall, ...]
     unexpected_call_indices: tuple[int, ...]
     problems: tuple[str, ...]
-    matched_calls: int
-    met_calls: int
     expected_calls: int
+    _pairs: tuple[int, int] | None
+    _pairing: Callable[[], tuple[int, int]] | None
 
     def __init__(
         self,
@@ -440,7 +451,10 @@ class TurnResult(TextDisplay, Record):
         matched_calls: int = 0,
         met_calls: int = 0,
         expected_calls: int = 0,
+        *,
+        pairing: Callable[[], tuple[int, int]] | None = None,
     ) -> None:
+        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed."""
         values = (
             checks,
             call_count,
@@ -454,12 +468,30 @@ class TurnResult(TextDisplay, Record):
             ignored,
             unexpected_call_indices,
             problems,
-            matched_calls,
-            met_calls,
             expected_calls,
         )
-        for field, value in zip(self._fields, values, strict=True):
-            object.__setattr__(self, field, value)
+        for setter, value in zip(_TURN_SETTERS, values, strict=True):
+            setter(self, value)
+        _set_pairs(self, None if pairing else (matched_calls, met_calls))
+        _set_pairing(self, pairing)
+
+    def _paired(self) -> tuple[int, int]:
+        if self._pairs is None:
+            assert self._pairing is not None
+            object.__setattr__(self, "_pairs", self._pairing())
+            object.__setattr__(self, "_pairing", None)
+        assert self._pairs is not None
+        return self._pairs
+
+    @property
+    def matched_calls(self) -> int:
+        """How many judged calls the best pairing gives an expectation (precision's top)."""
+        return self._paired()[0]
+
+    @property
+    def met_calls(self) -> int:
+        """How many expected calls the best pairing meets (recall's top)."""
+        return self._paired()[1]
 
     @property
     def passed(self) -> bool:
@@ -589,3 +621,10 @@ class TurnResult(TextDisplay, Record):
             "f1": self.f1,
             "checks": [check.as_dict() for check in self.checks],
         }
+
+
+# The slots' own setters: a result is built for every failed run, and these skip the
+# attribute lookup object.__setattr__ makes for each field.
+_TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
+_set_pairs = TurnResult.__dict__["_pairs"].__set__
+_set_pairing = TurnResult.__dict__["_pairing"].__set__

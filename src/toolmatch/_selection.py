@@ -10,12 +10,13 @@ takes the same path and skips only the words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._canonical import canonical_key, literal_args_key
-from toolmatch._describe import short_repr, type_name
+from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._explain import explain
 from toolmatch._formats import to_calls
 from toolmatch._literal import Literal, as_matcher
@@ -139,10 +140,6 @@ def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCa
     return lambda call: call.failed is failed and call.result is not None and result == call.result
 
 
-def _args_part(matcher: Matcher) -> Callable[[ToolCall], bool]:
-    return lambda call: call.parse_error is None and matcher == call.args
-
-
 def _under_result(path: str) -> str:
     """A mismatch path inside the recorded result, below the ``(result)`` path."""
     if not path:
@@ -190,6 +187,7 @@ class ExpectedTool(Matcher):
         "_result_matcher",
         "_call_check",
         "_literal_key",
+        "_arg_paths",
         "_alone",
         "_repr",
     )
@@ -205,6 +203,7 @@ class ExpectedTool(Matcher):
     _result_matcher: Matcher | None
     _call_check: Callable[[ToolCall], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
+    _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
     _alone: _Turn
     _repr: str | None
 
@@ -276,6 +275,9 @@ class ExpectedTool(Matcher):
             and failed is None
         )
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
+        # For scores: each asserted argument's mismatch path, and the prefixes below it.
+        tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
+        set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
         # Alone, one expectation is looked up faster pair by pair than through the index.
         set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
         set_(self, "_repr", None)
@@ -381,23 +383,26 @@ class ExpectedTool(Matcher):
             extra is None or extra(call)
         )
 
-    def _credit(self) -> tuple[int, Callable[[ToolCall], int]]:
-        """How many parts the expectation asserts (each argument, the result, the failed
-        flag), and a function counting the parts a call meets: for :attr:`ToolCheck.score`."""
-        checks: list[Callable[[ToolCall], bool]] = []
+    def _credit(self, mismatches: Sequence[Mismatch]) -> tuple[int, int]:
+        """How many of its parts (each argument, the result, the failed flag) a call with
+        these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
+        paths = [mismatch.path for mismatch in mismatches]
+        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED))]
+        met = parts = 0
         args = self.args
         if isinstance(args, dict):
-            for key, value in args.items():
-                checks.append(_args_part(Partial({key: value})))
-        elif self._args_matcher is not None:
-            checks.append(_args_part(self._args_matcher))
-        result = self._result_matcher
-        if result is not None:
-            checks.append(lambda call: call.result is not None and result == call.result)
-        if self.failed is not None:
-            failed = self.failed
-            checks.append(lambda call: call.failed is failed)
-        return len(checks), lambda call: sum(check(call) for check in checks)
+            parts += len(args)
+            if "" not in args_paths:  # "": the arguments could not be read at all
+                for top, below in self._arg_paths:
+                    met += not any(path == top or path.startswith(below) for path in args_paths)
+        elif args is not None:
+            parts += 1
+            met += not args_paths
+        for asserted, path in ((self._result_matcher, _RESULT), (self.failed, _FAILED)):
+            if asserted is not None:
+                parts += 1
+                met += not any(found.startswith(path) for found in paths)
+        return met, parts
 
     def _requirement_text(self) -> str:
         count, most = self.count, self.max_count
@@ -670,7 +675,7 @@ class _Verdict:
         "kept",
         "candidates",
         "matching",
-        "met",
+        "_met",
         "demands",
         "assigned",
         "unexpected",
@@ -686,7 +691,7 @@ class _Verdict:
         kept: list[int] | None,
         candidates: list[list[int]],
         matching: list[list[int]],
-        met: list[bool],
+        met: list[bool] | None,
     ) -> None:
         self.turn = turn
         self.calls = calls
@@ -694,12 +699,19 @@ class _Verdict:
         self.kept = kept  # the calls judged, when some are ignored
         self.candidates = candidates  # per expectation: the calls whose name it selects
         self.matching = matching  # per expectation: those that match it
-        self.met = met
+        self._met = met  # None: every expectation's count is met
         self.demands: list[int] = []
         self.assigned: list[list[int] | None] | None = None
         self.unexpected: list[int] = []
         self.repeats: list[list[int]] = []
         self.passed = False
+
+    @property
+    def met(self) -> list[bool]:
+        """Whether each expectation's count of matching calls is within its bounds."""
+        if self._met is None:
+            self._met = [True] * len(self.matching)
+        return self._met
 
     @property
     def kept_count(self) -> int:
@@ -724,7 +736,9 @@ class _Verdict:
                 else:
                     reason = _distinct_reason(expectation, matching, got, self._owners())
         score = (
-            None if reason is None else _score(expectation, calls, candidate_indices, matching, got)
+            None
+            if reason is None
+            else functools.partial(_score, expectation, candidates, matching, got)
         )
         return ToolCheck(
             expectation,
@@ -747,14 +761,20 @@ class _Verdict:
         """The turn's full result; ``reason`` and ``problems`` come from the run around it."""
         plan = self.turn
         calls = self.calls
-        patterns = plan.ignoring.expectations if plan.ignoring is not None else []
-        ignored = tuple(
-            IgnoredCall(index, calls[index], number, patterns[number])
-            for index, number in sorted(self.ignored.items())
+        ignored: tuple[IgnoredCall, ...] = ()
+        if plan.ignoring is not None:
+            patterns = plan.ignoring.expectations
+            ignored = tuple(
+                IgnoredCall(index, calls[index], number, patterns[number])
+                for index, number in sorted(self.ignored.items())
+            )
+        own = (
+            self._problems()
+            if plan.distinct or plan.max_calls is not None or plan.no_repeats
+            else []
         )
-        matched_calls, met_calls = self._pairs()
         return TurnResult(
-            tuple(self.check(number) for number in range(len(self.matching))),
+            tuple([self.check(number) for number in range(len(self.matching))]),
             len(calls),
             distinct=plan.distinct,
             ordered=plan.ordered,
@@ -765,10 +785,9 @@ class _Verdict:
             no_repeats=plan.no_repeats,
             ignored=ignored,
             unexpected_call_indices=tuple(self.unexpected),
-            problems=(*self._problems(), *problems),
-            matched_calls=matched_calls,
-            met_calls=met_calls,
-            expected_calls=sum(tool.count for tool in plan.selection.expectations),
+            problems=(*own, *problems) if own or problems else (),
+            expected_calls=sum(plan.selection.counts),
+            pairing=self._pairs,
         )
 
     def _problems(self) -> list[str]:
@@ -850,12 +869,16 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
             kept = [index for index in range(len(calls)) if index not in ignored]
     selection = turn.selection
     candidates, matching = _match_turn(selection, calls, kept)
-    met = [
-        low <= len(found) <= high
-        for (low, high), found in zip(selection.bounds, matching, strict=True)
-    ]
+    met: list[bool] | None = None
+    for (low, high), found in zip(selection.bounds, matching, strict=True):
+        if not low <= len(found) <= high:  # rare: only now is each count's verdict kept
+            met = [
+                low <= len(found) <= high
+                for (low, high), found in zip(selection.bounds, matching, strict=True)
+            ]
+            break
     verdict = _Verdict(turn, calls, ignored, kept, candidates, matching, met)
-    passed = False not in met
+    passed = met is None
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
     if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
@@ -991,8 +1014,7 @@ def _count_reason(
 
 def _score(
     expectation: ExpectedTool,
-    calls: Sequence[ToolCall],
-    candidate_indices: Sequence[int],
+    candidates: Sequence[Candidate] | None,
     matching: Sequence[int],
     got: Sequence[int] | None,
 ) -> tuple[int, int, str]:
@@ -1005,12 +1027,11 @@ def _score(
     if found:
         have = found if found < count or got is None else len(got)
         return have, count, f"{have} of the {count} required call(s) found"
-    if not candidate_indices:
+    if not candidates:
         return 0, 1, "no call of this name"
-    parts, credit = expectation._credit()
+    best, parts = max(expectation._credit(candidate.mismatches) for candidate in candidates)
     if not parts:
         return 0, 1, "no call's arguments can be read"
-    best = max(credit(calls[index]) for index in candidate_indices)
     if expectation._call_check is None:
         what = "asserted argument(s)"
     else:
@@ -1177,10 +1198,16 @@ def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]
 
 
 def _judge_run(
-    turns: Sequence[_Turn], calls_per_turn: Sequence[list[ToolCall]], max_calls: int | None
-) -> Iterator[tuple[_Verdict, str | None, str | None]]:
+    turns: Sequence[_Turn],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None,
+    *,
+    until_failure: bool = False,
+) -> list[tuple[_Verdict, str | None, str | None]]:
     """Each turn's verdict, with what is wrong with the run around it: a turn missing on one
-    side (its ``reason``), the run's calls going over ``max_calls`` at this turn."""
+    side (its ``reason``), the run's calls going over ``max_calls`` at this turn. With
+    ``until_failure``, the run stops at its first failing turn (a verdict needs no more)."""
+    judged = []
     total = 0
     for number in range(max(len(turns), len(calls_per_turn))):
         reason = None
@@ -1203,7 +1230,10 @@ def _judge_run(
                     f"expected at most {max_calls} call(s) in the case, got {total} "
                     f"by the end of turn {number}"
                 )
-        yield verdict, reason, over
+        judged.append((verdict, reason, over))
+        if until_failure and not (verdict.passed and reason is None and over is None):
+            break
+    return judged
 
 
 def judge_turns(
@@ -1229,10 +1259,10 @@ def turns_pass(
     max_calls: int | None = None,
 ) -> bool:
     """Whether every turn of :func:`judge_turns` passes: the same verdicts, without words."""
-    return all(
-        verdict.passed and reason is None and over is None
-        for verdict, reason, over in _judge_run(turns, calls_per_turn, max_calls)
-    )
+    for verdict, reason, over in _judge_run(turns, calls_per_turn, max_calls, until_failure=True):
+        if not verdict.passed or reason is not None or over is not None:
+            return False
+    return True
 
 
 def assert_called(

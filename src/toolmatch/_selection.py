@@ -910,7 +910,7 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         ]
         assigned = list(assign_covering(demands, extras, matchings))
     else:
-        assigned = list(assign_distinct(demands, matchings))  # list[list[int] | None]
+        assigned = list(assign_distinct(demands, matchings))
     enough = [
         got is not None and len(got) >= demand
         for got, demand in zip(assigned, demands, strict=True)

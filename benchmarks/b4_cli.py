@@ -249,8 +249,7 @@ def _profile(spec: Path, traces: Path) -> str:
         "reading the calls (to_calls)": _share(stats, "_formats.py", "to_calls"),
         "of which parsing JSON-string arguments": _share(stats, "_readers.py", "_json_arguments"),
         "judging the expectations (verdicts, and results for failed runs)": (
-            _share(stats, "_selection.py", "_turn_passes")
-            + _share(stats, "_selection.py", "_check_turn")
+            _share(stats, "_selection.py", "judge") + _share(stats, "_selection.py", "result")
         ),
         "parsing the lines (json.loads)": _share(stats, "__init__.py", "loads", caller="_judge"),
         "printing the report": _share(stats, "_cli.py", "add"),

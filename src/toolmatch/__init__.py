@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
     from toolmatch._formats import to_calls
-    from toolmatch._results import Candidate, ToolCheck, TurnResult
+    from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection import (
         ExpectedTool,
         assert_called,
@@ -43,6 +43,7 @@ _LAZY = {
     "check_turn": "_selection",
     "check_turns": "_selection",
     "Candidate": "_results",
+    "IgnoredCall": "_results",
     "ToolCheck": "_results",
     "TurnResult": "_results",
     "ConfigError": "_config",
@@ -104,6 +105,7 @@ __all__ = [
     "ToolCheck",
     "Candidate",
     "TurnResult",
+    "IgnoredCall",
     "check_turn",
     "check_turns",
     "assert_called",

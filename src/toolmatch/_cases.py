@@ -14,10 +14,13 @@ from toolmatch._formats import to_calls
 from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
-    _check_turn,
     _Selection,
+    _Turn,
+    check_max_calls,
+    judge,
     judge_turns,
     read_turns,
+    turn_options,
     turns_pass,
 )
 from toolmatch._spec_files import read_spec_file
@@ -43,44 +46,67 @@ _ARGS_MATCHERS = ("partial", "exact", "literal", "any", "one_of", "not")
 
 
 class ExpectedTurn(Record):
-    """One turn of a :class:`TestCase`: its expected tools, and whether they need ``distinct``
-    calls or calls in ``ordered`` sequence (as for :func:`check_turn`).
+    """One turn of a :class:`TestCase`: its expected tools, and the options
+    :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
+    ``max_calls``, ``no_repeats``).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed
     True
     """
 
-    _fields = ("expected_tools", "distinct", "ordered")
-    __slots__ = (*_fields, "_selection")
+    _fields = (
+        "expected_tools",
+        "distinct",
+        "ordered",
+        "exhaustive",
+        "ignore",
+        "max_calls",
+        "no_repeats",
+    )
+    __slots__ = (*_fields, "_turn")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
     expected_tools: tuple[ExpectedTool, ...]
     distinct: bool
     ordered: bool
-    _selection: _Selection
+    exhaustive: bool
+    ignore: tuple[ExpectedTool, ...]
+    max_calls: int | None
+    no_repeats: bool
+    _turn: _Turn
 
     def __init__(
-        self, expected_tools: Sequence[ExpectedTool], distinct: bool = False, ordered: bool = False
+        self,
+        expected_tools: Sequence[ExpectedTool],
+        distinct: bool = False,
+        ordered: bool = False,
+        exhaustive: bool = False,
+        ignore: Sequence[ExpectedTool] = (),
+        max_calls: int | None = None,
+        no_repeats: bool = False,
     ) -> None:
+        options = turn_options(
+            distinct=distinct,
+            ordered=ordered,
+            exhaustive=exhaustive,
+            ignore=ignore,
+            max_calls=max_calls,
+            no_repeats=no_repeats,
+        )
         object.__setattr__(self, "expected_tools", tuple(expected_tools))
-        object.__setattr__(self, "distinct", distinct)
-        object.__setattr__(self, "ordered", ordered)
+        for name, value in options.items():
+            object.__setattr__(self, name, tuple(value) if name == "ignore" else value)
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_selection", _Selection(self.expected_tools))
+        object.__setattr__(self, "_turn", _Turn(_Selection(self.expected_tools), **options))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn."""
-        return _check_turn(
-            self._selection,
-            to_calls(calls),
-            distinct=self.distinct,
-            ordered=self.ordered,
-            turn=turn,
-        )
+        return judge(self._turn, to_calls(calls)).result(turn)
 
 
 class TestCase(Record):
-    """A named test case from a spec: its expected ``turns``, in order.
+    """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
+    bound on the calls of all its turns together (ignored calls not counted).
 
     >>> [case] = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
     >>> case.name, len(case.turns)
@@ -90,18 +116,21 @@ class TestCase(Record):
     """
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
-    _fields = ("name", "turns")
+    _fields = ("name", "turns", "max_calls")
     __slots__ = (*_fields, "_judged_turns")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn, ...]
-    _judged_turns: list[tuple[_Selection, bool, bool]]
+    max_calls: int | None
+    _judged_turns: list[_Turn]
 
-    def __init__(self, name: str, turns: Sequence[ExpectedTurn]) -> None:
+    def __init__(
+        self, name: str, turns: Sequence[ExpectedTurn], max_calls: int | None = None
+    ) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "turns", tuple(turns))
-        judged = [(turn._selection, turn.distinct, turn.ordered) for turn in self.turns]
-        object.__setattr__(self, "_judged_turns", judged)
+        object.__setattr__(self, "max_calls", check_max_calls(max_calls))
+        object.__setattr__(self, "_judged_turns", [turn._turn for turn in self.turns])
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.
@@ -110,7 +139,7 @@ class TestCase(Record):
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
         holding several alternative answers (choices) ``ValueError``, named the same way.
         """
-        return judge_turns(self._judged_turns, self._read(call_turns))
+        return judge_turns(self._judged_turns, self._read(call_turns), self.max_calls)
 
     def passes(self, call_turns: Sequence[object]) -> bool:
         """Whether the run passes: ``check``'s verdict, without building its results.
@@ -123,7 +152,7 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return turns_pass(self._judged_turns, self._read(call_turns))
+        return turns_pass(self._judged_turns, self._read(call_turns), self.max_calls)
 
     @staticmethod
     def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:
@@ -289,7 +318,7 @@ def _expected_tool(item: object, path: str, problems: Problems) -> ExpectedTool 
     try:
         if never:
             return ExpectedTool.never(name, args)
-        return ExpectedTool(name, args, count, max_count)
+        return ExpectedTool(name, args, count=count, max_count=max_count)
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
         return None

@@ -50,7 +50,8 @@ from collections.abc import Sequence
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
-from toolmatch._readers import parse_arguments, read_item, read_items, unknown_shape
+from toolmatch._readers import read_calls
+from toolmatch._reading import parse_arguments
 
 __all__ = ["parse_arguments", "to_calls"]
 
@@ -69,35 +70,24 @@ def to_calls(
     Gemini or BFCL shapes), names positional arguments, and is only for that syntax.
 
     >>> to_calls([{"name": "search", "arguments": '{"q": "paris"}'}])
-    [ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)]
+    [ToolCall(name='search', args={'q': 'paris'})]
     >>> message = {"role": "assistant", "content": [
     ...     {"type": "text", "text": "Let me look."},
     ...     {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
     ... ]}
     >>> to_calls(message)
-    [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1', parse_error=None)]
+    [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1')]
     >>> sort = {"name": "sort", "parameters": {"properties": {"file_name": {}}}}
     >>> to_calls("[cd(folder='docs'), sort('report.pdf')]", syntax="python", tools=[sort])
-    [ToolCall(name='cd', args={'folder': 'docs'}, id=None, parse_error=None), \
-ToolCall(name='sort', args={'file_name': 'report.pdf'}, id=None, parse_error=None)]
+    [ToolCall(name='cd', args={'folder': 'docs'}), ToolCall(name='sort', args={'file_name': 'report.pdf'})]
     """
     if syntax != "json" or tools is not None:
         from toolmatch._python_calls import read_syntax
 
         return read_syntax(obj, syntax, tools)
-    # The commonest inputs, a list and a dict, skip the isinstance() checks, which cost
-    # as much as reading a call.
-    if type(obj) is list:
-        return read_items(obj, "input", strict=True)
-    if type(obj) is not dict:
-        if isinstance(obj, (str, bytes, bytearray)):
-            obj = _json(obj)
-        if isinstance(obj, (list, tuple)):
-            return read_items(obj, "input", strict=True)
-    found = read_item(obj, "input")
-    if found is None:
-        raise unknown_shape(obj, "input")
-    return found
+    if isinstance(obj, (str, bytes, bytearray)):
+        obj = _json(obj)
+    return read_calls(obj, "input")
 
 
 def _json(text: str | bytes | bytearray) -> object:

@@ -1,16 +1,24 @@
-"""Giving expectations calls of their own: optimal distinct assignment and in-order assignment.
+"""Giving expectations calls of their own: optimal distinct assignment, in-order assignment,
+strict sequences, and the sizes of the best pairings (for scores).
 
-Both work on plain indices: ``demands[i]`` calls wanted by expectation ``i``, which
+All work on plain indices: ``demands[i]`` calls wanted by expectation ``i``, which
 may take any call in ``matches[i]`` (sorted call indices).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
 
-__all__ = ["assign_distinct", "assign_ordered"]
+__all__ = [
+    "assign_covering",
+    "assign_distinct",
+    "assign_ordered",
+    "assign_sequence",
+    "common_subsequence",
+    "extend_ordered",
+]
 
 
 def assign_distinct(demands: Sequence[int], matches: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -153,3 +161,121 @@ def assign_ordered(
         assigned.append(taken)
         last = taken[-1]
     return assigned
+
+
+def assign_covering(
+    demands: Sequence[int], extras: Sequence[int], matches: Sequence[Sequence[int]]
+) -> list[list[int]]:
+    """As :func:`assign_distinct`, then each expectation takes up to ``extras[i]`` more calls.
+
+    The extra calls never cost another expectation one of its ``demands``: they are
+    served after every demand, and a later augmenting path only moves calls between
+    holders. So as many calls as possible are covered while every demand that can be
+    met is met.
+
+    >>> assign_covering([1, 1], [1, 0], [[0, 1], [1, 2]])
+    [[0, 1], [2]]
+    """
+    if not any(extras):
+        return assign_distinct(demands, matches)
+    assigned = assign_distinct([*demands, *extras], [*matches, *matches])
+    count = len(demands)
+    return [sorted(assigned[number] + assigned[count + number]) for number in range(count)]
+
+
+def assign_sequence(
+    lows: Sequence[int], highs: Sequence[int], matches: Sequence[Sequence[int]], size: int
+) -> list[list[int]] | None:
+    """Positions ``0..size-1`` cut into consecutive blocks, block ``i`` of ``lows[i]`` to
+    ``highs[i]`` positions that all match expectation ``i``; ``None`` when no cut exists.
+
+    A dynamic programme over the positions each block may end at.
+
+    >>> assign_sequence([1, 1], [2, 1], [[0, 1, 2], [0, 1, 2]], 3)
+    [[0, 1], [2]]
+    >>> print(assign_sequence([1, 1], [1, 1], [[0], [2]], 3))
+    None
+    """
+    # reach: each position the next block may start at (with where the block before began).
+    reach: dict[int, int] = {0: -1}
+    steps: list[dict[int, int]] = []
+    for low, high, found in zip(lows, highs, matches, strict=True):
+        hits = set(found)
+        # run[p]: how many consecutive positions from p match this expectation.
+        run = [0] * (size + 1)
+        for position in range(size - 1, -1, -1):
+            run[position] = run[position + 1] + 1 if position in hits else 0
+        after: dict[int, int] = {}
+        for start in sorted(reach):
+            for length in range(low, min(high, run[start]) + 1):
+                after.setdefault(start + length, start)
+        steps.append(after)
+        reach = after
+        if not reach:
+            return None
+    if size not in reach:
+        return None
+    blocks: list[list[int]] = []
+    end = size
+    for after in reversed(steps):
+        start = after[end]
+        blocks.append(list(range(start, end)))
+        end = start
+    blocks.reverse()
+    return blocks
+
+
+def extend_ordered(
+    assigned: Sequence[list[int] | None],
+    highs: Sequence[int],
+    matches: Sequence[Sequence[int]],
+    order: Sequence[int],
+) -> list[list[int] | None]:
+    """An in-order assignment where each block also takes the unclaimed calls right after it
+    that match it, up to ``highs[i]`` calls: what is left unclaimed then breaks the sequence.
+
+    ``order`` lists the turn's call indices in order (calls not in it are not judged).
+
+    >>> extend_ordered([[0], [2]], [2, 1], [[0, 1], [2]], [0, 1, 2, 3])
+    [[0, 1], [2]]
+    """
+    claimed = {call for got in assigned if got for call in got}
+    place = {call: position for position, call in enumerate(order)}
+    extended: list[list[int] | None] = []
+    for got, high, found in zip(assigned, highs, matches, strict=True):
+        if not got:
+            extended.append(got)
+            continue
+        hits = set(found)
+        taken = list(got)
+        position = place[taken[-1]] + 1
+        while len(taken) < high and position < len(order):
+            call = order[position]
+            if call in claimed or call not in hits:
+                break
+            taken.append(call)
+            claimed.add(call)
+            position += 1
+        extended.append(taken)
+    return extended
+
+
+def common_subsequence(counts: Sequence[int], matches: Sequence[Sequence[int]]) -> int:
+    """The longest common subsequence of the expected calls (expectation ``i`` repeated
+    ``counts[i]`` times, in order) and the turn's calls, where a pair is equal when the call
+    is in ``matches[i]``: Hunt and Szymanski's method, over the matching pairs only.
+
+    >>> common_subsequence([1, 1, 1], [[2], [0], [1]])  # calls b, c, a for expected a, b, c
+    2
+    """
+    # tails[k]: the smallest call index that ends a common subsequence of length k + 1.
+    tails: list[int] = []
+    for count, found in zip(counts, matches, strict=True):
+        for _ in range(count):
+            for call in reversed(found):
+                place = bisect_left(tails, call)
+                if place == len(tails):
+                    tails.append(call)
+                else:
+                    tails[place] = call
+    return len(tails)

@@ -1,4 +1,5 @@
-"""Call selection results: ``Candidate``, ``ToolCheck``, ``TurnResult``; readable, JSON-ready."""
+"""Call selection results: ``Candidate``, ``IgnoredCall``, ``ToolCheck``, ``TurnResult``;
+readable, JSON-ready, with their scores (docs/selection.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
     from toolmatch._selection import ExpectedTool
 
-__all__ = ["Candidate", "ToolCheck", "TurnResult"]
+__all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
 
 _SHOWN_CANDIDATES = 10
 _MAX_JSON_DEPTH = 50
@@ -51,8 +52,26 @@ def _shortened(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _call_text(call: ToolCall) -> str:
+def call_text(call: ToolCall) -> str:
+    """A call as one short line: ``search({'q': 'paris'})``."""
     return f"{call.name}({short_repr(call.args)})"
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    # Nothing to get wrong counts as all right: recall with nothing expected is 1.
+    return 1.0 if denominator == 0 else numerator / denominator
+
+
+def _ratio_text(numerator: int, denominator: int) -> str:
+    return f"{numerator}/{denominator} = {_ratio(numerator, denominator):.2f}"
+
+
+def _ratio_json(numerator: int, denominator: int) -> dict[str, Any]:
+    return {
+        "numerator": numerator,
+        "denominator": denominator,
+        "value": _ratio(numerator, denominator),
+    }
 
 
 def _escape_text(text: str) -> str:
@@ -93,16 +112,18 @@ class Candidate(Record):
 
     def __str__(self) -> str:
         verdict = "; ".join(str(m) for m in self.mismatches) if self.mismatches else "matches"
-        return f"call {self.index} {_call_text(self.call)}: {verdict}"
+        return f"call {self.index} {call_text(self.call)}: {verdict}"
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: index, the call's name, args, id and parse_error, and the verdict."""
+        """A JSON-ready dict: index, the call's fields, and the verdict."""
         return {
             "index": self.index,
             "name": self.call.name,
             "args": jsonable(self.call.args),
             "id": self.call.id,
             "parse_error": self.call.parse_error,
+            "result": jsonable(self.call.result),
+            "failed": self.call.failed,
             "matched": self.matched,
             "mismatches": [mismatch.as_dict() for mismatch in self.mismatches],
         }
@@ -112,6 +133,45 @@ def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
     failing = [candidate for candidate in candidates if not candidate.matched]
     return min(failing, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+
+
+class IgnoredCall(Record):
+    """A call left out of a turn before it was judged: its ``index``, the ``call``, and the
+    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first.
+
+    >>> from toolmatch import ExpectedTool, check_turn
+    >>> result = check_turn([], [{"name": "get_weather"}], ignore=[ExpectedTool("get_")])
+    >>> print(result.ignored[0])
+    call 0 get_weather({}) ignored by ignore[0] ExpectedTool('get_')
+    """
+
+    __slots__ = _fields = ("index", "call", "by", "pattern")
+    index: int
+    call: ToolCall
+    by: int
+    pattern: ExpectedTool
+
+    def __init__(self, index: int, call: ToolCall, by: int, pattern: ExpectedTool) -> None:
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "call", call)
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "pattern", pattern)
+
+    def __str__(self) -> str:
+        return (
+            f"call {self.index} {call_text(self.call)} ignored by ignore[{self.by}] "
+            f"{_shortened(repr(self.pattern))}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the call's index, name and args, and the pattern."""
+        return {
+            "index": self.index,
+            "name": self.call.name,
+            "args": jsonable(self.call.args),
+            "by": self.by,
+            "pattern": repr(self.pattern),
+        }
 
 
 class ToolCheck(TextDisplay):
@@ -124,7 +184,10 @@ class ToolCheck(TextDisplay):
     >>> print(check)
     FAILED ExpectedTool('search', {'q': 'paris'}): arg 'q' missing
       required: at least 1 matching call; found 0
+      score 0/1 = 0.00: the closest call matches 0 of 1 asserted argument(s)
       call 0 web_search({}): q: missing
+    >>> check.score
+    0.0
     """
 
     __slots__ = (
@@ -137,6 +200,7 @@ class ToolCheck(TextDisplay):
         "_candidate_indices",
         "_candidates",
         "_explain_call",
+        "_score",
     )
     expected_tool: ExpectedTool
     passed: bool
@@ -147,6 +211,7 @@ class ToolCheck(TextDisplay):
     _candidate_indices: Sequence[int]
     _candidates: tuple[Candidate, ...] | None
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
+    _score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None
 
     def __init__(
         self,
@@ -158,6 +223,7 @@ class ToolCheck(TextDisplay):
         *,
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
+        score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None = None,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "expected_tool", expected_tool)
@@ -173,6 +239,9 @@ class ToolCheck(TextDisplay):
         set_(self, "_candidate_indices", candidate_indices)
         set_(self, "_candidates", candidates)
         set_(self, "_explain_call", expected_tool._explain_call)
+        # The score as (numerator, denominator, what it counts), or a function making it;
+        # None: 1 if passed, else 0.
+        set_(self, "_score", score)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -226,6 +295,24 @@ class ToolCheck(TextDisplay):
             for index in indices
         )
 
+    @property
+    def score(self) -> float:
+        """Partial credit beside the verdict, from 0 to 1: 1.0 when passed; else the closest
+        candidate's fraction of asserted arguments that match, or the fraction of the calls
+        required that were found (docs/selection.md)."""
+        numerator, denominator, _ = self._score_parts()
+        return _ratio(numerator, denominator)
+
+    def _score_parts(self) -> tuple[int, int, str]:
+        """The score as a fraction, and what it counts."""
+        score = self._score
+        if callable(score):  # worked out on first use: a verdict needs no score
+            score = score()
+            object.__setattr__(self, "_score", score)
+        if score is not None:
+            return score
+        return (1, 1, "passed") if self.passed else (0, 1, "failed")
+
     def __bool__(self) -> bool:
         return self.passed
 
@@ -248,6 +335,9 @@ class ToolCheck(TextDisplay):
             plural = "s" if found > 1 else ""
             summary += f": call{plural} {_indices_text(self.matching_call_indices)}"
         lines = [head, summary]
+        if not self.passed:
+            numerator, denominator, counted = self._score_parts()
+            lines.append(f"  score {_ratio_text(numerator, denominator)}: {counted}")
         if self.assigned_call_indices is not None:
             lines.append(f"  calls of its own: {_indices_text(self.assigned_call_indices)}")
         # Only the shown candidates are explained: a long turn must not cost a full report.
@@ -266,9 +356,11 @@ class ToolCheck(TextDisplay):
 
     def _repr_html_(self) -> str:
         """A table of the candidate calls and why each did or did not match."""
-        head, summary, *_ = self.lines()
+        head, summary, *rest = self.lines()
         caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 1)[1])}"
         caption += f"<br>{_escape_text(summary.strip())}"
+        if not self.passed:
+            caption += f"<br>{_escape_text(rest[0].strip())}"
         shown = self.candidates[:_SHOWN_CANDIDATES]
         rows: list[tuple[object, ...]] = [
             (
@@ -301,28 +393,66 @@ class ToolCheck(TextDisplay):
                 None if self.assigned_call_indices is None else list(self.assigned_call_indices)
             ),
             "unmatched_reason": self.unmatched_reason,
+            "score": _ratio_json(*self._score_parts()[:2]),
             "candidates": [candidate.as_dict() for candidate in self.candidates],
         }
 
 
 class TurnResult(TextDisplay, Record):
-    """The verdicts of a turn's expectations (``bool(result)`` is ``passed``).
+    """The verdicts of a turn's expectations (``bool(result)`` is ``passed``), and its scores.
 
-    ``reason`` says what is wrong with the turn as a whole (a turn missing on one side).
+    ``reason`` says what is wrong with the turn as a whole when a turn is missing on one
+    side; ``problems`` lists the turn's other failures (calls not expected in an exhaustive
+    turn, too many calls, repeated calls). ``ignored`` holds the calls left out before
+    judging. ``precision``, ``recall`` and ``f1`` score the best pairing of expected calls
+    with the calls judged, beside the verdict (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool, check_turn
     >>> result = check_turn([ExpectedTool("search"), ExpectedTool("fetch")], [{"name": "search"}])
     >>> result.passed, [check.passed for check in result.checks]
     (False, [True, False])
+    >>> result.precision, result.recall
+    (1.0, 0.5)
     """
 
-    __slots__ = _fields = ("checks", "call_count", "distinct", "ordered", "turn", "reason")
+    _fields = (
+        "checks",
+        "call_count",
+        "distinct",
+        "ordered",
+        "turn",
+        "reason",
+        "exhaustive",
+        "max_calls",
+        "no_repeats",
+        "ignored",
+        "unexpected_call_indices",
+        "problems",
+        "matched_calls",
+        "met_calls",
+        "expected_calls",
+    )
+    # The pairing behind the scores is worked out on first use: a verdict needs none.
+    __slots__ = (
+        *(field for field in _fields if field not in ("matched_calls", "met_calls")),
+        "_pairs",
+        "_pairing",
+    )
     checks: tuple[ToolCheck, ...]
     call_count: int
     distinct: bool
     ordered: bool
     turn: int | None
     reason: str | None
+    exhaustive: bool
+    max_calls: int | None
+    no_repeats: bool
+    ignored: tuple[IgnoredCall, ...]
+    unexpected_call_indices: tuple[int, ...]
+    problems: tuple[str, ...]
+    expected_calls: int
+    _pairs: tuple[int, int] | None
+    _pairing: Callable[[], tuple[int, int]] | None
 
     def __init__(
         self,
@@ -332,16 +462,91 @@ class TurnResult(TextDisplay, Record):
         ordered: bool = False,
         turn: int | None = None,
         reason: str | None = None,
+        exhaustive: bool = False,
+        max_calls: int | None = None,
+        no_repeats: bool = False,
+        ignored: tuple[IgnoredCall, ...] = (),
+        unexpected_call_indices: tuple[int, ...] = (),
+        problems: tuple[str, ...] = (),
+        matched_calls: int = 0,
+        met_calls: int = 0,
+        expected_calls: int = 0,
+        *,
+        pairing: Callable[[], tuple[int, int]] | None = None,
     ) -> None:
-        for field, value in zip(
-            self._fields, (checks, call_count, distinct, ordered, turn, reason), strict=True
-        ):
-            object.__setattr__(self, field, value)
+        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed."""
+        values = (
+            checks,
+            call_count,
+            distinct,
+            ordered,
+            turn,
+            reason,
+            exhaustive,
+            max_calls,
+            no_repeats,
+            ignored,
+            unexpected_call_indices,
+            problems,
+            expected_calls,
+        )
+        for setter, value in zip(_TURN_SETTERS, values, strict=True):
+            setter(self, value)
+        _set_pairs(self, None if pairing else (matched_calls, met_calls))
+        _set_pairing(self, pairing)
+
+    def _paired(self) -> tuple[int, int]:
+        if self._pairs is None:
+            assert self._pairing is not None
+            object.__setattr__(self, "_pairs", self._pairing())
+            object.__setattr__(self, "_pairing", None)
+        assert self._pairs is not None
+        return self._pairs
+
+    @property
+    def matched_calls(self) -> int:
+        """How many judged calls the best pairing gives an expectation (precision's top)."""
+        return self._paired()[0]
+
+    @property
+    def met_calls(self) -> int:
+        """How many expected calls the best pairing meets (recall's top)."""
+        return self._paired()[1]
 
     @property
     def passed(self) -> bool:
         """Whether every expectation passed and nothing is wrong with the turn itself."""
-        return self.reason is None and all(check.passed for check in self.checks)
+        return (
+            self.reason is None and not self.problems and all(check.passed for check in self.checks)
+        )
+
+    @property
+    def judged_calls(self) -> int:
+        """How many calls were judged: the turn's calls less the ignored ones."""
+        return self.call_count - len(self.ignored)
+
+    @property
+    def precision(self) -> float:
+        """The share of the judged calls that the best pairing gives an expectation."""
+        return _ratio(self.matched_calls, self.judged_calls)
+
+    @property
+    def recall(self) -> float:
+        """The share of the expected calls (each expectation's ``count``) the pairing meets."""
+        return _ratio(self.met_calls, self.expected_calls)
+
+    @property
+    def f1(self) -> float:
+        """The harmonic mean of :attr:`precision` and :attr:`recall` (0 when both are 0)."""
+        precision, recall = self.precision, self.recall
+        return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+    def score_text(self) -> str:
+        """The scores with their arithmetic: ``precision 2/3 = 0.67, recall 2/2 = 1.00, ...``."""
+        return (
+            f"precision {_ratio_text(self.matched_calls, self.judged_calls)}, "
+            f"recall {_ratio_text(self.met_calls, self.expected_calls)}, f1 {self.f1:.2f}"
+        )
 
     def __bool__(self) -> bool:
         return self.passed
@@ -355,12 +560,25 @@ class TurnResult(TextDisplay, Record):
             f" over {self.call_count} call(s)>"
         )
 
+    def _modes(self) -> list[str]:
+        modes = [
+            mode
+            for mode, on in (
+                ("distinct", self.distinct and not self.exhaustive),
+                ("ordered", self.ordered),
+                ("exhaustive", self.exhaustive),
+                ("no_repeats", self.no_repeats),
+            )
+            if on
+        ]
+        if self.max_calls is not None:
+            modes.append(f"max_calls={self.max_calls}")
+        return modes
+
     def lines(self) -> list[str]:
         """The explanation as lines (``str(result)`` joins them)."""
         name = "turn" if self.turn is None else f"turn {self.turn}"
-        modes = [
-            mode for mode, on in (("distinct", self.distinct), ("ordered", self.ordered)) if on
-        ]
+        modes = self._modes()
         mode_text = f" ({', '.join(modes)})" if modes else ""
         met = sum(check.passed for check in self.checks)
         head = (
@@ -370,6 +588,9 @@ class TurnResult(TextDisplay, Record):
         lines = [head]
         if self.reason is not None:
             lines.append(f"  {self.reason}")
+        lines.extend(f"  {problem}" for problem in self.problems)
+        lines.append(f"  score: {self.score_text()}")
+        lines.extend(f"  {ignored}" for ignored in self.ignored)
         for number, check in enumerate(self.checks):
             first, *rest = check.lines()
             lines.append(f"  expectation {number}: {first}")
@@ -380,8 +601,11 @@ class TurnResult(TextDisplay, Record):
         """A row per expectation, then the candidates of each one that failed."""
         head = self.lines()[0]
         caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 2)[-1])}"
-        if self.reason is not None:
-            caption += f"<br>{_escape_text(self.reason)}"
+        for line in (self.reason, *self.problems, f"score: {self.score_text()}"):
+            if line is not None:
+                caption += f"<br>{_escape_text(line)}"
+        for ignored in self.ignored:
+            caption += f"<br>{_escape_text(str(ignored))}"
         rows = [
             (
                 number,
@@ -398,13 +622,29 @@ class TurnResult(TextDisplay, Record):
         return table + "".join(failed)
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of the turn and each expectation's verdict."""
+        """A JSON-ready dict of the turn, its scores and each expectation's verdict."""
         return {
             "passed": self.passed,
             "turn": self.turn,
             "reason": self.reason,
+            "problems": list(self.problems),
             "distinct": self.distinct,
             "ordered": self.ordered,
+            "exhaustive": self.exhaustive,
+            "max_calls": self.max_calls,
+            "no_repeats": self.no_repeats,
             "call_count": self.call_count,
+            "ignored": [ignored.as_dict() for ignored in self.ignored],
+            "unexpected_call_indices": list(self.unexpected_call_indices),
+            "precision": _ratio_json(self.matched_calls, self.judged_calls),
+            "recall": _ratio_json(self.met_calls, self.expected_calls),
+            "f1": self.f1,
             "checks": [check.as_dict() for check in self.checks],
         }
+
+
+# The slots' own setters: a result is built for every failed run, and these skip the
+# attribute lookup object.__setattr__ makes for each field.
+_TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
+_set_pairs = TurnResult.__dict__["_pairs"].__set__
+_set_pairing = TurnResult.__dict__["_pairing"].__set__

@@ -1,23 +1,42 @@
-"""Call selection (seed 000 sections 1, 5, 6): ``ExpectedTool``, ``check_turn``, ``check_turns``,
-``assert_called``.
+"""Call selection (docs/semantics.md, docs/selection.md): ``ExpectedTool``, ``check_turn``,
+``check_turns``, ``assert_called``, ``assert_turn``.
 
-Each (expectation, call) pair is judged once per turn; the verdicts then feed the
-per-expectation results and, when asked, the distinct or ordered assignment.
+One function, :func:`judge`, judges a turn: it leaves out the ignored calls, judges each
+(expectation, call) pair once, counts, and when asked assigns calls of their own and
+checks the turn's budgets. Its verdict is plain data; the results and their texts are
+built from it only when wanted, so a verdict-only run (``TestCase.passes``, the CLI)
+takes the same path and skips only the words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._canonical import canonical_key, literal_args_key
-from toolmatch._describe import short_repr, type_name
+from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._explain import explain
 from toolmatch._formats import to_calls
+from toolmatch._literal import Literal, as_matcher
 from toolmatch._mappings import Partial
-from toolmatch._pairing import assign_distinct, assign_ordered
-from toolmatch._results import Candidate, ToolCheck, TurnResult, closest_candidate
+from toolmatch._pairing import (
+    assign_covering,
+    assign_distinct,
+    assign_ordered,
+    assign_sequence,
+    common_subsequence,
+    extend_ordered,
+)
+from toolmatch._results import (
+    Candidate,
+    IgnoredCall,
+    ToolCheck,
+    TurnResult,
+    call_text,
+    closest_candidate,
+)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -30,7 +49,12 @@ __all__ = ["ExpectedTool", "assert_called", "check_turn", "check_turns"]
 _MISSING: Any = object()
 _SHOWN_CONFLICTS = 5
 _SHOWN_NAMES = 8
+_SHOWN_CALLS = 10
 _NAMES_REMEMBERED = 4096
+_NO_LIMIT = 2**62  # more calls than any turn holds
+_RESULT = "(result)"  # a mismatch path that no argument name can take
+_FAILED = "(failed)"
+_NO_RESULT = "no recorded result"
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -65,14 +89,17 @@ def _args_matcher(args: object) -> Matcher | None:
 def _validated_counts(count: object, max_count: object) -> tuple[int, int | None]:
     if isinstance(count, bool) or not isinstance(count, int):
         raise TypeError(
-            f"ExpectedTool count must be an int >= 1, got {short_repr(count)} ({type_name(count)})"
+            f"ExpectedTool count must be an int >= 0, got {short_repr(count)} ({type_name(count)})"
         )
-    if count < 1:
-        raise ValueError(
-            f"ExpectedTool count must be >= 1, got {count}; "
-            "use ExpectedTool.never(name, args) to assert that no call matches"
-        )
+    if count < 0:
+        raise ValueError(f"ExpectedTool count must be >= 0, got {count}")
     if max_count is None:
+        if count == 0:
+            raise ValueError(
+                "ExpectedTool count=0 without max_count asserts nothing: give max_count=N "
+                "for at most N matching calls, or use ExpectedTool.never(name, args) to "
+                "assert that no call matches"
+            )
         return count, None
     if isinstance(max_count, bool) or not isinstance(max_count, int):
         raise TypeError(
@@ -84,19 +111,53 @@ def _validated_counts(count: object, max_count: object) -> tuple[int, int | None
     return count, max_count
 
 
-def _rebuild_never(name: str | Matcher, args: Mapping[str, Any] | Matcher | None) -> ExpectedTool:
-    return ExpectedTool.never(name, args)
+def _validated_failed(failed: object) -> bool | None:
+    if failed is not None and not isinstance(failed, bool):
+        raise TypeError(
+            "ExpectedTool failed must be True, False or None (either), got "
+            f"{short_repr(failed)} ({type_name(failed)})"
+        )
+    return failed
+
+
+def _rebuild_never(
+    name: str | Matcher,
+    args: Mapping[str, Any] | Matcher | None,
+    result: object = None,
+    failed: bool | None = None,
+) -> ExpectedTool:
+    return ExpectedTool.never(name, args, result=result, failed=failed)
+
+
+def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
+    """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
+    if result is None and failed is None:
+        return None
+    if result is None:
+        return lambda call: call.failed is failed
+    if failed is None:
+        return lambda call: call.result is not None and result == call.result
+    return lambda call: call.failed is failed and call.result is not None and result == call.result
+
+
+def _under_result(path: str) -> str:
+    """A mismatch path inside the recorded result, below the ``(result)`` path."""
+    if not path:
+        return _RESULT
+    return f"{_RESULT}{path}" if path.startswith("[") else f"{_RESULT}.{path}"
 
 
 class ExpectedTool(Matcher):
-    """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls (seed 000).
+    """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
 
     A ``str`` name selects calls whose name contains it, case-sensitively; a matcher
     (``Regex``, ``Literal``...) selects names it matches. ``args`` as a dict asserts
     those keys only (``Partial``); a matcher such as ``Exact({...})`` judges the whole
-    args dict; ``None`` asserts the name only. At least ``count`` and at most
-    ``max_count`` calls must match. It is a matcher over a turn's calls, so it can
-    sit on either side of ``==``.
+    args dict; ``None`` asserts the name only. ``result`` (a matcher, or a plain value
+    compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
+    ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
+    ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
+    most 2"). It is a matcher over a turn's calls, so it can sit on either side of ``==``.
 
     >>> from toolmatch import Fuzzy
     >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
@@ -104,6 +165,13 @@ class ExpectedTool(Matcher):
     True
     >>> ExpectedTool("search", {"q": "rome"}).check(calls).unmatched_reason
     "call 0: q: expected 'rome', got 'Paris '"
+    >>> from toolmatch import Regex, ToolCall
+    >>> done = [ToolCall("cancel", {"id": "ZZZ999"}, result="Error: no such booking")]
+    >>> ExpectedTool("cancel", result=Regex("Error.*")) == done
+    True
+    >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
+    'call 0: (failed): expected False, the trace does not say'
+
     """
 
     __slots__ = (
@@ -111,10 +179,15 @@ class ExpectedTool(Matcher):
         "args",
         "count",
         "max_count",
+        "result",
+        "failed",
         "_selects",
         "_args_matcher",
         "_args_check",
+        "_result_matcher",
+        "_call_check",
         "_literal_key",
+        "_arg_paths",
         "_alone",
         "_repr",
     )
@@ -122,53 +195,91 @@ class ExpectedTool(Matcher):
     args: Mapping[str, Any] | Matcher | None
     count: int
     max_count: int | None
+    result: object
+    failed: bool | None
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
+    _result_matcher: Matcher | None
+    _call_check: Callable[[ToolCall], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
-    _alone: _Selection
+    _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
+    _alone: _Turn
     _repr: str | None
 
     def __init__(
         self,
         name: str | Matcher,
         args: Mapping[str, Any] | Matcher | None = None,
+        *,
         count: int = 1,
         max_count: int | None = None,
+        result: object = None,
+        failed: bool | None = None,
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count)
+        self._setup(name, args, count, max_count, result, failed)
 
     @classmethod
     def never(
-        cls, name: str | Matcher, args: Mapping[str, Any] | Matcher | None = None
+        cls,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None = None,
+        *,
+        result: object = None,
+        failed: bool | None = None,
     ) -> ExpectedTool:
-        """An expectation that no call in the turn matches ``name`` and ``args``.
+        """An expectation that no call in the turn matches ``name``, ``args``, ``result`` and
+        ``failed``.
 
         >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
         'expected no matching call, got 1'
         """
         tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0)
+        tool._setup(name, args, 0, 0, result, failed)
         return tool
 
-    def _setup(self, name: object, args: object, count: int, max_count: int | None) -> None:
+    def _setup(
+        self,
+        name: object,
+        args: object,
+        count: int,
+        max_count: int | None,
+        result: object,
+        failed: object,
+    ) -> None:
         name = _validated_name(name)
         matcher = _args_matcher(args)
+        failed = _validated_failed(failed)
+        result_matcher = None if result is None else as_matcher(result)
         set_ = object.__setattr__
         set_(self, "name", name)
         set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
         set_(self, "count", count)
         set_(self, "max_count", max_count)
+        set_(self, "result", result)
+        set_(self, "failed", failed)
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:
             set_(self, "_selects", name.__eq__)
         set_(self, "_args_matcher", matcher)
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
-        literal = isinstance(args, Mapping) and not isinstance(args, Matcher)
+        set_(self, "_result_matcher", result_matcher)
+        set_(self, "_call_check", _call_check(result_matcher, failed))
+        # Only arguments are looked up by key; a result or failed flag is checked call by call.
+        literal = (
+            isinstance(args, Mapping)
+            and not isinstance(args, Matcher)
+            and result_matcher is None
+            and failed is None
+        )
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
-        set_(self, "_alone", _Selection([self]))
+        # For scores: each asserted argument's mismatch path, and the prefixes below it.
+        tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
+        set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
+        # Alone, one expectation is looked up faster pair by pair than through the index.
+        set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
         set_(self, "_repr", None)
 
     @property
@@ -183,16 +294,26 @@ class ExpectedTool(Matcher):
             options["count"] = self.count
         if self.max_count is not None:
             options["max_count"] = self.max_count
-        return args, options
+        return args, {**options, **self._call_options()}
+
+    def _call_options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        if self.result is not None:
+            options["result"] = self.result
+        if self.failed is not None:
+            options["failed"] = self.failed
+        return options
 
     def __repr__(self) -> str:
         # Made once: every result of this expectation shows it (toolmatch check --format
         # json prints it for each run), and an expectation does not change.
         if self._repr is None:
             if self.is_never:
-                name, args = self.name, self.args
-                arguments = repr(name) if args is None else f"{name!r}, {args!r}"
-                shown = f"ExpectedTool.never({arguments})"
+                parts = (
+                    [repr(self.name)] if self.args is None else [repr(self.name), repr(self.args)]
+                )
+                parts += [f"{key}={value!r}" for key, value in self._call_options().items()]
+                shown = f"ExpectedTool.never({', '.join(parts)})"
             else:
                 shown = super().__repr__()
             object.__setattr__(self, "_repr", shown)
@@ -201,7 +322,7 @@ class ExpectedTool(Matcher):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            return (_rebuild_never, (self.name, self.args))
+            return (_rebuild_never, (self.name, self.args, self.result, self.failed))
         return super().__reduce_ex__(protocol)
 
     def matches(self, actual: object) -> bool:
@@ -209,11 +330,7 @@ class ExpectedTool(Matcher):
             calls = to_calls(actual)
         except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
             return False
-        _, matching = _match_turn(self._alone, calls, use_index=False)[0]
-        return self._count_met(len(matching))
-
-    def _count_met(self, found: int) -> bool:
-        return found >= self.count and (self.max_count is None or found <= self.max_count)
+        return judge(self._alone, calls).passed
 
     def mismatches(self, actual: object, path: str = "") -> Any:
         try:
@@ -236,22 +353,56 @@ class ExpectedTool(Matcher):
         >>> check.passed, check.matching_call_indices, check.unmatched_reason
         (False, (0,), 'expected 2 matching call(s), got 1')
         """
-        call_list = to_calls(calls)
-        candidates, matching = _match_turn(self._alone, call_list, use_index=False)[0]
-        return self._judge(call_list, candidates, matching)
+        return judge(self._alone, to_calls(calls)).check(0)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
         """Why ``call`` (of a selected name) does not match; ``()`` when it does."""
-        if self._args_matcher is None:
-            return ()
-        if call.parse_error is not None:
-            return (Mismatch("", call.parse_error),)
-        # explain() never answers an empty list for a mismatch, so this is the full reason.
-        return tuple(explain(self._args_matcher, call.args))
+        found: list[Mismatch] = []
+        if self._args_matcher is not None:
+            if call.parse_error is not None:
+                found.append(Mismatch("", call.parse_error))
+            else:
+                # explain() never answers an empty list for a mismatch: this is the full reason.
+                found += explain(self._args_matcher, call.args)
+        if self._result_matcher is not None:
+            if call.result is None:
+                found.append(Mismatch(_RESULT, _NO_RESULT))
+            else:
+                found += (
+                    Mismatch(_under_result(mismatch.path), mismatch.reason)
+                    for mismatch in explain(self._result_matcher, call.result)
+                )
+        if self.failed is not None and call.failed is not self.failed:
+            said = "the trace does not say" if call.failed is None else f"got {call.failed}"
+            found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
+        return tuple(found)
 
     def _call_matches(self, call: ToolCall) -> bool:
-        check = self._args_check
-        return check is None or (call.parse_error is None and check(call.args))
+        check, extra = self._args_check, self._call_check
+        return (check is None or (call.parse_error is None and check(call.args))) and (
+            extra is None or extra(call)
+        )
+
+    def _credit(self, mismatches: Sequence[Mismatch]) -> tuple[int, int]:
+        """How many of its parts (each argument, the result, the failed flag) a call with
+        these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
+        paths = [mismatch.path for mismatch in mismatches]
+        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED))]
+        met = parts = 0
+        args = self.args
+        if isinstance(args, dict):
+            parts += len(args)
+            if "" not in args_paths:  # "": the arguments could not be read at all
+                for top, below in self._arg_paths:
+                    met += not any(path == top or path.startswith(below) for path in args_paths)
+        elif args is not None:
+            parts += 1
+            met += not args_paths
+        for asserted, path in ((self._result_matcher, _RESULT), (self.failed, _FAILED)):
+            if asserted is not None:
+                parts += 1
+                met += not any(found.startswith(path) for found in paths)
+        return met, parts
 
     def _requirement_text(self) -> str:
         count, most = self.count, self.max_count
@@ -261,6 +412,8 @@ class ExpectedTool(Matcher):
             return f"at least {count} matching call{'s' if count > 1 else ''}"
         if most == count:
             return f"exactly {count} matching call{'s' if count > 1 else ''}"
+        if count == 0:
+            return f"at most {most} matching call{'s' if most > 1 else ''}"
         return f"between {count} and {most} matching calls"
 
     def _no_candidate_text(self, calls: Sequence[ToolCall]) -> str:
@@ -273,47 +426,6 @@ class ExpectedTool(Matcher):
         more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
         return f"{text}; the turn called {shown}{more}"
 
-    def _judge(
-        self,
-        calls: Sequence[ToolCall],
-        candidate_indices: Sequence[int],
-        matching: Sequence[int],
-    ) -> ToolCheck:
-        found = len(matching)
-        candidates: tuple[Candidate, ...] | None = None
-        reason: str | None
-        if self._count_met(found):
-            reason = None
-        elif self.max_count is not None and found > self.max_count:
-            if self.max_count == 0:
-                reason = f"expected no matching call, got {found}"
-            else:
-                reason = f"expected at most {self.max_count} matching call(s), got {found}"
-        elif not candidate_indices:
-            reason = (
-                f"expected {self.count} matching call(s), got 0: {self._no_candidate_text(calls)}"
-            )
-        elif found == 0:
-            candidates = tuple(
-                Candidate(index, calls[index], self._explain_call(calls[index]))
-                for index in candidate_indices
-            )
-            reason = _closest_reason(candidates)
-        else:
-            reason = f"expected {self.count} matching call(s), got {found}"
-        return ToolCheck(self, calls, candidate_indices, matching, reason, candidates=candidates)
-
-
-def _closest_reason(candidates: Sequence[Candidate]) -> str:
-    closest = closest_candidate(candidates)
-    if closest.call.parse_error is None:
-        for mismatch in closest.mismatches:
-            # A top-level key: the path is the bare name (seed 000 section 5's wording).
-            if mismatch.reason == "missing" and mismatch.path.isidentifier():
-                return f"arg '{mismatch.path}' missing"
-    reasons = "; ".join(str(mismatch) for mismatch in closest.mismatches)
-    return f"call {closest.index}: {reasons}"
-
 
 class _Selection:
     """Which of a turn's expectations select each tool name, worked out once per name.
@@ -324,12 +436,19 @@ class _Selection:
     kept, so memory stays flat on a trace of ever-new names.
     """
 
-    __slots__ = ("expectations", "demands", "_selects", "_known")
+    __slots__ = ("expectations", "use_index", "bounds", "counts", "_selects", "_known")
 
-    def __init__(self, expectations: Sequence[ExpectedTool]) -> None:
+    def __init__(self, expectations: Sequence[ExpectedTool], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
-        # The calls each expectation needs of its own when calls are distinct or ordered.
-        self.demands = [0 if tool.is_never else tool.count for tool in self.expectations]
+        # How many matching calls each expectation allows, as (at least, at most).
+        self.bounds = [
+            (tool.count, _NO_LIMIT if tool.max_count is None else tool.max_count)
+            for tool in self.expectations
+        ]
+        # The calls each expectation claims of its own when calls are distinct.
+        self.counts = [tool.count for tool in self.expectations]
+        # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
+        self.use_index = use_index
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
 
@@ -345,13 +464,17 @@ class _Selection:
 
 
 def _match_turn(
-    selection: _Selection, calls: Sequence[ToolCall], *, use_index: bool = True
-) -> list[tuple[list[int], list[int]]]:
-    """For each expectation: the calls whose name it selects, and those that also match."""
+    selection: _Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
+) -> tuple[list[list[int]], list[list[int]]]:
+    """For each expectation: the calls whose name it selects, and those that also match.
+
+    Only the calls numbered in ``kept`` are judged (all of them when it is ``None``).
+    """
     expectations = selection.expectations
     candidates: list[list[int]] = [[] for _ in expectations]
     known = selection._known
-    for index, call in enumerate(calls):
+    use_index = selection.use_index
+    for index, call in enumerate(calls) if kept is None else _numbered(calls, kept):
         numbers = known.get(call.name)
         if numbers is None:
             numbers = selection.selecting(call.name)
@@ -363,7 +486,12 @@ def _match_turn(
     for number, expectation in enumerate(expectations):
         check = expectation._args_check
         selected = candidates[number]
-        if check is None or not selected:
+        extra = expectation._call_check
+        if extra is not None and selected:
+            matching.append(
+                [index for index in selected if expectation._call_matches(calls[index])]
+            )
+        elif check is None or not selected:
             matching.append(selected)
         elif use_index and expectation._literal_key is not None:
             matching.append([])
@@ -376,8 +504,14 @@ def _match_turn(
                     found.append(index)
             matching.append(found)
     for keys, members in indexed.items():
-        _match_indexed(keys, members, selection, calls, matching)
-    return list(zip(candidates, matching, strict=True))
+        _match_indexed(keys, members, selection, calls, kept, matching)
+    return candidates, matching
+
+
+def _numbered(
+    calls: Sequence[ToolCall], kept: Sequence[int] | None
+) -> Iterable[tuple[int, ToolCall]]:
+    return enumerate(calls) if kept is None else ((index, calls[index]) for index in kept)
 
 
 def _match_indexed(
@@ -385,6 +519,7 @@ def _match_indexed(
     members: list[int],
     selection: _Selection,
     calls: Sequence[ToolCall],
+    kept: Sequence[int] | None,
     matching: list[list[int]],
 ) -> None:
     """Match literal expectations asserting the same keys by looking each call's values up."""
@@ -398,7 +533,7 @@ def _match_indexed(
     # name then cost M lookups, not K x M comparisons.
     member_set = frozenset(members)
     takers_of_name: dict[str, frozenset[int]] = {}
-    for index, call in enumerate(calls):
+    for index, call in _numbered(calls, kept):
         takers = takers_of_name.get(call.name)
         if takers is None:
             takers = takers_of_name[call.name] = member_set.intersection(
@@ -444,126 +579,477 @@ def _check_flag(name: str, value: object) -> bool:
     return value
 
 
-def check_turn(
-    expected: Sequence[ExpectedTool],
-    calls: object,
-    *,
-    distinct: bool = False,
-    ordered: bool = False,
-) -> TurnResult:
-    """Judge one turn's calls against a list of expectations.
-
-    By default each expectation is judged on its own, so one call may satisfy two
-    (seed 000). With ``distinct=True`` each expectation needs calls of its own, found
-    by an optimal assignment; with ``ordered=True`` the expectations must be met in
-    their order by distinct calls (others may sit between).
-
-    >>> from toolmatch import ExpectedTool
-    >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
-    >>> calls = [{"name": "s", "args": {"q": "x", "lim": 5}}, {"name": "s", "args": {"q": "x"}}]
-    >>> check_turn(expected, calls, distinct=True).passed
-    True
-    >>> check_turn(expected, calls, ordered=True).passed
-    False
-    """
-    _check_flag("distinct", distinct)
-    _check_flag("ordered", ordered)
-    expectations = _expectation_list(expected)
-    selection = _Selection(expectations)
-    return _check_turn(selection, to_calls(calls), distinct=distinct, ordered=ordered)
+def check_max_calls(max_calls: object) -> int | None:
+    """``max_calls`` as given, once checked: ``None`` or an int >= 0."""
+    if max_calls is None:
+        return None
+    if isinstance(max_calls, bool) or not isinstance(max_calls, int):
+        raise TypeError(
+            f"max_calls must be an int >= 0 or None, got {short_repr(max_calls)} "
+            f"({type_name(max_calls)})"
+        )
+    if max_calls < 0:
+        raise ValueError(f"max_calls must be >= 0, got {max_calls}")
+    return max_calls
 
 
-def _check_turn(
-    selection: _Selection,
-    calls: list[ToolCall],
-    *,
-    distinct: bool,
-    ordered: bool,
-    turn: int | None = None,
-    reason: str | None = None,
-    use_index: bool = True,
-) -> TurnResult:
-    expectations = selection.expectations
-    matched = _match_turn(selection, calls, use_index=use_index)
-    checks = [
-        expectation._judge(calls, candidates, matching)
-        for expectation, (candidates, matching) in zip(expectations, matched, strict=True)
-    ]
-    if distinct or ordered:
-        checks = _assign(selection, calls, matched, checks, ordered)
-    return TurnResult(
-        tuple(checks),
-        len(calls),
-        distinct=distinct or ordered,
-        ordered=ordered,
-        turn=turn,
-        reason=reason,
+def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
+    patterns = _expectation_list(ignore, "ignore")
+    for number, pattern in enumerate(patterns):
+        if pattern.count != 1 or pattern.max_count is not None:
+            raise ValueError(
+                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
+                "and max_count mean nothing there; write ExpectedTool(name, args) without them"
+            )
+    return patterns
+
+
+class _Turn:
+    """What one turn expects, and how it is judged: every turn option, checked once."""
+
+    __slots__ = (
+        "selection",
+        "ignoring",
+        "distinct",
+        "ordered",
+        "exhaustive",
+        "max_calls",
+        "no_repeats",
     )
 
+    def __init__(
+        self,
+        selection: _Selection,
+        *,
+        distinct: bool = False,
+        ordered: bool = False,
+        exhaustive: bool = False,
+        ignore: Sequence[ExpectedTool] = (),
+        max_calls: int | None = None,
+        no_repeats: bool = False,
+    ) -> None:
+        self.selection = selection
+        # A turn remembers names for its ignore patterns too: they are asked about every call.
+        self.ignoring = _Selection(ignore, use_index=False) if ignore else None
+        self.distinct = distinct or ordered or exhaustive
+        self.ordered = ordered
+        self.exhaustive = exhaustive
+        self.max_calls = max_calls
+        self.no_repeats = no_repeats
 
-def _turn_passes(
-    selection: _Selection, calls: list[ToolCall], *, distinct: bool, ordered: bool
-) -> bool:
-    """Whether :func:`_check_turn` would pass the turn, without building its results."""
-    matched = _match_turn(selection, calls)
-    matchings = []
-    for expectation, (_, matching) in zip(selection.expectations, matched, strict=True):
-        if not expectation._count_met(len(matching)):
-            return False
-        matchings.append(matching)
-    if not (distinct or ordered):
-        return True
-    # Every expectation passes on its own here, so each demands what _assign gives it.
-    demands = selection.demands
-    assigned = (assign_ordered if ordered else assign_distinct)(demands, matchings)
-    for got, demand in zip(assigned, demands, strict=True):
-        if got is None or len(got) < demand:
-            return False
-    return True
+
+def turn_options(
+    *,
+    distinct: object = False,
+    ordered: object = False,
+    exhaustive: object = False,
+    ignore: object = (),
+    max_calls: object = None,
+    no_repeats: object = False,
+) -> dict[str, Any]:
+    """The turn options, each checked: a bad one raises naming what it got."""
+    for name, value in (
+        ("distinct", distinct),
+        ("ordered", ordered),
+        ("exhaustive", exhaustive),
+        ("no_repeats", no_repeats),
+    ):
+        _check_flag(name, value)
+    return {
+        "distinct": distinct,
+        "ordered": ordered,
+        "exhaustive": exhaustive,
+        "ignore": _ignore_patterns(ignore),
+        "max_calls": check_max_calls(max_calls),
+        "no_repeats": no_repeats,
+    }
 
 
-def _assign(
-    selection: _Selection,
-    calls: list[ToolCall],
-    matched: list[tuple[list[int], list[int]]],
-    checks: list[ToolCheck],
-    ordered: bool,
-) -> list[ToolCheck]:
-    """Re-judge each expectation on the calls it gets for itself."""
-    # Expectations that fail anyway take no calls, so they cannot starve the others.
-    expectations = selection.expectations
-    demands = [
-        demand if check.passed else 0
-        for demand, check in zip(selection.demands, checks, strict=True)
+class _Verdict:
+    """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words."""
+
+    __slots__ = (
+        "turn",
+        "calls",
+        "ignored",
+        "kept",
+        "candidates",
+        "matching",
+        "_met",
+        "demands",
+        "assigned",
+        "unexpected",
+        "repeats",
+        "passed",
+    )
+
+    def __init__(
+        self,
+        turn: _Turn,
+        calls: list[ToolCall],
+        ignored: dict[int, int],
+        kept: list[int] | None,
+        candidates: list[list[int]],
+        matching: list[list[int]],
+        met: list[bool] | None,
+    ) -> None:
+        self.turn = turn
+        self.calls = calls
+        self.ignored = ignored  # call index -> the number of the first pattern ignoring it
+        self.kept = kept  # the calls judged, when some are ignored
+        self.candidates = candidates  # per expectation: the calls whose name it selects
+        self.matching = matching  # per expectation: those that match it
+        self._met = met  # None: every expectation's count is met
+        self.demands: list[int] = []
+        self.assigned: list[list[int] | None] | None = None
+        self.unexpected: list[int] = []
+        self.repeats: list[list[int]] = []
+        self.passed = False
+
+    @property
+    def met(self) -> list[bool]:
+        """Whether each expectation's count of matching calls is within its bounds."""
+        if self._met is None:
+            self._met = [True] * len(self.matching)
+        return self._met
+
+    @property
+    def kept_count(self) -> int:
+        return len(self.calls) if self.kept is None else len(self.kept)
+
+    def check(self, number: int) -> ToolCheck:
+        """The result of expectation ``number``, with its reason in words."""
+        expectation = self.turn.selection.expectations[number]
+        calls = self.calls
+        candidate_indices, matching = self.candidates[number], self.matching[number]
+        candidates: tuple[Candidate, ...] | None = None
+        if self.met[number]:
+            reason = None
+        else:
+            reason, candidates = _count_reason(expectation, calls, candidate_indices, matching)
+        got: list[int] | None = None
+        if self.assigned is not None:
+            got = self.assigned[number] or []
+            if reason is None and len(got) < self.demands[number]:
+                if self.turn.ordered:
+                    reason = _order_reason(number, expectation, matching, self.assigned)
+                else:
+                    reason = _distinct_reason(expectation, matching, got, self._owners())
+        score = (
+            None
+            if reason is None
+            else functools.partial(_score, expectation, candidates, matching, got)
+        )
+        return ToolCheck(
+            expectation,
+            calls,
+            candidate_indices,
+            matching,
+            reason,
+            assigned_call_indices=got,
+            candidates=candidates,
+            score=score,
+        )
+
+    def _owners(self) -> dict[int, int]:
+        assert self.assigned is not None
+        return {call: number for number, got in enumerate(self.assigned) if got for call in got}
+
+    def result(
+        self, turn: int | None = None, reason: str | None = None, problems: Sequence[str] = ()
+    ) -> TurnResult:
+        """The turn's full result; ``reason`` and ``problems`` come from the run around it."""
+        plan = self.turn
+        calls = self.calls
+        ignored: tuple[IgnoredCall, ...] = ()
+        if plan.ignoring is not None:
+            patterns = plan.ignoring.expectations
+            ignored = tuple(
+                IgnoredCall(index, calls[index], number, patterns[number])
+                for index, number in sorted(self.ignored.items())
+            )
+        own = (
+            self._problems()
+            if plan.distinct or plan.max_calls is not None or plan.no_repeats
+            else []
+        )
+        return TurnResult(
+            tuple([self.check(number) for number in range(len(self.matching))]),
+            len(calls),
+            distinct=plan.distinct,
+            ordered=plan.ordered,
+            turn=turn,
+            reason=reason,
+            exhaustive=plan.exhaustive,
+            max_calls=plan.max_calls,
+            no_repeats=plan.no_repeats,
+            ignored=ignored,
+            unexpected_call_indices=tuple(self.unexpected),
+            problems=(*own, *problems) if own or problems else (),
+            expected_calls=sum(plan.selection.counts),
+            pairing=self._pairs,
+        )
+
+    def _problems(self) -> list[str]:
+        plan, calls = self.turn, self.calls
+        problems = [
+            f"call {index} {call_text(calls[index])} is not expected"
+            for index in self.unexpected[:_SHOWN_CALLS]
+        ]
+        if len(self.unexpected) > _SHOWN_CALLS:
+            problems.append(f"and {len(self.unexpected) - _SHOWN_CALLS} more unexpected call(s)")
+        if plan.max_calls is not None and self.kept_count > plan.max_calls:
+            text = f"expected at most {plan.max_calls} call(s) in the turn, got {self.kept_count}"
+            if self.ignored:
+                text += f" (not counting {len(self.ignored)} ignored)"
+            problems.append(text)
+        for group in self.repeats[:_SHOWN_CALLS]:
+            first, *later = group
+            plural = "s" if len(later) > 1 else ""
+            shown = ", ".join(str(index) for index in later)
+            problems.append(
+                f"call{plural} {shown} repeat{'' if plural else 's'} call {first}: "
+                f"{call_text(calls[first])}"
+            )
+        if len(self.repeats) > _SHOWN_CALLS:
+            problems.append(f"and {len(self.repeats) - _SHOWN_CALLS} more repeated call(s)")
+        return problems
+
+    def _pairs(self) -> tuple[int, int]:
+        """The calls paired with an expectation and the expected calls met, in the best pairing.
+
+        Each expectation may be paired with up to ``max_count`` calls (``count`` without
+        one); up to ``count`` of them meet expected calls. Unordered, the pairing is a
+        maximum assignment; ordered, a longest common subsequence of the expected calls and
+        the turn's.
+        """
+        expectations = self.turn.selection.expectations
+        counts = [tool.count for tool in expectations]
+        extras = _extras(expectations)
+        matchings = self.matching
+        every_check_met = self.assigned is not None and all(
+            met and len(got or ()) >= demand
+            for met, got, demand in zip(self.met, self.assigned, self.demands, strict=True)
+        )
+        if self.turn.ordered:
+            # Met in order, the assignment already is a longest common subsequence.
+            met_calls = sum(counts) if every_check_met else common_subsequence(counts, matchings)
+            if not any(extras):
+                return met_calls, met_calls
+            highs = [count + extra for count, extra in zip(counts, extras, strict=True)]
+            return common_subsequence(highs, matchings), met_calls
+        if every_check_met and (self.turn.exhaustive or not any(extras)):
+            assigned: Sequence[list[int] | None] = self.assigned or []
+        else:
+            assigned = assign_covering(counts, extras, matchings)
+        matched_calls = sum(len(got or ()) for got in assigned)
+        met_calls = sum(
+            min(len(got or ()), count) for got, count in zip(assigned, counts, strict=True)
+        )
+        return matched_calls, met_calls
+
+
+def _extras(expectations: Sequence[ExpectedTool]) -> list[int]:
+    """The calls beyond its count each positive expectation's range allows."""
+    return [
+        tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
+        for tool in expectations
     ]
-    matchings = [matching for _, matching in matched]
-    if ordered:
+
+
+def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
+    """Judge one turn's calls: the one place a verdict is reached (docs/selection.md)."""
+    ignored: dict[int, int] = {}
+    kept: list[int] | None = None
+    if turn.ignoring is not None:
+        for number, found in enumerate(_match_turn(turn.ignoring, calls)[1]):
+            for index in found:
+                ignored.setdefault(index, number)
+        if ignored:
+            kept = [index for index in range(len(calls)) if index not in ignored]
+    selection = turn.selection
+    candidates, matching = _match_turn(selection, calls, kept)
+    met: list[bool] | None = None
+    for (low, high), found in zip(selection.bounds, matching, strict=True):
+        if not low <= len(found) <= high:  # rare: only now is each count's verdict kept
+            met = [
+                low <= len(found) <= high
+                for (low, high), found in zip(selection.bounds, matching, strict=True)
+            ]
+            break
+    verdict = _Verdict(turn, calls, ignored, kept, candidates, matching, met)
+    passed = met is None
+    if turn.distinct:
+        passed = _assign(verdict, passed) and passed
+    if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
+        passed = False
+    if turn.no_repeats:
+        verdict.repeats = _repeats(calls, kept)
+        passed = passed and not verdict.repeats
+    verdict.passed = passed
+    return verdict
+
+
+def _assign(verdict: _Verdict, all_met: bool) -> bool:
+    """Give expectations calls of their own; whether each gets what it needs (and, for an
+    exhaustive turn, whether every call is claimed)."""
+    turn = verdict.turn
+    expectations = turn.selection.expectations
+    # Expectations that fail anyway take no calls, so they cannot starve the others.
+    demands = turn.selection.counts
+    if not all_met:
+        demands = [count if met else 0 for count, met in zip(demands, verdict.met, strict=True)]
+    matchings = verdict.matching
+    assigned: list[list[int] | None]
+    if turn.ordered:
         assigned = assign_ordered(demands, matchings)
+    elif turn.exhaustive:
+        extras = [
+            extra if demand else 0
+            for extra, demand in zip(_extras(expectations), demands, strict=True)
+        ]
+        assigned = list(assign_covering(demands, extras, matchings))
     else:
         assigned = list(assign_distinct(demands, matchings))
-    owner = {call: number for number, got in enumerate(assigned) if got for call in got}
-    result = []
-    for number, (expectation, check) in enumerate(zip(expectations, checks, strict=True)):
-        got = assigned[number] or []
-        reason = check.unmatched_reason
-        if reason is None and len(got) < demands[number]:
-            if ordered:
-                reason = _order_reason(number, expectation, matchings[number], assigned)
-            else:
-                reason = _distinct_reason(expectation, matchings[number], got, owner)
-        candidates, matching = matched[number]
-        result.append(
-            ToolCheck(
-                expectation,
-                calls,
-                candidates,
-                matching,
-                reason,
-                assigned_call_indices=got,
-                candidates=check._candidates,
-            )
+    enough = [
+        got is not None and len(got) >= demand
+        for got, demand in zip(assigned, demands, strict=True)
+    ]
+    verdict.demands = demands
+    if turn.exhaustive:
+        order = list(range(len(verdict.calls))) if verdict.kept is None else verdict.kept
+        if turn.ordered:
+            assigned = _sequence(verdict, demands, matchings, assigned, order, all(enough))
+        claimed = {call for got in assigned if got for call in got}
+        # A call an expectation that failed would match is not unexpected: it is too few.
+        short = {
+            call
+            for number, tool in enumerate(expectations)
+            if tool.count and not (verdict.met[number] and enough[number])
+            for call in matchings[number]
+        }
+        verdict.unexpected = [call for call in order if call not in claimed and call not in short]
+    verdict.assigned = assigned
+    return all(enough) and not verdict.unexpected
+
+
+def _sequence(
+    verdict: _Verdict,
+    demands: list[int],
+    matchings: list[list[int]],
+    assigned: list[list[int] | None],
+    order: list[int],
+    in_order: bool,
+) -> list[list[int] | None]:
+    """For an ordered, exhaustive turn: the calls cut into one block per expectation, in
+    order, if they can be; else the in-order assignment stretched over what it can cover."""
+    expectations = verdict.turn.selection.expectations
+    highs = [
+        (tool.count if tool.max_count is None else tool.max_count) if demand else 0
+        for tool, demand in zip(expectations, demands, strict=True)
+    ]
+    if in_order:
+        claimers = [number for number, demand in enumerate(demands) if demand]
+        place = {call: position for position, call in enumerate(order)}
+        blocks = assign_sequence(
+            [demands[number] for number in claimers],
+            [highs[number] for number in claimers],
+            [[place[call] for call in matchings[number]] for number in claimers],
+            len(order),
         )
-    return result
+        if blocks is not None:
+            cut: list[list[int] | None] = [[] for _ in expectations]
+            for number, block in zip(claimers, blocks, strict=True):
+                cut[number] = [order[position] for position in block]
+            return cut
+    return extend_ordered(assigned, highs, matchings, order)
+
+
+def _repeats(calls: list[ToolCall], kept: list[int] | None) -> list[list[int]]:
+    """Groups of calls with the same name and equal args (Literal rules), each in turn order."""
+    groups: dict[tuple[str, Hashable], list[int]] = {}
+    odd: list[list[int]] = []  # calls whose args have no canonical key: compared pair by pair
+    for index, call in _numbered(calls, kept):
+        if call.parse_error is not None:
+            continue  # unreadable arguments repeat nothing
+        key = canonical_key(call.args)
+        if key is not None:
+            groups.setdefault((call.name, key), []).append(index)
+            continue
+        for group in odd:
+            first = calls[group[0]]
+            if first.name == call.name and Literal(first.args) == call.args:
+                group.append(index)
+                break
+        else:
+            odd.append([index])
+    found = [group for group in (*groups.values(), *odd) if len(group) > 1]
+    return sorted(found, key=lambda group: group[1])
+
+
+def _count_reason(
+    expectation: ExpectedTool,
+    calls: Sequence[ToolCall],
+    candidate_indices: Sequence[int],
+    matching: Sequence[int],
+) -> tuple[str, tuple[Candidate, ...] | None]:
+    """Why an expectation's count is not met; the judged candidates, when they were needed."""
+    found = len(matching)
+    most = expectation.max_count
+    if most is not None and found > most:
+        if most == 0:
+            return f"expected no matching call, got {found}", None
+        return f"expected at most {most} matching call(s), got {found}", None
+    if not candidate_indices:
+        no_candidate = expectation._no_candidate_text(calls)
+        return f"expected {expectation.count} matching call(s), got 0: {no_candidate}", None
+    if found == 0:
+        candidates = tuple(
+            Candidate(index, calls[index], expectation._explain_call(calls[index]))
+            for index in candidate_indices
+        )
+        return _closest_reason(candidates), candidates
+    return f"expected {expectation.count} matching call(s), got {found}", None
+
+
+def _score(
+    expectation: ExpectedTool,
+    candidates: Sequence[Candidate] | None,
+    matching: Sequence[int],
+    got: Sequence[int] | None,
+) -> tuple[int, int, str]:
+    """A failed check's partial credit as a fraction, and what it counts (docs/selection.md)."""
+    found = len(matching)
+    most = expectation.max_count
+    if most is not None and found > most:
+        return most, found, f"at most {most} of the {found} matching calls are allowed"
+    count = expectation.count
+    if found:
+        have = found if found < count or got is None else len(got)
+        return have, count, f"{have} of the {count} required call(s) found"
+    if not candidates:
+        return 0, 1, "no call of this name"
+    best, parts = max(expectation._credit(candidate.mismatches) for candidate in candidates)
+    if not parts:
+        return 0, 1, "no call's arguments can be read"
+    if expectation._call_check is None:
+        what = "asserted argument(s)"
+    else:
+        what = "assertions on its arguments, result and failed flag"
+    return best, parts, f"the closest call matches {best} of {parts} {what}"
+
+
+def _closest_reason(candidates: Sequence[Candidate]) -> str:
+    closest = closest_candidate(candidates)
+    if [mismatch.reason for mismatch in closest.mismatches] == [_NO_RESULT]:
+        return f"call {closest.index} has no recorded result"
+    if closest.call.parse_error is None:
+        for mismatch in closest.mismatches:
+            # A top-level key: the path is the bare name (docs/selection.md's wording).
+            if mismatch.reason == "missing" and mismatch.path.isidentifier():
+                return f"arg '{mismatch.path}' missing"
+    reasons = "; ".join(str(mismatch) for mismatch in closest.mismatches)
+    return f"call {closest.index}: {reasons}"
 
 
 def _distinct_reason(
@@ -609,16 +1095,64 @@ def _order_reason(
     return reason
 
 
+def check_turn(
+    expected: Sequence[ExpectedTool],
+    calls: object,
+    *,
+    distinct: bool = False,
+    ordered: bool = False,
+    exhaustive: bool = False,
+    ignore: Sequence[ExpectedTool] = (),
+    max_calls: int | None = None,
+    no_repeats: bool = False,
+) -> TurnResult:
+    """Judge one turn's calls against a list of expectations.
+
+    By default each expectation is judged on its own, so one call may satisfy two.
+    With ``distinct=True`` each expectation needs ``count`` calls of its own, found by an
+    optimal assignment; with ``ordered=True`` the expectations must be met in their order
+    by distinct calls (others may sit between); with ``exhaustive=True`` every call must
+    also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
+    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice
+    (docs/selection.md).
+
+    >>> from toolmatch import ExpectedTool
+    >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
+    >>> calls = [{"name": "s", "args": {"q": "x", "lim": 5}}, {"name": "s", "args": {"q": "x"}}]
+    >>> check_turn(expected, calls, distinct=True).passed
+    True
+    >>> check_turn(expected, calls, ordered=True).passed
+    False
+    >>> check_turn(expected[:1], calls, exhaustive=True).problems
+    ("call 1 s({'q': 'x'}) is not expected",)
+    """
+    options = turn_options(
+        distinct=distinct,
+        ordered=ordered,
+        exhaustive=exhaustive,
+        ignore=ignore,
+        max_calls=max_calls,
+        no_repeats=no_repeats,
+    )
+    turn = _Turn(_Selection(_expectation_list(expected)), **options)
+    return judge(turn, to_calls(calls)).result()
+
+
 def check_turns(
     expected_turns: Sequence[Sequence[ExpectedTool]],
     call_turns: Sequence[object],
     *,
     distinct: bool = False,
     ordered: bool = False,
+    exhaustive: bool = False,
+    ignore: Sequence[ExpectedTool] = (),
+    max_calls: int | None = None,
+    no_repeats: bool = False,
 ) -> list[TurnResult]:
-    """Judge each turn's calls against that turn's expectations only (seed 000 section 6).
+    """Judge each turn's calls against that turn's expectations only.
 
-    A turn present on one side only fails with a ``reason``; options are as for :func:`check_turn`.
+    A turn present on one side only fails with a ``reason``; the options are as for
+    :func:`check_turn`, for every turn (``max_calls`` bounds each turn).
 
     >>> from toolmatch import ExpectedTool
     >>> results = check_turns([[ExpectedTool("search")], [ExpectedTool("search")]],
@@ -628,23 +1162,28 @@ def check_turns(
     >>> results[1].reason
     'turn 1 has no calls: got 1 call turn(s) for 2 expected turn(s)'
     """
-    _check_flag("distinct", distinct)
-    _check_flag("ordered", ordered)
     for where, value in (("expected_turns", expected_turns), ("call_turns", call_turns)):
         if not isinstance(value, (list, tuple)):
             raise TypeError(
                 f"{where} must be a list with one entry per turn, got {short_repr(value)} "
                 f"({type_name(value)})"
             )
-    expectation_turns = [
-        _expectation_list(turn, f"expected_turns[{number}]")
-        for number, turn in enumerate(expected_turns)
+    options = turn_options(
+        distinct=distinct,
+        ordered=ordered,
+        exhaustive=exhaustive,
+        ignore=ignore,
+        max_calls=max_calls,
+        no_repeats=no_repeats,
+    )
+    turns = [
+        _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
+        for number, expectations in enumerate(expected_turns)
     ]
-    turns = [(_Selection(expectations), distinct, ordered) for expectations in expectation_turns]
     return judge_turns(turns, read_turns(call_turns, "call_turns"))
 
 
-_NO_TURN = (_Selection(()), False, False)
+_NO_TURN = _Turn(_Selection(()))
 
 
 def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]:
@@ -661,14 +1200,18 @@ def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]
     return calls_per_turn
 
 
-def judge_turns(
-    turns: Sequence[tuple[_Selection, bool, bool]], calls_per_turn: Sequence[list[ToolCall]]
-) -> list[TurnResult]:
-    """Each turn's calls against that turn's (expectations, distinct, ordered) only.
-
-    A turn present on one side only fails with a ``reason``.
-    """
-    results = []
+def _judge_run(
+    turns: Sequence[_Turn],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None,
+    *,
+    until_failure: bool = False,
+) -> list[tuple[_Verdict, str | None, str | None]]:
+    """Each turn's verdict, with what is wrong with the run around it: a turn missing on one
+    side (its ``reason``), the run's calls going over ``max_calls`` at this turn. With
+    ``until_failure``, the run stops at its first failing turn (a verdict needs no more)."""
+    judged = []
+    total = 0
     for number in range(max(len(turns), len(calls_per_turn))):
         reason = None
         if number >= len(calls_per_turn) or number >= len(turns):
@@ -679,31 +1222,50 @@ def judge_turns(
                 f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
                 f"{len(turns)} expected turn(s)"
             )
-        selection, distinct, ordered = turns[number] if number < len(turns) else _NO_TURN
+        turn = turns[number] if number < len(turns) else _NO_TURN
         calls = calls_per_turn[number] if number < len(calls_per_turn) else []
-        results.append(
-            _check_turn(
-                selection,
-                calls,
-                distinct=distinct,
-                ordered=ordered,
-                turn=number,
-                reason=reason,
-            )
+        verdict = judge(turn, calls)
+        over = None
+        if max_calls is not None:
+            before, total = total, total + verdict.kept_count
+            if before <= max_calls < total:
+                over = (
+                    f"expected at most {max_calls} call(s) in the case, got {total} "
+                    f"by the end of turn {number}"
+                )
+        judged.append((verdict, reason, over))
+        if until_failure and not (verdict.passed and reason is None and over is None):
+            break
+    return judged
+
+
+def judge_turns(
+    turns: Sequence[_Turn],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None = None,
+) -> list[TurnResult]:
+    """Each turn's calls against that turn only; ``max_calls`` bounds the whole run's calls.
+
+    A turn present on one side only fails with a ``reason``.
+    """
+    return [
+        verdict.result(number, reason, () if over is None else (over,))
+        for number, (verdict, reason, over) in enumerate(
+            _judge_run(turns, calls_per_turn, max_calls)
         )
-    return results
+    ]
 
 
 def turns_pass(
-    turns: Sequence[tuple[_Selection, bool, bool]], calls_per_turn: Sequence[list[ToolCall]]
+    turns: Sequence[_Turn],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None = None,
 ) -> bool:
-    """Whether :func:`judge_turns` would pass every turn, without building the results."""
-    if len(turns) != len(calls_per_turn):
-        return False
-    return all(
-        _turn_passes(selection, calls, distinct=distinct, ordered=ordered)
-        for (selection, distinct, ordered), calls in zip(turns, calls_per_turn, strict=True)
-    )
+    """Whether every turn of :func:`judge_turns` passes: the same verdicts, without words."""
+    for verdict, reason, over in _judge_run(turns, calls_per_turn, max_calls, until_failure=True):
+        if not verdict.passed or reason is not None or over is not None:
+            return False
+    return True
 
 
 def assert_called(
@@ -723,10 +1285,11 @@ def assert_called(
     Traceback (most recent call last):
     AssertionError: FAILED ExpectedTool('search', {'q': 'paris'}): arg 'q' missing
       required: at least 1 matching call; found 0
+      score 0/1 = 0.00: the closest call matches 0 of 1 asserted argument(s)
       call 0 search({}): q: missing
     """
     __tracebackhide__ = True
-    check = ExpectedTool(name, args, count, max_count).check(calls)
+    check = ExpectedTool(name, args, count=count, max_count=max_count).check(calls)
     if not check.passed:
         raise AssertionError(str(check))
     return check
@@ -738,11 +1301,15 @@ def assert_turn(
     *,
     distinct: bool = False,
     ordered: bool = False,
+    exhaustive: bool = False,
+    ignore: Sequence[ExpectedTool] = (),
+    max_calls: int | None = None,
+    no_repeats: bool = False,
 ) -> TurnResult:
     """Assert that one turn's ``calls`` meet every expectation; return the passing result.
 
-    ``expected`` is what :func:`check_turn` takes; the ``AssertionError`` message is the
-    turn's full explanation.
+    ``expected`` and the options are what :func:`check_turn` takes; the
+    ``AssertionError`` message is the turn's full explanation.
 
     >>> calls = [{"name": "search", "args": {"q": "x", "lim": 5}}, {"name": "search"}]
     >>> expected = [ExpectedTool("search", {"q": "x"}), ExpectedTool("search")]
@@ -750,7 +1317,16 @@ def assert_turn(
     <TurnResult passed: 2 of 2 expectation(s) met over 2 call(s)>
     """
     __tracebackhide__ = True
-    result = check_turn(expected, calls, distinct=distinct, ordered=ordered)
+    result = check_turn(
+        expected,
+        calls,
+        distinct=distinct,
+        ordered=ordered,
+        exhaustive=exhaustive,
+        ignore=ignore,
+        max_calls=max_calls,
+        no_repeats=no_repeats,
+    )
     if not result.passed:
         raise AssertionError(str(result))
     return result

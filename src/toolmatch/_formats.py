@@ -79,7 +79,8 @@ def to_calls(
     [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1')]
     >>> sort = {"name": "sort", "parameters": {"properties": {"file_name": {}}}}
     >>> to_calls("[cd(folder='docs'), sort('report.pdf')]", syntax="python", tools=[sort])
-    [ToolCall(name='cd', args={'folder': 'docs'}), ToolCall(name='sort', args={'file_name': 'report.pdf'})]
+    [ToolCall(name='cd', args={'folder': 'docs'}), \
+ToolCall(name='sort', args={'file_name': 'report.pdf'})]
     """
     if syntax != "json" or tools is not None:
         from toolmatch._python_calls import read_syntax

@@ -37,7 +37,7 @@ def read_syntax(obj: object, syntax: str, tools: object) -> list[ToolCall]:
     """``to_calls(obj, syntax=..., tools=...)`` for any options but the defaults.
 
     >>> read_syntax("cd(folder='docs')", "python", None)
-    [ToolCall(name='cd', args={'folder': 'docs'}, id=None, parse_error=None)]
+    [ToolCall(name='cd', args={'folder': 'docs'})]
     >>> read_syntax("cd(folder='docs')", "yaml", None)
     Traceback (most recent call last):
     ...
@@ -62,8 +62,8 @@ def python_calls(text: str, tools: Mapping[str, ToolDefinition] | None) -> list[
     """The calls in ``text``, named from ``tools`` where they pass arguments by position.
 
     >>> python_calls("[cd(folder='docs'), spotify.play(artist='Queen')]", None)
-    [ToolCall(name='cd', args={'folder': 'docs'}, id=None, parse_error=None), \
-ToolCall(name='spotify.play', args={'artist': 'Queen'}, id=None, parse_error=None)]
+    [ToolCall(name='cd', args={'folder': 'docs'}), \
+ToolCall(name='spotify.play', args={'artist': 'Queen'})]
     >>> python_calls("cd(folder=os.getcwd())", None)[0].parse_error
     "argument 'folder' is not a literal: os.getcwd()"
     """

@@ -249,9 +249,11 @@ class ToolCheck(TextDisplay):
     def __reduce__(self) -> tuple[Any, ...]:
         # By its constructor, so that a copy or an unpickled check (from a process pool, Ray,
         # Spark) explains with its own expectation; candidates judged so far come along.
+        # The score is worked out here: its maker may hold what does not pickle.
         state = {
             "assigned_call_indices": self.assigned_call_indices,
             "_candidates": self._candidates,
+            "_score": self._score_parts(),
         }
         arguments = (
             self.expected_tool,

@@ -136,6 +136,8 @@ class Reading:
             args: dict[str, Any] = {}
         elif type(raw_args) is dict:
             args = raw_args.copy()  # the caller may change theirs later
+        elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
+            args, parse_error = _json_arguments(raw_args)
         else:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:

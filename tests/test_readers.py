@@ -209,6 +209,12 @@ CALL_FREE_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "executable_code": {"executable_code": {"language": "PYTHON", "code": "1"}},
         "codeExecutionResult": {"codeExecutionResult": {"outcome": "OUTCOME_OK"}},
         "code_execution_result": {"code_execution_result": {"outcome": "OUTCOME_OK"}},
+        "thoughtSignature": {"thoughtSignature": "c2ln"},
+        "thought_signature": {"thought_signature": b"sig"},
+        "toolCall": {"toolCall": {"id": "t1", "toolType": "GOOGLE_SEARCH", "args": {}}},
+        "tool_call": {"tool_call": {"id": "t1", "tool_type": "GOOGLE_SEARCH", "args": {}}},
+        "toolResponse": {"toolResponse": {"id": "t1", "response": {}}},
+        "tool_response": {"tool_response": {"id": "t1", "response": {}}},
     },
     "bedrock": {
         "reasoningContent": {"reasoningContent": {"reasoningText": {"text": "..."}}},

@@ -62,6 +62,12 @@ def test_an_unknown_discriminator_raises_naming_the_nearest(obj: object, message
     assert str(raised.value) == f"to_calls cannot read tool calls from {message}{LINK}"
 
 
+def test_a_method_without_json_rpc_is_not_read_as_json_rpc() -> None:
+    with pytest.raises(TypeError, match=r"from input: \{'method': 'GET', 'url': '/'\} \(dict\)"):
+        to_calls({"method": "GET", "url": "/"})
+    assert to_calls({"method": "tools/call", "params": {"name": "now"}}) == [ToolCall("now")]
+
+
 def test_unknown_items_of_a_responses_output_raise_instead_of_being_skipped() -> None:
     response = {"object": "response", "output": [{"type": "function_cal", "name": "x"}]}
     with pytest.raises(TypeError, match=r"input\.output\[0\]: its type 'function_cal'"):

@@ -47,7 +47,9 @@ CALL_FREE_KEYS = (
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A response: its one candidate (several are alternative answers, not one turn)."""
-    candidates = as_data(data.get("candidates"))
+    candidates = data.get("candidates")
+    if type(candidates) is not list:  # JSON gives a list: skip as_data's checks
+        candidates = as_data(candidates)
     if candidates is None:
         return
     if not isinstance(candidates, (list, tuple)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolmatch._reading import Reading, as_data, wrong_shape
+from toolmatch._reading import Reading, as_data, cannot_read, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
     ignored like any result without its call.
     """
     method = data.get("method")
+    if "jsonrpc" not in data and "params" not in data:
+        raise cannot_read(data, where)  # a 'method' alone: some other record, not JSON-RPC
     if method is None:
         error = data.get("error")
         if error is not None:

@@ -103,7 +103,9 @@ def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 def read_output(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object's ``output``: a Responses response's items, Bedrock's message."""
-    output = as_data(data["output"])
+    output = data["output"]
+    if type(output) is not list:  # JSON gives a list: skip as_data's checks
+        output = as_data(output)
     if isinstance(output, (list, tuple)):
         reading.read_each(output, f"{where}.output")
     elif isinstance(output, Mapping):

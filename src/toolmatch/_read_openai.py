@@ -128,7 +128,9 @@ def read_responses_output(data: Mapping[str, Any], where: str, reading: Reading)
 
 def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat completion: its one choice (several are alternative answers, not one turn)."""
-    choices = as_data(data.get("choices"))
+    choices = data.get("choices")
+    if type(choices) is not list:  # JSON gives a list: skip as_data's checks
+        choices = as_data(choices)
     if choices is None:
         return
     if not isinstance(choices, (list, tuple)):
@@ -140,7 +142,9 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses response: its output items."""
-    output = as_data(data.get("output"))
+    output = data.get("output")
+    if type(output) is not list:  # JSON gives a list: skip as_data's checks
+        output = as_data(output)
     if output is None:
         return
     if not isinstance(output, (list, tuple)):

@@ -478,3 +478,49 @@ def test_the_docs_list_keys_in_the_tables_order() -> None:
     order = [key for key in re.findall(r"`([^`]+)`", text) if key in dict(_readers.KEYS)]
     table = [key for key, handler in _readers.KEYS if handler is not no_call]
     assert sorted(order, key=table.index) == order
+
+
+# --- the Reading contract the stream and framework readers build on ----------------------
+
+
+def test_a_reading_fills_reserved_places_and_finishes_its_states_in_order() -> None:
+    finished: list[str] = []
+
+    class Assembly:
+        def __init__(self) -> None:
+            self.slot = -1
+
+        def finish(self, reading: Any) -> None:
+            finished.append("assembly")
+            reading.fill(self.slot, ToolCall("streamed", {}, "c1"))
+            reading.state(Late)  # a state started while finishing is finished too
+
+    class Late:
+        def finish(self, reading: Any) -> None:
+            finished.append("late")
+
+    reading = _readers.new_reading()
+    reading.state(Assembly).slot = reading.reserve()
+    reading.call("after", None, "c2", "input[1]")
+    reading.result("c1", "ok", False)
+    assert reading.state(Assembly) is reading.state(Assembly)
+    assert reading.finish() == [
+        ToolCall("streamed", {}, "c1", result="ok", failed=False),
+        ToolCall("after", {}, "c2"),
+    ]
+    assert finished == ["assembly", "late"]
+
+
+def test_a_reserved_place_left_empty_is_an_error_of_the_reader() -> None:
+    reading = _readers.new_reading()
+    reading.reserve()
+    with pytest.raises(RuntimeError, match="reserved a place for a call and never filled it"):
+        reading.finish()
+
+
+def test_read_each_consumes_an_iterator_once_naming_each_place() -> None:
+    reading = _readers.new_reading()
+    items = iter([{"name": "a"}, "text", {"name": 3}])
+    with pytest.raises(TypeError, match=r"^input\[2\]: a tool call's name must be a string"):
+        reading.read_each(items, "input", text=True)
+    assert next(items, None) is None

@@ -13,8 +13,12 @@
    naming the place, the value and the nearest accepted one; so does any other value of
    no listed shape. Shapes known to hold no call are listed too, read by ``no_call``.
 
-Adding a shape is adding a row: ``TYPES["my_block"] = read_my_block`` (or a ``KEYS`` entry,
-placed before any key the shape also carries that another row claims).
+Adding a shape is adding a row here, and its line to the accepted shapes in
+docs/formats.md (a test keeps the two equal): ``TYPES["my_block"] = _read_x.read_my_block``;
+or an ``OBJECTS`` / ``ROLES`` entry; a ``BY_CLASS`` entry for an SDK class that its dump
+cannot tell; a ``KEYS`` entry placed before the keys of other rows that the shape also
+carries (``KEYS`` is ranked once, at the end of this module). A shape that holds no call is
+a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` allowlist.
 """
 
 from __future__ import annotations

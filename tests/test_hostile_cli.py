@@ -421,7 +421,7 @@ def two_choice_completion() -> dict[str, object]:
 
 
 AMBIGUOUS = (
-    "input: a completion with 2 choices holds 2 alternative answers, not one turn; pass the "
+    "to_calls cannot read tool calls from input: a completion with 2 choices holds 2 alternative answers, not one turn; pass the "
     "one to check, e.g. completion.choices[0]"
 )
 

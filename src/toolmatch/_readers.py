@@ -13,11 +13,13 @@ given as arguments goes straight to json's scanner; the shortcuts decline anythi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
 from toolmatch._reading import Reading, _json_arguments, as_data, parse_arguments
+from toolmatch._streams import OBJECT_ROWS as _STREAM_OBJECTS
+from toolmatch._streams import TYPE_ROWS as _STREAM_TYPES
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -648,11 +650,16 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     """An object of no listed class: read as the data it dumps to."""
     if obj is None or isinstance(obj, (str, bytes, bytearray)):
         raise unknown_shape(obj, where)
+    if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
+        reading.read_each(obj, where)
+        return
     data = as_data(obj)
     if isinstance(data, Mapping):
         read_mapping(data, where, reading)
     elif isinstance(data, (list, tuple)):
         read_sequence(data, where, reading)
+    elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
+        reading.read_each(obj, where)
     else:
         raise unknown_shape(obj, where)
 
@@ -677,3 +684,5 @@ BY_TYPE.update(
         str: read_object,
     }
 )
+TYPES.update(_STREAM_TYPES)
+OBJECTS.update(_STREAM_OBJECTS)

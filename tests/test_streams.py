@@ -15,6 +15,7 @@ import textwrap
 import typing
 from collections import deque
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import anthropic
@@ -22,6 +23,8 @@ import httpx
 import httpx2
 import openai
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
@@ -950,3 +953,176 @@ def test_streams_work_with_the_checks() -> None:
     assert not cut.passed
     assert cut.unmatched_reason is not None
     assert "arguments are incomplete" in cut.unmatched_reason
+
+
+# --- any split of the arguments, any interleaving, any prefix --------------------------------
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=6)
+argument_dicts = st.dictionaries(
+    st.text(max_size=4), json_scalars | st.lists(json_scalars, max_size=2), max_size=3
+)
+
+
+@st.composite
+def schedules(
+    draw: st.DrawFn, *, interleave: bool
+) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """Calls' arguments, and the order their text pieces arrive in: (call number, piece)."""
+    calls = draw(st.lists(argument_dicts, min_size=1, max_size=3))
+    queues = []
+    for args in calls:
+        text = json.dumps(args, ensure_ascii=False)
+        cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=4)))
+        bounds = [0, *cuts, len(text)]
+        queues.append([text[start:end] for start, end in pairwise(bounds) if end > start])
+    order: list[tuple[int, str]] = []
+    if interleave:
+        while any(queues):
+            number = draw(st.sampled_from([n for n, queue in enumerate(queues) if queue]))
+            order.append((number, queues[number].pop(0)))
+    else:
+        order = [(number, text) for number, queue in enumerate(queues) for text in queue]
+    return calls, order
+
+
+def expected_calls(calls: list[dict[str, Any]], order: list[tuple[int, str]]) -> list[ToolCall]:
+    first_seen = list(dict.fromkeys(number for number, _ in order))
+    return [ToolCall(f"tool_{number}", calls[number], f"call_{number}") for number in first_seen]
+
+
+def chat_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    begun: set[int] = set()
+    stream = []
+    for number, text in order:
+        if number in begun:
+            stream.append(chunk({"tool_calls": [entry(number, text)]}))
+        else:
+            begun.add(number)
+            stream.append(
+                chunk({"tool_calls": [entry(number, text, f"call_{number}", f"tool_{number}")]})
+            )
+    return stream
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def anthropic_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    blocks: dict[int, list[str]] = {}
+    for number, text in order:
+        blocks.setdefault(number, []).append(text)
+    stream: list[dict[str, Any]] = []
+    for index, (number, pieces) in enumerate(blocks.items()):
+        block = {"type": "tool_use", "id": f"call_{number}", "name": f"tool_{number}", "input": {}}
+        stream.append({"type": "content_block_start", "index": index, "content_block": block})
+        stream += [
+            {"type": "content_block_delta", "index": index, "delta": delta}
+            for delta in json_pieces(*pieces)
+        ]
+        if _parses("".join(pieces)):  # a block cut short has no stop
+            stream.append({"type": "content_block_stop", "index": index})
+    return stream
+
+
+def responses_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    blocks: dict[int, list[str]] = {}
+    for number, text in order:
+        blocks.setdefault(number, []).append(text)
+    stream = []
+    for index, (number, pieces) in enumerate(blocks.items()):
+        item = {
+            **FUNCTION_ITEM,
+            "id": f"fc_{number}",
+            "call_id": f"call_{number}",
+            "name": f"tool_{number}",
+            "arguments": "".join(pieces),
+        }
+        stream += call_events(item, index, pieces)[:-2]  # without the done events
+    return stream
+
+
+def langchain_dicts(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    begun: set[int] = set()
+    stream = []
+    for number, text in order:
+        first = number not in begun
+        begun.add(number)
+        args = (f"call_{number}", f"tool_{number}") if first else (None, None)
+        stream.append(
+            {
+                "type": "AIMessageChunk",
+                "content": "",
+                "tool_call_chunks": [piece(number, text, *args)],
+            }
+        )
+    return stream
+
+
+@pytest.mark.parametrize(
+    ("build", "interleave"),
+    [
+        (chat_stream, True),
+        (langchain_dicts, True),
+        (anthropic_stream, False),
+        (responses_stream, False),
+    ],
+    ids=["chat", "langchain", "anthropic", "responses"],
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_split_and_any_prefix(build: Any, interleave: bool, data: st.DataObject) -> None:
+    calls, order = data.draw(schedules(interleave=interleave))
+    expected = expected_calls(calls, order)
+    assert to_calls(build(order)) == expected
+    # Every prefix of the pieces: each call begun is there, whole or marked incomplete.
+    cut = data.draw(st.integers(0, len(order)))
+    received: dict[int, str] = {}
+    for number, text in order[:cut]:
+        received[number] = received.get(number, "") + text
+    found = to_calls(build(order[:cut]))
+    assert [call.name for call in found] == [f"tool_{number}" for number in received]
+    for call, (number, text) in zip(found, received.items(), strict=True):
+        whole = json.dumps(calls[number], ensure_ascii=False)
+        if text == whole:
+            assert call == expected_calls(calls, [(number, text)])[0]
+        else:
+            assert (call.args, call.id) == ({}, f"call_{number}")
+            assert call.parse_error is not None
+            assert call.parse_error.startswith("arguments are incomplete: the stream stopped")
+
+
+def test_azure_content_filter_chunks_hold_no_call() -> None:
+    filters = {"hate": {"filtered": False, "severity": "safe"}}
+    first = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [],
+        "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": filters}],
+    }
+    annotation = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": None,
+                "content_filter_results": filters,
+                "content_filter_offsets": {"check_offset": 0, "start_offset": 0, "end_offset": 9},
+            }
+        ],
+    }
+    client = openai_client(sse([first, *CHAT_STREAM[:-1], annotation]))
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    assert to_calls(chunks) == [SEARCH, WEATHER]
+    assert to_calls([first, annotation]) == []

@@ -547,4 +547,9 @@ TYPE_ROWS: dict[str, Handler] = {
     "tool_call_chunk": _tool_call_chunk,
     **dict.fromkeys(NO_CALL_TYPES, _no_call),
 }
-OBJECT_ROWS: dict[str, Handler] = {"chat.completion.chunk": _chat_chunk}
+OBJECT_ROWS: dict[str, Handler] = {
+    "chat.completion.chunk": _chat_chunk,
+    # Azure OpenAI's content-filter chunks (the first one, with prompt_filter_results, and
+    # annotations of the output) have an empty 'object'.
+    "": _chat_chunk,
+}

@@ -1126,3 +1126,53 @@ def test_azure_content_filter_chunks_hold_no_call() -> None:
     chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
     assert to_calls(chunks) == [SEARCH, WEATHER]
     assert to_calls([first, annotation]) == []
+
+
+@pytest.mark.parametrize(
+    ("event", "where", "found", "nearest"),
+    [
+        (
+            {"type": "response.output_item.addd", "output_index": 0},
+            "input[1]",
+            "type 'response.output_item.addd'",
+            "'response.output_item.added'",
+        ),
+        (
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delt"}},
+            "input[1].delta",
+            "type 'input_json_delt'",
+            "'input_json_delta'",
+        ),
+        (
+            {"type": "content_block_start", "index": 5, "content_block": {"type": "tool_uses"}},
+            "input[1].content_block",
+            "type 'tool_uses'",
+            "'tool_use'",
+        ),
+        (
+            {**chunk({}), "object": "chat.completion.chunks"},
+            "input[1]",
+            "object 'chat.completion.chunks'",
+            "'chat.completion.chunk'",
+        ),
+    ],
+    ids=["responses-event", "anthropic-delta", "anthropic-block", "chunk-object"],
+)
+def test_an_unknown_event_in_a_stream_is_an_error(
+    event: dict[str, Any], where: str, found: str, nearest: str
+) -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls([CHAT_STREAM[1], event])
+    assert str(error.value) == (
+        f"to_calls cannot read tool calls from {where}: its {found} is not one to_calls "
+        f"knows (nearest accepted: {nearest}); accepted shapes: "
+        "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
+    )
+
+
+def test_an_input_json_delta_by_itself_is_an_error() -> None:
+    with pytest.raises(ValueError, match="belongs to no block") as error:
+        to_calls([ToolCall("now"), json_pieces("{}")[0]])
+    assert str(error.value) == (
+        "input[1]: an input_json_delta by itself belongs to no block; pass the whole stream"
+    )

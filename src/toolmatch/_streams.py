@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
-from toolmatch._reading import Reading, as_data, wrong_shape
+from toolmatch._reading import Reading, as_data, no_call, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -137,10 +137,6 @@ def _key(data: Data, key: str, where: str) -> object:
     if value is not None and not isinstance(value, (int, str)):
         raise wrong_shape(f"{where}.{key}", "an integer or a string", value)
     return value
-
-
-def _no_call(data: Data, where: str, reading: Reading) -> None:
-    """An event known to carry no call (text, reasoning, progress, usage, bookkeeping)."""
 
 
 # --- OpenAI Chat Completions (and litellm) chunks ------------------------------------------
@@ -269,6 +265,12 @@ def _content_block_delta(data: Data, where: str, reading: Reading) -> None:
             "no content_block_start of a tool_use began; pass the whole stream"
         )
     call.add(delta.get("partial_json"), f"{inner}.partial_json")
+
+
+def _bare_input_json_delta(data: Data, where: str, reading: Reading) -> None:
+    raise ValueError(
+        f"{where}: an input_json_delta by itself belongs to no block; pass the whole stream"
+    )
 
 
 def _content_block_stop(data: Data, where: str, reading: Reading) -> None:
@@ -526,6 +528,7 @@ TYPE_ROWS: dict[str, Handler] = {
     "message_start": _message_start,
     "content_block_start": _content_block_start,
     "content_block_delta": _content_block_delta,
+    "input_json_delta": _bare_input_json_delta,
     "content_block_stop": _content_block_stop,
     "message_delta": _message_delta,
     "response.created": _response_started,
@@ -545,7 +548,7 @@ TYPE_ROWS: dict[str, Handler] = {
     "chunk": _chat_stream_event,
     "AIMessageChunk": _ai_message_chunk,
     "tool_call_chunk": _tool_call_chunk,
-    **dict.fromkeys(NO_CALL_TYPES, _no_call),
+    **dict.fromkeys(NO_CALL_TYPES, no_call),
 }
 OBJECT_ROWS: dict[str, Handler] = {
     "chat.completion.chunk": _chat_chunk,

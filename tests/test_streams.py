@@ -179,6 +179,15 @@ def test_chat_id_and_name_come_from_the_first_delta() -> None:
         chunk({}, "stop"),
     ]
     assert to_calls(repeated) == [SEARCH]
+    # where OpenAI's own accumulator joins them
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    state = ChatCompletionStreamState()
+    for data in repeated:
+        state.handle_chunk(ChatCompletionChunk.model_validate(data))
+    (joined,) = state.get_final_completion().choices[0].message.tool_calls or []
+    assert (joined.id, joined.function.name) == ("call_1call_1", "searchsearch")
 
 
 def test_chat_turns_one_after_the_other_stay_apart() -> None:
@@ -834,57 +843,60 @@ def test_langchain_tool_call_chunk_dicts() -> None:
 
 # --- litellm ---------------------------------------------------------------------------------
 
-# litellm fetches a price list from the network when imported, unless told not to.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-
-# litellm's own types warn when pydantic first builds them
-@pytest.mark.filterwarnings("ignore:Item '.*' on TypedDict class:UserWarning")
-def test_litellm_stream_chunks_equal_its_own_chunk_builder() -> None:
-    import litellm
-    from litellm.types.utils import ModelResponseStream
-
-    chunks = [ModelResponseStream(**data) for data in CHAT_STREAM[:-1]]
-    built = litellm.stream_chunk_builder(chunks)
-    assert to_calls(chunks) == to_calls(built) == [SEARCH, WEATHER]
-
-
+# litellm is imported in a child process: importing it takes seconds, and its logging worker
+# outlives a completion. Both of its ways to a stream are checked there: its own stream loop
+# (litellm.completion over an OpenAI client served the SSE body), and ModelResponseStream
+# objects built offline; each against litellm's own accumulator, stream_chunk_builder.
 LITELLM_RUN = """
-import json, os, sys
+import json, os, sys, warnings
+warnings.filterwarnings("ignore", message="Item .* on TypedDict class")  # litellm's own types
 import httpx, litellm, openai
+from litellm.types.utils import ModelResponseStream
 from toolmatch import to_calls
 
-body = sys.stdin.buffer.read()
+given = json.load(sys.stdin)
+body = given["body"].encode()
 transport = httpx.MockTransport(
     lambda request: httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
 )
 client = openai.OpenAI(api_key="test", base_url="http://test/v1", http_client=httpx.Client(transport=transport))
-chunks = list(litellm.completion(
+streamed = list(litellm.completion(
     model="openai/gpt-4.1", messages=[{"role": "user", "content": "Paris?"}], client=client, stream=True
 ))
-built = litellm.stream_chunk_builder(chunks)
+built = [ModelResponseStream(**data) for data in given["chunks"]]
+
+
+def calls(obj):
+    return [call.as_dict() for call in to_calls(obj)]
+
+
 print(json.dumps({
-    "types": sorted({type(chunk).__name__ for chunk in chunks}),
-    "calls": [call.as_dict() for call in to_calls(chunks)],
-    "built": [call.as_dict() for call in to_calls(built)],
+    "types": sorted({type(chunk).__name__ for chunk in streamed + built}),
+    "streamed": calls(streamed),
+    "streamed_built": calls(litellm.stream_chunk_builder(streamed)),
+    "built": calls(built),
+    "built_built": calls(litellm.stream_chunk_builder(built)),
 }))
 sys.stdout.flush()
-os._exit(0)  # litellm's logging worker would keep the interpreter up
+os._exit(0)
 """
 
 
-def test_litellm_own_stream_loop() -> None:
+def test_litellm_stream_chunks_equal_its_own_chunk_builder() -> None:
+    given = {"body": sse(CHAT_STREAM).decode(), "chunks": CHAT_STREAM[:-1]}
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(LITELLM_RUN)],
-        input=sse(CHAT_STREAM),
+        input=json.dumps(given).encode(),
         capture_output=True,
-        timeout=120,
+        timeout=180,
         check=True,
+        # litellm fetches a price list from the network when imported, unless told not to
         env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
     )
     found = json.loads(done.stdout.decode().strip().splitlines()[-1])
-    assert found["types"] == ["ModelResponseStream"]
-    assert found["calls"] == found["built"] == [SEARCH.as_dict(), WEATHER.as_dict()]
+    expected = [SEARCH.as_dict(), WEATHER.as_dict()]
+    assert found.pop("types") == ["ModelResponseStream"]
+    assert found == dict.fromkeys(["streamed", "streamed_built", "built", "built_built"], expected)
 
 
 # --- Gemini chunk lists ----------------------------------------------------------------------
@@ -1176,3 +1188,60 @@ def test_an_input_json_delta_by_itself_is_an_error() -> None:
     assert str(error.value) == (
         "input[1]: an input_json_delta by itself belongs to no block; pass the whole stream"
     )
+
+
+def test_a_langchain_chunk_made_of_whole_calls() -> None:
+    # LangChain makes chunks (without index) of the calls a chunk is made with.
+    made = AIMessageChunk(
+        content="", tool_calls=[{"name": "search", "args": {"q": "paris"}, "id": "call_1"}]
+    )
+    assert to_calls(made) == [SEARCH]
+    # JSON of a chunk written without tool_call_chunks is read by its calls, as LangChain would.
+    data = {
+        "type": "AIMessageChunk",
+        "content": "",
+        "tool_calls": [
+            {"name": "search", "args": {"q": "paris"}, "id": "call_1", "type": "tool_call"}
+        ],
+    }
+    invalid = {
+        "name": "search",
+        "args": "{",
+        "id": "call_4",
+        "error": "bad JSON",
+        "type": "invalid_tool_call",
+    }
+    assert to_calls(data) == [SEARCH]
+    assert to_calls({**data, "tool_calls": [], "invalid_tool_calls": [invalid]}) == to_calls(
+        [invalid]
+    )
+
+
+def test_a_custom_tool_call_cut_off_in_its_free_text_input() -> None:
+    custom = {
+        "type": "custom_tool_call",
+        "id": "ctc_1",
+        "call_id": "call_3",
+        "name": "shell",
+        "input": "rm -rf /tmp/x",
+        "status": "completed",
+    }
+    events = call_events(custom, 0, ["rm -rf", " /tmp/x"])
+    assert to_calls(events[:2]) == [ToolCall("shell", {}, "call_3", incomplete("rm -rf"))]
+    assert to_calls(events[:4]) == [ToolCall("shell", {"input": "rm -rf /tmp/x"}, "call_3")]
+
+
+def test_a_later_piece_joins_the_latest_call_at_its_index() -> None:
+    pieces = [
+        [piece(0, '{"q": "paris"}', "call_1", "search")],
+        [piece(0, '{"city": ', "call_2", "weather")],
+        [piece(0, '"Oslo"}')],
+    ]
+    chunks = langchain_stream(pieces)
+    assert to_calls(chunks) == [SEARCH, WEATHER]
+    # LangChain's own sum joins it to the first call at index 0 instead
+    merged = sum(chunks[1:], chunks[0])
+    assert [chunk["args"] for chunk in merged.tool_call_chunks] == [
+        '{"q": "paris"}"Oslo"}',
+        '{"city": ',
+    ]

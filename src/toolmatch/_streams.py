@@ -41,13 +41,16 @@ _OPEN, _ENDED, _CUT = 0, 1, 2
 class _Pending:
     """A call whose pieces are still arriving: its shape, and the text to put in it."""
 
-    __slots__ = ("item", "path", "pieces", "slot", "status", "where")
+    __slots__ = ("free", "item", "path", "pieces", "slot", "status", "where")
 
-    def __init__(self, reading: Reading, where: str, item: dict[str, Any], path: str) -> None:
+    def __init__(
+        self, reading: Reading, where: str, item: dict[str, Any], path: str, free: bool
+    ) -> None:
         self.slot = reading.reserve()
         self.where = where
         self.item = item
         self.path = path  # where the text goes in the item: 'input', or 'function.arguments'
+        self.free = free  # free text, not JSON: no parse can tell that it is whole
         self.pieces: list[str] = []
         self.status = _OPEN
 
@@ -78,7 +81,7 @@ class _Pending:
         apart.read(item, self.where)
         (call,) = apart.finish()
         if self.status != _ENDED and (
-            call.parse_error is not None or (self.status == _OPEN and not text)
+            self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
             call = ToolCall(call.name, {}, call.id, error, call.result, call.failed)
@@ -95,9 +98,16 @@ class _Stream:
         self.open: dict[object, _Pending] = {}  # the current turn's calls, by the stream's key
 
     def start(
-        self, reading: Reading, key: object, where: str, item: dict[str, Any], path: str
+        self,
+        reading: Reading,
+        key: object,
+        where: str,
+        item: dict[str, Any],
+        path: str,
+        *,
+        free: bool = False,
     ) -> _Pending:
-        call = _Pending(reading, where, item, path)
+        call = _Pending(reading, where, item, path, free)
         self.pending.append(call)
         if key is not None:
             self.open[key] = call
@@ -154,7 +164,9 @@ class _ChatChunks(_Stream):
         self.choice: object = None
 
     def read(self, choice: Data, where: str, reading: Reading) -> None:
-        index = choice.get("index", 0)
+        index = choice.get("index")
+        if index is None:
+            index = 0
         if self.choice is None:
             self.choice = index
         elif index != self.choice:
@@ -287,7 +299,8 @@ def _message_delta(data: Data, where: str, reading: Reading) -> None:
 
 # --- OpenAI Responses streaming events ------------------------------------------------------
 
-# Output items whose text arrives in delta events, and the key that text goes under.
+# Output items whose text arrives in delta events, and the key that text goes under (a
+# custom tool's input is free text: only its done event or item says it is whole).
 _RESPONSES_STREAMED = {
     "function_call": "arguments",
     "mcp_call": "arguments",
@@ -322,7 +335,7 @@ class _ResponsesEvents(_Stream):
         if path is None:
             self.unread.setdefault(key, (item, where))
         elif key not in self.open:
-            call = self.start(reading, key, where, dict(item), path)
+            call = self.start(reading, key, where, dict(item), path, free=path == "input")
             call.add(item.get(path) or None, f"{where}.{path}")
 
     def whole(self, item: Data, index: object, where: str, reading: Reading) -> None:
@@ -338,7 +351,7 @@ class _ResponsesEvents(_Stream):
             return
         call = self.open.get(key)
         if call is None:
-            call = self.start(reading, key, where, dict(item), path)
+            call = self.start(reading, key, where, dict(item), path, free=path == "input")
         call.item, call.where = dict(item), where
         call.replace(item.get(path), f"{where}.{path}")
         if item.get("status") in _UNFINISHED_ITEM:
@@ -445,6 +458,9 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
     entries = _items(data.get("tool_call_chunks"), f"{where}.tool_call_chunks")
     for number, entry in enumerate(entries):
         state.read(entry, f"{where}.tool_call_chunks[{number}]", reading)
+    if not entries:  # as LangChain does, a chunk without chunks is its calls, whole
+        for key in ("tool_calls", "invalid_tool_calls"):
+            reading.read_each(_items(data.get(key), f"{where}.{key}"), f"{where}.{key}")
     if data.get("chunk_position") == "last":
         state.close(_ENDED)
 

@@ -1245,3 +1245,34 @@ def test_a_later_piece_joins_the_latest_call_at_its_index() -> None:
         '{"q": "paris"}"Oslo"}',
         '{"city": ',
     ]
+
+
+def test_an_async_stream_says_to_collect_it_first() -> None:
+    async def events() -> Any:
+        yield CHAT_STREAM[1]
+
+    stream = events()
+    with pytest.raises(TypeError) as error:
+        to_calls(stream)
+    message = str(error.value)
+    assert message.startswith("to_calls cannot read tool calls from input: <async_generator object")
+    assert (
+        "; collect an async stream first: [e async for e in stream]; accepted shapes: " in message
+    )
+    import asyncio
+
+    async def collect() -> list[Any]:
+        return [event async for event in stream]
+
+    assert to_calls(asyncio.run(collect())) == [ToolCall("search", {}, "call_1", incomplete(""))]
+
+
+def test_a_responses_stream_whose_start_lists_an_item() -> None:
+    begun = {**FUNCTION_ITEM, "arguments": "", "status": "in_progress"}
+    events = [
+        {"type": "response.created", "response": {**RESPONSE, "output": [begun]}},
+        {"type": "response.in_progress", "response": {**RESPONSE, "output": [begun]}},
+        *call_events(FUNCTION_ITEM, 0, ['{"q": "paris"}'])[1:],
+    ]
+    assert to_calls(events) == [SEARCH]
+    assert to_calls(events[:2]) == [ToolCall("search", {}, "call_1", incomplete(""))]

@@ -251,6 +251,8 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
         reading.read_each(obj, where)
         return
+    if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
+        raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
     data = as_data(obj)
     if isinstance(data, Mapping):
         read_mapping(data, where, reading)

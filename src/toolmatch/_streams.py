@@ -310,10 +310,11 @@ _UNFINISHED_ITEM = frozenset({"in_progress", "incomplete"})
 
 
 class _ResponsesEvents(_Stream):
-    __slots__ = ("by_index", "read_items", "turn", "unread")
+    __slots__ = ("by_index", "read_items", "response_id", "turn", "unread")
 
     def __init__(self) -> None:
         super().__init__()
+        self.response_id: object = None  # the response begun last
         self.turn = 0  # responses begun: an item without an id is known by (turn, position)
         self.read_items: set[object] = set()  # keys of items read whole already
         self.unread: dict[object, tuple[Data, str]] = {}  # other items seen only begun
@@ -368,8 +369,18 @@ def _responses(reading: Reading) -> _ResponsesEvents:
 
 
 def _response_started(data: Data, where: str, reading: Reading) -> None:
-    """``response.created`` / ``in_progress`` / ``queued``: a new response, no output yet."""
-    _responses(reading).next_turn()
+    """``response.created`` / ``in_progress`` / ``queued``: a response begins (its output,
+    empty as a rule, is begun items at most)."""
+    state = _responses(reading)
+    inner = f"{where}.response"
+    response = _mapping(data.get("response"), inner)
+    response_id = _key(response, "id", inner)
+    if response_id is None or response_id != state.response_id:
+        state.next_turn()
+        state.response_id = response_id
+    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+        item_where = f"{inner}.output[{index}]"
+        state.begun(_mapping(item, item_where), index, item_where, reading)
 
 
 def _response_ended(data: Data, where: str, reading: Reading) -> None:
@@ -381,6 +392,7 @@ def _response_ended(data: Data, where: str, reading: Reading) -> None:
         item_where = f"{inner}.output[{index}]"
         state.whole(_mapping(item, item_where), index, item_where, reading)
     state.next_turn()
+    state.response_id = None
 
 
 def _item_added(data: Data, where: str, reading: Reading) -> None:

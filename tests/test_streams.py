@@ -311,8 +311,10 @@ def test_malformed_chat_chunks_name_the_place(delta: Any, message: str) -> None:
 def test_a_streamed_call_without_a_name_is_an_error_at_its_first_delta() -> None:
     with pytest.raises(TypeError) as error:
         to_calls([chunk({"tool_calls": [entry(0, "{}", "call_1")]}), chunk({}, "tool_calls")])
-    assert str(error.value).startswith("input[0].choices[0].delta.tool_calls[0]")
-    assert "a tool call's name must be a string, got None" in str(error.value)
+    assert str(error.value) == (
+        "input[0].choices[0].delta.tool_calls[0].function: a tool call's name must be a "
+        "string, got None (NoneType)"
+    )
 
 
 # --- OpenAI Responses streaming events -------------------------------------------------------

@@ -20,7 +20,6 @@ from typing import Any
 
 import anthropic
 import httpx
-import httpx2
 import openai
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -66,9 +65,13 @@ def openai_client(body: bytes) -> openai.OpenAI:
 
 
 def anthropic_client(body: bytes) -> anthropic.Anthropic:
-    # anthropic's client runs on httpx2, a fork of httpx with the same MockTransport.
+    # anthropic's newer clients run on httpx2, a fork of httpx with the same MockTransport.
+    try:
+        import httpx2 as transport_module
+    except ImportError:  # an anthropic from before the fork
+        transport_module = httpx
     return anthropic.Anthropic(
-        api_key="test", base_url="http://test", http_client=_serve(httpx2, body)
+        api_key="test", base_url="http://test", http_client=_serve(transport_module, body)
     )
 
 

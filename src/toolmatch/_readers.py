@@ -23,7 +23,7 @@ a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from toolmatch import (
     _read_anthropic,
@@ -36,6 +36,7 @@ from toolmatch import (
     _read_otel,
     _read_pydantic_ai,
     _read_vercel,
+    _streams,
 )
 from toolmatch._calls import ToolCall
 from toolmatch._reading import NoShapeError, Reading, as_data, cannot_read, no_call, unknown_value
@@ -109,6 +110,8 @@ TYPES: dict[str, Handler] = {
     "tool-call": _read_vercel.read_tool_part,
     "dynamic-tool": _read_vercel.read_tool_part,
     "tool-result": _read_vercel.read_tool_result,
+    # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
+    **_streams.TYPE_ROWS,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (
@@ -124,6 +127,7 @@ TYPE_PREFIXES: list[tuple[str, Handler]] = [("tool-", _read_vercel.read_tool_par
 OBJECTS: dict[str, Handler] = {
     "chat.completion": _read_openai.read_completion,
     "response": _read_openai.read_response,
+    **_streams.OBJECT_ROWS,  # Chat Completions chunks
 }
 ROLES: dict[str, Handler] = dict.fromkeys(_read_messages.ROLES, _read_messages.read_message)
 KEYS: list[tuple[str, Handler]] = [
@@ -148,6 +152,11 @@ KEYS: list[tuple[str, Handler]] = [
     ("content", _read_messages.read_message),
     ("parts", _read_messages.read_message),
     ("name", _read_messages.read_plain_call),
+    # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
+    ("usage_metadata", _read_gemini.read_response),
+    ("usageMetadata", _read_gemini.read_response),
+    ("prompt_feedback", _read_gemini.read_response),
+    ("promptFeedback", _read_gemini.read_response),
     # Keys of parts and content items known to hold no call and no result.
     *((key, no_call) for key in _read_gemini.CALL_FREE_KEYS),
     *((key, no_call) for key in _read_bedrock.CALL_FREE_KEYS),
@@ -276,12 +285,19 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     accepted shape, the error names the object (and its obvious accessor, if any)."""
     if obj is None or isinstance(obj, (str, bytes, bytearray, int, float)):
         raise cannot_read(obj, where)
+    if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
+        reading.read_each(obj, where)
+        return
+    if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
+        raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
     data = as_data(obj)
     try:
         if isinstance(data, Mapping):
             read_mapping(data, where, reading)
         elif isinstance(data, (list, tuple)):
             read_sequence(data, where, reading)
+        elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
+            reading.read_each(obj, where)
         else:
             raise cannot_read(data, where)
     except NoShapeError as error:

@@ -1,0 +1,243 @@
+"""Readers for the objects agent frameworks hand back: openai-agents runs, items and stream
+events; LangGraph states and updates; pydantic-ai run results; llama-index messages.
+
+Each reads the framework's own container and hands what it holds (Responses items,
+LangChain messages, pydantic-ai messages, OpenAI tool calls) back to ``reading.read``, so
+a call and its result are read by the provider's reader, once. See docs/formats.md,
+"Agent frameworks".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from toolmatch._describe import short_repr, type_name
+from toolmatch._reading import as_data, wrong_shape
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._reading import Reading
+
+__all__ = [
+    "is_langgraph_update",
+    "not_a_run",
+    "read_agents_call_item",
+    "read_agents_approval_item",
+    "read_agents_item",
+    "read_agents_item_event",
+    "read_agents_raw_event",
+    "read_agents_result",
+    "read_all_messages",
+    "read_langgraph_snapshot",
+    "read_langgraph_update",
+    "read_llama_block",
+    "read_llama_message",
+    "read_llama_response",
+    "read_llama_selection",
+    "read_message_state",
+    "read_nothing",
+]
+
+
+def read_nothing(obj: object, where: str, reading: Reading) -> None:
+    """A framework object known to hold no call (an agent-updated event, an interrupt)."""
+
+
+def not_a_run(advice: str) -> Callable[[object, str, Reading], None]:
+    """A reader for an object that holds no run, such as the agent itself: it says what to
+    pass instead."""
+
+    def refuse(obj: object, where: str, reading: Reading) -> None:
+        raise TypeError(
+            f"to_calls cannot read tool calls from {where}: {short_repr(obj)} "
+            f"({type_name(obj)}) holds no run; {advice}"
+        )
+
+    return refuse
+
+
+# --- openai-agents ------------------------------------------------------------------------
+
+
+class _AgentsRun:
+    """What one reading has seen of an openai-agents run.
+
+    ``called``: the call ids of the ``ToolCallItem``s read, so that a ``ToolApprovalItem``
+    for one of them (the same call, awaiting approval) is not counted again.
+    ``streamed``: a raw response event was read. The model's stream then gives the calls,
+    and the run-item events that repeat them give only the tools' results.
+    """
+
+    __slots__ = ("called", "streamed")
+
+    def __init__(self) -> None:
+        self.called: set[str] = set()
+        self.streamed = False
+
+
+_RESULT_ITEMS = frozenset({"ToolCallOutputItem", "HandoffOutputItem"})
+
+
+def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RunResult`` or ``RunResultStreaming``: the items of this run, ``new_items``."""
+    if getattr(obj, "is_complete", True) is False:
+        raise ValueError(
+            f"{where}: the streamed run is not complete, so its new_items are not all there; "
+            "consume result.stream_events() first"
+        )
+    reading.read_each(obj.new_items, f"{where}.new_items")
+
+
+def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
+    """A run item (message, reasoning, tool output, ...): its Responses ``raw_item``."""
+    reading.read(obj.raw_item, f"{where}.raw_item")
+
+
+def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallItem`` or ``HandoffCallItem``: the model's call in its ``raw_item``."""
+    raw = obj.raw_item
+    call_id = _call_id(raw)
+    if call_id is not None:
+        reading.state(_AgentsRun).called.add(call_id)
+    reading.read(raw, f"{where}.raw_item")
+
+
+def read_agents_approval_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolApprovalItem``: a call awaiting approval. In ``new_items`` its call is also
+    the ``ToolCallItem`` before it; read alone (``result.interruptions``) it is the call."""
+    raw = obj.raw_item
+    if _call_id(raw) not in reading.state(_AgentsRun).called:
+        read_agents_call_item(obj, where, reading)
+
+
+def read_agents_item_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RunItemStreamEvent``: its ``item``, or only a result once the model's raw
+    stream (which gave the calls) has been read."""
+    item = obj.item
+    if reading.state(_AgentsRun).streamed and type(item).__name__ not in _RESULT_ITEMS:
+        return
+    reading.read(item, f"{where}.item")
+
+
+def read_agents_raw_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RawResponsesStreamEvent``: the Responses stream event in its ``data``."""
+    reading.state(_AgentsRun).streamed = True
+    reading.read(obj.data, f"{where}.data")
+
+
+def _call_id(raw: object) -> str | None:
+    data = as_data(raw)
+    if not isinstance(data, Mapping):
+        return None
+    call_id = data.get("call_id")
+    if call_id is None:
+        call_id = data.get("id")
+    return None if call_id is None else str(call_id)
+
+
+# --- LangGraph ----------------------------------------------------------------------------
+
+
+def read_message_state(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A state (or a node's update) with ``messages``: a list of them, or one message."""
+    messages = data["messages"]
+    inner = f"{where}.messages"
+    if isinstance(messages, (list, tuple)):
+        reading.read_each(messages, inner)
+    else:
+        reading.read(messages, inner)
+
+
+def is_langgraph_update(data: Mapping[str, Any]) -> bool:
+    """A ``stream_mode="updates"`` chunk: ``{node: update}``, the update holding
+    ``messages`` or, for a node that returned nothing, ``None``."""
+    if len(data) != 1:
+        return False
+    (update,) = data.values()
+    return update is None or (isinstance(update, Mapping) and "messages" in update)
+
+
+def read_langgraph_update(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """One ``stream_mode="updates"`` chunk: the messages its node added."""
+    ((node, update),) = data.items()
+    if update is not None:
+        read_message_state(update, f"{where}[{short_repr(node)}]", reading)
+
+
+def read_langgraph_snapshot(obj: Any, where: str, reading: Reading) -> None:
+    """A ``StateSnapshot`` (``graph.get_state(config)``): the state in its ``values``."""
+    values = obj.values
+    inner = f"{where}.values"
+    if not isinstance(values, Mapping) or "messages" not in values:
+        raise wrong_shape(inner, "a state with 'messages'", values)
+    read_message_state(values, inner, reading)
+
+
+# --- pydantic-ai --------------------------------------------------------------------------
+
+
+def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
+    """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``."""
+    messages = obj.all_messages()
+    reading.read_each(messages, f"{where}.all_messages()")
+
+
+# --- llama-index --------------------------------------------------------------------------
+
+_LLAMA_SPEAKERS = frozenset({"assistant", "model", "chatbot"})  # what the model says
+
+
+def read_llama_response(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ChatResponse``: its ``message``."""
+    reading.read(obj.message, f"{where}.message")
+
+
+def read_llama_message(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ChatMessage``.
+
+    The model's calls are its ``ToolCallBlock``s; an integration that keeps them in
+    ``additional_kwargs["tool_calls"]`` instead (or as well: OpenAI's does both) is read
+    there when no block holds one. A ``tool`` message answers the call of its
+    ``additional_kwargs["tool_call_id"]``.
+    """
+    role = obj.role
+    extra: Mapping[str, Any] = obj.additional_kwargs
+    if role == "tool":
+        reading.result(extra.get("tool_call_id"), obj.content, None)
+        return
+    if role not in _LLAMA_SPEAKERS:
+        return  # a user, system, developer or function message
+    found = False
+    for index, block in enumerate(obj.blocks):
+        if getattr(block, "block_type", None) == "tool_call":
+            read_llama_block(block, f"{where}.blocks[{index}]", reading)
+            found = True
+    entries = extra.get("tool_calls")
+    if found or entries is None:
+        return
+    inner = f"{where}.additional_kwargs['tool_calls']"
+    if not isinstance(entries, (list, tuple)):
+        raise wrong_shape(inner, "a list", entries)
+    reading.read_each(entries, inner)
+
+
+def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallBlock``; its ``tool_kwargs`` are a dict or JSON text."""
+    reading.call(
+        obj.tool_name,
+        obj.tool_kwargs,
+        obj.tool_call_id,
+        where,
+    )
+
+
+def read_llama_selection(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, agent outputs)."""
+    reading.call(
+        obj.tool_name,
+        obj.tool_kwargs,
+        obj.tool_id,
+        where,
+    )

@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ToolCall", "trusted_call"]
+__all__ = ["ToolCall"]
 
 
 class ToolCall(Record):
@@ -17,22 +17,29 @@ class ToolCall(Record):
 
     ``parse_error`` is set when the provider's arguments could not be read as a JSON
     object; ``args`` is then ``{}`` and any assertion on the arguments fails with it.
-    Immutable and compared by value.
+    ``result`` is what the tool returned, as the trace records it (``None`` when it records
+    none), and ``failed`` says whether the trace marks the call as failed (``None`` when it
+    does not say). Immutable and compared by value; the repr shows the fields after
+    ``args`` only when they are set.
 
     >>> ToolCall("search", {"q": "paris"})
-    ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)
+    ToolCall(name='search', args={'q': 'paris'})
+    >>> ToolCall("search", {}, id="call_1", result="ok", failed=False)
+    ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
     >>> ToolCall("search", {"q": "paris"}) == ToolCall("search", {"q": "paris"})
     True
     """
 
-    __slots__ = _fields = ("name", "args", "id", "parse_error")
-    __match_args__ = ("name", "args", "id", "parse_error")
+    __slots__ = _fields = ("name", "args", "id", "parse_error", "result", "failed")
+    __match_args__ = ("name", "args", "id", "parse_error", "result", "failed")
     __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
 
     name: str
     args: dict[str, Any]
     id: str | None
     parse_error: str | None
+    result: Any
+    failed: bool | None
 
     def __init__(
         self,
@@ -40,6 +47,8 @@ class ToolCall(Record):
         args: dict[str, Any] | None = None,
         id: str | None = None,
         parse_error: str | None = None,
+        result: object = None,
+        failed: bool | None = None,
     ) -> None:
         if not isinstance(name, str):
             raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
@@ -52,38 +61,31 @@ class ToolCall(Record):
         for field, value in (("id", id), ("parse_error", parse_error)):
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"ToolCall {field} must be a str or None, got {short_repr(value)}")
+        if failed is not None and not isinstance(failed, bool):
+            raise TypeError(
+                f"ToolCall failed must be True, False or None, got {short_repr(failed)}"
+            )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "parse_error", parse_error)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "failed", failed)
+
+    def __repr__(self) -> str:
+        shown = [f"name={self.name!r}", f"args={self.args!r}"]
+        for field in ("id", "parse_error", "result", "failed"):
+            value = getattr(self, field)
+            if value is not None:
+                shown.append(f"{field}={value!r}")
+        return f"ToolCall({', '.join(shown)})"
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of the call.
+        """A JSON-ready dict of the call (``result`` as the trace holds it).
 
-        >>> ToolCall("search", {"q": "paris"}, id="call_1").as_dict()
-        {'name': 'search', 'args': {'q': 'paris'}, 'id': 'call_1', 'parse_error': None}
+        >>> ToolCall("search", {"q": "paris"}, id="call_1", result="sunny").as_dict()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'name': 'search', 'args': {'q': 'paris'}, 'id': 'call_1', 'parse_error': None,
+         'result': 'sunny', 'failed': None}
         """
         return dict(zip(self._fields, self._values(), strict=True))
-
-
-# The slots' own setters: cheaper than object.__setattr__, which looks each name up.
-_new_call = object.__new__
-_set_name = ToolCall.__dict__["name"].__set__
-_set_args = ToolCall.__dict__["args"].__set__
-_set_id = ToolCall.__dict__["id"].__set__
-_set_parse_error = ToolCall.__dict__["parse_error"].__set__
-
-
-def trusted_call(name: str, args: dict[str, Any], id: str | None, error: str | None) -> ToolCall:
-    """A ``ToolCall`` of values the readers have already checked: ``__init__``'s checks
-    would cost as much as reading the call.
-
-    >>> trusted_call("search", {"q": "paris"}, "call_1", None)
-    ToolCall(name='search', args={'q': 'paris'}, id='call_1', parse_error=None)
-    """
-    call: ToolCall = _new_call(ToolCall)
-    _set_name(call, name)
-    _set_args(call, args)
-    _set_id(call, id)
-    _set_parse_error(call, error)
-    return call

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
-from toolmatch._readers import parse_arguments, read_item, read_items, unknown_shape
+from toolmatch._readers import read_calls
+from toolmatch._reading import parse_arguments
 
 __all__ = ["parse_arguments", "to_calls"]
 
@@ -60,27 +61,17 @@ def to_calls(obj: object) -> list[ToolCall]:
     OpenTelemetry spans, or a list of calls; a message without calls gives ``[]``.
 
     >>> to_calls([{"name": "search", "arguments": '{"q": "paris"}'}])
-    [ToolCall(name='search', args={'q': 'paris'}, id=None, parse_error=None)]
+    [ToolCall(name='search', args={'q': 'paris'})]
     >>> message = {"role": "assistant", "content": [
     ...     {"type": "text", "text": "Let me look."},
     ...     {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
     ... ]}
     >>> to_calls(message)
-    [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1', parse_error=None)]
+    [ToolCall(name='search', args={'q': 'paris'}, id='toolu_1')]
     """
-    # The commonest inputs, a list and a dict, skip the isinstance() checks, which cost
-    # as much as reading a call.
-    if type(obj) is list:
-        return read_items(obj, "input", strict=True)
-    if type(obj) is not dict:
-        if isinstance(obj, (str, bytes, bytearray)):
-            obj = _json(obj)
-        if isinstance(obj, (list, tuple)):
-            return read_items(obj, "input", strict=True)
-    found = read_item(obj, "input")
-    if found is None:
-        raise unknown_shape(obj, "input")
-    return found
+    if isinstance(obj, (str, bytes, bytearray)):
+        obj = _json(obj)
+    return read_calls(obj, "input")
 
 
 def _json(text: str | bytes | bytearray) -> object:

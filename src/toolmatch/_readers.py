@@ -13,54 +13,24 @@ given as arguments goes straight to json's scanner; the shortcuts decline anythi
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from toolmatch._calls import ToolCall, trusted_call
+from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
+from toolmatch._reading import Reading, _json_arguments, as_data, parse_arguments
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
 
     Data: TypeAlias = Mapping[str, Any]
+    Handler: TypeAlias = Callable[[Any, str, Reading], None]
 
 __all__ = ["as_data", "parse_arguments", "read_item", "read_items"]
 
 _ARGUMENT_KEYS = ("args", "arguments", "input")
 # A dict of just these keys is a call without arguments; a tool definition always has more.
 _BARE_CALL_KEYS = frozenset({"name", "id"})
-
-# Attributes looked up on objects that offer neither model_dump(), to_dict() nor dataclass
-# fields (an OpenTelemetry ReadableSpan, a SimpleNamespace, a user's own class).
-_PROBED_ATTRIBUTES = (
-    "name",
-    "args",
-    "arguments",
-    "input",
-    "id",
-    "call_id",
-    "type",
-    "role",
-    "content",
-    "parts",
-    "tool_calls",
-    "invalid_tool_calls",
-    "function_call",
-    "function",
-    "choices",
-    "candidates",
-    "message",
-    "output",
-    "attributes",
-    "method",
-    "params",
-    "tool_name",
-    "tool_call_id",
-    "part_kind",
-    "kind",
-    "text",
-)
 
 _ANTHROPIC_CALL_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _RESPONSES_CALL_TYPES = frozenset({"function_call", "custom_tool_call", "mcp_call"})
@@ -96,7 +66,6 @@ _CONTENT_KEYS = frozenset(
 )
 _OTLP_ENVELOPES = ("resourceSpans", "scopeSpans", "spans")
 _OTLP_VALUE_KEYS = ("stringValue", "intValue", "doubleValue", "boolValue")
-_PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
 _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations"})  # Anthropic's text block
 # The keys of a chat completion, a choice and an assistant message, as the OpenAI and
 # Anthropic SDKs dump them: no check before _message looks at any of them (see
@@ -138,116 +107,6 @@ _ASSISTANT_MESSAGE_KEYS = frozenset(
         "diagnostics",
     }
 )
-
-
-def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
-    """Arguments as a dict, and what was wrong with them (``None`` when nothing was).
-
-    A JSON string is parsed; an empty string or ``None`` means no arguments.
-
-    >>> parse_arguments('{"q": "paris"}')
-    ({'q': 'paris'}, None)
-    >>> parse_arguments('{"q": ')
-    ({}, 'arguments are not valid JSON: Expecting value (line 1, column 7)')
-    >>> parse_arguments('{"q": "pa')
-    ({}, 'arguments are not valid JSON: Unterminated string starting (line 1, column 7)')
-    """
-    if raw is None:
-        return {}, None
-    if isinstance(raw, (dict, Mapping)):  # dict first: a dict skips the slower ABC check
-        return dict(raw), None
-    if isinstance(raw, (bytes, bytearray)):
-        raw = raw.decode("utf-8", errors="replace")
-    if isinstance(raw, str):
-        return _json_arguments(raw)
-    return (
-        {},
-        f"arguments are neither a JSON string nor an object: {short_repr(raw)} ({type_name(raw)})",
-    )
-
-
-def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
-    """``parse_arguments`` for a string."""
-    # The common case, one JSON object (and perhaps JSON whitespace after it), straight
-    # through json's C scanner: json.loads adds a Python layer of whitespace regexes that
-    # costs twice the parse. Anything else (leading whitespace, bad JSON, another value, a
-    # BOM) goes through json.loads, so its answers and error texts stay json.loads'.
-    if text and text[0] == "{":
-        scan = _scan_once or _json_scanner()
-        try:
-            parsed, end = scan(text, 0)
-        except (StopIteration, ValueError, RecursionError):
-            pass
-        else:
-            if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
-                return parsed, None  # text starts with '{': the scanner gave a dict
-    return _loads_arguments(text)
-
-
-def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:
-    if not text.strip():
-        return {}, None
-    import json  # here, not at the top: `import toolmatch` stays fast
-
-    try:
-        parsed = json.loads(text)
-    except ValueError as error:
-        where = ""
-        if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
-            error_text = error.msg.removesuffix(" at")
-            where = f" (line {error.lineno}, column {error.colno})"
-        else:
-            error_text = str(error)
-        return {}, f"arguments are not valid JSON: {error_text}{where}"
-    if not isinstance(parsed, dict):
-        return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
-    return parsed, None
-
-
-_scan_once: Callable[[str, int], tuple[Any, int]] | None = None
-_JSON_WHITESPACE = " \t\n\r"  # what json.loads skips around a value
-
-
-def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
-    """The scanner ``json.loads`` parses with, made on first use (``json`` loads lazily):
-    a decoder with the default options, like the one ``json.loads`` keeps."""
-    global _scan_once
-    import json
-
-    scan: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
-    _scan_once = scan
-    return scan
-
-
-def as_data(obj: object) -> object:
-    """``obj`` as plain data: SDK objects become dicts, one level at a time.
-
-    >>> from types import SimpleNamespace
-    >>> as_data(SimpleNamespace(name="search", args={"q": "x"}))
-    {'name': 'search', 'args': {'q': 'x'}}
-    """
-    # Concrete types first (isinstance tries them in order): JSON data skips the ABC check.
-    if obj is None or isinstance(obj, _PLAIN_TYPES):
-        return obj
-    model_dump = getattr(obj, "model_dump", None)
-    if callable(model_dump):
-        return model_dump()
-    to_dict = getattr(obj, "to_dict", None)
-    if callable(to_dict):
-        return to_dict()
-    # A dataclass instance can only exist once its module is loaded: no need to import it.
-    dataclasses = sys.modules.get("dataclasses")
-    if dataclasses is not None and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {field.name: getattr(obj, field.name) for field in dataclasses.fields(obj)}
-    probed: dict[str, object] = {}
-    for attribute in _PROBED_ATTRIBUTES:
-        try:
-            value = getattr(obj, attribute)
-        except Exception:  # a missing attribute, or a property that fails: not this shape
-            continue
-        if not callable(value):
-            probed[attribute] = value
-    return probed or obj
 
 
 def read_items(items: Sequence[object], where: str, *, strict: bool) -> list[ToolCall]:
@@ -408,7 +267,7 @@ def _trusted_call(name: str, raw_args: object, call_id: object) -> ToolCall | No
         return None  # an SDK object or an odd value: the general path reads it
     if call_id is not None and type(call_id) is not str:
         call_id = str(call_id)
-    return trusted_call(name, args, call_id, error)
+    return ToolCall(name, args, call_id, error)
 
 
 def unknown_shape(obj: object, where: str) -> TypeError:
@@ -713,3 +572,108 @@ def _mapping(value: object, where: str) -> Data:
     if not isinstance(data, Mapping):
         raise TypeError(f"{where} must be an object, got {short_repr(data)} ({type_name(data)})")
     return data
+
+
+# --- the table ----------------------------------------------------------------------------
+
+# 1. By concrete type, then by (module prefix, class name) over an object's MRO.
+BY_TYPE: dict[type, Handler] = {}
+BY_CLASS: dict[tuple[str, str], Handler] = {}
+# 2. For mappings: the value of 'type', of 'object', of 'role', then distinctive keys.
+TYPES: dict[str, Handler] = {}
+OBJECTS: dict[str, Handler] = {}
+ROLES: dict[str, Handler] = {}
+KEYS: list[tuple[str, Handler]] = []
+
+
+def new_reading() -> Reading:
+    """A ``Reading`` that dispatches through this module's table."""
+    return Reading(dispatch)
+
+
+def read_calls(obj: object, where: str) -> list[ToolCall]:
+    """The calls (with their results) in ``obj``, read at ``where``."""
+    reading = Reading(dispatch)
+    dispatch(obj, where, reading)
+    return reading.finish()
+
+
+def dispatch(obj: object, where: str, reading: Reading) -> None:
+    """Hand ``obj`` to the reader of its shape; an unknown shape raises ``TypeError``."""
+    handler = BY_TYPE.get(type(obj))
+    if handler is None:
+        handler = _by_class(obj)
+    handler(obj, where, reading)
+
+
+def _by_class(obj: object) -> Handler:
+    if BY_CLASS:
+        for kind in type(obj).__mro__:
+            module = getattr(kind, "__module__", "") or ""
+            handler = BY_CLASS.get((module.partition(".")[0], kind.__name__))
+            if handler is not None:
+                return handler
+    if isinstance(obj, Mapping):
+        return read_mapping
+    return read_object
+
+
+def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping: by its 'type', 'object' or 'role' value, then by a distinctive key."""
+    handler = _mapping_handler(data)
+    if handler is not None:
+        handler(data, where, reading)
+        return
+    found = _read_mapping(data, where)  # the previous reader, until every shape has a row
+    if found is None:
+        raise unknown_shape(data, where)
+    for call in found:
+        reading.add(call)
+
+
+def _mapping_handler(data: Mapping[str, Any]) -> Handler | None:
+    for key, table in (("type", TYPES), ("object", OBJECTS), ("role", ROLES)):
+        value = data.get(key)
+        if type(value) is str:
+            handler = table.get(value)
+            if handler is not None:
+                return handler
+    for key, handler in KEYS:
+        if data.get(key) is not None:
+            return handler
+    return None
+
+
+def read_object(obj: object, where: str, reading: Reading) -> None:
+    """An object of no listed class: read as the data it dumps to."""
+    if obj is None or isinstance(obj, (str, bytes, bytearray)):
+        raise unknown_shape(obj, where)
+    data = as_data(obj)
+    if isinstance(data, Mapping):
+        read_mapping(data, where, reading)
+    elif isinstance(data, (list, tuple)):
+        read_sequence(data, where, reading)
+    else:
+        raise unknown_shape(obj, where)
+
+
+def read_sequence(items: Sequence[object], where: str, reading: Reading) -> None:
+    """A list or tuple: each item in order."""
+    reading.read_each(items, where)
+
+
+def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
+    """A ``ToolCall``: itself."""
+    reading.add(call)
+
+
+BY_TYPE.update(
+    {
+        list: read_sequence,
+        tuple: read_sequence,
+        dict: read_mapping,
+        ToolCall: read_tool_call,
+        type(None): read_object,
+        str: read_object,
+    }
+)

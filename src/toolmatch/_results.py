@@ -96,13 +96,15 @@ class Candidate(Record):
         return f"call {self.index} {_call_text(self.call)}: {verdict}"
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: index, the call's name, args, id and parse_error, and the verdict."""
+        """A JSON-ready dict: index, the call's fields, and the verdict."""
         return {
             "index": self.index,
             "name": self.call.name,
             "args": jsonable(self.call.args),
             "id": self.call.id,
             "parse_error": self.call.parse_error,
+            "result": jsonable(self.call.result),
+            "failed": self.call.failed,
             "matched": self.matched,
             "mismatches": [mismatch.as_dict() for mismatch in self.mismatches],
         }

@@ -1,0 +1,289 @@
+"""``Reading``: the state of one ``to_calls`` run, and the helpers every shape reader uses.
+
+A shape reader ("handler") is ``read_x(data, where, reading) -> None``: it records what it
+finds through ``reading.call`` / ``reading.result`` and hands inner values back to
+``reading.read``, which dispatches them through ``_readers``' table. This module sits below
+the table, so it takes the dispatch function as an argument instead of importing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Mapping
+
+from toolmatch._calls import ToolCall
+from toolmatch._describe import short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    S = TypeVar("S")
+    Dispatch = Callable[[object, str, "Reading"], None]
+
+__all__ = ["Reading", "as_data", "parse_arguments", "wrong_shape"]
+
+# Attributes looked up on objects that offer neither model_dump(), to_dict() nor dataclass
+# fields (an OpenTelemetry ReadableSpan, a SimpleNamespace, a user's own class).
+_PROBED_ATTRIBUTES = (
+    "name",
+    "args",
+    "arguments",
+    "input",
+    "id",
+    "call_id",
+    "type",
+    "role",
+    "content",
+    "parts",
+    "tool_calls",
+    "invalid_tool_calls",
+    "function_call",
+    "function",
+    "choices",
+    "candidates",
+    "message",
+    "output",
+    "attributes",
+    "method",
+    "params",
+    "tool_name",
+    "tool_call_id",
+    "part_kind",
+    "kind",
+    "text",
+)
+_PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
+
+
+class Reading:
+    """One ``to_calls`` run: calls in order of first appearance, results to pair by id.
+
+    >>> from toolmatch._readers import new_reading
+    >>> reading = new_reading()
+    >>> reading.call("search", '{"q": "paris"}', "call_1", "input")
+    >>> reading.result("call_1", "sunny", failed=False)
+    >>> reading.finish()
+    [ToolCall(name='search', args={'q': 'paris'}, id='call_1', result='sunny', failed=False)]
+    """
+
+    __slots__ = ("_calls", "_dispatch", "_results", "_states")
+
+    def __init__(self, dispatch: Dispatch) -> None:
+        self._dispatch = dispatch
+        self._calls: list[ToolCall | None] = []
+        self._results: list[tuple[str, object, bool | None]] = []
+        self._states: dict[type, object] = {}
+
+    def read(self, obj: object, where: str) -> None:
+        """Read any value at ``where``; an unknown shape raises ``TypeError``."""
+        self._dispatch(obj, where, self)
+
+    def read_each(self, items: Iterable[object], where: str) -> None:
+        """Read each item in order at ``where[i]`` (an iterator is consumed once)."""
+        dispatch = self._dispatch
+        for index, item in enumerate(items):
+            dispatch(item, f"{where}[{index}]", self)
+
+    def call(
+        self,
+        name: object,
+        raw_args: object,
+        call_id: object,
+        where: str,
+        *,
+        parse_error: str | None = None,
+    ) -> None:
+        """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
+
+        With ``parse_error`` the call keeps that error and its ``args`` are ``{}``.
+        """
+        if type(name) is not str and not isinstance(name, str):
+            found = f"{short_repr(name)} ({type_name(name)})"
+            raise TypeError(f"{where}: a tool call's name must be a string, got {found}")
+        if parse_error is not None:
+            args: dict[str, Any] = {}
+        elif type(raw_args) is dict:
+            args = raw_args.copy()  # the caller may change theirs later
+        else:
+            args, parse_error = parse_arguments(as_data(raw_args))
+        if call_id is not None and type(call_id) is not str:
+            call_id = str(call_id)
+        self._calls.append(ToolCall(name, args, call_id, parse_error))
+
+    def add(self, call: ToolCall) -> None:
+        """Record a ``ToolCall`` given as it is."""
+        self._calls.append(call)
+
+    def reserve(self) -> int:
+        """A place in call order for a call known only later (see ``fill``)."""
+        self._calls.append(None)
+        return len(self._calls) - 1
+
+    def fill(self, slot: int, call: ToolCall) -> None:
+        """Put ``call`` at the place ``reserve`` gave."""
+        self._calls[slot] = call
+
+    def result(self, call_id: object, content: object, failed: bool | None) -> None:
+        """A tool's answer to the call of ``call_id``; no such call in the trace: ignored."""
+        if call_id is not None:
+            self._results.append((str(call_id), content, failed))
+
+    def state(self, kind: type[S]) -> S:
+        """This run's one ``kind()`` object; its ``finish(reading)``, if any, runs at finish."""
+        state = self._states.get(kind)
+        if state is None:
+            state = self._states[kind] = kind()
+        return state  # type: ignore[return-value]
+
+    def finish(self) -> list[ToolCall]:
+        """Finish the states, pair results with their calls by id, and return the calls."""
+        done: set[type] = set()
+        while len(done) < len(self._states):  # a finishing state may start another
+            for kind, state in list(self._states.items()):
+                if kind not in done:
+                    done.add(kind)
+                    finish = getattr(state, "finish", None)
+                    if finish is not None:
+                        finish(self)
+        calls = self._calls
+        if None in calls:
+            raise RuntimeError("a reader reserved a place for a call and never filled it")
+        if self._results:
+            _pair(calls, self._results)  # type: ignore[arg-type]
+        return calls  # type: ignore[return-value]
+
+
+def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]]) -> None:
+    """Give each result to the first call of its id that has none yet."""
+    waiting: dict[str, list[int]] = {}
+    for index, call in enumerate(calls):
+        if call.id is not None and call.result is None and call.failed is None:
+            waiting.setdefault(call.id, []).append(index)
+    for call_id, content, failed in results:
+        indices = waiting.get(call_id)
+        if indices:
+            index = indices.pop(0)
+            call = calls[index]
+            calls[index] = ToolCall(
+                call.name, call.args, call.id, call.parse_error, content, failed
+            )
+
+
+def wrong_shape(where: str, expected: str, found: object) -> TypeError:
+    """The error for a value of the wrong kind at a known place.
+
+    >>> wrong_shape("input.tool_calls", "a list", 3)
+    TypeError('input.tool_calls must be a list, got 3 (int)')
+    """
+    return TypeError(f"{where} must be {expected}, got {short_repr(found)} ({type_name(found)})")
+
+
+def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
+    """Arguments as a dict, and what was wrong with them (``None`` when nothing was).
+
+    A JSON string is parsed; an empty string or ``None`` means no arguments.
+
+    >>> parse_arguments('{"q": "paris"}')
+    ({'q': 'paris'}, None)
+    >>> parse_arguments('{"q": ')
+    ({}, 'arguments are not valid JSON: Expecting value (line 1, column 7)')
+    >>> parse_arguments('{"q": "pa')
+    ({}, 'arguments are not valid JSON: Unterminated string starting (line 1, column 7)')
+    """
+    if raw is None:
+        return {}, None
+    if isinstance(raw, (dict, Mapping)):  # dict first: a dict skips the slower ABC check
+        return dict(raw), None
+    if isinstance(raw, (bytes, bytearray)):
+        raw = raw.decode("utf-8", errors="replace")
+    if isinstance(raw, str):
+        return _json_arguments(raw)
+    return (
+        {},
+        f"arguments are neither a JSON string nor an object: {short_repr(raw)} ({type_name(raw)})",
+    )
+
+
+def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    """``parse_arguments`` for a string."""
+    # The common case, one JSON object (and perhaps JSON whitespace after it), straight
+    # through json's C scanner: json.loads adds a Python layer of whitespace regexes that
+    # costs twice the parse. Anything else (leading whitespace, bad JSON, another value, a
+    # BOM) goes through json.loads, so its answers and error texts stay json.loads'.
+    if text and text[0] == "{":
+        scan = _scan_once or _json_scanner()
+        try:
+            parsed, end = scan(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            pass
+        else:
+            if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
+                return parsed, None  # text starts with '{': the scanner gave a dict
+    return _loads_arguments(text)
+
+
+def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    if not text.strip():
+        return {}, None
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        parsed = json.loads(text)
+    except ValueError as error:
+        where = ""
+        if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
+            error_text = error.msg.removesuffix(" at")
+            where = f" (line {error.lineno}, column {error.colno})"
+        else:
+            error_text = str(error)
+        return {}, f"arguments are not valid JSON: {error_text}{where}"
+    if not isinstance(parsed, dict):
+        return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
+    return parsed, None
+
+
+_scan_once: Callable[[str, int], tuple[Any, int]] | None = None
+_JSON_WHITESPACE = " \t\n\r"  # what json.loads skips around a value
+
+
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """The scanner ``json.loads`` parses with, made on first use (``json`` loads lazily):
+    a decoder with the default options, like the one ``json.loads`` keeps."""
+    global _scan_once
+    import json
+
+    scan: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
+    _scan_once = scan
+    return scan
+
+
+def as_data(obj: object) -> object:
+    """``obj`` as plain data: SDK objects become dicts, one level at a time.
+
+    >>> from types import SimpleNamespace
+    >>> as_data(SimpleNamespace(name="search", args={"q": "x"}))
+    {'name': 'search', 'args': {'q': 'x'}}
+    """
+    # Concrete types first (isinstance tries them in order): JSON data skips the ABC check.
+    if obj is None or isinstance(obj, _PLAIN_TYPES):
+        return obj
+    model_dump = getattr(obj, "model_dump", None)
+    if callable(model_dump):
+        return model_dump()
+    to_dict = getattr(obj, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    # A dataclass instance can only exist once its module is loaded: no need to import it.
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {field.name: getattr(obj, field.name) for field in dataclasses.fields(obj)}
+    probed: dict[str, object] = {}
+    for attribute in _PROBED_ATTRIBUTES:
+        try:
+            value = getattr(obj, attribute)
+        except Exception:  # a missing attribute, or a property that fails: not this shape
+            continue
+        if not callable(value):
+            probed[attribute] = value
+    return probed or obj

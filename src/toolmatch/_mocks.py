@@ -44,7 +44,7 @@ def read_mock_call(recorded: object, where: str, reading: Reading) -> None:
 def _read_call(recorded: object, mock: object | None, where: str, reading: Reading) -> None:
     # A _Call is a tuple: (name, args, kwargs), or (args, kwargs) for a call_args entry.
     # Its attributes are not read: on a _Call they make new calls.
-    parts = tuple(recorded)  # type: ignore[call-overload]
+    parts: tuple[Any, ...] = tuple(recorded)  # type: ignore[arg-type]
     name: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -81,7 +81,7 @@ def _read_call(recorded: object, mock: object | None, where: str, reading: Readi
             None,
             None,
             where,
-            parse_error=f"arguments do not fit the spec's signature {signature}: {error}",
+            parse_error=f"arguments do not fit {tool}{_bare(signature)}: {error}",
         )
         return
     reading.call(tool, _named(bound), None, where)
@@ -97,6 +97,15 @@ _UNNAMED = {
         "name='get_weather', or call its attributes (tools.get_weather(...))"
     ),
 }
+
+
+def _bare(signature: inspect.Signature) -> str:
+    """``signature`` without its annotations: ``(city, unit='C')``."""
+    empty = signature.empty
+    parameters = [
+        parameter.replace(annotation=empty) for parameter in signature.parameters.values()
+    ]
+    return str(signature.replace(parameters=parameters, return_annotation=empty))
 
 
 def _named(bound: inspect.BoundArguments) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from toolmatch import _atif, _frameworks, _mocks
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
 from toolmatch._reading import Reading, _json_arguments, as_data, parse_arguments
@@ -584,6 +585,8 @@ TYPES: dict[str, Handler] = {}
 OBJECTS: dict[str, Handler] = {}
 ROLES: dict[str, Handler] = {}
 KEYS: list[tuple[str, Handler]] = []
+# 3. Last, for a mapping no row claims: a test of its whole shape (LangGraph's updates).
+SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = []
 
 
 def new_reading() -> Reading:
@@ -626,6 +629,10 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         return
     found = _read_mapping(data, where)  # the previous reader, until every shape has a row
     if found is None:
+        for test, shape_handler in SHAPES:
+            if test(data):
+                shape_handler(data, where, reading)
+                return
         raise unknown_shape(data, where)
     for call in found:
         reading.add(call)
@@ -677,3 +684,48 @@ BY_TYPE.update(
         str: read_object,
     }
 )
+
+
+# Agent frameworks (_frameworks), test doubles (_mocks) and ATIF trajectories (_atif).
+BY_CLASS.update(
+    {
+        ("agents", "RunResultBase"): _frameworks.read_agents_result,
+        ("agents", "ToolCallItem"): _frameworks.read_agents_call_item,
+        ("agents", "HandoffCallItem"): _frameworks.read_agents_call_item,
+        ("agents", "ToolApprovalItem"): _frameworks.read_agents_approval_item,
+        ("agents", "RunItemBase"): _frameworks.read_agents_item,
+        ("agents", "RunItemStreamEvent"): _frameworks.read_agents_item_event,
+        ("agents", "RawResponsesStreamEvent"): _frameworks.read_agents_raw_event,
+        ("agents", "AgentUpdatedStreamEvent"): _frameworks.read_nothing,
+        ("agents", "Agent"): _frameworks.not_a_run("pass what Runner.run(agent, ...) returns"),
+        ("langgraph", "StateSnapshot"): _frameworks.read_langgraph_snapshot,
+        ("langgraph", "Pregel"): _frameworks.not_a_run(
+            "pass the state graph.invoke(...) returns, or graph.get_state(config)"
+        ),
+        ("pydantic_ai", "AgentRunResult"): _frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResult"): _frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResultSync"): _frameworks.read_all_messages,
+        ("pydantic_ai", "AgentRun"): _frameworks.read_all_messages,
+        ("pydantic_ai", "AbstractAgent"): _frameworks.not_a_run(
+            "pass what agent.run_sync(...) returns, or its all_messages()"
+        ),
+        ("llama_index", "ChatResponse"): _frameworks.read_llama_response,
+        ("llama_index", "ChatMessage"): _frameworks.read_llama_message,
+        ("llama_index", "ToolCallBlock"): _frameworks.read_llama_block,
+        ("llama_index", "ToolSelection"): _frameworks.read_llama_selection,
+        ("unittest", "NonCallableMock"): _mocks.read_mock,
+        ("unittest", "_CallList"): _mocks.read_mock_call_list,
+        ("unittest", "_Call"): _mocks.read_mock_call,
+    }
+)
+KEYS[:0] = [  # first: these keys are ATIF's alone, and its steps also hold 'tool_calls'
+    ("schema_version", _atif.read_atif_trajectory),
+    ("step_id", _atif.read_atif_step),
+    ("function_name", _atif.read_atif_tool_call),
+    ("source_call_id", _atif.read_atif_result),
+]
+KEYS += [
+    ("messages", _frameworks.read_message_state),  # a LangGraph state, or a node's update
+    ("__interrupt__", _frameworks.read_nothing),  # LangGraph's update for an interrupt
+]
+SHAPES.append((_frameworks.is_langgraph_update, _frameworks.read_langgraph_update))

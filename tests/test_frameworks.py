@@ -1,0 +1,674 @@
+"""to_calls on the objects agent frameworks hand back, made by the frameworks' own run loops
+driven offline by fake models: openai-agents, LangGraph, pydantic-ai, llama-index."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from agents import (
+    Agent,
+    ModelResponse,
+    RunConfig,
+    Runner,
+    Usage,
+    function_tool,
+)
+from agents.items import ToolCallItem, ToolCallOutputItem
+from agents.models.interface import Model
+from agents.stream_events import (
+    AgentUpdatedStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+)
+from langchain_core.language_models.fake_chat_models import (
+    FakeMessagesListChatModel,
+)
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.tools import ToolException, tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.types import Command, interrupt
+from llama_index.core.base.llms.types import (
+    ChatMessage,
+    ChatResponse,
+    TextBlock,
+    ToolCallBlock,
+)
+from llama_index.core.llms.llm import ToolSelection
+from openai.types.chat import ChatCompletionMessageFunctionToolCall
+from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
+    ResponseCreatedEvent,
+    ResponseFunctionCallArgumentsDeltaEvent,
+    ResponseFunctionCallArgumentsDoneEvent,
+    ResponseFunctionToolCall,
+    ResponseOutputItemAddedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseOutputMessage,
+    ResponseOutputText,
+    ResponseStreamEvent,
+    ResponseTextDeltaEvent,
+)
+from pydantic_ai import Agent as PydanticAgent
+from pydantic_ai import ModelRetry
+from pydantic_ai.messages import ModelMessage, TextPart, ToolCallPart
+from pydantic_ai.messages import ModelResponse as PaiResponse
+from pydantic_ai.models.function import (
+    AgentInfo,
+    DeltaToolCall,
+    DeltaToolCalls,
+    FunctionModel,
+)
+
+from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+
+# --- openai-agents ------------------------------------------------------------------------
+
+
+NO_TRACING = RunConfig(tracing_disabled=True)
+TOOL_ERROR = "An error occurred while running the tool. Please try again."
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+@function_tool(needs_approval=True)
+def delete_file(path: str) -> str:
+    """Delete a file."""
+    return "deleted"
+
+
+def function_call(call_id: str, name: str, arguments: str) -> ResponseFunctionToolCall:
+    return ResponseFunctionToolCall(
+        type="function_call",
+        id=f"fc_{call_id}",
+        call_id=call_id,
+        name=name,
+        arguments=arguments,
+        status="completed",
+    )
+
+
+def text_message(text: str) -> ResponseOutputMessage:
+    return ResponseOutputMessage(
+        type="message",
+        id="msg_1",
+        role="assistant",
+        status="completed",
+        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+    )
+
+
+WEATHER_TURNS = (
+    (
+        ("call_1", "get_weather", '{"city": "Paris"}'),
+        ("call_2", "get_weather", '{"city": "Atlantis"}'),
+    ),
+    "Paris is sunny.",
+)
+
+
+class FakeModel(Model):
+    """Answers each turn from a script: calls ((call_id, name, arguments), ...) or a text.
+
+    ``stream_response`` streams each answer the way the Responses API does: items added,
+    arguments in two deltas, items done, the response completed.
+    """
+
+    def __init__(self, *turns: tuple[tuple[str, str, str], ...] | str) -> None:
+        self.turns = list(turns)
+
+    def _output(self) -> list[Any]:
+        turn = self.turns.pop(0)
+        if isinstance(turn, str):
+            return [text_message(turn)]
+        return [function_call(*call) for call in turn]
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
+
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        for event in response_events(self._output()):
+            yield event
+
+
+def response_events(output: list[Any]) -> list[ResponseStreamEvent]:
+    def response(items: list[Any], status: str) -> Response:
+        return Response(
+            id="resp_1",
+            object="response",
+            created_at=0,
+            model="fake",
+            output=items,
+            status=status,  # type: ignore[arg-type]
+            tool_choice="auto",
+            tools=[],
+            parallel_tool_calls=True,
+        )
+
+    number = iter(range(1000))
+    events: list[ResponseStreamEvent] = [
+        ResponseCreatedEvent(
+            type="response.created",
+            response=response([], "in_progress"),
+            sequence_number=next(number),
+        )
+    ]
+    for index, item in enumerate(output):
+        if isinstance(item, ResponseFunctionToolCall):
+            started = item.model_copy(update={"arguments": "", "status": "in_progress"})
+            events.append(
+                ResponseOutputItemAddedEvent(
+                    type="response.output_item.added",
+                    item=started,
+                    output_index=index,
+                    sequence_number=next(number),
+                )
+            )
+            half = len(item.arguments) // 2
+            for delta in (item.arguments[:half], item.arguments[half:]):
+                events.append(
+                    ResponseFunctionCallArgumentsDeltaEvent(
+                        type="response.function_call_arguments.delta",
+                        item_id=item.id or "",
+                        output_index=index,
+                        delta=delta,
+                        sequence_number=next(number),
+                    )
+                )
+            events.append(
+                ResponseFunctionCallArgumentsDoneEvent(
+                    type="response.function_call_arguments.done",
+                    item_id=item.id or "",
+                    name=item.name,
+                    output_index=index,
+                    arguments=item.arguments,
+                    sequence_number=next(number),
+                )
+            )
+        else:
+            started = item.model_copy(update={"content": [], "status": "in_progress"})
+            events.append(
+                ResponseOutputItemAddedEvent(
+                    type="response.output_item.added",
+                    item=started,
+                    output_index=index,
+                    sequence_number=next(number),
+                )
+            )
+            events.append(
+                ResponseTextDeltaEvent(
+                    type="response.output_text.delta",
+                    item_id=item.id,
+                    output_index=index,
+                    content_index=0,
+                    delta=item.content[0].text,
+                    logprobs=[],
+                    sequence_number=next(number),
+                )
+            )
+        events.append(
+            ResponseOutputItemDoneEvent(
+                type="response.output_item.done",
+                item=item,
+                output_index=index,
+                sequence_number=next(number),
+            )
+        )
+    events.append(
+        ResponseCompletedEvent(
+            type="response.completed",
+            response=response(output, "completed"),
+            sequence_number=next(number),
+        )
+    )
+    return events
+
+
+def weather_agent() -> Agent[Any]:
+    return Agent(name="weather", model=FakeModel(*WEATHER_TURNS), tools=[get_weather])
+
+
+AGENTS_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris"),
+    ToolCall("get_weather", {"city": "Atlantis"}, id="call_2", result=TOOL_ERROR),
+]
+AGENTS_CALLS_WITHOUT_RESULTS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
+    ToolCall("get_weather", {"city": "Atlantis"}, id="call_2"),
+]
+
+
+def run_agent(agent: Agent[Any], question: str, run_config: RunConfig) -> Any:
+    return asyncio.run(Runner.run(agent, question, run_config=run_config))
+
+
+def run_streamed(agent: Agent[Any]) -> tuple[Any, list[Any]]:
+    async def run() -> tuple[Any, list[Any]]:
+        result = Runner.run_streamed(agent, "Weather in Paris and Atlantis?", run_config=NO_TRACING)
+        events = [event async for event in result.stream_events()]
+        return result, events
+
+    return asyncio.run(run())
+
+
+def test_agents_run_result_gives_the_calls_with_their_outputs() -> None:
+    result = run_agent(weather_agent(), "Weather in Paris and Atlantis?", run_config=NO_TRACING)
+    assert type(result).__name__ == "RunResult"
+    assert to_calls(result) == AGENTS_CALLS
+    assert to_calls(result.new_items) == AGENTS_CALLS
+    # the SDK's own replay list holds the same Responses items
+    assert to_calls(result.to_input_list()) == AGENTS_CALLS
+    assert_called(result, "get_weather", {"city": "Paris"})
+    assert ExpectedTool.never("delete_file") == result
+
+
+def test_agents_items_by_themselves() -> None:
+    result = run_agent(weather_agent(), "Weather?", run_config=NO_TRACING)
+    call_item, _, output_item, _, message_item = result.new_items
+    assert isinstance(call_item, ToolCallItem)
+    assert isinstance(output_item, ToolCallOutputItem)
+    assert to_calls(call_item) == AGENTS_CALLS_WITHOUT_RESULTS[:1]
+    assert to_calls(output_item) == []  # a tool's output alone holds no call
+    assert to_calls(message_item) == []
+
+
+def test_agents_streamed_run_result_once_complete() -> None:
+    result, _ = run_streamed(weather_agent())
+    assert type(result).__name__ == "RunResultStreaming"
+    assert to_calls(result) == AGENTS_CALLS
+
+
+def test_agents_streamed_run_result_not_yet_consumed_is_an_error() -> None:
+    async def run() -> None:
+        result = Runner.run_streamed(weather_agent(), "Weather?", run_config=NO_TRACING)
+        with pytest.raises(ValueError, match=r"^input: the streamed run") as error:
+            to_calls(result)
+        assert str(error.value) == (
+            "input: the streamed run is not complete, so its new_items are not all there; "
+            "consume result.stream_events() first"
+        )
+        assert ExpectedTool.never("get_weather") != result  # never a silent pass
+        result.cancel()
+        async for _ in result.stream_events():
+            pass
+
+    asyncio.run(run())
+
+
+def test_agents_stream_events_count_each_call_once() -> None:
+    _, events = run_streamed(weather_agent())
+    kinds = {type(event) for event in events}
+    assert kinds == {AgentUpdatedStreamEvent, RawResponsesStreamEvent, RunItemStreamEvent}
+    # the raw events give the calls, the run items repeat them and add the outputs
+    assert to_calls(events) == AGENTS_CALLS
+    assert to_calls(iter(events)) == AGENTS_CALLS
+    run_items = [event for event in events if isinstance(event, RunItemStreamEvent)]
+    assert {event.name for event in run_items} == {
+        "tool_called",
+        "tool_output",
+        "message_output_created",
+    }
+    assert to_calls(run_items) == AGENTS_CALLS
+    raw = [event for event in events if isinstance(event, RawResponsesStreamEvent)]
+    assert to_calls(raw) == AGENTS_CALLS_WITHOUT_RESULTS
+    assert to_calls([event.data for event in raw]) == AGENTS_CALLS_WITHOUT_RESULTS
+    updated = [event for event in events if isinstance(event, AgentUpdatedStreamEvent)]
+    assert to_calls(updated) == []
+
+
+def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
+    billing = Agent(name="billing", model=FakeModel("Billing here."))
+    triage = Agent(
+        name="triage",
+        model=FakeModel((("call_h", "transfer_to_billing", "{}"),)),
+        handoffs=[billing],
+    )
+    result = run_agent(triage, "My invoice?", run_config=NO_TRACING)
+    assert [type(item).__name__ for item in result.new_items] == [
+        "HandoffCallItem",
+        "HandoffOutputItem",
+        "MessageOutputItem",
+    ]
+    assert to_calls(result) == [
+        ToolCall("transfer_to_billing", {}, id="call_h", result='{"assistant": "billing"}')
+    ]
+
+
+def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
+    agent = Agent(
+        name="files",
+        model=FakeModel((("call_d", "delete_file", '{"path": "/tmp/x"}'),), "Done."),
+        tools=[delete_file],
+    )
+    result = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+    assert [type(item).__name__ for item in result.new_items] == [
+        "ToolCallItem",
+        "ToolApprovalItem",
+    ]
+    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d")]
+    assert to_calls(result) == pending
+    assert to_calls(result.interruptions) == pending
+
+
+def test_agents_agent_itself_says_what_to_pass() -> None:
+    agent = weather_agent()
+    with pytest.raises(TypeError) as error:
+        to_calls(agent)
+    message = str(error.value)
+    assert message.startswith("to_calls cannot read tool calls from input: Agent(name='weather'")
+    assert message.endswith("(agents.Agent) holds no run; pass what Runner.run(agent, ...) returns")
+
+
+# --- LangGraph ----------------------------------------------------------------------------
+
+
+@tool("get_weather")
+def lc_get_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ToolException("no such city")
+    return f"Sunny in {city}"
+
+
+class ToolCallingFakeModel(FakeMessagesListChatModel):
+    """langchain-core's fake chat model, which answers from a list, with tools bound."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+
+def weather_graph(checkpointer: Any = None) -> Any:
+    model = ToolCallingFakeModel(
+        responses=[
+            AIMessage(
+                "",
+                tool_calls=[
+                    {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"},
+                    {"name": "get_weather", "args": {"city": "Atlantis"}, "id": "call_2"},
+                ],
+            ),
+            AIMessage("Paris is sunny."),
+        ]
+    )
+
+    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def log(state: MessagesState) -> None:
+        return None  # a node that updates nothing
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("log", log)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", ToolNode([lc_get_weather], handle_tool_errors=True))
+    builder.add_edge(START, "log")
+    builder.add_edge("log", "agent")
+    builder.add_conditional_edges("agent", tools_condition)
+    builder.add_edge("tools", "agent")
+    return builder.compile(checkpointer=checkpointer)
+
+
+QUESTION = {"messages": [("user", "Weather in Paris and Atlantis?")]}
+LANGGRAPH_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False),
+    ToolCall(
+        "get_weather",
+        {"city": "Atlantis"},
+        id="call_2",
+        result="Error: ToolException('no such city')\n Please fix your mistakes.",
+        failed=True,
+    ),
+]
+
+
+def test_langgraph_state_gives_the_calls_with_the_tool_messages() -> None:
+    state = weather_graph().invoke(QUESTION)
+    assert list(state) == ["messages"]
+    assert to_calls(state) == LANGGRAPH_CALLS
+    assert to_calls(state["messages"]) == LANGGRAPH_CALLS
+    assert_called(state, "get_weather", {"city": "Paris"})
+
+
+def test_langgraph_updates_stream() -> None:
+    chunks = list(weather_graph().stream(QUESTION, stream_mode="updates"))
+    assert [list(chunk) for chunk in chunks] == [["log"], ["agent"], ["tools"], ["agent"]]
+    assert chunks[0] == {"log": None}
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks[1]) == [
+        ToolCall(call.name, call.args, call.id) for call in LANGGRAPH_CALLS
+    ]
+    assert to_calls(chunks[0]) == []
+
+
+def test_langgraph_state_snapshot() -> None:
+    graph = weather_graph(InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    graph.invoke(QUESTION, config)
+    snapshot = graph.get_state(config)
+    assert type(snapshot).__name__ == "StateSnapshot"
+    assert to_calls(snapshot) == LANGGRAPH_CALLS
+    assert to_calls(snapshot.values) == LANGGRAPH_CALLS
+
+
+def test_langgraph_interrupt_update_holds_no_call() -> None:
+    def ask(state: MessagesState) -> dict[str, Any]:
+        answer = interrupt("Which city?")
+        return {"messages": [HumanMessage(answer)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t2"}}
+    chunks = list(graph.stream(QUESTION, config, stream_mode="updates"))
+    assert list(chunks[-1]) == ["__interrupt__"]
+    assert to_calls(chunks) == []
+    resumed = list(graph.stream(Command(resume="Paris"), config, stream_mode="updates"))
+    assert to_calls(resumed) == []
+
+
+def test_langgraph_update_of_other_keys_is_not_read_silently() -> None:
+    with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input\[0\]"):
+        to_calls([{"counter": {"count": 1}}])
+
+
+def test_langgraph_graph_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(weather_graph())
+    assert str(error.value).endswith(
+        "(langgraph.CompiledStateGraph) holds no run; pass the state graph.invoke(...) "
+        "returns, or graph.get_state(config)"
+    )
+
+
+# --- pydantic-ai --------------------------------------------------------------------------
+
+
+def pai_answer(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
+    if len(messages) == 1:
+        return PaiResponse(
+            parts=[
+                ToolCallPart("get_weather", {"city": "Paris"}, tool_call_id="call_1"),
+                ToolCallPart("get_weather", {"city": "Atlantis"}, tool_call_id="call_2"),
+            ]
+        )
+    return PaiResponse(parts=[TextPart("Paris is sunny.")])
+
+
+async def pai_stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+    if len(messages) == 1:
+        calls: DeltaToolCalls = {
+            0: DeltaToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1"),
+            1: DeltaToolCall("get_weather", '{"city": "Atlantis"}', tool_call_id="call_2"),
+        }
+        yield calls
+    else:
+        yield "Paris is sunny."
+
+
+def pydantic_agent() -> PydanticAgent[None, str]:
+    agent = PydanticAgent(FunctionModel(pai_answer, stream_function=pai_stream), retries=2)
+
+    @agent.tool_plain
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        if city == "Atlantis":
+            raise ModelRetry("no such city")
+        return f"Sunny in {city}"
+
+    return agent
+
+
+def pai_calls(paris_args: Any) -> list[ToolCall]:
+    return [
+        ToolCall("get_weather", paris_args, id="call_1", result="Sunny in Paris", failed=False),
+        ToolCall(
+            "get_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
+        ),
+    ]
+
+
+def test_pydantic_ai_run_result() -> None:
+    result = asyncio.run(pydantic_agent().run("Weather in Paris and Atlantis?"))
+    assert type(result).__name__ == "AgentRunResult"
+    assert to_calls(result) == pai_calls({"city": "Paris"})
+    assert to_calls(result.all_messages()) == to_calls(result)
+
+
+def test_pydantic_ai_streamed_run_result() -> None:
+    async def run() -> list[ToolCall]:
+        async with pydantic_agent().run_stream("Weather in Paris and Atlantis?") as result:
+            assert type(result).__name__ == "StreamedRunResult"
+            await result.get_output()
+            return to_calls(result)
+
+    assert asyncio.run(run()) == pai_calls({"city": "Paris"})
+
+
+def test_pydantic_ai_agent_run_from_iter() -> None:
+    async def run() -> list[ToolCall]:
+        async with pydantic_agent().iter("Weather in Paris and Atlantis?") as agent_run:
+            async for _ in agent_run:
+                pass
+            assert type(agent_run).__name__ == "AgentRun"
+            return to_calls(agent_run)
+
+    assert asyncio.run(run()) == pai_calls({"city": "Paris"})
+
+
+def test_pydantic_ai_agent_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(pydantic_agent())
+    assert str(error.value).endswith(
+        "(pydantic_ai.Agent) holds no run; pass what agent.run_sync(...) returns, or its "
+        "all_messages()"
+    )
+
+
+# --- llama-index --------------------------------------------------------------------------
+
+
+LLAMA_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
+    ToolCall("get_weather", {"city": "Rome"}, id="call_2"),
+]
+
+
+def openai_tool_call(call_id: str, city: str) -> ChatCompletionMessageFunctionToolCall:
+    return ChatCompletionMessageFunctionToolCall(
+        id=call_id,
+        type="function",
+        function={"name": "get_weather", "arguments": f'{{"city": "{city}"}}'},
+    )
+
+
+def test_llama_index_tool_call_blocks() -> None:
+    message = ChatMessage(
+        role="assistant",
+        blocks=[
+            TextBlock(text="Checking."),
+            ToolCallBlock(
+                tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+            ),
+            # an integration may keep the arguments as the provider's JSON text
+            ToolCallBlock(
+                tool_call_id="call_2", tool_name="get_weather", tool_kwargs='{"city": "Rome"}'
+            ),
+        ],
+    )
+    assert to_calls(message) == LLAMA_CALLS
+    assert to_calls(ChatResponse(message=message)) == LLAMA_CALLS
+    assert to_calls(message.blocks[1]) == LLAMA_CALLS[:1]
+
+
+def test_llama_index_tool_calls_in_additional_kwargs() -> None:
+    message = ChatMessage(
+        role="assistant",
+        content="",
+        additional_kwargs={
+            "tool_calls": [openai_tool_call("call_1", "Paris"), openai_tool_call("call_2", "Rome")]
+        },
+    )
+    assert to_calls(message) == LLAMA_CALLS
+
+
+def test_llama_index_calls_kept_both_ways_count_once() -> None:
+    # llama-index's OpenAI integration fills both the blocks and additional_kwargs
+    entries = [openai_tool_call("call_1", "Paris"), openai_tool_call("call_2", "Rome")]
+    message = ChatMessage(
+        role="assistant",
+        blocks=[
+            ToolCallBlock(
+                tool_call_id=entry.id, tool_name="get_weather", tool_kwargs=entry.function.arguments
+            )
+            for entry in entries
+        ],
+        additional_kwargs={"tool_calls": entries},
+    )
+    assert to_calls(message) == LLAMA_CALLS
+
+
+def test_llama_index_history_pairs_tool_messages_with_calls() -> None:
+    history = [
+        ChatMessage(role="system", content="You answer weather questions."),
+        ChatMessage(role="user", content="Weather in Paris?"),
+        ChatMessage(
+            role="assistant",
+            blocks=[
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+                )
+            ],
+        ),
+        ChatMessage(
+            role="tool",
+            content="Sunny in Paris",
+            additional_kwargs={"tool_call_id": "call_1", "name": "get_weather"},
+        ),
+        ChatMessage(role="assistant", content="It is sunny."),
+    ]
+    assert to_calls(history) == [
+        ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris")
+    ]
+    assert to_calls(history[1]) == []
+    assert to_calls(history[4]) == []
+
+
+def test_llama_index_tool_selections() -> None:
+    selections = [
+        ToolSelection(tool_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}),
+        ToolSelection(tool_id="call_2", tool_name="get_weather", tool_kwargs={"city": "Rome"}),
+    ]
+    assert to_calls(selections) == LLAMA_CALLS
+    assert to_calls(selections[0]) == LLAMA_CALLS[:1]

@@ -66,6 +66,7 @@ from pydantic_ai.models.function import (
 )
 
 from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+from toolmatch._reading import FORMATS_DOC
 
 # --- openai-agents ------------------------------------------------------------------------
 
@@ -367,7 +368,10 @@ def test_agents_agent_itself_says_what_to_pass() -> None:
         to_calls(agent)
     message = str(error.value)
     assert message.startswith("to_calls cannot read tool calls from input: Agent(name='weather'")
-    assert message.endswith("(agents.Agent) holds no run; pass what Runner.run(agent, ...) returns")
+    assert message.endswith(
+        "(agents.Agent); it holds no run: pass what Runner.run(agent, ...) returns; "
+        "accepted shapes: " + FORMATS_DOC
+    )
 
 
 # --- LangGraph ----------------------------------------------------------------------------
@@ -487,8 +491,8 @@ def test_langgraph_graph_itself_says_what_to_pass() -> None:
     with pytest.raises(TypeError) as error:
         to_calls(weather_graph())
     assert str(error.value).endswith(
-        "(langgraph.CompiledStateGraph) holds no run; pass the state graph.invoke(...) "
-        "returns, or graph.get_state(config)"
+        "(langgraph.CompiledStateGraph); it holds no run: pass the state graph.invoke(...) "
+        "returns, or graph.get_state(config); accepted shapes: " + FORMATS_DOC
     )
 
 
@@ -571,8 +575,8 @@ def test_pydantic_ai_agent_itself_says_what_to_pass() -> None:
     with pytest.raises(TypeError) as error:
         to_calls(pydantic_agent())
     assert str(error.value).endswith(
-        "(pydantic_ai.Agent) holds no run; pass what agent.run_sync(...) returns, or its "
-        "all_messages()"
+        "(pydantic_ai.Agent); it holds no run: pass what agent.run_sync(...) returns, or its "
+        "all_messages(); accepted shapes: " + FORMATS_DOC
     )
 
 

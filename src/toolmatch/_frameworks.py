@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from toolmatch._describe import short_repr, type_name
-from toolmatch._reading import as_data, wrong_shape
+from toolmatch._describe import short_repr
+from toolmatch._reading import as_data, cannot_read, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -37,12 +37,7 @@ __all__ = [
     "read_llama_response",
     "read_llama_selection",
     "read_message_state",
-    "read_nothing",
 ]
-
-
-def read_nothing(obj: object, where: str, reading: Reading) -> None:
-    """A framework object known to hold no call (an agent-updated event, an interrupt)."""
 
 
 def not_a_run(advice: str) -> Callable[[object, str, Reading], None]:
@@ -50,10 +45,7 @@ def not_a_run(advice: str) -> Callable[[object, str, Reading], None]:
     pass instead."""
 
     def refuse(obj: object, where: str, reading: Reading) -> None:
-        raise TypeError(
-            f"to_calls cannot read tool calls from {where}: {short_repr(obj)} "
-            f"({type_name(obj)}) holds no run; {advice}"
-        )
+        raise cannot_read(obj, where, f"it holds no run: {advice}")
 
     return refuse
 

@@ -21,7 +21,20 @@ if TYPE_CHECKING:
     S = TypeVar("S")
     Dispatch = Callable[[object, str, "Reading"], None]
 
-__all__ = ["Reading", "as_data", "parse_arguments", "wrong_shape"]
+__all__ = [
+    "FORMATS_DOC",
+    "Reading",
+    "alternatives",
+    "as_data",
+    "cannot_read",
+    "no_call",
+    "unknown_value",
+    "parse_arguments",
+    "wrong_shape",
+]
+
+# Where the accepted shapes are listed for users (errors link here instead of listing them).
+FORMATS_DOC = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
 
 # Attributes looked up on objects that offer neither model_dump(), to_dict() nor dataclass
 # fields (an OpenTelemetry ReadableSpan, a SimpleNamespace, a user's own class).
@@ -93,10 +106,13 @@ class Reading:
         where: str,
         *,
         parse_error: str | None = None,
+        result: object = None,
+        failed: bool | None = None,
     ) -> None:
         """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
 
-        With ``parse_error`` the call keeps that error and its ``args`` are ``{}``.
+        With ``parse_error`` the call keeps that error and its ``args`` are ``{}``; a shape
+        that holds its own result (a tool span, an ``mcp_call`` item) passes it here.
         """
         if type(name) is not str and not isinstance(name, str):
             found = f"{short_repr(name)} ({type_name(name)})"
@@ -109,7 +125,7 @@ class Reading:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
             call_id = str(call_id)
-        self._calls.append(ToolCall(name, args, call_id, parse_error))
+        self._calls.append(ToolCall(name, args, call_id, parse_error, result, failed))
 
     def add(self, call: ToolCall) -> None:
         """Record a ``ToolCall`` given as it is."""
@@ -168,6 +184,56 @@ def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]])
             calls[index] = ToolCall(
                 call.name, call.args, call.id, call.parse_error, content, failed
             )
+
+
+def no_call(data: object, where: str, reading: Reading) -> None:
+    """The handler of a shape known to hold no call and no result (a text block, ...)."""
+
+
+def cannot_read(obj: object, where: str, hint: str = "") -> TypeError:
+    """The error for a value of no accepted shape: what it is, where, and where to look.
+
+    >>> print(cannot_read({"q": 1}, "input[0]"))  # doctest: +ELLIPSIS
+    to_calls cannot read tool calls from input[0]: {'q': 1} (dict); accepted shapes: https://...
+    """
+    if obj is None:
+        # Usually an SDK's empty field, such as a text-only OpenAI message's tool_calls.
+        return TypeError(
+            f"to_calls got None at {where}; pass the message or response itself "
+            "(a message without tool calls gives [])"
+        )
+    found = f"{short_repr(obj)} ({type_name(obj)})"
+    hint = f"; {hint}" if hint else ""
+    return TypeError(
+        f"to_calls cannot read tool calls from {where}: {found}{hint}; "
+        f"accepted shapes: {FORMATS_DOC}"
+    )
+
+
+def unknown_value(where: str, key: str, value: str, accepted: Iterable[str]) -> TypeError:
+    """The error for a discriminator (``type``, ``role``, ...) no reader knows.
+
+    >>> error = unknown_value("input[0]", "type", "tool_usee", ["text", "tool_use"])
+    >>> print(str(error).split("; ")[0].split(": ", 1)[1])
+    its type 'tool_usee' is not one to_calls knows (nearest accepted: 'tool_use')
+    """
+    import difflib  # here, not at the top: `import toolmatch` stays fast
+
+    nearest = difflib.get_close_matches(value, list(accepted), n=1, cutoff=0.0)
+    near = f" (nearest accepted: {nearest[0]!r})" if nearest else ""
+    return TypeError(
+        f"to_calls cannot read tool calls from {where}: its {key} {short_repr(value)} is not "
+        f"one to_calls knows{near}; accepted shapes: {FORMATS_DOC}"
+    )
+
+
+def alternatives(noun: str, key: str, count: int, where: str) -> ValueError:
+    """The error for a response of several alternative answers (choices, candidates)."""
+    return ValueError(
+        f"to_calls cannot read tool calls from {where}: a {noun} with {count} {key} holds "
+        f"{count} alternative answers, not one turn; pass the one to check, e.g. "
+        f"{noun}.{key}[0]"
+    )
 
 
 def wrong_shape(where: str, expected: str, found: object) -> TypeError:

@@ -21,7 +21,7 @@ placed before any key the shape also carries that another row claims).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from toolmatch import (
     _atif,
@@ -40,6 +40,8 @@ from toolmatch import (
 )
 from toolmatch._calls import ToolCall
 from toolmatch._reading import Reading, as_data, cannot_read, no_call, unknown_value
+from toolmatch._streams import OBJECT_ROWS as _STREAM_OBJECTS
+from toolmatch._streams import TYPE_ROWS as _STREAM_TYPES
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -295,11 +297,16 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     """An object of no listed class: read as the data it dumps to."""
     if obj is None or isinstance(obj, (str, bytes, bytearray, int, float)):
         raise cannot_read(obj, where)
+    if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
+        reading.read_each(obj, where)
+        return
     data = as_data(obj)
     if isinstance(data, Mapping):
         read_mapping(data, where, reading)
     elif isinstance(data, (list, tuple)):
         read_sequence(data, where, reading)
+    elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
+        reading.read_each(obj, where)
     else:
         raise cannot_read(obj, where, _accessor_hint(obj))
 
@@ -329,3 +336,5 @@ def _accessor_hint(obj: object) -> str:
 BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object
+TYPES.update(_STREAM_TYPES)
+OBJECTS.update(_STREAM_OBJECTS)

@@ -131,6 +131,11 @@ class Reading:
         """Record a ``ToolCall`` given as it is."""
         self._calls.append(call)
 
+    def apart(self) -> Reading:
+        """A new, empty run with this one's table: a state reads an assembled value there
+        and ``fill``s a reserved place with the call it gives."""
+        return Reading(self._dispatch)
+
     def reserve(self) -> int:
         """A place in call order for a call known only later (see ``fill``)."""
         self._calls.append(None)

@@ -32,6 +32,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, interrupt
+from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import (
     ChatMessage,
     ChatResponse,
@@ -39,6 +40,8 @@ from llama_index.core.base.llms.types import (
     ToolCallBlock,
 )
 from llama_index.core.llms.llm import ToolSelection
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import FunctionTool
 from openai.types.chat import ChatCompletionMessageFunctionToolCall
 from openai.types.responses import (
     Response,
@@ -676,3 +679,72 @@ def test_llama_index_tool_selections() -> None:
     ]
     assert to_calls(selections) == LLAMA_CALLS
     assert to_calls(selections[0]) == LLAMA_CALLS[:1]
+
+
+def llama_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+def llama_script(messages: Any, **kwargs: Any) -> ChatMessage:
+    """The scripted model: both calls first, then an answer once the tools have answered."""
+    if not any(message.role == "tool" for message in messages):
+        return ChatMessage(
+            role="assistant",
+            blocks=[
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="llama_weather", tool_kwargs={"city": "Paris"}
+                ),
+                ToolCallBlock(
+                    tool_call_id="call_2",
+                    tool_name="llama_weather",
+                    tool_kwargs={"city": "Atlantis"},
+                ),
+            ],
+        )
+    return ChatMessage(role="assistant", content="Paris is sunny.")
+
+
+def run_function_agent() -> tuple[Any, list[Any]]:
+    async def run() -> tuple[Any, list[Any]]:
+        agent = FunctionAgent(
+            tools=[FunctionTool.from_defaults(llama_weather)],
+            llm=MockFunctionCallingLLM(response_generator=llama_script),
+        )
+        handler = agent.run("Weather in Paris and Atlantis?")
+        events = [event async for event in handler.stream_events()]
+        return await handler, events
+
+    return asyncio.run(run())
+
+
+# llama-index's workflow inspects its agents with inspect.getmembers, which reads pydantic's
+# deprecated attributes: the SDK's warnings, not toolmatch's
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> None:
+    final, events = run_function_agent()
+    kinds = [type(event).__name__ for event in events]
+    # the two tools run concurrently: their ToolCall and ToolCallResult events interleave
+    assert kinds[:3] == ["AgentInput", "AgentStream", "AgentOutput"]
+    assert sorted(kinds[3:7]) == ["ToolCall", "ToolCall", "ToolCallResult", "ToolCallResult"]
+    assert kinds[7:] == ["AgentInput", "AgentStream", "AgentOutput", "StopEvent"]
+    expected = [
+        ToolCall(
+            "llama_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False
+        ),
+        ToolCall(
+            "llama_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
+        ),
+    ]
+    assert to_calls(events) == expected
+    results = [event for event in events if type(event).__name__ == "ToolCallResult"]
+    assert sorted(to_calls(results), key=lambda call: str(call.id)) == expected
+    # the first turn's output: the model's calls, not yet run
+    assert to_calls(events[2]) == [ToolCall(call.name, call.args, call.id) for call in expected]
+    # what awaiting the handler gives: the last turn's output, which holds the whole run's
+    # calls with their results (in the order the tools finished)
+    assert type(final).__name__ == "AgentOutput"
+    assert sorted(to_calls(final), key=lambda call: str(call.id)) == expected
+    assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is

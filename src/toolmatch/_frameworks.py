@@ -32,11 +32,14 @@ __all__ = [
     "read_all_messages",
     "read_langgraph_snapshot",
     "read_langgraph_update",
+    "read_llama_agent_output",
     "read_llama_block",
     "read_llama_message",
     "read_llama_response",
     "read_llama_selection",
+    "read_llama_tool_result_event",
     "read_message_state",
+    "read_workflow_stop",
 ]
 
 
@@ -225,11 +228,43 @@ def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
     )
 
 
+class _LlamaAgentRun:
+    """The call ids one reading has seen in llama-index agent workflow events: the model's
+    call comes in its ``AgentOutput``, again as the ``ToolCall`` event that runs it and in
+    the ``ToolCallResult`` that answers it; each counts once."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+
+def read_llama_agent_output(obj: Any, where: str, reading: Reading) -> None:
+    """An agent workflow's ``AgentOutput``: after a turn, the calls the model made in it
+    (``ToolSelection``s); the run's last one, which ``await handler`` gives, holds every
+    call of the run with its ``ToolCallResult``."""
+    reading.read_each(obj.tool_calls, f"{where}.tool_calls")
+
+
+def read_workflow_stop(obj: Any, where: str, reading: Reading) -> None:
+    """A workflow's ``StopEvent``: its ``result`` (an agent workflow's last ``AgentOutput``)."""
+    reading.read(obj.result, f"{where}.result")
+
+
 def read_llama_selection(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, agent outputs)."""
-    reading.call(
-        obj.tool_name,
-        obj.tool_kwargs,
-        obj.tool_id,
-        where,
-    )
+    """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, an ``AgentOutput``),
+    or a ``ToolCall`` event: a call about to run."""
+    call_id = obj.tool_id
+    if call_id is not None:
+        seen = reading.state(_LlamaAgentRun).seen
+        if call_id in seen:
+            return
+        seen.add(call_id)
+    reading.call(obj.tool_name, obj.tool_kwargs, call_id, where)
+
+
+def read_llama_tool_result_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallResult`` event: the call and its ``tool_output`` (``is_error``)."""
+    read_llama_selection(obj, where, reading)
+    output = obj.tool_output
+    reading.result(obj.tool_id, output.content, bool(output.is_error))

@@ -184,6 +184,13 @@ BY_CLASS.update(
         ("llama_index", "ChatMessage"): _frameworks.read_llama_message,
         ("llama_index", "ToolCallBlock"): _frameworks.read_llama_block,
         ("llama_index", "ToolSelection"): _frameworks.read_llama_selection,
+        ("llama_index", "AgentOutput"): _frameworks.read_llama_agent_output,
+        ("llama_index", "ToolCall"): _frameworks.read_llama_selection,
+        ("llama_index", "ToolCallResult"): _frameworks.read_llama_tool_result_event,
+        # the model's input, and its partial calls (the AgentOutput after it has them whole)
+        ("llama_index", "AgentInput"): no_call,
+        ("llama_index", "AgentStream"): no_call,
+        ("workflows", "StopEvent"): _frameworks.read_workflow_stop,
         ("unittest", "NonCallableMock"): _mocks.read_mock,
         ("unittest", "_CallList"): _mocks.read_mock_call_list,
         ("unittest", "_Call"): _mocks.read_mock_call,

@@ -1,5 +1,6 @@
 """to_calls on the objects agent frameworks hand back, made by the frameworks' own run loops
-driven offline by fake models: openai-agents, LangGraph, pydantic-ai, llama-index."""
+driven offline by fake models: openai-agents, LangGraph, pydantic-ai, llama-index,
+smolagents."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from langchain_core.language_models.fake_chat_models import (
     FakeMessagesListChatModel,
 )
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.tools import ToolException, tool
+from langchain_core.tools import ToolException
+from langchain_core.tools import tool as langchain_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
@@ -67,6 +69,14 @@ from pydantic_ai.models.function import (
     DeltaToolCalls,
     FunctionModel,
 )
+from smolagents import CodeAgent, ToolCallingAgent, tool
+from smolagents.models import ChatMessage as SmolMessage
+from smolagents.models import (
+    ChatMessageToolCall,
+    ChatMessageToolCallFunction,
+    MessageRole,
+)
+from smolagents.models import Model as SmolModel
 
 from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
 from toolmatch._reading import FORMATS_DOC
@@ -380,7 +390,7 @@ def test_agents_agent_itself_says_what_to_pass() -> None:
 # --- LangGraph ----------------------------------------------------------------------------
 
 
-@tool("get_weather")
+@langchain_tool("get_weather")
 def lc_get_weather(city: str) -> str:
     """The weather in a city."""
     if city == "Atlantis":
@@ -748,3 +758,123 @@ def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> No
     assert type(final).__name__ == "AgentOutput"
     assert sorted(to_calls(final), key=lambda call: str(call.id)) == expected
     assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is
+
+
+# --- smolagents ---------------------------------------------------------------------------
+
+
+@tool
+def smol_weather(city: str) -> str:
+    """The weather in a city.
+
+    Args:
+        city: the city's name
+    """
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+class ScriptedSmolModel(SmolModel):
+    """Answers each step with the next turn's tool calls: ((id, name, arguments), ...)."""
+
+    def __init__(self, *turns: tuple[tuple[str, str, Any], ...]) -> None:
+        super().__init__(model_id="scripted")
+        self.turns = list(turns)
+
+    def generate(self, messages: Any, *args: Any, **kwargs: Any) -> SmolMessage:
+        return SmolMessage(
+            role=MessageRole.ASSISTANT,
+            content="",
+            tool_calls=[
+                ChatMessageToolCall(
+                    id=call_id,
+                    type="function",
+                    function=ChatMessageToolCallFunction(name=name, arguments=arguments),
+                )
+                for call_id, name, arguments in self.turns.pop(0)
+            ],
+        )
+
+
+def smol_agent(*turns: tuple[tuple[str, str, Any], ...]) -> ToolCallingAgent:
+    return ToolCallingAgent(
+        tools=[smol_weather], model=ScriptedSmolModel(*turns), verbosity_level=-1, max_steps=5
+    )
+
+
+ATLANTIS_ERROR = (
+    "Error executing tool 'smol_weather' with arguments {'city': 'Atlantis'}: ValueError: "
+    "no such city\nPlease try again or use another tool"
+)
+SMOL_CALLS = [
+    ToolCall("smol_weather", {"city": "Paris"}, id="c1", result="Sunny in Paris", failed=False),
+    ToolCall("smol_weather", {"city": "Atlantis"}, id="c2", result=ATLANTIS_ERROR, failed=True),
+    ToolCall("final_answer", {"answer": "Sunny"}, id="c3", result="Sunny", failed=False),
+]
+
+
+def test_smolagents_memory_steps_one_call_each() -> None:
+    agent = smol_agent(
+        (("c1", "smol_weather", {"city": "Paris"}),),
+        (("c2", "smol_weather", {"city": "Atlantis"}),),
+        (("c3", "final_answer", {"answer": "Sunny"}),),
+    )
+    result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
+    steps = agent.memory.steps
+    assert [type(step).__name__ for step in steps] == [
+        "TaskStep",
+        "ActionStep",
+        "ActionStep",
+        "ActionStep",
+    ]
+    assert steps[2].tool_calls is None  # the failed step keeps its call in the model's message
+    assert to_calls(agent.memory) == SMOL_CALLS
+    assert to_calls(steps) == SMOL_CALLS
+    assert to_calls(result) == SMOL_CALLS  # RunResult.steps are the same steps as dicts
+    assert to_calls(result.steps[1]) == SMOL_CALLS[:1]
+
+
+def test_smolagents_step_of_several_calls_does_not_say_which_result_is_whose() -> None:
+    agent = smol_agent(
+        (("c1", "smol_weather", {"city": "Paris"}), ("c2", "smol_weather", {"city": "Rome"})),
+        (("c3", "final_answer", {"answer": "Sunny"}),),
+    )
+    agent.run("Weather in Paris and Rome?")
+    assert to_calls(agent.memory) == [
+        ToolCall("smol_weather", {"city": "Paris"}, id="c1"),
+        ToolCall("smol_weather", {"city": "Rome"}, id="c2"),
+        SMOL_CALLS[2],
+    ]
+
+
+def test_smolagents_agent_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(smol_agent())
+    assert str(error.value).endswith(
+        "(smolagents.ToolCallingAgent); it holds no run: pass agent.memory (its last run), or "
+        "what agent.run(..., return_full_result=True) returns; accepted shapes: " + FORMATS_DOC
+    )
+
+
+def test_smolagents_code_agent_action_is_a_python_interpreter_call() -> None:
+    code = 'weather = smol_weather(city="Paris")\nfinal_answer(weather)'
+
+    class CodeWritingModel(SmolModel):
+        def __init__(self) -> None:
+            super().__init__(model_id="scripted")
+
+        def generate(self, messages: Any, *args: Any, **kwargs: Any) -> SmolMessage:
+            return SmolMessage(role=MessageRole.ASSISTANT, content=f"<code>\n{code}\n</code>")
+
+    agent = CodeAgent(tools=[smol_weather], model=CodeWritingModel(), verbosity_level=-1)
+    assert agent.run("Weather in Paris?") == "Sunny in Paris"
+    assert to_calls(agent.memory) == [
+        ToolCall(
+            "python_interpreter",
+            {"code": code},
+            id="call_1",
+            result="Execution logs:\nLast output from code snippet:\nSunny in Paris",
+            failed=False,
+        )
+    ]

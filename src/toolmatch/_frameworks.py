@@ -1,5 +1,6 @@
 """Readers for the objects agent frameworks hand back: openai-agents runs, items and stream
-events; LangGraph states and updates; pydantic-ai run results; llama-index messages.
+events; LangGraph states and updates; pydantic-ai run results; llama-index messages and
+agent workflow events; smolagents memory steps.
 
 Each reads the framework's own container and hands what it holds (Responses items,
 LangChain messages, pydantic-ai messages, OpenAI tool calls) back to ``reading.read``, so
@@ -39,6 +40,9 @@ __all__ = [
     "read_llama_selection",
     "read_llama_tool_result_event",
     "read_message_state",
+    "read_smol_memory",
+    "read_smol_run_result",
+    "read_smol_step",
     "read_workflow_stop",
 ]
 
@@ -268,3 +272,72 @@ def read_llama_tool_result_event(obj: Any, where: str, reading: Reading) -> None
     read_llama_selection(obj, where, reading)
     output = obj.tool_output
     reading.result(obj.tool_id, output.content, bool(output.is_error))
+
+
+# --- smolagents ---------------------------------------------------------------------------
+
+# The dict forms of the memory steps that hold no call (TaskStep, PlanningStep,
+# SystemPromptStep), told by a key of their own.
+_SMOL_CALL_FREE_KEYS = ("task", "plan", "system_prompt")
+
+
+def read_smol_memory(obj: Any, where: str, reading: Reading) -> None:
+    """An agent's ``AgentMemory``: its steps."""
+    reading.read_each(obj.steps, f"{where}.steps")
+
+
+def read_smol_run_result(obj: Any, where: str, reading: Reading) -> None:
+    """What ``agent.run(..., return_full_result=True)`` returns: its ``steps``, as dicts."""
+    for index, step in enumerate(obj.steps):
+        inner = f"{where}.steps[{index}]"
+        data = as_data(step)
+        if not isinstance(data, Mapping):
+            raise wrong_shape(inner, "a step", data)
+        if data.get("step_number") is not None:
+            read_smol_step(data, inner, reading)
+        elif not any(key in data for key in _SMOL_CALL_FREE_KEYS):
+            raise cannot_read(data, inner)
+
+
+def read_smol_step(data: Any, where: str, reading: Reading) -> None:
+    """An ``ActionStep`` (or its dict): its calls, and for a step of one call its result.
+
+    A step whose tool failed has no ``tool_calls`` of its own: the model's message keeps
+    them. smolagents records one ``observations`` text (or one ``error``) per step, so only
+    a step of one call says which call it answers.
+    """
+    if not isinstance(data, Mapping):
+        data = as_data(data)
+    calls = as_data(data.get("tool_calls"))
+    place = f"{where}.tool_calls"
+    if not calls:
+        message = as_data(data.get("model_output_message"))
+        calls = as_data(message.get("tool_calls")) if isinstance(message, Mapping) else None
+        place = f"{where}.model_output_message.tool_calls"
+    if not calls:
+        return  # a step that failed before the model asked for anything
+    if not isinstance(calls, (list, tuple)):
+        raise wrong_shape(place, "a list", calls)
+    ids = [_smol_call(entry, f"{place}[{index}]", reading) for index, entry in enumerate(calls)]
+    if len(ids) == 1:
+        error = as_data(data.get("error"))
+        if error is None:
+            reading.result(ids[0], data.get("observations"), False)
+        else:
+            message = error.get("message") if isinstance(error, Mapping) else None
+            reading.result(ids[0], message if message is not None else str(error), True)
+
+
+def _smol_call(entry: object, where: str, reading: Reading) -> object:
+    """One call of a step: a memory ``ToolCall`` (``name``, ``arguments``, ``id``) or the
+    model's ``ChatMessageToolCall`` (``function``); its id."""
+    data = as_data(entry)
+    if not isinstance(data, Mapping):
+        raise wrong_shape(where, "a tool call", data)
+    function = as_data(data.get("function"))
+    source = function if isinstance(function, Mapping) else data
+    name, arguments = source.get("name"), source.get("arguments")
+    if name == "python_interpreter" and isinstance(arguments, str):
+        arguments = {"code": arguments}  # a CodeAgent's action: the code, its tool's input
+    reading.call(name, arguments, data.get("id"), where)
+    return data.get("id")

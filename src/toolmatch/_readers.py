@@ -191,6 +191,14 @@ BY_CLASS.update(
         ("llama_index", "AgentInput"): no_call,
         ("llama_index", "AgentStream"): no_call,
         ("workflows", "StopEvent"): _frameworks.read_workflow_stop,
+        ("smolagents", "ActionStep"): _frameworks.read_smol_step,
+        ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
+        ("smolagents", "AgentMemory"): _frameworks.read_smol_memory,
+        ("smolagents", "RunResult"): _frameworks.read_smol_run_result,
+        ("smolagents", "MultiStepAgent"): _frameworks.not_a_run(
+            "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
+            "returns"
+        ),
         ("unittest", "NonCallableMock"): _mocks.read_mock,
         ("unittest", "_CallList"): _mocks.read_mock_call_list,
         ("unittest", "_Call"): _mocks.read_mock_call,
@@ -203,6 +211,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("source_call_id", _atif.read_atif_result),
     ("messages", _frameworks.read_message_state),  # a LangGraph state, or a node's update
     ("__interrupt__", no_call),  # LangGraph's update for an interrupt
+    ("step_number", _frameworks.read_smol_step),  # a smolagents ActionStep's dict
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [

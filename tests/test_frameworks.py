@@ -878,3 +878,14 @@ def test_smolagents_code_agent_action_is_a_python_interpreter_call() -> None:
             failed=False,
         )
     ]
+
+
+def test_langgraph_v2_update_parts() -> None:
+    parts = list(weather_graph().stream(QUESTION, stream_mode="updates", version="v2"))
+    assert [part["type"] for part in parts] == ["updates"] * 4
+    assert to_calls(parts) == LANGGRAPH_CALLS
+    # other modes repeat what the updates hold: they are not read, so not counted twice
+    mixed = list(weather_graph().stream(QUESTION, stream_mode=["updates", "values"], version="v2"))
+    with pytest.raises(TypeError, match=r"its type 'values' is not one to_calls knows"):
+        to_calls(mixed)
+    assert to_calls([part for part in mixed if part["type"] == "updates"]) == LANGGRAPH_CALLS

@@ -31,6 +31,7 @@ __all__ = [
     "read_agents_raw_event",
     "read_agents_result",
     "read_all_messages",
+    "read_langgraph_part",
     "read_langgraph_snapshot",
     "read_langgraph_update",
     "read_llama_agent_output",
@@ -163,6 +164,23 @@ def read_langgraph_update(data: Mapping[str, Any], where: str, reading: Reading)
     ((node, update),) = data.items()
     if update is not None:
         read_message_state(update, f"{where}[{short_repr(node)}]", reading)
+
+
+def read_langgraph_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``version="v2"`` stream part of type ``updates``: the ``{node: update}`` in its
+    ``data``. (Its other modes are not read: ``values`` repeats the whole state at each
+    step, ``messages`` repeats what the updates hold.)"""
+    updates = as_data(data.get("data"))
+    inner = f"{where}.data"
+    if not isinstance(updates, Mapping):
+        raise wrong_shape(inner, "a mapping of node names to updates", updates)
+    for node, update in updates.items():
+        if node == "__interrupt__" or update is None:
+            continue
+        place = f"{inner}[{short_repr(node)}]"
+        if not isinstance(update, Mapping) or "messages" not in update:
+            raise cannot_read(update, place)
+        read_message_state(update, place, reading)
 
 
 def read_langgraph_snapshot(obj: Any, where: str, reading: Reading) -> None:

@@ -204,6 +204,7 @@ BY_CLASS.update(
         ("unittest", "_Call"): _mocks.read_mock_call,
     }
 )
+TYPES["updates"] = _frameworks.read_langgraph_part  # LangGraph's stream parts (version="v2")
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("schema_version", _atif.read_atif_trajectory),
     ("step_id", _atif.read_atif_step),

@@ -15,13 +15,15 @@ import textwrap
 import typing
 from collections import deque
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import anthropic
 import httpx
-import httpx2
 import openai
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
@@ -63,9 +65,13 @@ def openai_client(body: bytes) -> openai.OpenAI:
 
 
 def anthropic_client(body: bytes) -> anthropic.Anthropic:
-    # anthropic's client runs on httpx2, a fork of httpx with the same MockTransport.
+    # anthropic's newer clients run on httpx2, a fork of httpx with the same MockTransport.
+    try:
+        import httpx2 as transport_module
+    except ImportError:  # an anthropic from before the fork
+        transport_module = httpx
     return anthropic.Anthropic(
-        api_key="test", base_url="http://test", http_client=_serve(httpx2, body)
+        api_key="test", base_url="http://test", http_client=_serve(transport_module, body)
     )
 
 
@@ -176,6 +182,15 @@ def test_chat_id_and_name_come_from_the_first_delta() -> None:
         chunk({}, "stop"),
     ]
     assert to_calls(repeated) == [SEARCH]
+    # where OpenAI's own accumulator joins them
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    state = ChatCompletionStreamState()
+    for data in repeated:
+        state.handle_chunk(ChatCompletionChunk.model_validate(data))
+    (joined,) = state.get_final_completion().choices[0].message.tool_calls or []
+    assert (joined.id, joined.function.name) == ("call_1call_1", "searchsearch")
 
 
 def test_chat_turns_one_after_the_other_stay_apart() -> None:
@@ -299,8 +314,10 @@ def test_malformed_chat_chunks_name_the_place(delta: Any, message: str) -> None:
 def test_a_streamed_call_without_a_name_is_an_error_at_its_first_delta() -> None:
     with pytest.raises(TypeError) as error:
         to_calls([chunk({"tool_calls": [entry(0, "{}", "call_1")]}), chunk({}, "tool_calls")])
-    assert str(error.value).startswith("input[0].choices[0].delta.tool_calls[0]")
-    assert "a tool call's name must be a string, got None" in str(error.value)
+    assert str(error.value) == (
+        "input[0].choices[0].delta.tool_calls[0].function: a tool call's name must be a "
+        "string, got None (NoneType)"
+    )
 
 
 # --- OpenAI Responses streaming events -------------------------------------------------------
@@ -831,57 +848,60 @@ def test_langchain_tool_call_chunk_dicts() -> None:
 
 # --- litellm ---------------------------------------------------------------------------------
 
-# litellm fetches a price list from the network when imported, unless told not to.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-
-# litellm's own types warn when pydantic first builds them
-@pytest.mark.filterwarnings("ignore:Item '.*' on TypedDict class:UserWarning")
-def test_litellm_stream_chunks_equal_its_own_chunk_builder() -> None:
-    import litellm
-    from litellm.types.utils import ModelResponseStream
-
-    chunks = [ModelResponseStream(**data) for data in CHAT_STREAM[:-1]]
-    built = litellm.stream_chunk_builder(chunks)
-    assert to_calls(chunks) == to_calls(built) == [SEARCH, WEATHER]
-
-
+# litellm is imported in a child process: importing it takes seconds, and its logging worker
+# outlives a completion. Both of its ways to a stream are checked there: its own stream loop
+# (litellm.completion over an OpenAI client served the SSE body), and ModelResponseStream
+# objects built offline; each against litellm's own accumulator, stream_chunk_builder.
 LITELLM_RUN = """
-import json, os, sys
+import json, os, sys, warnings
+warnings.filterwarnings("ignore", message="Item .* on TypedDict class")  # litellm's own types
 import httpx, litellm, openai
+from litellm.types.utils import ModelResponseStream
 from toolmatch import to_calls
 
-body = sys.stdin.buffer.read()
+given = json.load(sys.stdin)
+body = given["body"].encode()
 transport = httpx.MockTransport(
     lambda request: httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
 )
 client = openai.OpenAI(api_key="test", base_url="http://test/v1", http_client=httpx.Client(transport=transport))
-chunks = list(litellm.completion(
+streamed = list(litellm.completion(
     model="openai/gpt-4.1", messages=[{"role": "user", "content": "Paris?"}], client=client, stream=True
 ))
-built = litellm.stream_chunk_builder(chunks)
+built = [ModelResponseStream(**data) for data in given["chunks"]]
+
+
+def calls(obj):
+    return [call.as_dict() for call in to_calls(obj)]
+
+
 print(json.dumps({
-    "types": sorted({type(chunk).__name__ for chunk in chunks}),
-    "calls": [call.as_dict() for call in to_calls(chunks)],
-    "built": [call.as_dict() for call in to_calls(built)],
+    "types": sorted({type(chunk).__name__ for chunk in streamed + built}),
+    "streamed": calls(streamed),
+    "streamed_built": calls(litellm.stream_chunk_builder(streamed)),
+    "built": calls(built),
+    "built_built": calls(litellm.stream_chunk_builder(built)),
 }))
 sys.stdout.flush()
-os._exit(0)  # litellm's logging worker would keep the interpreter up
+os._exit(0)
 """
 
 
-def test_litellm_own_stream_loop() -> None:
+def test_litellm_stream_chunks_equal_its_own_chunk_builder() -> None:
+    given = {"body": sse(CHAT_STREAM).decode(), "chunks": CHAT_STREAM[:-1]}
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(LITELLM_RUN)],
-        input=sse(CHAT_STREAM),
+        input=json.dumps(given).encode(),
         capture_output=True,
-        timeout=120,
+        timeout=180,
         check=True,
+        # litellm fetches a price list from the network when imported, unless told not to
         env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
     )
     found = json.loads(done.stdout.decode().strip().splitlines()[-1])
-    assert found["types"] == ["ModelResponseStream"]
-    assert found["calls"] == found["built"] == [SEARCH.as_dict(), WEATHER.as_dict()]
+    expected = [SEARCH.as_dict(), WEATHER.as_dict()]
+    assert found.pop("types") == ["ModelResponseStream"]
+    assert found == dict.fromkeys(["streamed", "streamed_built", "built", "built_built"], expected)
 
 
 # --- Gemini chunk lists ----------------------------------------------------------------------
@@ -950,3 +970,314 @@ def test_streams_work_with_the_checks() -> None:
     assert not cut.passed
     assert cut.unmatched_reason is not None
     assert "arguments are incomplete" in cut.unmatched_reason
+
+
+# --- any split of the arguments, any interleaving, any prefix --------------------------------
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=6)
+argument_dicts = st.dictionaries(
+    st.text(max_size=4), json_scalars | st.lists(json_scalars, max_size=2), max_size=3
+)
+
+
+@st.composite
+def schedules(
+    draw: st.DrawFn, *, interleave: bool
+) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """Calls' arguments, and the order their text pieces arrive in: (call number, piece)."""
+    calls = draw(st.lists(argument_dicts, min_size=1, max_size=3))
+    queues = []
+    for args in calls:
+        text = json.dumps(args, ensure_ascii=False)
+        cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=4)))
+        bounds = [0, *cuts, len(text)]
+        queues.append([text[start:end] for start, end in pairwise(bounds) if end > start])
+    order: list[tuple[int, str]] = []
+    if interleave:
+        while any(queues):
+            number = draw(st.sampled_from([n for n, queue in enumerate(queues) if queue]))
+            order.append((number, queues[number].pop(0)))
+    else:
+        order = [(number, text) for number, queue in enumerate(queues) for text in queue]
+    return calls, order
+
+
+def expected_calls(calls: list[dict[str, Any]], order: list[tuple[int, str]]) -> list[ToolCall]:
+    first_seen = list(dict.fromkeys(number for number, _ in order))
+    return [ToolCall(f"tool_{number}", calls[number], f"call_{number}") for number in first_seen]
+
+
+def chat_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    begun: set[int] = set()
+    stream = []
+    for number, text in order:
+        if number in begun:
+            stream.append(chunk({"tool_calls": [entry(number, text)]}))
+        else:
+            begun.add(number)
+            stream.append(
+                chunk({"tool_calls": [entry(number, text, f"call_{number}", f"tool_{number}")]})
+            )
+    return stream
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def anthropic_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    blocks: dict[int, list[str]] = {}
+    for number, text in order:
+        blocks.setdefault(number, []).append(text)
+    stream: list[dict[str, Any]] = []
+    for index, (number, pieces) in enumerate(blocks.items()):
+        block = {"type": "tool_use", "id": f"call_{number}", "name": f"tool_{number}", "input": {}}
+        stream.append({"type": "content_block_start", "index": index, "content_block": block})
+        stream += [
+            {"type": "content_block_delta", "index": index, "delta": delta}
+            for delta in json_pieces(*pieces)
+        ]
+        if _parses("".join(pieces)):  # a block cut short has no stop
+            stream.append({"type": "content_block_stop", "index": index})
+    return stream
+
+
+def responses_stream(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    blocks: dict[int, list[str]] = {}
+    for number, text in order:
+        blocks.setdefault(number, []).append(text)
+    stream = []
+    for index, (number, pieces) in enumerate(blocks.items()):
+        item = {
+            **FUNCTION_ITEM,
+            "id": f"fc_{number}",
+            "call_id": f"call_{number}",
+            "name": f"tool_{number}",
+            "arguments": "".join(pieces),
+        }
+        stream += call_events(item, index, pieces)[:-2]  # without the done events
+    return stream
+
+
+def langchain_dicts(order: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    begun: set[int] = set()
+    stream = []
+    for number, text in order:
+        first = number not in begun
+        begun.add(number)
+        args = (f"call_{number}", f"tool_{number}") if first else (None, None)
+        stream.append(
+            {
+                "type": "AIMessageChunk",
+                "content": "",
+                "tool_call_chunks": [piece(number, text, *args)],
+            }
+        )
+    return stream
+
+
+@pytest.mark.parametrize(
+    ("build", "interleave"),
+    [
+        (chat_stream, True),
+        (langchain_dicts, True),
+        (anthropic_stream, False),
+        (responses_stream, False),
+    ],
+    ids=["chat", "langchain", "anthropic", "responses"],
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_split_and_any_prefix(build: Any, interleave: bool, data: st.DataObject) -> None:
+    calls, order = data.draw(schedules(interleave=interleave))
+    expected = expected_calls(calls, order)
+    assert to_calls(build(order)) == expected
+    # Every prefix of the pieces: each call begun is there, whole or marked incomplete.
+    cut = data.draw(st.integers(0, len(order)))
+    received: dict[int, str] = {}
+    for number, text in order[:cut]:
+        received[number] = received.get(number, "") + text
+    found = to_calls(build(order[:cut]))
+    assert [call.name for call in found] == [f"tool_{number}" for number in received]
+    for call, (number, text) in zip(found, received.items(), strict=True):
+        whole = json.dumps(calls[number], ensure_ascii=False)
+        if text == whole:
+            assert call == expected_calls(calls, [(number, text)])[0]
+        else:
+            assert (call.args, call.id) == ({}, f"call_{number}")
+            assert call.parse_error is not None
+            assert call.parse_error.startswith("arguments are incomplete: the stream stopped")
+
+
+def test_azure_content_filter_chunks_hold_no_call() -> None:
+    filters = {"hate": {"filtered": False, "severity": "safe"}}
+    first = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [],
+        "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": filters}],
+    }
+    annotation = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": None,
+                "content_filter_results": filters,
+                "content_filter_offsets": {"check_offset": 0, "start_offset": 0, "end_offset": 9},
+            }
+        ],
+    }
+    client = openai_client(sse([first, *CHAT_STREAM[:-1], annotation]))
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    assert to_calls(chunks) == [SEARCH, WEATHER]
+    assert to_calls([first, annotation]) == []
+
+
+@pytest.mark.parametrize(
+    ("event", "where", "found", "nearest"),
+    [
+        (
+            {"type": "response.output_item.addd", "output_index": 0},
+            "input[1]",
+            "type 'response.output_item.addd'",
+            "'response.output_item.added'",
+        ),
+        (
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delt"}},
+            "input[1].delta",
+            "type 'input_json_delt'",
+            "'input_json_delta'",
+        ),
+        (
+            {"type": "content_block_start", "index": 5, "content_block": {"type": "tool_uses"}},
+            "input[1].content_block",
+            "type 'tool_uses'",
+            "'tool_use'",
+        ),
+        (
+            {**chunk({}), "object": "chat.completion.chunks"},
+            "input[1]",
+            "object 'chat.completion.chunks'",
+            "'chat.completion.chunk'",
+        ),
+    ],
+    ids=["responses-event", "anthropic-delta", "anthropic-block", "chunk-object"],
+)
+def test_an_unknown_event_in_a_stream_is_an_error(
+    event: dict[str, Any], where: str, found: str, nearest: str
+) -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls([CHAT_STREAM[1], event])
+    assert str(error.value) == (
+        f"to_calls cannot read tool calls from {where}: its {found} is not one to_calls "
+        f"knows (nearest accepted: {nearest}); accepted shapes: "
+        "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
+    )
+
+
+def test_an_input_json_delta_by_itself_is_an_error() -> None:
+    with pytest.raises(ValueError, match="belongs to no block") as error:
+        to_calls([ToolCall("now"), json_pieces("{}")[0]])
+    assert str(error.value) == (
+        "input[1]: an input_json_delta by itself belongs to no block; pass the whole stream"
+    )
+
+
+def test_a_langchain_chunk_made_of_whole_calls() -> None:
+    # LangChain makes chunks (without index) of the calls a chunk is made with.
+    made = AIMessageChunk(
+        content="", tool_calls=[{"name": "search", "args": {"q": "paris"}, "id": "call_1"}]
+    )
+    assert to_calls(made) == [SEARCH]
+    # JSON of a chunk written without tool_call_chunks is read by its calls, as LangChain would.
+    data = {
+        "type": "AIMessageChunk",
+        "content": "",
+        "tool_calls": [
+            {"name": "search", "args": {"q": "paris"}, "id": "call_1", "type": "tool_call"}
+        ],
+    }
+    invalid = {
+        "name": "search",
+        "args": "{",
+        "id": "call_4",
+        "error": "bad JSON",
+        "type": "invalid_tool_call",
+    }
+    assert to_calls(data) == [SEARCH]
+    assert to_calls({**data, "tool_calls": [], "invalid_tool_calls": [invalid]}) == to_calls(
+        [invalid]
+    )
+
+
+def test_a_custom_tool_call_cut_off_in_its_free_text_input() -> None:
+    custom = {
+        "type": "custom_tool_call",
+        "id": "ctc_1",
+        "call_id": "call_3",
+        "name": "shell",
+        "input": "rm -rf /tmp/x",
+        "status": "completed",
+    }
+    events = call_events(custom, 0, ["rm -rf", " /tmp/x"])
+    assert to_calls(events[:2]) == [ToolCall("shell", {}, "call_3", incomplete("rm -rf"))]
+    assert to_calls(events[:4]) == [ToolCall("shell", {"input": "rm -rf /tmp/x"}, "call_3")]
+
+
+def test_a_later_piece_joins_the_latest_call_at_its_index() -> None:
+    pieces = [
+        [piece(0, '{"q": "paris"}', "call_1", "search")],
+        [piece(0, '{"city": ', "call_2", "weather")],
+        [piece(0, '"Oslo"}')],
+    ]
+    chunks = langchain_stream(pieces)
+    assert to_calls(chunks) == [SEARCH, WEATHER]
+    # LangChain's own sum joins it to the first call at index 0 instead
+    merged = sum(chunks[1:], chunks[0])
+    assert [chunk["args"] for chunk in merged.tool_call_chunks] == [
+        '{"q": "paris"}"Oslo"}',
+        '{"city": ',
+    ]
+
+
+def test_an_async_stream_says_to_collect_it_first() -> None:
+    async def events() -> Any:
+        yield CHAT_STREAM[1]
+
+    stream = events()
+    with pytest.raises(TypeError) as error:
+        to_calls(stream)
+    message = str(error.value)
+    assert message.startswith("to_calls cannot read tool calls from input: <async_generator object")
+    assert (
+        "; collect an async stream first: [e async for e in stream]; accepted shapes: " in message
+    )
+    import asyncio
+
+    async def collect() -> list[Any]:
+        return [event async for event in stream]
+
+    assert to_calls(asyncio.run(collect())) == [ToolCall("search", {}, "call_1", incomplete(""))]
+
+
+def test_a_responses_stream_whose_start_lists_an_item() -> None:
+    begun = {**FUNCTION_ITEM, "arguments": "", "status": "in_progress"}
+    events = [
+        {"type": "response.created", "response": {**RESPONSE, "output": [begun]}},
+        {"type": "response.in_progress", "response": {**RESPONSE, "output": [begun]}},
+        *call_events(FUNCTION_ITEM, 0, ['{"q": "paris"}'])[1:],
+    ]
+    assert to_calls(events) == [SEARCH]
+    assert to_calls(events[:2]) == [ToolCall("search", {}, "call_1", incomplete(""))]

@@ -37,11 +37,10 @@ from toolmatch import (
     _read_otel,
     _read_pydantic_ai,
     _read_vercel,
+    _streams,
 )
 from toolmatch._calls import ToolCall
 from toolmatch._reading import Reading, as_data, cannot_read, no_call, unknown_value
-from toolmatch._streams import OBJECT_ROWS as _STREAM_OBJECTS
-from toolmatch._streams import TYPE_ROWS as _STREAM_TYPES
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -113,6 +112,8 @@ TYPES: dict[str, Handler] = {
     "tool-call": _read_vercel.read_tool_part,
     "dynamic-tool": _read_vercel.read_tool_part,
     "tool-result": _read_vercel.read_tool_result,
+    # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
+    **_streams.TYPE_ROWS,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (
@@ -128,6 +129,7 @@ TYPE_PREFIXES: list[tuple[str, Handler]] = [("tool-", _read_vercel.read_tool_par
 OBJECTS: dict[str, Handler] = {
     "chat.completion": _read_openai.read_completion,
     "response": _read_openai.read_response,
+    **_streams.OBJECT_ROWS,  # Chat Completions chunks
 }
 ROLES: dict[str, Handler] = dict.fromkeys(_read_messages.ROLES, _read_messages.read_message)
 KEYS: list[tuple[str, Handler]] = [
@@ -152,6 +154,11 @@ KEYS: list[tuple[str, Handler]] = [
     ("content", _read_messages.read_message),
     ("parts", _read_messages.read_message),
     ("name", _read_messages.read_plain_call),
+    # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
+    ("usage_metadata", _read_gemini.read_response),
+    ("usageMetadata", _read_gemini.read_response),
+    ("prompt_feedback", _read_gemini.read_response),
+    ("promptFeedback", _read_gemini.read_response),
     # Keys of parts and content items known to hold no call and no result.
     *((key, no_call) for key in _read_gemini.CALL_FREE_KEYS),
     *((key, no_call) for key in _read_bedrock.CALL_FREE_KEYS),
@@ -317,6 +324,8 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
         reading.read_each(obj, where)
         return
+    if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
+        raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
     data = as_data(obj)
     if isinstance(data, Mapping):
         read_mapping(data, where, reading)
@@ -353,5 +362,3 @@ def _accessor_hint(obj: object) -> str:
 BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object
-TYPES.update(_STREAM_TYPES)
-OBJECTS.update(_STREAM_OBJECTS)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
-from toolmatch._reading import Reading, as_data, wrong_shape
+from toolmatch._reading import Reading, as_data, no_call, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -41,13 +41,16 @@ _OPEN, _ENDED, _CUT = 0, 1, 2
 class _Pending:
     """A call whose pieces are still arriving: its shape, and the text to put in it."""
 
-    __slots__ = ("item", "path", "pieces", "slot", "status", "where")
+    __slots__ = ("free", "item", "path", "pieces", "slot", "status", "where")
 
-    def __init__(self, reading: Reading, where: str, item: dict[str, Any], path: str) -> None:
+    def __init__(
+        self, reading: Reading, where: str, item: dict[str, Any], path: str, free: bool
+    ) -> None:
         self.slot = reading.reserve()
         self.where = where
         self.item = item
         self.path = path  # where the text goes in the item: 'input', or 'function.arguments'
+        self.free = free  # free text, not JSON: no parse can tell that it is whole
         self.pieces: list[str] = []
         self.status = _OPEN
 
@@ -78,7 +81,7 @@ class _Pending:
         apart.read(item, self.where)
         (call,) = apart.finish()
         if self.status != _ENDED and (
-            call.parse_error is not None or (self.status == _OPEN and not text)
+            self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
             call = ToolCall(call.name, {}, call.id, error, call.result, call.failed)
@@ -95,9 +98,16 @@ class _Stream:
         self.open: dict[object, _Pending] = {}  # the current turn's calls, by the stream's key
 
     def start(
-        self, reading: Reading, key: object, where: str, item: dict[str, Any], path: str
+        self,
+        reading: Reading,
+        key: object,
+        where: str,
+        item: dict[str, Any],
+        path: str,
+        *,
+        free: bool = False,
     ) -> _Pending:
-        call = _Pending(reading, where, item, path)
+        call = _Pending(reading, where, item, path, free)
         self.pending.append(call)
         if key is not None:
             self.open[key] = call
@@ -139,10 +149,6 @@ def _key(data: Data, key: str, where: str) -> object:
     return value
 
 
-def _no_call(data: Data, where: str, reading: Reading) -> None:
-    """An event known to carry no call (text, reasoning, progress, usage, bookkeeping)."""
-
-
 # --- OpenAI Chat Completions (and litellm) chunks ------------------------------------------
 
 # Finish reasons that end a turn normally; any other ('length', 'content_filter', ...) may
@@ -158,7 +164,9 @@ class _ChatChunks(_Stream):
         self.choice: object = None
 
     def read(self, choice: Data, where: str, reading: Reading) -> None:
-        index = choice.get("index", 0)
+        index = choice.get("index")
+        if index is None:
+            index = 0
         if self.choice is None:
             self.choice = index
         elif index != self.choice:
@@ -271,6 +279,12 @@ def _content_block_delta(data: Data, where: str, reading: Reading) -> None:
     call.add(delta.get("partial_json"), f"{inner}.partial_json")
 
 
+def _bare_input_json_delta(data: Data, where: str, reading: Reading) -> None:
+    raise ValueError(
+        f"{where}: an input_json_delta by itself belongs to no block; pass the whole stream"
+    )
+
+
 def _content_block_stop(data: Data, where: str, reading: Reading) -> None:
     call = reading.state(_AnthropicEvents).open.get(_key(data, "index", where))
     if call is not None:
@@ -285,7 +299,8 @@ def _message_delta(data: Data, where: str, reading: Reading) -> None:
 
 # --- OpenAI Responses streaming events ------------------------------------------------------
 
-# Output items whose text arrives in delta events, and the key that text goes under.
+# Output items whose text arrives in delta events, and the key that text goes under (a
+# custom tool's input is free text: only its done event or item says it is whole).
 _RESPONSES_STREAMED = {
     "function_call": "arguments",
     "mcp_call": "arguments",
@@ -295,10 +310,11 @@ _UNFINISHED_ITEM = frozenset({"in_progress", "incomplete"})
 
 
 class _ResponsesEvents(_Stream):
-    __slots__ = ("by_index", "read_items", "turn", "unread")
+    __slots__ = ("by_index", "read_items", "response_id", "turn", "unread")
 
     def __init__(self) -> None:
         super().__init__()
+        self.response_id: object = None  # the response begun last
         self.turn = 0  # responses begun: an item without an id is known by (turn, position)
         self.read_items: set[object] = set()  # keys of items read whole already
         self.unread: dict[object, tuple[Data, str]] = {}  # other items seen only begun
@@ -320,7 +336,7 @@ class _ResponsesEvents(_Stream):
         if path is None:
             self.unread.setdefault(key, (item, where))
         elif key not in self.open:
-            call = self.start(reading, key, where, dict(item), path)
+            call = self.start(reading, key, where, dict(item), path, free=path == "input")
             call.add(item.get(path) or None, f"{where}.{path}")
 
     def whole(self, item: Data, index: object, where: str, reading: Reading) -> None:
@@ -336,7 +352,7 @@ class _ResponsesEvents(_Stream):
             return
         call = self.open.get(key)
         if call is None:
-            call = self.start(reading, key, where, dict(item), path)
+            call = self.start(reading, key, where, dict(item), path, free=path == "input")
         call.item, call.where = dict(item), where
         call.replace(item.get(path), f"{where}.{path}")
         if item.get("status") in _UNFINISHED_ITEM:
@@ -353,8 +369,18 @@ def _responses(reading: Reading) -> _ResponsesEvents:
 
 
 def _response_started(data: Data, where: str, reading: Reading) -> None:
-    """``response.created`` / ``in_progress`` / ``queued``: a new response, no output yet."""
-    _responses(reading).next_turn()
+    """``response.created`` / ``in_progress`` / ``queued``: a response begins (its output,
+    empty as a rule, is begun items at most)."""
+    state = _responses(reading)
+    inner = f"{where}.response"
+    response = _mapping(data.get("response"), inner)
+    response_id = _key(response, "id", inner)
+    if response_id is None or response_id != state.response_id:
+        state.next_turn()
+        state.response_id = response_id
+    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+        item_where = f"{inner}.output[{index}]"
+        state.begun(_mapping(item, item_where), index, item_where, reading)
 
 
 def _response_ended(data: Data, where: str, reading: Reading) -> None:
@@ -366,6 +392,7 @@ def _response_ended(data: Data, where: str, reading: Reading) -> None:
         item_where = f"{inner}.output[{index}]"
         state.whole(_mapping(item, item_where), index, item_where, reading)
     state.next_turn()
+    state.response_id = None
 
 
 def _item_added(data: Data, where: str, reading: Reading) -> None:
@@ -443,6 +470,9 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
     entries = _items(data.get("tool_call_chunks"), f"{where}.tool_call_chunks")
     for number, entry in enumerate(entries):
         state.read(entry, f"{where}.tool_call_chunks[{number}]", reading)
+    if not entries:  # as LangChain does, a chunk without chunks is its calls, whole
+        for key in ("tool_calls", "invalid_tool_calls"):
+            reading.read_each(_items(data.get(key), f"{where}.{key}"), f"{where}.{key}")
     if data.get("chunk_position") == "last":
         state.close(_ENDED)
 
@@ -526,6 +556,7 @@ TYPE_ROWS: dict[str, Handler] = {
     "message_start": _message_start,
     "content_block_start": _content_block_start,
     "content_block_delta": _content_block_delta,
+    "input_json_delta": _bare_input_json_delta,
     "content_block_stop": _content_block_stop,
     "message_delta": _message_delta,
     "response.created": _response_started,
@@ -545,6 +576,11 @@ TYPE_ROWS: dict[str, Handler] = {
     "chunk": _chat_stream_event,
     "AIMessageChunk": _ai_message_chunk,
     "tool_call_chunk": _tool_call_chunk,
-    **dict.fromkeys(NO_CALL_TYPES, _no_call),
+    **dict.fromkeys(NO_CALL_TYPES, no_call),
 }
-OBJECT_ROWS: dict[str, Handler] = {"chat.completion.chunk": _chat_chunk}
+OBJECT_ROWS: dict[str, Handler] = {
+    "chat.completion.chunk": _chat_chunk,
+    # Azure OpenAI's content-filter chunks (the first one, with prompt_filter_results, and
+    # annotations of the output) have an empty 'object'.
+    "": _chat_chunk,
+}

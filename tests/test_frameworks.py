@@ -152,14 +152,14 @@ class FakeModel(Model):
         return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
 
     async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        for event in response_events(self._output()):
+        for event in response_events(self._output(), f"resp_{len(self.turns)}"):
             yield event
 
 
-def response_events(output: list[Any]) -> list[ResponseStreamEvent]:
+def response_events(output: list[Any], response_id: str) -> list[ResponseStreamEvent]:
     def response(items: list[Any], status: str) -> Response:
         return Response(
-            id="resp_1",
+            id=response_id,
             object="response",
             created_at=0,
             model="fake",
@@ -724,6 +724,12 @@ def run_function_agent() -> tuple[Any, list[Any]]:
             llm=MockFunctionCallingLLM(response_generator=llama_script),
         )
         handler = agent.run("Weather in Paris and Atlantis?")
+        with pytest.raises(TypeError) as error:
+            to_calls(handler)  # not yet a run's result
+        assert str(error.value).endswith(
+            "(workflows.WorkflowHandler); it holds no run: pass what awaiting it returns, or "
+            "the events of its stream_events(); accepted shapes: " + FORMATS_DOC
+        )
         events = [event async for event in handler.stream_events()]
         return await handler, events
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from unittest.mock import AsyncMock, MagicMock, Mock, call, create_autospec
+from unittest.mock import AsyncMock, MagicMock, Mock, call, create_autospec, patch
 
 import pytest
 
@@ -216,3 +216,22 @@ def test_an_async_mock() -> None:
 def test_a_mock_without_calls_holds_none() -> None:
     assert to_calls(Mock()) == []
     assert ExpectedTool.never("delete") == Mock()
+
+
+def test_a_function_create_autospec_made_reads_its_mock() -> None:
+    tool = create_autospec(get_weather)
+    tool("Paris", unit="F")
+    assert to_calls(tool) == [ToolCall("get_weather", {"city": "Paris", "unit": "F"})]
+
+
+def test_a_function_patched_with_autospec() -> None:
+    import json
+
+    with patch("json.dumps", autospec=True) as dumps:
+        json.dumps({"a": 1}, indent=2)
+        assert to_calls(dumps) == [ToolCall("dumps", {"obj": {"a": 1}, "indent": 2})]
+
+
+def test_any_other_function_is_not_read() -> None:
+    with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input: <function"):
+        to_calls(get_weather)

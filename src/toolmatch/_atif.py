@@ -30,7 +30,7 @@ def read_atif_trajectory(data: Mapping[str, Any], where: str, reading: Reading) 
     if not (isinstance(version, str) and version.startswith("ATIF-v1.")):
         raise TypeError(
             f"{where}.schema_version: toolmatch reads ATIF v1 trajectories "
-            f"('ATIF-v1.0' to 'ATIF-v1.6'), got {short_repr(version)}"
+            f"('ATIF-v1.x'), got {short_repr(version)}"
         )
     steps = as_data(data.get("steps"))
     if not isinstance(steps, (list, tuple)):

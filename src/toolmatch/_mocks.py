@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from toolmatch._describe import short_repr
+from toolmatch._reading import cannot_read
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -20,28 +21,46 @@ if TYPE_CHECKING:
 
     from toolmatch._reading import Reading
 
-__all__ = ["read_mock", "read_mock_call", "read_mock_call_list"]
+__all__ = ["read_function", "read_mock", "read_mock_call", "read_mock_call_list"]
 
 
 def read_mock(mock: object, where: str, reading: Reading) -> None:
     """A ``Mock`` / ``MagicMock`` / ``AsyncMock``: the calls in its ``mock_calls``."""
+    _read_mock(mock, vars(mock).get("_mock_name"), where, reading)
+
+
+def read_function(function: object, where: str, reading: Reading) -> None:
+    """A function: one ``create_autospec`` (or ``patch(..., autospec=True)``) made, whose
+    mock is its ``mock`` attribute; its own calls take the mock's name, else the
+    function's. Any other function holds no run."""
+    mock = vars(function).get("mock")
+    if not isinstance(mock, sys.modules["unittest.mock"].NonCallableMock):
+        raise cannot_read(function, where)
+    name = vars(mock).get("_mock_name") or getattr(function, "__name__", None)
+    _read_mock(mock, name, where, reading)
+
+
+def _read_mock(mock: object, name: str | None, where: str, reading: Reading) -> None:
     calls: list[object] = mock.mock_calls  # type: ignore[attr-defined]  # a property: no child
     for index, recorded in enumerate(calls):
-        _read_call(recorded, mock, f"{where}.mock_calls[{index}]", reading)
+        _read_call(recorded, mock, name, f"{where}.mock_calls[{index}]", reading)
 
 
 def read_mock_call_list(calls: list[object], where: str, reading: Reading) -> None:
     """A mock's ``mock_calls`` (or ``method_calls``) list by itself."""
     for index, recorded in enumerate(calls):
-        _read_call(recorded, None, f"{where}[{index}]", reading)
+        _read_call(recorded, None, None, f"{where}[{index}]", reading)
 
 
 def read_mock_call(recorded: object, where: str, reading: Reading) -> None:
     """One ``unittest.mock.call`` by itself, such as ``call.get_weather(city="Paris")``."""
-    _read_call(recorded, None, where, reading)
+    _read_call(recorded, None, None, where, reading)
 
 
-def _read_call(recorded: object, mock: object | None, where: str, reading: Reading) -> None:
+def _read_call(
+    recorded: object, mock: object | None, own: str | None, where: str, reading: Reading
+) -> None:
+    """One recorded call; ``own`` names the calls of ``mock`` itself."""
     # A _Call is a tuple: (name, args, kwargs), or (args, kwargs) for a call_args entry.
     # Its attributes are not read: on a _Call they make new calls.
     parts: tuple[Any, ...] = tuple(recorded)  # type: ignore[arg-type]
@@ -58,10 +77,9 @@ def _read_call(recorded: object, mock: object | None, where: str, reading: Readi
         return  # a Python protocol method a MagicMock recorded (len(), str(), with): no tool
     if name:
         tool = name
+    elif own is None:
+        raise TypeError(f"{where}: {short_repr(recorded)} {_UNNAMED[mock is None]}")
     else:
-        own = None if mock is None else vars(mock).get("_mock_name")
-        if own is None:
-            raise TypeError(f"{where}: {short_repr(recorded)} {_UNNAMED[mock is None]}")
         tool = own
     if not args:
         reading.call(tool, dict(kwargs), None, where)

@@ -22,6 +22,7 @@ placed before any key the shape also carries that another row claims).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from types import FunctionType
 
 from toolmatch import (
     _atif,
@@ -165,6 +166,7 @@ KEYS: list[tuple[str, Handler]] = [
 ]
 
 # Agent frameworks (_frameworks), test doubles (_mocks) and ATIF trajectories (_atif).
+BY_TYPE[FunctionType] = _mocks.read_function  # a function create_autospec made
 BY_CLASS.update(
     {
         ("agents", "RunResultBase"): _frameworks.read_agents_result,
@@ -198,6 +200,9 @@ BY_CLASS.update(
         ("llama_index", "AgentInput"): no_call,
         ("llama_index", "AgentStream"): no_call,
         ("workflows", "StopEvent"): _frameworks.read_workflow_stop,
+        ("workflows", "WorkflowHandler"): _frameworks.not_a_run(
+            "pass what awaiting it returns, or the events of its stream_events()"
+        ),
         ("smolagents", "ActionStep"): _frameworks.read_smol_step,
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): _frameworks.read_smol_memory,

@@ -281,10 +281,33 @@ def test_agents_run_result_gives_the_calls_with_their_outputs() -> None:
     assert type(result).__name__ == "RunResult"
     assert to_calls(result) == AGENTS_CALLS
     assert to_calls(result.new_items) == AGENTS_CALLS
-    # the SDK's own replay list holds the same Responses items
+    # the SDK's own replay list holds the same Responses items (with the outputs as text,
+    # which for these string-returning tools is the same)
     assert to_calls(result.to_input_list()) == AGENTS_CALLS
     assert_called(result, "get_weather", {"city": "Paris"})
     assert ExpectedTool.never("delete_file") == result
+
+
+@function_tool
+def forecast(city: str) -> dict[str, str]:
+    """The forecast for a city."""
+    return {"city": city, "sky": "sunny"}
+
+
+def test_agents_result_is_what_the_tool_returned() -> None:
+    agent = Agent(
+        name="forecast",
+        model=FakeModel((("call_f", "forecast", '{"city": "Paris"}'),), "Sunny."),
+        tools=[forecast],
+    )
+    result = run_agent(agent, "Forecast for Paris?", run_config=NO_TRACING)
+    returned = {"city": "Paris", "sky": "sunny"}
+    assert to_calls(result) == [
+        ToolCall("forecast", {"city": "Paris"}, id="call_f", result=returned)
+    ]
+    # the model was sent its text, which is what the replay list keeps
+    (call,) = to_calls(result.to_input_list())
+    assert call.result == str(returned)
 
 
 def test_agents_items_by_themselves() -> None:

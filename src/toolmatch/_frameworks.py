@@ -28,6 +28,7 @@ __all__ = [
     "read_agents_approval_item",
     "read_agents_item",
     "read_agents_item_event",
+    "read_agents_output_item",
     "read_agents_raw_event",
     "read_agents_result",
     "read_all_messages",
@@ -93,6 +94,12 @@ def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
 def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
     """A run item (message, reasoning, tool output, ...): its Responses ``raw_item``."""
     reading.read(obj.raw_item, f"{where}.raw_item")
+
+
+def read_agents_output_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallOutputItem``: the answer to the call of its raw item's ``call_id``, as
+    the tool returned it (``output``; the model was sent its text, ``raw_item``)."""
+    reading.result(_call_id(obj.raw_item), obj.output, None)
 
 
 def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:

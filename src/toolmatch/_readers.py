@@ -173,6 +173,7 @@ BY_CLASS.update(
         ("agents", "ToolCallItem"): _frameworks.read_agents_call_item,
         ("agents", "HandoffCallItem"): _frameworks.read_agents_call_item,
         ("agents", "ToolApprovalItem"): _frameworks.read_agents_approval_item,
+        ("agents", "ToolCallOutputItem"): _frameworks.read_agents_output_item,
         ("agents", "RunItemBase"): _frameworks.read_agents_item,
         ("agents", "RunItemStreamEvent"): _frameworks.read_agents_item_event,
         ("agents", "RawResponsesStreamEvent"): _frameworks.read_agents_raw_event,

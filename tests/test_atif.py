@@ -7,7 +7,10 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from strategies import json_values_without_nan
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
 
@@ -162,3 +165,35 @@ def test_malformed_trajectories_name_the_place() -> None:
         with pytest.raises(TypeError) as error:
             to_calls(value)
         assert str(error.value) == message
+
+
+names = st.from_regex(r"[a-z][a-z_]{0,8}", fullmatch=True)
+call_args = st.dictionaries(st.text(max_size=4), json_values_without_nan, max_size=3)
+
+
+@given(
+    st.lists(
+        st.lists(st.tuples(names, call_args, st.none() | st.text(max_size=8)), max_size=3),
+        max_size=5,
+    )
+)
+def test_every_agent_call_is_read_in_order_with_its_result(
+    turns: list[list[tuple[str, dict[str, Any], str | None]]],
+) -> None:
+    steps: list[dict[str, Any]] = [{"step_id": 1, "source": "user", "message": "Go."}]
+    expected = []
+    for turn in turns:
+        calls, results = [], []
+        for name, arguments, answer in turn:
+            call_id = f"call_{len(expected)}"
+            calls.append({"tool_call_id": call_id, "function_name": name, "arguments": arguments})
+            if answer is not None:
+                results.append({"source_call_id": call_id, "content": answer})
+            expected.append(ToolCall(name, arguments, id=call_id, result=answer))
+        step = {"step_id": len(steps) + 1, "source": "agent", "message": "", "tool_calls": calls}
+        if results:
+            step["observation"] = {"results": results[::-1]}  # answers in any order
+        steps.append(step)
+    data = {"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {}, "steps": steps}
+    assert to_calls(data) == expected
+    assert to_calls(json.dumps(data)) == expected

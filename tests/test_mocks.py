@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 from unittest.mock import AsyncMock, MagicMock, Mock, call, create_autospec, patch
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from strategies import json_values_without_nan
 from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
 
 
@@ -235,3 +239,28 @@ def test_a_function_patched_with_autospec() -> None:
 def test_any_other_function_is_not_read() -> None:
     with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input: <function"):
         to_calls(get_weather)
+
+
+_RESERVED = ("assert", "assret", "asert", "aseert", "assrt")  # Mock refuses these prefixes
+tool_names = st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True).filter(
+    lambda name: not hasattr(Mock, name) and not name.startswith(_RESERVED)
+)
+arguments = st.dictionaries(
+    st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True), json_values_without_nan, max_size=3
+)
+
+
+@given(st.lists(st.tuples(tool_names, arguments), max_size=8))
+def test_every_call_an_agent_makes_on_a_mock_is_read_in_order(
+    made: list[tuple[str, dict[str, Any]]],
+) -> None:
+    tools = MagicMock()
+    for name, kwargs in made:
+        getattr(tools, name)(**kwargs)
+    before = list(tools.mock_calls)
+    expected = [ToolCall(name, kwargs) for name, kwargs in made]
+    assert to_calls(tools) == expected
+    assert to_calls(tools.mock_calls) == expected
+    assert tools.mock_calls == before
+    for name, _ in made:
+        assert ExpectedTool.never(name) != tools

@@ -247,7 +247,7 @@ def _profile(spec: Path, traces: Path) -> str:
     total = _share(stats, "_cli.py", "_check")
     parts = {
         "reading the calls (to_calls)": _share(stats, "_formats.py", "to_calls"),
-        "of which parsing JSON-string arguments": _share(stats, "_readers.py", "_json_arguments"),
+        "of which parsing JSON-string arguments": _share(stats, "_reading.py", "_json_arguments"),
         "judging the expectations (verdicts, and results for failed runs)": (
             _share(stats, "_selection.py", "_turn_passes")
             + _share(stats, "_selection.py", "_check_turn")

@@ -22,6 +22,7 @@ MODULES = {
     "B3": "benchmarks.b3_selection",
     "B4": "benchmarks.b4_cli",
     "B5": "benchmarks.b5_startup",
+    "B6": "benchmarks.b6_readers",
 }
 # Figures of the issue not measured yet, and why: shown in the results table.
 PENDING: dict[str, str] = {}

@@ -36,6 +36,7 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         "B3 selection",
         "B4 CLI throughput",
         "B5 start-up",
+        "B6 readers",
     ):
         assert section in output
     for figure in ("expected == actual", "actual == expected", "numeric", "percent", "text"):
@@ -52,6 +53,13 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
     for figure in ("one process, 1,000 calls", "--jobs 2, 1,000 calls", "peak memory"):
         assert figure in output  # B4: toolmatch check over a generated .json spec
     assert "fresh interpreter" in output
+    for shape in (
+        "an OpenAI chat completion",
+        "an Anthropic message",
+        "a Responses output list",
+        "a plain list",
+    ):
+        assert f"{shape}, 10 calls, per call: to_calls" in output
     for collection in ("plugin:", "plugin alone:", "import:"):
         assert f"pytest --collect-only, 100 tests, {collection}" in output
     assert "toolscore skipped" in output

@@ -9,10 +9,25 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ToolCall"]
+__all__ = ["ToolCall", "build_call"]
 
 
-class ToolCall(Record):
+class _Slots:
+    """A ``ToolCall``'s storage without ``Record``'s guard against setting attributes: a
+    call is built as one of these and then made a ``ToolCall``. Readers build a call per
+    call read, and plain slot stores cost a quarter of ``object.__setattr__``'s."""
+
+    __slots__ = ("name", "args", "id", "parse_error", "result", "failed")
+
+    name: str
+    args: dict[str, Any]
+    id: str | None
+    parse_error: str | None
+    result: Any
+    failed: bool | None
+
+
+class ToolCall(_Slots, Record):
     """A tool call: the tool's ``name``, its ``args`` dict, the provider's call ``id``.
 
     ``parse_error`` is set when the provider's arguments could not be read as a JSON
@@ -30,7 +45,8 @@ class ToolCall(Record):
     True
     """
 
-    __slots__ = _fields = ("name", "args", "id", "parse_error", "result", "failed")
+    __slots__ = ()
+    _fields = _Slots.__slots__
     __match_args__ = ("name", "args", "id", "parse_error", "result", "failed")
     __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
 
@@ -41,36 +57,36 @@ class ToolCall(Record):
     result: Any
     failed: bool | None
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: str,
         args: dict[str, Any] | None = None,
         id: str | None = None,
         parse_error: str | None = None,
         result: object = None,
         failed: bool | None = None,
-    ) -> None:
-        if not isinstance(name, str):
+    ) -> ToolCall:
+        # Readers make a ToolCall per call read: exact-type checks first.
+        if type(name) is not str and not isinstance(name, str):
             raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise TypeError(
-                f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})"
-            )
-        for field, value in (("id", id), ("parse_error", parse_error)):
-            if value is not None and not isinstance(value, str):
-                raise TypeError(f"ToolCall {field} must be a str or None, got {short_repr(value)}")
-        if failed is not None and not isinstance(failed, bool):
-            raise TypeError(
-                f"ToolCall failed must be True, False or None, got {short_repr(failed)}"
-            )
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "args", args)
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "parse_error", parse_error)
-        object.__setattr__(self, "result", result)
-        object.__setattr__(self, "failed", failed)
+        if type(args) is not dict:
+            if args is None:
+                args = {}
+            elif not isinstance(args, dict):
+                raise TypeError(
+                    f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})"
+                )
+        if (id is not None and type(id) is not str) or (
+            parse_error is not None and type(parse_error) is not str
+        ):
+            for field, value in (("id", id), ("parse_error", parse_error)):
+                if value is not None and not isinstance(value, str):
+                    raise TypeError(
+                        f"ToolCall {field} must be a str or None, got {short_repr(value)}"
+                    )
+        if failed is not None and failed is not True and failed is not False:
+            raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
+        return build_call(cls, name, args, id, parse_error, result, failed)
 
     def __repr__(self) -> str:
         shown = [f"name={self.name!r}", f"args={self.args!r}"]
@@ -89,3 +105,32 @@ class ToolCall(Record):
          'result': 'sunny', 'failed': None}
         """
         return dict(zip(self._fields, self._values(), strict=True))
+
+
+_new = object.__new__
+
+
+def build_call(
+    kind: type[ToolCall],
+    name: str,
+    args: dict[str, Any],
+    id: str | None,
+    parse_error: str | None,
+    result: object,
+    failed: bool | None,
+) -> ToolCall:
+    """The one place a ``ToolCall`` is made, of values already checked: by ``ToolCall()``
+    and by the readers, which check them where they can name the place in the input.
+
+    >>> build_call(ToolCall, "search", {}, "call_1", None, "ok", False)
+    ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
+    """
+    call: _Slots = _new(_Slots)
+    call.name = name
+    call.args = args
+    call.id = id
+    call.parse_error = parse_error
+    call.result = result
+    call.failed = failed
+    call.__class__ = kind  # the same layout: _Slots' slots, and Record adds none
+    return call  # type: ignore[return-value]

@@ -22,7 +22,9 @@ __all__ = [
     "read_response",
 ]
 
-# Keys of parts that hold no call and no result.
+# Keys of parts that hold no call and no result of yours: content, a thought signature,
+# and server-side tool calls and their responses (run by Google, like OpenAI's hosted
+# tools: not calls of your tools).
 CALL_FREE_KEYS = (
     "text",
     "thought",
@@ -34,6 +36,12 @@ CALL_FREE_KEYS = (
     "executable_code",
     "codeExecutionResult",
     "code_execution_result",
+    "thoughtSignature",
+    "thought_signature",
+    "toolCall",
+    "tool_call",
+    "toolResponse",
+    "tool_response",
 )
 
 

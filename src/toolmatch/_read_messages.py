@@ -20,7 +20,6 @@ __all__ = ["ROLES", "read_message", "read_output", "read_plain_call", "read_wrap
 
 # Who speaks a chat message, in OpenAI, Anthropic, Gemini, Bedrock, Vercel, Ollama and OTel.
 ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function", "ipython")
-_ARGUMENT_KEYS = ("args", "arguments", "input")
 # A dict of just these keys is a call without arguments; a tool definition always has more.
 _BARE_CALL_KEYS = frozenset({"name", "id"})
 
@@ -32,12 +31,14 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
         reading.result(tool_call_id, data.get("content"), None)
         return
+    legacy = data.get("function_call")
     if "tool_calls" in data or "invalid_tool_calls" in data:
         _entries(data.get("tool_calls"), f"{where}.tool_calls", reading)
         _entries(data.get("invalid_tool_calls"), f"{where}.invalid_tool_calls", reading)
-        _legacy_function_call(data, where, reading)
+        if legacy is not None:
+            _legacy_function_call(legacy, where, reading)
         return
-    if _legacy_function_call(data, where, reading):
+    if legacy is not None and _legacy_function_call(legacy, where, reading):
         return
     for key in ("content", "parts"):
         value = data.get(key)
@@ -46,7 +47,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if type(value) is not list and type(value) is not tuple:
             value = as_data(value)
         if isinstance(value, (list, tuple)):
-            _blocks(value, f"{where}.{key}", reading)
+            reading.read_each(value, f"{where}.{key}", text=True)
             return
         if isinstance(value, Mapping):
             reading.read(value, f"{where}.{key}")
@@ -54,13 +55,6 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if isinstance(value, str):
             return  # text
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
-
-
-def _blocks(blocks: list[object] | tuple[object, ...], where: str, reading: Reading) -> None:
-    """A message's content blocks or parts; a plain string among them is text."""
-    for index, block in enumerate(blocks):
-        if type(block) is not str:
-            reading.read(block, f"{where}[{index}]")
 
 
 def _entries(value: object, where: str, reading: Reading) -> None:
@@ -72,9 +66,9 @@ def _entries(value: object, where: str, reading: Reading) -> None:
     reading.read_each(entries, where)
 
 
-def _legacy_function_call(data: Mapping[str, Any], where: str, reading: Reading) -> bool:
+def _legacy_function_call(value: object, where: str, reading: Reading) -> bool:
     """OpenAI's deprecated single ``function_call`` on an assistant message."""
-    value = as_data(data.get("function_call"))
+    value = as_data(value)
     if not isinstance(value, Mapping):
         return False
     reading.call(value.get("name"), value.get("arguments"), None, f"{where}.function_call")
@@ -84,14 +78,17 @@ def _legacy_function_call(data: Mapping[str, Any], where: str, reading: Reading)
 def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A call by itself: ``name`` and one of ``args`` / ``arguments`` / ``input`` (LangChain
     and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``."""
-    for key in _ARGUMENT_KEYS:
-        if key in data:
-            reading.call(data.get("name"), data[key], data.get("id"), where)
-            return
-    if data.keys() <= _BARE_CALL_KEYS:
-        reading.call(data.get("name"), None, data.get("id"), where)
-        return
-    raise cannot_read(data, where)  # a tool definition, or a shape of no provider
+    if "args" in data:
+        raw = data["args"]
+    elif "arguments" in data:
+        raw = data["arguments"]
+    elif "input" in data:
+        raw = data["input"]
+    elif data.keys() <= _BARE_CALL_KEYS:
+        raw = None
+    else:
+        raise cannot_read(data, where)  # a tool definition, or a shape of no provider
+    reading.call(data.get("name"), raw, data.get("id"), where)
 
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -1,7 +1,9 @@
 """pydantic-ai: ``ModelResponse`` / ``ModelRequest`` parts, told by their ``part_kind``.
 
-A ``ToolReturnPart`` is a result; a ``RetryPromptPart`` for a tool (it names the tool) is
-a failure: the tool raised ``ModelRetry`` or its arguments did not validate.
+A ``ToolReturnPart`` is a result: a failure unless its ``outcome`` is ``"success"`` (the
+default, and what versions before ``outcome`` meant); a ``RetryPromptPart`` for a tool (it
+names the tool) is a failure: the tool raised ``ModelRetry`` or its arguments did not
+validate.
 """
 
 from __future__ import annotations
@@ -43,10 +45,8 @@ def read_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     if kind in CALL_KINDS:
         reading.call(data.get("tool_name"), data.get("args"), data.get("tool_call_id"), where)
     elif kind in RETURN_KINDS:
-        # newer pydantic-ai records a tool's ModelRetry (and a denial) as a return whose
-        # outcome is not "success"; older versions have no outcome
-        failed = data.get("outcome", "success") != "success"
-        reading.result(data.get("tool_call_id"), data.get("content"), failed)
+        outcome = data.get("outcome", "success")
+        reading.result(data.get("tool_call_id"), data.get("content"), outcome != "success")
     elif kind == "retry-prompt":
         if data.get("tool_name") is not None:
             reading.result(data.get("tool_call_id"), data.get("content"), True)

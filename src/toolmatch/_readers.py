@@ -41,7 +41,7 @@ from toolmatch import (
     _streams,
 )
 from toolmatch._calls import ToolCall
-from toolmatch._reading import Reading, as_data, cannot_read, no_call, unknown_value
+from toolmatch._reading import NoShapeError, Reading, as_data, cannot_read, no_call, unknown_value
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -237,18 +237,21 @@ SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
 
 def new_reading() -> Reading:
     """A ``Reading`` that dispatches through this table."""
-    return Reading(dispatch)
+    return Reading(dispatch, read_mapping)
 
 
 def read_calls(obj: object, where: str) -> list[ToolCall]:
     """The calls in ``obj``, with their results, read at ``where``."""
-    reading = Reading(dispatch)
+    reading = Reading(dispatch, read_mapping)
     dispatch(obj, where, reading)
     return reading.finish()
 
 
 def dispatch(obj: object, where: str, reading: Reading) -> None:
     """Hand ``obj`` to the reader of its shape; an unknown shape raises ``TypeError``."""
+    if type(obj) is dict:
+        read_mapping(obj, where, reading)
+        return
     handler = BY_TYPE.get(type(obj))
     if handler is None:
         handler = _by_class(obj)
@@ -278,23 +281,70 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
                 raise unknown_value(where, "type", kind, TYPES)
         handler(data, where, reading)
         return
-    for key, table in (("object", OBJECTS), ("role", ROLES)):
-        value = data.get(key)
-        if type(value) is str:
-            handler = table.get(value)
-            if handler is None:
-                raise unknown_value(where, key, value, table)
-            handler(data, where, reading)
+    # The first of 'object', 'role' and the KEYS rows that data has set. Mappings of a
+    # run mostly repeat a few key sets: the answer for a key set is kept, and holds for a
+    # mapping of the same keys when its deciding value is set too.
+    keys = tuple(data)
+    best = _ranks_by_keys.get(keys)
+    if best is None:
+        best = _rank(data, keys)
+    elif best > _ROLE and best != _NO_RANK:
+        row = KEYS[best - _ROLE - 1]
+        if data[row[0]] is not None:
+            row[1](data, where, reading)
             return
-    handler = _by_key(data)
-    if handler is None:
-        for test, shape_handler in SHAPES:
-            if test(data):
-                handler = shape_handler
-                break
-        else:
+        best = _rank(data, keys)
+    elif best != _NO_RANK and type(data["object" if best == _OBJECT else "role"]) is not str:
+        best = _rank(data, keys)
+    if best > _ROLE:
+        if best == _NO_RANK:
+            for test, shape_handler in SHAPES:
+                if test(data):
+                    shape_handler(data, where, reading)
+                    return
             raise cannot_read(data, where)
+        KEYS[best - _ROLE - 1][1](data, where, reading)
+        return
+    key, table = ("object", OBJECTS) if best == _OBJECT else ("role", ROLES)
+    value = data[key]
+    handler = table.get(value)
+    if handler is None:
+        raise unknown_value(where, key, value, table)
     handler(data, where, reading)
+
+
+# The place of 'object', 'role' and each KEYS key in the order mappings are told apart in.
+_OBJECT, _ROLE = 0, 1
+_NO_RANK = 1 << 30
+_key_ranks: dict[str, int] = {}
+# Key sets seen, and their deciding rank (a bounded memo: input may be of any keys).
+_ranks_by_keys: dict[tuple[str, ...], int] = {}
+_MEMO_SIZE = 4096
+
+
+def _rank(data: Mapping[str, Any], keys: tuple[str, ...]) -> int:
+    """The best rank among data's set keys, remembered for its key set when every value
+    is set (then no key was passed over for its value)."""
+    ranks = _key_ranks
+    best = _NO_RANK
+    complete = True
+    for key, value in data.items():
+        rank = ranks.get(key, _NO_RANK)
+        if value is None or (rank <= _ROLE and type(value) is not str):
+            complete = False
+        elif rank < best:
+            best = rank
+    if complete and len(_ranks_by_keys) < _MEMO_SIZE:
+        _ranks_by_keys[keys] = best
+    return best
+
+
+def _rank_keys() -> None:
+    """Rank KEYS (once the table is complete, below; call again after adding rows)."""
+    _key_ranks.clear()
+    _key_ranks.update((key, rank + _ROLE + 1) for rank, (key, _) in reversed(list(enumerate(KEYS))))
+    _key_ranks.update(object=_OBJECT, role=_ROLE)
+    _ranks_by_keys.clear()
 
 
 def _by_prefix(kind: str) -> Handler | None:
@@ -304,27 +354,9 @@ def _by_prefix(kind: str) -> Handler | None:
     return None
 
 
-_key_ranks: dict[str, int] = {}
-
-
-def _by_key(data: Mapping[str, Any]) -> Handler | None:
-    """The row of the first ``KEYS`` key that ``data`` has set: one lookup per key of
-    ``data``, not one per row."""
-    ranks = _key_ranks
-    if len(ranks) != len(KEYS):  # rows were added since: rank them again
-        ranks.clear()
-        for rank, (key, _) in enumerate(KEYS):
-            ranks.setdefault(key, rank)
-    best = len(KEYS)
-    for key, value in data.items():
-        rank = ranks.get(key, best)
-        if rank < best and value is not None:
-            best = rank
-    return KEYS[best][1] if best < len(KEYS) else None
-
-
 def read_object(obj: object, where: str, reading: Reading) -> None:
-    """An object of no listed class: read as the data it dumps to."""
+    """An object of no listed class: read as the data it dumps to; if that is of no
+    accepted shape, the error names the object (and its obvious accessor, if any)."""
     if obj is None or isinstance(obj, (str, bytes, bytearray, int, float)):
         raise cannot_read(obj, where)
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
@@ -333,14 +365,19 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
     if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
         raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
     data = as_data(obj)
-    if isinstance(data, Mapping):
-        read_mapping(data, where, reading)
-    elif isinstance(data, (list, tuple)):
-        read_sequence(data, where, reading)
-    elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
-        reading.read_each(obj, where)
-    else:
-        raise cannot_read(obj, where, _accessor_hint(obj))
+    try:
+        if isinstance(data, Mapping):
+            read_mapping(data, where, reading)
+        elif isinstance(data, (list, tuple)):
+            read_sequence(data, where, reading)
+        elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
+            reading.read_each(obj, where)
+        else:
+            raise cannot_read(data, where)
+    except NoShapeError as error:
+        if error.value is not data:
+            raise  # something inside it, named where it is
+        raise cannot_read(obj, where, _accessor_hint(obj)) from None
 
 
 # Accessors of common result objects that hold what to_calls reads: (attribute, is a method).
@@ -348,7 +385,8 @@ _ACCESSORS = (("all_messages", True), ("new_items", False), ("messages", False))
 
 
 def _accessor_hint(obj: object) -> str:
-    """One line naming the obvious supported accessor of ``obj``, if it has one."""
+    """One line naming the obvious supported accessor of ``obj``, if it has one (an
+    object's ``choices`` are read as a completion's: several name ``choices[0]``)."""
     for name, is_method in _ACCESSORS:
         try:
             value = getattr(obj, name)
@@ -356,15 +394,10 @@ def _accessor_hint(obj: object) -> str:
             continue
         if callable(value) == is_method:
             return f"pass its .{name}{'()' if is_method else ''}"
-    try:
-        choices = obj.choices  # type: ignore[attr-defined]
-    except Exception:
-        return ""
-    if isinstance(choices, (list, tuple)) and choices:
-        return "pass its .choices[0]"
     return ""
 
 
 BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object
+_rank_keys()

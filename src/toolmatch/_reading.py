@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls import ToolCall
+from toolmatch._calls import ToolCall, build_call
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -20,9 +20,11 @@ if TYPE_CHECKING:
 
     S = TypeVar("S")
     Dispatch = Callable[[object, str, "Reading"], None]
+    ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
 
 __all__ = [
     "FORMATS_DOC",
+    "NoShapeError",
     "Reading",
     "alternatives",
     "as_data",
@@ -65,6 +67,7 @@ _PROBED_ATTRIBUTES = (
     "part_kind",
     "kind",
     "text",
+    "status",
 )
 _PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
 
@@ -80,23 +83,35 @@ class Reading:
     [ToolCall(name='search', args={'q': 'paris'}, id='call_1', result='sunny', failed=False)]
     """
 
-    __slots__ = ("_calls", "_dispatch", "_results", "_states")
+    __slots__ = ("_calls", "_dispatch", "_open_slots", "_read_dict", "_results", "_states")
 
-    def __init__(self, dispatch: Dispatch) -> None:
+    def __init__(self, dispatch: Dispatch, read_dict: ReadDict | None = None) -> None:
+        # read_dict: the dispatcher's own reader of a dict, called directly for dict items
+        # (most items are), which saves a call per item.
         self._dispatch = dispatch
+        self._read_dict: ReadDict = read_dict or dispatch
         self._calls: list[ToolCall | None] = []
-        self._results: list[tuple[str, object, bool | None]] = []
-        self._states: dict[type, object] = {}
+        self._open_slots = 0
+        # Made on first use: most runs have no results and no states.
+        self._results: list[tuple[str, object, bool | None]] | None = None
+        self._states: dict[type, object] | None = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
         self._dispatch(obj, where, self)
 
-    def read_each(self, items: Iterable[object], where: str) -> None:
-        """Read each item in order at ``where[i]`` (an iterator is consumed once)."""
+    def read_each(self, items: Iterable[object], where: str, *, text: bool = False) -> None:
+        """Read each item in order at ``where[i]`` (an iterator is consumed once); with
+        ``text``, a string item is text (a message's content) and holds nothing."""
         dispatch = self._dispatch
+        read_dict = self._read_dict
+        indices = _INDICES
         for index, item in enumerate(items):
-            dispatch(item, f"{where}[{index}]", self)
+            place = where + (indices[index] if index < _INDEXED else f"[{index}]")
+            if type(item) is dict:
+                read_dict(item, place, self)
+            elif not text or not isinstance(item, str):
+                dispatch(item, place, self)
 
     def call(
         self,
@@ -121,11 +136,13 @@ class Reading:
             args: dict[str, Any] = {}
         elif type(raw_args) is dict:
             args = raw_args.copy()  # the caller may change theirs later
+        elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
+            args, parse_error = _json_arguments(raw_args)
         else:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
             call_id = str(call_id)
-        self._calls.append(ToolCall(name, args, call_id, parse_error, result, failed))
+        self._calls.append(build_call(ToolCall, name, args, call_id, parse_error, result, failed))
 
     def add(self, call: ToolCall) -> None:
         """Record a ``ToolCall`` given as it is."""
@@ -139,19 +156,26 @@ class Reading:
     def reserve(self) -> int:
         """A place in call order for a call known only later (see ``fill``)."""
         self._calls.append(None)
+        self._open_slots += 1
         return len(self._calls) - 1
 
     def fill(self, slot: int, call: ToolCall) -> None:
         """Put ``call`` at the place ``reserve`` gave."""
+        if self._calls[slot] is None:
+            self._open_slots -= 1
         self._calls[slot] = call
 
     def result(self, call_id: object, content: object, failed: bool | None) -> None:
         """A tool's answer to the call of ``call_id``; no such call in the trace: ignored."""
         if call_id is not None:
+            if self._results is None:
+                self._results = []
             self._results.append((str(call_id), content, failed))
 
     def state(self, kind: type[S]) -> S:
         """This run's one ``kind()`` object; its ``finish(reading)``, if any, runs at finish."""
+        if self._states is None:
+            self._states = {}
         state = self._states.get(kind)
         if state is None:
             state = self._states[kind] = kind()
@@ -159,20 +183,29 @@ class Reading:
 
     def finish(self) -> list[ToolCall]:
         """Finish the states, pair results with their calls by id, and return the calls."""
+        if self._states is not None:
+            self._finish_states(self._states)
+        calls = self._calls
+        if self._open_slots:
+            raise RuntimeError("a reader reserved a place for a call and never filled it")
+        if self._results is not None:
+            _pair(calls, self._results)  # type: ignore[arg-type]
+        return calls  # type: ignore[return-value]
+
+    def _finish_states(self, states: dict[type, object]) -> None:
         done: set[type] = set()
-        while len(done) < len(self._states):  # a finishing state may start another
-            for kind, state in list(self._states.items()):
+        while len(done) < len(states):  # a finishing state may start another
+            for kind, state in list(states.items()):
                 if kind not in done:
                     done.add(kind)
                     finish = getattr(state, "finish", None)
                     if finish is not None:
                         finish(self)
-        calls = self._calls
-        if None in calls:
-            raise RuntimeError("a reader reserved a place for a call and never filled it")
-        if self._results:
-            _pair(calls, self._results)  # type: ignore[arg-type]
-        return calls  # type: ignore[return-value]
+
+
+# '[0]', '[1]', ...: an item's place is one concatenation, not a format.
+_INDEXED = 256
+_INDICES = tuple(f"[{index}]" for index in range(_INDEXED))
 
 
 def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]]) -> None:
@@ -186,8 +219,8 @@ def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]])
         if indices:
             index = indices.pop(0)
             call = calls[index]
-            calls[index] = ToolCall(
-                call.name, call.args, call.id, call.parse_error, content, failed
+            calls[index] = build_call(
+                ToolCall, call.name, call.args, call.id, call.parse_error, content, failed
             )
 
 
@@ -195,7 +228,15 @@ def no_call(data: object, where: str, reading: Reading) -> None:
     """The handler of a shape known to hold no call and no result (a text block, ...)."""
 
 
-def cannot_read(obj: object, where: str, hint: str = "") -> TypeError:
+class NoShapeError(TypeError):
+    """``cannot_read``'s error; ``value`` is the value of no accepted shape."""
+
+    def __init__(self, message: str, value: object) -> None:
+        super().__init__(message)
+        self.value = value
+
+
+def cannot_read(obj: object, where: str, hint: str = "") -> NoShapeError:
     """The error for a value of no accepted shape: what it is, where, and where to look.
 
     >>> print(cannot_read({"q": 1}, "input[0]"))  # doctest: +ELLIPSIS
@@ -203,15 +244,17 @@ def cannot_read(obj: object, where: str, hint: str = "") -> TypeError:
     """
     if obj is None:
         # Usually an SDK's empty field, such as a text-only OpenAI message's tool_calls.
-        return TypeError(
+        return NoShapeError(
             f"to_calls got None at {where}; pass the message or response itself "
-            "(a message without tool calls gives [])"
+            "(a message without tool calls gives [])",
+            obj,
         )
     found = f"{short_repr(obj)} ({type_name(obj)})"
     hint = f"; {hint}" if hint else ""
-    return TypeError(
+    return NoShapeError(
         f"to_calls cannot read tool calls from {where}: {found}{hint}; "
-        f"accepted shapes: {FORMATS_DOC}"
+        f"accepted shapes: {FORMATS_DOC}",
+        obj,
     )
 
 

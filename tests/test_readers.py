@@ -1,0 +1,479 @@
+"""The dispatch table: never a silent ``[]``, the call-free allowlists, errors that help,
+and the accepted-shapes list of docs/formats.md kept equal to the table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolmatch import ToolCall, _readers, to_calls
+from toolmatch import _read_anthropic as anthropic
+from toolmatch import _read_bedrock as bedrock
+from toolmatch import _read_gemini as gemini
+from toolmatch import _read_openai as openai
+from toolmatch import _read_otel as otel
+from toolmatch import _read_pydantic_ai as pydantic_ai
+from toolmatch import _read_vercel as vercel
+from toolmatch._reading import FORMATS_DOC, no_call
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
+LINK = f"; accepted shapes: {FORMATS_DOC}"
+
+# --- unknown discriminators raise, naming the place, the value and the nearest ------------
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        (
+            {"type": "banana", "name": "x"},
+            "input: its type 'banana' is not one to_calls knows (nearest accepted: 'reasoning')",
+        ),
+        (
+            [{"role": "assistant", "content": [{"type": "tool_usage", "name": "x"}]}],
+            "input[0].content[0]: its type 'tool_usage' is not one to_calls knows "
+            "(nearest accepted: 'tool_use')",
+        ),
+        (
+            {"role": "assistent", "content": "Hi"},
+            "input: its role 'assistent' is not one to_calls knows (nearest accepted: 'assistant')",
+        ),
+        (
+            {"object": "chat.completions", "choices": []},
+            "input: its object 'chat.completions' is not one to_calls knows "
+            "(nearest accepted: 'chat.completion')",
+        ),
+        (
+            {"kind": "response", "parts": [{"part_kind": "tool-cal", "tool_name": "x"}]},
+            "input.parts[0]: its part_kind 'tool-cal' is not one to_calls knows "
+            "(nearest accepted: 'tool-call')",
+        ),
+    ],
+)
+def test_an_unknown_discriminator_raises_naming_the_nearest(obj: object, message: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls(obj)
+    assert str(raised.value) == f"to_calls cannot read tool calls from {message}{LINK}"
+
+
+def test_unknown_items_of_a_responses_output_raise_instead_of_being_skipped() -> None:
+    response = {"object": "response", "output": [{"type": "function_cal", "name": "x"}]}
+    with pytest.raises(TypeError, match=r"input\.output\[0\]: its type 'function_cal'"):
+        to_calls(response)
+
+
+def test_several_choices_name_their_place_like_the_type_errors() -> None:
+    choice = {"index": 0, "message": {"role": "assistant", "content": "Hi"}}
+    completion = {"object": "chat.completion", "choices": [choice, choice]}
+    with pytest.raises(ValueError, match="2 alternative answers") as raised:
+        to_calls([completion])
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input[0]: a completion with 2 choices holds 2 "
+        "alternative answers, not one turn; pass the one to check, e.g. completion.choices[0]"
+    )
+
+
+# --- errors that help: the type, and the obvious accessor, in one line --------------------
+
+
+class _Messages:
+    def __init__(self) -> None:
+        self.messages = [{"role": "assistant", "content": "Hi"}]
+
+
+class _AllMessages:
+    def all_messages(self) -> list[object]:
+        return []
+
+
+class _NewItems:
+    def __init__(self) -> None:
+        self.new_items: list[object] = []
+
+
+@pytest.mark.parametrize(
+    ("obj", "hint"),
+    [
+        (_Messages(), "pass its .messages"),
+        (_AllMessages(), "pass its .all_messages()"),
+        (_NewItems(), "pass its .new_items"),
+    ],
+)
+def test_an_unsupported_object_names_its_type_and_accessor(obj: object, hint: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls(obj)
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+    assert re.sub(r" at 0x[0-9a-f]+>", ">", str(raised.value)) == (
+        f"to_calls cannot read tool calls from input: <{kind} object> ({kind}); {hint}{LINK}"
+    )
+
+
+@dataclass
+class RunState:
+    steps: int
+    history: list[object]
+
+    # A property, not a field: a field 'messages' would dump to a state mapping, read as such.
+    @property
+    def messages(self) -> list[object]:
+        return self.history
+
+
+def test_an_sdk_object_of_no_accepted_shape_is_named_not_its_dump() -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls([RunState(3, [])])
+    message = str(raised.value)
+    # The object's own repr and type, not the dict it dumps to.
+    assert message == (
+        "to_calls cannot read tool calls from input[0]: RunState(steps=3, history=[]) "
+        f"(test_readers.RunState); pass its .messages{LINK}"
+    )
+
+
+def test_an_object_without_an_accessor_gets_no_hint() -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls(object())
+    assert str(raised.value).endswith(f"(object){LINK}")
+
+
+# --- the call-free allowlists: each entry, with an example of it ------------------------
+
+CALL_FREE_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "openai": {
+        "text": {"type": "text", "text": "Hi"},
+        "image_url": {"type": "image_url", "image_url": {"url": "https://x/y.png"}},
+        "input_audio": {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}},
+        "file": {"type": "file", "file": {"file_id": "file_1"}},
+        "refusal": {"type": "refusal", "refusal": "I can't."},
+        "output_text": {"type": "output_text", "text": "Hi", "annotations": []},
+        "input_text": {"type": "input_text", "text": "Hi"},
+        "input_image": {"type": "input_image", "image_url": "https://x/y.png"},
+        "input_file": {"type": "input_file", "file_id": "file_1"},
+        "reasoning": {"type": "reasoning", "id": "rs_1", "summary": []},
+        "web_search_call": {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+        "file_search_call": {"type": "file_search_call", "id": "fs_1", "queries": ["x"]},
+        "computer_call": {"type": "computer_call", "id": "cu_1", "call_id": "c", "action": {}},
+        "computer_call_output": {"type": "computer_call_output", "call_id": "c", "output": {}},
+        "code_interpreter_call": {"type": "code_interpreter_call", "id": "ci_1", "code": ""},
+        "image_generation_call": {"type": "image_generation_call", "id": "ig_1"},
+        "local_shell_call": {"type": "local_shell_call", "id": "ls_1", "call_id": "c"},
+        "local_shell_call_output": {"type": "local_shell_call_output", "id": "c", "output": ""},
+        "shell_call": {"type": "shell_call", "id": "sh_1", "call_id": "c", "action": {}},
+        "shell_call_output": {"type": "shell_call_output", "call_id": "c", "output": []},
+        "apply_patch_call": {"type": "apply_patch_call", "call_id": "c", "operation": {}},
+        "apply_patch_call_output": {"type": "apply_patch_call_output", "call_id": "c"},
+        "tool_search_call": {"type": "tool_search_call", "id": "ts_1", "call_id": "c"},
+        "tool_search_output": {"type": "tool_search_output", "call_id": "c", "tools": []},
+        "mcp_list_tools": {"type": "mcp_list_tools", "id": "l_1", "server_label": "s"},
+        "mcp_approval_request": {"type": "mcp_approval_request", "id": "a_1", "name": "x"},
+        "mcp_approval_response": {"type": "mcp_approval_response", "approve": True},
+        "item_reference": {"type": "item_reference", "id": "msg_1"},
+        "compaction": {"type": "compaction", "id": "cmp_1", "encrypted_content": ""},
+    },
+    "anthropic": {
+        "text": {"type": "text", "text": "Hi", "citations": None},
+        "thinking": {"type": "thinking", "thinking": "...", "signature": "s"},
+        "redacted_thinking": {"type": "redacted_thinking", "data": "..."},
+        "image": {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}},
+        "document": {"type": "document", "source": {"type": "text", "data": "x"}},
+        "search_result": {"type": "search_result", "source": "s", "title": "t", "content": []},
+        "container_upload": {"type": "container_upload", "file_id": "file_1"},
+        "mcp_tool_listing": {"type": "mcp_tool_listing", "tools": []},
+        "compaction": {"type": "compaction", "content": "summary"},
+    },
+    "otel": {
+        "text": {"type": "text", "content": "Hi"},
+        "reasoning": {"type": "reasoning", "content": "..."},
+        "blob": {"type": "blob", "modality": "image", "content": ""},
+        "file": {"type": "file", "modality": "image", "file_id": "f"},
+        "uri": {"type": "uri", "modality": "image", "uri": "https://x/y.png"},
+    },
+    "vercel": {
+        "text": {"type": "text", "text": "Hi"},
+        "reasoning": {"type": "reasoning", "text": "..."},
+        "step-start": {"type": "step-start"},
+        "source-url": {"type": "source-url", "sourceId": "s", "url": "https://x"},
+        "source-document": {"type": "source-document", "sourceId": "s", "title": "t"},
+        "file": {"type": "file", "mediaType": "image/png", "url": "https://x/y.png"},
+        "image": {"type": "image", "image": "https://x/y.png"},
+    },
+    "gemini": {
+        "text": {"text": "Hi"},
+        "thought": {"thought": True, "thoughtSignature": "s"},
+        "inlineData": {"inlineData": {"mimeType": "image/png", "data": ""}},
+        "inline_data": {"inline_data": {"mime_type": "image/png", "data": b""}},
+        "fileData": {"fileData": {"fileUri": "gs://x"}},
+        "file_data": {"file_data": {"file_uri": "gs://x"}},
+        "executableCode": {"executableCode": {"language": "PYTHON", "code": "1"}},
+        "executable_code": {"executable_code": {"language": "PYTHON", "code": "1"}},
+        "codeExecutionResult": {"codeExecutionResult": {"outcome": "OUTCOME_OK"}},
+        "code_execution_result": {"code_execution_result": {"outcome": "OUTCOME_OK"}},
+        "thoughtSignature": {"thoughtSignature": "c2ln"},
+        "thought_signature": {"thought_signature": b"sig"},
+        "toolCall": {"toolCall": {"id": "t1", "toolType": "GOOGLE_SEARCH", "args": {}}},
+        "tool_call": {"tool_call": {"id": "t1", "tool_type": "GOOGLE_SEARCH", "args": {}}},
+        "toolResponse": {"toolResponse": {"id": "t1", "response": {}}},
+        "tool_response": {"tool_response": {"id": "t1", "response": {}}},
+    },
+    "bedrock": {
+        "reasoningContent": {"reasoningContent": {"reasoningText": {"text": "..."}}},
+        "image": {"image": {"format": "png", "source": {"bytes": b""}}},
+        "document": {"document": {"format": "txt", "name": "d", "source": {"bytes": b""}}},
+        "video": {"video": {"format": "mp4", "source": {"bytes": b""}}},
+        "cachePoint": {"cachePoint": {"type": "default"}},
+        "guardContent": {"guardContent": {"text": {"text": "x"}}},
+    },
+    "pydantic_ai": {
+        "text": {"part_kind": "text", "content": "Hi"},
+        "thinking": {"part_kind": "thinking", "content": "..."},
+        "file": {"part_kind": "file", "content": {}},
+        "user-prompt": {"part_kind": "user-prompt", "content": "Hi"},
+        "system-prompt": {"part_kind": "system-prompt", "content": "Be brief."},
+        "instruction": {"part_kind": "instruction", "content": "Be brief."},
+        "retry-feedback": {"part_kind": "retry-feedback", "content": "Try again."},
+        "speech": {"part_kind": "speech", "content": {}},
+        "model-settings-delta": {"part_kind": "model-settings-delta", "settings": {}},
+        "tool-availability-delta": {"part_kind": "tool-availability-delta", "tools": []},
+    },
+}
+ALLOWLISTS: dict[str, frozenset[str] | tuple[str, ...]] = {
+    "openai": openai.CALL_FREE_TYPES,
+    "anthropic": anthropic.CALL_FREE_TYPES,
+    "otel": otel.CALL_FREE_TYPES,
+    "vercel": vercel.CALL_FREE_TYPES,
+    "gemini": gemini.CALL_FREE_KEYS,
+    "bedrock": bedrock.CALL_FREE_KEYS,
+    "pydantic_ai": pydantic_ai.CALL_FREE_KINDS,
+}
+# Where each provider's call-free shapes appear: a message of that provider.
+_WRAPPERS = {
+    "openai": lambda block: {"role": "user", "content": [block]},
+    "anthropic": lambda block: {"role": "assistant", "content": [block]},
+    "otel": lambda block: {"role": "assistant", "parts": [block]},
+    "vercel": lambda block: {"role": "assistant", "parts": [block]},
+    "gemini": lambda block: {"role": "model", "parts": [block]},
+    "bedrock": lambda block: {"role": "assistant", "content": [block]},
+    "pydantic_ai": lambda block: {"kind": "response", "parts": [block]},
+}
+
+
+@pytest.mark.parametrize("provider", sorted(ALLOWLISTS))
+def test_every_allowlist_entry_has_an_example(provider: str) -> None:
+    assert set(CALL_FREE_EXAMPLES[provider]) == set(ALLOWLISTS[provider])
+
+
+@pytest.mark.parametrize(
+    ("provider", "entry"),
+    [
+        (provider, entry)
+        for provider in CALL_FREE_EXAMPLES
+        for entry in CALL_FREE_EXAMPLES[provider]
+    ],
+)
+def test_a_call_free_shape_gives_no_call(provider: str, entry: str) -> None:
+    example = CALL_FREE_EXAMPLES[provider][entry]
+    assert to_calls(example) == []
+    assert to_calls([_WRAPPERS[provider](example)]) == []
+
+
+def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
+    listed = set().union(*(ALLOWLISTS[name] for name in ("openai", "anthropic", "otel", "vercel")))
+    assert {kind for kind, handler in _readers.TYPES.items() if handler is no_call} == listed
+    keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
+    assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}},
+        {"name": "GET /", "attributes": {"http.method": "GET"}},
+        {"name": "chat", "attributes": {"gen_ai.operation.name": "chat", "gen_ai.tool.name": "x"}},
+        {"part_kind": "retry-prompt", "content": "Fix the output", "tool_name": None},
+        {"role": "assistant", "content": "Hi"},
+        {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": ""}]},
+        {"resourceSpans": []},
+    ],
+)
+def test_other_call_free_shapes(obj: object) -> None:
+    assert to_calls(obj) == []
+
+
+# --- never silently empty: every call shape, in every container that holds it ------------
+
+
+def _call_shapes(name: str, args: dict[str, Any], call_id: str) -> dict[str, list[Any]]:
+    """Each accepted call shape, by the container kind that holds it."""
+    text = _json(args)
+    return {
+        "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}},
+            {"function": {"name": name, "arguments": args}},  # Ollama
+            {"name": name, "args": args, "id": call_id, "type": "tool_call"},  # LangChain
+        ],
+        "content": [
+            {"type": "tool_use", "id": call_id, "name": name, "input": args},
+            {"type": "server_tool_use", "id": call_id, "name": name, "input": args},
+            {"type": "mcp_tool_use", "id": call_id, "name": name, "input": args},
+            {"type": "tool-call", "toolCallId": call_id, "toolName": name, "input": args},
+            {"toolUse": {"toolUseId": call_id, "name": name, "input": args}},
+        ],
+        "parts": [
+            {"functionCall": {"name": name, "args": args}},
+            {"function_call": {"name": name, "args": args, "id": call_id}},
+            {"type": "tool_call", "id": call_id, "name": name, "arguments": args},  # OTel
+            {"type": "dynamic-tool", "toolName": name, "toolCallId": call_id, "input": args},
+            {
+                "type": f"tool-{name}",
+                "toolCallId": call_id,
+                "state": "input-available",
+                "input": args,
+            },
+        ],
+        "output": [
+            {"type": "function_call", "call_id": call_id, "name": name, "arguments": text},
+            {"type": "custom_tool_call", "call_id": call_id, "name": name, "input": "x"},
+            {"type": "mcp_call", "id": call_id, "name": name, "arguments": text},
+        ],
+        "pydantic": [
+            {"part_kind": "tool-call", "tool_name": name, "args": args, "tool_call_id": call_id}
+        ],
+        "spans": [
+            {
+                "name": f"execute_tool {name}",
+                "attributes": {"gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id},
+            }
+        ],
+        "items": [
+            {"name": name, "args": args, "id": call_id},
+            {"name": name, "arguments": text},
+            {"name": name},
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}},
+            ToolCall(name, args, call_id),
+        ],
+    }
+
+
+def _json(value: object) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+# Containers of each kind: they take the items and give the object a user would hold.
+_CONTAINERS: dict[str, list[Any]] = {
+    "tool_calls": [
+        lambda items: {"role": "assistant", "content": None, "tool_calls": items},
+        lambda items: {"index": 0, "message": {"role": "assistant", "tool_calls": items}},
+        lambda items: {
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": items}}],
+        },
+        lambda items: {"message": {"role": "assistant", "tool_calls": items}, "done": True},
+        lambda items: {"type": "ai", "content": "", "tool_calls": items},
+        lambda items: {"type": "ai", "data": {"type": "ai", "content": "", "tool_calls": items}},
+    ],
+    "content": [
+        lambda items: {"role": "assistant", "content": items},
+        lambda items: {"type": "message", "role": "assistant", "content": items},
+        lambda items: {"output": {"message": {"role": "assistant", "content": items}}},
+    ],
+    "parts": [
+        lambda items: {"role": "model", "parts": items},
+        lambda items: {"content": {"role": "model", "parts": items}},
+        lambda items: {"candidates": [{"content": {"role": "model", "parts": items}}]},
+        lambda items: {"role": "assistant", "parts": items},
+    ],
+    "output": [
+        lambda items: {"object": "response", "output": items},
+        lambda items: {"id": "resp_1", "output": items},
+    ],
+    "pydantic": [lambda items: {"kind": "response", "parts": items}],
+    "spans": [
+        lambda items: {"resourceSpans": [{"scopeSpans": [{"spans": items}]}]},
+        lambda items: {"scopeSpans": [{"spans": items}]},
+    ],
+    "items": [lambda items: items],
+}
+# Any accepted call can also sit in a list or tuple of such objects.
+_OUTER = [lambda obj: obj, lambda obj: [obj], lambda obj: (obj,), lambda obj: [[obj]]]
+
+
+@st.composite
+def _wrapped_calls(draw: st.DrawFn) -> tuple[object, str]:
+    name = draw(st.text(alphabet="abcdefgh_", min_size=1, max_size=8))
+    args = draw(st.dictionaries(st.sampled_from(["q", "city", "n"]), st.integers(), max_size=2))
+    shapes = _call_shapes(name, args, "call_1")
+    kind = draw(st.sampled_from(sorted(shapes)))
+    call = draw(st.sampled_from(shapes[kind]))
+    others = draw(st.lists(st.sampled_from(shapes[kind]), max_size=2))
+    items = [*draw(st.permutations([call, *others]))]
+    container = draw(st.sampled_from(_CONTAINERS[kind] + _CONTAINERS["items"]))
+    outer = draw(st.sampled_from(_OUTER))
+    return outer(container(items)), name
+
+
+@settings(max_examples=400, deadline=None)
+@given(_wrapped_calls())
+def test_no_accepted_call_shape_in_an_accepted_container_gives_no_call(
+    case: tuple[object, str],
+) -> None:
+    obj, name = case
+    calls = to_calls(obj)
+    assert calls
+    assert name in [call.name for call in calls]
+
+
+# --- docs/formats.md lists exactly the table ---------------------------------------------
+
+
+def _documented() -> dict[str, tuple[set[str], set[str]]]:
+    """Each '### By ...' list of the accepted-shapes section: (all values, the no-call ones)."""
+    text = DOC.read_text(encoding="utf-8").split("## Accepted shapes", 1)[1]
+    found: dict[str, tuple[set[str], set[str]]] = {}
+    for section in re.split(r"^### ", text, flags=re.MULTILINE)[1:]:
+        title, _, body = section.partition("\n")
+        listed: set[str] = set()
+        free: set[str] = set()
+        for bullet in re.split(r"^- ", body, flags=re.MULTILINE)[1:]:
+            calls, _, call_free = bullet.partition("*no call*")
+            # Backticked values; those in parentheses explain, they are not values.
+            values = re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", calls))
+            free_values = re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", call_free))
+            listed.update(values, free_values)
+            free.update(free_values)
+        found[title.strip()] = (listed, free)
+    return found
+
+
+def test_the_docs_list_every_type_of_the_table() -> None:
+    listed, free = _documented()["By `type`"]
+    prefixes = {f"{prefix}<name>" for prefix, _ in _readers.TYPE_PREFIXES}
+    assert listed == set(_readers.TYPES) | prefixes
+    assert free == {kind for kind, handler in _readers.TYPES.items() if handler is no_call}
+
+
+def test_the_docs_list_every_object_role_and_key_of_the_table() -> None:
+    documented = _documented()
+    assert documented["By `object`"][0] == set(_readers.OBJECTS)
+    assert documented["By `role`"][0] == set(_readers.ROLES)
+    listed, free = documented["By key"]
+    assert listed == {key for key, _ in _readers.KEYS}
+    assert free == {key for key, handler in _readers.KEYS if handler is no_call}
+
+
+def test_the_docs_list_keys_in_the_tables_order() -> None:
+    text = DOC.read_text(encoding="utf-8").split("### By key", 1)[1]
+    text = re.sub(r"\([^)]*\)", "", text.split("*no call*", 1)[0])
+    order = [key for key in re.findall(r"`([^`]+)`", text) if key in dict(_readers.KEYS)]
+    table = [key for key, handler in _readers.KEYS if handler is not no_call]
+    assert sorted(order, key=table.index) == order

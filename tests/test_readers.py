@@ -353,6 +353,7 @@ def _call_shapes(name: str, args: dict[str, Any], call_id: str) -> dict[str, lis
                 "attributes": {"gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id},
             }
         ],
+        "atif": [{"tool_call_id": call_id, "function_name": name, "arguments": args}],
         "items": [
             {"name": name, "args": args, "id": call_id},
             {"name": name, "arguments": text},
@@ -402,10 +403,26 @@ _CONTAINERS: dict[str, list[Any]] = {
         lambda items: {"resourceSpans": [{"scopeSpans": [{"spans": items}]}]},
         lambda items: {"scopeSpans": [{"spans": items}]},
     ],
+    "atif": [
+        lambda items: {"step_id": 1, "source": "agent", "message": "", "tool_calls": items},
+        lambda items: {
+            "schema_version": "ATIF-v1.4",
+            "steps": [{"step_id": 1, "source": "agent", "message": "", "tool_calls": items}],
+        },
+    ],
     "items": [lambda items: items],
 }
-# Any accepted call can also sit in a list or tuple of such objects.
-_OUTER = [lambda obj: obj, lambda obj: [obj], lambda obj: (obj,), lambda obj: [[obj]]]
+# Any accepted call can also sit in a list or tuple of such objects, or in a LangGraph
+# state, update or stream part.
+_OUTER = [
+    lambda obj: obj,
+    lambda obj: [obj],
+    lambda obj: (obj,),
+    lambda obj: [[obj]],
+    lambda obj: {"messages": [obj]},
+    lambda obj: [{"agent": {"messages": obj}}],
+    lambda obj: {"type": "updates", "ns": [], "data": {"agent": {"messages": [obj]}}},
+]
 
 
 @st.composite

@@ -918,3 +918,27 @@ def test_langgraph_v2_update_parts() -> None:
     with pytest.raises(TypeError, match=r"its type 'values' is not one to_calls knows"):
         to_calls(mixed)
     assert to_calls([part for part in mixed if part["type"] == "updates"]) == LANGGRAPH_CALLS
+
+
+def test_llama_index_streamed_responses_give_the_last_message() -> None:
+    # what llama-index's OpenAI integration streams: each response holds the message so far
+    def response(arguments: str, delta: str) -> ChatResponse:
+        entry = ChatCompletionMessageFunctionToolCall(
+            id="call_1", type="function", function={"name": "get_weather", "arguments": arguments}
+        )
+        block = ToolCallBlock(tool_call_id="call_1", tool_name="get_weather", tool_kwargs=arguments)
+        message = ChatMessage(
+            role="assistant", blocks=[block], additional_kwargs={"tool_calls": [entry]}
+        )
+        return ChatResponse(message=message, delta=delta)
+
+    stream = [
+        response('{"ci', ""),
+        response('{"city": "Par', ""),
+        response('{"city": "Paris"}', ""),
+    ]
+    assert to_calls(stream) == LLAMA_CALLS[:1]
+    assert to_calls(iter(stream)) == LLAMA_CALLS[:1]
+    (cut,) = to_calls(stream[:2])  # a stream cut off in the arguments
+    assert cut.name == "get_weather"
+    assert cut.parse_error is not None

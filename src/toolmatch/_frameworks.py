@@ -213,9 +213,28 @@ def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
 _LLAMA_SPEAKERS = frozenset({"assistant", "model", "chatbot"})  # what the model says
 
 
+class _LlamaStream:
+    """The last streamed ``ChatResponse`` of a reading: each one ``stream_chat`` gives
+    holds the whole message so far, so only the last is read (when the reading finishes)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: tuple[Any, str] | None = None
+
+    def finish(self, reading: Reading) -> None:
+        if self.last is not None:
+            message, where = self.last
+            self.last = None
+            reading.read(message, where)
+
+
 def read_llama_response(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ChatResponse``: its ``message``."""
-    reading.read(obj.message, f"{where}.message")
+    """A ``ChatResponse``: its ``message``; of a stream (``delta`` set), the last one's."""
+    if obj.delta is not None:
+        reading.state(_LlamaStream).last = (obj.message, f"{where}.message")
+    else:
+        reading.read(obj.message, f"{where}.message")
 
 
 def read_llama_message(obj: Any, where: str, reading: Reading) -> None:

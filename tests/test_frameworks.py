@@ -939,6 +939,17 @@ def test_llama_index_streamed_responses_give_the_last_message() -> None:
     ]
     assert to_calls(stream) == LLAMA_CALLS[:1]
     assert to_calls(iter(stream)) == LLAMA_CALLS[:1]
+    # two turns' streams, with the tool's answer between them: each stream's last message
+    answer = ChatMessage(role="tool", content="Sunny", additional_kwargs={"tool_call_id": "call_1"})
+    text = ChatResponse(message=ChatMessage(role="assistant", content="It is"), delta="It is")
+    done = ChatResponse(message=ChatMessage(role="assistant", content="It is sunny."), delta=".")
+    paris = ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny")
+    assert to_calls([*stream, answer, text, done]) == [paris]
+    again = [response('{"city": "Rome"}', "")]
+    assert to_calls([*stream, answer, text, *again]) == [
+        paris,
+        ToolCall("get_weather", {"city": "Rome"}, id="call_1"),
+    ]
     (cut,) = to_calls(stream[:2])  # a stream cut off in the arguments
     assert cut.name == "get_weather"
     assert cut.parse_error is not None

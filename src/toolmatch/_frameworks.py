@@ -215,12 +215,19 @@ _LLAMA_SPEAKERS = frozenset({"assistant", "model", "chatbot"})  # what the model
 
 class _LlamaStream:
     """The last streamed ``ChatResponse`` of a reading: each one ``stream_chat`` gives
-    holds the whole message so far, so only the last is read (when the reading finishes)."""
+    holds the whole message so far, so of one stream only the last is read. A response
+    whose message does not go on from the one before (a later turn's stream) ends that
+    stream: its last message is read then, in order."""
 
     __slots__ = ("last",)
 
     def __init__(self) -> None:
         self.last: tuple[Any, str] | None = None
+
+    def add(self, message: Any, where: str, reading: Reading) -> None:
+        if self.last is not None and not _goes_on(self.last[0], message):
+            self.finish(reading)
+        self.last = (message, where)
 
     def finish(self, reading: Reading) -> None:
         if self.last is not None:
@@ -229,10 +236,29 @@ class _LlamaStream:
             reading.read(message, where)
 
 
+def _goes_on(before: Any, after: Any) -> bool:
+    """Whether ``after`` is ``before`` with more streamed onto it."""
+    text = before.content or ""
+    return (after.content or "").startswith(text) and _llama_ids(before) <= _llama_ids(after)
+
+
+def _llama_ids(message: Any) -> set[object]:
+    ids = {
+        block.tool_call_id
+        for block in message.blocks
+        if getattr(block, "block_type", None) == "tool_call"
+    }
+    for entry in message.additional_kwargs.get("tool_calls") or ():
+        data = as_data(entry)
+        if isinstance(data, Mapping):
+            ids.add(data.get("id"))
+    return ids
+
+
 def read_llama_response(obj: Any, where: str, reading: Reading) -> None:
     """A ``ChatResponse``: its ``message``; of a stream (``delta`` set), the last one's."""
     if obj.delta is not None:
-        reading.state(_LlamaStream).last = (obj.message, f"{where}.message")
+        reading.state(_LlamaStream).add(obj.message, f"{where}.message", reading)
     else:
         reading.read(obj.message, f"{where}.message")
 

@@ -124,7 +124,12 @@ def test_an_unsupported_object_names_its_type_and_accessor(obj: object, hint: st
 @dataclass
 class RunState:
     steps: int
-    messages: list[object]
+    history: list[object]
+
+    # A property, not a field: a field 'messages' would dump to a state mapping, read as such.
+    @property
+    def messages(self) -> list[object]:
+        return self.history
 
 
 def test_an_sdk_object_of_no_accepted_shape_is_named_not_its_dump() -> None:
@@ -133,7 +138,7 @@ def test_an_sdk_object_of_no_accepted_shape_is_named_not_its_dump() -> None:
     message = str(raised.value)
     # The object's own repr and type, not the dict it dumps to.
     assert message == (
-        "to_calls cannot read tool calls from input[0]: RunState(steps=3, messages=[]) "
+        "to_calls cannot read tool calls from input[0]: RunState(steps=3, history=[]) "
         f"(test_readers.RunState); pass its .messages{LINK}"
     )
 
@@ -288,7 +293,8 @@ def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
     listed = set().union(*(ALLOWLISTS[name] for name in ("openai", "anthropic", "otel", "vercel")))
     listed |= set(NO_CALL_TYPES)  # stream events, each tested in tests/test_streams.py
     assert {kind for kind, handler in _readers.TYPES.items() if handler is no_call} == listed
-    keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
+    # and LangGraph's interrupt update, tested in tests/test_frameworks.py
+    keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS) | {"__interrupt__"}
     assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
 
 
@@ -356,6 +362,7 @@ def _call_shapes(name: str, args: dict[str, Any], call_id: str) -> dict[str, lis
                 "attributes": {"gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id},
             }
         ],
+        "atif": [{"tool_call_id": call_id, "function_name": name, "arguments": args}],
         "items": [
             {"name": name, "args": args, "id": call_id},
             {"name": name, "arguments": text},
@@ -405,10 +412,26 @@ _CONTAINERS: dict[str, list[Any]] = {
         lambda items: {"resourceSpans": [{"scopeSpans": [{"spans": items}]}]},
         lambda items: {"scopeSpans": [{"spans": items}]},
     ],
+    "atif": [
+        lambda items: {"step_id": 1, "source": "agent", "message": "", "tool_calls": items},
+        lambda items: {
+            "schema_version": "ATIF-v1.4",
+            "steps": [{"step_id": 1, "source": "agent", "message": "", "tool_calls": items}],
+        },
+    ],
     "items": [lambda items: items],
 }
-# Any accepted call can also sit in a list or tuple of such objects.
-_OUTER = [lambda obj: obj, lambda obj: [obj], lambda obj: (obj,), lambda obj: [[obj]]]
+# Any accepted call can also sit in a list or tuple of such objects, or in a LangGraph
+# state, update or stream part.
+_OUTER = [
+    lambda obj: obj,
+    lambda obj: [obj],
+    lambda obj: (obj,),
+    lambda obj: [[obj]],
+    lambda obj: {"messages": [obj]},
+    lambda obj: [{"agent": {"messages": obj}}],
+    lambda obj: {"type": "updates", "ns": [], "data": {"agent": {"messages": [obj]}}},
+]
 
 
 @st.composite

@@ -9,7 +9,9 @@
 2. a mapping by the value of its ``type`` (``TYPES``, then ``TYPE_PREFIXES``), ``object``
    (``OBJECTS``) or ``role`` (``ROLES``), then by the first of its keys in ``KEYS`` order
    whose value is set;
-3. a mapping whose ``type`` / ``object`` / ``role`` no table knows raises ``TypeError``
+3. a mapping no row claims, by a test of its whole shape (``SHAPES``: LangGraph's
+   ``{node: update}`` chunks, which have no key of their own);
+4. a mapping whose ``type`` / ``object`` / ``role`` no table knows raises ``TypeError``
    naming the place, the value and the nearest accepted one; so does any other value of
    no listed shape. Shapes known to hold no call are listed too, read by ``no_call``.
 
@@ -24,8 +26,12 @@ a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from types import FunctionType
 
 from toolmatch import (
+    _atif,
+    _frameworks,
+    _mocks,
     _read_anthropic,
     _read_bedrock,
     _read_gemini,
@@ -54,6 +60,7 @@ __all__ = [
     "KEYS",
     "OBJECTS",
     "ROLES",
+    "SHAPES",
     "TYPES",
     "TYPE_PREFIXES",
     "dispatch",
@@ -162,6 +169,73 @@ KEYS: list[tuple[str, Handler]] = [
     *((key, no_call) for key in _read_bedrock.CALL_FREE_KEYS),
 ]
 
+# Agent frameworks (_frameworks), test doubles (_mocks) and ATIF trajectories (_atif).
+BY_TYPE[FunctionType] = _mocks.read_function  # a function create_autospec made
+BY_CLASS.update(
+    {
+        ("agents", "RunResultBase"): _frameworks.read_agents_result,
+        ("agents", "ToolCallItem"): _frameworks.read_agents_call_item,
+        ("agents", "HandoffCallItem"): _frameworks.read_agents_call_item,
+        ("agents", "ToolApprovalItem"): _frameworks.read_agents_approval_item,
+        ("agents", "ToolCallOutputItem"): _frameworks.read_agents_output_item,
+        ("agents", "RunItemBase"): _frameworks.read_agents_item,
+        ("agents", "RunItemStreamEvent"): _frameworks.read_agents_item_event,
+        ("agents", "RawResponsesStreamEvent"): _frameworks.read_agents_raw_event,
+        ("agents", "AgentUpdatedStreamEvent"): no_call,
+        ("agents", "Agent"): _frameworks.not_a_run("pass what Runner.run(agent, ...) returns"),
+        ("langgraph", "StateSnapshot"): _frameworks.read_langgraph_snapshot,
+        ("langgraph", "Pregel"): _frameworks.not_a_run(
+            "pass the state graph.invoke(...) returns, or graph.get_state(config)"
+        ),
+        ("pydantic_ai", "AgentRunResult"): _frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResult"): _frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResultSync"): _frameworks.read_all_messages,
+        ("pydantic_ai", "AgentRun"): _frameworks.read_all_messages,
+        ("pydantic_ai", "AbstractAgent"): _frameworks.not_a_run(
+            "pass what agent.run_sync(...) returns, or its all_messages()"
+        ),
+        ("llama_index", "ChatResponse"): _frameworks.read_llama_response,
+        ("llama_index", "ChatMessage"): _frameworks.read_llama_message,
+        ("llama_index", "ToolCallBlock"): _frameworks.read_llama_block,
+        ("llama_index", "ToolSelection"): _frameworks.read_llama_selection,
+        ("llama_index", "AgentOutput"): _frameworks.read_llama_agent_output,
+        ("llama_index", "ToolCall"): _frameworks.read_llama_selection,
+        ("llama_index", "ToolCallResult"): _frameworks.read_llama_tool_result_event,
+        # the model's input, and its partial calls (the AgentOutput after it has them whole)
+        ("llama_index", "AgentInput"): no_call,
+        ("llama_index", "AgentStream"): no_call,
+        ("workflows", "StopEvent"): _frameworks.read_workflow_stop,
+        ("workflows", "WorkflowHandler"): _frameworks.not_a_run(
+            "pass what awaiting it returns, or the events of its stream_events()"
+        ),
+        ("smolagents", "ActionStep"): _frameworks.read_smol_step,
+        ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
+        ("smolagents", "AgentMemory"): _frameworks.read_smol_memory,
+        ("smolagents", "RunResult"): _frameworks.read_smol_run_result,
+        ("smolagents", "MultiStepAgent"): _frameworks.not_a_run(
+            "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
+            "returns"
+        ),
+        ("unittest", "NonCallableMock"): _mocks.read_mock,
+        ("unittest", "_CallList"): _mocks.read_mock_call_list,
+        ("unittest", "_Call"): _mocks.read_mock_call,
+    }
+)
+TYPES["updates"] = _frameworks.read_langgraph_part  # LangGraph's stream parts (version="v2")
+KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
+    ("schema_version", _atif.read_atif_trajectory),
+    ("step_id", _atif.read_atif_step),
+    ("function_name", _atif.read_atif_tool_call),
+    ("source_call_id", _atif.read_atif_result),
+    ("messages", _frameworks.read_message_state),  # a LangGraph state, or a node's update
+    ("__interrupt__", no_call),  # LangGraph's update for an interrupt
+    ("step_number", _frameworks.read_smol_step),  # a smolagents ActionStep's dict
+]
+# 3. Whole shapes, for mappings no row claims.
+SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
+    (_frameworks.is_langgraph_update, _frameworks.read_langgraph_update),
+]
+
 # --- dispatch ------------------------------------------------------------------------------
 
 
@@ -228,6 +302,10 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         best = _rank(data, keys)
     if best > _ROLE:
         if best == _NO_RANK:
+            for test, shape_handler in SHAPES:
+                if test(data):
+                    shape_handler(data, where, reading)
+                    return
             raise cannot_read(data, where)
         KEYS[best - _ROLE - 1][1](data, where, reading)
         return

@@ -1,0 +1,955 @@
+"""to_calls on the objects agent frameworks hand back, made by the frameworks' own run loops
+driven offline by fake models: openai-agents, LangGraph, pydantic-ai, llama-index,
+smolagents."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from agents import (
+    Agent,
+    ModelResponse,
+    RunConfig,
+    Runner,
+    Usage,
+    function_tool,
+)
+from agents.items import ToolCallItem, ToolCallOutputItem
+from agents.models.interface import Model
+from agents.stream_events import (
+    AgentUpdatedStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+)
+from langchain_core.language_models.fake_chat_models import (
+    FakeMessagesListChatModel,
+)
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.tools import ToolException
+from langchain_core.tools import tool as langchain_tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.types import Command, interrupt
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import (
+    ChatMessage,
+    ChatResponse,
+    TextBlock,
+    ToolCallBlock,
+)
+from llama_index.core.llms.llm import ToolSelection
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import FunctionTool
+from openai.types.chat import ChatCompletionMessageFunctionToolCall
+from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
+    ResponseCreatedEvent,
+    ResponseFunctionCallArgumentsDeltaEvent,
+    ResponseFunctionCallArgumentsDoneEvent,
+    ResponseFunctionToolCall,
+    ResponseOutputItemAddedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseOutputMessage,
+    ResponseOutputText,
+    ResponseStreamEvent,
+    ResponseTextDeltaEvent,
+)
+from pydantic_ai import Agent as PydanticAgent
+from pydantic_ai import ModelRetry
+from pydantic_ai.messages import ModelMessage, TextPart, ToolCallPart
+from pydantic_ai.messages import ModelResponse as PaiResponse
+from pydantic_ai.models.function import (
+    AgentInfo,
+    DeltaToolCall,
+    DeltaToolCalls,
+    FunctionModel,
+)
+from smolagents import CodeAgent, ToolCallingAgent, tool
+from smolagents.models import ChatMessage as SmolMessage
+from smolagents.models import (
+    ChatMessageToolCall,
+    ChatMessageToolCallFunction,
+    MessageRole,
+)
+from smolagents.models import Model as SmolModel
+
+from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+from toolmatch._reading import FORMATS_DOC
+
+# --- openai-agents ------------------------------------------------------------------------
+
+
+NO_TRACING = RunConfig(tracing_disabled=True)
+TOOL_ERROR = "An error occurred while running the tool. Please try again."
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+@function_tool(needs_approval=True)
+def delete_file(path: str) -> str:
+    """Delete a file."""
+    return "deleted"
+
+
+def function_call(call_id: str, name: str, arguments: str) -> ResponseFunctionToolCall:
+    return ResponseFunctionToolCall(
+        type="function_call",
+        id=f"fc_{call_id}",
+        call_id=call_id,
+        name=name,
+        arguments=arguments,
+        status="completed",
+    )
+
+
+def text_message(text: str) -> ResponseOutputMessage:
+    return ResponseOutputMessage(
+        type="message",
+        id="msg_1",
+        role="assistant",
+        status="completed",
+        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+    )
+
+
+WEATHER_TURNS = (
+    (
+        ("call_1", "get_weather", '{"city": "Paris"}'),
+        ("call_2", "get_weather", '{"city": "Atlantis"}'),
+    ),
+    "Paris is sunny.",
+)
+
+
+class FakeModel(Model):
+    """Answers each turn from a script: calls ((call_id, name, arguments), ...) or a text.
+
+    ``stream_response`` streams each answer the way the Responses API does: items added,
+    arguments in two deltas, items done, the response completed.
+    """
+
+    def __init__(self, *turns: tuple[tuple[str, str, str], ...] | str) -> None:
+        self.turns = list(turns)
+
+    def _output(self) -> list[Any]:
+        turn = self.turns.pop(0)
+        if isinstance(turn, str):
+            return [text_message(turn)]
+        return [function_call(*call) for call in turn]
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
+
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        for event in response_events(self._output(), f"resp_{len(self.turns)}"):
+            yield event
+
+
+def response_events(output: list[Any], response_id: str) -> list[ResponseStreamEvent]:
+    def response(items: list[Any], status: str) -> Response:
+        return Response(
+            id=response_id,
+            object="response",
+            created_at=0,
+            model="fake",
+            output=items,
+            status=status,  # type: ignore[arg-type]
+            tool_choice="auto",
+            tools=[],
+            parallel_tool_calls=True,
+        )
+
+    number = iter(range(1000))
+    events: list[ResponseStreamEvent] = [
+        ResponseCreatedEvent(
+            type="response.created",
+            response=response([], "in_progress"),
+            sequence_number=next(number),
+        )
+    ]
+    for index, item in enumerate(output):
+        if isinstance(item, ResponseFunctionToolCall):
+            started = item.model_copy(update={"arguments": "", "status": "in_progress"})
+            events.append(
+                ResponseOutputItemAddedEvent(
+                    type="response.output_item.added",
+                    item=started,
+                    output_index=index,
+                    sequence_number=next(number),
+                )
+            )
+            half = len(item.arguments) // 2
+            for delta in (item.arguments[:half], item.arguments[half:]):
+                events.append(
+                    ResponseFunctionCallArgumentsDeltaEvent(
+                        type="response.function_call_arguments.delta",
+                        item_id=item.id or "",
+                        output_index=index,
+                        delta=delta,
+                        sequence_number=next(number),
+                    )
+                )
+            events.append(
+                ResponseFunctionCallArgumentsDoneEvent(
+                    type="response.function_call_arguments.done",
+                    item_id=item.id or "",
+                    name=item.name,
+                    output_index=index,
+                    arguments=item.arguments,
+                    sequence_number=next(number),
+                )
+            )
+        else:
+            started = item.model_copy(update={"content": [], "status": "in_progress"})
+            events.append(
+                ResponseOutputItemAddedEvent(
+                    type="response.output_item.added",
+                    item=started,
+                    output_index=index,
+                    sequence_number=next(number),
+                )
+            )
+            events.append(
+                ResponseTextDeltaEvent(
+                    type="response.output_text.delta",
+                    item_id=item.id,
+                    output_index=index,
+                    content_index=0,
+                    delta=item.content[0].text,
+                    logprobs=[],
+                    sequence_number=next(number),
+                )
+            )
+        events.append(
+            ResponseOutputItemDoneEvent(
+                type="response.output_item.done",
+                item=item,
+                output_index=index,
+                sequence_number=next(number),
+            )
+        )
+    events.append(
+        ResponseCompletedEvent(
+            type="response.completed",
+            response=response(output, "completed"),
+            sequence_number=next(number),
+        )
+    )
+    return events
+
+
+def weather_agent() -> Agent[Any]:
+    return Agent(name="weather", model=FakeModel(*WEATHER_TURNS), tools=[get_weather])
+
+
+AGENTS_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris"),
+    ToolCall("get_weather", {"city": "Atlantis"}, id="call_2", result=TOOL_ERROR),
+]
+AGENTS_CALLS_WITHOUT_RESULTS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
+    ToolCall("get_weather", {"city": "Atlantis"}, id="call_2"),
+]
+
+
+def run_agent(agent: Agent[Any], question: str, run_config: RunConfig) -> Any:
+    return asyncio.run(Runner.run(agent, question, run_config=run_config))
+
+
+def run_streamed(agent: Agent[Any]) -> tuple[Any, list[Any]]:
+    async def run() -> tuple[Any, list[Any]]:
+        result = Runner.run_streamed(agent, "Weather in Paris and Atlantis?", run_config=NO_TRACING)
+        events = [event async for event in result.stream_events()]
+        return result, events
+
+    return asyncio.run(run())
+
+
+def test_agents_run_result_gives_the_calls_with_their_outputs() -> None:
+    result = run_agent(weather_agent(), "Weather in Paris and Atlantis?", run_config=NO_TRACING)
+    assert type(result).__name__ == "RunResult"
+    assert to_calls(result) == AGENTS_CALLS
+    assert to_calls(result.new_items) == AGENTS_CALLS
+    # the SDK's own replay list holds the same Responses items (with the outputs as text,
+    # which for these string-returning tools is the same)
+    assert to_calls(result.to_input_list()) == AGENTS_CALLS
+    assert_called(result, "get_weather", {"city": "Paris"})
+    assert ExpectedTool.never("delete_file") == result
+
+
+@function_tool
+def forecast(city: str) -> dict[str, str]:
+    """The forecast for a city."""
+    return {"city": city, "sky": "sunny"}
+
+
+def test_agents_result_is_what_the_tool_returned() -> None:
+    agent = Agent(
+        name="forecast",
+        model=FakeModel((("call_f", "forecast", '{"city": "Paris"}'),), "Sunny."),
+        tools=[forecast],
+    )
+    result = run_agent(agent, "Forecast for Paris?", run_config=NO_TRACING)
+    returned = {"city": "Paris", "sky": "sunny"}
+    assert to_calls(result) == [
+        ToolCall("forecast", {"city": "Paris"}, id="call_f", result=returned)
+    ]
+    # the model was sent its text, which is what the replay list keeps
+    (call,) = to_calls(result.to_input_list())
+    assert call.result == str(returned)
+
+
+def test_agents_items_by_themselves() -> None:
+    result = run_agent(weather_agent(), "Weather?", run_config=NO_TRACING)
+    call_item, _, output_item, _, message_item = result.new_items
+    assert isinstance(call_item, ToolCallItem)
+    assert isinstance(output_item, ToolCallOutputItem)
+    assert to_calls(call_item) == AGENTS_CALLS_WITHOUT_RESULTS[:1]
+    assert to_calls(output_item) == []  # a tool's output alone holds no call
+    assert to_calls(message_item) == []
+
+
+def test_agents_streamed_run_result_once_complete() -> None:
+    result, _ = run_streamed(weather_agent())
+    assert type(result).__name__ == "RunResultStreaming"
+    assert to_calls(result) == AGENTS_CALLS
+
+
+def test_agents_streamed_run_result_not_yet_consumed_is_an_error() -> None:
+    async def run() -> None:
+        result = Runner.run_streamed(weather_agent(), "Weather?", run_config=NO_TRACING)
+        with pytest.raises(ValueError, match=r"^input: the streamed run") as error:
+            to_calls(result)
+        assert str(error.value) == (
+            "input: the streamed run is not complete, so its new_items are not all there; "
+            "consume result.stream_events() first"
+        )
+        assert ExpectedTool.never("get_weather") != result  # never a silent pass
+        result.cancel()
+        async for _ in result.stream_events():
+            pass
+
+    asyncio.run(run())
+
+
+def test_agents_stream_events_count_each_call_once() -> None:
+    _, events = run_streamed(weather_agent())
+    kinds = {type(event) for event in events}
+    assert kinds == {AgentUpdatedStreamEvent, RawResponsesStreamEvent, RunItemStreamEvent}
+    # the raw events give the calls, the run items repeat them and add the outputs
+    assert to_calls(events) == AGENTS_CALLS
+    assert to_calls(iter(events)) == AGENTS_CALLS
+    run_items = [event for event in events if isinstance(event, RunItemStreamEvent)]
+    assert {event.name for event in run_items} == {
+        "tool_called",
+        "tool_output",
+        "message_output_created",
+    }
+    assert to_calls(run_items) == AGENTS_CALLS
+    raw = [event for event in events if isinstance(event, RawResponsesStreamEvent)]
+    assert to_calls(raw) == AGENTS_CALLS_WITHOUT_RESULTS
+    assert to_calls([event.data for event in raw]) == AGENTS_CALLS_WITHOUT_RESULTS
+    updated = [event for event in events if isinstance(event, AgentUpdatedStreamEvent)]
+    assert to_calls(updated) == []
+
+
+def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
+    billing = Agent(name="billing", model=FakeModel("Billing here."))
+    triage = Agent(
+        name="triage",
+        model=FakeModel((("call_h", "transfer_to_billing", "{}"),)),
+        handoffs=[billing],
+    )
+    result = run_agent(triage, "My invoice?", run_config=NO_TRACING)
+    assert [type(item).__name__ for item in result.new_items] == [
+        "HandoffCallItem",
+        "HandoffOutputItem",
+        "MessageOutputItem",
+    ]
+    assert to_calls(result) == [
+        ToolCall("transfer_to_billing", {}, id="call_h", result='{"assistant": "billing"}')
+    ]
+
+
+def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
+    agent = Agent(
+        name="files",
+        model=FakeModel((("call_d", "delete_file", '{"path": "/tmp/x"}'),), "Done."),
+        tools=[delete_file],
+    )
+    result = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+    assert [type(item).__name__ for item in result.new_items] == [
+        "ToolCallItem",
+        "ToolApprovalItem",
+    ]
+    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d")]
+    assert to_calls(result) == pending
+    assert to_calls(result.interruptions) == pending
+
+
+def test_agents_agent_itself_says_what_to_pass() -> None:
+    agent = weather_agent()
+    with pytest.raises(TypeError) as error:
+        to_calls(agent)
+    message = str(error.value)
+    assert message.startswith("to_calls cannot read tool calls from input: Agent(name='weather'")
+    assert message.endswith(
+        "(agents.Agent); it holds no run: pass what Runner.run(agent, ...) returns; "
+        "accepted shapes: " + FORMATS_DOC
+    )
+
+
+# --- LangGraph ----------------------------------------------------------------------------
+
+
+@langchain_tool("get_weather")
+def lc_get_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ToolException("no such city")
+    return f"Sunny in {city}"
+
+
+class ToolCallingFakeModel(FakeMessagesListChatModel):
+    """langchain-core's fake chat model, which answers from a list, with tools bound."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+
+def weather_graph(checkpointer: Any = None) -> Any:
+    model = ToolCallingFakeModel(
+        responses=[
+            AIMessage(
+                "",
+                tool_calls=[
+                    {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"},
+                    {"name": "get_weather", "args": {"city": "Atlantis"}, "id": "call_2"},
+                ],
+            ),
+            AIMessage("Paris is sunny."),
+        ]
+    )
+
+    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def log(state: MessagesState) -> None:
+        return None  # a node that updates nothing
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("log", log)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", ToolNode([lc_get_weather], handle_tool_errors=True))
+    builder.add_edge(START, "log")
+    builder.add_edge("log", "agent")
+    builder.add_conditional_edges("agent", tools_condition)
+    builder.add_edge("tools", "agent")
+    return builder.compile(checkpointer=checkpointer)
+
+
+QUESTION = {"messages": [("user", "Weather in Paris and Atlantis?")]}
+LANGGRAPH_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False),
+    ToolCall(
+        "get_weather",
+        {"city": "Atlantis"},
+        id="call_2",
+        result="Error: ToolException('no such city')\n Please fix your mistakes.",
+        failed=True,
+    ),
+]
+
+
+def test_langgraph_state_gives_the_calls_with_the_tool_messages() -> None:
+    state = weather_graph().invoke(QUESTION)
+    assert list(state) == ["messages"]
+    assert to_calls(state) == LANGGRAPH_CALLS
+    assert to_calls(state["messages"]) == LANGGRAPH_CALLS
+    assert_called(state, "get_weather", {"city": "Paris"})
+
+
+def test_langgraph_updates_stream() -> None:
+    chunks = list(weather_graph().stream(QUESTION, stream_mode="updates"))
+    assert [list(chunk) for chunk in chunks] == [["log"], ["agent"], ["tools"], ["agent"]]
+    assert chunks[0] == {"log": None}
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks[1]) == [
+        ToolCall(call.name, call.args, call.id) for call in LANGGRAPH_CALLS
+    ]
+    assert to_calls(chunks[0]) == []
+
+
+def test_langgraph_state_snapshot() -> None:
+    graph = weather_graph(InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    graph.invoke(QUESTION, config)
+    snapshot = graph.get_state(config)
+    assert type(snapshot).__name__ == "StateSnapshot"
+    assert to_calls(snapshot) == LANGGRAPH_CALLS
+    assert to_calls(snapshot.values) == LANGGRAPH_CALLS
+
+
+def test_langgraph_interrupt_update_holds_no_call() -> None:
+    def ask(state: MessagesState) -> dict[str, Any]:
+        answer = interrupt("Which city?")
+        return {"messages": [HumanMessage(answer)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t2"}}
+    chunks = list(graph.stream(QUESTION, config, stream_mode="updates"))
+    assert list(chunks[-1]) == ["__interrupt__"]
+    assert to_calls(chunks) == []
+    resumed = list(graph.stream(Command(resume="Paris"), config, stream_mode="updates"))
+    assert to_calls(resumed) == []
+
+
+def test_langgraph_update_of_other_keys_is_not_read_silently() -> None:
+    with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input\[0\]"):
+        to_calls([{"counter": {"count": 1}}])
+
+
+def test_langgraph_graph_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(weather_graph())
+    assert str(error.value).endswith(
+        "(langgraph.CompiledStateGraph); it holds no run: pass the state graph.invoke(...) "
+        "returns, or graph.get_state(config); accepted shapes: " + FORMATS_DOC
+    )
+
+
+# --- pydantic-ai --------------------------------------------------------------------------
+
+
+def pai_answer(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
+    if len(messages) == 1:
+        return PaiResponse(
+            parts=[
+                ToolCallPart("get_weather", {"city": "Paris"}, tool_call_id="call_1"),
+                ToolCallPart("get_weather", {"city": "Atlantis"}, tool_call_id="call_2"),
+            ]
+        )
+    return PaiResponse(parts=[TextPart("Paris is sunny.")])
+
+
+async def pai_stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+    if len(messages) == 1:
+        calls: DeltaToolCalls = {
+            0: DeltaToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1"),
+            1: DeltaToolCall("get_weather", '{"city": "Atlantis"}', tool_call_id="call_2"),
+        }
+        yield calls
+    else:
+        yield "Paris is sunny."
+
+
+def pydantic_agent() -> PydanticAgent[None, str]:
+    agent = PydanticAgent(FunctionModel(pai_answer, stream_function=pai_stream), retries=2)
+
+    @agent.tool_plain
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        if city == "Atlantis":
+            raise ModelRetry("no such city")
+        return f"Sunny in {city}"
+
+    return agent
+
+
+def pai_calls(paris_args: Any) -> list[ToolCall]:
+    return [
+        ToolCall("get_weather", paris_args, id="call_1", result="Sunny in Paris", failed=False),
+        ToolCall(
+            "get_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
+        ),
+    ]
+
+
+def test_pydantic_ai_run_result() -> None:
+    result = asyncio.run(pydantic_agent().run("Weather in Paris and Atlantis?"))
+    assert type(result).__name__ == "AgentRunResult"
+    assert to_calls(result) == pai_calls({"city": "Paris"})
+    assert to_calls(result.all_messages()) == to_calls(result)
+
+
+def test_pydantic_ai_streamed_run_result() -> None:
+    async def run() -> list[ToolCall]:
+        async with pydantic_agent().run_stream("Weather in Paris and Atlantis?") as result:
+            assert type(result).__name__ == "StreamedRunResult"
+            await result.get_output()
+            return to_calls(result)
+
+    assert asyncio.run(run()) == pai_calls({"city": "Paris"})
+
+
+def test_pydantic_ai_agent_run_from_iter() -> None:
+    async def run() -> list[ToolCall]:
+        async with pydantic_agent().iter("Weather in Paris and Atlantis?") as agent_run:
+            async for _ in agent_run:
+                pass
+            assert type(agent_run).__name__ == "AgentRun"
+            return to_calls(agent_run)
+
+    assert asyncio.run(run()) == pai_calls({"city": "Paris"})
+
+
+def test_pydantic_ai_agent_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(pydantic_agent())
+    assert str(error.value).endswith(
+        "(pydantic_ai.Agent); it holds no run: pass what agent.run_sync(...) returns, or its "
+        "all_messages(); accepted shapes: " + FORMATS_DOC
+    )
+
+
+# --- llama-index --------------------------------------------------------------------------
+
+
+LLAMA_CALLS = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
+    ToolCall("get_weather", {"city": "Rome"}, id="call_2"),
+]
+
+
+def openai_tool_call(call_id: str, city: str) -> ChatCompletionMessageFunctionToolCall:
+    return ChatCompletionMessageFunctionToolCall(
+        id=call_id,
+        type="function",
+        function={"name": "get_weather", "arguments": f'{{"city": "{city}"}}'},
+    )
+
+
+def test_llama_index_tool_call_blocks() -> None:
+    message = ChatMessage(
+        role="assistant",
+        blocks=[
+            TextBlock(text="Checking."),
+            ToolCallBlock(
+                tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+            ),
+            # an integration may keep the arguments as the provider's JSON text
+            ToolCallBlock(
+                tool_call_id="call_2", tool_name="get_weather", tool_kwargs='{"city": "Rome"}'
+            ),
+        ],
+    )
+    assert to_calls(message) == LLAMA_CALLS
+    assert to_calls(ChatResponse(message=message)) == LLAMA_CALLS
+    assert to_calls(message.blocks[1]) == LLAMA_CALLS[:1]
+
+
+def test_llama_index_tool_calls_in_additional_kwargs() -> None:
+    message = ChatMessage(
+        role="assistant",
+        content="",
+        additional_kwargs={
+            "tool_calls": [openai_tool_call("call_1", "Paris"), openai_tool_call("call_2", "Rome")]
+        },
+    )
+    assert to_calls(message) == LLAMA_CALLS
+
+
+def test_llama_index_calls_kept_both_ways_count_once() -> None:
+    # llama-index's OpenAI integration fills both the blocks and additional_kwargs
+    entries = [openai_tool_call("call_1", "Paris"), openai_tool_call("call_2", "Rome")]
+    message = ChatMessage(
+        role="assistant",
+        blocks=[
+            ToolCallBlock(
+                tool_call_id=entry.id, tool_name="get_weather", tool_kwargs=entry.function.arguments
+            )
+            for entry in entries
+        ],
+        additional_kwargs={"tool_calls": entries},
+    )
+    assert to_calls(message) == LLAMA_CALLS
+
+
+def test_llama_index_history_pairs_tool_messages_with_calls() -> None:
+    history = [
+        ChatMessage(role="system", content="You answer weather questions."),
+        ChatMessage(role="user", content="Weather in Paris?"),
+        ChatMessage(
+            role="assistant",
+            blocks=[
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+                )
+            ],
+        ),
+        ChatMessage(
+            role="tool",
+            content="Sunny in Paris",
+            additional_kwargs={"tool_call_id": "call_1", "name": "get_weather"},
+        ),
+        ChatMessage(role="assistant", content="It is sunny."),
+    ]
+    assert to_calls(history) == [
+        ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris")
+    ]
+    assert to_calls(history[1]) == []
+    assert to_calls(history[4]) == []
+
+
+def test_llama_index_tool_selections() -> None:
+    selections = [
+        ToolSelection(tool_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}),
+        ToolSelection(tool_id="call_2", tool_name="get_weather", tool_kwargs={"city": "Rome"}),
+    ]
+    assert to_calls(selections) == LLAMA_CALLS
+    assert to_calls(selections[0]) == LLAMA_CALLS[:1]
+
+
+def llama_weather(city: str) -> str:
+    """The weather in a city."""
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+def llama_script(messages: Any, **kwargs: Any) -> ChatMessage:
+    """The scripted model: both calls first, then an answer once the tools have answered."""
+    if not any(message.role == "tool" for message in messages):
+        return ChatMessage(
+            role="assistant",
+            blocks=[
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="llama_weather", tool_kwargs={"city": "Paris"}
+                ),
+                ToolCallBlock(
+                    tool_call_id="call_2",
+                    tool_name="llama_weather",
+                    tool_kwargs={"city": "Atlantis"},
+                ),
+            ],
+        )
+    return ChatMessage(role="assistant", content="Paris is sunny.")
+
+
+def run_function_agent() -> tuple[Any, list[Any]]:
+    async def run() -> tuple[Any, list[Any]]:
+        agent = FunctionAgent(
+            tools=[FunctionTool.from_defaults(llama_weather)],
+            llm=MockFunctionCallingLLM(response_generator=llama_script),
+        )
+        handler = agent.run("Weather in Paris and Atlantis?")
+        with pytest.raises(TypeError) as error:
+            to_calls(handler)  # not yet a run's result
+        assert str(error.value).endswith(
+            "(workflows.WorkflowHandler); it holds no run: pass what awaiting it returns, or "
+            "the events of its stream_events(); accepted shapes: " + FORMATS_DOC
+        )
+        events = [event async for event in handler.stream_events()]
+        return await handler, events
+
+    return asyncio.run(run())
+
+
+# llama-index's workflow inspects its agents with inspect.getmembers, which reads pydantic's
+# deprecated attributes: the SDK's warnings, not toolmatch's
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> None:
+    final, events = run_function_agent()
+    kinds = [type(event).__name__ for event in events]
+    # the two tools run concurrently: their ToolCall and ToolCallResult events interleave
+    assert kinds[:3] == ["AgentInput", "AgentStream", "AgentOutput"]
+    assert sorted(kinds[3:7]) == ["ToolCall", "ToolCall", "ToolCallResult", "ToolCallResult"]
+    assert kinds[7:] == ["AgentInput", "AgentStream", "AgentOutput", "StopEvent"]
+    expected = [
+        ToolCall(
+            "llama_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False
+        ),
+        ToolCall(
+            "llama_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
+        ),
+    ]
+    assert to_calls(events) == expected
+    results = [event for event in events if type(event).__name__ == "ToolCallResult"]
+    assert sorted(to_calls(results), key=lambda call: str(call.id)) == expected
+    # the first turn's output: the model's calls, not yet run
+    assert to_calls(events[2]) == [ToolCall(call.name, call.args, call.id) for call in expected]
+    # what awaiting the handler gives: the last turn's output, which holds the whole run's
+    # calls with their results (in the order the tools finished)
+    assert type(final).__name__ == "AgentOutput"
+    assert sorted(to_calls(final), key=lambda call: str(call.id)) == expected
+    assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is
+
+
+# --- smolagents ---------------------------------------------------------------------------
+
+
+@tool
+def smol_weather(city: str) -> str:
+    """The weather in a city.
+
+    Args:
+        city: the city's name
+    """
+    if city == "Atlantis":
+        raise ValueError("no such city")
+    return f"Sunny in {city}"
+
+
+class ScriptedSmolModel(SmolModel):
+    """Answers each step with the next turn's tool calls: ((id, name, arguments), ...)."""
+
+    def __init__(self, *turns: tuple[tuple[str, str, Any], ...]) -> None:
+        super().__init__(model_id="scripted")
+        self.turns = list(turns)
+
+    def generate(self, messages: Any, *args: Any, **kwargs: Any) -> SmolMessage:
+        return SmolMessage(
+            role=MessageRole.ASSISTANT,
+            content="",
+            tool_calls=[
+                ChatMessageToolCall(
+                    id=call_id,
+                    type="function",
+                    function=ChatMessageToolCallFunction(name=name, arguments=arguments),
+                )
+                for call_id, name, arguments in self.turns.pop(0)
+            ],
+        )
+
+
+def smol_agent(*turns: tuple[tuple[str, str, Any], ...]) -> ToolCallingAgent:
+    return ToolCallingAgent(
+        tools=[smol_weather], model=ScriptedSmolModel(*turns), verbosity_level=-1, max_steps=5
+    )
+
+
+ATLANTIS_ERROR = (
+    "Error executing tool 'smol_weather' with arguments {'city': 'Atlantis'}: ValueError: "
+    "no such city\nPlease try again or use another tool"
+)
+SMOL_CALLS = [
+    ToolCall("smol_weather", {"city": "Paris"}, id="c1", result="Sunny in Paris", failed=False),
+    ToolCall("smol_weather", {"city": "Atlantis"}, id="c2", result=ATLANTIS_ERROR, failed=True),
+    ToolCall("final_answer", {"answer": "Sunny"}, id="c3", result="Sunny", failed=False),
+]
+
+
+def test_smolagents_memory_steps_one_call_each() -> None:
+    agent = smol_agent(
+        (("c1", "smol_weather", {"city": "Paris"}),),
+        (("c2", "smol_weather", {"city": "Atlantis"}),),
+        (("c3", "final_answer", {"answer": "Sunny"}),),
+    )
+    result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
+    steps = agent.memory.steps
+    assert [type(step).__name__ for step in steps] == [
+        "TaskStep",
+        "ActionStep",
+        "ActionStep",
+        "ActionStep",
+    ]
+    assert steps[2].tool_calls is None  # the failed step keeps its call in the model's message
+    assert to_calls(agent.memory) == SMOL_CALLS
+    assert to_calls(steps) == SMOL_CALLS
+    assert to_calls(result) == SMOL_CALLS  # RunResult.steps are the same steps as dicts
+    assert to_calls(result.steps[1]) == SMOL_CALLS[:1]
+
+
+def test_smolagents_step_of_several_calls_does_not_say_which_result_is_whose() -> None:
+    agent = smol_agent(
+        (("c1", "smol_weather", {"city": "Paris"}), ("c2", "smol_weather", {"city": "Rome"})),
+        (("c3", "final_answer", {"answer": "Sunny"}),),
+    )
+    agent.run("Weather in Paris and Rome?")
+    assert to_calls(agent.memory) == [
+        ToolCall("smol_weather", {"city": "Paris"}, id="c1"),
+        ToolCall("smol_weather", {"city": "Rome"}, id="c2"),
+        SMOL_CALLS[2],
+    ]
+
+
+def test_smolagents_agent_itself_says_what_to_pass() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls(smol_agent())
+    assert str(error.value).endswith(
+        "(smolagents.ToolCallingAgent); it holds no run: pass agent.memory (its last run), or "
+        "what agent.run(..., return_full_result=True) returns; accepted shapes: " + FORMATS_DOC
+    )
+
+
+def test_smolagents_code_agent_action_is_a_python_interpreter_call() -> None:
+    code = 'weather = smol_weather(city="Paris")\nfinal_answer(weather)'
+
+    class CodeWritingModel(SmolModel):
+        def __init__(self) -> None:
+            super().__init__(model_id="scripted")
+
+        def generate(self, messages: Any, *args: Any, **kwargs: Any) -> SmolMessage:
+            return SmolMessage(role=MessageRole.ASSISTANT, content=f"<code>\n{code}\n</code>")
+
+    agent = CodeAgent(tools=[smol_weather], model=CodeWritingModel(), verbosity_level=-1)
+    assert agent.run("Weather in Paris?") == "Sunny in Paris"
+    assert to_calls(agent.memory) == [
+        ToolCall(
+            "python_interpreter",
+            {"code": code},
+            id="call_1",
+            result="Execution logs:\nLast output from code snippet:\nSunny in Paris",
+            failed=False,
+        )
+    ]
+
+
+def test_langgraph_v2_update_parts() -> None:
+    parts = list(weather_graph().stream(QUESTION, stream_mode="updates", version="v2"))
+    assert [part["type"] for part in parts] == ["updates"] * 4
+    assert to_calls(parts) == LANGGRAPH_CALLS
+    # other modes repeat what the updates hold: they are not read, so not counted twice
+    mixed = list(weather_graph().stream(QUESTION, stream_mode=["updates", "values"], version="v2"))
+    with pytest.raises(TypeError, match=r"its type 'values' is not one to_calls knows"):
+        to_calls(mixed)
+    assert to_calls([part for part in mixed if part["type"] == "updates"]) == LANGGRAPH_CALLS
+
+
+def test_llama_index_streamed_responses_give_the_last_message() -> None:
+    # what llama-index's OpenAI integration streams: each response holds the message so far
+    def response(arguments: str, delta: str) -> ChatResponse:
+        entry = ChatCompletionMessageFunctionToolCall(
+            id="call_1", type="function", function={"name": "get_weather", "arguments": arguments}
+        )
+        block = ToolCallBlock(tool_call_id="call_1", tool_name="get_weather", tool_kwargs=arguments)
+        message = ChatMessage(
+            role="assistant", blocks=[block], additional_kwargs={"tool_calls": [entry]}
+        )
+        return ChatResponse(message=message, delta=delta)
+
+    stream = [
+        response('{"ci', ""),
+        response('{"city": "Par', ""),
+        response('{"city": "Paris"}', ""),
+    ]
+    assert to_calls(stream) == LLAMA_CALLS[:1]
+    assert to_calls(iter(stream)) == LLAMA_CALLS[:1]
+    # two turns' streams, with the tool's answer between them: each stream's last message
+    answer = ChatMessage(role="tool", content="Sunny", additional_kwargs={"tool_call_id": "call_1"})
+    text = ChatResponse(message=ChatMessage(role="assistant", content="It is"), delta="It is")
+    done = ChatResponse(message=ChatMessage(role="assistant", content="It is sunny."), delta=".")
+    paris = ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny")
+    assert to_calls([*stream, answer, text, done]) == [paris]
+    again = [response('{"city": "Rome"}', "")]
+    assert to_calls([*stream, answer, text, *again]) == [
+        paris,
+        ToolCall("get_weather", {"city": "Rome"}, id="call_1"),
+    ]
+    (cut,) = to_calls(stream[:2])  # a stream cut off in the arguments
+    assert cut.name == "get_weather"
+    assert cut.parse_error is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolmatch._reading import Reading, alternatives, as_data, wrong_shape
+from toolmatch._reading import Reading, as_data, read_one_option, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -47,16 +47,7 @@ CALL_FREE_KEYS = (
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A response: its one candidate (several are alternative answers, not one turn)."""
-    candidates = data.get("candidates")
-    if type(candidates) is not list:  # JSON gives a list: skip as_data's checks
-        candidates = as_data(candidates)
-    if candidates is None:
-        return
-    if not isinstance(candidates, (list, tuple)):
-        raise wrong_shape(f"{where}.candidates", "a list", candidates)
-    if len(candidates) > 1:
-        raise alternatives("response", "candidates", len(candidates), where)
-    reading.read_each(candidates, f"{where}.candidates")
+    read_one_option(data, "candidates", "response", where, reading)
 
 
 def read_function_call_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._describe import short_repr, type_name
-from toolmatch._reading import Reading, alternatives, as_data, wrong_shape
+from toolmatch._reading import Reading, as_data, list_at, read_one_option, wrong_shape
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -128,28 +128,14 @@ def read_responses_output(data: Mapping[str, Any], where: str, reading: Reading)
 
 def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat completion: its one choice (several are alternative answers, not one turn)."""
-    choices = data.get("choices")
-    if type(choices) is not list:  # JSON gives a list: skip as_data's checks
-        choices = as_data(choices)
-    if choices is None:
-        return
-    if not isinstance(choices, (list, tuple)):
-        raise wrong_shape(f"{where}.choices", "a list", choices)
-    if len(choices) > 1:
-        raise alternatives("completion", "choices", len(choices), where)
-    reading.read_each(choices, f"{where}.choices")
+    read_one_option(data, "choices", "completion", where, reading)
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses response: its output items."""
-    output = data.get("output")
-    if type(output) is not list:  # JSON gives a list: skip as_data's checks
-        output = as_data(output)
-    if output is None:
-        return
-    if not isinstance(output, (list, tuple)):
-        raise wrong_shape(f"{where}.output", "a list", output)
-    reading.read_each(output, f"{where}.output")
+    output = list_at(data, "output", where)
+    if output is not None:
+        reading.read_each(output, f"{where}.output")
 
 
 def _call_id(data: Mapping[str, Any]) -> object:

@@ -26,7 +26,8 @@ __all__ = [
     "FORMATS_DOC",
     "NoShapeError",
     "Reading",
-    "alternatives",
+    "list_at",
+    "read_one_option",
     "as_data",
     "cannot_read",
     "no_call",
@@ -275,13 +276,33 @@ def unknown_value(where: str, key: str, value: str, accepted: Iterable[str]) -> 
     )
 
 
-def alternatives(noun: str, key: str, count: int, where: str) -> ValueError:
-    """The error for a response of several alternative answers (choices, candidates)."""
-    return ValueError(
-        f"to_calls cannot read tool calls from {where}: a {noun} with {count} {key} holds "
-        f"{count} alternative answers, not one turn; pass the one to check, e.g. "
-        f"{noun}.{key}[0]"
-    )
+def list_at(data: Mapping[str, Any], key: str, where: str) -> list[Any] | tuple[Any, ...] | None:
+    """The list ``data[key]`` holds (``None`` when it holds nothing); anything else is a
+    ``wrong_shape`` error at ``where.key``."""
+    items = data.get(key)
+    if type(items) is not list:  # JSON gives a list: skip as_data's checks
+        items = as_data(items)
+        if items is not None and not isinstance(items, (list, tuple)):
+            raise wrong_shape(f"{where}.{key}", "a list", items)
+    return items
+
+
+def read_one_option(
+    data: Mapping[str, Any], key: str, noun: str, where: str, reading: Reading
+) -> None:
+    """Read the one option a response holds at ``key`` (``choices``, ``candidates``):
+    several are alternative answers, not one turn, and raise ``ValueError``."""
+    options = list_at(data, key, where)
+    if options is None:
+        return
+    if len(options) > 1:
+        count = len(options)
+        raise ValueError(
+            f"to_calls cannot read tool calls from {where}: a {noun} with {count} {key} holds "
+            f"{count} alternative answers, not one turn; pass the one to check, e.g. "
+            f"{noun}.{key}[0]"
+        )
+    reading.read_each(options, f"{where}.{key}")
 
 
 def wrong_shape(where: str, expected: str, found: object) -> TypeError:

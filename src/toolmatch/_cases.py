@@ -207,7 +207,7 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     problems = Problems()
     tools = _expected_tools(data, path, problems)
     problems.raise_if_any()
-    problems.emit_warnings(stacklevel=3)
+    problems.emit_warnings(stacklevel=2)
     return tools
 
 
@@ -235,7 +235,7 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     test_cases[0](refund).turns[1].expected_tools[0].args.amount.regex
     """
     cases, problems, where = _load(source)
-    problems.emit_warnings(where, stacklevel=3)
+    problems.emit_warnings(where, stacklevel=2)
     return cases
 
 

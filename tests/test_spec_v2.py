@@ -267,6 +267,18 @@ class TestFilesWrittenFor01:
         assert str(warning.message).startswith(f"{spec}: test_cases[0](c)")
         assert warning.filename == __file__  # it points at the caller, not at toolmatch
 
+    def test_a_warning_pickles_whole(self) -> None:
+        import pickle
+
+        warning = SpecWarning("args.a", "is data now", "spec.yaml")
+        copy = pickle.loads(pickle.dumps(warning))
+        assert (copy.path, copy.message, copy.source, str(copy)) == (
+            "args.a",
+            "is data now",
+            "spec.yaml",
+            "spec.yaml: args.a: is data now",
+        )
+
     def test_a_spec_with_errors_raises_without_warning(self) -> None:
         spec = single({"a": {"approx": 3}, "b": {"regex": "("}})
         with warnings.catch_warnings(record=True) as caught:

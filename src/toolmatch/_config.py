@@ -252,6 +252,10 @@ class SpecWarning(UserWarning):
         text = f"{path}: {message}"
         super().__init__(text if source is None else f"{source}: {text}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call SpecWarning(text): these three are what it is made of.
+        return (type(self), (self.path, self.message, self.source), self.__dict__)
+
 
 def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.

@@ -405,3 +405,29 @@ class TestNewKeys:
         assert case.turns[0].max_calls is None
         assert case.passes([[{"name": "a"}], [{"name": "b"}]])
         assert not case.passes([[{"name": "a"}], [{"name": "b"}, {"name": "c"}]])
+
+
+def test_many_old_places_warn_each_and_load_in_bounded_time(tmp_path: Path) -> None:
+    """Aliases that repeat a 0.1 matcher 20,000 times: one warning line each, no blow-up."""
+    spec = tmp_path / "spec.yaml"
+    items = ", ".join(["*old"] * 20_000)
+    spec.write_text(
+        "test_cases:\n  - name: c\n    expected_tools:\n"
+        f"      - {{name: f, args: {{a: &old {{approx: 1}}, b: [{items}]}}}}\n",
+        encoding="utf-8",
+    )
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text('{"case": "c", "turns": [[{"name": "f"}]]}\n', encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "toolmatch", "check", str(spec), str(traces), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = completed.stderr.splitlines()
+    assert len(lines) == 20_001
+    assert lines[-1].startswith(
+        f"warning: {spec}: test_cases[0](c).expected_tools[0].args.b[19999]: "
+    )
+    assert completed.returncode == 1  # the call has no argument a: the new rule judges

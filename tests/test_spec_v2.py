@@ -179,8 +179,8 @@ class TestFilesWrittenFor01:
         value, matched, _ = VALUES_01[key]
         spec = single({"a": {key: value}})
         assert warnings_of(spec) == [
-            f"test_cases[0](c).expected_tools[0].args.a: {{{key}: ...}} is data since toolmatch "
-            f"0.2, not the {key} matcher of 0.1; for the matcher write {{${key}: ...}}, for data "
+            f"test_cases[0](c).expected_tools[0].args.a: {{{key}: ...}} is data now, not the "
+            f"{key} matcher toolmatch 0.1 read; for the matcher write {{${key}: ...}}, for data "
             "{$literal: {...}}"
         ]
         [case], _ = quietly(load_test_cases, spec)
@@ -224,7 +224,7 @@ class TestFilesWrittenFor01:
         spec = single(args)
         assert warnings_of(spec) == [
             f"test_cases[0](c).expected_tools[0].args: {{{key}: ...}} names an argument {key!r} "
-            "since toolmatch 0.2 (0.1 read it as a matcher for the whole arguments); " + advice
+            "now (toolmatch 0.1 read it as a matcher for the whole arguments); " + advice
         ]
         [case], _ = quietly(load_test_cases, spec)
         assert case.passes([[{"name": "f", "args": args}]])
@@ -316,10 +316,10 @@ class TestFilesWrittenFor01:
         )
         where = f"{spec}: test_cases[0](old).expected_tools[0].args"
         assert completed.stderr.splitlines() == [
-            f"warning: {where}.days: {{approx: ...}} is data since toolmatch 0.2, not the approx "
-            "matcher of 0.1; for the matcher write {$approx: ...}, for data {$literal: {...}}",
-            f"warning: {where}.units: {{one_of: ...}} is data since toolmatch 0.2, not the "
-            "one_of matcher of 0.1; for the matcher write {$one_of: ...}, for data "
+            f"warning: {where}.days: {{approx: ...}} is data now, not the approx matcher "
+            "toolmatch 0.1 read; for the matcher write {$approx: ...}, for data {$literal: {...}}",
+            f"warning: {where}.units: {{one_of: ...}} is data now, not the one_of matcher "
+            "toolmatch 0.1 read; for the matcher write {$one_of: ...}, for data "
             "{$literal: {...}}",
         ]
         assert completed.returncode == 1

@@ -442,8 +442,8 @@ def _tool_args(
     if old is not None:
         problems.warn(
             path,
-            f"{{{old}: ...}} names an argument {old!r} since toolmatch 0.2 (0.1 read it as a "
-            f"matcher for the whole arguments); {_ARGS_01[old]}",
+            f"{{{old}: ...}} names an argument {old!r} now (toolmatch 0.1 read it as a matcher "
+            f"for the whole arguments); {_ARGS_01[old]}",
         )
     built = build_arguments(args, path, problems)
     if names:

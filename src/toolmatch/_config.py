@@ -1,7 +1,10 @@
 """Matchers from configuration values (YAML or JSON), and the errors loading reports.
 
-Every mistake is found while loading, with the exact path to it, and all of a file's
-mistakes are reported together in one ``ConfigError``. Test cases and files: ``_cases``.
+One rule (:func:`matcher_key`) says which mappings are matchers: those with a ``$`` key,
+and the seed's ``{fuzzy: ...}`` and ``{regex: ...}``; one table (:data:`MATCHER_KEYS`)
+says how each is built, with the public constructors. Every mistake is found while
+loading, with the exact path to it, and all of a file's mistakes are reported together in
+one ``ConfigError``. Test cases and files: ``_cases``.
 """
 
 from __future__ import annotations
@@ -240,7 +243,7 @@ class SpecWarning(UserWarning):
     ...     warnings.simplefilter("always")
     ...     days = matcher_from_config({"days": {"approx": 3}})
     >>> print(caught[0].message.path, "--", caught[0].message.message.partition(";")[0])
-    args.days -- {approx: ...} is data since toolmatch 0.2, not the approx matcher of 0.1
+    args.days -- {approx: ...} is data now, not the approx matcher toolmatch 0.1 read
     >>> days == {"days": {"approx": 3}}
     True
     """
@@ -413,7 +416,7 @@ def _build(value: object, path: str, problems: Problems, legacy: bool) -> Any:
             if old is not None:
                 problems.warn(
                     path,
-                    f"{{{old}: ...}} is data since toolmatch 0.2, not the {old} matcher of 0.1; "
+                    f"{{{old}: ...}} is data now, not the {old} matcher toolmatch 0.1 read; "
                     f"for the matcher write {{${old}: ...}}, for data {{$literal: {{...}}}}",
                 )
                 inner = old != "literal"  # 0.1 compared what is inside a literal as written

@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from toolmatch._calls import ToolCall
     from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
-    from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
+    from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
     from toolmatch._formats import to_calls
     from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection import (
@@ -48,6 +48,7 @@ _LAZY = {
     "TurnResult": "_results",
     "ConfigError": "_config",
     "ConfigProblem": "_config",
+    "SpecWarning": "_config",
     "matcher_from_config": "_config",
     "ExpectedTurn": "_cases",
     "TestCase": "_cases",
@@ -113,6 +114,7 @@ __all__ = [
     # configuration files
     "ConfigError",
     "ConfigProblem",
+    "SpecWarning",
     "matcher_from_config",
     "load_expected_tools",
     "load_test_cases",

@@ -59,7 +59,10 @@ def test_a_tool_check_renders_its_candidates() -> None:
 
 def test_a_turn_result_renders_each_expectation_and_the_failures_candidates() -> None:
     result = check_turn([ExpectedTool("fetch"), ExpectedTool("search", {"q": "paris"})], CALLS)
-    assert repr(result) == "<TurnResult failed: 1 of 2 expectation(s) met over 2 call(s)>"
+    assert repr(result) == (
+        "<TurnResult failed: 1 of 2 expectation(s) met over 2 call(s); "
+        "expectation 1: call 0: q: expected 'paris', got '<script>alert(1)</script>'>"
+    )
     html = result._repr_html_()
     assert html.count("<table") == 2  # the turn's table, then the failed expectation's
     assert "PASSED" in html

@@ -36,6 +36,8 @@ from toolmatch._results import (
     TurnResult,
     call_text,
     closest_candidate,
+    indices_text,
+    mismatch_summary,
 )
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -749,6 +751,9 @@ class _Verdict:
             assigned_call_indices=got,
             candidates=candidates,
             score=score,
+            explain_call=expectation._explain_call,
+            requirement=expectation._requirement_text(),
+            no_candidate=None if candidate_indices else expectation._no_candidate_text(calls),
         )
 
     def _owners(self) -> dict[int, int]:
@@ -806,7 +811,7 @@ class _Verdict:
         for group in self.repeats[:_SHOWN_CALLS]:
             first, *later = group
             plural = "s" if len(later) > 1 else ""
-            shown = ", ".join(str(index) for index in later)
+            shown = indices_text(later)
             problems.append(
                 f"call{plural} {shown} repeat{'' if plural else 's'} call {first}: "
                 f"{call_text(calls[first])}"
@@ -1048,8 +1053,11 @@ def _closest_reason(candidates: Sequence[Candidate]) -> str:
             # A top-level key: the path is the bare name (docs/selection.md's wording).
             if mismatch.reason == "missing" and mismatch.path.isidentifier():
                 return f"arg '{mismatch.path}' missing"
-    reasons = "; ".join(str(mismatch) for mismatch in closest.mismatches)
-    return f"call {closest.index}: {reasons}"
+    mismatches = closest.mismatches
+    if len(mismatches) == 1:
+        return f"call {closest.index}: {mismatches[0]}"
+    # The reasons follow, one per line, in the check's explanation: here only where.
+    return f"call {closest.index}: {mismatch_summary(mismatches)}"
 
 
 def _distinct_reason(

@@ -20,12 +20,13 @@ from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from toolmatch._calls import ToolCall
-    from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
+    from toolmatch._cases import TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
     from toolmatch._formats import to_calls
     from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection import (
         ExpectedTool,
+        ExpectedTurn,
         assert_called,
         assert_turn,
         check_turn,
@@ -49,7 +50,7 @@ _LAZY = {
     "ConfigError": "_config",
     "ConfigProblem": "_config",
     "matcher_from_config": "_config",
-    "ExpectedTurn": "_cases",
+    "ExpectedTurn": "_selection",
     "TestCase": "_cases",
     "load_expected_tools": "_cases",
     "load_test_cases": "_cases",

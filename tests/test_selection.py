@@ -1,4 +1,4 @@
-"""Call selection (seed 000 sections 1, 5, 6): ExpectedTool, ToolCheck, turns, assert_called."""
+"""Call selection (docs/selection.md, docs/semantics.md): ExpectedTool, ToolCheck, turns, assert_called."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def call(name: str, **args: object) -> dict[str, object]:
     return {"name": name, "args": args}
 
 
-# --- seed 000 section 1: selection by name substring, case-sensitive --------------------------
+# --- selection by name substring, case-sensitive --------------------------
 
 
 def test_name_is_a_case_sensitive_substring() -> None:
@@ -120,7 +120,7 @@ def test_never() -> None:
     assert ExpectedTool.never("write").check([]).passed
 
 
-# --- unmatched reasons (seed 000 section 5) -----------------------------------------------
+# --- unmatched reasons ------------------------------------------------------------------
 
 
 def test_missing_argument_reason_is_worded_as_the_seed() -> None:
@@ -493,7 +493,7 @@ def test_check_turn_rejects_bad_input() -> None:
     assert check_turn([], []).passed
 
 
-# --- check_turns (seed 000 section 6) -------------------------------------------------------
+# --- check_turns ------------------------------------------------------------------------
 
 
 def test_calls_never_count_toward_another_turn() -> None:

@@ -1,4 +1,4 @@
-"""Fuzzy (seed 000 section 3, with its flaw fixed) and Regex (section 4)."""
+"""Fuzzy and Regex (docs/matchers.md, docs/semantics.md)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class TestFuzzy:
         assert Fuzzy("1e3") == 1000
 
     def test_none_and_bools_compare_as_their_text(self) -> None:
-        assert Fuzzy("none") == None  # noqa: E711 (seed 000 section 5)
+        assert Fuzzy("none") == None  # noqa: E711 (docs/semantics.md)
         assert Fuzzy("TRUE") == True  # noqa: E712
 
     def test_the_pattern_must_be_a_string(self) -> None:
@@ -71,7 +71,7 @@ class TestRegex:
     def test_matches_str_of_the_actual_value(self) -> None:
         assert Regex(r"^181001(\.0+)?$") == 181001.0
         assert Regex(r"^181001(\.0+)?$") != "181001.5"
-        assert Regex("None") == None  # noqa: E711 (seed 000 section 5)
+        assert Regex("None") == None  # noqa: E711 (docs/semantics.md)
         assert Regex("True") == True  # noqa: E712
         assert Regex(r"\[1, 2\]") == [1, 2]
 

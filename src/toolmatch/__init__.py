@@ -15,9 +15,9 @@ from toolmatch._explain import explain
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._strings import Fuzzy, Regex
+from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from toolmatch._calls import ToolCall
     from toolmatch._cases import TestCase, load_expected_tools, load_test_cases

@@ -48,8 +48,8 @@ from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
 from toolmatch._strings import default_regex_timeout
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from types import TracebackType

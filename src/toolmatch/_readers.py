@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
 from toolmatch._reading import Reading, _json_arguments, as_data, parse_arguments
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
 

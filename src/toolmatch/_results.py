@@ -11,8 +11,8 @@ from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
 from toolmatch._display import TextDisplay, html_table, verdict_html
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

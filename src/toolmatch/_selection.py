@@ -40,8 +40,8 @@ from toolmatch._results import (
     indices_text,
     mismatch_summary,
 )
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

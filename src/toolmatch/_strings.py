@@ -7,8 +7,8 @@ import sys
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr, type_name
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterator

@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

@@ -68,10 +68,6 @@ class Mismatch(Record):
     path: str
     reason: str
 
-    def __init__(self, path: str, reason: str) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "reason", reason)
-
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}" if self.path else self.reason
 

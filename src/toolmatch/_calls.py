@@ -65,12 +65,7 @@ class ToolCall(Record):
             raise TypeError(
                 f"ToolCall failed must be True, False or None, got {short_repr(failed)}"
             )
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "args", args)
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "parse_error", parse_error)
-        object.__setattr__(self, "result", result)
-        object.__setattr__(self, "failed", failed)
+        self._assign(name, args, id, parse_error, result, failed)
 
     def __repr__(self) -> str:
         shown = [f"name={self.name!r}", f"args={self.args!r}"]

@@ -63,9 +63,7 @@ class TestCase(Record):
     def __init__(
         self, name: str, turns: Sequence[ExpectedTurn], max_calls: int | None = None
     ) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "turns", tuple(turns))
-        object.__setattr__(self, "max_calls", check_max_calls(max_calls))
+        self._assign(name, tuple(turns), check_max_calls(max_calls))
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.

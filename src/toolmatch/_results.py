@@ -127,11 +127,6 @@ class Candidate(Record):
     call: ToolCall
     mismatches: tuple[Mismatch, ...]
 
-    def __init__(self, index: int, call: ToolCall, mismatches: tuple[Mismatch, ...]) -> None:
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "call", call)
-        object.__setattr__(self, "mismatches", mismatches)
-
     @property
     def matched(self) -> bool:
         """Whether the call matches the expectation's arguments."""
@@ -222,12 +217,6 @@ class IgnoredCall(Record):
     call: ToolCall
     by: int
     pattern: ExpectedTool
-
-    def __init__(self, index: int, call: ToolCall, by: int, pattern: ExpectedTool) -> None:
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "call", call)
-        object.__setattr__(self, "by", by)
-        object.__setattr__(self, "pattern", pattern)
 
     def __str__(self) -> str:
         return (

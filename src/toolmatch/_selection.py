@@ -1250,11 +1250,18 @@ class ExpectedTurn(Record):
             max_calls=max_calls,
             no_repeats=no_repeats,
         )
-        object.__setattr__(self, "expected_tools", tuple(expected_tools))
-        for name, value in options.items():
-            object.__setattr__(self, name, tuple(value) if name == "ignore" else value)
+        tools = tuple(expected_tools)
+        self._assign(
+            tools,
+            options["distinct"],
+            options["ordered"],
+            options["exhaustive"],
+            tuple(options["ignore"]),
+            options["max_calls"],
+            options["no_repeats"],
+        )
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_turn", _Turn(_Selection(self.expected_tools), **options))
+        object.__setattr__(self, "_turn", _Turn(_Selection(tools), **options))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.

@@ -69,20 +69,6 @@ description=None, schema={'type': 'dict', 'properties': {'folder': {'type': 'str
     description: str | None
     schema: dict[str, Any]
 
-    def __init__(
-        self,
-        name: str,
-        parameters: tuple[str, ...],
-        required: tuple[str, ...],
-        description: str | None,
-        schema: dict[str, Any],
-    ) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "parameters", parameters)
-        object.__setattr__(self, "required", required)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "schema", schema)
-
 
 def read_tool_definitions(tools: object, where: str = "tools") -> dict[str, ToolDefinition]:
     """The definitions in the list ``tools``, by name, in order; a name defined twice is a

@@ -597,3 +597,30 @@ def test_a_missing_argument_does_not_hide_the_closest_calls_other_mismatches(
         "      reason: expected 'damaged', got 'late'",
         "0 passed, 1 failed",
     ]
+
+
+def test_several_mismatches_print_one_line_each_once(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: refund\n"
+        "    expected_tools:\n"
+        "      - {name: issue_refund, args: {amount: 42.5, reason: damaged}}\n",
+        encoding="utf-8",
+    )
+    run = {
+        "case": "refund",
+        "turns": [[{"name": "issue_refund", "args": {"amount": 40, "reason": "late"}}]],
+    }
+    result = toolmatch("check", spec, write_traces(tmp_path, run))
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "FAIL refund",
+        "  turn 0, expected_tools[0]: ExpectedTool('issue_refund', {'amount': 42.5, "
+        "'reason': 'damaged'})",
+        "    call 0: 2 mismatches (amount, reason)",
+        "    call 0 issue_refund({'amount': 40, 'reason': 'late'}):",
+        "      amount: expected 42.5, got 40",
+        "      reason: expected 'damaged', got 'late'",
+        "0 passed, 1 failed",
+    ]

@@ -10,7 +10,8 @@ Text output (the default), on standard output, one block per non-blank line, in 
     PASS <case>
     FAIL <case>
       turn <t>, expected_tools[<i>]: <the expectation>
-        <why it failed>
+        <why it failed: ToolCheck.reason_lines(), one or more lines>
+      turn <t>: <one of the turn's problems>
     ERROR <traces>:<line>: <what is wrong with the line>
     MISSING <case>: no run in <traces>
 

@@ -865,3 +865,10 @@ def test_a_failed_turn_results_repr_names_its_first_failure() -> None:
         "<TurnResult turn 0 failed: 0 of 0 expectation(s) met over 2 call(s); turn 0 has "
         "calls but no expectations: got 1 call turn(s) for 0 expected turn(s)>"
     )
+
+
+def test_an_expected_turn_refuses_what_is_not_a_list_of_expectations() -> None:
+    with pytest.raises(TypeError, match=r"^expected_tools\[0\] must be an ExpectedTool, got 'x'"):
+        ExpectedTurn(["x"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^expected_tools must be a list of ExpectedTool"):
+        ExpectedTurn(ExpectedTool("x"))  # type: ignore[arg-type]

@@ -1250,7 +1250,7 @@ class ExpectedTurn(Record):
             max_calls=max_calls,
             no_repeats=no_repeats,
         )
-        tools = tuple(expected_tools)
+        tools = tuple(_expectation_list(expected_tools, "expected_tools"))
         self._assign(
             tools,
             options["distinct"],

@@ -196,3 +196,32 @@ def test_reprs_look_like_constructors_without_defaults(matcher: Matcher, text: s
 def test_explain_is_none_on_a_match_and_one_line_otherwise() -> None:
     assert Fuzzy("206588").explain("206 588") is None
     assert Fuzzy("206588").explain(205000) == "fuzzy '206588' does not match 205000"
+
+
+@pytest.mark.parametrize(
+    ("kind", "values"),
+    [
+        ("Mismatch", {"path": "q", "reason": "missing"}),
+        ("Candidate", {"index": 3, "call": "CALL", "mismatches": ()}),
+        ("IgnoredCall", {"index": 3, "call": "CALL", "by": 1, "pattern": "PATTERN"}),
+    ],
+)
+def test_value_records_take_their_fields_in_order_or_by_name(
+    kind: str, values: dict[str, object]
+) -> None:
+    import toolmatch
+
+    fill = {"CALL": toolmatch.ToolCall("s", {"q": 1}), "PATTERN": toolmatch.ExpectedTool("s")}
+    values = {
+        key: fill.get(value, value) if isinstance(value, str) else value
+        for key, value in values.items()
+    }
+    record = getattr(toolmatch, kind)
+    by_position, by_name = record(*values.values()), record(**values)
+    assert by_position == by_name
+    assert {key: getattr(by_name, key) for key in values} == values
+    assert pickle.loads(pickle.dumps(by_name)) == by_name
+    with pytest.raises(TypeError):
+        record(*values.values(), "one too many")
+    with pytest.raises(AttributeError, match=f"a {kind} is immutable"):
+        by_name.index = 0  # type: ignore[misc]

@@ -590,7 +590,37 @@ def test_a_missing_argument_does_not_hide_the_closest_calls_other_mismatches(
     run = {"case": "refund", "turns": [[{"name": "issue_refund", "args": {"reason": "late"}}]]}
     result = toolmatch("check", spec, write_traces(tmp_path, run))
     assert result.returncode == 1
-    assert result.stdout.splitlines()[2:4] == [
-        "    arg 'amount' missing",  # seed 000's wording, then what it leaves out
-        "    call 0: amount: missing; reason: expected 'damaged', got 'late'",
+    assert result.stdout.splitlines()[2:] == [
+        "    arg 'amount' missing",  # the reason's wording, then what it leaves out
+        "    call 0 issue_refund({'reason': 'late'}):",
+        "      amount: missing",
+        "      reason: expected 'damaged', got 'late'",
+        "0 passed, 1 failed",
+    ]
+
+
+def test_several_mismatches_print_one_line_each_once(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: refund\n"
+        "    expected_tools:\n"
+        "      - {name: issue_refund, args: {amount: 42.5, reason: damaged}}\n",
+        encoding="utf-8",
+    )
+    run = {
+        "case": "refund",
+        "turns": [[{"name": "issue_refund", "args": {"amount": 40, "reason": "late"}}]],
+    }
+    result = toolmatch("check", spec, write_traces(tmp_path, run))
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "FAIL refund",
+        "  turn 0, expected_tools[0]: ExpectedTool('issue_refund', {'amount': 42.5, "
+        "'reason': 'damaged'})",
+        "    call 0: 2 mismatches (amount, reason)",
+        "    call 0 issue_refund({'amount': 40, 'reason': 'late'}):",
+        "      amount: expected 42.5, got 40",
+        "      reason: expected 'damaged', got 'late'",
+        "0 passed, 1 failed",
     ]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from toolmatch import ExpectedTool, Fuzzy, Mismatch, check_turn, explain
-from toolmatch._base import Mismatches
+from toolmatch import Exact, ExpectedTool, Fuzzy, check_turn, explain
 
 
 class FakePrinter:
@@ -25,7 +24,6 @@ CALLS = [
 def test_explain_results_print_one_per_line_and_stay_a_list() -> None:
     found = explain({"a": Fuzzy("1"), "b": 2}, {"a": 3})
     assert isinstance(found, list)
-    assert isinstance(found, Mismatches)
     assert str(found) == "a: fuzzy '1' does not match 3\nb: missing"
     assert str(explain(1, 1)) == "no mismatch"
     printer = FakePrinter()
@@ -34,14 +32,12 @@ def test_explain_results_print_one_per_line_and_stay_a_list() -> None:
 
 
 def test_explain_results_as_an_escaped_html_table() -> None:
-    table = Mismatches(
-        [Mismatch("q", "expected '<b>', got '<i>'"), Mismatch("", "top")]
-    )._repr_html_()
+    table = explain({"q": "<b>"}, {"q": "<i>"})._repr_html_()
     assert table.startswith("<table")
     assert "&lt;b&gt;" in table
     assert "<b>" not in table
-    assert "(the value)" in table
-    assert Mismatches()._repr_html_() == "<i>no mismatch</i>"
+    assert "(the value)" in explain(Exact({}), 3)._repr_html_()  # a mismatch at the top
+    assert explain(1, 1)._repr_html_() == "<i>no mismatch</i>"
 
 
 def test_a_tool_check_renders_its_candidates() -> None:
@@ -59,7 +55,10 @@ def test_a_tool_check_renders_its_candidates() -> None:
 
 def test_a_turn_result_renders_each_expectation_and_the_failures_candidates() -> None:
     result = check_turn([ExpectedTool("fetch"), ExpectedTool("search", {"q": "paris"})], CALLS)
-    assert repr(result) == "<TurnResult failed: 1 of 2 expectation(s) met over 2 call(s)>"
+    assert repr(result) == (
+        "<TurnResult failed: 1 of 2 expectation(s) met over 2 call(s); "
+        "expectation 1: call 0: q: expected 'paris', got '<script>alert(1)</script>'>"
+    )
     html = result._repr_html_()
     assert html.count("<table") == 2  # the turn's table, then the failed expectation's
     assert "PASSED" in html

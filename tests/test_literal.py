@@ -1,4 +1,4 @@
-"""Literal: seed 000 section 2 applied recursively, with Dokimos's tolerances (seed 004)."""
+"""Literal equality applied recursively, with its opt-in tolerances (docs/semantics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Partial and Exact argument dicts (seed 000 section 5, Dokimos SUBSET/EXACT), Maybe, Absent."""
+"""Partial and Exact argument dicts (docs/semantics.md, docs/arguments.md), Maybe, Absent."""
 
 from __future__ import annotations
 

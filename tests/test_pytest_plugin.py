@@ -134,9 +134,11 @@ def test_selection_failures_show_expectation_candidates_and_counts(
             "E       AssertionError: assert [{'name': 'search', 'args': {'q': 'rome', 'limit': 5}}, *... == ExpectedTool('search', {'q': Fuzzy('paris')}, count=2)",
             "E         FAILED ExpectedTool('search', {'q': Fuzzy('paris')}, count=2): expected 2 matching call(s), got 1",
             "E           required: at least 2 matching calls; found 1: call 2",
-            "E           call 0 search({'q': 'rome', 'limit': 5}): q: fuzzy 'paris' does not match 'rome'",
+            "E           score 1/2 = 0.50: 1 of the 2 required call(s) found",
             "E           call 2 search_news({'q': 'paris'}): matches",
-        ]
+            "E           call 0 search({'q': 'rome', 'limit': 5}): q: fuzzy 'paris' does not match 'rome'",
+        ],
+        consecutive=True,
     )
     result.stdout.fnmatch_lines(
         [
@@ -156,3 +158,107 @@ def test_selection_failures_show_expectation_candidates_and_counts(
     )
     # Long values are shortened: no line carries the whole 300-character URL.
     assert all("x" * 100 not in line for line in result.stdout.lines)
+
+
+AT_SCALE_TEST = """
+from toolmatch import ExpectedTool, assert_called, assert_turn, check_turn
+
+EXPECTED = {f"a{n:02}": n for n in range(30)}
+CALLS = [  # call 1 is the closest: 2 of its 30 arguments are wrong, call 0 has all 30 wrong
+    {"name": "search", "args": {f"a{n:02}": n + 1 for n in range(30)}},
+    {"name": "search", "args": {f"a{n:02}": n + (n < 2) for n in range(30)}},
+]
+
+def test_assert_called():
+    assert_called(CALLS + CALLS[1:], "search", EXPECTED)
+
+def test_assert_turn():
+    assert_turn([ExpectedTool("search", EXPECTED)], CALLS)
+
+def test_many_calls():
+    assert_called([{"name": "search"}] * 199, "search", count=200)
+
+def test_never():
+    calls = [{"name": "delete", "args": {"force": n >= 150}} for n in range(153)]
+    assert_turn([ExpectedTool.never("delete", {"force": True})], calls)
+
+def test_result_repr():
+    result = check_turn([ExpectedTool("search"), ExpectedTool("fetch")], CALLS)
+    assert result.passed, result
+"""
+
+SEARCH_HEAD = (
+    "ExpectedTool('search', {'a00': 0, 'a01': 1, 'a02': 2, 'a03': 3, 'a04': 4, 'a05': 5, "
+    "'a06': 6, 'a07': 7, 'a08': 8, 'a0...: call 1: 2 mismatches (a00, a01)"
+)
+CLOSEST = [
+    "score 28/30 = 0.93: the closest call matches 28 of 30 asserted argument(s)",
+    "call 1 search({'a00': 1, 'a01': 2, 'a02': 2, 'a03': 3, 'a04': 4, 'a05': 5, ...}):",
+    "  a00: expected 0, got 1",
+    "  a01: expected 1, got 2",
+    "call 0 search({'a00': 1, 'a01': 2, 'a02': 3, 'a03': 4, 'a04': 5, 'a05': 6, ...}): "
+    "30 mismatches (a00, a01, a02 and 27 more)",
+]
+
+
+def _e_lines(output: list[str], test: str) -> list[str]:
+    start = next(index for index, line in enumerate(output) if f" {test} " in line)
+    found = []
+    for line in output[start + 1 :]:
+        if line.startswith("E "):
+            found.append(line[8:])
+        elif found:
+            break
+    return found
+
+
+def test_failures_at_scale_print_one_line_per_path_once_closest_first(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(AT_SCALE_TEST)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=5)
+    output = result.stdout.lines
+    assert _e_lines(output, "test_assert_called") == [
+        f"AssertionError: FAILED {SEARCH_HEAD}",
+        "  required: at least 1 matching call; found 0",
+        *(f"  {line}" for line in CLOSEST[:4]),
+        "  call 2 search({'a00': 1, 'a01': 2, 'a02': 2, 'a03': 3, 'a04': 4, 'a05': 5, ...}): "
+        "2 mismatches (a00, a01)",
+        f"  {CLOSEST[4]}",
+    ]
+    assert _e_lines(output, "test_assert_turn") == [
+        "AssertionError: turn FAILED: 0 of 1 expectation(s) met over 2 call(s)",
+        "  score: precision 0/2 = 0.00, recall 0/1 = 0.00, f1 0.00",
+        f"  expectation 0: FAILED {SEARCH_HEAD}",
+        "    required: at least 1 matching call; found 0",
+        *(f"    {line}" for line in CLOSEST),
+    ]
+    assert _e_lines(output, "test_many_calls") == [
+        "AssertionError: FAILED ExpectedTool('search', count=200): expected 200 matching "
+        "call(s), got 199",
+        "  required: at least 200 matching calls; found 199: calls 0-198 (199 calls)",
+        "  score 199/200 = 0.99: 199 of the 200 required call(s) found",
+        *(f"  call {index} search({{}}): matches" for index in range(10)),
+        "  ... and 189 more candidate call(s)",
+    ]
+    assert _e_lines(output, "test_never") == [
+        "AssertionError: turn FAILED: 0 of 1 expectation(s) met over 153 call(s)",
+        "  score: precision 0/153 = 0.00, recall 0/0 = 1.00, f1 0.00",
+        "  expectation 0: FAILED ExpectedTool.never('delete', {'force': True}): expected no "
+        "matching call, got 3",
+        "    required: no matching call; found 3: calls 150, 151, 152",
+        "    score 0/3 = 0.00: at most 0 of the 3 matching calls are allowed",
+        *(f"    call {index} delete({{'force': True}}): matches" for index in (150, 151, 152)),
+        "    call 0 delete({'force': False}): force: expected True, got False",
+        *(
+            f"    call {index} delete({{'force': False}}): force: expected True, got False"
+            for index in range(1, 7)
+        ),
+        "    ... and 143 more candidate call(s)",
+    ]
+    assert _e_lines(output, "test_result_repr")[0] == (
+        "AssertionError: <TurnResult failed: 1 of 2 expectation(s) met over 2 call(s); "
+        "expectation 1: expected 1 matching call(s), got 0: no call's name contains 'fetch'; "
+        "the turn called 'search'>"
+    )

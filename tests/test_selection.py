@@ -1,4 +1,4 @@
-"""Call selection (seed 000 sections 1, 5, 6): ExpectedTool, ToolCheck, turns, assert_called."""
+"""Call selection (docs/selection.md, docs/semantics.md): ExpectedTool, ToolCheck, turns, assert_called."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from toolmatch import (
     ANY,
     Exact,
     ExpectedTool,
+    ExpectedTurn,
     Fuzzy,
     Literal,
     Regex,
@@ -28,16 +29,15 @@ from toolmatch import (
     check_turns,
     explain,
 )
-from toolmatch._canonical import canonical_key
 from toolmatch._pairing import assign_distinct, assign_ordered
-from toolmatch._selection import _NAMES_REMEMBERED, _match_turn, _Selection
+from toolmatch._selection import _NAMES_REMEMBERED, _Selection  # the memory bound only
 
 
 def call(name: str, **args: object) -> dict[str, object]:
     return {"name": name, "args": args}
 
 
-# --- seed 000 section 1: selection by name substring, case-sensitive --------------------------
+# --- selection by name substring, case-sensitive --------------------------
 
 
 def test_name_is_a_case_sensitive_substring() -> None:
@@ -120,7 +120,7 @@ def test_never() -> None:
     assert ExpectedTool.never("write").check([]).passed
 
 
-# --- unmatched reasons (seed 000 section 5) -----------------------------------------------
+# --- unmatched reasons ------------------------------------------------------------------
 
 
 def test_missing_argument_reason_is_worded_as_the_seed() -> None:
@@ -493,7 +493,7 @@ def test_check_turn_rejects_bad_input() -> None:
     assert check_turn([], []).passed
 
 
-# --- check_turns (seed 000 section 6) -------------------------------------------------------
+# --- check_turns ------------------------------------------------------------------------
 
 
 def test_calls_never_count_toward_another_turn() -> None:
@@ -702,21 +702,33 @@ TRICKY = [
 ]
 
 
+def _indexed(expectations: list[ExpectedTool], calls: list[ToolCall]) -> list[tuple[int, ...]]:
+    """Each expectation's matching calls in one turn, where literal expectations are looked
+    up by their values' canonical keys."""
+    return [check.matching_call_indices for check in check_turn(expectations, calls).checks]
+
+
+def _pairwise(expectations: list[ExpectedTool], calls: list[ToolCall]) -> list[tuple[int, ...]]:
+    """The same, each expectation alone: every call compared with ``==``."""
+    return [expectation.check(calls).matching_call_indices for expectation in expectations]
+
+
 def test_indexed_matching_equals_pairwise_on_tricky_values() -> None:
     expectations = [ExpectedTool("s", {"a": value}) for value in TRICKY]
     calls = [ToolCall("s", {"a": value}) for value in TRICKY]
-    indexed = _match_turn(_Selection(expectations), calls)
-    assert indexed == _match_turn(_Selection(expectations, use_index=False), calls)
-    assert indexed[1][0] == [0]  # True matches only True
-    assert indexed[1][1] == [1, 2, 15]  # 1 matches 1, 1.0 and Decimal("1")
+    indexed = _indexed(expectations, calls)
+    assert indexed == _pairwise(expectations, calls)
+    assert indexed[0] == (0,)  # True matches only True
+    assert indexed[1] == (1, 2, 15)  # 1 matches 1, 1.0 and Decimal("1")
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(TRICKY) | literals, st.sampled_from(TRICKY) | literals)
-def test_canonical_keys_agree_with_literal(expected: object, actual: object) -> None:
-    left, right = canonical_key(expected), canonical_key(actual)
-    if left is not None and right is not None:
-        assert (left == right) == (Literal(expected) == actual)
+def test_looking_values_up_agrees_with_literal(expected: object, actual: object) -> None:
+    # Two literal expectations in one turn: the turn looks the call's value up by its key.
+    expectations = [ExpectedTool("s", {"a": expected}), ExpectedTool("s", {"a": "other"})]
+    [matching, _] = _indexed(expectations, [ToolCall("s", {"a": actual})])
+    assert (matching == (0,)) == (Literal(expected) == actual)
 
 
 def _twin(value: object) -> object:
@@ -762,13 +774,12 @@ def test_indexed_matching_equals_pairwise(pool: list[object], data: st.DataObjec
     expectations = [ExpectedTool(name, args) for name, args in expected]
     calls = [ToolCall(name, args) for name, args in actual]
     calls.append(ToolCall("s", {}, parse_error="bad"))
-    indexed = _match_turn(_Selection(expectations), calls)
-    pairwise = _match_turn(_Selection(expectations, use_index=False), calls)
-    assert indexed == pairwise
-    for expectation, matching in zip(expectations, pairwise[1], strict=True):
+    pairwise = _pairwise(expectations, calls)
+    assert _indexed(expectations, calls) == pairwise
+    for expectation, matching in zip(expectations, pairwise, strict=True):
         args = expectation.args
         assert isinstance(args, dict)
-        assert matching == [
+        assert matching == tuple(
             index
             for index, one in enumerate(calls)
             if str(expectation.name) in one.name
@@ -776,7 +787,7 @@ def test_indexed_matching_equals_pairwise(pool: list[object], data: st.DataObjec
             and all(
                 key in one.args and Literal(value) == one.args[key] for key, value in args.items()
             )
-        ]
+        )
 
 
 def test_large_distinct_turn_is_correct() -> None:
@@ -800,17 +811,17 @@ def test_a_kept_selection_judges_later_turns_like_a_fresh_one() -> None:
         ExpectedTool(Regex("fetch_.*")),
         ExpectedTool("s"),
     ]
-    kept = _Selection(expectations)
+    kept = ExpectedTurn(expectations)  # judges every run with one remembered selection
     turns = [
         [ToolCall("web_search", {"q": "x"}), ToolCall("fetch_page")],
         [ToolCall("fetch"), ToolCall("search", {"q": "y"})],
         [ToolCall("web_search", {"q": "x"}), ToolCall("status")],
     ]
     for calls in turns * 2:
-        assert _match_turn(kept, calls) == _match_turn(_Selection(expectations), calls)
-    assert kept.selecting("web_search") == (0, 2)
-    assert kept.selecting("fetch_page") == (1,)
-    assert kept.selecting("other") == ()
+        assert kept.check(calls).as_dict() == check_turn(expectations, calls).as_dict()
+    names = [ToolCall("web_search"), ToolCall("fetch_page"), ToolCall("other")]
+    candidates = [[c.index for c in check.candidates] for check in kept.check(names).checks]
+    assert candidates == [[0], [1], [0]]
 
 
 def test_a_name_matcher_is_asked_once_per_distinct_name() -> None:
@@ -821,9 +832,9 @@ def test_a_name_matcher_is_asked_once_per_distinct_name() -> None:
             asked.append(actual)
             return super().matches(actual)
 
-    selection = _Selection([ExpectedTool(Recording("get_.*"))])
+    turn = ExpectedTurn([ExpectedTool(Recording("get_.*"))])
     for _ in range(3):
-        _match_turn(selection, [ToolCall("get_weather"), ToolCall("get_weather"), ToolCall("put")])
+        turn.check([ToolCall("get_weather"), ToolCall("get_weather"), ToolCall("put")])
     assert asked == ["get_weather", "put"]
 
 

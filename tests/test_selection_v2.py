@@ -727,9 +727,12 @@ def test_a_call_without_a_recorded_result_never_matches_a_result_matcher() -> No
     assert str(check.candidates[0]) == "call 0 search({'q': 'x'}): (result): no recorded result"
     assert ExpectedTool("fetch", result=ANY).check(calls).passed
     both = ExpectedTool("search", {"q": "y"}, result=ANY).check(calls)
-    assert both.unmatched_reason == (
-        "call 0: q: expected 'y', got 'x'; (result): no recorded result"
-    )
+    assert both.unmatched_reason == ("call 0: 2 mismatches (q, (result))")
+    assert both.lines()[-3:] == [
+        "  call 0 search({'q': 'x'}):",
+        "    q: expected 'y', got 'x'",
+        "    (result): no recorded result",
+    ]
 
 
 def test_failed_selects_calls_by_their_flag() -> None:
@@ -797,3 +800,75 @@ def test_scores_count_the_result_and_failed_assertions() -> None:
         "result and failed flag"
     )
     assert ExpectedTool("s", result="ok").check([ToolCall("s")]).score == 0.0
+
+
+# --- messages at scale (item 6) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("indices", "shown"),
+    [
+        ([4], "call 4"),
+        (list(range(10)), "calls 0, 1, 2, 3, 4, 5, 6, 7, 8, 9"),
+        (list(range(11)), "calls 0-10 (11 calls)"),
+        ([*range(20), 30, 31, 40], "calls 0-19, 30-31, 40 (23 calls)"),
+        (list(range(0, 400, 2)), "calls 0, 2, 4, 6, 8, 10, 12, 14, ..., 398 (200 calls)"),
+        (list(range(0, 22, 2)), "calls 0, 2, 4, 6, 8, 10, 12, 14, ..., 20 (11 calls)"),
+    ],
+)
+def test_long_index_lists_are_shortened(indices: list[int], shown: str) -> None:
+    calls = [{"name": "s" if index in indices else "other"} for index in range(max(indices) + 1)]
+    check = ExpectedTool("s", count=len(indices) + 1).check(calls)
+    assert check.lines()[1] == (
+        f"  required: at least {len(indices) + 1} matching calls; found {len(indices)}: {shown}"
+    )
+
+
+def test_repeated_calls_are_listed_short() -> None:
+    result = check_turn([], [{"name": "ping"}] * 30, no_repeats=True)
+    assert result.problems == ("calls 1-29 (29 calls) repeat call 0: ping({})",)
+
+
+def test_reason_lines_give_the_reason_then_the_closest_calls_mismatches() -> None:
+    calls = [
+        {"name": "book", "args": {"day": "mon", "seat": "1A", "meal": "veg"}},
+        {"name": "book", "args": {"day": "tue", "seat": "2B", "meal": "veg"}},
+    ]
+    check = ExpectedTool("book", {"day": "tue", "seat": "1A", "meal": "meat"}).check(calls)
+    assert check.unmatched_reason == "call 0: 2 mismatches (day, meal)"
+    assert check.closest is not None
+    assert check.closest.index == 0
+    assert check.reason_lines() == [
+        "call 0: 2 mismatches (day, meal)",
+        "call 0 book({'day': 'mon', 'seat': '1A', 'meal': 'veg'}):",
+        "  day: expected 'tue', got 'mon'",
+        "  meal: expected 'meat', got 'veg'",
+    ]
+    one = ExpectedTool("book", {"day": "tue", "seat": "2B", "meal": "meat"}).check(calls)
+    assert one.reason_lines() == ["call 1: meal: expected 'meat', got 'veg'"]
+    assert ExpectedTool("book").check(calls).reason_lines() == []
+    assert ExpectedTool("book").check(calls).closest is None
+
+
+def test_a_failed_turn_results_repr_names_its_first_failure() -> None:
+    calls = [{"name": "search"}, {"name": "search"}]
+    passed = check_turn([ExpectedTool("search")], calls)
+    assert repr(passed) == "<TurnResult passed: 1 of 1 expectation(s) met over 2 call(s)>"
+    assert passed.first_failure() is None
+    repeated = check_turn([ExpectedTool("search")], calls, no_repeats=True)
+    assert repr(repeated) == (
+        "<TurnResult failed: 1 of 1 expectation(s) met over 2 call(s); "
+        "call 1 repeats call 0: search({})>"
+    )
+    [missing] = check_turns([], [calls])
+    assert repr(missing) == (
+        "<TurnResult turn 0 failed: 0 of 0 expectation(s) met over 2 call(s); turn 0 has "
+        "calls but no expectations: got 1 call turn(s) for 0 expected turn(s)>"
+    )
+
+
+def test_an_expected_turn_refuses_what_is_not_a_list_of_expectations() -> None:
+    with pytest.raises(TypeError, match=r"^expected_tools\[0\] must be an ExpectedTool, got 'x'"):
+        ExpectedTurn(["x"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^expected_tools must be a list of ExpectedTool"):
+        ExpectedTurn(ExpectedTool("x"))  # type: ignore[arg-type]

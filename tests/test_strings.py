@@ -1,10 +1,12 @@
-"""Fuzzy (seed 000 section 3, with its flaw fixed) and Regex (section 4)."""
+"""Fuzzy and Regex (docs/matchers.md, docs/semantics.md)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolmatch import Fuzzy, Regex
 
@@ -46,7 +48,7 @@ class TestFuzzy:
         assert Fuzzy("1e3") == 1000
 
     def test_none_and_bools_compare_as_their_text(self) -> None:
-        assert Fuzzy("none") == None  # noqa: E711 (seed 000 section 5)
+        assert Fuzzy("none") == None  # noqa: E711 (docs/semantics.md)
         assert Fuzzy("TRUE") == True  # noqa: E712
 
     def test_the_pattern_must_be_a_string(self) -> None:
@@ -69,7 +71,7 @@ class TestRegex:
     def test_matches_str_of_the_actual_value(self) -> None:
         assert Regex(r"^181001(\.0+)?$") == 181001.0
         assert Regex(r"^181001(\.0+)?$") != "181001.5"
-        assert Regex("None") == None  # noqa: E711 (seed 000 section 5)
+        assert Regex("None") == None  # noqa: E711 (docs/semantics.md)
         assert Regex("True") == True  # noqa: E712
         assert Regex(r"\[1, 2\]") == [1, 2]
 
@@ -135,3 +137,37 @@ def test_fuzzy_collapses_whitespace_across_chunks_like_on_short_text(shift: int)
         expected = " ".join(text.lower().replace(",", "").split())
         assert Fuzzy(expected) == text
         assert Fuzzy(expected + "z") != text
+
+
+class TestRegexRepr:
+    @pytest.mark.parametrize(
+        ("pattern", "shown"),
+        [
+            (r"https://example\.com/.*", r"Regex(r'https://example\.com/.*')"),
+            ("plain", "Regex('plain')"),
+            (r"it's \d", r"""Regex(r"it's \d")"""),  # its own quote: the other one
+            (r"""a'b"c\d""", r"""Regex('a\'b"c\\d')"""),  # both quotes: no raw string can
+            ("\\d\n", r"Regex('\\d\n')"),  # a newline: a raw string cannot hold one
+            ("\\d\\\\", r"Regex(r'\d\\')"),  # an even run of backslashes at the end
+            (r"x\'", r"""Regex(r"x\'")"""),
+        ],
+    )
+    def test_a_backslash_shows_as_a_raw_string_when_one_can_hold_the_pattern(
+        self, pattern: str, shown: str
+    ) -> None:
+        assert repr(Regex(pattern)) == shown
+        assert eval(shown).pattern == pattern
+
+    def test_options_follow_the_raw_pattern(self) -> None:
+        assert repr(Regex(r"\d+", re.I, timeout=0.5)) == (
+            r"Regex(r'\d+', flags=re.IGNORECASE, timeout=0.5)"
+        )
+
+    @given(st.text(alphabet=st.sampled_from("ab'\"\\.\n\t\u00e9*"), max_size=12))
+    def test_the_repr_evaluates_to_the_same_pattern(self, pattern: str) -> None:
+        try:
+            regex = Regex(pattern)
+        except ValueError:  # not a valid regular expression
+            return
+        rebuilt = eval(repr(regex), {"Regex": Regex, "re": re})
+        assert (rebuilt.pattern, rebuilt.flags) == (pattern, regex.flags)

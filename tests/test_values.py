@@ -1,4 +1,4 @@
-"""ANY, OneOf, Approx, Contains and IsType (seed 001 semantics)."""
+"""ANY, OneOf, Approx, Contains and IsType (docs/matchers.md, docs/semantics.md)."""
 
 from __future__ import annotations
 

@@ -15,17 +15,18 @@ from toolmatch._explain import explain
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._strings import Fuzzy, Regex
+from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from toolmatch._calls import ToolCall
-    from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
+    from toolmatch._cases import TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
     from toolmatch._formats import to_calls
     from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection import (
         ExpectedTool,
+        ExpectedTurn,
         assert_called,
         assert_turn,
         check_turn,
@@ -50,7 +51,7 @@ _LAZY = {
     "ConfigProblem": "_config",
     "SpecWarning": "_config",
     "matcher_from_config": "_config",
-    "ExpectedTurn": "_cases",
+    "ExpectedTurn": "_selection",
     "TestCase": "_cases",
     "load_expected_tools": "_cases",
     "load_test_cases": "_cases",

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 from toolmatch._describe import short_repr
 from toolmatch._reading import as_data, wrong_shape
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+from toolmatch._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

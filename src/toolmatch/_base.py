@@ -5,8 +5,8 @@ from __future__ import annotations
 from toolmatch._describe import safe_repr, short_repr
 from toolmatch._display import TextDisplay, html_table
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import Any, ClassVar, Literal, TypeAlias, TypeGuard, TypeVar
@@ -67,10 +67,6 @@ class Mismatch(Record):
     __slots__ = _fields = ("path", "reason")
     path: str
     reason: str
-
-    def __init__(self, path: str, reason: str) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "reason", reason)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}" if self.path else self.reason

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
@@ -56,6 +56,18 @@ class ToolCall(_Slots, Record):
     parse_error: str | None
     result: Any
     failed: bool | None
+
+    if TYPE_CHECKING:  # what __new__ takes, for type checkers that read Record's fields
+
+        def __init__(
+            self,
+            name: str,
+            args: dict[str, Any] | None = None,
+            id: str | None = None,
+            parse_error: str | None = None,
+            result: object = None,
+            failed: bool | None = None,
+        ) -> None: ...
 
     def __new__(
         cls,

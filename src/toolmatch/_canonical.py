@@ -13,8 +13,8 @@ import math
 from collections.abc import Hashable, Mapping
 
 from toolmatch._literal import exact_equal, is_bool, is_exact, is_number
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,23 +10,19 @@ from __future__ import annotations
 from toolmatch._base import Matcher
 from toolmatch._config import ARGS_KEYS_01, Problems, build_arguments, build_value, read_by_01
 from toolmatch._describe import join_path, short_repr, type_name
-from toolmatch._formats import to_calls
 from toolmatch._mappings import Absent, Exact, Maybe
 from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
-    _Selection,
-    _Turn,
+    ExpectedTurn,
     check_max_calls,
-    judge,
     judge_turns,
     read_turns,
-    turn_options,
     turns_pass,
 )
 from toolmatch._spec_files import read_spec_file
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from os import PathLike
@@ -36,13 +32,7 @@ if TYPE_CHECKING:
     from toolmatch._config import SpecWarning
     from toolmatch._results import TurnResult
 
-__all__ = [
-    "ExpectedTurn",
-    "TestCase",
-    "load_expected_tools",
-    "load_test_cases",
-    "load_test_cases_quietly",
-]
+__all__ = ["TestCase", "load_expected_tools", "load_test_cases", "load_test_cases_quietly"]
 
 
 _TOOL_KEYS = ("name", "args", "exact", "count", "max_count", "never", "result", "failed")
@@ -63,65 +53,6 @@ _ARGS_01 = {
 }
 
 
-class ExpectedTurn(Record):
-    """One turn of a :class:`TestCase`: its expected tools, and the options
-    :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``).
-
-    >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
-    >>> turn.check([{"name": "web_search"}]).passed
-    True
-    """
-
-    _fields = (
-        "expected_tools",
-        "distinct",
-        "ordered",
-        "exhaustive",
-        "ignore",
-        "max_calls",
-        "no_repeats",
-    )
-    __slots__ = (*_fields, "_turn")
-    __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
-    expected_tools: tuple[ExpectedTool, ...]
-    distinct: bool
-    ordered: bool
-    exhaustive: bool
-    ignore: tuple[ExpectedTool, ...]
-    max_calls: int | None
-    no_repeats: bool
-    _turn: _Turn
-
-    def __init__(
-        self,
-        expected_tools: Sequence[ExpectedTool],
-        distinct: bool = False,
-        ordered: bool = False,
-        exhaustive: bool = False,
-        ignore: Sequence[ExpectedTool] = (),
-        max_calls: int | None = None,
-        no_repeats: bool = False,
-    ) -> None:
-        options = turn_options(
-            distinct=distinct,
-            ordered=ordered,
-            exhaustive=exhaustive,
-            ignore=ignore,
-            max_calls=max_calls,
-            no_repeats=no_repeats,
-        )
-        object.__setattr__(self, "expected_tools", tuple(expected_tools))
-        for name, value in options.items():
-            object.__setattr__(self, name, tuple(value) if name == "ignore" else value)
-        # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_turn", _Turn(_Selection(self.expected_tools), **options))
-
-    def check(self, calls: object, turn: int | None = None) -> TurnResult:
-        """Judge one turn's calls (anything :func:`to_calls` reads) against this turn."""
-        return judge(self._turn, to_calls(calls)).result(turn)
-
-
 class TestCase(Record):
     """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
     bound on the calls of all its turns together (ignored calls not counted).
@@ -135,20 +66,16 @@ class TestCase(Record):
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
     _fields = ("name", "turns", "max_calls")
-    __slots__ = (*_fields, "_judged_turns")
+    __slots__ = _fields
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn, ...]
     max_calls: int | None
-    _judged_turns: list[_Turn]
 
     def __init__(
         self, name: str, turns: Sequence[ExpectedTurn], max_calls: int | None = None
     ) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "turns", tuple(turns))
-        object.__setattr__(self, "max_calls", check_max_calls(max_calls))
-        object.__setattr__(self, "_judged_turns", [turn._turn for turn in self.turns])
+        self._assign(name, tuple(turns), check_max_calls(max_calls))
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.
@@ -157,7 +84,7 @@ class TestCase(Record):
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
         holding several alternative answers (choices) ``ValueError``, named the same way.
         """
-        return judge_turns(self._judged_turns, self._read(call_turns), self.max_calls)
+        return judge_turns(self.turns, self._read(call_turns), self.max_calls)
 
     def passes(self, call_turns: Sequence[object]) -> bool:
         """Whether the run passes: ``check``'s verdict, without building its results.
@@ -170,7 +97,7 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return turns_pass(self._judged_turns, self._read(call_turns), self.max_calls)
+        return turns_pass(self.turns, self._read(call_turns), self.max_calls)
 
     @staticmethod
     def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:

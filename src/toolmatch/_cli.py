@@ -10,7 +10,8 @@ Text output (the default), on standard output, one block per non-blank line, in 
     PASS <case>
     FAIL <case>
       turn <t>, expected_tools[<i>]: <the expectation>
-        <why it failed>
+        <why it failed: ToolCheck.reason_lines(), one or more lines>
+      turn <t>: <one of the turn's problems>
     ERROR <traces>:<line>: <what is wrong with the line>
     MISSING <case>: no run in <traces>
 
@@ -46,10 +47,10 @@ from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases_quietly
 from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
-from toolmatch._results import ToolCheck, TurnResult, closest_candidate
+from toolmatch._results import TurnResult
 from toolmatch._strings import default_regex_timeout
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from types import TracebackType
@@ -299,7 +300,8 @@ def _too_long_integer(text: str, error: ValueError) -> tuple[str | None, str]:
 
 
 def _failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
-    """The report's lines for a failed run, and its first failure in one line."""
+    """The report's lines for a failed run, and its first failure in one line; each
+    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
     lines: list[str] = []
     first = ""
     for result in results:
@@ -317,23 +319,14 @@ def _failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
             lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
-            lines.append(f"    {check.unmatched_reason}")
-            lines.extend(f"    {line}" for line in _hidden_mismatches(check))
+            lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or (
                 f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
             )
+        for problem in result.problems:
+            lines.append(f"  turn {result.turn}: {problem}")
+            first = first or f"turn {result.turn}: {problem}"
     return lines, first
-
-
-def _hidden_mismatches(check: ToolCheck) -> list[str]:
-    """The closest call's other mismatches, which seed 000's `arg 'k' missing` leaves out."""
-    reason = check.unmatched_reason or ""
-    if not (reason.startswith("arg '") and reason.endswith("' missing")):
-        return []
-    closest = closest_candidate(check.candidates)
-    if len(closest.mismatches) < 2:
-        return []
-    return [f"call {closest.index}: " + "; ".join(str(m) for m in closest.mismatches)]
 
 
 _WORKER_JUDGE: _Judge | None = None

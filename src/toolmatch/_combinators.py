@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from toolmatch._base import Matcher, Mismatch, nesting_depth
 from toolmatch._describe import short_repr
 from toolmatch._literal import as_matcher
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from toolmatch._base import ConstructorArgs
 

@@ -17,9 +17,9 @@ from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._strings import Fuzzy, Regex
+from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any

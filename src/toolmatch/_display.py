@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+from toolmatch._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 
 from toolmatch._describe import short_repr
 from toolmatch._reading import as_data, cannot_read, wrong_shape
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,4 +1,4 @@
-"""Literal equality (seed 000 section 2, Dokimos's tolerances) and the structural engine.
+"""Literal equality (docs/semantics.md, with opt-in tolerances) and the structural engine.
 
 Every expected value is compiled once, at construction, into a tree of small matchers
 (numbers, strings, sequences, mappings...), so a comparison does no work on the
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from toolmatch._base import MAX_DEPTH, Matcher, Mismatch, is_instance, nesting_depth
 from toolmatch._describe import describe_found, join_path, safe_repr, short_repr, type_name
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from decimal import Decimal
     from fractions import Fraction
@@ -612,7 +612,7 @@ class Delegating(Matcher, _trusted=True):
 
 
 class Literal(Delegating, _trusted=True):
-    """Equality by value, recursively (seed 000 section 2), with Dokimos's opt-in tolerances.
+    """Equality by value, recursively (docs/semantics.md), with Dokimos's opt-in tolerances.
 
     Numbers compare by value (``1 == 1.0``, Decimal and numpy too), bools only equal
     bools, ``None`` only ``None``, strings exactly, dicts need the same keys, lists and

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr
 from toolmatch._literal import Delegating, MappingMatcher, as_matcher, string_options
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 

@@ -13,8 +13,8 @@ import sys
 
 from toolmatch._describe import short_repr
 from toolmatch._reading import cannot_read
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     import inspect
     from typing import Any

@@ -17,8 +17,8 @@ import re
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
 from toolmatch._tool_definitions import ToolDefinition, read_tool_definitions
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

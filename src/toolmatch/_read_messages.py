@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._reading import Reading, as_data, cannot_read, wrong_shape
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

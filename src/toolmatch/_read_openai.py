@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._reading import Reading, as_data, list_at, read_one_option, wrong_shape
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

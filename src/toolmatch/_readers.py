@@ -46,8 +46,8 @@ from toolmatch import (
 )
 from toolmatch._calls import ToolCall
 from toolmatch._reading import NoShapeError, Reading, as_data, cannot_read, no_call, unknown_value
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, TypeAlias

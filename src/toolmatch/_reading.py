@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 from toolmatch._calls import ToolCall, build_call
 from toolmatch._describe import short_repr, type_name
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 

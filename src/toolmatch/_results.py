@@ -11,8 +11,8 @@ from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
 from toolmatch._display import TextDisplay, html_table, verdict_html
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
@@ -80,8 +80,35 @@ def _escape_text(text: str) -> str:
     return html.escape(text)
 
 
-def _indices_text(indices: Sequence[int]) -> str:
-    return ", ".join(str(index) for index in indices) if indices else "none"
+_SHOWN_INDICES = 10
+_SHOWN_RUNS = 8
+
+
+def indices_text(indices: Sequence[int]) -> str:
+    """Call indices for a message, short however many there are (docs/selection.md).
+
+    Up to 10 are listed; more become runs (``0-198``), and past 10 runs the first 8,
+    ``...`` and the last; a shortened list ends with its count.
+
+    >>> indices_text([3, 5]), indices_text(range(199)), indices_text([*range(20), 30, 31])
+    ('3, 5', '0-198 (199 calls)', '0-19, 30-31 (22 calls)')
+    >>> indices_text(range(0, 400, 2))
+    '0, 2, 4, 6, 8, 10, 12, 14, ..., 398 (200 calls)'
+    """
+    if not indices:
+        return "none"
+    if len(indices) <= _SHOWN_INDICES:
+        return ", ".join(str(index) for index in indices)
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and index == runs[-1][1] + 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    texts = [str(first) if first == last else f"{first}-{last}" for first, last in runs]
+    if len(texts) > _SHOWN_INDICES:
+        texts = [*texts[:_SHOWN_RUNS], "...", texts[-1]]
+    return f"{', '.join(texts)} ({len(indices)} calls)"
 
 
 class Candidate(Record):
@@ -100,15 +127,40 @@ class Candidate(Record):
     call: ToolCall
     mismatches: tuple[Mismatch, ...]
 
-    def __init__(self, index: int, call: ToolCall, mismatches: tuple[Mismatch, ...]) -> None:
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "call", call)
-        object.__setattr__(self, "mismatches", mismatches)
-
     @property
     def matched(self) -> bool:
         """Whether the call matches the expectation's arguments."""
         return not self.mismatches
+
+    def summary(self) -> str:
+        """The call and its verdict in one line, several mismatches named by their paths.
+
+        >>> from toolmatch import ExpectedTool
+        >>> check = ExpectedTool("s", {"q": "x", "n": 1}).check([{"name": "s", "args": {"n": 2}}])
+        >>> check.candidates[0].summary()
+        "call 0 s({'n': 2}): 2 mismatches (q, n)"
+        """
+        mismatches = self.mismatches
+        if len(mismatches) > 1:
+            return f"call {self.index} {call_text(self.call)}: {mismatch_summary(mismatches)}"
+        return self.lines()[0]
+
+    def lines(self) -> list[str]:
+        """The call and its verdict for a report: one line, or with several mismatches the
+        call, then one indented line per mismatching path (``str(candidate)`` is one line).
+
+        >>> from toolmatch import ExpectedTool
+        >>> check = ExpectedTool("s", {"q": "x", "n": 1}).check([{"name": "s", "args": {"n": 2}}])
+        >>> for line in check.candidates[0].lines():
+        ...     print(line)
+        call 0 s({'n': 2}):
+          q: missing
+          n: expected 1, got 2
+        """
+        head = f"call {self.index} {call_text(self.call)}:"
+        if len(self.mismatches) > 1:
+            return [head, *(f"  {mismatch}" for mismatch in self.mismatches)]
+        return [f"{head} {self.mismatches[0] if self.mismatches else 'matches'}"]
 
     def __str__(self) -> str:
         verdict = "; ".join(str(m) for m in self.mismatches) if self.mismatches else "matches"
@@ -129,10 +181,25 @@ class Candidate(Record):
         }
 
 
+_SHOWN_PATHS = 3
+
+
+def mismatch_summary(mismatches: Sequence[Mismatch]) -> str:
+    """Several mismatches in a few words, by their paths: ``3 mismatches (q, n, lang)``."""
+    paths = [mismatch.path or "(the arguments)" for mismatch in mismatches]
+    shown = ", ".join(paths[:_SHOWN_PATHS])
+    if len(paths) > _SHOWN_PATHS:
+        shown += f" and {len(paths) - _SHOWN_PATHS} more"
+    return f"{len(mismatches)} mismatches ({shown})"
+
+
+def _closeness(candidate: Candidate) -> tuple[int, int]:
+    return len(candidate.mismatches), candidate.index
+
+
 def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
-    failing = [candidate for candidate in candidates if not candidate.matched]
-    return min(failing, key=lambda candidate: (len(candidate.mismatches), candidate.index))
+    return min((candidate for candidate in candidates if not candidate.matched), key=_closeness)
 
 
 class IgnoredCall(Record):
@@ -151,12 +218,6 @@ class IgnoredCall(Record):
     by: int
     pattern: ExpectedTool
 
-    def __init__(self, index: int, call: ToolCall, by: int, pattern: ExpectedTool) -> None:
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "call", call)
-        object.__setattr__(self, "by", by)
-        object.__setattr__(self, "pattern", pattern)
-
     def __str__(self) -> str:
         return (
             f"call {self.index} {call_text(self.call)} ignored by ignore[{self.by}] "
@@ -172,6 +233,12 @@ class IgnoredCall(Record):
             "by": self.by,
             "pattern": repr(self.pattern),
         }
+
+
+def _rebuild_check(
+    kind: type[ToolCheck], arguments: tuple[Any, ...], texts: dict[str, Any]
+) -> ToolCheck:
+    return kind(*arguments, **texts)
 
 
 class ToolCheck(TextDisplay):
@@ -201,6 +268,8 @@ class ToolCheck(TextDisplay):
         "_candidates",
         "_explain_call",
         "_score",
+        "_requirement",
+        "_no_candidate",
     )
     expected_tool: ExpectedTool
     passed: bool
@@ -212,6 +281,8 @@ class ToolCheck(TextDisplay):
     _candidates: tuple[Candidate, ...] | None
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
     _score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None
+    _requirement: str
+    _no_candidate: str | None
 
     def __init__(
         self,
@@ -224,7 +295,13 @@ class ToolCheck(TextDisplay):
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
         score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None = None,
+        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
+        requirement: str,
+        no_candidate: str | None = None,
     ) -> None:
+        """The words come as data from the judge: ``explain_call`` says why a candidate call
+        does not match, ``requirement`` what the count asks, ``no_candidate`` (needed when
+        no call is a candidate) why none is."""
         set_ = object.__setattr__
         set_(self, "expected_tool", expected_tool)
         set_(self, "passed", unmatched_reason is None)
@@ -238,7 +315,9 @@ class ToolCheck(TextDisplay):
         set_(self, "_calls", calls)
         set_(self, "_candidate_indices", candidate_indices)
         set_(self, "_candidates", candidates)
-        set_(self, "_explain_call", expected_tool._explain_call)
+        set_(self, "_explain_call", explain_call)
+        set_(self, "_requirement", requirement)
+        set_(self, "_no_candidate", no_candidate)
         # The score as (numerator, denominator, what it counts), or a function making it;
         # None: 1 if passed, else 0.
         set_(self, "_score", score)
@@ -255,6 +334,11 @@ class ToolCheck(TextDisplay):
             "_candidates": self._candidates,
             "_score": self._score_parts(),
         }
+        texts = {
+            "explain_call": self._explain_call,
+            "requirement": self._requirement,
+            "no_candidate": self._no_candidate,
+        }
         arguments = (
             self.expected_tool,
             self._calls,
@@ -262,7 +346,7 @@ class ToolCheck(TextDisplay):
             self.matching_call_indices,
             self.unmatched_reason,
         )
-        return (type(self), arguments, state)
+        return (_rebuild_check, (type(self), arguments, texts), state)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -275,7 +359,7 @@ class ToolCheck(TextDisplay):
 
     @property
     def matched_call_index(self) -> int | None:
-        """The first matching call's index in the turn (seed 000 section 1), or ``None``."""
+        """The first matching call's index in the turn (docs/selection.md), or ``None``."""
         return self.matching_call_indices[0] if self.matching_call_indices else None
 
     @property
@@ -324,34 +408,87 @@ class ToolCheck(TextDisplay):
             f" matching={list(self.matching_call_indices)}>"
         )
 
+    @property
+    def closest(self) -> Candidate | None:
+        """The candidate call nearest to matching (fewest mismatches, the earliest on a tie)
+        when no call matches; ``None`` when one does or no call is a candidate."""
+        if self.matching_call_indices or not self._candidate_indices:
+            return None
+        return closest_candidate(self.candidates)
+
+    def _shown(self) -> list[Candidate]:
+        """The candidates a report shows, the most telling first (docs/selection.md): when
+        none matches, the closest first; else the matching calls (for a failed cap, the
+        offending ones), then the others in turn order. Only those shown are explained, so
+        a long turn does not cost a full report."""
+        indices = self._candidate_indices
+        if not self.passed and not self.matching_call_indices:
+            return sorted(self.candidates, key=_closeness)[:_SHOWN_CANDIDATES]
+        if self.passed:
+            order = list(indices[:_SHOWN_CANDIDATES])
+        else:
+            matching = self.matching_call_indices
+            order = list(matching[:_SHOWN_CANDIDATES])
+            if len(order) < _SHOWN_CANDIDATES:
+                taken = set(matching)
+                rest = (index for index in indices if index not in taken)
+                room = range(_SHOWN_CANDIDATES - len(order))
+                order += [index for _, index in zip(room, rest, strict=False)]
+        if self._candidates is not None:
+            by_index = {candidate.index: candidate for candidate in self._candidates}
+            return [by_index[index] for index in order]
+        return list(self._judge_candidates(order))
+
+    def reason_lines(self) -> list[str]:
+        """Why the check failed, for a report that lists no candidates (``toolmatch
+        check``): the reason, then the closest call's mismatches one per line when it has
+        several; ``[]`` when the check passed.
+
+        >>> from toolmatch import ExpectedTool
+        >>> check = ExpectedTool("s", {"q": "x", "n": 1}).check([{"name": "s", "args": {}}])
+        >>> for line in check.reason_lines():
+        ...     print(line)
+        arg 'q' missing
+        call 0 s({}):
+          q: missing
+          n: missing
+        """
+        if self.passed:
+            return []
+        lines = [str(self.unmatched_reason)]
+        closest = self.closest
+        if closest is not None and len(closest.mismatches) > 1:
+            lines += closest.lines()
+        return lines
+
     def lines(self) -> list[str]:
-        """The explanation as lines (``str(check)`` joins them)."""
-        expected = self.expected_tool
-        title = _shortened(repr(expected))
-        head = f"PASSED {title}" if self.passed else f"FAILED {title}: "
-        if not self.passed:
-            head += str(self.unmatched_reason)
+        """The explanation as lines (``str(check)`` joins them): the verdict, the count
+        required and found, the score, then the candidate calls, each mismatching path on a
+        line of its own."""
+        title = _shortened(repr(self.expected_tool))
+        head = f"PASSED {title}" if self.passed else f"FAILED {title}: {self.unmatched_reason}"
         found = len(self.matching_call_indices)
-        summary = f"  required: {expected._requirement_text()}; found {found}"
+        summary = f"  required: {self._requirement}; found {found}"
         if found:
             plural = "s" if found > 1 else ""
-            summary += f": call{plural} {_indices_text(self.matching_call_indices)}"
+            summary += f": call{plural} {indices_text(self.matching_call_indices)}"
         lines = [head, summary]
         if not self.passed:
             numerator, denominator, counted = self._score_parts()
             lines.append(f"  score {_ratio_text(numerator, denominator)}: {counted}")
         if self.assigned_call_indices is not None:
-            lines.append(f"  calls of its own: {_indices_text(self.assigned_call_indices)}")
-        # Only the shown candidates are explained: a long turn must not cost a full report.
-        if self._candidates is None:
-            shown = self._judge_candidates(self._candidate_indices[:_SHOWN_CANDIDATES])
-        else:
-            shown = self._candidates[:_SHOWN_CANDIDATES]
+            lines.append(f"  calls of its own: {indices_text(self.assigned_call_indices)}")
+        shown = self._shown()
         if not shown:
-            lines.append(f"  {expected._no_candidate_text(self._calls)}")
+            lines.append(f"  {self._no_candidate}")
+        detailed = False  # the first call that does not match is shown path by path
         for candidate in shown:
-            lines.append(f"  {candidate}")
-        hidden = len(self._candidate_indices) - _SHOWN_CANDIDATES
+            if candidate.matched or detailed:
+                lines.append(f"  {candidate.summary()}")
+            else:
+                lines.extend(f"  {line}" for line in candidate.lines())
+                detailed = True
+        hidden = len(self._candidate_indices) - len(shown)
         if hidden > 0:
             lines.append(f"  ... and {hidden} more candidate call(s)")
         return lines
@@ -363,7 +500,7 @@ class ToolCheck(TextDisplay):
         caption += f"<br>{_escape_text(summary.strip())}"
         if not self.passed:
             caption += f"<br>{_escape_text(rest[0].strip())}"
-        shown = self.candidates[:_SHOWN_CANDIDATES]
+        shown = self._shown()
         rows: list[tuple[object, ...]] = [
             (
                 candidate.index,
@@ -373,7 +510,7 @@ class ToolCheck(TextDisplay):
             )
             for candidate in shown
         ]
-        hidden = len(self.candidates) - len(shown)
+        hidden = len(self._candidate_indices) - len(shown)
         if hidden > 0:
             rows.append(("...", f"and {hidden} more", "", ""))
         return html_table(["call", "name", "args", "verdict"], rows, caption)
@@ -557,10 +694,31 @@ class TurnResult(TextDisplay, Record):
         met = sum(check.passed for check in self.checks)
         verdict = "passed" if self.passed else "failed"
         turn = "" if self.turn is None else f" turn {self.turn}"
+        why = "" if self.passed else f"; {self.first_failure()}"
         return (
             f"<TurnResult{turn} {verdict}: {met} of {len(self.checks)} expectation(s) met"
-            f" over {self.call_count} call(s)>"
+            f" over {self.call_count} call(s){why}>"
         )
+
+    def first_failure(self) -> str | None:
+        """What failed first, in one line: the turn's ``reason``, else the first failing
+        expectation and its reason, else the first of the ``problems``; ``None`` if passed.
+
+        >>> from toolmatch import ExpectedTool, check_turn
+        >>> result = check_turn([ExpectedTool("search"), ExpectedTool("fetch")], [])
+        >>> result.first_failure()
+        "expectation 0: expected 1 matching call(s), got 0: no call's name contains 'search': \
+the turn has no calls"
+        >>> result
+        <TurnResult failed: 0 of 2 expectation(s) met over 0 call(s); expectation 0: expected \
+1 matching call(s), got 0: no call's name contains 'search': the turn has no calls>
+        """
+        if self.reason is not None:
+            return self.reason
+        for number, check in enumerate(self.checks):
+            if not check.passed:
+                return f"expectation {number}: {check.unmatched_reason}"
+        return self.problems[0] if self.problems else None
 
     def _modes(self) -> list[str]:
         modes = [
@@ -613,7 +771,7 @@ class TurnResult(TextDisplay, Record):
                 number,
                 _shortened(repr(check.expected_tool)),
                 verdict_html(check.passed),
-                check.unmatched_reason or f"calls {_indices_text(check.matching_call_indices)}",
+                check.unmatched_reason or f"calls {indices_text(check.matching_call_indices)}",
             )
             for number, check in enumerate(self.checks)
         ]

@@ -29,6 +29,7 @@ from toolmatch._pairing import (
     common_subsequence,
     extend_ordered,
 )
+from toolmatch._record import Record
 from toolmatch._results import (
     Candidate,
     IgnoredCall,
@@ -36,15 +37,24 @@ from toolmatch._results import (
     TurnResult,
     call_text,
     closest_candidate,
+    indices_text,
+    mismatch_summary,
 )
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._base import ConstructorArgs
 
-__all__ = ["ExpectedTool", "assert_called", "check_turn", "check_turns"]
+__all__ = [
+    "ExpectedTool",
+    "ExpectedTurn",
+    "assert_called",
+    "assert_turn",
+    "check_turn",
+    "check_turns",
+]
 
 _MISSING: Any = object()
 _SHOWN_CONFLICTS = 5
@@ -749,6 +759,9 @@ class _Verdict:
             assigned_call_indices=got,
             candidates=candidates,
             score=score,
+            explain_call=expectation._explain_call,
+            requirement=expectation._requirement_text(),
+            no_candidate=None if candidate_indices else expectation._no_candidate_text(calls),
         )
 
     def _owners(self) -> dict[int, int]:
@@ -806,7 +819,7 @@ class _Verdict:
         for group in self.repeats[:_SHOWN_CALLS]:
             first, *later = group
             plural = "s" if len(later) > 1 else ""
-            shown = ", ".join(str(index) for index in later)
+            shown = indices_text(later)
             problems.append(
                 f"call{plural} {shown} repeat{'' if plural else 's'} call {first}: "
                 f"{call_text(calls[first])}"
@@ -1048,8 +1061,11 @@ def _closest_reason(candidates: Sequence[Candidate]) -> str:
             # A top-level key: the path is the bare name (docs/selection.md's wording).
             if mismatch.reason == "missing" and mismatch.path.isidentifier():
                 return f"arg '{mismatch.path}' missing"
-    reasons = "; ".join(str(mismatch) for mismatch in closest.mismatches)
-    return f"call {closest.index}: {reasons}"
+    mismatches = closest.mismatches
+    if len(mismatches) == 1:
+        return f"call {closest.index}: {mismatches[0]}"
+    # The reasons follow, one per line, in the check's explanation: here only where.
+    return f"call {closest.index}: {mismatch_summary(mismatches)}"
 
 
 def _distinct_reason(
@@ -1180,10 +1196,81 @@ def check_turns(
         _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
         for number, expectations in enumerate(expected_turns)
     ]
-    return judge_turns(turns, read_turns(call_turns, "call_turns"))
+    return _turn_results(turns, read_turns(call_turns, "call_turns"))
 
 
 _NO_TURN = _Turn(_Selection(()))
+
+
+class ExpectedTurn(Record):
+    """One turn of a :class:`TestCase`: its expected tools, and the options
+    :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
+    ``max_calls``, ``no_repeats``).
+
+    >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
+    >>> turn.check([{"name": "web_search"}]).passed
+    True
+    """
+
+    _fields = (
+        "expected_tools",
+        "distinct",
+        "ordered",
+        "exhaustive",
+        "ignore",
+        "max_calls",
+        "no_repeats",
+    )
+    __slots__ = (*_fields, "_turn")
+    __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
+    expected_tools: tuple[ExpectedTool, ...]
+    distinct: bool
+    ordered: bool
+    exhaustive: bool
+    ignore: tuple[ExpectedTool, ...]
+    max_calls: int | None
+    no_repeats: bool
+    _turn: _Turn
+
+    def __init__(
+        self,
+        expected_tools: Sequence[ExpectedTool],
+        distinct: bool = False,
+        ordered: bool = False,
+        exhaustive: bool = False,
+        ignore: Sequence[ExpectedTool] = (),
+        max_calls: int | None = None,
+        no_repeats: bool = False,
+    ) -> None:
+        options = turn_options(
+            distinct=distinct,
+            ordered=ordered,
+            exhaustive=exhaustive,
+            ignore=ignore,
+            max_calls=max_calls,
+            no_repeats=no_repeats,
+        )
+        tools = tuple(_expectation_list(expected_tools, "expected_tools"))
+        self._assign(
+            tools,
+            options["distinct"],
+            options["ordered"],
+            options["exhaustive"],
+            tuple(options["ignore"]),
+            options["max_calls"],
+            options["no_repeats"],
+        )
+        # Kept for every run this turn judges: it remembers which expectations select a name.
+        object.__setattr__(self, "_turn", _Turn(_Selection(tools), **options))
+
+    def check(self, calls: object, turn: int | None = None) -> TurnResult:
+        """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.
+
+        >>> ExpectedTurn([ExpectedTool("fetch")]).check([{"name": "search"}], turn=2)
+        <TurnResult turn 2 failed: 0 of 1 expectation(s) met over 1 call(s); expectation 0: \
+expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
+        """
+        return judge(self._turn, to_calls(calls)).result(turn)
 
 
 def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]:
@@ -1239,15 +1326,11 @@ def _judge_run(
     return judged
 
 
-def judge_turns(
+def _turn_results(
     turns: Sequence[_Turn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None = None,
 ) -> list[TurnResult]:
-    """Each turn's calls against that turn only; ``max_calls`` bounds the whole run's calls.
-
-    A turn present on one side only fails with a ``reason``.
-    """
     return [
         verdict.result(number, reason, () if over is None else (over,))
         for number, (verdict, reason, over) in enumerate(
@@ -1256,13 +1339,28 @@ def judge_turns(
     ]
 
 
+def judge_turns(
+    turns: Sequence[ExpectedTurn],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None = None,
+) -> list[TurnResult]:
+    """Each turn's calls against that turn only; ``max_calls`` bounds the whole run's calls.
+
+    A turn present on one side only fails with a ``reason``.
+    """
+    return _turn_results([turn._turn for turn in turns], calls_per_turn, max_calls)
+
+
 def turns_pass(
-    turns: Sequence[_Turn],
+    turns: Sequence[ExpectedTurn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None = None,
 ) -> bool:
     """Whether every turn of :func:`judge_turns` passes: the same verdicts, without words."""
-    for verdict, reason, over in _judge_run(turns, calls_per_turn, max_calls, until_failure=True):
+    judged = _judge_run(
+        [turn._turn for turn in turns], calls_per_turn, max_calls, until_failure=True
+    )
+    for verdict, reason, over in judged:
         if not verdict.passed or reason is not None or over is not None:
             return False
     return True

@@ -19,8 +19,8 @@ from toolmatch._config import (
     unbounded,
 )
 from toolmatch._describe import short_repr
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 

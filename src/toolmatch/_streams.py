@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
 from toolmatch._reading import Reading, as_data, no_call, wrong_shape
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeAlias

@@ -7,8 +7,8 @@ import sys
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr, type_name
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterator
@@ -354,3 +354,31 @@ class Regex(Matcher, _trusted=True):
         if self.timeout != DEFAULT_TIMEOUT:
             options["timeout"] = self.timeout
         return (self.pattern,), options
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()
+        plain = repr(self.pattern)
+        raw = _raw_literal(self.pattern)
+        # The plain literal opens the repr (after "Regex("); swap in the raw one.
+        return shown if raw is None else f"Regex({raw}{shown[6 + len(plain) :]}"
+
+
+def _raw_literal(text: str) -> str | None:
+    r"""``text`` as a raw string literal, when it has a backslash and one can hold it.
+
+    A raw literal cannot end in an odd number of backslashes, hold its own quote or a
+    character a literal must escape (a newline, any unprintable one): then ``None``.
+
+    >>> print(_raw_literal(r"https://example\.com/.*"), _raw_literal("it's \\d"))
+    r'https://example\.com/.*' r"it's \d"
+    >>> _raw_literal("a\\"), _raw_literal("plain"), _raw_literal("\\d\n")
+    (None, None, None)
+    """
+    if "\\" not in text or not text.isprintable():
+        return None
+    if (len(text) - len(text.rstrip("\\"))) % 2:
+        return None
+    for quote in ("'", '"'):
+        if quote not in text:
+            return f"r{quote}{text}{quote}"
+    return None

@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._record import Record
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
@@ -68,20 +68,6 @@ description=None, schema={'type': 'dict', 'properties': {'folder': {'type': 'str
     required: tuple[str, ...]
     description: str | None
     schema: dict[str, Any]
-
-    def __init__(
-        self,
-        name: str,
-        parameters: tuple[str, ...],
-        required: tuple[str, ...],
-        description: str | None,
-        schema: dict[str, Any],
-    ) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "parameters", parameters)
-        object.__setattr__(self, "required", required)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "schema", schema)
 
 
 def read_tool_definitions(tools: object, where: str = "tools") -> dict[str, ToolDefinition]:

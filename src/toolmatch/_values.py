@@ -1,4 +1,4 @@
-"""Value matchers after toolscore (seed 001): ANY, OneOf, Approx, Contains and IsType."""
+"""Value matchers (docs/semantics.md, docs/matchers.md): ANY, OneOf, Approx, Contains and IsType."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from toolmatch._base import Matcher, nesting_depth
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher, is_number
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
@@ -108,7 +108,7 @@ def _tolerance(name: str, value: object) -> float:
 
 
 class Approx(Matcher, _trusted=True):
-    """A number within ``max(rel * |value|, abs)`` of ``value`` (seed 001); never a bool.
+    """A number within ``max(rel * |value|, abs)`` of ``value`` (docs/matchers.md); never a bool.
 
     An infinity equals the same infinity; NaN never matches.
 
@@ -178,7 +178,7 @@ class Approx(Matcher, _trusted=True):
 
 class Contains(Matcher, _trusted=True):
     """``item`` is in the value: a substring of a str, an element of a list, tuple or set,
-    a key of a dict (seed 001). Anything else never matches.
+    a key of a dict (docs/matchers.md). Anything else never matches.
 
     ``item`` may be a matcher: then any element (or key) it matches counts. Plain items
     use :class:`Literal` rules, so ``Contains(1)`` finds ``1.0`` but not ``True``.

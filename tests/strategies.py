@@ -15,17 +15,35 @@ from toolmatch import (
     AllOf,
     AnyOf,
     Approx,
+    Between,
     Contains,
+    ContainsAll,
+    Each,
+    EndsWith,
     Exact,
     Fuzzy,
+    Ge,
+    Gt,
+    IsDate,
+    IsDatetime,
+    IsEmail,
+    IsJSON,
     IsType,
+    IsURL,
+    IsUUID,
+    Le,
+    Len,
     Literal,
+    Lt,
     Matcher,
     Maybe,
     Not,
     OneOf,
     Partial,
     Regex,
+    Satisfies,
+    StartsWith,
+    Unordered,
 )
 
 # Whitespace, thousands separators and a few non-ASCII letters make strings that the
@@ -41,6 +59,31 @@ texts = st.text(
 )
 keys = st.text(alphabet="abcxyz _-1", max_size=4)
 
+# Strings with the shapes the string, date and JSON matchers look for (and near misses).
+shaped_texts = st.sampled_from(
+    [
+        "2026-12-01",
+        "2026-12-02",
+        "2026-12-01T10:30:00Z",
+        "2026-12-01T10:30:00",
+        "2026-12-01T10:30:00+05:00",
+        "2026-13-01",
+        "next tuesday",
+        "6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b",
+        "6F1C0E2A-3B4D-1E5F-8A9B-0C1D2E3F4A5B",
+        "6f1c0e2a3b4d4e5f8a9b0c1d2e3f4a5b",
+        "ada@example.com",
+        "ada@localhost",
+        "https://api.example.com/v1?q=1",
+        "http://[::1",
+        "example.com/x",
+        '{"status": "open", "ids": [1, 2]}',
+        "[1, 2.0, true, null]",
+        "NaN",
+        "{oops",
+    ]
+)
+
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -48,6 +91,7 @@ json_scalars = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True, allow_infinity=True),
     texts,
+    shaped_texts,
 )
 
 
@@ -139,6 +183,46 @@ def _approxes() -> st.SearchStrategy[Matcher]:
     return st.builds(Approx, numbers, rel=tolerances, abs=st.floats(min_value=0, max_value=10))
 
 
+def _bounds() -> st.SearchStrategy[Matcher]:
+    numbers = st.one_of(
+        st.integers(min_value=-(10**6), max_value=10**6),
+        st.floats(allow_nan=False, allow_infinity=True),
+        st.decimals(min_value=-(10**6), max_value=10**6, places=2),
+    )
+    one_sided = st.builds(
+        lambda kind, bound: kind(bound), st.sampled_from([Gt, Ge, Lt, Le]), numbers
+    )
+    pairs = st.tuples(numbers, numbers).map(sorted)
+    between = st.builds(
+        lambda pair, inclusive: Between(*pair, inclusive=inclusive or pair[0] == pair[1]),
+        pairs,
+        st.booleans(),
+    )
+    return st.one_of(one_sided, between)
+
+
+_DATES = [
+    lambda: IsDatetime(),
+    lambda: IsDatetime("2026-12-01T10:00:00Z", "PT1H"),
+    lambda: IsDatetime("2026-12-01", "P1D", tz_aware=False),
+    lambda: IsDatetime("now", "P36500D"),
+    lambda: IsDatetime(tz_aware=True),
+    lambda: IsDate(),
+    lambda: IsDate("2026-12-01", within_days=1),
+    lambda: IsDate("today"),
+]
+_URLS = [
+    lambda: IsURL(),
+    lambda: IsURL(scheme="https", host=EndsWith("example.com")),
+    lambda: IsURL(path=StartsWith("/v1")),
+]
+
+
+def _positive(value: object) -> bool:
+    """A predicate for Satisfies: raises TypeError on anything that is not comparable."""
+    return value > 0  # type: ignore[operator,no-any-return]
+
+
 def _options() -> st.SearchStrategy[dict[str, bool]]:
     return st.fixed_dictionaries({"trim_strings": st.booleans(), "case_insensitive": st.booleans()})
 
@@ -162,6 +246,20 @@ def _leaves(singletons: bool) -> st.SearchStrategy[Matcher]:
         "IsType": st.lists(st.sampled_from(_TYPES), min_size=1, max_size=3).map(
             lambda kinds: IsType(*kinds)
         ),
+        "bounds": _bounds(),
+        "dates": st.sampled_from(_DATES).map(lambda build: build()),
+        "affixes": st.builds(
+            lambda kind, text, fold: kind(text, case_insensitive=fold),
+            st.sampled_from([StartsWith, EndsWith]),
+            st.one_of(texts, st.sampled_from(["2026", "@example.com", "{", "https://"])),
+            st.booleans(),
+        ),
+        "IsUUID": st.sampled_from([None, 1, 4]).map(IsUUID),
+        "IsEmail": st.just(IsEmail()),
+        "IsURL": st.sampled_from(_URLS).map(lambda build: build()),
+        "IsJSON": st.one_of(st.just(IsJSON()), small_values.map(IsJSON)),
+        "Satisfies": st.just(Satisfies(_positive, "a positive number")),
+        "Len": st.integers(min_value=0, max_value=4).map(Len),
     }
     if singletons:
         builders.update({"ANY": st.just(ANY), "Absent": st.just(Absent)})
@@ -202,6 +300,21 @@ def _composites(
             "~": children.map(lambda matcher: ~matcher),
             "Maybe": st.one_of(required, small_values).map(Maybe),
             "Contains": st.one_of(required, texts).map(Contains),
+            "Unordered": st.lists(parts, max_size=3).map(Unordered),
+            "ContainsAll": st.lists(parts, max_size=3).map(ContainsAll),
+            "Each": required.map(Each),
+            "Len": required.map(Len),
+            "IsJSON": required.map(IsJSON),
+            "Partial ignore": st.builds(
+                lambda mapping, ignore: Partial(mapping, ignore=ignore),
+                arguments,
+                st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+            ),
+            "Exact ignore": st.builds(
+                lambda mapping, ignore: Exact(mapping, ignore=ignore),
+                arguments,
+                st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+            ),
         }
     )
 

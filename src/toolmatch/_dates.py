@@ -22,17 +22,21 @@ if TYPE_CHECKING:
 __all__ = ["IsDate", "IsDatetime", "parse_duration"]
 
 _dt: Any = None  # the datetime module, once a matcher needs it
+_FROMISOFORMAT: Any = None
+_TIMEZONE: Any = None
 _DURATION: Any = None
 # Python 3.10's fromisoformat does not read a trailing Z; 3.11's reads nearly all of ISO 8601.
 _READS_Z = sys.version_info >= (3, 11)
 
 
 def _datetime() -> Any:
-    global _dt
+    global _dt, _FROMISOFORMAT, _TIMEZONE
     if _dt is None:
         import datetime
 
         _dt = datetime
+        _FROMISOFORMAT = datetime.datetime.fromisoformat if _READS_Z else _fromisoformat_z
+        _TIMEZONE = datetime.timezone
     return _dt
 
 
@@ -100,33 +104,42 @@ def _text(value: object) -> str | None:
         return None
 
 
+def _fromisoformat_z(text: str) -> Any:
+    if text[-1:] in ("Z", "z"):
+        text = text[:-1] + "+00:00"
+    return _datetime().datetime.fromisoformat(text)
+
+
 def _read_datetime(value: object) -> Any:
-    """The datetime ``value`` holds, or why it holds none."""
+    """The datetime ``value`` holds, or why it holds none (a str)."""
     module = _datetime()
-    datetime = module.datetime
-    try:
-        if isinstance(value, datetime):
-            return value
-        if isinstance(value, module.date):
-            return f"{value!r} is a date without a time (use IsDate)"
-    except Exception:
-        pass
-    text = _text(value)
-    if text is None:
-        return f"expected an ISO 8601 datetime, got {short_repr(value)} ({type_name(value)})"
-    if len(text) <= 10 and not text.isdigit():
+    if type(value) is str:
+        text = value
+    else:
+        try:
+            if isinstance(value, module.datetime):
+                return value
+            if isinstance(value, module.date):
+                return f"{value!r} is a date without a time (use IsDate)"
+        except Exception:
+            pass
+        text = _text(value)  # type: ignore[assignment]
+        if text is None:
+            return f"expected an ISO 8601 datetime, got {short_repr(value)} ({type_name(value)})"
+    # Every ISO 8601 datetime is longer than ten characters, and every date at most ten.
+    if len(text) > 10:
+        try:
+            return _FROMISOFORMAT(text)
+        except Exception:
+            pass
+    elif not text.isdigit():
         try:
             module.date.fromisoformat(text)
         except ValueError:
             pass
         else:
             return f"{short_repr(text)} is a date without a time (use IsDate)"
-    try:
-        if not _READS_Z and text[-1:] in ("Z", "z"):
-            return datetime.fromisoformat(text[:-1] + "+00:00")
-        return datetime.fromisoformat(text)
-    except Exception:
-        return f"{short_repr(text)} is not an ISO 8601 datetime"
+    return f"{short_repr(text)} is not an ISO 8601 datetime"
 
 
 def _read_date(value: object) -> Any:
@@ -169,12 +182,24 @@ class IsDatetime(Matcher, _trusted=True):
 
     """
 
-    __slots__ = ("near", "within", "tz_aware", "_near", "_within")
+    __slots__ = (
+        "near",
+        "within",
+        "tz_aware",
+        "_near",
+        "_near_aware",
+        "_near_utc",
+        "_within",
+        "_earliest",
+    )
     near: object
     within: object
     tz_aware: bool | None
     _near: datetime | None
+    _near_aware: bool
+    _near_utc: datetime | None  # _near, a naive one read as UTC
     _within: timedelta
+    _earliest: timedelta  # -_within
 
     def __init__(
         self, near: object = None, within: object = None, *, tz_aware: bool | None = None
@@ -209,37 +234,42 @@ class IsDatetime(Matcher, _trusted=True):
         set_(self, "within", within)
         set_(self, "tz_aware", tz_aware)
         set_(self, "_near", moment)
+        set_(self, "_near_aware", moment is not None and moment.utcoffset() is not None)
+        set_(self, "_near_utc", None if moment is None else _with_offset(moment))
         tolerance = module.timedelta(0) if within is None else _tolerance("IsDatetime", within)
         set_(self, "_within", tolerance)
+        set_(self, "_earliest", -tolerance)
 
     def _reason(self, actual: object) -> str | None:
         found = _read_datetime(actual)
-        if isinstance(found, str):
+        if type(found) is str:
             return found
+        zone = found.tzinfo
         try:
-            aware = found.tzinfo is not None and found.utcoffset() is not None
+            # A fixed offset (all that ISO strings give) is known to be one: utcoffset() is slow.
+            aware = zone is not None and (type(zone) is _TIMEZONE or found.utcoffset() is not None)
         except Exception:
-            return f"{short_repr(actual)} has an offset that cannot be read"
+            return f"{short_repr(actual)} has a UTC offset that cannot be read"
         if self.tz_aware is not None and aware is not self.tz_aware:
             wanted = "with a UTC offset" if self.tz_aware else "without a UTC offset"
             return f"expected a datetime {wanted}, got {short_repr(actual)}"
-        if self.near is None:
-            return None
-        if self._near is None:  # "now"
-            module = _datetime()
-            near = module.datetime.now(module.timezone.utc)
+        near = self._near
+        if near is None:
+            if self.near is None:
+                return None
+            near = _datetime().datetime.now(_datetime().timezone.utc)  # "now"
             if not aware:
                 near = near.replace(tzinfo=None)
-        else:
-            near = self._near
         try:
-            if aware is (near.tzinfo is not None and near.utcoffset() is not None):
+            if aware is self._near_aware or self._near is None:
                 delta = found - near
-            else:
-                delta = _with_offset(found) - _with_offset(near)
+            else:  # one side naive: read as UTC
+                delta = (found if aware else found.replace(tzinfo=_datetime().timezone.utc)) - (
+                    self._near_utc
+                )
         except Exception as error:
             return f"{short_repr(actual)} cannot be compared with {near}: {error}"
-        if abs(delta) <= self._within:
+        if self._earliest <= delta <= self._within:
             return None
         shown = "now" if self._near is None else near
         return (
@@ -248,8 +278,26 @@ class IsDatetime(Matcher, _trusted=True):
         )
 
     def matches(self, actual: object) -> bool:
+        # The verdict alone, as _reason reaches it: words are built only on a mismatch.
         try:
-            return self._reason(actual) is None
+            if type(actual) is str and len(actual) > 10:
+                found = _FROMISOFORMAT(actual)
+            else:
+                found = _read_datetime(actual)
+                if type(found) is str:
+                    return False
+            zone = found.tzinfo
+            aware = zone is not None and (type(zone) is _TIMEZONE or found.utcoffset() is not None)
+            if self.tz_aware is not None and aware is not self.tz_aware:
+                return False
+            near = self._near
+            if near is None:
+                return self.near is None or self._reason(actual) is None  # "now"
+            if aware is self._near_aware:
+                delta = found - near
+            else:  # one side naive: read as UTC
+                delta = (found if aware else found.replace(tzinfo=_TIMEZONE.utc)) - self._near_utc
+            return self._earliest <= delta <= self._within  # type: ignore[no-any-return]
         except Exception:
             return False
 

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["ContainsAll", "Each", "Len", "Unordered"]
 
 
+_STR = frozenset([str])
+
+
 def _items(owner: str, items: object) -> tuple[object, ...]:
     if not is_instance(items, (list, tuple)):
         raise TypeError(
@@ -114,13 +117,39 @@ class Unordered(_Paired, _trusted=True):
     no item left for expected 'b@x.io'; [1]: no expected item left for 'c@x.io'
     """
 
-    __slots__ = ()
+    __slots__ = ("_texts",)
+    _texts: list[str] | None
 
-    def matches(self, actual: object) -> bool:
-        found = _as_list(actual)
-        if found is None or len(found) != len(self._checks):
-            return False
+    def __init__(self, items: Sequence[object]) -> None:
+        super().__init__(items)
+        # Plain strings equal only the same characters: then the items match in some order
+        # exactly when the sorted characters are equal, with no pairing to search for.
+        plain = all(type(item) is str for item in self.items)
+        object.__setattr__(self, "_texts", sorted(self.items) if plain else None)
+
+    def matches(self, actual: Any) -> bool:
+        texts = self._texts
         try:
+            kind = type(actual)
+            # Exact strs sort and compare by their characters (a subclass may not).
+            if (
+                texts is not None
+                and (kind is list or kind is tuple)
+                and {*map(type, actual)} <= _STR
+            ):
+                return sorted(actual) == texts
+            found = _as_list(actual)
+            if found is None or len(found) != len(self._checks):
+                return False
+            return self._paired(found)
+        except Exception:
+            return False
+        texts = self._texts
+        try:
+            if texts is not None:
+                characters = list(map(str.__str__, found))  # TypeError for anything but a str
+                characters.sort()
+                return characters == texts
             return self._paired(found)
         except Exception:
             return False

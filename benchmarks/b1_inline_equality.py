@@ -18,7 +18,6 @@ import json
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-
 from typing import Any
 
 from benchmarks._report import Config, Figure, Section, timed_figure
@@ -263,7 +262,7 @@ def run(config: Config) -> Section:
 
     catalogue_actual = json.loads(CATALOGUE_JSON)
     catalogue: dict[str, dict[str, object]] = {"plain": json.loads(CATALOGUE_JSON)}
-    for name, (build, package) in CATALOGUE_BUILDERS.items():
+    for name, (build, _) in CATALOGUE_BUILDERS.items():
         try:
             expected = build()
         except ImportError:
@@ -326,7 +325,9 @@ def run(config: Config) -> Section:
         if "toolmatch" not in catalogue:
             break
 
-        def ranged(contender: str, reference: str, **budget: Any) -> Figure:
+        def ranged(
+            contender: str, reference: str, direction: str = direction, **budget: Any
+        ) -> Figure:
             return timed_figure(
                 f"ranges, dates, unordered: {direction}",
                 contender,

@@ -232,7 +232,18 @@ def _kinds(builders: dict[str, st.SearchStrategy[Matcher]]) -> st.SearchStrategy
     return st.sampled_from(list(builders)).flatmap(builders.__getitem__)
 
 
-def _leaves(singletons: bool) -> st.SearchStrategy[Matcher]:
+# The kinds issue 14 added, as the builders below name them.
+CATALOGUE_KINDS = frozenset(
+    {"bounds", "dates", "affixes", "IsUUID", "IsEmail", "IsURL", "IsJSON", "Satisfies", "Len"}
+    | {"Unordered", "ContainsAll", "Each", "Partial ignore", "Exact ignore"}
+)
+
+
+def _only(builders: dict[str, Any], kinds: frozenset[str] | None) -> dict[str, Any]:
+    return builders if kinds is None else {k: v for k, v in builders.items() if k in kinds}
+
+
+def _leaves(singletons: bool, kinds: frozenset[str] | None = None) -> st.SearchStrategy[Matcher]:
     builders = {
         "Literal": st.builds(
             lambda value, options: Literal(value, **options), small_values, _options()
@@ -263,7 +274,7 @@ def _leaves(singletons: bool) -> st.SearchStrategy[Matcher]:
     }
     if singletons:
         builders.update({"ANY": st.just(ANY), "Absent": st.just(Absent)})
-    return _kinds(builders)
+    return _kinds(_only(builders, kinds))
 
 
 def _required(matcher: Matcher) -> bool:
@@ -272,7 +283,7 @@ def _required(matcher: Matcher) -> bool:
 
 
 def _composites(
-    children: st.SearchStrategy[Matcher], singletons: bool
+    children: st.SearchStrategy[Matcher], singletons: bool, kinds: frozenset[str] | None = None
 ) -> st.SearchStrategy[Matcher]:
     required = children.filter(_required)
     # Small plain parts: big ones overrun hypothesis's buffer and starve these branches.
@@ -280,43 +291,42 @@ def _composites(
     absent = [st.just(Absent)] if singletons else []
     arguments = st.dictionaries(keys, st.one_of(parts, required.map(Maybe), *absent), max_size=3)
     options = _options()
-    return _kinds(
-        {
-            "Literal list": st.builds(
-                lambda items, o: Literal(items, **o), st.lists(parts, max_size=3), options
-            ),
-            "Literal tuple": st.builds(
-                lambda items, o: Literal(tuple(items), **o), st.lists(parts, max_size=3), options
-            ),
-            "Literal dict": st.builds(lambda mapping, o: Literal(mapping, **o), arguments, options),
-            "Partial": st.builds(lambda mapping, o: Partial(mapping, **o), arguments, options),
-            "Exact": st.builds(lambda mapping, o: Exact(mapping, **o), arguments, options),
-            "OneOf": st.lists(parts, min_size=1, max_size=3).map(lambda items: OneOf(*items)),
-            "AllOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AllOf(*items)),
-            "AnyOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AnyOf(*items)),
-            "Not": children.map(Not),
-            "&": st.tuples(children, children).map(lambda pair: pair[0] & pair[1]),
-            "|": st.tuples(children, children).map(lambda pair: pair[0] | pair[1]),
-            "~": children.map(lambda matcher: ~matcher),
-            "Maybe": st.one_of(required, small_values).map(Maybe),
-            "Contains": st.one_of(required, texts).map(Contains),
-            "Unordered": st.lists(parts, max_size=3).map(Unordered),
-            "ContainsAll": st.lists(parts, max_size=3).map(ContainsAll),
-            "Each": required.map(Each),
-            "Len": required.map(Len),
-            "IsJSON": required.map(IsJSON),
-            "Partial ignore": st.builds(
-                lambda mapping, ignore: Partial(mapping, ignore=ignore),
-                arguments,
-                st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
-            ),
-            "Exact ignore": st.builds(
-                lambda mapping, ignore: Exact(mapping, ignore=ignore),
-                arguments,
-                st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
-            ),
-        }
-    )
+    builders = {
+        "Literal list": st.builds(
+            lambda items, o: Literal(items, **o), st.lists(parts, max_size=3), options
+        ),
+        "Literal tuple": st.builds(
+            lambda items, o: Literal(tuple(items), **o), st.lists(parts, max_size=3), options
+        ),
+        "Literal dict": st.builds(lambda mapping, o: Literal(mapping, **o), arguments, options),
+        "Partial": st.builds(lambda mapping, o: Partial(mapping, **o), arguments, options),
+        "Exact": st.builds(lambda mapping, o: Exact(mapping, **o), arguments, options),
+        "OneOf": st.lists(parts, min_size=1, max_size=3).map(lambda items: OneOf(*items)),
+        "AllOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AllOf(*items)),
+        "AnyOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AnyOf(*items)),
+        "Not": children.map(Not),
+        "&": st.tuples(children, children).map(lambda pair: pair[0] & pair[1]),
+        "|": st.tuples(children, children).map(lambda pair: pair[0] | pair[1]),
+        "~": children.map(lambda matcher: ~matcher),
+        "Maybe": st.one_of(required, small_values).map(Maybe),
+        "Contains": st.one_of(required, texts).map(Contains),
+        "Unordered": st.lists(parts, max_size=3).map(Unordered),
+        "ContainsAll": st.lists(parts, max_size=3).map(ContainsAll),
+        "Each": required.map(Each),
+        "Len": required.map(Len),
+        "IsJSON": required.map(IsJSON),
+        "Partial ignore": st.builds(
+            lambda mapping, ignore: Partial(mapping, ignore=ignore),
+            arguments,
+            st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+        ),
+        "Exact ignore": st.builds(
+            lambda mapping, ignore: Exact(mapping, ignore=ignore),
+            arguments,
+            st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+        ),
+    }
+    return _kinds(_only(builders, kinds))
 
 
 def _matchers(singletons: bool) -> st.SearchStrategy[Matcher]:
@@ -331,3 +341,16 @@ leaf_matchers = _leaves(singletons=True)
 
 matchers = _matchers(singletons=True)
 """Matchers of every kind, composites holding random children at any depth."""
+
+
+def _catalogue() -> st.SearchStrategy[Matcher]:
+    leaves = _leaves(singletons=True)
+    shallow = st.one_of(leaves, _composites(leaves, singletons=True))
+    return st.one_of(
+        _leaves(singletons=True, kinds=CATALOGUE_KINDS),
+        _composites(shallow, singletons=True, kinds=CATALOGUE_KINDS),
+    )
+
+
+catalogue_matchers = _catalogue()
+"""The matchers issue 14 added (and Partial/Exact with ignore=), holding any children."""

@@ -371,7 +371,8 @@ class IsDate(Matcher, _trusted=True):
         days = (found - near).days
         if abs(days) <= self.within_days:
             return None
-        span = f"a date within {self.within_days} days of" if self.within_days else "the date"
+        unit = "day" if self.within_days == 1 else "days"
+        span = f"a date within {self.within_days} {unit} of" if self.within_days else "the date"
         shown = "today" if self._near is None else near.isoformat()
         plural = "s" if abs(days) != 1 else ""
         later = f"{abs(days)} day{plural} {'later' if days > 0 else 'earlier'}"

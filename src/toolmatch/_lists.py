@@ -25,9 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["ContainsAll", "Each", "Len", "Unordered"]
 
 
-_STR = frozenset([str])
-
-
 def _items(owner: str, items: object) -> tuple[object, ...]:
     if not is_instance(items, (list, tuple)):
         raise TypeError(
@@ -117,8 +114,9 @@ class Unordered(_Paired, _trusted=True):
     no item left for expected 'b@x.io'; [1]: no expected item left for 'c@x.io'
     """
 
-    __slots__ = ("_texts",)
+    __slots__ = ("_texts", "_kinds")
     _texts: list[str] | None
+    _kinds: list[type]  # str for each item
 
     def __init__(self, items: Sequence[object]) -> None:
         super().__init__(items)
@@ -126,6 +124,7 @@ class Unordered(_Paired, _trusted=True):
         # exactly when the sorted characters are equal, with no pairing to search for.
         plain = all(type(item) is str for item in self.items)
         object.__setattr__(self, "_texts", sorted(self.items) if plain else None)
+        object.__setattr__(self, "_kinds", [str] * len(self.items))
 
     def matches(self, actual: Any) -> bool:
         texts = self._texts
@@ -135,7 +134,7 @@ class Unordered(_Paired, _trusted=True):
             if (
                 texts is not None
                 and (kind is list or kind is tuple)
-                and {*map(type, actual)} <= _STR
+                and [*map(type, actual)] == self._kinds
             ):
                 return sorted(actual) == texts
             found = _as_list(actual)

@@ -7,7 +7,7 @@ import operator
 
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
-from toolmatch._literal import is_number
+from toolmatch._literal import is_exact, is_number
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -36,6 +36,20 @@ def _bound(owner: str, name: str, value: object) -> object:
     return value
 
 
+def _in_order(compare: Callable[[Any, Any], Any], left: Any, right: Any) -> bool:
+    """``compare(left, right)`` by value as Literal compares numbers: exactly when both are
+    exact, else as floats (``Le(Decimal("0.1")) == 0.1``); never raising."""
+    try:
+        if is_exact(left) and is_exact(right):
+            return bool(compare(left, right))
+        try:
+            return bool(compare(float(left), float(right)))
+        except OverflowError:  # an exact number past float range: Python orders it exactly
+            return bool(compare(left, right))
+    except Exception:  # Decimal signals on NaN
+        return False
+
+
 def _found(actual: object) -> str:
     if isinstance(actual, bool) or not is_number(actual):
         suffix = ", which is not a number" if isinstance(actual, bool) else ""
@@ -58,12 +72,7 @@ class _Bound(Matcher, _trusted=True):
         kind = type(actual)
         if (kind is int or kind is float) and self._builtin:
             return type(self)._compare(actual, self.bound)  # type: ignore[no-any-return]
-        if not is_number(actual):
-            return False
-        try:  # Decimal signals on NaN; numpy answers numpy bools
-            return bool(type(self)._compare(actual, self.bound))
-        except Exception:
-            return False
+        return is_number(actual) and _in_order(type(self)._compare, actual, self.bound)
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected a number {self._symbol} {short_repr(self.bound)}, got {_found(actual)}"
@@ -198,12 +207,13 @@ class Between(Matcher, _trusted=True):
             return self.low < actual < self.high  # type: ignore[no-any-return]
         if not is_number(actual):
             return False
-        try:  # Decimal signals on NaN; numpy answers numpy bools
-            if self.inclusive:
-                return bool(self.low <= actual) and bool(actual <= self.high)
-            return bool(self.low < actual) and bool(actual < self.high)
-        except Exception:
-            return False
+        if self.inclusive:
+            return _in_order(operator.le, self.low, actual) and _in_order(
+                operator.le, actual, self.high
+            )
+        return _in_order(operator.lt, self.low, actual) and _in_order(
+            operator.lt, actual, self.high
+        )
 
     def describe_mismatch(self, actual: object) -> str:
         low, high = short_repr(self.low), short_repr(self.high)

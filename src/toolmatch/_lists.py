@@ -12,7 +12,6 @@ from collections.abc import Iterator, Mapping
 from toolmatch._base import Matcher, Mismatch, is_instance, nesting_depth
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._literal import as_matcher
-from toolmatch._pairing import assign_distinct
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -79,6 +78,8 @@ class _Paired(Matcher):
         return True
 
     def _pairs(self, found: list[object]) -> list[list[int]]:
+        from toolmatch._pairing import assign_distinct  # here: `import toolmatch` stays fast
+
         candidates = [
             [index for index, item in enumerate(found) if check(item)] for check in self._checks
         ]

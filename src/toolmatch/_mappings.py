@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 from toolmatch._base import Matcher, is_instance
 from toolmatch._describe import short_repr, type_name
-from toolmatch._ignoring import KeyFilter
 from toolmatch._literal import Delegating, MappingMatcher, _Building, as_matcher, string_options
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -38,6 +37,8 @@ class _ArgsMatcher(MappingMatcher):
         given = mapping
         strip = None
         if ignore is not None:
+            from toolmatch._ignoring import KeyFilter  # here: `import toolmatch` stays fast
+
             strip = KeyFilter(ignore)
             if not is_instance(mapping, Mapping):
                 raise TypeError(

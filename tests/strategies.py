@@ -16,6 +16,7 @@ from toolmatch import (
     AnyOf,
     Approx,
     Between,
+    ConformsTo,
     Contains,
     ContainsAll,
     Each,
@@ -218,6 +219,15 @@ _URLS = [
 ]
 
 
+_SCHEMAS: list[Any] = [
+    {"type": "integer", "minimum": 0},
+    {"type": "string", "format": "date"},
+    {"type": "object", "required": ["a"], "additionalProperties": {"type": "number"}},
+    {"type": "array", "items": {"type": ["string", "null"]}, "maxItems": 2},
+    True,
+]
+
+
 def _positive(value: object) -> bool:
     """A predicate for Satisfies: raises TypeError on anything that is not comparable."""
     return value > 0  # type: ignore[operator,no-any-return]
@@ -235,6 +245,7 @@ def _kinds(builders: dict[str, st.SearchStrategy[Matcher]]) -> st.SearchStrategy
 # The kinds issue 14 added, as the builders below name them.
 CATALOGUE_KINDS = frozenset(
     {"bounds", "dates", "affixes", "IsUUID", "IsEmail", "IsURL", "IsJSON", "Satisfies", "Len"}
+    | {"ConformsTo"}
     | {"Unordered", "ContainsAll", "Each", "Partial ignore", "Exact ignore"}
 )
 
@@ -271,6 +282,7 @@ def _leaves(singletons: bool, kinds: frozenset[str] | None = None) -> st.SearchS
         "IsJSON": st.one_of(st.just(IsJSON()), small_values.map(IsJSON)),
         "Satisfies": st.just(Satisfies(_positive, "a positive number")),
         "Len": st.integers(min_value=0, max_value=4).map(Len),
+        "ConformsTo": st.sampled_from(_SCHEMAS).map(ConformsTo),
     }
     if singletons:
         builders.update({"ANY": st.just(ANY), "Absent": st.just(Absent)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import pickle
+import sys
 import uuid
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from strategies import catalogue_matchers, shaped_texts, values
 from toolmatch import (
     Between,
+    ConformsTo,
     ContainsAll,
     Each,
     EndsWith,
@@ -48,7 +50,7 @@ from toolmatch._base import Mismatches
 UTC = timezone.utc
 NEW_KINDS = (
     Gt, Ge, Lt, Le, Between, IsDatetime, IsDate, Unordered, ContainsAll, Each, Len,
-    StartsWith, EndsWith, IsUUID, IsEmail, IsURL, IsJSON, Satisfies,
+    StartsWith, EndsWith, IsUUID, IsEmail, IsURL, IsJSON, Satisfies, ConformsTo,
 )  # fmt: skip
 
 # --- numbers -----------------------------------------------------------------------------
@@ -492,6 +494,9 @@ REPRS = {
     "IsJSON()": IsJSON(),
     "IsJSON({'status': 'open'})": IsJSON({"status": "open"}),
     "Partial({'q': 1}, ignore=['*_id'])": Partial({"q": 1}, ignore=["*_id"]),
+    "ConformsTo({'type': 'string', 'maxLength': 3})": ConformsTo(
+        {"type": "string", "maxLength": 3}
+    ),
 }
 
 
@@ -552,3 +557,56 @@ def test_the_new_matchers_are_exported_and_immutable() -> None:
         assert kind.__name__ in toolmatch.__all__
     with pytest.raises(AttributeError, match="immutable"):
         Gt(1).bound = 2  # type: ignore[misc]
+
+
+# --- ConformsTo (issue 14, item 7 in part: the matcher for one value) ---------------------
+
+FLIGHTS = {
+    "type": "object",
+    "properties": {
+        "origin": {"type": "string"},
+        "passengers": {"type": "integer", "minimum": 1},
+        "date": {"type": "string", "format": "date"},
+        "cabin": {"enum": ["economy", "business"]},
+    },
+    "required": ["origin", "passengers"],
+    "additionalProperties": False,
+}
+
+
+def test_conforms_to_checks_a_value_against_a_json_schema() -> None:
+    flights = ConformsTo(FLIGHTS)
+    assert flights == {"origin": "CDG", "passengers": 2, "cabin": "economy"}
+    assert flights != {"origin": "CDG", "passengers": True}  # a bool is not an integer
+    assert flights != {"origin": "CDG", "passengers": 2, "date": "next tuesday"}
+    assert flights != "CDG"
+    found = explain({"args": flights}, {"args": {"origin": 7, "pasengers": 2, "cabin": "first"}})
+    assert found.lines() == [
+        "args: 'passengers' is a required property",
+        "args: Additional properties are not allowed ('pasengers' was unexpected)",
+        "args.cabin: 'first' is not one of ['economy', 'business']",
+        "args.origin: 7 is not of type 'string'",
+    ]
+    assert repr(pickle.loads(pickle.dumps(flights))) == repr(flights)
+    assert repr(ConformsTo({"type": "integer"})) == "ConformsTo({'type': 'integer'})"
+
+
+def test_conforms_to_refuses_bad_schemas_and_never_fetches() -> None:
+    with pytest.raises(ValueError, match="ConformsTo got an invalid schema at type: 'nope'"):
+        ConformsTo({"type": "nope"})
+    with pytest.raises(TypeError, match="ConformsTo needs a JSON Schema"):
+        ConformsTo([1])  # type: ignore[arg-type]
+    remote = ConformsTo({"$ref": "https://example.com/schema.json"})
+    assert remote != 1  # an unresolvable $ref is a mismatch: nothing is downloaded
+    assert remote.explain(1).startswith("could not be validated: ")  # type: ignore[union-attr]
+
+
+def test_conforms_to_names_the_extra_when_jsonschema_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    with pytest.raises(ImportError) as raised:
+        ConformsTo({"type": "integer"})
+    assert str(raised.value) == (
+        "ConformsTo needs the jsonschema package: pip install 'toolmatch[schema]'"
+    )

@@ -18,6 +18,7 @@ from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._numbers import Between, Ge, Gt, Le, Lt
 from toolmatch._predicates import Satisfies
+from toolmatch._schemas import ConformsTo
 from toolmatch._shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
@@ -119,6 +120,7 @@ __all__ = [
     "Contains",
     "IsType",
     "Satisfies",
+    "ConformsTo",
     # composition
     "AllOf",
     "AnyOf",

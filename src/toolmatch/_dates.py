@@ -287,17 +287,18 @@ class IsDatetime(Matcher, _trusted=True):
                 found = _read_datetime(actual)
                 if type(found) is str:
                     return False
-            zone = found.tzinfo
-            aware = zone is not None and (type(zone) is _TIMEZONE or found.utcoffset() is not None)
-            if self.tz_aware is not None and aware is not self.tz_aware:
-                return False
+            if self.tz_aware is not None:
+                zone = found.tzinfo
+                aware = zone is not None and found.utcoffset() is not None
+                if aware is not self.tz_aware:
+                    return False
             near = self._near
             if near is None:
                 return self.near is None or self._reason(actual) is None  # "now"
-            if aware is self._near_aware:
+            try:
                 delta = found - near
-            else:  # one side naive: read as UTC
-                delta = (found if aware else found.replace(tzinfo=_TIMEZONE.utc)) - self._near_utc
+            except TypeError:  # one side naive, the other aware: the naive one is UTC
+                delta = _with_offset(found) - self._near_utc  # type: ignore[operator]
             return self._earliest <= delta <= self._within  # type: ignore[no-any-return]
         except Exception:
             return False

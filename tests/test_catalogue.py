@@ -158,6 +158,13 @@ def test_datetimes_near_a_moment() -> None:
     assert IsDatetime(datetime(2026, 12, 1, 10), timedelta(minutes=5)) == "2026-12-01T10:04:00"
     assert IsDatetime(date(2026, 12, 1), "P1D") == "2026-12-01T23:00:00"
     assert IsDatetime("2026-12-01T10:00:00Z") == "2026-12-01T10:00:00+00:00"  # within 0
+    naive_near = IsDatetime(datetime(2026, 12, 1, 10), "PT1H")  # read as UTC against an offset
+    assert naive_near == "2026-12-01T10:30:00+00:00"
+    assert naive_near != "2026-12-01T10:30:00+05:00"
+    assert naive_near.explain("2026-12-01T10:30:00+05:00") == (
+        "expected a datetime within 1:00:00 of 2026-12-01 10:00:00, "
+        "got 2026-12-01 10:30:00+05:00 (4:30:00 earlier)"
+    )
 
 
 def test_now_is_read_at_each_comparison_in_utc() -> None:

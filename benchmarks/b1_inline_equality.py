@@ -6,6 +6,10 @@ actual dict from both sides (``expected == actual`` and ``actual == expected``) 
 plain dicts. The actual dict is parsed from JSON, as recorded tool calls are, so its values
 are never the very objects the expected dict holds; the same comparison with shared value
 objects (where dict comparison skips ``==`` by identity) is shown for information.
+
+A second workload (issue 14) puts a ``Between``, an ``IsDatetime`` and an ``Unordered``
+argument among seven plain values, against dirty-equals' nearest matchers and against a
+hand-written check of the same three conditions.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from benchmarks._report import Config, Figure, Section, timed_figure
 from benchmarks._timing import Contender, compare
@@ -107,6 +113,111 @@ def _lean() -> dict[str, object]:
     return _expected(_LeanRegex(DATE_PATTERN), _LeanApprox(PRICE), _LeanAny())
 
 
+# The ranges, dates and unordered workload.
+LIMIT = (1, 50)
+DEPARTURE = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+WITHIN = timedelta(days=1)
+RECIPIENTS = ["a@x.io", "b@x.io", "c@x.io"]
+CATALOGUE_JSON = json.dumps(
+    {
+        "limit": 20,
+        "departure": "2026-12-01T18:00:00+00:00",
+        "recipients": ["c@x.io", "a@x.io", "b@x.io"],
+        "city": "Paris",
+        "days": 3,
+        "units": "metric",
+        "include_forecast": True,
+        "lang": "en",
+        "guests": 2,
+        "currency": "EUR",
+    }
+)
+# Actual values every contender must reject: the same conditions, checked before timing.
+CATALOGUE_MISSES = {
+    "limit": [51, 0, True, "20"],
+    "departure": ["2026-12-03T10:00:01+00:00", "2026-11-30T09:59:59+00:00"],
+    "recipients": [["a@x.io", "b@x.io"], ["a@x.io", "b@x.io", "d@x.io"], ["a@x.io"] * 3],
+}
+
+
+def _catalogue(limit: object, departure: object, recipients: object) -> dict[str, object]:
+    expected: dict[str, object] = json.loads(CATALOGUE_JSON)
+    expected.update(limit=limit, departure=departure, recipients=recipients)
+    return expected
+
+
+class _HandBetween:
+    """The hand-written checks: each does exactly its condition, and nothing else."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) in (int, float) and LIMIT[0] <= other <= LIMIT[1]  # type: ignore[operator]
+
+    __hash__ = object.__hash__
+
+
+class _HandDatetime:
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return abs(datetime.fromisoformat(other) - DEPARTURE) <= WITHIN  # type: ignore[arg-type]
+
+    __hash__ = object.__hash__
+
+
+class _HandUnordered:
+    __slots__ = ("_sorted",)
+
+    def __init__(self, items: list[str]) -> None:
+        self._sorted = sorted(items)
+
+    def __eq__(self, other: object) -> bool:
+        return sorted(other) == self._sorted  # type: ignore[call-overload, no-any-return]
+
+    __hash__ = object.__hash__
+
+
+def _catalogue_toolmatch() -> dict[str, object]:
+    from toolmatch import Between, IsDatetime, Unordered
+
+    return _catalogue(Between(*LIMIT), IsDatetime(DEPARTURE, WITHIN), Unordered(RECIPIENTS))
+
+
+def _catalogue_dirty_equals() -> dict[str, object]:
+    from dirty_equals import IsDatetime, IsInt, IsList
+
+    return _catalogue(
+        IsInt(ge=LIMIT[0], le=LIMIT[1]),
+        IsDatetime(approx=DEPARTURE, delta=WITHIN, iso_string=True),
+        IsList(*RECIPIENTS, check_order=False),
+    )
+
+
+def _catalogue_hand_written() -> dict[str, object]:
+    return _catalogue(_HandBetween(), _HandDatetime(), _HandUnordered(RECIPIENTS))
+
+
+CATALOGUE_BUILDERS: dict[str, tuple[Callable[[], dict[str, object]], str]] = {
+    "toolmatch": (_catalogue_toolmatch, ""),
+    "dirty-equals": (_catalogue_dirty_equals, "dirty-equals"),
+    "hand-written": (_catalogue_hand_written, ""),
+}
+
+
+def _catalogue_checked(
+    name: str, expected: dict[str, object], actual: dict[str, object]
+) -> str | None:
+    if not (expected == actual and actual == expected):
+        return f"{name}'s dict does not equal the matching actual dict (ranges, dates)"
+    for key, misses in CATALOGUE_MISSES.items():
+        for miss in misses:
+            wrong = dict(actual, **{key: miss})
+            if expected == wrong or wrong == expected:
+                return f"{name} accepts {key}={miss!r}"
+    return None
+
+
 BUILDERS: dict[str, tuple[Callable[[], dict[str, object]], str]] = {
     "toolmatch": (_toolmatch, ""),
     "toolscore": (_toolscore, "tool-scorer"),
@@ -149,8 +260,25 @@ def run(config: Config) -> Section:
             continue
         dicts[name] = expected
 
+    catalogue_actual = json.loads(CATALOGUE_JSON)
+    catalogue: dict[str, dict[str, object]] = {"plain": json.loads(CATALOGUE_JSON)}
+    for name, (build, _) in CATALOGUE_BUILDERS.items():
+        try:
+            expected = build()
+        except ImportError:
+            continue  # noted once above
+        problem = _catalogue_checked(name, expected, catalogue_actual)
+        if problem:
+            section.errors.append(problem)
+            continue
+        catalogue[name] = expected
+
     shared = dict(actual)  # the same value objects as `actual`: ``==`` skipped by identity
     contenders: dict[str, Contender] = {}
+    for direction, statement in DIRECTIONS.items():
+        for name, expected in catalogue.items():
+            names = {"e": expected, "a": catalogue_actual}
+            contenders[f"{name}|{direction}|catalogue"] = Contender(statement, names)
     for direction, statement in DIRECTIONS.items():
         for name, expected in dicts.items():
             contenders[f"{name}|{direction}"] = Contender(statement, {"e": expected, "a": actual})
@@ -194,6 +322,29 @@ def run(config: Config) -> Section:
                 section.figures.append(figure(other, "plain", direction))
         section.figures.append(figure("toolmatch", "lean floor", direction))
     for direction in DIRECTIONS:
+        if "toolmatch" not in catalogue:
+            break
+
+        def ranged(
+            contender: str, reference: str, direction: str = direction, **budget: Any
+        ) -> Figure:
+            return timed_figure(
+                f"ranges, dates, unordered: {direction}",
+                contender,
+                timings[f"{contender}|{direction}|catalogue"],
+                reference,
+                timings[f"{reference}|{direction}|catalogue"],
+                **budget,
+            )
+
+        if "dirty-equals" in catalogue:
+            section.figures.append(
+                ranged("toolmatch", "dirty-equals", max_ratio=1.0, budget="< 1x (faster)")
+            )
+        section.figures.append(ranged("toolmatch", "hand-written", max_ratio=1.5, budget="<= 1.5x"))
+        section.figures.append(ranged("toolmatch", "plain"))
+        section.figures.append(ranged("hand-written", "plain"))
+    for direction in DIRECTIONS:
         section.figures.append(figure("toolmatch", "plain", direction, "|shared"))
         section.figures.append(figure("lean floor", "plain", direction, "|shared"))
     section.notes.append(
@@ -203,6 +354,15 @@ def run(config: Config) -> Section:
     section.notes.append(
         "shared values: the expected dict holds the actual dict's own value objects, so plain "
         "dict comparison skips `==` by identity; real recorded calls are parsed, not shared"
+    )
+    section.notes.append(
+        "ranges, dates, unordered: Between(1, 50), IsDatetime(near, within=1 day) on an ISO "
+        "string and Unordered over three e-mail addresses given in another order, against "
+        "dirty-equals' IsInt(ge=, le=), IsDatetime(approx=, delta=, iso_string=True) and "
+        "IsList(..., check_order=False), and against hand-written checks of the same "
+        "conditions (no type checks beyond them, no never-raise guarantee); every contender "
+        "was checked to reject an out-of-range limit (and a bool), a departure over a day off, "
+        "and a missing, wrong or repeated recipient"
     )
     section.notes.append(
         f"every contender was checked first: equal to the actual dict from both sides, "

@@ -15,17 +15,36 @@ from toolmatch import (
     AllOf,
     AnyOf,
     Approx,
+    Between,
+    ConformsTo,
     Contains,
+    ContainsAll,
+    Each,
+    EndsWith,
     Exact,
     Fuzzy,
+    Ge,
+    Gt,
+    IsDate,
+    IsDatetime,
+    IsEmail,
+    IsJSON,
     IsType,
+    IsURL,
+    IsUUID,
+    Le,
+    Len,
     Literal,
+    Lt,
     Matcher,
     Maybe,
     Not,
     OneOf,
     Partial,
     Regex,
+    Satisfies,
+    StartsWith,
+    Unordered,
 )
 
 # Whitespace, thousands separators and a few non-ASCII letters make strings that the
@@ -41,6 +60,31 @@ texts = st.text(
 )
 keys = st.text(alphabet="abcxyz _-1", max_size=4)
 
+# Strings with the shapes the string, date and JSON matchers look for (and near misses).
+shaped_texts = st.sampled_from(
+    [
+        "2026-12-01",
+        "2026-12-02",
+        "2026-12-01T10:30:00Z",
+        "2026-12-01T10:30:00",
+        "2026-12-01T10:30:00+05:00",
+        "2026-13-01",
+        "next tuesday",
+        "6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b",
+        "6F1C0E2A-3B4D-1E5F-8A9B-0C1D2E3F4A5B",
+        "6f1c0e2a3b4d4e5f8a9b0c1d2e3f4a5b",
+        "ada@example.com",
+        "ada@localhost",
+        "https://api.example.com/v1?q=1",
+        "http://[::1",
+        "example.com/x",
+        '{"status": "open", "ids": [1, 2]}',
+        "[1, 2.0, true, null]",
+        "NaN",
+        "{oops",
+    ]
+)
+
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -48,6 +92,7 @@ json_scalars = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True, allow_infinity=True),
     texts,
+    shaped_texts,
 )
 
 
@@ -139,6 +184,55 @@ def _approxes() -> st.SearchStrategy[Matcher]:
     return st.builds(Approx, numbers, rel=tolerances, abs=st.floats(min_value=0, max_value=10))
 
 
+def _bounds() -> st.SearchStrategy[Matcher]:
+    numbers = st.one_of(
+        st.integers(min_value=-(10**6), max_value=10**6),
+        st.floats(allow_nan=False, allow_infinity=True),
+        st.decimals(min_value=-(10**6), max_value=10**6, places=2),
+    )
+    one_sided = st.builds(
+        lambda kind, bound: kind(bound), st.sampled_from([Gt, Ge, Lt, Le]), numbers
+    )
+    pairs = st.tuples(numbers, numbers).map(sorted)
+    between = st.builds(
+        lambda pair, inclusive: Between(*pair, inclusive=inclusive or pair[0] == pair[1]),
+        pairs,
+        st.booleans(),
+    )
+    return st.one_of(one_sided, between)
+
+
+_DATES = [
+    lambda: IsDatetime(),
+    lambda: IsDatetime("2026-12-01T10:00:00Z", "PT1H"),
+    lambda: IsDatetime("2026-12-01", "P1D", tz_aware=False),
+    lambda: IsDatetime("now", "P36500D"),
+    lambda: IsDatetime(tz_aware=True),
+    lambda: IsDate(),
+    lambda: IsDate("2026-12-01", within_days=1),
+    lambda: IsDate("today"),
+]
+_URLS = [
+    lambda: IsURL(),
+    lambda: IsURL(scheme="https", host=EndsWith("example.com")),
+    lambda: IsURL(path=StartsWith("/v1")),
+]
+
+
+_SCHEMAS: list[Any] = [
+    {"type": "integer", "minimum": 0},
+    {"type": "string", "format": "date"},
+    {"type": "object", "required": ["a"], "additionalProperties": {"type": "number"}},
+    {"type": "array", "items": {"type": ["string", "null"]}, "maxItems": 2},
+    True,
+]
+
+
+def _positive(value: object) -> bool:
+    """A predicate for Satisfies: raises TypeError on anything that is not comparable."""
+    return value > 0  # type: ignore[operator,no-any-return]
+
+
 def _options() -> st.SearchStrategy[dict[str, bool]]:
     return st.fixed_dictionaries({"trim_strings": st.booleans(), "case_insensitive": st.booleans()})
 
@@ -148,7 +242,19 @@ def _kinds(builders: dict[str, st.SearchStrategy[Matcher]]) -> st.SearchStrategy
     return st.sampled_from(list(builders)).flatmap(builders.__getitem__)
 
 
-def _leaves(singletons: bool) -> st.SearchStrategy[Matcher]:
+# The kinds issue 14 added, as the builders below name them.
+CATALOGUE_KINDS = frozenset(
+    {"bounds", "dates", "affixes", "IsUUID", "IsEmail", "IsURL", "IsJSON", "Satisfies", "Len"}
+    | {"ConformsTo"}
+    | {"Unordered", "ContainsAll", "Each", "Partial ignore", "Exact ignore"}
+)
+
+
+def _only(builders: dict[str, Any], kinds: frozenset[str] | None) -> dict[str, Any]:
+    return builders if kinds is None else {k: v for k, v in builders.items() if k in kinds}
+
+
+def _leaves(singletons: bool, kinds: frozenset[str] | None = None) -> st.SearchStrategy[Matcher]:
     builders = {
         "Literal": st.builds(
             lambda value, options: Literal(value, **options), small_values, _options()
@@ -162,10 +268,25 @@ def _leaves(singletons: bool) -> st.SearchStrategy[Matcher]:
         "IsType": st.lists(st.sampled_from(_TYPES), min_size=1, max_size=3).map(
             lambda kinds: IsType(*kinds)
         ),
+        "bounds": _bounds(),
+        "dates": st.sampled_from(_DATES).map(lambda build: build()),
+        "affixes": st.builds(
+            lambda kind, text, fold: kind(text, case_insensitive=fold),
+            st.sampled_from([StartsWith, EndsWith]),
+            st.one_of(texts, st.sampled_from(["2026", "@example.com", "{", "https://"])),
+            st.booleans(),
+        ),
+        "IsUUID": st.sampled_from([None, 1, 4]).map(IsUUID),
+        "IsEmail": st.just(IsEmail()),
+        "IsURL": st.sampled_from(_URLS).map(lambda build: build()),
+        "IsJSON": st.one_of(st.just(IsJSON()), small_values.map(IsJSON)),
+        "Satisfies": st.just(Satisfies(_positive, "a positive number")),
+        "Len": st.integers(min_value=0, max_value=4).map(Len),
+        "ConformsTo": st.sampled_from(_SCHEMAS).map(ConformsTo),
     }
     if singletons:
         builders.update({"ANY": st.just(ANY), "Absent": st.just(Absent)})
-    return _kinds(builders)
+    return _kinds(_only(builders, kinds))
 
 
 def _required(matcher: Matcher) -> bool:
@@ -174,7 +295,7 @@ def _required(matcher: Matcher) -> bool:
 
 
 def _composites(
-    children: st.SearchStrategy[Matcher], singletons: bool
+    children: st.SearchStrategy[Matcher], singletons: bool, kinds: frozenset[str] | None = None
 ) -> st.SearchStrategy[Matcher]:
     required = children.filter(_required)
     # Small plain parts: big ones overrun hypothesis's buffer and starve these branches.
@@ -182,28 +303,42 @@ def _composites(
     absent = [st.just(Absent)] if singletons else []
     arguments = st.dictionaries(keys, st.one_of(parts, required.map(Maybe), *absent), max_size=3)
     options = _options()
-    return _kinds(
-        {
-            "Literal list": st.builds(
-                lambda items, o: Literal(items, **o), st.lists(parts, max_size=3), options
-            ),
-            "Literal tuple": st.builds(
-                lambda items, o: Literal(tuple(items), **o), st.lists(parts, max_size=3), options
-            ),
-            "Literal dict": st.builds(lambda mapping, o: Literal(mapping, **o), arguments, options),
-            "Partial": st.builds(lambda mapping, o: Partial(mapping, **o), arguments, options),
-            "Exact": st.builds(lambda mapping, o: Exact(mapping, **o), arguments, options),
-            "OneOf": st.lists(parts, min_size=1, max_size=3).map(lambda items: OneOf(*items)),
-            "AllOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AllOf(*items)),
-            "AnyOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AnyOf(*items)),
-            "Not": children.map(Not),
-            "&": st.tuples(children, children).map(lambda pair: pair[0] & pair[1]),
-            "|": st.tuples(children, children).map(lambda pair: pair[0] | pair[1]),
-            "~": children.map(lambda matcher: ~matcher),
-            "Maybe": st.one_of(required, small_values).map(Maybe),
-            "Contains": st.one_of(required, texts).map(Contains),
-        }
-    )
+    builders = {
+        "Literal list": st.builds(
+            lambda items, o: Literal(items, **o), st.lists(parts, max_size=3), options
+        ),
+        "Literal tuple": st.builds(
+            lambda items, o: Literal(tuple(items), **o), st.lists(parts, max_size=3), options
+        ),
+        "Literal dict": st.builds(lambda mapping, o: Literal(mapping, **o), arguments, options),
+        "Partial": st.builds(lambda mapping, o: Partial(mapping, **o), arguments, options),
+        "Exact": st.builds(lambda mapping, o: Exact(mapping, **o), arguments, options),
+        "OneOf": st.lists(parts, min_size=1, max_size=3).map(lambda items: OneOf(*items)),
+        "AllOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AllOf(*items)),
+        "AnyOf": st.lists(children, min_size=1, max_size=3).map(lambda items: AnyOf(*items)),
+        "Not": children.map(Not),
+        "&": st.tuples(children, children).map(lambda pair: pair[0] & pair[1]),
+        "|": st.tuples(children, children).map(lambda pair: pair[0] | pair[1]),
+        "~": children.map(lambda matcher: ~matcher),
+        "Maybe": st.one_of(required, small_values).map(Maybe),
+        "Contains": st.one_of(required, texts).map(Contains),
+        "Unordered": st.lists(parts, max_size=3).map(Unordered),
+        "ContainsAll": st.lists(parts, max_size=3).map(ContainsAll),
+        "Each": required.map(Each),
+        "Len": required.map(Len),
+        "IsJSON": required.map(IsJSON),
+        "Partial ignore": st.builds(
+            lambda mapping, ignore: Partial(mapping, ignore=ignore),
+            arguments,
+            st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+        ),
+        "Exact ignore": st.builds(
+            lambda mapping, ignore: Exact(mapping, ignore=ignore),
+            arguments,
+            st.lists(st.sampled_from(["a*", "*_id", "x.*", "*.b", "c"]), max_size=2),
+        ),
+    }
+    return _kinds(_only(builders, kinds))
 
 
 def _matchers(singletons: bool) -> st.SearchStrategy[Matcher]:
@@ -218,3 +353,16 @@ leaf_matchers = _leaves(singletons=True)
 
 matchers = _matchers(singletons=True)
 """Matchers of every kind, composites holding random children at any depth."""
+
+
+def _catalogue() -> st.SearchStrategy[Matcher]:
+    leaves = _leaves(singletons=True)
+    shallow = st.one_of(leaves, _composites(leaves, singletons=True))
+    return st.one_of(
+        _leaves(singletons=True, kinds=CATALOGUE_KINDS),
+        _composites(shallow, singletons=True, kinds=CATALOGUE_KINDS),
+    )
+
+
+catalogue_matchers = _catalogue()
+"""The matchers issue 14 added (and Partial/Exact with ignore=), holding any children."""

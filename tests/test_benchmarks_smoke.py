@@ -41,6 +41,9 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         assert section in output
     for figure in ("expected == actual", "actual == expected", "numeric", "percent", "text"):
         assert figure in output
+    for direction in ("expected == actual", "actual == expected"):  # B1's issue 14 variant
+        assert f"ranges, dates, unordered: {direction}: toolmatch" in output
+        assert "vs hand-written" in output
     for workload in (
         "one name, plain args",
         "50 names, plain args",

@@ -11,9 +11,15 @@ True
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._combinators import AllOf, AnyOf, Not
+from toolmatch._dates import IsDate, IsDatetime
 from toolmatch._explain import explain
+from toolmatch._lists import ContainsAll, Each, Len, Unordered
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._predicates import Satisfies
+from toolmatch._schemas import ConformsTo
+from toolmatch._shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
@@ -89,12 +95,34 @@ __all__ = [
     # strings
     "Fuzzy",
     "Regex",
+    "StartsWith",
+    "EndsWith",
+    "IsUUID",
+    "IsEmail",
+    "IsURL",
+    "IsJSON",
+    # numbers
+    "Gt",
+    "Ge",
+    "Lt",
+    "Le",
+    "Between",
+    # dates and times
+    "IsDatetime",
+    "IsDate",
+    # lists
+    "Unordered",
+    "ContainsAll",
+    "Each",
+    "Len",
     # values
     "ANY",
     "OneOf",
     "Approx",
     "Contains",
     "IsType",
+    "Satisfies",
+    "ConformsTo",
     # composition
     "AllOf",
     "AnyOf",

@@ -385,6 +385,7 @@ class MappingMatcher(Matcher, _trusted=True):
         "_required",
         "_optional",
         "_forbidden",
+        "_strip",
         "_depth",
     )
     mapping: Mapping[Any, Any]
@@ -394,6 +395,7 @@ class MappingMatcher(Matcher, _trusted=True):
     _required: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
     _optional: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
     _forbidden: tuple[Any, ...]
+    _strip: Callable[[Any], Any] | None  # leaves out ignored keys (Partial's ignore=)
 
     def __init__(
         self,
@@ -433,12 +435,15 @@ class MappingMatcher(Matcher, _trusted=True):
         set_(self, "_required", tuple(required))
         set_(self, "_optional", tuple(optional))
         set_(self, "_forbidden", tuple(forbidden))
+        set_(self, "_strip", None)
         set_(self, "_depth", depth)
 
-    def matches(self, actual: object) -> bool:
+    def matches(self, actual: Any) -> bool:
         try:  # a hostile mapping may raise anywhere, a proxy from isinstance
             if type(actual) is not dict and not isinstance(actual, Mapping):
                 return False
+            if self._strip is not None:
+                actual = self._strip(actual)  # a plain dict
             for key, _, check in self._required:
                 value = actual.get(key, _MISSING)
                 if value is _MISSING or not check(value):
@@ -457,11 +462,13 @@ class MappingMatcher(Matcher, _trusted=True):
         except Exception:
             return False
 
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+    def mismatches(self, actual: Any, path: str = "") -> Iterator[Mismatch]:
         if not is_instance(actual, Mapping):
             yield Mismatch(path, f"expected a dict, got {short_repr(actual)} ({type_name(actual)})")
             return
         try:
+            if self._strip is not None:
+                actual = self._strip(actual)
             for key, matcher, _ in self._required:
                 value = actual.get(key, _MISSING)
                 if value is _MISSING:

@@ -6,12 +6,13 @@ import functools
 import operator
 from collections.abc import Mapping
 
-from toolmatch._base import Matcher
-from toolmatch._describe import short_repr
-from toolmatch._literal import Delegating, MappingMatcher, as_matcher, string_options
+from toolmatch._base import Matcher, is_instance
+from toolmatch._describe import short_repr, type_name
+from toolmatch._literal import Delegating, MappingMatcher, _Building, as_matcher, string_options
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any, ClassVar
 
     from toolmatch._base import ConstructorArgs
@@ -21,7 +22,8 @@ __all__ = ["Absent", "Exact", "Maybe", "Partial"]
 
 
 class _ArgsMatcher(MappingMatcher):
-    __slots__ = ()
+    __slots__ = ("_given",)
+    _given: Mapping[Any, Any]  # the mapping as written, before ignored keys were left out
     _exact_keys: ClassVar[bool] = False
 
     def __init__(
@@ -30,16 +32,35 @@ class _ArgsMatcher(MappingMatcher):
         *,
         trim_strings: bool = False,
         case_insensitive: bool = False,
+        ignore: Sequence[str] | None = None,
     ) -> None:
+        given = mapping
+        strip = None
+        if ignore is not None:
+            from toolmatch._ignoring import KeyFilter  # here: `import toolmatch` stays fast
+
+            strip = KeyFilter(ignore)
+            if not is_instance(mapping, Mapping):
+                raise TypeError(
+                    f"{type(self).__name__} needs a dict of expected arguments, got "
+                    f"{short_repr(mapping)} ({type_name(mapping)})"
+                )
+            with _Building(mapping):
+                mapping = strip(mapping)  # type: ignore[assignment]
         super().__init__(
             mapping,
             exact=self._exact_keys,
             trim_strings=trim_strings,
             case_insensitive=case_insensitive,
         )
+        object.__setattr__(self, "_given", given)
+        object.__setattr__(self, "_strip", strip)
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.mapping,), string_options(self.trim_strings, self.case_insensitive)
+        options = string_options(self.trim_strings, self.case_insensitive)
+        if self._strip is not None:
+            options["ignore"] = list(self._strip.patterns)  # type: ignore[attr-defined]
+        return (self._given,), options
 
 
 class Partial(_ArgsMatcher, _trusted=True):
@@ -52,6 +73,15 @@ class Partial(_ArgsMatcher, _trusted=True):
     True
     >>> Partial({"q": "paris", "limit": 5}).explain({"q": "rome"})
     "q: expected 'paris', got 'rome'; limit: missing"
+
+    ``ignore`` leaves out, on both sides, the keys its glob patterns name; a dotted
+    pattern reaches nested dicts (docs/arguments.md):
+
+    >>> expected = Partial({"q": "paris", "trace": {"span": 1}}, ignore=["trace.span"])
+    >>> expected == {"q": "paris", "trace": {"span": 2, "up": 0}}
+    False
+    >>> expected == {"q": "paris", "trace": {"span": 2}}
+    True
     """
 
     __slots__ = ()
@@ -64,6 +94,8 @@ class Exact(_ArgsMatcher, _trusted=True):
     True
     >>> Exact({"q": "paris"}).explain({"q": "paris", "limit": 5})
     'limit: unexpected key, with value 5'
+    >>> Exact({"q": "paris"}, ignore=["*_id"]) == {"q": "paris", "request_id": "r-1"}
+    True
     """
 
     __slots__ = ()

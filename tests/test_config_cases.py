@@ -145,15 +145,15 @@ class TestToolErrors:
             "called tool's name) or a matcher mapping such as {$literal: search}, got 3 (int)",
             "expected_tools[3].name: missing; every expected tool needs the tool name (matched as "
             "a substring)",
-            "expected_tools[4]: must be a tool name or a mapping with name, args, exact, count, "
+            "expected_tools[4]: must be a tool name or a mapping with name, args, exact, ignore_args, count, "
             "max_count, never, result, failed; got 7 (int)",
         ]
 
     def test_unknown_keys_list_the_accepted_ones(self) -> None:
         assert tool_problems([{"name": "f", "cout": 2, "weight": 1}]) == [
             "expected_tools[0].cout: unknown key 'cout' (did you mean 'count'?); accepted: name, "
-            "args, exact, count, max_count, never, result, failed",
-            "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, exact, count, "
+            "args, exact, ignore_args, count, max_count, never, result, failed",
+            "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, exact, ignore_args, count, "
             "max_count, never, result, failed",
         ]
 
@@ -330,7 +330,7 @@ class TestCaseErrors:
             "test_cases[1].name: must be a non-empty string, got '' (str)",
             "test_cases[2].name: must be a non-empty string, got 5 (int)",
             "test_cases[2].expected_tools[1]: must be a tool name or a mapping with name, args, "
-            "exact, count, max_count, never, result, failed; got 3 (int)",
+            "exact, ignore_args, count, max_count, never, result, failed; got 3 (int)",
         ]
 
     def test_unknown_keys_at_every_level(self) -> None:

@@ -69,7 +69,13 @@ def test_shown_yaml_is_the_yaml_that_runs() -> None:
 
 _MATCHER_ROW = re.compile(r"^\| `(?P<key>\$\w+)` \|(?P<options>[^|]*)\| `(?P<python>\w+)` \|")
 # The rows whose builder adapts the file's spelling to a public name.
-_ADAPTED = {"$regex": "Regex", "$any": "ANY", "$absent": "Absent"}
+_ADAPTED = {
+    "$regex": "Regex",
+    "$any": "ANY",
+    "$absent": "Absent",
+    "$uuid": "IsUUID",
+    "$conforms_to": "ConformsTo",
+}
 
 
 def test_the_matcher_table_is_the_loaders_table() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from toolmatch._base import Matcher
 from toolmatch._config import ARGS_KEYS_01, Problems, build_arguments, build_value, read_by_01
 from toolmatch._describe import join_path, short_repr, type_name
-from toolmatch._mappings import Absent, Exact, Maybe
+from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
@@ -35,8 +35,10 @@ if TYPE_CHECKING:
 __all__ = ["TestCase", "load_expected_tools", "load_test_cases", "load_test_cases_quietly"]
 
 
-_TOOL_KEYS = ("name", "args", "exact", "count", "max_count", "never", "result", "failed")
-_IGNORE_KEYS = ("name", "args", "exact", "result", "failed")
+_TOOL_KEYS = (
+    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
+)  # fmt: skip
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
 _TURN_KEYS = (
     "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats"
 )  # fmt: skip
@@ -300,7 +302,8 @@ def _expected_tool(
     else:
         name = _tool_name(item["name"], join_path(path, "name"), problems)
     exact = _flag(item, "exact", path, problems)
-    args = _tool_args(item.get("args"), exact, join_path(path, "args"), problems)
+    ignore = _ignore_args(item, path, problems)
+    args = _tool_args(item.get("args"), exact, ignore, join_path(path, "args"), problems)
     never = _flag(item, "never", path, problems)
     count, max_count = _tool_counts(item, path, problems)
     if never and ("count" in item or "max_count" in item):
@@ -347,11 +350,27 @@ def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
     return built
 
 
+def _ignore_args(item: dict[Any, Any], path: str, problems: Problems) -> list[str] | None:
+    """The key patterns of ``ignore_args`` (``Partial`` / ``Exact``'s ``ignore``), if any."""
+    patterns = item.get("ignore_args")
+    if patterns is None:
+        return None
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        problems.add(
+            join_path(path, "ignore_args"),
+            f"must be a list of key patterns (strings such as '*_id'), got {short_repr(patterns)}",
+        )
+        return None
+    return patterns
+
+
 def _tool_args(
-    args: object, exact: bool, path: str, problems: Problems
+    args: object, exact: bool, ignore: list[str] | None, path: str, problems: Problems
 ) -> dict[str, Any] | Matcher | None:
     if args is None:
-        return Exact({}) if exact else None
+        if exact:
+            return Exact({}, ignore=ignore)
+        return None
     if not isinstance(args, dict):
         problems.add(
             path,
@@ -375,6 +394,8 @@ def _tool_args(
     built = build_arguments(args, path, problems)
     if names:
         return None
+    if ignore:
+        return (Exact if exact else Partial)(built, ignore=ignore)
     return Exact(built) if exact else built
 
 

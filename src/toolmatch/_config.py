@@ -13,9 +13,13 @@ import math
 
 from toolmatch._base import MAX_DEPTH, Matcher
 from toolmatch._combinators import AllOf, AnyOf, Not
+from toolmatch._dates import IsDate, IsDatetime
 from toolmatch._describe import join_path, short_repr, type_name
+from toolmatch._lists import ContainsAll, Each, Len, Unordered
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
@@ -158,6 +162,45 @@ def _regex(pattern: str, *, ignore_case: bool = False) -> Matcher:
     if not isinstance(ignore_case, bool):
         raise TypeError(f"ignore_case must be true or false, got {short_repr(ignore_case)}")
     return Regex(pattern, flags=2 if ignore_case else 0)
+
+
+def _keyword_form(make: Callable[..., Matcher], names: tuple[str, ...]) -> Callable[..., Matcher]:
+    """A builder for ``{$key: true}`` (no arguments) or ``{$key: {name: value, ...}}`` (those
+    keyword arguments, ``names`` only): the file spelling of a matcher whose arguments all
+    have names."""
+
+    def build(spec: object) -> Matcher:
+        if spec is True:
+            return make()
+        if not isinstance(spec, dict):
+            raise TypeError(
+                f"must be true or a mapping of {', '.join(names)}, got {short_repr(spec)} "
+                f"({type_name(spec)})"
+            )
+        unknown = [key for key in spec if key not in names]
+        if unknown:
+            raise ValueError(
+                f"unknown option {short_repr(unknown[0])}; {make.__name__} takes {', '.join(names)}"
+            )
+        return make(**spec)
+
+    build.__name__ = build.__qualname__ = make.__name__
+    return build
+
+
+def _uuid(version: object) -> Matcher:
+    """``{$uuid: true}`` is any UUID, ``{$uuid: 4}`` a version-4 one."""
+    return IsUUID() if version is True else IsUUID(version)  # type: ignore[arg-type]
+
+
+def _conforms_to(schema: object) -> Matcher:
+    """``ConformsTo`` for a spec file: a missing ``jsonschema`` is a load error, not a crash."""
+    try:
+        from toolmatch._schemas import ConformsTo
+
+        return ConformsTo(schema)  # type: ignore[arg-type]  # its constructor checks it
+    except ImportError as error:
+        raise ValueError(str(error)) from None
 
 
 class MatcherKey:
@@ -504,6 +547,13 @@ def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -
 
         close = difflib.get_close_matches(key, MATCHER_KEYS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
+        if name == "$satisfies":
+            problems.add(
+                f"{path}.{key}",
+                "Satisfies is Python only: a spec file cannot name code; check this value "
+                "with Satisfies(function, description) in a Python test, or use a $ matcher",
+            )
+            return ANY
         problems.add(
             f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key),
             f"unknown matcher key {short_repr(key)}{hint}; a key starting with $ names a "
@@ -603,6 +653,8 @@ _READERS: dict[str, Callable[[object, str, Problems], tuple[Any, ...]]] = {
     "text": _read_text,
     "true": _read_true,
     "types": _read_types,
+    # a non-empty list of value positions, passed as one list
+    "list": lambda value, path, problems: (list(_read_values(value, path, problems)),),
 }
 
 
@@ -632,4 +684,22 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
     "$any_of": MatcherKey(AnyOf, "values"),
     "$maybe": MatcherKey(Maybe, "value"),
     "$absent": MatcherKey(_absent, "true"),
+    "$gt": MatcherKey(Gt, "number"),
+    "$ge": MatcherKey(Ge, "number"),
+    "$lt": MatcherKey(Lt, "number"),
+    "$le": MatcherKey(Le, "number"),
+    "$between": MatcherKey(Between, "values", {"inclusive": "bool"}),
+    "$datetime": MatcherKey(_keyword_form(IsDatetime, ("near", "within", "tz_aware")), "plain"),
+    "$date": MatcherKey(_keyword_form(IsDate, ("near", "within_days")), "plain"),
+    "$unordered": MatcherKey(Unordered, "list"),
+    "$contains_all": MatcherKey(ContainsAll, "list"),
+    "$each": MatcherKey(Each, "value"),
+    "$len": MatcherKey(Len, "value"),
+    "$starts_with": MatcherKey(StartsWith, "text", {"case_insensitive": "bool"}),
+    "$ends_with": MatcherKey(EndsWith, "text", {"case_insensitive": "bool"}),
+    "$uuid": MatcherKey(_uuid, "plain"),
+    "$email": MatcherKey(IsEmail, "true"),
+    "$url": MatcherKey(_keyword_form(IsURL, ("scheme", "host", "path")), "mapping"),
+    "$json": MatcherKey(IsJSON, "value"),
+    "$conforms_to": MatcherKey(_conforms_to, "plain"),
 }

@@ -1,0 +1,88 @@
+"""What the importers share: reading a benchmark's JSON, and writing values a spec keeps."""
+
+from __future__ import annotations
+
+from toolmatch._describe import short_repr, type_name
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+    from typing import Any
+
+__all__ = ["escaped", "exact_name", "read_json_entries"]
+
+
+def exact_name(name: str) -> dict[str, str]:
+    """The name matcher that selects exactly this tool (a bare name is a substring)."""
+    return {"$literal": name}
+
+
+def _looks_like_matcher(mapping: dict[Any, Any]) -> bool:
+    # The spec's rule (docs/config.md): a `$` key, or one of the seed's two bare forms.
+    if any(isinstance(key, str) and key.startswith("$") for key in mapping):
+        return True
+    if "fuzzy" in mapping and len(mapping) == 1:
+        return True
+    return "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping)
+
+
+def _holds_matcher_form(value: object) -> bool:
+    if isinstance(value, dict):
+        return _looks_like_matcher(value) or any(map(_holds_matcher_form, value.values()))
+    if isinstance(value, list):
+        return any(map(_holds_matcher_form, value))
+    return False
+
+
+def escaped(value: Any, *, holds_matchers: bool = False) -> Any:
+    """``value`` written so that a spec reads it back as itself.
+
+    A plain value with a mapping anywhere inside it that a spec would read as a matcher
+    is wrapped whole in ``$literal``; a data mapping of matchers (``holds_matchers``) that
+    looks like a matcher itself is wrapped in ``$exact``, which compares the same keys.
+
+    >>> escaped({"type": "image", "regex": "a"}), escaped([{"regex": "a.*"}])
+    ({'type': 'image', 'regex': 'a'}, {'$literal': [{'regex': 'a.*'}]})
+    """
+    if holds_matchers:
+        return {"$exact": value} if _looks_like_matcher(value) else value
+    return {"$literal": value} if _holds_matcher_form(value) else value
+
+
+def read_json_entries(
+    source: str | PathLike[str] | Sequence[object], what: str
+) -> list[tuple[str, Any]]:
+    """The entries of a JSON list or JSON Lines file (or of a parsed list), each with its
+    place: ``file:line`` in JSON Lines, ``file[index]`` in a list, ``what[index]`` parsed."""
+    import os
+
+    if not isinstance(source, (str, os.PathLike)):
+        if not isinstance(source, (list, tuple)):
+            raise TypeError(
+                f"{what} must be a path or a list of entries, got {short_repr(source)} "
+                f"({type_name(source)})"
+            )
+        return [(f"{what}[{index}]", entry) for index, entry in enumerate(source)]
+    import json
+
+    where = os.fspath(source)
+    with open(where, encoding="utf-8-sig") as file:
+        text = file.read()
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None  # JSON Lines (or not JSON at all: the lines say where)
+    else:
+        if isinstance(whole, list):
+            return [(f"{where}[{index}]", entry) for index, entry in enumerate(whole)]
+        return [(f"{where}:1", whole)]
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entries.append((f"{where}:{number}", json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}:{number}:{error.colno}: invalid JSON: {error.msg}") from None
+    return entries

@@ -53,10 +53,12 @@ def import_bfcl(
             )
         truth = entry.get("ground_truth")
         if not isinstance(truth, list):
-            raise ValueError(
-                f"{where} ({entry['id']}): ground_truth must be a list, got "
-                f"{short_repr(truth)} ({type_name(truth)})"
+            found = (
+                "missing"
+                if "ground_truth" not in entry
+                else f"{short_repr(truth)} ({type_name(truth)})"
             )
+            raise ValueError(f"{where} ({entry['id']}): ground_truth must be a list, got {found}")
         if truth and all(isinstance(turn, list) for turn in truth):
             cases.append(_multi_turn(entry["id"], truth, tools, where))
         else:
@@ -158,7 +160,10 @@ def _multi_turn(
             try:
                 calls = to_calls(text, syntax="python", tools=docs)
             except (TypeError, ValueError) as error:
-                raise ValueError(f"{place}: {error}") from None
+                hint = (
+                    "; give the function docs (functions=, or --functions)" if docs is None else ""
+                )
+                raise ValueError(f"{place}: {error}{hint}") from None
             for call in calls:
                 if call.parse_error is not None:
                     raise ValueError(f"{place}: {call.parse_error}")

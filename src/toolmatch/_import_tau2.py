@@ -43,7 +43,11 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
         name = str(task["id"])
         place = f"{where} ({name})"
         criteria = task.get("evaluation_criteria")
-        actions = [] if criteria is None else _field(criteria, "actions", list, place)
+        actions = (
+            None
+            if criteria is None
+            else _field(criteria, "actions", list, f"{place}.evaluation_criteria")
+        )
         expected = [
             _action(action, f"{place}.evaluation_criteria.actions[{index}]")
             for index, action in enumerate(actions or [])

@@ -8,9 +8,27 @@ if TYPE_CHECKING:
 
 __all__ = ["spec_yaml"]
 
-# Keys first in this order, wherever they appear; any other key keeps its place after them.
-_FIRST = ("name", "exact", "args", "turns", "expected_tools")
-_INLINE_ITEMS = 6  # a list of this many scalars or fewer fits on its line
+# Wherever they appear: these keys first and these last, in this order; the options between.
+_FIRST = ("name", "exact")
+_LAST = ("args", "turns", "expected_tools")
+_NO_FOLDING = 1 << 20  # a long string stays on its line: folded, it reads worse
+_INLINE_WIDTH = 60  # a matcher or a list this short (as JSON) stands on its line
+
+
+def _one_line(value: Any) -> bool:
+    """Whether ``value`` reads well on one line: short, and made of scalars, lists of them
+    and matchers of them, no data mapping."""
+    return _flat(value) and len(repr(value)) <= _INLINE_WIDTH
+
+
+def _flat(value: Any) -> bool:
+    if isinstance(value, dict):
+        if not any(isinstance(key, str) and key.startswith("$") for key in value):
+            return False
+        return all(map(_flat, value.values()))
+    if isinstance(value, list):
+        return all(map(_flat, value))
+    return True
 
 
 def spec_yaml(data: Any) -> str:
@@ -32,15 +50,15 @@ def spec_yaml(data: Any) -> str:
 
     def mapping(dumper: yaml.SafeDumper, value: dict[Any, Any]) -> yaml.MappingNode:
         keys = [key for key in _FIRST if key in value]
-        keys += [key for key in value if key not in keys]
-        inline = any(isinstance(key, str) and key.startswith("$") for key in value)
+        keys += [key for key in value if key not in _FIRST and key not in _LAST]
+        keys += [key for key in _LAST if key in value]
+        inline = _one_line(value)
         return dumper.represent_mapping(
             "tag:yaml.org,2002:map", [(key, value[key]) for key in keys], flow_style=inline
         )
 
     def sequence(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.SequenceNode:
-        scalars = all(not isinstance(item, (dict, list)) for item in value)
-        inline = scalars and len(value) <= _INLINE_ITEMS
+        inline = _one_line(value)
         return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=inline)
 
     Dumper.add_representer(dict, mapping)
@@ -50,6 +68,6 @@ def spec_yaml(data: Any) -> str:
         Dumper=Dumper,
         sort_keys=False,
         allow_unicode=True,
-        width=100,
+        width=_NO_FOLDING,
         default_flow_style=False,
     )

@@ -65,8 +65,8 @@ SPEC = {
                     "name": "get_weather",
                     "args": {
                         "city": {"fuzzy": "New York"},
-                        "days": {"approx": 3},
-                        "units": {"one_of": ["metric", "imperial"]},
+                        "days": {"$approx": 3},
+                        "units": {"$one_of": ["metric", "imperial"]},
                     },
                 },
                 {"name": "get_air_quality", "args": {"city": {"fuzzy": "new york"}}},
@@ -93,7 +93,8 @@ SPEC = {
                         {"name": "hold_seat", "args": {"seat": {"regex": "[0-9]{1,2}[A-F]"}}},
                         {
                             "name": "book_flight",
-                            "args": {"exact": {"flight": "LH 401", "passengers": 2}},
+                            "args": {"flight": "LH 401", "passengers": 2},
+                            "exact": True,
                         },
                     ],
                 },

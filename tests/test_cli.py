@@ -28,7 +28,7 @@ test_cases:
       - expected_tools: [lookup_order]
       - expected_tools:
           - name: issue_refund
-            args: {amount: {approx: 42.5}}
+            args: {amount: {$approx: 42.5}}
   - name: quiet
     expected_tools:
       - {name: delete, never: true}
@@ -231,8 +231,8 @@ class TestExitTwo:
         assert result.stderr == (
             f"{spec}: test_cases[0](a).expected_tools[0].args.x.regex: invalid regular "
             "expression '(': missing ), unterminated subpattern at position 0\n"
-            f"{spec}: test_cases[0](a).expected_tools[0].count: must be >= 1, got 0; to assert "
-            "that no call matches, write never: true\n"
+            f"{spec}: test_cases[0](a).expected_tools[0].count: must be >= 1 without max_count, got 0; to assert "
+            "that no call matches, write never: true (count: 0 with max_count: N allows at most N)\n"
         )
 
     def test_a_yaml_syntax_error_names_line_and_column(self, tmp_path: Path) -> None:

@@ -53,14 +53,14 @@ class TestExpectedTools:
         assert tool == [{"name": "web_search"}]
 
     def test_args_are_a_subset_with_matchers_at_any_depth(self) -> None:
-        spec = {"name": "refund", "args": {"amount": {"approx": 42.5}, "meta": {"id": 7}}}
+        spec = {"name": "refund", "args": {"amount": {"$approx": 42.5}, "meta": {"id": 7}}}
         [tool] = load_expected_tools([spec])
         call = {"name": "issue_refund", "args": {"amount": 42.5, "meta": {"id": 7.0}, "x": 1}}
         assert tool == [call]
         assert tool != [{"name": "issue_refund", "args": {"amount": 40, "meta": {"id": 7}}}]
 
-    def test_args_may_be_one_matcher_for_the_whole_dict(self) -> None:
-        [tool] = load_expected_tools([{"name": "f", "args": {"exact": {"q": "x"}}}])
+    def test_exact_true_beside_args_asserts_exactly_these(self) -> None:
+        [tool] = load_expected_tools([{"name": "f", "args": {"q": "x"}, "exact": True}])
         assert isinstance(tool.args, Exact)
         assert tool == [{"name": "f", "args": {"q": "x"}}]
         assert tool != [{"name": "f", "args": {"q": "x", "extra": 1}}]
@@ -98,17 +98,21 @@ class TestToolErrors:
 
     def test_fuzzy_must_be_a_string(self) -> None:
         assert tool_problems([{"name": "f", "args": {"a": {"fuzzy": 206588}}}]) == [
-            'expected_tools[0].args.a.fuzzy: a fuzzy pattern must be a string, got 206588 (int); quote it: fuzzy: "206588"'
+            'expected_tools[0].args.a.fuzzy: must be a string, got 206588 (int); quote it: "206588"'
         ]
 
     @pytest.mark.parametrize(
         ("count", "message"),
         [
-            (0, "must be >= 1, got 0; to assert that no call matches, write never: true"),
-            (-2, "must be >= 1, got -2; to assert that no call matches, write never: true"),
-            (True, "must be an int >= 1, got True (bool)"),
-            ("2", "must be an int >= 1, got '2' (str)"),
-            (1.5, "must be an int >= 1, got 1.5 (float)"),
+            (
+                0,
+                "must be >= 1 without max_count, got 0; to assert that no call matches, write "
+                "never: true (count: 0 with max_count: N allows at most N)",
+            ),
+            (-2, "must be >= 0, got -2"),
+            (True, "must be an int >= 0, got True (bool)"),
+            ("2", "must be an int >= 0, got '2' (str)"),
+            (1.5, "must be an int >= 0, got 1.5 (float)"),
         ],
     )
     def test_count_must_be_an_int_of_at_least_one(self, count: object, message: str) -> None:
@@ -138,43 +142,29 @@ class TestToolErrors:
             "expected_tools[0]: a tool name must not be empty: '' is in every tool name",
             "expected_tools[1].name: a tool name must not be empty: '' is in every tool name",
             "expected_tools[2].name: a tool name must be a string (matched as a substring of the "
-            "called tool's name), got 3 (int)",
+            "called tool's name) or a matcher mapping such as {$literal: search}, got 3 (int)",
             "expected_tools[3].name: missing; every expected tool needs the tool name (matched as "
             "a substring)",
-            "expected_tools[4]: must be a tool name or a mapping with name, args, count, "
-            "max_count, never; got 7 (int)",
+            "expected_tools[4]: must be a tool name or a mapping with name, args, exact, count, "
+            "max_count, never, result, failed; got 7 (int)",
         ]
 
     def test_unknown_keys_list_the_accepted_ones(self) -> None:
         assert tool_problems([{"name": "f", "cout": 2, "weight": 1}]) == [
             "expected_tools[0].cout: unknown key 'cout' (did you mean 'count'?); accepted: name, "
-            "args, count, max_count, never",
-            "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, count, "
-            "max_count, never",
+            "args, exact, count, max_count, never, result, failed",
+            "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, exact, count, "
+            "max_count, never, result, failed",
         ]
 
     def test_args_types(self) -> None:
         assert tool_problems([{"name": "f", "args": ["q"]}]) == [
-            "expected_tools[0].args: must be a mapping of expected arguments (asserted as a "
-            "subset) or one matcher such as {exact: {...}}, got ['q'] (list)"
+            "expected_tools[0].args: must be a mapping of argument names to expected values (a "
+            "subset; exact: true beside args for exactly these), got ['q'] (list)"
         ]
         assert tool_problems([{"name": "f", "args": {1: "x"}}]) == [
             "expected_tools[0].args[1]: argument names must be strings, got 1 (int); quote it"
         ]
-
-    def test_a_value_matcher_cannot_stand_for_the_whole_args(self) -> None:
-        assert tool_problems([{"name": "f", "args": {"type": "refund"}}]) == [
-            "expected_tools[0].args.type: 'type' matches one value, not the whole arguments; "
-            "accepted here: partial, exact, literal, any, one_of, not (for an argument named "
-            "'type', write args: {partial: {type: ...}})"
-        ]
-        [tool] = load_expected_tools([{"name": "f", "args": {"partial": {"type": "refund"}}}])
-        assert tool == [{"name": "f", "args": {"type": "refund", "n": 1}}]
-
-    def test_matchers_that_judge_a_dict_may_stand_for_the_args(self) -> None:
-        [negated] = load_expected_tools([{"name": "f", "args": {"not": {"exact": {"q": "x"}}}}])
-        assert negated == [{"name": "f", "args": {"q": "y"}}]
-        assert negated != [{"name": "f", "args": {"q": "x"}}]
 
     def test_an_unquoted_yaml_date_says_to_quote_it(self) -> None:
         import datetime
@@ -190,7 +180,7 @@ class TestToolErrors:
         ]
 
     def test_absent_inside_args_forbids_the_key(self) -> None:
-        [tool] = load_expected_tools([{"name": "f", "args": {"debug": {"absent": True}}}])
+        [tool] = load_expected_tools([{"name": "f", "args": {"debug": {"$absent": True}}}])
         assert isinstance(tool.args, dict)
         assert tool.args["debug"] is Absent
         assert tool == [{"name": "f", "args": {}}]
@@ -303,8 +293,9 @@ class TestCaseErrors:
             ]
         }
         assert case_problems(spec) == [
-            "test_cases[0](a).expected_tools[0].count: must be >= 1, got 0; to assert that no "
-            "call matches, write never: true",
+            "test_cases[0](a).expected_tools[0].count: must be >= 1 without max_count, got 0; to "
+            "assert that no call matches, write never: true (count: 0 with max_count: N allows "
+            "at most N)",
             "test_cases[1](b).turns[0].expected_tools[0].name: a tool name must not be empty: '' "
             "is in every tool name",
             "test_cases[1](b).turns[0].expected_tools[0].args.x.regex: invalid regular "
@@ -339,7 +330,7 @@ class TestCaseErrors:
             "test_cases[1].name: must be a non-empty string, got '' (str)",
             "test_cases[2].name: must be a non-empty string, got 5 (int)",
             "test_cases[2].expected_tools[1]: must be a tool name or a mapping with name, args, "
-            "count, max_count, never; got 3 (int)",
+            "exact, count, max_count, never, result, failed; got 3 (int)",
         ]
 
     def test_unknown_keys_at_every_level(self) -> None:
@@ -356,9 +347,9 @@ class TestCaseErrors:
         assert case_problems(spec) == [
             "version: unknown key 'version'; accepted: test_cases",
             "test_cases[0](c).input: unknown key 'input'; accepted: name, turns, expected_tools, "
-            "distinct, ordered",
+            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats",
             "test_cases[0](c).turns[0].orderd: unknown key 'orderd' (did you mean 'ordered'?); "
-            "accepted: expected_tools, distinct, ordered",
+            "accepted: expected_tools, distinct, ordered, exhaustive, ignore, max_calls, no_repeats",
         ]
 
     def test_wrong_types(self) -> None:
@@ -378,7 +369,8 @@ class TestCaseErrors:
             "test_cases[1](t).turns: must be a non-empty list of turns, each a mapping with "
             "expected_tools, got {'expected_tools': []} (dict)",
             "test_cases[2](u).turns[0]: a turn must be a mapping with expected_tools (and "
-            "optionally distinct, ordered), got 'f' (str)",
+            "optionally distinct, ordered, exhaustive, ignore, max_calls, no_repeats), got 'f' "
+            "(str)",
             "test_cases[3](v).turns[0].expected_tools: missing; each turn lists its expected "
             "tools (an empty list expects nothing)",
             "test_cases[3](v).turns[0].distinct: must be true or false, got 'yes'",
@@ -417,7 +409,7 @@ test_cases:
   - name: refund
     expected_tools:
       - name: issue_refund
-        args: {amount: {approx: 42.5}}
+        args: {amount: {$approx: 42.5}}
 """
 
 
@@ -440,7 +432,7 @@ class TestFiles:
 
     def test_a_file_s_problems_carry_its_name(self, tmp_path: Path) -> None:
         spec = tmp_path / "spec.yml"
-        spec.write_text(SPEC_YAML.replace("{approx: 42.5}", "{regex: '('}"), encoding="utf-8")
+        spec.write_text(SPEC_YAML.replace("{$approx: 42.5}", "{regex: '('}"), encoding="utf-8")
         with pytest.raises(ConfigError) as caught:
             load_test_cases(spec)
         assert str(caught.value) == (

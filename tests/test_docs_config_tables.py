@@ -65,3 +65,24 @@ def test_shown_yaml_is_the_yaml_that_runs() -> None:
     assert shown
     # A python string doubles the backslashes the YAML file has once.
     assert [block.replace("\\\\", "\\") for block in loaded] == shown
+
+
+_MATCHER_ROW = re.compile(r"^\| `(?P<key>\$\w+)` \|(?P<options>[^|]*)\| `(?P<python>\w+)` \|")
+# The rows whose builder adapts the file's spelling to a public name.
+_ADAPTED = {"$regex": "Regex", "$any": "ANY", "$absent": "Absent"}
+
+
+def test_the_matcher_table_is_the_loaders_table() -> None:
+    """docs/config.md's matcher table lists exactly MATCHER_KEYS: keys, options, builders."""
+    from toolmatch._config import MATCHER_KEYS
+
+    documented = {}
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        row = _MATCHER_ROW.match(line)
+        if row is not None:
+            options = tuple(re.findall(r"`(\w+)`", row["options"]))
+            documented[row["key"]] = (options, row["python"])
+    assert documented == {
+        key: (tuple(entry.options), _ADAPTED.get(key, getattr(entry.make, "__name__", "")))
+        for key, entry in MATCHER_KEYS.items()
+    }

@@ -550,8 +550,8 @@ def test_spec_mistakes_cannot_forge_lines_either(tmp_path: Path) -> None:
     result = toolmatch(spec, write_traces(tmp_path, SEARCH_OK))
     assert result.returncode == 2
     assert result.stderr == (
-        f"{spec}: test_cases[0](a\\nPASS b).expected_tools[0].count: must be >= 1, got 0; "
-        "to assert that no call matches, write never: true\n"
+        f"{spec}: test_cases[0](a\\nPASS b).expected_tools[0].count: must be >= 1 without max_count, got 0; "
+        "to assert that no call matches, write never: true (count: 0 with max_count: N allows at most N)\n"
     )
 
 

@@ -225,7 +225,7 @@ def test_a_file_may_nest_100_levels_and_no_more(tmp_path: Path, name: str) -> No
     assert load_error(tmp_path, name, text) == f"{name}:1:{column}: {DEEP}"
 
 
-NOT = '{"not": '
+NOT = '{"$not": '
 JSON_ARGS = '{"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"x": '
 DEEP_FILES = {
     "JSON matchers 400 deep": (
@@ -324,7 +324,7 @@ def test_counts_too_long_to_print_are_still_reported() -> None:
         "expected_tools[0].count",
         "expected_tools[1].max_count",
     ]
-    assert caught.value.problems[0].message.startswith("must be >= 1, got ")
+    assert caught.value.problems[0].message.startswith("must be >= 0, got ")
 
 
 # --- errors and results travel: pickle, copy, deepcopy, process pools --------------------------
@@ -370,8 +370,8 @@ def test_a_config_error_comes_back_whole_from_a_worker_process(tmp_path: Path) -
         "test_cases[0](a).expected_tools[1]",
     ]
     assert str(error).splitlines()[0] == (
-        f"{spec}: test_cases[0](a).expected_tools[0].count: must be >= 1, got 0; to assert "
-        "that no call matches, write never: true"
+        f"{spec}: test_cases[0](a).expected_tools[0].count: must be >= 1 without max_count, got 0; to assert "
+        "that no call matches, write never: true (count: 0 with max_count: N allows at most N)"
     )
 
 

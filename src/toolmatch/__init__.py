@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from toolmatch._calls import ToolCall
     from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
-    from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
+    from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
     from toolmatch._formats import to_calls
     from toolmatch._import_bfcl import import_bfcl
     from toolmatch._import_tau2 import import_tau2
@@ -52,6 +52,7 @@ _LAZY = {
     "TurnResult": "_results",
     "ConfigError": "_config",
     "ConfigProblem": "_config",
+    "SpecWarning": "_config",
     "matcher_from_config": "_config",
     "ExpectedTurn": "_cases",
     "TestCase": "_cases",
@@ -121,6 +122,7 @@ __all__ = [
     # configuration files
     "ConfigError",
     "ConfigProblem",
+    "SpecWarning",
     "matcher_from_config",
     "load_expected_tools",
     "load_test_cases",

@@ -8,9 +8,10 @@ Every mistake in a file is reported at once, each with its exact path, in one
 from __future__ import annotations
 
 from toolmatch._base import Matcher
-from toolmatch._config import MATCHER_OPTIONS, Problems, build_value
+from toolmatch._config import ARGS_KEYS_01, Problems, build_arguments, build_value, read_by_01
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._formats import to_calls
+from toolmatch._mappings import Absent, Exact, Maybe
 from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
@@ -32,17 +33,34 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls import ToolCall
+    from toolmatch._config import SpecWarning
     from toolmatch._results import TurnResult
 
-__all__ = ["ExpectedTurn", "TestCase", "load_expected_tools", "load_test_cases"]
+__all__ = [
+    "ExpectedTurn",
+    "TestCase",
+    "load_expected_tools",
+    "load_test_cases",
+    "load_test_cases_quietly",
+]
 
 
-_TOOL_KEYS = ("name", "args", "count", "max_count", "never")
-_TURN_KEYS = ("expected_tools", "distinct", "ordered")
-_CASE_KEYS = ("name", "turns", "expected_tools", "distinct", "ordered")
+_TOOL_KEYS = ("name", "args", "exact", "count", "max_count", "never", "result", "failed")
+_IGNORE_KEYS = ("name", "args", "exact", "result", "failed")
+_TURN_KEYS = (
+    "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats"
+)  # fmt: skip
+_CASE_KEYS = ("name", "turns", *_TURN_KEYS)
 _TOP_KEYS = ("test_cases",)
-# Matchers that can judge a whole arguments dict; the others judge one value.
-_ARGS_MATCHERS = ("partial", "exact", "literal", "any", "one_of", "not")
+# What a 0.1 file meant by args: {KEY: ...}, and how 0.2 says it.
+_ARGS_01 = {
+    "exact": "write the arguments under args and exact: true beside it",
+    "partial": "write the arguments under args directly (a subset is the default)",
+    "literal": "write the arguments under args and exact: true beside it",
+    "any": "leave args out to accept any arguments",
+    "one_of": "a spec file has no alternatives for the whole arguments: write one case each",
+    "not": "a spec file has no negation of the whole arguments: list what must hold instead",
+}
 
 
 class ExpectedTurn(Record):
@@ -167,11 +185,13 @@ class TestCase(Record):
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:
     """Expected tools from configuration data; raises ``ConfigError`` listing every problem.
 
-    An item is a tool name, or a mapping with ``name`` and optionally ``args`` (a mapping
-    asserted as a subset, its values matcher dicts or plain values, or one matcher dict for
-    the whole arguments such as ``{exact: {...}}``), ``count``, ``max_count`` and ``never``.
+    An item is a tool name, or a mapping with ``name`` and optionally ``args`` (argument
+    names, whatever they are, to values: plain values or matcher mappings, asserted as a
+    subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
+    ``result`` and ``failed``. A place that toolmatch 0.1 read as a matcher and that is
+    data now warns with a :class:`SpecWarning` (see docs/config.md).
 
-    >>> refund = {"name": "refund", "args": {"amount": {"approx": 42}}}
+    >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}
     >>> tools = load_expected_tools(["search", refund])
     >>> tools[1] == [{"name": "issue_refund", "args": {"amount": 42.0}}]
     True
@@ -181,22 +201,25 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     ... except ConfigError as error:
     ...     for problem in error.problems:
     ...         print(problem.path, "--", problem.message.partition(";")[0])
-    expected_tools[0].count -- must be >= 1, got 0
+    expected_tools[0].count -- must be >= 1 without max_count, got 0
     expected_tools[1].name -- a tool name must not be empty: '' is in every tool name
     """
     problems = Problems()
     tools = _expected_tools(data, path, problems)
     problems.raise_if_any()
+    problems.emit_warnings(stacklevel=3)
     return tools
 
 
 def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     """Test cases from a ``.yaml`` / ``.yml`` / ``.json`` file, or from already-parsed data.
 
-    The layout is ``test_cases: [{name, turns: [{expected_tools: [...], distinct?, ordered?}]}]``;
-    a case may instead carry ``expected_tools`` (and ``distinct`` / ``ordered``) itself, as its
-    only turn. Every problem is reported at once in a ``ConfigError``; a file's problems
-    carry its name. YAML needs PyYAML: ``pip install 'toolmatch[yaml]'``.
+    The layout is ``test_cases: [{name, max_calls?, turns: [{expected_tools: [...], ...}]}]``
+    (a turn's options: ``distinct``, ``ordered``, ``exhaustive``, ``ignore``, ``max_calls``,
+    ``no_repeats``); a case may instead carry ``expected_tools`` and those options itself,
+    as its only turn. Every problem is reported at once in a ``ConfigError``; a file's
+    problems carry its name; places whose meaning changed since toolmatch 0.1 warn with a
+    :class:`SpecWarning` once the spec loads. YAML needs PyYAML: ``pip install 'toolmatch[yaml]'``.
 
     >>> spec = {"test_cases": [
     ...     {"name": "refund", "turns": [
@@ -211,19 +234,32 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     ...     print(error.problems[0].path)
     test_cases[0](refund).turns[1].expected_tools[0].args.amount.regex
     """
+    cases, problems, where = _load(source)
+    problems.emit_warnings(where, stacklevel=3)
+    return cases
+
+
+def load_test_cases_quietly(
+    source: str | PathLike[str] | object,
+) -> tuple[list[TestCase], list[SpecWarning]]:
+    """:func:`load_test_cases`, with its warnings returned instead of issued (for the CLI,
+    which prints each on one line)."""
+    cases, problems, where = _load(source)
+    return cases, problems.spec_warnings(where)
+
+
+def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problems, str | None]:
     import os  # here, not at the top: `import toolmatch` stays fast
 
+    where = None
+    data = source
     if isinstance(source, (str, os.PathLike)):
         where = os.fspath(source)
         data = read_spec_file(where)
-        problems = Problems()
-        cases = _test_cases(data, problems)
-        problems.raise_if_any(where)
-        return cases
     problems = Problems()
-    cases = _test_cases(source, problems)
-    problems.raise_if_any()
-    return cases
+    cases = _test_cases(data, problems)
+    problems.raise_if_any(where)
+    return cases, problems, where
 
 
 def _unknown_keys(
@@ -269,12 +305,27 @@ def _expected_tools(data: object, path: str, problems: Problems) -> list[Expecte
     return tools
 
 
-def _tool_name(name: object, path: str, problems: Problems) -> str | None:
+def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | None:
+    if isinstance(name, dict):
+        built = build_value(name, path, problems)
+        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+            return built
+        if not isinstance(built, Matcher):
+            problems.add(
+                path,
+                "a tool name mapping must be a matcher, with a $ key ({$literal: search} for "
+                "the exact name, {$one_of: [...]}, {$any: true}) or {regex: ...}; got "
+                f"{short_repr(name)}",
+            )
+        elif built is Absent or isinstance(built, Maybe):
+            problems.add(path, "a tool name cannot be $maybe or $absent: every call has a name")
+        return None
     if not isinstance(name, str):
         problems.add(
             path,
-            "a tool name must be a string (matched as a substring of the called tool's name), "
-            f"got {short_repr(name)} ({type_name(name)})",
+            "a tool name must be a string (matched as a substring of the called tool's name) or "
+            f"a matcher mapping such as {{$literal: search}}, got {short_repr(name)} "
+            f"({type_name(name)})",
         )
         return None
     if not name:
@@ -283,20 +334,37 @@ def _tool_name(name: object, path: str, problems: Problems) -> str | None:
     return name
 
 
-def _expected_tool(item: object, path: str, problems: Problems) -> ExpectedTool | None:
+def _expected_tool(
+    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _TOOL_KEYS
+) -> ExpectedTool | None:
     if isinstance(item, str):
         bare = _tool_name(item, path, problems)
         return None if bare is None else ExpectedTool(bare)
     if not isinstance(item, dict):
         problems.add(
             path,
-            f"must be a tool name or a mapping with {', '.join(_TOOL_KEYS)}; got "
+            f"must be a tool name or a mapping with {', '.join(accepted)}; got "
             f"{short_repr(item)} ({type_name(item)})",
         )
         return None
     before = len(problems.found)
-    _unknown_keys(item, _TOOL_KEYS, path, problems)
-    name: str | None = None
+    if accepted is _IGNORE_KEYS:
+        for key in ("count", "max_count", "never"):
+            if key in item:
+                problems.add(
+                    join_path(path, key),
+                    f"an ignore pattern selects calls, so {key} means nothing there; "
+                    f"accepted: {', '.join(accepted)}",
+                )
+        _unknown_keys(
+            {key: None for key in item if key not in ("count", "max_count", "never")},
+            accepted,
+            path,
+            problems,
+        )
+    else:
+        _unknown_keys(item, accepted, path, problems)
+    name: str | Matcher | None = None
     if "name" not in item:
         problems.add(
             join_path(path, "name"),
@@ -304,7 +372,8 @@ def _expected_tool(item: object, path: str, problems: Problems) -> ExpectedTool 
         )
     else:
         name = _tool_name(item["name"], join_path(path, "name"), problems)
-    args = _tool_args(item.get("args"), join_path(path, "args"), problems)
+    exact = _flag(item, "exact", path, problems)
+    args = _tool_args(item.get("args"), exact, join_path(path, "args"), problems)
     never = _flag(item, "never", path, problems)
     count, max_count = _tool_counts(item, path, problems)
     if never and ("count" in item or "max_count" in item):
@@ -313,66 +382,94 @@ def _expected_tool(item: object, path: str, problems: Problems) -> ExpectedTool 
             "never: true asserts that no call matches; it cannot be combined with count or "
             "max_count",
         )
+    result = _tool_result(item, join_path(path, "result"), problems)
+    failed = item.get("failed")
+    if failed is not None and not isinstance(failed, bool):
+        problems.add(
+            join_path(path, "failed"),
+            f"must be true, false or null (either), got {short_repr(failed)}",
+        )
     if len(problems.found) > before or name is None:
         return None
     try:
         if never:
-            return ExpectedTool.never(name, args)
-        return ExpectedTool(name, args, count=count, max_count=max_count)
+            return ExpectedTool.never(name, args, result=result, failed=failed)
+        return ExpectedTool(
+            name, args, count=count, max_count=max_count, result=result, failed=failed
+        )
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
         return None
 
 
-def _tool_args(args: object, path: str, problems: Problems) -> dict[str, Any] | Matcher | None:
-    if args is None:
+def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
+    if "result" not in item:
         return None
+    result = item["result"]
+    if result is None:
+        problems.add(
+            path,
+            "result: null asserts nothing (a call without a recorded result has none); leave "
+            "result out, or give the value or matcher the result must match",
+        )
+        return None
+    built = build_value(result, path, problems)
+    if built is Absent or isinstance(built, Maybe):
+        problems.add(path, "a result cannot be $maybe or $absent: it is a value, not a key")
+        return None
+    return built
+
+
+def _tool_args(
+    args: object, exact: bool, path: str, problems: Problems
+) -> dict[str, Any] | Matcher | None:
+    if args is None:
+        return Exact({}) if exact else None
     if not isinstance(args, dict):
         problems.add(
             path,
-            "must be a mapping of expected arguments (asserted as a subset) or one matcher "
-            f"such as {{exact: {{...}}}}, got {short_repr(args)} ({type_name(args)})",
+            "must be a mapping of argument names to expected values (a subset; exact: true "
+            f"beside args for exactly these), got {short_repr(args)} ({type_name(args)})",
         )
         return None
-    kinds = [key for key in args if key in MATCHER_OPTIONS]
-    if len(kinds) == 1 and kinds[0] not in _ARGS_MATCHERS:
-        kind = kinds[0]
+    names = [key for key in args if not isinstance(key, str)]
+    for key in names:
         problems.add(
-            join_path(path, kind),
-            f"{kind!r} matches one value, not the whole arguments; accepted here: "
-            f"{', '.join(_ARGS_MATCHERS)} (for an argument named {kind!r}, write "
-            f"args: {{partial: {{{kind}: ...}}}})",
+            join_path(path, key),
+            f"argument names must be strings, got {short_repr(key)} ({type_name(key)}); quote it",
         )
+    old = read_by_01(args, ARGS_KEYS_01)
+    if old is not None:
+        problems.warn(
+            path,
+            f"{{{old}: ...}} names an argument {old!r} since toolmatch 0.2 (0.1 read it as a "
+            f"matcher for the whole arguments); {_ARGS_01[old]}",
+        )
+    built = build_arguments(args, path, problems)
+    if names:
         return None
-    built = build_value(args, path, problems)
-    if isinstance(built, dict):
-        keys = [key for key in built if not isinstance(key, str)]
-        for key in keys:
-            problems.add(
-                join_path(path, key),
-                f"argument names must be strings, got {short_repr(key)} ({type_name(key)}); "
-                "quote it",
-            )
-        return None if keys else built
-    return built if isinstance(built, Matcher) else None
+    return Exact(built) if exact else built
 
 
 def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[int, int | None]:
     count = item.get("count", 1)
+    max_count = item.get("max_count")
     if isinstance(count, bool) or not isinstance(count, int):
         problems.add(
             join_path(path, "count"),
-            f"must be an int >= 1, got {short_repr(count)} ({type_name(count)})",
+            f"must be an int >= 0, got {short_repr(count)} ({type_name(count)})",
         )
         count = 1
-    elif count < 1:
+    elif count < 0:
+        problems.add(join_path(path, "count"), f"must be >= 0, got {short_repr(count)}")
+        count = 1
+    elif count == 0 and max_count is None:
         problems.add(
             join_path(path, "count"),
-            f"must be >= 1, got {short_repr(count)}; to assert that no call matches, write "
-            "never: true",
+            "must be >= 1 without max_count, got 0; to assert that no call matches, write "
+            "never: true (count: 0 with max_count: N allows at most N)",
         )
         count = 1
-    max_count = item.get("max_count")
     if max_count is None:
         return count, None
     if isinstance(max_count, bool) or not isinstance(max_count, int):
@@ -391,12 +488,26 @@ def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[i
     return count, max_count
 
 
+def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | None:
+    value = mapping.get("max_calls")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        problems.add(
+            join_path(path, "max_calls"),
+            f"must be an int >= 0, or null, got {short_repr(value)} ({type_name(value)})",
+        )
+        return None
+    return value
+
+
 def _turn(data: object, path: str, problems: Problems) -> ExpectedTurn:
     if not isinstance(data, dict):
         problems.add(
             path,
-            "a turn must be a mapping with expected_tools (and optionally distinct, ordered), "
-            f"got {short_repr(data)} ({type_name(data)})",
+            "a turn must be a mapping with expected_tools (and optionally distinct, ordered, "
+            f"exhaustive, ignore, max_calls, no_repeats), got {short_repr(data)} "
+            f"({type_name(data)})",
         )
         return ExpectedTurn(())
     _unknown_keys(data, _TURN_KEYS, path, problems)
@@ -408,9 +519,27 @@ def _turn(data: object, path: str, problems: Problems) -> ExpectedTurn:
         tools = []
     else:
         tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
-    distinct = _flag(data, "distinct", path, problems)
-    ordered = _flag(data, "ordered", path, problems)
-    return ExpectedTurn(tools, distinct=distinct, ordered=ordered)
+    flags = {
+        key: _flag(data, key, path, problems)
+        for key in ("distinct", "ordered", "exhaustive", "no_repeats")
+    }
+    ignore: list[ExpectedTool] = []
+    if "ignore" in data:
+        where = join_path(path, "ignore")
+        raw = data["ignore"]
+        if not isinstance(raw, list):
+            problems.add(
+                where,
+                "must be a list of calls to leave out (tool names or mappings with a name), "
+                f"got {short_repr(raw)} ({type_name(raw)})",
+            )
+        else:
+            for index, item in enumerate(raw):
+                pattern = _expected_tool(item, join_path(where, index), problems, _IGNORE_KEYS)
+                if pattern is not None:
+                    ignore.append(pattern)
+    max_calls = _max_calls(data, path, problems)
+    return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, **flags)
 
 
 def _case(data: object, index: int, problems: Problems) -> TestCase | None:
@@ -434,6 +563,7 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
         path = f"{path}({name})"
     _unknown_keys(data, _CASE_KEYS, path, problems)
     turns: list[ExpectedTurn] = []
+    max_calls = None
     if "turns" in data and "expected_tools" in data:
         problems.add(
             path,
@@ -441,13 +571,14 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
             "expected_tools: [...] for a single turn",
         )
     elif "turns" in data:
-        for key in ("distinct", "ordered"):
-            if key in data:
+        for key in _TURN_KEYS:
+            if key in data and key not in ("expected_tools", "max_calls"):
                 problems.add(
                     join_path(path, key),
                     f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
-                    f"{key}: true}}]",
+                    f"{key}: {'[...]' if key == 'ignore' else 'true'}}}]",
                 )
+        max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
         raw_turns = data["turns"]
         if not isinstance(raw_turns, list) or not raw_turns:
             problems.add(
@@ -471,7 +602,7 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
         )
     if not isinstance(name, str) or not name:
         return None
-    return TestCase(name, turns)
+    return TestCase(name, turns, max_calls)
 
 
 def _test_cases(data: object, problems: Problems) -> list[TestCase]:

@@ -43,7 +43,7 @@ import sys
 from collections.abc import Generator, Iterable, Iterator, Sequence
 
 from toolmatch import __version__
-from toolmatch._cases import TestCase, load_test_cases
+from toolmatch._cases import TestCase, load_test_cases_quietly
 from toolmatch._cli_spec import add_commands, run_command
 from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
@@ -802,10 +802,10 @@ def _check(options: argparse.Namespace) -> int:
             stream.reconfigure(errors="backslashreplace")
     try:
         if options.regex_timeout is None:
-            cases = load_test_cases(options.spec)
+            cases, warned = load_test_cases_quietly(options.spec)
         else:
             with default_regex_timeout(options.regex_timeout):
-                cases = load_test_cases(options.spec)
+                cases, warned = load_test_cases_quietly(options.spec)
     except ConfigError as error:
         # One line a problem, whatever the spec's names and values hold.
         for problem in error.problems:
@@ -813,6 +813,8 @@ def _check(options: argparse.Namespace) -> int:
         return 2
     except OSError as error:
         return _fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
+    for warning in warned:  # one line each: the spec loads, with a meaning that changed
+        print(_printable(f"warning: {warning}"), file=sys.stderr)
 
     if options.traces == "-":
         traces_name = "<stdin>"

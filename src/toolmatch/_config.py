@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from toolmatch._base import MAX_DEPTH, Matcher
-from toolmatch._combinators import Not
+from toolmatch._combinators import AllOf, AnyOf, Not
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
@@ -22,15 +22,23 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "MATCHER_OPTIONS",
+    "ARGS_KEYS_01",
+    "KEYS_01",
+    "MATCHER_KEYS",
+    "SEED_FORMS",
+    "MatcherKey",
+    "SpecWarning",
+    "matcher_key",
     "MAX_NESTING",
     "MAX_REPEATED",
     "NESTED_TOO_DEEPLY",
     "ConfigError",
     "ConfigProblem",
     "Problems",
+    "build_arguments",
     "build_value",
     "matcher_from_config",
+    "read_by_01",
     "unbounded",
 ]
 
@@ -77,7 +85,7 @@ class ConfigError(ValueError):
     ...     matcher_from_config({"fuzzy": 206588}, path="args.a")
     ... except ConfigError as error:
     ...     print(error)
-    args.a.fuzzy: a fuzzy pattern must be a string, got 206588 (int); quote it: fuzzy: "206588"
+    args.a.fuzzy: must be a string, got 206588 (int); quote it: "206588"
     """
 
     def __init__(self, problems: list[ConfigProblem], source: str | None = None) -> None:
@@ -94,17 +102,32 @@ class ConfigError(ValueError):
 
 
 class Problems:
-    """Collects problems while loading, so one run reports all of a file's mistakes."""
+    """Collects problems (and warnings) while loading, so one run reports all of a file's."""
 
     def __init__(self) -> None:
         self.found: list[ConfigProblem] = []
+        self.warnings: list[ConfigProblem] = []
 
     def add(self, path: str, message: str) -> None:
         self.found.append(ConfigProblem(path, message))
 
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append(ConfigProblem(path, message))
+
     def raise_if_any(self, source: str | None = None) -> None:
         if self.found:
             raise ConfigError(self.found, source)
+
+    def spec_warnings(self, source: str | None = None) -> list[SpecWarning]:
+        return [SpecWarning(found.path, found.message, source) for found in self.warnings]
+
+    def emit_warnings(self, source: str | None = None, stacklevel: int = 2) -> None:
+        """Each warning as a :class:`SpecWarning`, through :mod:`warnings`."""
+        if self.warnings:
+            import warnings
+
+            for warning in self.spec_warnings(source):
+                warnings.warn(warning, stacklevel=stacklevel + 1)
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -118,37 +141,132 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "null": (type(None),),
 }
 
-_STRING_OPTIONS = ("trim_strings", "case_insensitive")
 
-# Each matcher key, with the option keys that may stand beside it.
-MATCHER_OPTIONS: dict[str, tuple[str, ...]] = {
-    "literal": _STRING_OPTIONS,
-    "fuzzy": (),
-    "regex": ("ignore_case",),
-    "any": (),
-    "one_of": (),
-    "approx": ("rel", "abs"),
-    "contains": (),
-    "type": (),
-    "partial": _STRING_OPTIONS,
-    "exact": _STRING_OPTIONS,
-    "not": (),
-    "maybe": (),
-    "absent": (),
-}
+def _anything() -> Matcher:
+    return ANY
+
+
+def _absent() -> Matcher:
+    return Absent
+
+
+def _regex(pattern: str, *, ignore_case: bool = False) -> Matcher:
+    """``Regex`` with the file's one flag spelled as an option (``re.IGNORECASE`` is 2)."""
+    if not isinstance(ignore_case, bool):
+        raise TypeError(f"ignore_case must be true or false, got {short_repr(ignore_case)}")
+    return Regex(pattern, flags=2 if ignore_case else 0)
+
+
+class MatcherKey:
+    """One row of :data:`MATCHER_KEYS`: how a ``$`` key's mapping becomes a matcher.
+
+    ``make`` is called with the key's value, read as ``reads`` says, as positional
+    arguments, and each option present as a keyword argument (read as its kind says).
+
+    >>> MATCHER_KEYS["$approx"]
+    MatcherKey(Approx, 'number', {'rel': 'number', 'abs': 'number'})
+    """
+
+    __slots__ = ("make", "reads", "options")
+
+    def __init__(
+        self, make: Callable[..., Matcher], reads: str, options: dict[str, str] | None = None
+    ) -> None:
+        if reads not in _READERS:
+            raise ValueError(f"unknown reader {reads!r}; known: {', '.join(_READERS)}")
+        self.make = make
+        self.reads = reads
+        self.options = dict(options or {})
+
+    def __repr__(self) -> str:
+        name = getattr(self.make, "__name__", repr(self.make))
+        return f"MatcherKey({name}, {self.reads!r}, {self.options!r})"
+
+
+SEED_FORMS: dict[str, str] = {"fuzzy": "$fuzzy", "regex": "$regex"}
+"""The seed's bare forms, still matchers: ``{fuzzy: ...}`` alone, ``{regex: ...}`` with at
+most ``ignore_case`` beside it; the ``$`` row each one is."""
+
+KEYS_01 = (
+    "literal",
+    "fuzzy",
+    "regex",
+    "any",
+    "one_of",
+    "approx",
+    "contains",
+    "type",
+    "partial",
+    "exact",
+    "not",
+    "maybe",
+    "absent",
+)
+"""The bare matcher keys toolmatch 0.1 read (history: data now, but loading warns)."""
+ARGS_KEYS_01 = ("partial", "exact", "literal", "any", "one_of", "not")
+"""The 0.1 keys that could stand for a whole ``args`` mapping."""
+
+
+def matcher_key(mapping: dict[Any, Any]) -> str | None:
+    """The key that makes ``mapping``, in a value position, a matcher; ``None`` for data.
+
+    A mapping is a matcher exactly when it has a key starting with ``$``, or is one of
+    the seed's forms (``{fuzzy: ...}`` alone, ``{regex: ...}`` with at most
+    ``ignore_case``); every other mapping is data.
+
+    >>> matcher_key({"$approx": 3, "rel": 0.01}), matcher_key({"regex": "a.*"})
+    ('$approx', 'regex')
+    >>> matcher_key({"type": "restaurant", "city": "Paris"}) is None
+    True
+    """
+    for key in mapping:
+        if isinstance(key, str) and key.startswith("$"):
+            return key
+    if "fuzzy" in mapping and len(mapping) == 1:
+        return "fuzzy"
+    if "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping):
+        return "regex"
+    return None
+
+
+class SpecWarning(UserWarning):
+    """A spec that loads, written in a way whose meaning changed: ``path`` and ``message``.
+
+    Loading a spec warns once for each place that toolmatch 0.1 read as a matcher and that
+    is data now, naming the ``$`` spelling; see docs/config.md.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     days = matcher_from_config({"days": {"approx": 3}})
+    >>> print(caught[0].message.path, "--", caught[0].message.message.partition(";")[0])
+    args.days -- {approx: ...} is data since toolmatch 0.2, not the approx matcher of 0.1
+    >>> days == {"days": {"approx": 3}}
+    True
+    """
+
+    def __init__(self, path: str, message: str, source: str | None = None) -> None:
+        self.path = path
+        self.message = message
+        self.source = source
+        text = f"{path}: {message}"
+        super().__init__(text if source is None else f"{source}: {text}")
 
 
 def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.
 
-    A plain value is a :class:`Literal`; a dict with one matcher key (``fuzzy``, ``regex``,
-    ``any``, ``one_of``, ``approx``, ``contains``, ``type``, ``partial``, ``exact``, ``not``,
-    ``maybe``, ``absent``, ``literal``) is that matcher, at any depth.
+    A mapping with a ``$`` key is that matcher (``{"$approx": 3, "rel": 0.01}``), and so
+    are the seed's ``{"fuzzy": ...}`` and ``{"regex": ...}``; every other value is data,
+    compared by :class:`Literal` rules, with matchers anywhere inside it (see
+    :func:`matcher_key` and docs/config.md).
 
     >>> matcher_from_config({"fuzzy": "206588"}) == "206,588"
     True
-    >>> args = matcher_from_config({"city": {"regex": "Par.*"}, "days": 3})
+    >>> args = matcher_from_config({"city": {"regex": "Par.*"}, "days": {"$approx": 3}})
     >>> args == {"city": "Paris", "days": 3.0}
+    True
+    >>> matcher_from_config({"type": "restaurant"}) == {"type": "restaurant"}
     True
     """
     problems = Problems()
@@ -156,6 +274,7 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     if not isinstance(built, Matcher):
         built = _made(path, problems, Literal, built)
     problems.raise_if_any()
+    problems.emit_warnings(stacklevel=3)
     return built
 
 
@@ -231,10 +350,11 @@ def _keys(container: dict[Any, Any] | list[Any]) -> int:
 
 
 def build_value(value: object, path: str, problems: Problems) -> Any:
-    """``value`` with every matcher dict in it, at any depth, replaced by its matcher.
+    """``value`` in a value position, with every matcher mapping in it replaced by its matcher.
 
     A value beyond the limits (see :func:`unbounded`) is refused before anything recurses
-    into it.
+    into it. Places that toolmatch 0.1 read as matchers and are data now are noted in
+    ``problems.warnings``.
     """
     beyond = unbounded(value)
     if beyond is not None:
@@ -243,7 +363,27 @@ def build_value(value: object, path: str, problems: Problems) -> Any:
             path = join_path(path, key)
         problems.add(path, message)
         return ANY
-    return _build(value, path, problems)
+    return _build(value, path, problems, True)
+
+
+def build_arguments(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
+    """An ``args`` mapping: its keys are argument names whatever they are, its values value
+    positions (a ``$maybe`` or ``$absent`` says whether the key may be missing)."""
+    beyond = unbounded(mapping)
+    if beyond is not None:
+        keys, message = beyond
+        for key in keys:
+            path = join_path(path, key)
+        problems.add(path, message)
+        return {}
+    return _entries(mapping, path, problems)
+
+
+def _entries(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
+    """A mapping's values, each in a value position (where $maybe and $absent mean something)."""
+    return {
+        key: _build(item, join_path(path, key), problems, True) for key, item in mapping.items()
+    }
 
 
 def _made(
@@ -252,42 +392,42 @@ def _made(
     """``make(*args, **options)``; ``ANY`` and a problem at ``path`` if it refuses them."""
     try:
         return make(*args, **options)
-    except (TypeError, ValueError) as error:  # a constructor's rule the loader does not repeat
+    except (TypeError, ValueError) as error:  # the constructor's rule, with the file's path
         problems.add(path, str(error))
         return ANY
 
 
-def _build(value: object, path: str, problems: Problems) -> Any:
+def _build(value: object, path: str, problems: Problems, legacy: bool) -> Any:
+    """``value`` in a value position; ``legacy``: whether 0.1 read matchers here."""
     if isinstance(value, dict):
-        keys = [key for key in value if key in MATCHER_OPTIONS]
-        if not keys:
-            return {
-                key: _build(item, join_path(path, key), problems) for key, item in value.items()
-            }
-        if len(keys) > 1:
-            problems.add(
-                path,
-                f"names two matcher kinds, {keys[0]!r} and {keys[1]!r}; a matcher dict has one "
-                f"(to compare a literal dict with these keys, wrap it: {{literal: {{...}}}})",
-            )
-            return ANY
-        kind = keys[0]
-        extra = [key for key in value if key != kind and key not in MATCHER_OPTIONS[kind]]
-        if extra:
-            allowed = ", ".join(MATCHER_OPTIONS[kind]) or "none"
-            problems.add(
-                path,
-                f"mixes the matcher key {kind!r} with other keys {', '.join(map(repr, extra))} "
-                f"(options allowed beside {kind!r}: {allowed}; to compare a literal dict with "
-                f"these keys, wrap it: {{literal: {{...}}}})",
-            )
-            return ANY
-        return _BUILDERS[kind](value, join_path(path, kind), problems)
+        key = matcher_key(value)
+        if key is not None:
+            return _matcher(value, key, path, problems)
+        inner = legacy
+        if legacy:
+            old = read_by_01(value, KEYS_01)
+            if old is not None:
+                problems.warn(
+                    path,
+                    f"{{{old}: ...}} is data since toolmatch 0.2, not the {old} matcher of 0.1; "
+                    f"for the matcher write {{${old}: ...}}, for data {{$literal: {{...}}}}",
+                )
+                inner = old != "literal"  # 0.1 compared what is inside a literal as written
+        return {
+            key: _build(item, join_path(path, key), problems, inner) for key, item in value.items()
+        }
     if isinstance(value, list):
-        return [_value(item, join_path(path, index), problems) for index, item in enumerate(value)]
+        return [
+            _value(item, join_path(path, index), problems, legacy)
+            for index, item in enumerate(value)
+        ]
+    return _scalar(value, path, problems)
+
+
+def _scalar(value: object, path: str, problems: Problems) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, float) and math.isnan(value):
-            problems.add(path, "NaN never equals anything; use {type: float} or remove it")
+            problems.add(path, "NaN never equals anything; use {$type: float} or remove it")
         return value
     if type_name(value) in ("datetime.date", "datetime.datetime"):
         # YAML reads an unquoted 2026-01-02 as a date; tool arguments arrive as JSON strings.
@@ -300,182 +440,199 @@ def _build(value: object, path: str, problems: Problems) -> Any:
     return ANY
 
 
-def _value(value: object, path: str, problems: Problems) -> Any:
+def _plain(value: object, path: str, problems: Problems) -> Any:
+    """``value`` taken as written: its mappings are data whatever their keys."""
+    if isinstance(value, dict):
+        return {key: _plain(item, join_path(path, key), problems) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, join_path(path, index), problems) for index, item in enumerate(value)]
+    return _scalar(value, path, problems)
+
+
+def _value(value: object, path: str, problems: Problems, legacy: bool = True) -> Any:
     """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
-    built = _build(value, path, problems)
+    built = _build(value, path, problems, legacy)
     if built is Absent or isinstance(built, Maybe):
-        kind = "absent" if built is Absent else "maybe"
+        kind = "$absent" if built is Absent else "$maybe"
         problems.add(
             path,
-            f"{kind} only means something as the value of a key in args, partial or exact "
+            f"{kind} only means something as the value of a key in a mapping "
             "(it says whether the key may be missing)",
         )
         return ANY
     return built
 
 
-def _string_options(spec: dict[str, Any], path: str, problems: Problems) -> dict[str, bool]:
+def read_by_01(mapping: dict[Any, Any], keys: tuple[str, ...]) -> str | None:
+    """The matcher key of ``keys`` that toolmatch 0.1 read ``mapping`` as, if it did.
+
+    0.1 took a mapping with one of its keys, only that key's options beside it, and a
+    value of the kind the key reads, as that matcher.
+    """
+    found = [key for key in mapping if key in keys]
+    if len(found) != 1:
+        return None
+    old = found[0]
+    row = MATCHER_KEYS["$" + old]
+    if any(key != old and key not in row.options for key in mapping):
+        return None
+    value = mapping[old]
+    accepted = {
+        "true": value is True,
+        "values": isinstance(value, list) and bool(value),
+        "types": value is None or (isinstance(value, str) and value in _TYPES),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "text": isinstance(value, str),
+        "mapping": isinstance(value, dict),
+    }
+    return old if accepted.get(row.reads, True) else None
+
+
+def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> Matcher:
+    """The matcher ``mapping`` is, by its matcher ``key`` (a ``$`` key or a seed form)."""
+    name = SEED_FORMS.get(key, key)
+    row = MATCHER_KEYS.get(name)
+    if row is None:
+        import difflib
+
+        close = difflib.get_close_matches(key, MATCHER_KEYS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        problems.add(
+            f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key),
+            f"unknown matcher key {short_repr(key)}{hint}; a key starting with $ names a "
+            f"matcher, one of: {', '.join(MATCHER_KEYS)} (for data with this key, wrap it: "
+            "{$literal: {...}})",
+        )
+        return ANY
+    others = [other for other in mapping if other != key]
+    marked = [other for other in others if isinstance(other, str) and other.startswith("$")]
+    if marked:
+        problems.add(
+            path,
+            f"names two matchers, {key!r} and {marked[0]!r}; a matcher mapping has one "
+            "(options are written without $)",
+        )
+        return ANY
+    extra = [other for other in others if other not in row.options]
+    if extra:
+        allowed = ", ".join(row.options) or "none"
+        problems.add(
+            path,
+            f"mixes the matcher key {key!r} with other keys {', '.join(map(repr, extra))} "
+            f"(options allowed beside {key!r}: {allowed}; for data with these keys, wrap "
+            "it: {$literal: {...}})",
+        )
+        return ANY
+    # `args.when.$regex`, not join_path's quoted `args.when['$regex']`: a matcher key's place.
+    where = f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key)
+    before = len(problems.found)
+    args = _READERS[row.reads](mapping[key], where, problems)
+    read = len(problems.found) == before
     options = {}
-    for name in _STRING_OPTIONS:
-        if name in spec:
-            if isinstance(spec[name], bool):
-                options[name] = spec[name]
-            else:
-                parent = path.rpartition(".")[0]
-                problems.add(
-                    join_path(parent, name), f"must be true or false, got {short_repr(spec[name])}"
-                )
-    return options
-
-
-def _literal(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    options = _string_options(spec, path, problems)
-    return _made(path, problems, Literal, spec["literal"], **options)
-
-
-def _fuzzy(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    pattern = spec["fuzzy"]
-    if not isinstance(pattern, str):
-        problems.add(
-            path,
-            f"a fuzzy pattern must be a string, got {short_repr(pattern)} ({type_name(pattern)}); "
-            f'quote it: fuzzy: "{pattern}"',
-        )
-        return ANY
-    return _made(path, problems, Fuzzy, pattern)
-
-
-def _regex(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    pattern = spec["regex"]
-    if not isinstance(pattern, str):
-        problems.add(
-            path, f"a regex must be a string, got {short_repr(pattern)} ({type_name(pattern)})"
-        )
-        return ANY
-    ignore_case = spec.get("ignore_case", False)
-    if not isinstance(ignore_case, bool):
-        problems.add(
-            join_path(path.rpartition(".")[0], "ignore_case"),
-            f"must be true or false, got {short_repr(ignore_case)}",
-        )
-    compiled = _made(path, problems, Regex, pattern, flags=2 if ignore_case is True else 0)
-    return compiled if isinstance(ignore_case, bool) else ANY  # flags=2 is re.IGNORECASE
-
-
-def _any(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    if spec["any"] is not True:
-        problems.add(
-            path, f"must be true (any: true matches every value), got {short_repr(spec['any'])}"
-        )
-    return ANY
-
-
-def _one_of(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    candidates = spec["one_of"]
-    if not isinstance(candidates, list) or not candidates:
-        problems.add(path, f"must be a non-empty list of candidates, got {short_repr(candidates)}")
-        return ANY
-    built = [
-        _value(item, join_path(path, index), problems) for index, item in enumerate(candidates)
-    ]
-    return _made(path, problems, OneOf, *built)
-
-
-def _approx(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    parent = path.rpartition(".")[0]
-    arguments: dict[str, Any] = {}
-    for key, where in (
-        ("approx", path),
-        ("rel", join_path(parent, "rel")),
-        ("abs", join_path(parent, "abs")),
-    ):
-        if key not in spec:
-            continue
-        number = spec[key]
-        if isinstance(number, bool) or not isinstance(number, (int, float)):
-            problems.add(where, f"must be a number, got {short_repr(number)} ({type_name(number)})")
-        elif key != "approx" and not number >= 0:
-            problems.add(where, f"must be zero or positive, got {short_repr(number)}")
-        elif key == "approx" and isinstance(number, float) and math.isnan(number):
-            problems.add(where, "NaN never matches anything")
+    for option in others:
+        kind, value, at = row.options[option], mapping[option], join_path(path, option)
+        if kind == "value":
+            options[option] = _value(value, at, problems)
+        elif kind == "bool" and not isinstance(value, bool):
+            problems.add(at, f"must be true or false, got {short_repr(value)}")
         else:
-            arguments[key] = number
-    if len(arguments) != sum(key in spec for key in ("approx", "rel", "abs")):
+            options[option] = value
+    if not read:
         return ANY
-    value = arguments.pop("approx")
-    return _made(path, problems, Approx, value, **arguments)  # a number too large for a float
+    built = _made(where, problems, row.make, *args, **options)  # also when an option is bad
+    return ANY if len(problems.found) > before else built
 
 
-def _contains(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return _made(path, problems, Contains, _value(spec["contains"], path, problems))
+def _read_true(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if value is not True:
+        problems.add(path, f"must be true, got {short_repr(value)}")
+    return ()
 
 
-def _type(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    name = spec["type"]
-    if name is None:
-        name = "null"  # YAML reads an unquoted `null` as no value at all
-    if not isinstance(name, str) or name not in _TYPES:
-        problems.add(
-            path,
-            f"unknown type {short_repr(name)}; accepted: {', '.join(_TYPES)} (to compare a "
-            "literal dict with a 'type' key, wrap it: {literal: {...}})",
-        )
-        return ANY
-    return _made(path, problems, IsType, *_TYPES[name])
+def _read_values(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, list) or not value:
+        problems.add(path, f"must be a non-empty list, got {short_repr(value)}")
+        return ()
+    return tuple(_value(item, join_path(path, index), problems) for index, item in enumerate(value))
 
 
-def _mapping(kind: Callable[..., Matcher]) -> Callable[[dict[str, Any], str, Problems], Matcher]:
-    key = kind.__name__.lower()
+def _read_list(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, list):
+        problems.add(path, f"must be a list, got {short_repr(value)} ({type_name(value)})")
+        return ()
+    return ([_value(item, join_path(path, index), problems) for index, item in enumerate(value)],)
 
-    def build(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-        mapping = spec[key]
-        options = _string_options(spec, path, problems)
-        if not isinstance(mapping, dict):
+
+def _read_mapping(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, dict):
+        problems.add(path, f"must be a mapping, got {short_repr(value)} ({type_name(value)})")
+        return ()
+    return (_entries(value, path, problems),)
+
+
+def _read_text(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, str):
+        hint = ""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            hint = f'; quote it: "{value}"'
+        problems.add(path, f"must be a string, got {short_repr(value)} ({type_name(value)}){hint}")
+    return (value,)
+
+
+def _read_types(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    names = value if isinstance(value, list) and value else [value]
+    types: list[type] = []
+    for name in names:
+        if name is None:
+            name = "null"  # YAML reads an unquoted `null` as no value at all
+        if not isinstance(name, str) or name not in _TYPES:
             problems.add(
                 path,
-                f"must be a dict of arguments, got {short_repr(mapping)} ({type_name(mapping)})",
+                f"unknown type {short_repr(name)}; accepted: {', '.join(_TYPES)}, or a list "
+                "of them",
             )
-            return ANY
-        values = {
-            name: _build(item, join_path(path, name), problems) for name, item in mapping.items()
-        }
-        return _made(path, problems, kind, values, **options)
-
-    return build
+            return ()
+        types.extend(_TYPES[name])
+    return tuple(types)
 
 
-def _not(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    return _made(path, problems, Not, _value(spec["not"], path, problems))
+_READERS: dict[str, Callable[[object, str, Problems], tuple[Any, ...]]] = {
+    "plain": lambda value, path, problems: (_plain(value, path, problems),),
+    "value": lambda value, path, problems: (_value(value, path, problems),),
+    "number": lambda value, path, problems: (value,),  # the constructor says what is wrong
+    "values": _read_values,
+    "list": _read_list,
+    "mapping": _read_mapping,
+    "text": _read_text,
+    "true": _read_true,
+    "types": _read_types,
+}
 
 
-def _maybe(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    inner = _build(spec["maybe"], path, problems)
-    if inner is Absent or isinstance(inner, Maybe):
-        problems.add(path, "maybe cannot wrap absent or another maybe")
-        return ANY
-    return _made(path, problems, Maybe, inner)
+_STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 
-
-def _absent(spec: dict[str, Any], path: str, problems: Problems) -> Matcher:
-    if spec["absent"] is not True:
-        problems.add(
-            path, f"must be true (absent: true forbids the key), got {short_repr(spec['absent'])}"
-        )
-    return Absent
-
-
-_BUILDERS: dict[str, Callable[[dict[str, Any], str, Problems], Matcher]] = {
-    "literal": _literal,
-    "fuzzy": _fuzzy,
-    "regex": _regex,
-    "any": _any,
-    "one_of": _one_of,
-    "approx": _approx,
-    "contains": _contains,
-    "type": _type,
-    "partial": _mapping(Partial),
-    "exact": _mapping(Exact),
-    "not": _not,
-    "maybe": _maybe,
-    "absent": _absent,
+# Every matcher key a spec file knows: its builder, how its value is read, its options.
+# The one table: the loader, the docs table test and the legacy warnings all read it.
+# Readers (see _READERS): "plain" a value taken as written, no matchers inside; "value" a
+# value position (matchers inside); "values" a non-empty list of value positions, spread;
+# "list" a list of value positions, passed as one list; "mapping" a mapping whose values
+# are value positions; "text" a string; "number" a number; "true" only `true`, passing
+# nothing; "types" a type name or a list of them. Option kinds: "bool", "number", "text",
+# "value" (a value position); all but "value" are passed as written.
+MATCHER_KEYS: dict[str, MatcherKey] = {
+    "$literal": MatcherKey(Literal, "plain", _STRING_OPTIONS),
+    "$fuzzy": MatcherKey(Fuzzy, "text"),
+    "$regex": MatcherKey(_regex, "text", {"ignore_case": "bool"}),
+    "$any": MatcherKey(_anything, "true"),
+    "$one_of": MatcherKey(OneOf, "values"),
+    "$approx": MatcherKey(Approx, "number", {"rel": "number", "abs": "number"}),
+    "$contains": MatcherKey(Contains, "value"),
+    "$type": MatcherKey(IsType, "types"),
+    "$partial": MatcherKey(Partial, "mapping", _STRING_OPTIONS),
+    "$exact": MatcherKey(Exact, "mapping", _STRING_OPTIONS),
+    "$not": MatcherKey(Not, "value"),
+    "$all_of": MatcherKey(AllOf, "values"),
+    "$any_of": MatcherKey(AnyOf, "values"),
+    "$maybe": MatcherKey(Maybe, "value"),
+    "$absent": MatcherKey(_absent, "true"),
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from toolmatch._config import matcher_key
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
@@ -18,18 +19,9 @@ def exact_name(name: str) -> dict[str, str]:
     return {"$literal": name}
 
 
-def _looks_like_matcher(mapping: dict[Any, Any]) -> bool:
-    # The spec's rule (docs/config.md): a `$` key, or one of the seed's two bare forms.
-    if any(isinstance(key, str) and key.startswith("$") for key in mapping):
-        return True
-    if "fuzzy" in mapping and len(mapping) == 1:
-        return True
-    return "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping)
-
-
 def _holds_matcher_form(value: object) -> bool:
     if isinstance(value, dict):
-        return _looks_like_matcher(value) or any(map(_holds_matcher_form, value.values()))
+        return matcher_key(value) is not None or any(map(_holds_matcher_form, value.values()))
     if isinstance(value, list):
         return any(map(_holds_matcher_form, value))
     return False
@@ -46,7 +38,7 @@ def escaped(value: Any, *, holds_matchers: bool = False) -> Any:
     ({'type': 'image', 'regex': 'a'}, {'$literal': [{'regex': 'a.*'}]})
     """
     if holds_matchers:
-        return {"$exact": value} if _looks_like_matcher(value) else value
+        return {"$exact": value} if matcher_key(value) is not None else value
     return {"$literal": value} if _holds_matcher_form(value) else value
 
 

@@ -224,6 +224,10 @@ MALFORMED = [
     ("tool", "{name: {$one_of: []}}"),
     ("tool", "{name: {kind: f}}"),
     ("tool", "{name: f, result: {$any: false}}"),
+    ("tool", "{name: f, result: null}"),
+    ("tool", "{name: {$maybe: f}}"),
+    ("tool", "{name: {$absent: true}}"),
+    ("tool", "{name: f, args: {1: x}}"),
     # values and matchers
     ("value", "{$regex: x, $fuzzy: y}"),
     ("value", "{$regex: 'x', flags: 2}"),
@@ -290,3 +294,84 @@ def test_what_only_the_loader_refuses(rule: str, kind: str, text: str) -> None:
     with pytest.raises(ConfigError):
         load_test_cases(spec)
     assert schema_errors(spec) == [], f"the schema can state {rule!r} after all: move it up"
+
+
+# Specs both accept: the schema is no stricter than the loader.
+VALID = [
+    ("tool", "{name: f, args: null}"),
+    ("tool", "{name: f, exact: true, args: {}}"),
+    ("tool", "{name: f, count: 0, max_count: 2}"),
+    ("tool", "{name: f, max_count: null}"),
+    ("tool", "{name: f, failed: null}"),
+    ("tool", "{name: f, result: 3}"),
+    ("tool", "{name: f, result: {$regex: 'Error.*'}, failed: true}"),
+    ("tool", "{name: {$literal: search}}"),
+    ("tool", "{name: {regex: 'web_.*'}}"),
+    ("tool", "{name: {$one_of: [search, fetch]}}"),
+    ("tool", "{name: {$any: true}, never: true}"),
+    ("tool", "{name: f, args: {type: restaurant, exact: 1, $note: x}}"),
+    ("value", "{type: restaurant, city: {fuzzy: paris}}"),
+    ("value", "{fuzzy: x, other: 1}"),
+    ("value", "{regex: 3, other: 1}"),
+    ("value", "{$literal: {fuzzy: x}}"),
+    ("value", "{$type: [int, str]}"),
+    ("value", "{$type: null}"),
+    ("value", "{$approx: 3, rel: 0.01, abs: 0}"),
+    ("value", "{$partial: {a: {$absent: true}}, case_insensitive: true}"),
+    ("value", "{a: {$maybe: 1}}"),
+    ("value", "[{a: {$absent: true}}]"),
+    ("value", "{$not: {$one_of: [1, {$regex: 'x.*'}]}}"),
+    ("value", "{$all_of: [{$type: str}, {$contains: a}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [f, {name: g, args: {q: 1}}], max_calls: 3}"),
+    ("case", "{name: a, expected_tools: [f], exhaustive: true, no_repeats: true, ordered: true}"),
+    ("case", "{name: a, max_calls: 0, turns: [{expected_tools: [], max_calls: null}]}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), VALID, ids=[text for _, text in VALID])
+def test_a_valid_spec_is_accepted_by_both(kind: str, text: str) -> None:
+    spec = wrapped(kind, text)
+    load_test_cases(spec)
+    assert schema_errors(spec) == []
+
+
+# --- docs/config.md's error tables: every loader message, with an input ---------------------
+
+# The rows whose rule a schema cannot state, by a part of their message.
+LOADER_ONLY_MESSAGES = (
+    "invalid regular expression",  # a schema's "pattern" is a regex, not a check of one
+    "must be zero or positive",  # rel and abs: the loader's table knows numbers, not signs
+    "NaN",  # JSON has no NaN; YAML's .nan is a float to a schema
+    "must be >= count",  # one value against another
+    "duplicate case name",  # uniqueness of a key inside objects of a list
+)
+
+
+def config_error_rows() -> list[tuple[str, str, str]]:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_docs_config_tables import ROWS
+
+    return [(loader, text, message) for loader, text, _, message in ROWS]
+
+
+def row_spec(loader: str, text: str) -> Any:
+    if loader == "matcher_from_config":
+        return wrapped("value", text)
+    if loader == "load_expected_tools":
+        return {"test_cases": [{"name": "a", "expected_tools": yaml.safe_load(text)}]}
+    return yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("loader", "text", "message"), config_error_rows(), ids=[t for _, t, _ in config_error_rows()]
+)
+def test_every_error_row_of_the_docs_is_refused_by_the_schema(
+    loader: str, text: str, message: str
+) -> None:
+    spec = row_spec(loader, text)
+    with pytest.raises(ConfigError):
+        load_test_cases(spec)
+    if any(part in message for part in LOADER_ONLY_MESSAGES):
+        assert schema_errors(spec) == [], f"the schema can state {message!r} after all"
+    else:
+        assert schema_errors(spec), f"the schema accepts what the loader refuses: {message}"

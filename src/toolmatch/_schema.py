@@ -143,15 +143,22 @@ def build_schema() -> dict[str, Any]:
     selecting = {
         "name": {
             "description": "a substring of the called tool's name, or a name matcher",
-            "anyOf": [{"type": "string", "minLength": 1}, _ref("matcher")],
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {"allOf": [_ref("matcher"), _ref("not_about_keys")]},
+            ],
         },
         "args": {
             "description": "the expected arguments by name, each a value (a subset, unless exact)",
-            "type": "object",
+            "type": ["object", "null"],
+            "propertyNames": {"type": "string"},
             "additionalProperties": _ref("value"),
         },
         "exact": {**flag, "description": "true: no arguments beyond those in args"},
-        "result": {**_ref("item"), "description": "what the tool's recorded result must match"},
+        "result": {
+            "description": "what the tool's recorded result must match",
+            "allOf": [_ref("item"), {"not": {"type": "null"}}],
+        },
         "failed": {"description": "the call's recorded failed flag", "type": ["boolean", "null"]},
     }
     counting = {
@@ -229,15 +236,14 @@ def build_schema() -> dict[str, Any]:
             },
             "item": {
                 "description": "a value position where $maybe and $absent mean nothing",
-                "allOf": [
-                    _ref("value"),
-                    {
-                        "not": {
-                            "type": "object",
-                            "anyOf": [{"required": [key]} for key in ("$maybe", "$absent")],
-                        }
-                    },
-                ],
+                "allOf": [_ref("value"), _ref("not_about_keys")],
+            },
+            "not_about_keys": {
+                "description": "not $maybe or $absent, which only say whether a key may be missing",
+                "not": {
+                    "type": "object",
+                    "anyOf": [{"required": [key]} for key in ("$maybe", "$absent")],
+                },
             },
             "data_mapping": {
                 "description": "a mapping compared by value, key by key; its values are values",

@@ -677,3 +677,33 @@ def test_all_of_bfcl_s_single_turn_ground_truth_imports_and_loads_back() -> None
     assert not failures, failures
     # v4: 2,501 single-turn entries; 2 have a key that accepts no value (BFCL cannot pass them)
     assert (entries, unsatisfiable, passed) == (2501, 2, 2499)
+
+
+@pytest.mark.skipif(_BFCL_EVAL is None, reason="bfcl-eval is not installed")
+def test_all_of_bfcl_s_multi_turn_ground_truth_imports_and_passes_itself() -> None:
+    from test_python_calls import BFCL_DOC_FILES
+
+    assert _BFCL_EVAL is not None
+    assert _BFCL_EVAL.submodule_search_locations
+    data = Path(next(iter(_BFCL_EVAL.submodule_search_locations))) / "data"
+    docs: dict[str, list[Any]] = {}
+    entries = 0
+    failures = []
+    for answers in sorted(data.glob("possible_answer/BFCL_v4_multi_turn_*.json")):
+        questions = {entry["id"]: entry for entry in jsonl(data / answers.name)}
+        for entry in jsonl(answers):
+            tools = []
+            for name in questions[entry["id"]]["involved_classes"]:
+                if name not in docs:
+                    docs[name] = jsonl(data / "multi_turn_func_doc" / BFCL_DOC_FILES[name])
+                tools.extend(docs[name])
+            [case] = round_trip(import_bfcl([entry], tools))
+            run = [
+                [call for text in texts for call in to_calls(text, syntax="python", tools=tools)]
+                for texts in entry["ground_truth"]
+            ]
+            entries += 1
+            if not case.passes(run):
+                failures.append(entry["id"])
+    assert not failures, failures
+    assert entries == 800  # v4: four multi-turn categories of 200 entries

@@ -579,6 +579,38 @@ def test_a_json_lines_file_names_the_bad_line(tmp_path: Path) -> None:
     assert str(caught.value) == f"{answers}:2:30: invalid JSON: Expecting value"
 
 
+def test_ground_truth_deeper_than_a_spec_may_be_is_refused_where_it_goes_too_deep(
+    tmp_path: Path,
+) -> None:
+    tasks = tmp_path / "tasks.json"
+    deep = "[" * 200 + "]" * 200
+    tasks.write_text(
+        f'[{{"id": "1", "evaluation_criteria": {{"actions": [{{"name": "f", "arguments": {{"a": {deep}}}}}]}}}}]'
+    )
+    with pytest.raises(ValueError, match="nested too deeply") as caught:
+        import_tau2(tasks)
+    assert str(caught.value) == (
+        f"{tasks}[0].evaluation_criteria.actions[0].arguments.a"
+        + "[0]" * 95
+        + ": nested too deeply: more than 100 mappings and lists inside one another"
+    )
+    answers = tmp_path / "answers.json"
+    answers.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="nested too deeply") as caught:
+        import_bfcl(answers)
+    assert str(caught.value) == (
+        f"{answers}: nested too deeply: more than 100 mappings and lists inside one another"
+    )
+
+
+def test_a_file_that_is_not_utf_8_is_refused(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_bytes(b'{"id": "caf\xe9"}\n')
+    with pytest.raises(ValueError, match="UTF-8") as caught:
+        import_bfcl(answers)
+    assert str(caught.value) == f"{answers}: not UTF-8 text: byte 11 cannot be decoded"
+
+
 # --- the command ----------------------------------------------------------------------------
 
 

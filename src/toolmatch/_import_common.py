@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolmatch._config import matcher_key
-from toolmatch._describe import short_repr, type_name
+from toolmatch._config import NESTED_TOO_DEEPLY, matcher_key, unbounded
+from toolmatch._describe import join_path, short_repr, type_name
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -55,20 +55,26 @@ def read_json_entries(
                 f"{what} must be a path or a list of entries, got {short_repr(source)} "
                 f"({type_name(source)})"
             )
-        return [(f"{what}[{index}]", entry) for index, entry in enumerate(source)]
+        return _bounded([(f"{what}[{index}]", entry) for index, entry in enumerate(source)])
     import json
 
     where = os.fspath(source)
-    with open(where, encoding="utf-8-sig") as file:
-        text = file.read()
+    with open(where, "rb") as file:
+        data = file.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where}: not UTF-8 text: byte {error.start} cannot be decoded") from None
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
         whole = None  # JSON Lines (or not JSON at all: the lines say where)
+    except RecursionError:
+        raise ValueError(f"{where}: {NESTED_TOO_DEEPLY}") from None
     else:
         if isinstance(whole, list):
-            return [(f"{where}[{index}]", entry) for index, entry in enumerate(whole)]
-        return [(f"{where}:1", whole)]
+            return _bounded([(f"{where}[{index}]", entry) for index, entry in enumerate(whole)])
+        return _bounded([(f"{where}:1", whole)])
     entries = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -77,4 +83,19 @@ def read_json_entries(
             entries.append((f"{where}:{number}", json.loads(line)))
         except json.JSONDecodeError as error:
             raise ValueError(f"{where}:{number}:{error.colno}: invalid JSON: {error.msg}") from None
+        except RecursionError:
+            raise ValueError(f"{where}:{number}: {NESTED_TOO_DEEPLY}") from None
+    return _bounded(entries)
+
+
+def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The entries, once none is deeper (or more repeated) than a spec may be: what the
+    importers make of them is walked by recursion, and loaded under the same limits."""
+    for where, entry in entries:
+        beyond = unbounded(entry)
+        if beyond is not None:
+            keys, message = beyond
+            for key in keys:
+                where = join_path(where, key)
+            raise ValueError(f"{where}: {message}")
     return entries

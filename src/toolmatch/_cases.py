@@ -207,7 +207,7 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     problems = Problems()
     tools = _expected_tools(data, path, problems)
     problems.raise_if_any()
-    problems.emit_warnings(stacklevel=3)
+    problems.emit_warnings(stacklevel=2)
     return tools
 
 
@@ -235,7 +235,7 @@ def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     test_cases[0](refund).turns[1].expected_tools[0].args.amount.regex
     """
     cases, problems, where = _load(source)
-    problems.emit_warnings(where, stacklevel=3)
+    problems.emit_warnings(where, stacklevel=2)
     return cases
 
 
@@ -442,8 +442,8 @@ def _tool_args(
     if old is not None:
         problems.warn(
             path,
-            f"{{{old}: ...}} names an argument {old!r} since toolmatch 0.2 (0.1 read it as a "
-            f"matcher for the whole arguments); {_ARGS_01[old]}",
+            f"{{{old}: ...}} names an argument {old!r} now (toolmatch 0.1 read it as a matcher "
+            f"for the whole arguments); {_ARGS_01[old]}",
         )
     built = build_arguments(args, path, problems)
     if names:

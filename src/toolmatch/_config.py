@@ -1,7 +1,10 @@
 """Matchers from configuration values (YAML or JSON), and the errors loading reports.
 
-Every mistake is found while loading, with the exact path to it, and all of a file's
-mistakes are reported together in one ``ConfigError``. Test cases and files: ``_cases``.
+One rule (:func:`matcher_key`) says which mappings are matchers: those with a ``$`` key,
+and the seed's ``{fuzzy: ...}`` and ``{regex: ...}``; one table (:data:`MATCHER_KEYS`)
+says how each is built, with the public constructors. Every mistake is found while
+loading, with the exact path to it, and all of a file's mistakes are reported together in
+one ``ConfigError``. Test cases and files: ``_cases``.
 """
 
 from __future__ import annotations
@@ -161,7 +164,7 @@ class MatcherKey:
     """One row of :data:`MATCHER_KEYS`: how a ``$`` key's mapping becomes a matcher.
 
     ``make`` is called with the key's value, read as ``reads`` says, as positional
-    arguments, and each option present as a keyword argument (read as its kind says).
+    arguments, and each option present as a keyword argument.
 
     >>> MATCHER_KEYS["$approx"]
     MatcherKey(Approx, 'number', {'rel': 'number', 'abs': 'number'})
@@ -240,7 +243,7 @@ class SpecWarning(UserWarning):
     ...     warnings.simplefilter("always")
     ...     days = matcher_from_config({"days": {"approx": 3}})
     >>> print(caught[0].message.path, "--", caught[0].message.message.partition(";")[0])
-    args.days -- {approx: ...} is data since toolmatch 0.2, not the approx matcher of 0.1
+    args.days -- {approx: ...} is data now, not the approx matcher toolmatch 0.1 read
     >>> days == {"days": {"approx": 3}}
     True
     """
@@ -251,6 +254,10 @@ class SpecWarning(UserWarning):
         self.source = source
         text = f"{path}: {message}"
         super().__init__(text if source is None else f"{source}: {text}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call SpecWarning(text): these three are what it is made of.
+        return (type(self), (self.path, self.message, self.source), self.__dict__)
 
 
 def matcher_from_config(value: object, path: str = "args") -> Matcher:
@@ -274,7 +281,7 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     if not isinstance(built, Matcher):
         built = _made(path, problems, Literal, built)
     problems.raise_if_any()
-    problems.emit_warnings(stacklevel=3)
+    problems.emit_warnings(stacklevel=2)
     return built
 
 
@@ -409,7 +416,7 @@ def _build(value: object, path: str, problems: Problems, legacy: bool) -> Any:
             if old is not None:
                 problems.warn(
                     path,
-                    f"{{{old}: ...}} is data since toolmatch 0.2, not the {old} matcher of 0.1; "
+                    f"{{{old}: ...}} is data now, not the {old} matcher toolmatch 0.1 read; "
                     f"for the matcher write {{${old}: ...}}, for data {{$literal: {{...}}}}",
                 )
                 inner = old != "literal"  # 0.1 compared what is inside a literal as written
@@ -530,13 +537,11 @@ def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -
     read = len(problems.found) == before
     options = {}
     for option in others:
-        kind, value, at = row.options[option], mapping[option], join_path(path, option)
-        if kind == "value":
-            options[option] = _value(value, at, problems)
-        elif kind == "bool" and not isinstance(value, bool):
-            problems.add(at, f"must be true or false, got {short_repr(value)}")
+        value = mapping[option]
+        if row.options[option] == "bool" and not isinstance(value, bool):
+            problems.add(join_path(path, option), f"must be true or false, got {short_repr(value)}")
         else:
-            options[option] = value
+            options[option] = value  # the constructor says what else is wrong with it
     if not read:
         return ANY
     built = _made(where, problems, row.make, *args, **options)  # also when an option is bad
@@ -554,13 +559,6 @@ def _read_values(value: object, path: str, problems: Problems) -> tuple[Any, ...
         problems.add(path, f"must be a non-empty list, got {short_repr(value)}")
         return ()
     return tuple(_value(item, join_path(path, index), problems) for index, item in enumerate(value))
-
-
-def _read_list(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
-    if not isinstance(value, list):
-        problems.add(path, f"must be a list, got {short_repr(value)} ({type_name(value)})")
-        return ()
-    return ([_value(item, join_path(path, index), problems) for index, item in enumerate(value)],)
 
 
 def _read_mapping(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
@@ -601,7 +599,6 @@ _READERS: dict[str, Callable[[object, str, Problems], tuple[Any, ...]]] = {
     "value": lambda value, path, problems: (_value(value, path, problems),),
     "number": lambda value, path, problems: (value,),  # the constructor says what is wrong
     "values": _read_values,
-    "list": _read_list,
     "mapping": _read_mapping,
     "text": _read_text,
     "true": _read_true,
@@ -615,10 +612,10 @@ _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 # The one table: the loader, the docs table test and the legacy warnings all read it.
 # Readers (see _READERS): "plain" a value taken as written, no matchers inside; "value" a
 # value position (matchers inside); "values" a non-empty list of value positions, spread;
-# "list" a list of value positions, passed as one list; "mapping" a mapping whose values
-# are value positions; "text" a string; "number" a number; "true" only `true`, passing
-# nothing; "types" a type name or a list of them. Option kinds: "bool", "number", "text",
-# "value" (a value position); all but "value" are passed as written.
+# "mapping" a mapping whose values are value positions; "text" a string; "number" a number;
+# "true" only `true`, passing nothing; "types" a type name or a list of them. Option kinds
+# ("bool", "number", "text") say what an option takes; each is passed as written, a "bool"
+# checked first so that the message speaks YAML (true or false).
 MATCHER_KEYS: dict[str, MatcherKey] = {
     "$literal": MatcherKey(Literal, "plain", _STRING_OPTIONS),
     "$fuzzy": MatcherKey(Fuzzy, "text"),

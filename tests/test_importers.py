@@ -8,6 +8,7 @@ READMEs under tests/data). Each import is written as YAML, loaded back with
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from importlib.util import find_spec
@@ -46,12 +47,13 @@ def round_trip(spec: dict[str, Any]) -> list[Any]:
     return load_test_cases(yaml.safe_load(spec_yaml(spec)))
 
 
-def toolmatch(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def toolmatch(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "toolmatch", *args],
         capture_output=True,
         text=True,
-        cwd=cwd,
+        encoding="utf-8",
+        env=None if env is None else {**os.environ, **env},
         timeout=120,
     )
 
@@ -649,6 +651,17 @@ def test_toolmatch_import_bfcl_multi_turn_takes_several_function_doc_files(tmp_p
     assert missing.stderr.startswith(
         f"toolmatch: {answers}:1 (multi_turn_base_0), ground_truth[2][0]: sort "
     )
+
+
+def test_the_spec_is_printed_as_utf_8_whatever_the_console(tmp_path: Path) -> None:
+    # live_simple_165-98-0's names, on a console that can only write ASCII
+    entry = {"id": "names", "ground_truth": [{"extract": {"name": ["\u674e\u96f7"]}}]}
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    result = toolmatch("import", "bfcl", str(answers), env={"PYTHONIOENCODING": "ascii"})
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "name: {$one_of: [\u674e\u96f7]}" in result.stdout
+    assert yaml.safe_load(result.stdout) == import_bfcl([entry])
 
 
 def test_toolmatch_import_tau2(tmp_path: Path) -> None:

@@ -68,10 +68,18 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _print(text: str) -> None:
+    """``text`` on standard output as UTF-8, as a file gets it, whatever the console's
+    encoding: a spec is data, and an escaped character would change it."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
 def _schema(options: argparse.Namespace) -> int:
     from toolmatch._schema import schema_text
 
-    sys.stdout.write(schema_text())
+    _print(schema_text())
     return 0
 
 
@@ -101,7 +109,7 @@ def _write(options: argparse.Namespace, make: Any) -> int:
     except ImportError:
         return _fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
     if options.output is None:
-        sys.stdout.write(text)
+        _print(text)
         return 0
     try:
         with open(options.output, "w", encoding="utf-8") as file:

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from toolmatch import (
+    Fuzzy,
     import_bfcl,
     import_tau2,
     load_test_cases,
@@ -752,3 +753,22 @@ def test_all_of_bfcl_s_multi_turn_ground_truth_imports_and_passes_itself() -> No
                 failures.append(entry["id"])
     assert not failures, failures
     assert entries == 800  # v4: four multi-turn categories of 200 entries
+
+
+def test_spec_yaml_writes_a_value_used_twice_twice_and_refuses_objects() -> None:
+    one_of = {"$one_of": ["a", "b"]}
+    spec = {
+        "test_cases": [
+            {"name": "a", "expected_tools": [{"name": "f", "args": {"x": one_of, "y": one_of}}]}
+        ]
+    }
+    text = spec_yaml(spec)
+    assert "&" not in text
+    assert "*" not in text
+    assert yaml.safe_load(text) == spec
+    with pytest.raises(TypeError) as caught:
+        spec_yaml({"test_cases": [{"name": "a", "expected_tools": [Fuzzy("f")]}]})
+    assert str(caught.value) == (
+        "spec_yaml writes plain data (dicts, lists, strings, numbers, booleans, None), got "
+        "Fuzzy('f') (toolmatch.Fuzzy)"
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from toolmatch._describe import short_repr, type_name
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from typing import Any
@@ -46,7 +48,8 @@ def spec_yaml(data: Any) -> str:
     import yaml
 
     class Dumper(yaml.SafeDumper):
-        pass
+        def ignore_aliases(self, data: Any) -> bool:
+            return True  # a value used twice is written twice: no &anchors to follow
 
     def mapping(dumper: yaml.SafeDumper, value: dict[Any, Any]) -> yaml.MappingNode:
         keys = [key for key in _FIRST if key in value]
@@ -63,11 +66,19 @@ def spec_yaml(data: Any) -> str:
 
     Dumper.add_representer(dict, mapping)
     Dumper.add_representer(list, sequence)
-    return yaml.dump(
-        data,
-        Dumper=Dumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=_NO_FOLDING,
-        default_flow_style=False,
-    )
+    try:
+        text: str = yaml.dump(
+            data,
+            Dumper=Dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            width=_NO_FOLDING,
+            default_flow_style=False,
+        )
+    except yaml.representer.RepresenterError as error:
+        found = error.args[1] if len(error.args) > 1 else None
+        raise TypeError(
+            "spec_yaml writes plain data (dicts, lists, strings, numbers, booleans, None), "
+            f"got {short_repr(found)} ({type_name(found)})"
+        ) from None
+    return text

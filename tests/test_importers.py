@@ -700,7 +700,7 @@ _BFCL_EVAL = find_spec("bfcl_eval")  # finding the package does not import it
 
 
 @pytest.mark.skipif(_BFCL_EVAL is None, reason="bfcl-eval is not installed")
-def test_all_of_bfcl_s_single_turn_ground_truth_imports_and_loads_back() -> None:
+def test_all_of_bfcl_s_single_turn_ground_truth_imports_and_loads_back(tmp_path: Path) -> None:
     assert _BFCL_EVAL is not None
     assert _BFCL_EVAL.submodule_search_locations
     data = Path(next(iter(_BFCL_EVAL.submodule_search_locations))) / "data" / "possible_answer"
@@ -710,7 +710,10 @@ def test_all_of_bfcl_s_single_turn_ground_truth_imports_and_loads_back() -> None
         if any(part in path.name for part in ("multi_turn", "memory", "web_search")):
             continue  # multi-turn above; memory and web search answers are texts, not calls
         answers = jsonl(path)
-        cases = round_trip(import_bfcl(path))
+        spec = tmp_path / f"{path.stem}.yaml"
+        written = toolmatch("import", "bfcl", str(path), "-o", str(spec))
+        assert (written.returncode, written.stderr) == (0, ""), path.name
+        cases = load_test_cases(spec)  # the file, read as toolmatch check reads it
         for entry, case in zip(answers, cases, strict=True):
             entries += 1
             if not satisfiable(entry):

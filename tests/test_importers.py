@@ -390,6 +390,27 @@ def test_positional_ground_truth_without_docs_names_the_place() -> None:
     )
 
 
+def test_function_docs_are_named_by_file_and_line(tmp_path: Path) -> None:
+    entries = jsonl(ANSWERS / "BFCL_v4_multi_turn_base.json")
+    docs = MULTI_TURN_DOCS[0]
+    first = jsonl(docs)[0]["name"]
+    with pytest.raises(ValueError, match="again") as caught:
+        import_bfcl(entries, [docs, docs])
+    assert str(caught.value) == (
+        f"{docs}:1: defines {first!r} again ({docs}:1 did first); give the docs of the "
+        "classes the entries involve"
+    )
+    bad = tmp_path / "docs.json"
+    bad.write_text(
+        '{"name": "cd", "parameters": {"type": "dict", "properties": {}}}\n{"nope": 1}\n'
+    )
+    with pytest.raises(ValueError, match="not a tool definition") as caught:
+        import_bfcl(entries, bad)
+    assert str(caught.value).startswith(
+        f"{bad}:2: tools[0] is not a tool definition: {{'nope': 1}} (dict)"
+    )
+
+
 # --- tau2-bench -----------------------------------------------------------------------------
 
 

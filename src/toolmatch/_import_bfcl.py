@@ -13,9 +13,11 @@ from toolmatch._import_common import escaped, exact_name, read_json_entries
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from os import PathLike
     from typing import Any
+
+    from toolmatch._tool_definitions import ToolDefinition
 
 __all__ = ["import_bfcl"]
 
@@ -32,8 +34,8 @@ def import_bfcl(
     ``possible_answers`` is a possible-answer file (JSON Lines) or its entries, parsed;
     ``functions``, the function docs that name positional arguments in multi-turn ground
     truth: a file of them (JSON Lines, or one JSON list), a list of such files, or the
-    docs, parsed. One case per
-    entry, named by its ``id``; see docs/importers.md for what each answer becomes.
+    docs, parsed. One case per entry, named by its ``id``; see docs/importers.md for
+    what each answer becomes.
 
     >>> entry = {"id": "simple_python_0", "ground_truth": [
     ...     {"area": {"base": [10], "unit": ["units", ""], "note": [""]}}]}
@@ -43,7 +45,8 @@ def import_bfcl(
 'note': {'$absent': True}}
     """
     entries = read_json_entries(possible_answers, "possible_answers")
-    tools = None if functions is None else _function_docs(functions)
+    # Read once: every multi-turn call is named from the same definitions.
+    tools = None if functions is None else _definitions(functions)
     cases = []
     for where, entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
@@ -94,13 +97,19 @@ def _single_turn(name: str, truth: list[Any], where: str) -> dict[str, Any]:
 
 
 def _parameter(values: object, place: str) -> Any:
-    """A parameter's (or a dict answer key's) acceptable values, as one value position."""
+    """A parameter's acceptable values, as one value position."""
     if not isinstance(values, list):
         raise ValueError(
             f"{place}: the acceptable values must be a list, got {short_repr(values)} "
             f"({type_name(values)})"
         )
-    kept = [_acceptable(value) for value in values if value != _OMITTED]
+    return _choices(values, _acceptable)
+
+
+def _choices(values: list[Any], read: Callable[[Any], Any]) -> Any:
+    """``$one_of`` the values ``read`` makes of the acceptable ones; ``$maybe`` of it when
+    BFCL's ``""`` is among them, ``$absent`` when only that is."""
+    kept = [read(value) for value in values if value != _OMITTED]
     if not kept:
         # [] accepts nothing at all: BFCL can never pass such a parameter, nor can this.
         return {"$absent": True} if values else {"$not": {"$any": True}}
@@ -129,24 +138,15 @@ def _is_dict_answer(value: object) -> bool:
 
 def _dict_answer(answer: dict[str, list[Any]]) -> Any:
     # Inside a dict answer BFCL compares each value as written (it does not recurse).
-    data = {key: _flat_parameter(values) for key, values in answer.items()}
+    data = {key: _choices(values, escaped) for key, values in answer.items()}
     return escaped(data, holds_matchers=True)
 
 
-def _flat_parameter(values: list[Any]) -> Any:
-    kept = [escaped(value) for value in values if value != _OMITTED]
-    if not kept:
-        return {"$absent": True} if values else {"$not": {"$any": True}}
-    one_of = {"$one_of": kept}
-    return {"$maybe": one_of} if len(kept) < len(values) else one_of
-
-
 def _multi_turn(
-    name: str, truth: list[list[Any]], tools: list[tuple[str, Any]] | None, where: str
+    name: str, truth: list[list[Any]], docs: list[ToolDefinition] | None, where: str
 ) -> dict[str, Any]:
     from toolmatch._formats import to_calls
 
-    docs = None if tools is None else _docs(tools)
     turns = []
     for number, texts in enumerate(truth):
         expected = []
@@ -176,20 +176,29 @@ def _multi_turn(
     return {"name": name, "turns": turns}
 
 
-def _function_docs(
-    functions: str | PathLike[str] | Sequence[object],
-) -> list[tuple[str, Any]]:
+def _definitions(functions: str | PathLike[str] | Sequence[object]) -> list[ToolDefinition]:
+    """The function docs, read one by one so that a bad one is named by its file and line."""
     import os
+
+    from toolmatch._tool_definitions import read_tool_definitions
 
     if isinstance(functions, (list, tuple)) and all(
         isinstance(item, (str, os.PathLike)) for item in functions
     ):
-        return [doc for path in functions for doc in read_json_entries(path, "functions")]
-    return read_json_entries(functions, "functions")
-
-
-def _docs(tools: list[tuple[str, Any]]) -> list[Any]:
-    docs: list[Any] = []
-    for _, item in tools:
-        docs.extend(item if isinstance(item, list) else [item])
-    return docs
+        entries = [doc for path in functions for doc in read_json_entries(path, "functions")]
+    else:
+        entries = read_json_entries(functions, "functions")
+    found: dict[str, tuple[str, ToolDefinition]] = {}
+    for where, item in entries:
+        try:
+            definitions = read_tool_definitions(item if isinstance(item, list) else [item])
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+        for name, definition in definitions.items():
+            if name in found:
+                raise ValueError(
+                    f"{where}: defines {name!r} again ({found[name][0]} did first); give the "
+                    "docs of the classes the entries involve"
+                )
+            found[name] = (where, definition)
+    return [definition for _, definition in found.values()]

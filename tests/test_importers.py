@@ -19,7 +19,14 @@ import pytest
 import yaml
 
 from toolmatch import (
+    Exact,
+    ExpectedTool,
+    ExpectedTurn,
     Fuzzy,
+    Literal,
+    Maybe,
+    OneOf,
+    TestCase,
     import_bfcl,
     import_tau2,
     load_test_cases,
@@ -341,6 +348,28 @@ def test_the_yaml_reads_back_as_the_same_expectations() -> None:
         spec = import_tau2(path)
         assert yaml.safe_load(spec_yaml(spec)) == spec
         assert repr(round_trip(spec)) == repr(load_test_cases(spec))
+
+
+def test_the_import_is_the_expectations_one_would_build_in_python() -> None:
+    [case] = round_trip(import_bfcl(ANSWERS / "BFCL_v4_parallel.json"))
+    plays = [
+        ExpectedTool(
+            Literal("spotify.play"), Exact({"artist": OneOf(artist), "duration": OneOf(n)})
+        )
+        for artist, n in (("Taylor Swift", 20), ("Maroon 5", 15))
+    ]
+    built = TestCase("parallel_0", [ExpectedTurn(plays, distinct=True, exhaustive=True)])
+    assert repr(case) == repr(built)
+    [entry] = [
+        e for e in jsonl(ANSWERS / "BFCL_v4_simple_python.json") if e["id"] == "simple_python_2"
+    ]
+    [case] = round_trip(import_bfcl([entry]))
+    args = Exact({"x": OneOf(4), "y": OneOf(5), "z": Maybe(OneOf(0))})
+    built = TestCase(
+        "simple_python_2",
+        [ExpectedTurn([ExpectedTool(Literal("math.hypot"), args)], exhaustive=True)],
+    )
+    assert repr(case) == repr(built)
 
 
 # --- BFCL multi-turn ------------------------------------------------------------------------

@@ -29,7 +29,10 @@ if TYPE_CHECKING:
     from toolmatch._cases import TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
     from toolmatch._formats import to_calls
+    from toolmatch._import_bfcl import import_bfcl
+    from toolmatch._import_tau2 import import_tau2
     from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
+    from toolmatch._schema import spec_schema
     from toolmatch._selection import (
         ExpectedTool,
         ExpectedTurn,
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
         check_turn,
         check_turns,
     )
+    from toolmatch._spec_yaml import spec_yaml
 
 # Calls, selection and configuration load on first use: a test that only compares
 # arguments with matchers does not pay for them in `import toolmatch`.
@@ -61,6 +65,10 @@ _LAZY = {
     "TestCase": "_cases",
     "load_expected_tools": "_cases",
     "load_test_cases": "_cases",
+    "spec_schema": "_schema",
+    "spec_yaml": "_spec_yaml",
+    "import_bfcl": "_import_bfcl",
+    "import_tau2": "_import_tau2",
 }
 
 
@@ -149,5 +157,10 @@ __all__ = [
     "load_test_cases",
     "TestCase",
     "ExpectedTurn",
+    "spec_schema",
+    "spec_yaml",
+    # spec files from benchmarks' ground truth
+    "import_bfcl",
+    "import_tau2",
     "__version__",
 ]

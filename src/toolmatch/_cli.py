@@ -45,6 +45,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 
 from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases_quietly
+from toolmatch._cli_spec import add_commands, run_command
 from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
@@ -72,7 +73,10 @@ _PROGRESS_EVERY = 0.1  # seconds between progress redraws
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
     try:
-        return _check(_parser().parse_args(argv))
+        options = _parser().parse_args(argv)
+        if options.command != "check":
+            return run_command(options)
+        return _check(options)
     except KeyboardInterrupt:  # before the run (a run reports its own interruption)
         print(_INTERRUPTED, file=sys.stderr)
         return 130
@@ -188,6 +192,7 @@ def _parser() -> argparse.ArgumentParser:
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
         "from the cli extra, is installed)",
     )
+    add_commands(commands)
     return parser
 
 

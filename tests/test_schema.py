@@ -1,0 +1,379 @@
+"""The spec files' JSON Schema: shipped in the wheel, printed by ``toolmatch schema``, true
+to the loader (every example and doc block valid, every malformed spec refused by both)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from toolmatch import ConfigError, import_bfcl, import_tau2, load_test_cases, spec_schema
+
+ROOT = Path(__file__).parent.parent
+SCHEMA = spec_schema()
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def schema_errors(data: object) -> list[str]:
+    return [error.message for error in VALIDATOR.iter_errors(data)]
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_toolmatch_schema_prints_the_packaged_file() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "toolmatch", "schema"], capture_output=True, text=True, timeout=60
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    packaged = ROOT / "src" / "toolmatch" / "spec.schema.json"
+    assert result.stdout == packaged.read_text(encoding="utf-8")
+    assert json.loads(result.stdout) == SCHEMA
+
+
+def test_the_wheel_ships_the_schema(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    [wheel] = tmp_path.glob("toolmatch-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = json.loads(archive.read("toolmatch/spec.schema.json"))
+    assert shipped == SCHEMA
+
+
+def test_the_packaged_schema_is_made_from_the_loader_s_tables() -> None:
+    from toolmatch._schema import built_text
+
+    packaged = (ROOT / "src" / "toolmatch" / "spec.schema.json").read_text(encoding="utf-8")
+    assert packaged == built_text(), "write it again: python -m toolmatch._schema"
+
+
+def test_the_schema_has_a_row_for_every_matcher_key() -> None:
+    from toolmatch._config import MATCHER_KEYS
+
+    rows = {
+        name.removeprefix("matcher_"): definition
+        for name, definition in SCHEMA["$defs"].items()
+        if name.startswith("matcher_")
+    }
+    assert {f"${name}" for name in rows} == set(MATCHER_KEYS)
+    for key, row in MATCHER_KEYS.items():
+        definition = rows[key.removeprefix("$")]
+        assert definition["required"] == [key]
+        assert set(definition["properties"]) == {key, *row.options}, key
+        assert definition["additionalProperties"] is False
+
+
+# --- what must validate ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_example_spec_validates(path: Path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert schema_errors(data) == []
+    load_test_cases(path)
+
+
+def as_spec(block: Any) -> dict[str, Any]:
+    """A doc's YAML block as a whole spec: a spec, a turn, or an expected tool's args."""
+    if isinstance(block, dict) and "test_cases" in block:
+        return block
+    if isinstance(block, dict) and "expected_tools" in block:
+        return {"test_cases": [{"name": "doc", "turns": [block]}]}
+    if isinstance(block, dict) and set(block) == {"args"}:
+        tool = {"name": "tool", "args": block["args"]}
+        return {"test_cases": [{"name": "doc", "expected_tools": [tool]}]}
+    raise AssertionError(f"a YAML block in the docs that is no spec, turn or args: {block!r}")
+
+
+# YAML blocks of the docs that are no spec, by page and first line.
+NOT_SPECS = {
+    ("cli.md", "# .github/workflows/"): "a GitHub Actions workflow that runs toolmatch check",
+    ("migrating.md", "# 0.1"): "a spec for 0.1 and its rewrite, side by side",
+}
+
+
+def doc_blocks() -> list[tuple[str, str]]:
+    """Every YAML block in the docs but those in NOT_SPECS."""
+    found = []
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for number, block in enumerate(re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)):
+            first = block.partition("\n")[0]
+            if any(page.name == name and first.startswith(start) for name, start in NOT_SPECS):
+                continue
+            found.append((f"{page.name}[{number}]", block))
+    return found
+
+
+@pytest.mark.parametrize(("where", "block"), doc_blocks(), ids=[w for w, _ in doc_blocks()])
+def test_every_yaml_block_in_the_docs_validates(where: str, block: str) -> None:
+    spec = as_spec(yaml.safe_load(block))
+    assert schema_errors(spec) == []
+    load_test_cases(spec)
+
+
+def test_the_docs_have_yaml_blocks_to_validate() -> None:
+    assert len(doc_blocks()) >= 3
+
+
+def test_imported_specs_validate() -> None:
+    data = ROOT / "tests" / "data"
+    docs = sorted((data / "bfcl" / "multi_turn_func_doc").glob("*.json"))
+    for path in sorted((data / "bfcl" / "possible_answer").glob("*.json")):
+        assert schema_errors(import_bfcl(path, docs)) == [], path.name
+    for path in sorted((data / "tau2").glob("*/tasks.json")):
+        assert schema_errors(import_tau2(path)) == [], path
+
+
+# --- what must be refused, by the loader and the schema alike -------------------------------
+
+
+def wrapped(kind: str, text: str) -> Any:
+    """A malformed piece, as the whole spec it is a part of."""
+    piece = yaml.safe_load(text)
+    if kind == "spec":
+        return piece
+    if kind == "case":
+        return {"test_cases": [piece]}
+    if kind == "tool":
+        return {"test_cases": [{"name": "a", "expected_tools": [piece]}]}
+    assert kind == "value"
+    return {"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"x": piece}}]}]}
+
+
+MALFORMED = [
+    # the top level
+    ("spec", "~"),
+    ("spec", "[a, b]"),
+    ("spec", "{tests: []}"),
+    ("spec", "{test_cases: []}"),
+    ("spec", "{test_cases: {a: 1}}"),
+    ("spec", "{test_cases: [refund]}"),
+    # cases and turns
+    ("case", "{expected_tools: []}"),
+    ("case", "{name: '', expected_tools: []}"),
+    ("case", "{name: 3, expected_tools: []}"),
+    ("case", "{name: a, input: hi, expected_tools: []}"),
+    ("case", "{name: a}"),
+    ("case", "{name: a, turns: [], expected_tools: []}"),
+    ("case", "{name: a, turns: []}"),
+    ("case", "{name: a, turns: [f]}"),
+    ("case", "{name: a, turns: {expected_tools: []}}"),
+    ("case", "{name: a, turns: [{ordered: true}]}"),
+    ("case", "{name: a, turns: [{expected_tools: [], orderd: true}]}"),
+    ("case", "{name: a, distinct: true, turns: [{expected_tools: []}]}"),
+    ("case", "{name: a, exhaustive: true, turns: [{expected_tools: []}]}"),
+    ("case", "{name: a, expected_tools: [], ordered: 1}"),
+    ("case", "{name: a, expected_tools: [], exhaustive: 'yes'}"),
+    ("case", "{name: a, expected_tools: [], no_repeats: 1}"),
+    ("case", "{name: a, expected_tools: [], max_calls: -1}"),
+    ("case", "{name: a, expected_tools: [], max_calls: '3'}"),
+    ("case", "{name: a, expected_tools: [], max_calls: true}"),
+    ("case", "{name: a, turns: [{expected_tools: [], max_calls: 1.5}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: search}"),
+    ("case", "{name: a, expected_tools: [], ignore: [7]}"),
+    ("case", "{name: a, expected_tools: search}"),
+    # expected tools
+    ("tool", "7"),
+    ("tool", "''"),
+    ("tool", "[search]"),
+    ("tool", "{name: 3}"),
+    ("tool", "{name: ''}"),
+    ("tool", "{args: {q: x}}"),
+    ("tool", "{name: f, cout: 2}"),
+    ("tool", "{name: f, args: [q]}"),
+    ("tool", "{name: f, args: q}"),
+    ("tool", "{name: f, count: '2'}"),
+    ("tool", "{name: f, count: true}"),
+    ("tool", "{name: f, count: -1}"),
+    ("tool", "{name: f, count: 0}"),
+    ("tool", "{name: f, max_count: false}"),
+    ("tool", "{name: f, max_count: -1}"),
+    ("tool", "{name: f, never: 'yes'}"),
+    ("tool", "{name: f, never: true, count: 2}"),
+    ("tool", "{name: f, never: true, max_count: 2}"),
+    ("tool", "{name: f, exact: 'yes'}"),
+    ("tool", "{name: f, failed: 'no'}"),
+    ("tool", "{name: {$regex: 3}}"),
+    ("tool", "{name: {$literal: f, $regex: g}}"),
+    ("tool", "{name: {$one_of: []}}"),
+    ("tool", "{name: {kind: f}}"),
+    ("tool", "{name: f, result: {$any: false}}"),
+    ("tool", "{name: f, result: null}"),
+    ("tool", "{name: {$maybe: f}}"),
+    ("tool", "{name: {$absent: true}}"),
+    ("tool", "{name: f, args: {1: x}}"),
+    # values and matchers
+    ("value", "{$regex: x, $fuzzy: y}"),
+    ("value", "{$regex: 'x', flags: 2}"),
+    ("value", "{fuzzy: 206588}"),
+    ("value", "{$fuzzy: 3}"),
+    ("value", "{regex: 42}"),
+    ("value", "{regex: 'a', ignore_case: 'yes'}"),
+    ("value", "{$regex: 'a', ignore_case: 'yes'}"),
+    ("value", "{$literal: Paris, case_insensitive: 1}"),
+    ("value", "{$any: false}"),
+    ("value", "{$one_of: []}"),
+    ("value", "{$one_of: metric}"),
+    ("value", "{$approx: '3'}"),
+    ("value", "{$approx: 3, abs: '1'}"),
+    ("value", "{$approx: true}"),
+    ("value", "{$type: image}"),
+    ("value", "{$partial: [q]}"),
+    ("value", "{$exact: q}"),
+    ("value", "{$exact: {q: 1}, abs: 1}"),
+    ("value", "{$maybe: {$absent: true}}"),
+    ("value", "{$maybe: {$maybe: 1}}"),
+    ("value", "[{$absent: true}]"),
+    ("value", "{$not: {$maybe: 1}}"),
+    ("value", "{$one_of: [{$absent: true}]}"),
+    ("value", "{$absent: false}"),
+    ("value", "{$unknown: 1}"),
+    ("value", "{city: {$one_of: []}}"),
+    ("value", "[1, {$approx: x}]"),
+]
+
+# Rules a JSON Schema cannot state: only the loader refuses these (its messages say why).
+LOADER_ONLY = [
+    ("max_count below count", "tool", "{name: f, count: 3, max_count: 2}"),
+    ("an invalid regular expression", "value", "{$regex: '4[0-9'}"),
+    ("an invalid regular expression, seed form", "value", "{regex: '4[0-9'}"),
+    ("NaN, which equals nothing", "value", ".nan"),
+    ("NaN as an approx target", "value", "{$approx: .nan}"),
+    ("a negative tolerance", "value", "{$approx: 3, rel: -0.1}"),
+    (
+        "a case name used twice",
+        "spec",
+        "{test_cases: [{name: a, expected_tools: []}, {name: a, expected_tools: []}]}",
+    ),
+]
+
+
+def test_the_malformed_corpus_is_large() -> None:
+    assert len(MALFORMED) >= 50
+
+
+@pytest.mark.parametrize(("kind", "text"), MALFORMED, ids=[text for _, text in MALFORMED])
+def test_a_malformed_spec_is_refused_by_the_loader_and_the_schema(kind: str, text: str) -> None:
+    spec = wrapped(kind, text)
+    with pytest.raises(ConfigError):
+        load_test_cases(spec)
+    assert schema_errors(spec), "the schema accepts what the loader refuses"
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind", "text"), LOADER_ONLY, ids=[rule for rule, _, _ in LOADER_ONLY]
+)
+def test_what_only_the_loader_refuses(rule: str, kind: str, text: str) -> None:
+    spec = wrapped(kind, text)
+    with pytest.raises(ConfigError):
+        load_test_cases(spec)
+    assert schema_errors(spec) == [], f"the schema can state {rule!r} after all: move it up"
+
+
+# Specs both accept: the schema is no stricter than the loader.
+VALID = [
+    ("tool", "{name: f, args: null}"),
+    ("tool", "{name: f, exact: true, args: {}}"),
+    ("tool", "{name: f, count: 0, max_count: 2}"),
+    ("tool", "{name: f, max_count: null}"),
+    ("tool", "{name: f, failed: null}"),
+    ("tool", "{name: f, result: 3}"),
+    ("tool", "{name: f, result: {$regex: 'Error.*'}, failed: true}"),
+    ("tool", "{name: {$literal: search}}"),
+    ("tool", "{name: {regex: 'web_.*'}}"),
+    ("tool", "{name: {$one_of: [search, fetch]}}"),
+    ("tool", "{name: {$any: true}, never: true}"),
+    ("tool", "{name: f, args: {type: restaurant, exact: 1, $note: x}}"),
+    ("value", "{type: restaurant, city: {fuzzy: paris}}"),
+    ("value", "{fuzzy: x, other: 1}"),
+    ("value", "{regex: 3, other: 1}"),
+    ("value", "{$literal: {fuzzy: x}}"),
+    ("value", "{$type: [int, str]}"),
+    ("value", "{$type: null}"),
+    ("value", "{$approx: 3, rel: 0.01, abs: 0}"),
+    ("value", "{$partial: {a: {$absent: true}}, case_insensitive: true}"),
+    ("value", "{a: {$maybe: 1}}"),
+    ("value", "[{a: {$absent: true}}]"),
+    ("value", "{$not: {$one_of: [1, {$regex: 'x.*'}]}}"),
+    ("value", "{$all_of: [{$type: str}, {$contains: a}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [f, {name: g, args: {q: 1}}], max_calls: 3}"),
+    ("case", "{name: a, expected_tools: [f], exhaustive: true, no_repeats: true, ordered: true}"),
+    ("case", "{name: a, max_calls: 0, turns: [{expected_tools: [], max_calls: null}]}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), VALID, ids=[text for _, text in VALID])
+def test_a_valid_spec_is_accepted_by_both(kind: str, text: str) -> None:
+    spec = wrapped(kind, text)
+    load_test_cases(spec)
+    assert schema_errors(spec) == []
+
+
+# --- docs/config.md's error tables: every loader message, with an input ---------------------
+
+# The rows whose rule a schema cannot state, by a part of their message.
+LOADER_ONLY_MESSAGES = (
+    "invalid regular expression",  # a schema's "pattern" is a regex, not a check of one
+    "must be zero or positive",  # rel and abs: the loader's table knows numbers, not signs
+    "NaN",  # JSON has no NaN; YAML's .nan is a float to a schema
+    "must be >= count",  # one value against another
+    "duplicate case name",  # uniqueness of a key inside objects of a list
+    "low is above high",  # one bound against the other
+    "IsDatetime takes",  # a keyword form's names are its builder's, read as plain data
+)
+
+
+def config_error_rows() -> list[tuple[str, str, str]]:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_docs_config_tables import ROWS
+
+    return [(loader, text, message) for loader, text, _, message in ROWS]
+
+
+def row_spec(loader: str, text: str) -> Any:
+    if loader == "matcher_from_config":
+        return wrapped("value", text)
+    if loader == "load_expected_tools":
+        return {"test_cases": [{"name": "a", "expected_tools": yaml.safe_load(text)}]}
+    return yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("loader", "text", "message"), config_error_rows(), ids=[t for _, t, _ in config_error_rows()]
+)
+def test_every_error_row_of_the_docs_is_refused_by_the_schema(
+    loader: str, text: str, message: str
+) -> None:
+    spec = row_spec(loader, text)
+    with pytest.raises(ConfigError):
+        load_test_cases(spec)
+    if any(part in message for part in LOADER_ONLY_MESSAGES):
+        assert schema_errors(spec) == [], f"the schema can state {message!r} after all"
+    else:
+        assert schema_errors(spec), f"the schema accepts what the loader refuses: {message}"

@@ -46,6 +46,7 @@ class _Affix(Matcher):
     case_insensitive: bool
     _folded: str
     _word = ""
+    _test: Callable[[str, str], bool]
 
     def __init__(self, affix: str, *, case_insensitive: bool = False) -> None:
         name = type(self).__name__
@@ -59,6 +60,14 @@ class _Affix(Matcher):
         object.__setattr__(self, "affix", affix)
         object.__setattr__(self, "case_insensitive", case_insensitive)
         object.__setattr__(self, "_folded", affix.casefold() if case_insensitive else affix)
+
+    def matches(self, actual: object) -> bool:
+        text = _text(actual)
+        if text is None:
+            return False
+        if self.case_insensitive:
+            text = text.casefold()
+        return self._test(text, self._folded)
 
     def describe_mismatch(self, actual: object) -> str:
         how = " (ignoring case)" if self.case_insensitive else ""
@@ -82,14 +91,7 @@ class StartsWith(_Affix, _trusted=True):
 
     __slots__ = ()
     _word = "starting with"
-
-    def matches(self, actual: object) -> bool:
-        text = _text(actual)
-        if text is None:
-            return False
-        if self.case_insensitive:
-            text = text.casefold()
-        return text.startswith(self._folded)
+    _test = staticmethod(str.startswith)
 
 
 class EndsWith(_Affix, _trusted=True):
@@ -103,14 +105,7 @@ class EndsWith(_Affix, _trusted=True):
 
     __slots__ = ()
     _word = "ending with"
-
-    def matches(self, actual: object) -> bool:
-        text = _text(actual)
-        if text is None:
-            return False
-        if self.case_insensitive:
-            text = text.casefold()
-        return text.endswith(self._folded)
+    _test = staticmethod(str.endswith)
 
 
 _CANONICAL_UUID: Any = None

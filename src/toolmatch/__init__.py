@@ -19,6 +19,7 @@ from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from toolmatch._batch import check_batch, check_runs
     from toolmatch._calls import ToolCall
     from toolmatch._cases import ExpectedTurn, TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, matcher_from_config
@@ -53,6 +54,8 @@ _LAZY = {
     "TestCase": "_cases",
     "load_expected_tools": "_cases",
     "load_test_cases": "_cases",
+    "check_runs": "_batch",
+    "check_batch": "_batch",
 }
 
 
@@ -118,5 +121,8 @@ __all__ = [
     "load_test_cases",
     "TestCase",
     "ExpectedTurn",
+    # batches of recorded runs
+    "check_runs",
+    "check_batch",
     "__version__",
 ]

@@ -209,9 +209,7 @@ class _Judge:
 
     def _judge(self, number: int, raw: bytes) -> _Outcome:
         def bad(message: str, case: str | None = None) -> _Outcome:
-            # One line per bad trace line: to_calls lists every accepted format after its first.
-            message = message.partition("\n")[0]
-            return (_ERROR, number, case, [message], message, None)
+            return _bad(number, message, case)
 
         try:
             text = raw.rstrip(b"\r\n").decode("utf-8")
@@ -227,6 +225,14 @@ class _Judge:
         except ValueError as error:  # valid JSON, but an integer too long for Python to read
             name, message = _too_long_integer(text, error)
             return bad(message, name)
+        return self._judge_run(number, run)
+
+    def _judge_run(self, number: int, run: object) -> _Outcome:
+        """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
+
+        def bad(message: str, case: str | None = None) -> _Outcome:
+            return _bad(number, message, case)
+
         if not isinstance(run, dict):
             return bad(
                 'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
@@ -263,6 +269,12 @@ class _Judge:
         if self.want_json:
             body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (_PASS if passed else _FAIL, number, name, details, message, body)
+
+
+def _bad(number: int, message: str, case: str | None = None) -> _Outcome:
+    # One line per bad trace line: to_calls lists every accepted format after its first.
+    message = message.partition("\n")[0]
+    return (_ERROR, number, case, [message], message, None)
 
 
 def _reason(error: BaseException) -> str:
@@ -425,7 +437,10 @@ def _numbered_lines(file: IO[bytes], name: str, reading: _Reading) -> Iterator[t
 
 
 def _outcomes(
-    judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int
+    # each a line's number and its bytes; for check_runs, a run's index and the run
+    judge: _Judge,
+    lines: Iterator[tuple[int, Any]],
+    jobs: int,
 ) -> Generator[_Outcome, None, None]:
     if jobs == 1:
         for number, raw in lines:

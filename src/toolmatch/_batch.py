@@ -7,11 +7,10 @@ trace line (the same code: docs/cli.md), and give its verdict as data instead of
 
 from __future__ import annotations
 
-import json
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 
 from toolmatch._cases import TestCase
-from toolmatch._cli import _FAIL, _PASS, _bad, _failure_lines, _Judge, _outcomes, _StoppedError
+from toolmatch._cli import _FAIL, _PASS, _failure_lines, _Judge, _outcomes, _StoppedError
 from toolmatch._describe import short_repr, type_name
 
 TYPE_CHECKING = False
@@ -186,13 +185,6 @@ def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> Non
         )
 
 
-def _json_text(value: object) -> object:
-    """The value a JSON text field holds (the turns as a string); any other value as it is."""
-    if isinstance(value, bytes):
-        value = value.decode("utf-8")
-    return json.loads(value) if isinstance(value, str) else value
-
-
 def _verdicts(
     judge: _RowJudge, names: Iterable[object], turns: Iterable[object]
 ) -> tuple[list[bool], list[float], list[str]]:
@@ -200,13 +192,8 @@ def _verdicts(
     scores: list[float] = []
     reasons: list[str] = []
     for number, (name, value) in enumerate(zip(names, turns, strict=True)):
-        try:
-            run: object = {"case": name, "turns": _json_text(value)}
-        except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-            reason = f"the turns are text that is not JSON: {error}".partition("\n")[0]
-            outcome = _bad(number, reason, name if isinstance(name, str) else None)
-        else:
-            outcome = judge.judge(number, run)
+        # JSON text turns are read in the judge, as on a trace line
+        outcome = judge.judge(number, {"case": name, "turns": value})
         row = _row(outcome)
         passed.append(row["passed"])
         scores.append(row["score"])

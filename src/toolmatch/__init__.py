@@ -25,6 +25,7 @@ from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
 
 if TYPE_CHECKING:
+    from toolmatch._batch import check_batch, check_runs
     from toolmatch._calls import ToolCall
     from toolmatch._cases import TestCase, load_expected_tools, load_test_cases
     from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
@@ -69,6 +70,8 @@ _LAZY = {
     "spec_yaml": "_spec_yaml",
     "import_bfcl": "_import_bfcl",
     "import_tau2": "_import_tau2",
+    "check_runs": "_batch",
+    "check_batch": "_batch",
 }
 
 
@@ -162,5 +165,8 @@ __all__ = [
     # spec files from benchmarks' ground truth
     "import_bfcl",
     "import_tau2",
+    # batches of recorded runs
+    "check_runs",
+    "check_batch",
     "__version__",
 ]

@@ -50,6 +50,7 @@ from toolmatch._config import ConfigError
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
 from toolmatch._strings import default_regex_timeout
+from toolmatch._trace_inputs import READ_ERRORS, Envelope, EnvelopeError, open_traces, turns_value
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -187,6 +188,24 @@ def _parser() -> argparse.ArgumentParser:
         "(default 0.1; needs the regex package, from the cli extra; inf for no limit)",
     )
     check.add_argument(
+        "--case-key",
+        default="case",
+        metavar="PATH",
+        help="the field holding a run's case name, a dotted path such as info.task_id "
+        "(default case)",
+    )
+    check.add_argument(
+        "--turns-key",
+        default="turns",
+        metavar="PATH",
+        help="the field holding a run's turns, a dotted path (default turns)",
+    )
+    check.add_argument(
+        "--one-turn",
+        action="store_true",
+        help="the turns field holds one turn (such as a message list), not a list of turns",
+    )
+    check.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
@@ -202,9 +221,12 @@ def _parser() -> argparse.ArgumentParser:
 class _Judge:
     """Judges trace lines against the spec; sent once to each worker process."""
 
-    def __init__(self, cases: Sequence[TestCase], want_json: bool) -> None:
+    def __init__(
+        self, cases: Sequence[TestCase], want_json: bool, envelope: Envelope | None = None
+    ) -> None:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
+        self.envelope = envelope  # where another trace format keeps case and turns
 
     def judge(self, number: int, raw: bytes) -> _Outcome:
         try:
@@ -215,9 +237,7 @@ class _Judge:
 
     def _judge(self, number: int, raw: bytes) -> _Outcome:
         def bad(message: str, case: str | None = None) -> _Outcome:
-            # One line per bad trace line: to_calls lists every accepted format after its first.
-            message = message.partition("\n")[0]
-            return (_ERROR, number, case, [message], message, None)
+            return _bad(number, message, case)
 
         try:
             text = raw.rstrip(b"\r\n").decode("utf-8")
@@ -233,6 +253,19 @@ class _Judge:
         except ValueError as error:  # valid JSON, but an integer too long for Python to read
             name, message = _too_long_integer(text, error)
             return bad(message, name)
+        if self.envelope is not None:
+            try:
+                run = self.envelope(run)
+            except EnvelopeError as error:
+                return bad(str(error), error.case)
+        return self._judge_run(number, run)
+
+    def _judge_run(self, number: int, run: object) -> _Outcome:
+        """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
+
+        def bad(message: str, case: str | None = None) -> _Outcome:
+            return _bad(number, message, case)
+
         if not isinstance(run, dict):
             return bad(
                 'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
@@ -253,7 +286,7 @@ class _Judge:
         # From here on the line is its case's run: whatever goes wrong, it is reported once,
         # as this run's error, and the case is not missing.
         try:
-            return self._verdict(number, name, case, run["turns"])
+            return self._verdict(number, name, case, turns_value(run["turns"]))
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return bad(str(error), name)
         except Exception as error:
@@ -269,6 +302,12 @@ class _Judge:
         if self.want_json:
             body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (_PASS if passed else _FAIL, number, name, details, message, body)
+
+
+def _bad(number: int, message: str, case: str | None = None) -> _Outcome:
+    # One line per bad trace line: to_calls lists every accepted format after its first.
+    message = message.partition("\n")[0]
+    return (_ERROR, number, case, [message], message, None)
 
 
 def _reason(error: BaseException) -> str:
@@ -415,15 +454,18 @@ def _numbered_lines(file: IO[bytes], name: str, reading: _Reading) -> Iterator[t
             reading.bytes += len(raw)
             if raw.strip():
                 yield reading.lines, raw
-    except OSError as error:
+    except READ_ERRORS as error:
         raise _StoppedError(
-            f"cannot read the traces {name}: {error.strerror or error}; "
+            f"cannot read the traces {name}: {getattr(error, 'strerror', None) or error}; "
             f"{_not_checked(reading.lines + 1)}"
         ) from None
 
 
 def _outcomes(
-    judge: _Judge, lines: Iterator[tuple[int, bytes]], jobs: int
+    # each a line's number and its bytes; for check_runs, a run's index and the run
+    judge: _Judge,
+    lines: Iterator[tuple[int, Any]],
+    jobs: int,
 ) -> Generator[_Outcome, None, None]:
     if jobs == 1:
         for number, raw in lines:
@@ -816,8 +858,7 @@ def _check(options: argparse.Namespace) -> int:
     else:
         traces_name = options.traces
         try:
-            file = open(options.traces, "rb")  # noqa: SIM115  # closed below
-            size = os.fstat(file.fileno()).st_size
+            file, size = open_traces(options.traces)
         except OSError as error:
             return _fail(f"cannot read the traces {options.traces}: {error.strerror or error}")
 
@@ -854,7 +895,10 @@ def _run(
         [case.name for case in cases], options.format == "json", traces_name, junit, progress
     )
     reading = _Reading()
-    judge = _Judge(cases, want_json=options.format == "json")
+    envelope = None
+    if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
+        envelope = Envelope(options.case_key, options.turns_key, options.one_turn)
+    judge = _Judge(cases, want_json=options.format == "json", envelope=envelope)
     stopped = None  # why the run ended early, for the JUnit report
     outcomes = _outcomes(judge, _numbered_lines(file, traces_name, reading), options.jobs)
     try:

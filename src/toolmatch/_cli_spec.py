@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the command should start fast too
+from toolmatch._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
     from typing import Any

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from toolmatch._config import NESTED_TOO_DEEPLY, matcher_key, unbounded
 from toolmatch._describe import join_path, short_repr, type_name
+from toolmatch._typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from os import PathLike

@@ -8,7 +8,8 @@ again with ``python -m toolmatch._schema``; a test fails until the file matches.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+from toolmatch._typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,4 +1,4 @@
-"""String-shaped matchers: ``Fuzzy`` (seed 000 section 3) and ``Regex`` (section 4)."""
+"""String-shaped matchers: ``Fuzzy`` and ``Regex`` (docs/semantics.md has their rules)."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def _parse_number(text: str) -> float | None:
 
 
 class Fuzzy(Matcher, _trusted=True):
-    """Case-, whitespace- and separator-tolerant, numeric-aware match (seed 000 section 3).
+    """Case-, whitespace- and separator-tolerant, numeric-aware match (docs/semantics.md).
 
     Both sides are lowercased, stripped of thousands separators (``,`` ``_`` and narrow
     no-break space) and whitespace-collapsed; when both then read as numbers
@@ -216,7 +216,7 @@ def _as_text(actual: object) -> str:
 
 
 class Regex(Matcher, _trusted=True):
-    """Full match of a regular expression against ``str(actual)`` (seed 000 section 4).
+    """Full match of a regular expression against ``str(actual)`` (docs/semantics.md).
 
     The whole string must match, as if the pattern were wrapped in ``^...$``. An invalid
     pattern raises ``ValueError`` here, never during a comparison. With the ``regex``
@@ -314,7 +314,7 @@ class Regex(Matcher, _trusted=True):
     def matches(self, actual: object) -> bool:
         try:
             if type(actual) is not str:
-                actual = _as_text(actual)  # seed 000 section 4: match its str()
+                actual = _as_text(actual)  # a regex matches the str() of a non-string
             if len(actual) <= self._quick:
                 return self._fullmatch(actual) is not None
             return self._bounded(actual) is not None

@@ -177,7 +177,22 @@ def build_schema() -> dict[str, Any]:
         ),
         "oneOf": [
             {"type": "string", "minLength": 1},
-            {"type": "array", "items": {"type": "object"}},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    # a function tool's name, OpenAI Chat's function, a Gemini Tool's list
+                    "anyOf": [
+                        {"required": [key]}
+                        for key in (
+                            "name",
+                            "function",
+                            "function_declarations",
+                            "functionDeclarations",
+                        )
+                    ],
+                },
+            },
         ],
     }
     turn = {

@@ -187,16 +187,18 @@ class TestOtherShapes:
                     "size": {"type": "float"},
                     "sides": {"type": "tuple", "items": {"type": "integer"}},
                     "extra": {"type": "any"},
+                    "unit": {"type": "String", "enum": ["cm", "m"]},
                 },
                 "required": ["size"],
             },
         }
         good = [{"name": "calc_area", "args": {"size": 2, "sides": [3, 4], "extra": {}}}]
         assert check_turn([], good, tools=[doc]).passed
-        bad = [{"name": "calc_area", "args": {"size": "2", "sides": [3, "4"]}}]
+        bad = [{"name": "calc_area", "args": {"size": "2", "sides": [3, "4"], "unit": "km"}}]
         assert check_turn([], bad, tools=[doc]).problems == (
             "call 0 calc_area: sides[1]: '4' is not of type 'integer'",
             "call 0 calc_area: size: '2' is not of type 'number'",
+            "call 0 calc_area: unit: 'km' is not one of ['cm', 'm']",
         )
 
     def test_anthropic_tool_and_additional_properties(self) -> None:
@@ -224,6 +226,9 @@ class TestConstruction:
         bad_schema = {"name": "s", "parameters": {"type": "object", "properties": {"q": 5}}}
         with pytest.raises(ValueError, match=r"invalid schema for 's' in tools at properties/q"):
             ExpectedTurn([], tools=[bad_schema])
+        odd_type = {"name": "s", "parameters": {"properties": {"q": {"type": "text"}}}}
+        with pytest.raises(ValueError, match=r"for 's' in tools at properties/q/type: 'text'"):
+            ExpectedTurn([], tools=[odd_type])
 
     def test_expected_turn_keeps_the_definitions(self) -> None:
         turn = ExpectedTurn([ExpectedTool("search")], tools=OPENAI_TOOLS)
@@ -365,3 +370,30 @@ class TestSpecFiles:
             check=False,
         )
         assert again.returncode == 0, again.stdout + again.stderr
+
+    def test_a_file_named_twice_is_read_once_and_reported_at_each_place(
+        self, tmp_path: Path
+    ) -> None:
+        spec = self.write(tmp_path, """\
+            test_cases:
+              - name: a
+                turns:
+                  - {expected_tools: [], tools: defs/tools.json}
+                  - {expected_tools: [], tools: defs/tools.json}
+              - name: b
+                turns:
+                  - {expected_tools: [], tools: gone.yaml}
+                  - {expected_tools: [], tools: gone.yaml}
+            """)  # fmt: skip
+        with pytest.raises(ConfigError) as raised:
+            load_test_cases(spec)
+        assert [problem.path for problem in raised.value.problems] == [
+            "test_cases[1](b).turns[0].tools",
+            "test_cases[1](b).turns[1].tools",
+        ]
+        spec.write_text(spec.read_text().split("  - name: b")[0])
+        [case] = load_test_cases(spec)
+        first, second = (turn.tools for turn in case.turns)
+        assert first is not None
+        assert second is not None
+        assert first[0] is second[0]

@@ -197,8 +197,8 @@ def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problem
     problems = Problems()
     # A tools: path is relative to the spec file; for data already parsed, to the working
     # directory (docs/config.md).
-    base = "" if where is None else os.path.dirname(where)
-    cases = _test_cases(data, problems, base)
+    files = _ToolFiles("" if where is None else os.path.dirname(where))
+    cases = _test_cases(data, problems, files)
     problems.raise_if_any(where)
     return cases, problems, where
 
@@ -461,40 +461,67 @@ def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | 
     return value
 
 
-def _tools(mapping: dict[Any, Any], path: str, problems: Problems, base: str) -> Any:
+class _ToolFiles:
+    """Where a spec's ``tools:`` paths start, and the files read so far: a file several turns
+    name is read, and its validators built, once."""
+
+    __slots__ = ("base", "read")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.read: dict[str, tuple[Any, list[str]]] = {}
+
+
+def _tools(mapping: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles) -> Any:
     """The turn option ``tools``: a file of definitions, or a list of them; ``None`` if bad."""
     import os
 
     where = join_path(path, "tools")
     raw = mapping["tools"]
-    label = where
     if isinstance(raw, str) and raw:
-        label = os.path.join(base, raw)
-        try:
-            raw = read_spec_file(label)
-        except OSError as error:
-            problems.add(where, f"cannot read {label}: {error.strerror or error}")
-            return None
-        except ConfigError as error:
-            for problem in error.problems:
-                problems.add(where, f"{problem.path}: {problem.message}")
-            return None
-    elif not isinstance(raw, list):
+        label = os.path.join(files.base, raw)
+        if label not in files.read:
+            files.read[label] = _tools_file(label)
+        catalogue, messages = files.read[label]
+        for message in messages:
+            problems.add(where, message)
+        return catalogue
+    if not isinstance(raw, list):
         problems.add(
             where,
             "must be the path of a JSON or YAML file of tool definitions (relative to the "
             f"spec), or a list of definitions, got {short_repr(raw)} ({type_name(raw)})",
         )
         return None
+    catalogue, messages = _catalogue(raw, where)
+    for message in messages:
+        problems.add(where, message)
+    return catalogue
+
+
+def _tools_file(label: str) -> tuple[Any, list[str]]:
     try:
-        return ToolCatalogue(raw, label)
+        raw = read_spec_file(label)
+    except OSError as error:
+        return None, [f"cannot read {label}: {error.strerror or error}"]
+    except ConfigError as error:
+        return None, [f"{problem.path}: {problem.message}" for problem in error.problems]
+    return _catalogue(raw, label)
+
+
+def _catalogue(raw: object, label: str) -> tuple[Any, list[str]]:
+    try:
+        return ToolCatalogue(raw, label), []
     except (TypeError, ValueError) as error:
-        problems.add(where, str(error))
-        return None
+        return None, [str(error)]
 
 
 def _turn(
-    data: object, path: str, problems: Problems, base: str = "", inherited: Any = None
+    data: object,
+    path: str,
+    problems: Problems,
+    files: _ToolFiles | None = None,
+    inherited: Any = None,
 ) -> ExpectedTurn:
     if not isinstance(data, dict):
         problems.add(
@@ -534,11 +561,13 @@ def _turn(
                     ignore.append(pattern)
     max_calls = _max_calls(data, path, problems)
     # A ToolCatalogue already built: ExpectedTurn takes it as it takes definitions.
-    catalogue = _tools(data, path, problems, base) if "tools" in data else inherited
+    catalogue = inherited
+    if "tools" in data:
+        catalogue = _tools(data, path, problems, files or _ToolFiles(""))
     return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
 
 
-def _case(data: object, index: int, problems: Problems, base: str) -> TestCase | None:
+def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
     path = f"test_cases[{index}]"
     if not isinstance(data, dict):
         problems.add(
@@ -576,7 +605,7 @@ def _case(data: object, index: int, problems: Problems, base: str) -> TestCase |
                 )
         max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
         # The case's tools are every turn's, unless a turn names its own.
-        case_tools = _tools(data, path, problems, base) if "tools" in data else None
+        case_tools = _tools(data, path, problems, files) if "tools" in data else None
         raw_turns = data["turns"]
         if not isinstance(raw_turns, list) or not raw_turns:
             problems.add(
@@ -586,12 +615,14 @@ def _case(data: object, index: int, problems: Problems, base: str) -> TestCase |
             )
         else:
             turns = [
-                _turn(turn, join_path(join_path(path, "turns"), number), problems, base, case_tools)
+                _turn(
+                    turn, join_path(join_path(path, "turns"), number), problems, files, case_tools
+                )
                 for number, turn in enumerate(raw_turns)
             ]
     elif "expected_tools" in data:
         single = {key: data[key] for key in _TURN_KEYS if key in data}
-        turns = [_turn(single, path, problems, base)]
+        turns = [_turn(single, path, problems, files)]
     else:
         problems.add(
             path,
@@ -603,7 +634,7 @@ def _case(data: object, index: int, problems: Problems, base: str) -> TestCase |
     return TestCase(name, turns, max_calls)
 
 
-def _test_cases(data: object, problems: Problems, base: str) -> list[TestCase]:
+def _test_cases(data: object, problems: Problems, files: _ToolFiles) -> list[TestCase]:
     if not isinstance(data, dict):
         what = "is empty" if data is None else f"is {short_repr(data)} ({type_name(data)})"
         problems.add("test_cases", f"missing: the top level {what}; expected test_cases: [...]")
@@ -622,7 +653,7 @@ def _test_cases(data: object, problems: Problems, base: str) -> list[TestCase]:
     cases = []
     first_use: dict[str, int] = {}
     for index, item in enumerate(raw):
-        case = _case(item, index, problems, base)
+        case = _case(item, index, problems, files)
         if case is None:
             continue
         if case.name in first_use:

@@ -85,10 +85,15 @@ def json_schema(schema: object) -> object:
     return out
 
 
+_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
 def _json_type(value: object) -> object:
     if isinstance(value, str):
-        lowered = value.lower()
-        return _TYPES.get(lowered, lowered) if lowered in _TYPES or value.isupper() else value
+        lowered = value.lower()  # Gemini's "STRING", a BFCL doc's "String"
+        if lowered in _TYPES:
+            return _TYPES[lowered]
+        return lowered if lowered in _JSON_TYPES else value  # else the schema check names it
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         kinds = [_json_type(item) for item in value]
         return None if None in kinds else kinds

@@ -14,6 +14,7 @@ import mcp.types as mcp_types
 import pytest
 from google.genai import types as genai_types
 from openai.types.chat import ChatCompletionFunctionTool
+from openai.types.responses import FunctionTool
 
 from toolmatch import (
     ConfigError,
@@ -146,6 +147,15 @@ class TestOpenAIDefinitions:
 
 
 class TestOtherShapes:
+    def test_openai_responses_function_tool(self) -> None:
+        tool = FunctionTool(
+            type="function", name="search_flights", parameters=FLIGHTS_SCHEMA, strict=True
+        )
+        assert check_turn([], [flight(cabin="economy")], tools=[tool]).passed
+        assert check_turn([], [flight(cabin="eco")], tools=[tool]).problems == (
+            "call 0 search_flights: cabin: 'eco' is not one of ['economy', 'business']",
+        )
+
     def test_mcp_tool(self) -> None:
         tool = mcp_types.Tool(name="read_file", inputSchema={
             "type": "object",

@@ -1159,8 +1159,9 @@ def check_turn(
     optimal assignment; with ``ordered=True`` the expectations must be met in their order
     by distinct calls (others may sit between); with ``exhaustive=True`` every call must
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
-    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice
-    (docs/selection.md).
+    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
+    and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
+    every call left must satisfy its tool's definition (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool
     >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
@@ -1238,7 +1239,7 @@ _NO_TURN = _Turn(_Selection(()))
 class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``).
+    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed

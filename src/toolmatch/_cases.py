@@ -8,7 +8,14 @@ Every mistake in a file is reported at once, each with its exact path, in one
 from __future__ import annotations
 
 from toolmatch._base import Matcher
-from toolmatch._config import ARGS_KEYS_01, Problems, build_arguments, build_value, read_by_01
+from toolmatch._config import (
+    ARGS_KEYS_01,
+    ConfigError,
+    Problems,
+    build_arguments,
+    build_value,
+    read_by_01,
+)
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._record import Record
@@ -21,6 +28,7 @@ from toolmatch._selection import (
     turns_pass,
 )
 from toolmatch._spec_files import read_spec_file
+from toolmatch._tool_check import ToolCatalogue
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,7 +48,8 @@ _TOOL_KEYS = (
 )  # fmt: skip
 _IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
 _TURN_KEYS = (
-    "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats"
+    "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats",
+    "tools",
 )  # fmt: skip
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS)
 _TOP_KEYS = ("test_cases",)
@@ -186,7 +195,10 @@ def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problem
         where = os.fspath(source)
         data = read_spec_file(where)
     problems = Problems()
-    cases = _test_cases(data, problems)
+    # A tools: path is relative to the spec file; for data already parsed, to the working
+    # directory (docs/config.md).
+    files = _ToolFiles("" if where is None else os.path.dirname(where))
+    cases = _test_cases(data, problems, files)
     problems.raise_if_any(where)
     return cases, problems, where
 
@@ -449,12 +461,73 @@ def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | 
     return value
 
 
-def _turn(data: object, path: str, problems: Problems) -> ExpectedTurn:
+class _ToolFiles:
+    """Where a spec's ``tools:`` paths start, and the files read so far: a file several turns
+    name is read, and its validators built, once."""
+
+    __slots__ = ("base", "read")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.read: dict[str, tuple[Any, list[str]]] = {}
+
+
+def _tools(mapping: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles) -> Any:
+    """The turn option ``tools``: a file of definitions, or a list of them; ``None`` if bad."""
+    import os
+
+    where = join_path(path, "tools")
+    raw = mapping["tools"]
+    if isinstance(raw, str) and raw:
+        label = os.path.join(files.base, raw)
+        if label not in files.read:
+            files.read[label] = _tools_file(label)
+        catalogue, messages = files.read[label]
+        for message in messages:
+            problems.add(where, message)
+        return catalogue
+    if not isinstance(raw, list):
+        problems.add(
+            where,
+            "must be the path of a JSON or YAML file of tool definitions (relative to the "
+            f"spec), or a list of definitions, got {short_repr(raw)} ({type_name(raw)})",
+        )
+        return None
+    catalogue, messages = _catalogue(raw, where)
+    for message in messages:
+        problems.add(where, message)
+    return catalogue
+
+
+def _tools_file(label: str) -> tuple[Any, list[str]]:
+    try:
+        raw = read_spec_file(label)
+    except OSError as error:
+        return None, [f"cannot read {label}: {error.strerror or error}"]
+    except ConfigError as error:
+        return None, [f"{problem.path}: {problem.message}" for problem in error.problems]
+    return _catalogue(raw, label)
+
+
+def _catalogue(raw: object, label: str) -> tuple[Any, list[str]]:
+    try:
+        return ToolCatalogue(raw, label), []
+    except (TypeError, ValueError) as error:
+        return None, [str(error)]
+
+
+def _turn(
+    data: object,
+    path: str,
+    problems: Problems,
+    files: _ToolFiles | None = None,
+    inherited: Any = None,
+) -> ExpectedTurn:
     if not isinstance(data, dict):
         problems.add(
             path,
             "a turn must be a mapping with expected_tools (and optionally distinct, ordered, "
-            f"exhaustive, ignore, max_calls, no_repeats), got {short_repr(data)} "
+            f"exhaustive, ignore, max_calls, no_repeats, tools), got {short_repr(data)} "
             f"({type_name(data)})",
         )
         return ExpectedTurn(())
@@ -487,10 +560,14 @@ def _turn(data: object, path: str, problems: Problems) -> ExpectedTurn:
                 if pattern is not None:
                     ignore.append(pattern)
     max_calls = _max_calls(data, path, problems)
-    return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, **flags)
+    # A ToolCatalogue already built: ExpectedTurn takes it as it takes definitions.
+    catalogue = inherited
+    if "tools" in data:
+        catalogue = _tools(data, path, problems, files or _ToolFiles(""))
+    return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
 
 
-def _case(data: object, index: int, problems: Problems) -> TestCase | None:
+def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
     path = f"test_cases[{index}]"
     if not isinstance(data, dict):
         problems.add(
@@ -520,13 +597,15 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
         )
     elif "turns" in data:
         for key in _TURN_KEYS:
-            if key in data and key not in ("expected_tools", "max_calls"):
+            if key in data and key not in ("expected_tools", "max_calls", "tools"):
                 problems.add(
                     join_path(path, key),
                     f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
                     f"{key}: {'[...]' if key == 'ignore' else 'true'}}}]",
                 )
         max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
+        # The case's tools are every turn's, unless a turn names its own.
+        case_tools = _tools(data, path, problems, files) if "tools" in data else None
         raw_turns = data["turns"]
         if not isinstance(raw_turns, list) or not raw_turns:
             problems.add(
@@ -536,12 +615,14 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
             )
         else:
             turns = [
-                _turn(turn, join_path(join_path(path, "turns"), number), problems)
+                _turn(
+                    turn, join_path(join_path(path, "turns"), number), problems, files, case_tools
+                )
                 for number, turn in enumerate(raw_turns)
             ]
     elif "expected_tools" in data:
         single = {key: data[key] for key in _TURN_KEYS if key in data}
-        turns = [_turn(single, path, problems)]
+        turns = [_turn(single, path, problems, files)]
     else:
         problems.add(
             path,
@@ -553,7 +634,7 @@ def _case(data: object, index: int, problems: Problems) -> TestCase | None:
     return TestCase(name, turns, max_calls)
 
 
-def _test_cases(data: object, problems: Problems) -> list[TestCase]:
+def _test_cases(data: object, problems: Problems, files: _ToolFiles) -> list[TestCase]:
     if not isinstance(data, dict):
         what = "is empty" if data is None else f"is {short_repr(data)} ({type_name(data)})"
         problems.add("test_cases", f"missing: the top level {what}; expected test_cases: [...]")
@@ -572,7 +653,7 @@ def _test_cases(data: object, problems: Problems) -> list[TestCase]:
     cases = []
     first_use: dict[str, int] = {}
     for index, item in enumerate(raw):
-        case = _case(item, index, problems)
+        case = _case(item, index, problems, files)
         if case is None:
             continue
         if case.name in first_use:

@@ -171,6 +171,31 @@ def build_schema() -> dict[str, Any]:
         "max_count": {"description": "at most this many; null: no limit", **budget},
         "never": {**flag, "description": "true: no call may match"},
     }
+    tools = {
+        "description": (
+            "the tools' definitions every call must satisfy: a JSON or YAML file (relative to "
+            "the spec) or a list of definitions"
+        ),
+        "oneOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    # a function tool's name, OpenAI Chat's function, a Gemini Tool's list
+                    "anyOf": [
+                        {"required": [key]}
+                        for key in (
+                            "name",
+                            "function",
+                            "function_declarations",
+                            "functionDeclarations",
+                        )
+                    ],
+                },
+            },
+        ],
+    }
     turn = {
         "expected_tools": {"type": "array", "items": _ref("expected_tool")},
         "distinct": {**flag, "description": "each expectation needs its own call"},
@@ -179,6 +204,7 @@ def build_schema() -> dict[str, Any]:
         "ignore": {"type": "array", "items": _ref("ignored_tool")},
         "max_calls": {"description": "at most this many calls, ignored ones not counted", **budget},
         "no_repeats": {**flag, "description": "no two calls with the same name and arguments"},
+        "tools": tools,
     }
     name = {"type": "string", "minLength": 1}
     matchers = _matchers()
@@ -212,6 +238,10 @@ def build_schema() -> dict[str, Any]:
                     "name": name,
                     "turns": {"type": "array", "minItems": 1, "items": _ref("turn")},
                     "max_calls": {"description": "at most this many calls in all turns", **budget},
+                    "tools": {
+                        **tools,
+                        "description": "every turn's tools, unless a turn gives its own",
+                    },
                 },
                 "additionalProperties": False,
             },

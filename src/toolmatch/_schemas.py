@@ -18,17 +18,34 @@ if TYPE_CHECKING:
     from toolmatch._base import ConstructorArgs
 
 
-__all__ = ["ConformsTo"]
+__all__ = ["ConformsTo", "schema_validator"]
 
 
-def _jsonschema() -> Any:
+def _jsonschema(who: str) -> Any:
     try:
         import jsonschema
     except ImportError:
         raise ImportError(
-            "ConformsTo needs the jsonschema package: pip install 'toolmatch[schema]'"
+            f"{who} needs the jsonschema package: pip install 'toolmatch[schema]'"
         ) from None
     return jsonschema
+
+
+def schema_validator(schema: Mapping[str, Any] | bool, who: str, where: str = "") -> Any:
+    """A ``jsonschema`` validator for ``schema`` (its ``$schema`` draft, else the latest),
+    checking formats; an invalid schema raises ``ValueError`` naming ``who`` and its place,
+    a missing ``jsonschema`` ``ImportError`` naming the ``schema`` extra."""
+    jsonschema = _jsonschema(who)
+    try:
+        kind = jsonschema.validators.validator_for(schema)
+        kind.check_schema(schema)
+    except jsonschema.exceptions.SchemaError as error:
+        steps = "/".join(str(step) for step in error.absolute_path) or "the top level"
+        message = f"{who} got an invalid schema{where} at {steps}: {error.message}"
+        raise ValueError(message) from None
+    except Exception as error:  # a $schema that names no known draft, a hostile mapping
+        raise ValueError(f"{who} got an unusable schema{where}: {error}") from None
+    return kind(schema, format_checker=kind.FORMAT_CHECKER)
 
 
 class ConformsTo(Matcher, _trusted=True):
@@ -53,24 +70,14 @@ class ConformsTo(Matcher, _trusted=True):
     _validator: Any
 
     def __init__(self, schema: Mapping[str, Any] | bool) -> None:
-        jsonschema = _jsonschema()
+        _jsonschema("ConformsTo")
         if not isinstance(schema, (Mapping, bool)):
             raise TypeError(
                 f"ConformsTo needs a JSON Schema (a dict), got {short_repr(schema)} "
                 f"({type_name(schema)})"
             )
-        try:
-            kind = jsonschema.validators.validator_for(schema)
-            kind.check_schema(schema)
-        except jsonschema.exceptions.SchemaError as error:
-            where = "/".join(str(step) for step in error.absolute_path) or "the top level"
-            raise ValueError(
-                f"ConformsTo got an invalid schema at {where}: {error.message}"
-            ) from None
-        except Exception as error:  # a $schema that names no known draft, a hostile mapping
-            raise ValueError(f"ConformsTo got an unusable schema: {error}") from None
+        object.__setattr__(self, "_validator", schema_validator(schema, "ConformsTo"))
         object.__setattr__(self, "schema", schema)
-        object.__setattr__(self, "_validator", kind(schema, format_checker=kind.FORMAT_CHECKER))
 
     def matches(self, actual: object) -> bool:
         try:

@@ -40,12 +40,14 @@ from toolmatch._results import (
     indices_text,
     mismatch_summary,
 )
+from toolmatch._tool_check import ToolCatalogue
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._base import ConstructorArgs
+    from toolmatch._tool_definitions import ToolDefinition
 
 __all__ = [
     "ExpectedTool",
@@ -625,6 +627,7 @@ class _Turn:
         "exhaustive",
         "max_calls",
         "no_repeats",
+        "tools",
     )
 
     def __init__(
@@ -637,6 +640,7 @@ class _Turn:
         ignore: Sequence[ExpectedTool] = (),
         max_calls: int | None = None,
         no_repeats: bool = False,
+        tools: ToolCatalogue | None = None,
     ) -> None:
         self.selection = selection
         # A turn remembers names for its ignore patterns too: they are asked about every call.
@@ -646,6 +650,7 @@ class _Turn:
         self.exhaustive = exhaustive
         self.max_calls = max_calls
         self.no_repeats = no_repeats
+        self.tools = tools
 
 
 def turn_options(
@@ -656,6 +661,7 @@ def turn_options(
     ignore: object = (),
     max_calls: object = None,
     no_repeats: object = False,
+    tools: object = None,
 ) -> dict[str, Any]:
     """The turn options, each checked: a bad one raises naming what it got."""
     for name, value in (
@@ -672,7 +678,14 @@ def turn_options(
         "ignore": _ignore_patterns(ignore),
         "max_calls": check_max_calls(max_calls),
         "no_repeats": no_repeats,
+        "tools": tools
+        if tools is None or isinstance(tools, ToolCatalogue)
+        else ToolCatalogue(tools),
     }
+
+
+def _catalogue(tools: object) -> ToolCatalogue | None:
+    return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
 
 
 class _Verdict:
@@ -690,6 +703,7 @@ class _Verdict:
         "assigned",
         "unexpected",
         "repeats",
+        "misfits",
         "passed",
     )
 
@@ -714,6 +728,7 @@ class _Verdict:
         self.assigned: list[list[int] | None] | None = None
         self.unexpected: list[int] = []
         self.repeats: list[list[int]] = []
+        self.misfits: list[int] = []  # the kept calls that break their tool's definition
         self.passed = False
 
     @property
@@ -783,7 +798,7 @@ class _Verdict:
             )
         own = (
             self._problems()
-            if plan.distinct or plan.max_calls is not None or plan.no_repeats
+            if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
             else []
         )
         return TurnResult(
@@ -826,6 +841,15 @@ class _Verdict:
             )
         if len(self.repeats) > _SHOWN_CALLS:
             problems.append(f"and {len(self.repeats) - _SHOWN_CALLS} more repeated call(s)")
+        if self.misfits:
+            assert plan.tools is not None
+            for index in self.misfits[:_SHOWN_CALLS]:
+                problems.extend(plan.tools.violations(index, calls[index]))
+            if len(self.misfits) > _SHOWN_CALLS:
+                problems.append(
+                    f"and {len(self.misfits) - _SHOWN_CALLS} more call(s) breaking their "
+                    "tool's definition"
+                )
         return problems
 
     def _pairs(self) -> tuple[int, int]:
@@ -899,6 +923,11 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     if turn.no_repeats:
         verdict.repeats = _repeats(calls, kept)
         passed = passed and not verdict.repeats
+    if turn.tools is not None:
+        fits = turn.tools.fits
+        judged = range(len(calls)) if kept is None else kept
+        verdict.misfits = [index for index in judged if not fits(calls[index])]
+        passed = passed and not verdict.misfits
     verdict.passed = passed
     return verdict
 
@@ -1121,6 +1150,7 @@ def check_turn(
     ignore: Sequence[ExpectedTool] = (),
     max_calls: int | None = None,
     no_repeats: bool = False,
+    tools: Sequence[object] | None = None,
 ) -> TurnResult:
     """Judge one turn's calls against a list of expectations.
 
@@ -1129,8 +1159,9 @@ def check_turn(
     optimal assignment; with ``ordered=True`` the expectations must be met in their order
     by distinct calls (others may sit between); with ``exhaustive=True`` every call must
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
-    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice
-    (docs/selection.md).
+    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
+    and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
+    every call left must satisfy its tool's definition (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool
     >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
@@ -1149,6 +1180,7 @@ def check_turn(
         ignore=ignore,
         max_calls=max_calls,
         no_repeats=no_repeats,
+        tools=tools,
     )
     turn = _Turn(_Selection(_expectation_list(expected)), **options)
     return judge(turn, to_calls(calls)).result()
@@ -1164,6 +1196,7 @@ def check_turns(
     ignore: Sequence[ExpectedTool] = (),
     max_calls: int | None = None,
     no_repeats: bool = False,
+    tools: Sequence[object] | None = None,
 ) -> list[TurnResult]:
     """Judge each turn's calls against that turn's expectations only.
 
@@ -1191,6 +1224,7 @@ def check_turns(
         ignore=ignore,
         max_calls=max_calls,
         no_repeats=no_repeats,
+        tools=tools,
     )
     turns = [
         _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
@@ -1205,7 +1239,7 @@ _NO_TURN = _Turn(_Selection(()))
 class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``).
+    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed
@@ -1220,6 +1254,7 @@ class ExpectedTurn(Record):
         "ignore",
         "max_calls",
         "no_repeats",
+        "tools",
     )
     __slots__ = (*_fields, "_turn")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
@@ -1230,6 +1265,7 @@ class ExpectedTurn(Record):
     ignore: tuple[ExpectedTool, ...]
     max_calls: int | None
     no_repeats: bool
+    tools: tuple[ToolDefinition, ...] | None
     _turn: _Turn
 
     def __init__(
@@ -1241,6 +1277,7 @@ class ExpectedTurn(Record):
         ignore: Sequence[ExpectedTool] = (),
         max_calls: int | None = None,
         no_repeats: bool = False,
+        tools: Sequence[object] | None = None,
     ) -> None:
         options = turn_options(
             distinct=distinct,
@@ -1249,19 +1286,22 @@ class ExpectedTurn(Record):
             ignore=ignore,
             max_calls=max_calls,
             no_repeats=no_repeats,
+            tools=tools,
         )
-        tools = tuple(_expectation_list(expected_tools, "expected_tools"))
+        expected = tuple(_expectation_list(expected_tools, "expected_tools"))
+        catalogue = options["tools"]
         self._assign(
-            tools,
+            expected,
             options["distinct"],
             options["ordered"],
             options["exhaustive"],
             tuple(options["ignore"]),
             options["max_calls"],
             options["no_repeats"],
+            None if catalogue is None else tuple(catalogue.definitions.values()),
         )
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_turn", _Turn(_Selection(tools), **options))
+        object.__setattr__(self, "_turn", _Turn(_Selection(expected), **options))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.
@@ -1403,6 +1443,7 @@ def assert_turn(
     ignore: Sequence[ExpectedTool] = (),
     max_calls: int | None = None,
     no_repeats: bool = False,
+    tools: Sequence[object] | None = None,
 ) -> TurnResult:
     """Assert that one turn's ``calls`` meet every expectation; return the passing result.
 
@@ -1424,6 +1465,7 @@ def assert_turn(
         ignore=ignore,
         max_calls=max_calls,
         no_repeats=no_repeats,
+        tools=tools,
     )
     if not result.passed:
         raise AssertionError(str(result))

@@ -21,7 +21,15 @@ else:
         return method
 
 
-__all__ = ["MAX_DEPTH", "Matcher", "Mismatch", "Mismatches", "is_instance", "nesting_depth"]
+__all__ = [
+    "MAX_DEPTH",
+    "Matcher",
+    "Mismatch",
+    "Mismatches",
+    "ReasonedMatcher",
+    "is_instance",
+    "nesting_depth",
+]
 
 # How deeply matchers (and the plain values they are built from) may nest: deeper trees
 # would run out of Python's recursion limit while comparing, explaining or printing.
@@ -315,3 +323,29 @@ class Matcher:
         from toolmatch._combinators import Not
 
         return Not(self)
+
+
+class ReasonedMatcher(Matcher, _trusted=True):
+    """A matcher of one rule, ``_reason(actual)``: ``None`` when ``actual`` matches, else the
+    mismatch's text, so the verdict and its explanation cannot disagree.
+
+    >>> class IsEven(ReasonedMatcher):
+    ...     def _reason(self, actual: object) -> str | None:
+    ...         return None if actual % 2 == 0 else f"{actual} is odd"
+    >>> IsEven() == 4, IsEven() == "x", IsEven().explain(3)
+    (True, False, '3 is odd')
+    """
+
+    __slots__ = ()
+
+    def _reason(self, actual: object) -> str | None:
+        raise NotImplementedError
+
+    def matches(self, actual: object) -> bool:
+        try:
+            return self._reason(actual) is None
+        except Exception:  # an actual the rule cannot read does not match
+            return False
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._reason(actual) or f"expected {self!r}, got {short_repr(actual)}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._base import Matcher
+from toolmatch._base import ReasonedMatcher
 from toolmatch._describe import short_repr, type_name
 from toolmatch._typing import TYPE_CHECKING
 
@@ -165,7 +165,7 @@ def _difference(delta: timedelta) -> str:
     return f"{abs(delta)} {'later' if seconds > 0 else 'earlier'}"
 
 
-class IsDatetime(Matcher, _trusted=True):
+class IsDatetime(ReasonedMatcher, _trusted=True):
     """A datetime, or an ISO 8601 string with a date and a time; optionally near a moment.
 
     ``near`` is a datetime, a date (its midnight), an ISO 8601 string or ``"now"``
@@ -303,9 +303,6 @@ class IsDatetime(Matcher, _trusted=True):
         except Exception:
             return False
 
-    def describe_mismatch(self, actual: object) -> str:
-        return self._reason(actual) or f"expected {self!r}, got {short_repr(actual)}"
-
     def _constructor_args(self) -> ConstructorArgs:
         args = () if self.near is None else (self.near,)
         options: dict[str, object] = {}
@@ -316,7 +313,7 @@ class IsDatetime(Matcher, _trusted=True):
         return args, options
 
 
-class IsDate(Matcher, _trusted=True):
+class IsDate(ReasonedMatcher, _trusted=True):
     """A date, or an ISO 8601 date string; optionally within ``within_days`` of ``near``.
 
     ``near`` is a date, an ISO 8601 date string or ``"today"`` (read at each comparison,
@@ -379,15 +376,6 @@ class IsDate(Matcher, _trusted=True):
         plural = "s" if abs(days) != 1 else ""
         later = f"{abs(days)} day{plural} {'later' if days > 0 else 'earlier'}"
         return f"expected {span} {shown}, got {found.isoformat()} ({later})"
-
-    def matches(self, actual: object) -> bool:
-        try:
-            return self._reason(actual) is None
-        except Exception:
-            return False
-
-    def describe_mismatch(self, actual: object) -> str:
-        return self._reason(actual) or f"expected {self!r}, got {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
         args = () if self.near is None else (self.near,)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolmatch._base import Matcher, Mismatch, nesting_depth
+from toolmatch._base import Matcher, Mismatch, ReasonedMatcher, nesting_depth
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher
 from toolmatch._typing import TYPE_CHECKING
@@ -40,7 +40,7 @@ def _not_text(what: str, actual: object) -> str:
     return f"expected {what}, got {short_repr(actual)} ({type_name(actual)})"
 
 
-class _Affix(Matcher):
+class _Affix(Matcher, _trusted=True):
     __slots__ = ("affix", "case_insensitive", "_folded")
     affix: str
     case_insensitive: bool
@@ -112,7 +112,7 @@ _CANONICAL_UUID: Any = None
 _EMAIL: Any = None
 
 
-class IsUUID(Matcher, _trusted=True):
+class IsUUID(ReasonedMatcher, _trusted=True):
     """A UUID in its canonical form (``8-4-4-4-12`` hex digits, either case) or a ``uuid.UUID``;
     with ``version``, of that version and the RFC 4122 variant (docs/matchers.md).
 
@@ -157,15 +157,6 @@ class IsUUID(Matcher, _trusted=True):
         if self.version is None or found.version == self.version:
             return None
         return f"expected {what}, got {short_repr(actual)} (version {found.version})"
-
-    def matches(self, actual: object) -> bool:
-        try:
-            return self._reason(actual) is None
-        except Exception:
-            return False
-
-    def describe_mismatch(self, actual: object) -> str:
-        return self._reason(actual) or f"expected {self!r}, got {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
         return () if self.version is None else (self.version,), {}

@@ -57,28 +57,16 @@ class ToolCall(_Slots, Record):
     result: Any
     failed: bool | None
 
-    if TYPE_CHECKING:  # what __new__ takes, for type checkers that read Record's fields
-
-        def __init__(
-            self,
-            name: str,
-            args: dict[str, Any] | None = None,
-            id: str | None = None,
-            parse_error: str | None = None,
-            result: object = None,
-            failed: bool | None = None,
-        ) -> None: ...
-
-    def __new__(
-        cls,
+    def __init__(
+        self,
         name: str,
         args: dict[str, Any] | None = None,
         id: str | None = None,
         parse_error: str | None = None,
         result: object = None,
         failed: bool | None = None,
-    ) -> ToolCall:
-        # Readers make a ToolCall per call read: exact-type checks first.
+    ) -> None:
+        # Exact-type checks first: the common arguments pass them at once.
         if type(name) is not str and not isinstance(name, str):
             raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
         if type(args) is not dict:
@@ -98,7 +86,7 @@ class ToolCall(_Slots, Record):
                     )
         if failed is not None and failed is not True and failed is not False:
             raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
-        return build_call(cls, name, args, id, parse_error, result, failed)
+        self._assign(name, args, id, parse_error, result, failed)
 
     def __repr__(self) -> str:
         shown = [f"name={self.name!r}", f"args={self.args!r}"]
@@ -123,7 +111,6 @@ _new = object.__new__
 
 
 def build_call(
-    kind: type[ToolCall],
     name: str,
     args: dict[str, Any],
     id: str | None,
@@ -131,10 +118,10 @@ def build_call(
     result: object,
     failed: bool | None,
 ) -> ToolCall:
-    """The one place a ``ToolCall`` is made, of values already checked: by ``ToolCall()``
-    and by the readers, which check them where they can name the place in the input.
+    """A ``ToolCall`` of values already checked, without ``__init__``'s checks: the readers
+    check them where they can name the place in the input, and make one per call read.
 
-    >>> build_call(ToolCall, "search", {}, "call_1", None, "ok", False)
+    >>> build_call("search", {}, "call_1", None, "ok", False)
     ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
     """
     call: _Slots = _new(_Slots)
@@ -144,5 +131,5 @@ def build_call(
     call.parse_error = parse_error
     call.result = result
     call.failed = failed
-    call.__class__ = kind  # the same layout: _Slots' slots, and Record adds none
+    call.__class__ = ToolCall  # the same layout: _Slots' slots, and Record adds none
     return call  # type: ignore[return-value]

@@ -143,7 +143,7 @@ class Reading:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
             call_id = str(call_id)
-        self._calls.append(build_call(ToolCall, name, args, call_id, parse_error, result, failed))
+        self._calls.append(build_call(name, args, call_id, parse_error, result, failed))
 
     def add(self, call: ToolCall) -> None:
         """Record a ``ToolCall`` given as it is."""
@@ -221,7 +221,7 @@ def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]])
             index = indices.pop(0)
             call = calls[index]
             calls[index] = build_call(
-                ToolCall, call.name, call.args, call.id, call.parse_error, content, failed
+                call.name, call.args, call.id, call.parse_error, content, failed
             )
 
 

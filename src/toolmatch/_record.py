@@ -74,8 +74,7 @@ class Record:
         if "_fields" in cls.__dict__:
             assign = _assigner(cls)
             cls._assign = assign  # type: ignore[method-assign]
-            # A class that builds its instances in __new__ (ToolCall) keeps object's __init__.
-            if "__init__" not in cls.__dict__ and "__new__" not in cls.__dict__:
+            if "__init__" not in cls.__dict__:
                 cls.__init__ = assign  # type: ignore[method-assign]
 
     def _values(self) -> tuple[Any, ...]:

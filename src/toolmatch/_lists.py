@@ -144,15 +144,6 @@ class Unordered(_Paired, _trusted=True):
             return self._paired(found)
         except Exception:
             return False
-        texts = self._texts
-        try:
-            if texts is not None:
-                characters = list(map(str.__str__, found))  # TypeError for anything but a str
-                characters.sort()
-                return characters == texts
-            return self._paired(found)
-        except Exception:
-            return False
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         found = _as_list(actual)

@@ -407,14 +407,14 @@ import os
 from toolmatch import _cli
 
 
-class DyingJudge(_cli._Judge):
+class DyingJudge(_cli.Judge):
     def judge(self, number, raw):
         if b"die" in raw:
             os._exit(9)  # as a worker killed by the system would end
         return super().judge(number, raw)
 
 
-_cli._Judge = DyingJudge
+_cli.Judge = DyingJudge
 """
 
 

@@ -252,14 +252,14 @@ import time
 from toolmatch import _cli
 
 
-class SlowJudge(_cli._Judge):
+class SlowJudge(_cli.Judge):
     def judge(self, number, raw):
         if b'"slow"' in raw:
             time.sleep(600)  # as a comparison that never ends would
         return super().judge(number, raw)
 
 
-_cli._Judge = SlowJudge
+_cli.Judge = SlowJudge
 """
 
 

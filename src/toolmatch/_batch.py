@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 
 from toolmatch._cases import TestCase
-from toolmatch._cli import _FAIL, _PASS, _failure_lines, _Judge, _outcomes, _StoppedError
 from toolmatch._describe import short_repr, type_name
+from toolmatch._judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._trace_inputs import StoppedError
 from toolmatch._typing import TYPE_CHECKING
+from toolmatch._workers import judge_lines
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-    from toolmatch._cli import _Outcome
+    from toolmatch._judging import Outcome
 
     _Records = TypeVar("_Records")
 
@@ -26,39 +28,39 @@ __all__ = ["check_batch", "check_runs"]
 _ADDED = ("passed", "score", "reason")
 
 
-class _RowJudge(_Judge):
+class _RowJudge(Judge):
     """The command's judge, given runs already read, that also scores each one."""
 
     def __init__(self, cases: Sequence[TestCase]) -> None:
         super().__init__(cases, want_json=False)
 
-    def judge(self, number: int, raw: object) -> _Outcome:
-        return _Judge.judge(self, number, raw)  # type: ignore[arg-type]  # see _judge
+    def judge(self, number: int, raw: object) -> Outcome:
+        return Judge.judge(self, number, raw)  # type: ignore[arg-type]  # see _judge
 
-    def _judge(self, number: int, raw: object) -> _Outcome:
+    def _judge(self, number: int, raw: object) -> Outcome:
         # A run given as any mapping is judged as the dict a trace line reads to.
         run = dict(raw) if isinstance(raw, Mapping) and not isinstance(raw, dict) else raw
         return self._judge_run(number, run)
 
-    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> _Outcome:
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
         # A score needs the results, so every run is checked in full.
         results = case.check(turns)
         passed = all(result.passed for result in results)
-        _, message = ([], "") if passed else _failure_lines(results)
+        _, message = ([], "") if passed else failure_lines(results)
         if results:
             score = sum(result.f1 for result in results) / len(results)
         else:  # no turn on either side
             score = 1.0 if passed else 0.0
         # The outcome's body carries the score back from a worker process.
-        return (_PASS if passed else _FAIL, number, name, [], message, repr(score))
+        return (PASS if passed else FAIL, number, name, [], message, repr(score))
 
 
-def _row(outcome: _Outcome) -> dict[str, Any]:
+def _row(outcome: Outcome) -> dict[str, Any]:
     kind, number, name, _, message, body = outcome
     return {
         "case": name,
         "run": number,
-        "passed": kind == _PASS,
+        "passed": kind == PASS,
         "score": 0.0 if body is None else float(body),
         "reason": message,
     }
@@ -118,13 +120,13 @@ def check_runs(
 def _rows(
     judge: _RowJudge, runs: Iterable[object], jobs: int
 ) -> Generator[dict[str, Any], None, None]:
-    outcomes = _outcomes(judge, enumerate(runs), jobs)
+    outcomes = judge_lines(judge, enumerate(runs), jobs)
     checked = 0
     try:
         for outcome in outcomes:
             yield _row(outcome)
             checked += 1
-    except _StoppedError as error:  # a worker died, or none could be started
+    except StoppedError as error:  # a worker died, or none could be started
         problem = str(error).partition(";")[0]
         raise RuntimeError(
             f"{problem}; the runs from index {checked} on were not checked"

@@ -14,9 +14,20 @@ import zlib
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
-__all__ = ["READ_ERRORS", "Envelope", "EnvelopeError", "open_traces", "turns_value"]
+__all__ = [
+    "READ_ERRORS",
+    "Envelope",
+    "EnvelopeError",
+    "Reading",
+    "StoppedError",
+    "not_checked",
+    "numbered_lines",
+    "open_traces",
+    "turns_value",
+]
 
 # What reading a traces file can raise: a gzip file's damaged or cut-off data is not OSError.
 READ_ERRORS = (OSError, EOFError, zlib.error)
@@ -115,3 +126,33 @@ class Envelope:
             except ValueError as error:
                 raise EnvelopeError(str(error), name) from None
         return {"case": case, "turns": turns}
+
+
+class StoppedError(Exception):
+    """The run stopped before its end: a worker died or the traces could not be read."""
+
+
+def not_checked(first_line: int) -> str:
+    return f"the lines from line {first_line} on were not checked"
+
+
+class Reading:
+    """Lines and bytes read so far: the summary counts every line, the progress shows bytes."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.bytes = 0
+
+
+def numbered_lines(file: IO[bytes], name: str, reading: Reading) -> Iterator[tuple[int, bytes]]:
+    try:
+        for raw in file:
+            reading.lines += 1
+            reading.bytes += len(raw)
+            if raw.strip():
+                yield reading.lines, raw
+    except READ_ERRORS as error:
+        raise StoppedError(
+            f"cannot read the traces {name}: {getattr(error, 'strerror', None) or error}; "
+            f"{not_checked(reading.lines + 1)}"
+        ) from None

@@ -1,0 +1,185 @@
+"""Judging one recorded run: a trace line (or a run given as data) against its test case.
+
+``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
+all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+
+from toolmatch._cases import TestCase
+from toolmatch._describe import short_repr, type_name
+from toolmatch._results import TurnResult
+from toolmatch._trace_inputs import Envelope, EnvelopeError, turns_value
+from toolmatch._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    # What a line came to: kind, line number, case name (when known), the report's lines,
+    # a one-line message (the first failure's place and reason, or the error), the JSON body.
+    Outcome = tuple[str, int, str | None, list[str], str, str | None]
+
+__all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
+
+PASS, FAIL, ERROR = "pass", "fail", "error"
+_SHOWN_NAMES = 8
+_EXPECTATION_LIMIT = 160
+
+
+class Judge:
+    """Judges trace lines against the spec; sent once to each worker process."""
+
+    def __init__(
+        self, cases: Sequence[TestCase], want_json: bool, envelope: Envelope | None = None
+    ) -> None:
+        self.cases = {case.name: case for case in cases}
+        self.want_json = want_json
+        self.envelope = envelope  # where another trace format keeps case and turns
+
+    def judge(self, number: int, raw: bytes) -> Outcome:
+        try:
+            return self._judge(number, raw)
+        except Exception as error:  # a run must never abort the others, whatever it holds
+            message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
+            return (ERROR, number, None, [message], message, None)
+
+    def _judge(self, number: int, raw: bytes) -> Outcome:
+        def bad(message: str, case: str | None = None) -> Outcome:
+            return _bad(number, message, case)
+
+        try:
+            text = raw.rstrip(b"\r\n").decode("utf-8")
+        except UnicodeDecodeError as error:
+            return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
+        text = text.lstrip("\ufeff")
+        try:
+            run = json.loads(text)
+        except json.JSONDecodeError as error:
+            return bad(f"invalid JSON: {error.msg} at column {error.colno}")
+        except RecursionError:
+            return bad("invalid JSON: nested too deeply")
+        except ValueError as error:  # valid JSON, but an integer too long for Python to read
+            name, message = _too_long_integer(text, error)
+            return bad(message, name)
+        if self.envelope is not None:
+            try:
+                run = self.envelope(run)
+            except EnvelopeError as error:
+                return bad(str(error), error.case)
+        return self._judge_run(number, run)
+
+    def _judge_run(self, number: int, run: object) -> Outcome:
+        """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
+
+        def bad(message: str, case: str | None = None) -> Outcome:
+            return _bad(number, message, case)
+
+        if not isinstance(run, dict):
+            return bad(
+                'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
+                f"{short_repr(run)} ({type_name(run)})"
+            )
+        name = run.get("case")
+        if not isinstance(name, str):
+            found = "missing" if "case" not in run else f"{short_repr(name)} ({type_name(name)})"
+            return bad(f'"case" must be the name of a test case in the spec, got {found}')
+        case = self.cases.get(name)
+        if case is None:
+            names = list(self.cases)
+            shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
+            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+            return bad(f"unknown case {short_repr(name)}; the spec has {shown}{more}", name)
+        if "turns" not in run:
+            return bad('missing "turns": a list with one entry of calls per turn', name)
+        # From here on the line is its case's run: whatever goes wrong, it is reported once,
+        # as this run's error, and the case is not missing.
+        try:
+            return self._verdict(number, name, case, turns_value(run["turns"]))
+        except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
+            return bad(str(error), name)
+        except Exception as error:
+            return bad(f"cannot check this run: {_reason(error)}", name)
+
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+        if not self.want_json and case.passes(turns):
+            return (PASS, number, name, [], "", None)  # a text PASS needs no results
+        results = case.check(turns)
+        passed = all(result.passed for result in results)
+        details, message = ([], "") if passed else failure_lines(results)
+        body = None
+        if self.want_json:
+            body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
+        return (PASS if passed else FAIL, number, name, details, message, body)
+
+
+def _bad(number: int, message: str, case: str | None = None) -> Outcome:
+    # One line per bad trace line: to_calls lists every accepted format after its first.
+    message = message.partition("\n")[0]
+    return (ERROR, number, case, [message], message, None)
+
+
+def _reason(error: BaseException) -> str:
+    """``TypeName: message`` for an error nobody expected, even one whose ``str`` raises."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    return f"{type_name(error)}: {text}" if text else type_name(error)
+
+
+def _too_long_integer(text: str, error: ValueError) -> tuple[str | None, str]:
+    """The case and the message for a line json.loads refused with a ``ValueError``.
+
+    Python reads integers of at most ``sys.get_int_max_str_digits()`` digits; the line is
+    read again with its integers only measured, so that the error names the run's case.
+    """
+    longest = 0
+
+    def measure(digits: str) -> None:
+        nonlocal longest
+        longest = max(longest, len(digits.lstrip("-")))
+
+    run = json.loads(text, parse_int=measure)
+    name = run.get("case") if isinstance(run, dict) else None
+    limit = sys.get_int_max_str_digits()
+    if longest <= limit:  # not the digit limit after all: an error nobody expected
+        raise error
+    message = (
+        f"a number of {longest:,} digits is longer than the {limit:,} digits Python reads; "
+        "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
+    )
+    return (name if isinstance(name, str) else None), message
+
+
+def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
+    """The report's lines for a failed run, and its first failure in one line; each
+    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
+    lines: list[str] = []
+    first = ""
+    for result in results:
+        if result.passed:
+            continue
+        if result.reason is not None:
+            # A turn missing on one side: its expectations' failures would only repeat it.
+            lines.append(f"  turn {result.turn}: {result.reason}")
+            first = first or f"turn {result.turn}: {result.reason}"
+            continue
+        for index, check in enumerate(result.checks):
+            if check.passed:
+                continue
+            expectation = repr(check.expected_tool)
+            if len(expectation) > _EXPECTATION_LIMIT:
+                expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
+            lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
+            lines.extend(f"    {line}" for line in check.reason_lines())
+            first = first or (
+                f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
+            )
+        for problem in result.problems:
+            lines.append(f"  turn {result.turn}: {problem}")
+            first = first or f"turn {result.turn}: {problem}"
+    return lines, first

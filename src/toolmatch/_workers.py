@@ -1,0 +1,148 @@
+"""``--jobs N``: judging lines in worker processes, in order, with memory kept flat.
+
+A worker that dies or Ctrl-C pressed while workers start ends the run cleanly
+(docs/cli.md); :func:`judge_lines` with one job judges in this process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+from toolmatch._trace_inputs import StoppedError, not_checked
+from toolmatch._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from types import TracebackType
+    from typing import Any
+
+    from toolmatch._judging import Judge, Outcome
+
+__all__ = ["InterruptsHeld", "judge_lines"]
+
+_CHUNK = 64  # lines a worker judges per task: big enough to amortise the pickling
+
+
+_WORKER_JUDGE: Judge | None = None
+
+
+class InterruptsHeld:
+    """Holds off Ctrl-C in this thread for a block; one pressed meanwhile is raised after it.
+
+    Processes started in the block begin with Ctrl-C held too, whatever the start method:
+    a signal mask survives fork and exec. Windows has no signal masks.
+    """
+
+    def __enter__(self) -> None:
+        import signal
+
+        if hasattr(signal, "pthread_sigmask"):
+            self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        import signal
+
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
+
+
+def _start_worker(judge: Judge) -> None:
+    global _WORKER_JUDGE
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group: the main one stops the run and
+    # ends the workers, so they ignore it. A worker starts with it held (see judge_lines);
+    # ignoring it first discards one pressed while the worker started.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _WORKER_JUDGE = judge
+
+
+def _judge_in_worker(chunk: list[tuple[int, bytes]]) -> list[Outcome]:
+    assert _WORKER_JUDGE is not None, "the pool initializer sets the judge"
+    judge = _WORKER_JUDGE.judge
+    return [judge(number, raw) for number, raw in chunk]
+
+
+def _worker_died(first_line: int) -> StoppedError:
+    """A ``--jobs`` worker process ended abruptly (killed, out of memory, a crash)."""
+    return StoppedError(
+        f"a worker process ended abruptly; {not_checked(first_line)} "
+        "(run without --jobs to see whether a line causes it)"
+    )
+
+
+def judge_lines(
+    # each a line's number and its bytes; for check_runs, a run's index and the run
+    judge: Judge,
+    lines: Iterator[tuple[int, Any]],
+    jobs: int,
+) -> Generator[Outcome, None, None]:
+    if jobs == 1:
+        for number, raw in lines:
+            yield judge.judge(number, raw)
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from itertools import islice
+
+    # Chunks are sent as they are read, a few per worker ahead of the one being reported,
+    # so memory stays flat on a long file. Unlike multiprocessing.Pool, the executor notices
+    # a worker that dies and fails its tasks instead of waiting for them forever.
+    with InterruptsHeld():
+        pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
+    pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
+    stopped_at = 0  # the first line of a chunk the pool refused
+    ended = False
+    try:
+        while True:
+            chunk = list(islice(lines, _CHUNK))
+            if chunk:
+                try:
+                    # The pool starts its workers in submit(): they begin with Ctrl-C held,
+                    # and this process gets one pressed meanwhile once they are started.
+                    with InterruptsHeld():
+                        task = pool.submit(_judge_in_worker, chunk)
+                    pending.append((chunk[0][0], task))
+                except BrokenProcessPool:  # a worker died since the last task was sent
+                    stopped_at, chunk = chunk[0][0], []
+                except OSError as error:  # no more processes or files for this user
+                    raise StoppedError(
+                        f"cannot start {jobs} worker processes: {error.strerror or error}; "
+                        f"{not_checked(chunk[0][0])}"
+                    ) from None
+            # Report what is ready; wait only when the window is full or the input ended.
+            while pending and (not chunk or len(pending) > jobs * 4 or pending[0][1].done()):
+                first_line, task = pending.popleft()
+                try:
+                    outcomes = task.result()
+                except BrokenProcessPool:
+                    raise _worker_died(first_line) from None
+                yield from outcomes
+            if stopped_at:
+                raise _worker_died(stopped_at)
+            if not chunk:
+                ended = True
+                return
+    finally:
+        with InterruptsHeld():
+            if not ended:
+                _end_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Ends the workers of a run that stops early, instead of waiting for their tasks.
+
+    Waiting could take as long as a line's comparison does, and their results are no
+    longer wanted. The executor then sees its workers gone and cleans up by itself.
+    """
+    for process in list((pool._processes or {}).values()):
+        process.terminate()

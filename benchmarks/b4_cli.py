@@ -253,7 +253,7 @@ def _profile(spec: Path, traces: Path) -> str:
             _share(stats, "_selection.py", "judge") + _share(stats, "_selection.py", "result")
         ),
         "parsing the lines (json.loads)": _share(stats, "__init__.py", "loads", caller="_judge"),
-        "printing the report": _share(stats, "_cli.py", "add"),
+        "printing the report": _share(stats, "_report.py", "add"),
     }
     shown = "; ".join(f"{label} {100 * seconds / total:.0f}%" for label, seconds in parts.items())
     return f"cProfile of one process on the smaller file (shares of its time): {shown}"

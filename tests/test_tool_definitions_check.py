@@ -268,6 +268,27 @@ class TestConstruction:
             "pip install 'toolmatch[schema]'"
         )
 
+    def test_without_jsonschema_a_spec_with_tools_is_a_load_error_at_its_place(self) -> None:
+        code = textwrap.dedent(
+            """
+            import sys
+            sys.modules["jsonschema"] = None
+            from toolmatch import ConfigError, load_test_cases
+            spec = {"test_cases": [{"name": "a", "expected_tools": ["f"], "tools": [{"name": "f"}]}]}
+            try:
+                load_test_cases(spec)
+            except ConfigError as error:
+                print(error)
+            """
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+        )
+        assert done.stdout.strip() == (
+            "test_cases[0](a).tools: checking calls against tool definitions "
+            "(tools=) needs the jsonschema package: pip install 'toolmatch[schema]'"
+        )
+
 
 DEFINITIONS = [
     {"type": "function", "function": {"name": "search_flights", "parameters": FLIGHTS_SCHEMA}}

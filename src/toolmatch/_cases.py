@@ -512,7 +512,8 @@ def _tools_file(label: str) -> tuple[Any, list[str]]:
 def _catalogue(raw: object, label: str) -> tuple[Any, list[str]]:
     try:
         return ToolCatalogue(raw, label), []
-    except (TypeError, ValueError) as error:
+    # ImportError: no jsonschema, a load error at its place rather than a crash
+    except (TypeError, ValueError, ImportError) as error:
         return None, [str(error)]
 
 

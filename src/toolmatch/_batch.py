@@ -34,9 +34,6 @@ class _RowJudge(Judge):
     def __init__(self, cases: Sequence[TestCase]) -> None:
         super().__init__(cases, want_json=False)
 
-    def judge(self, number: int, raw: object) -> Outcome:
-        return Judge.judge(self, number, raw)  # type: ignore[arg-type]  # see _judge
-
     def _judge(self, number: int, raw: object) -> Outcome:
         # A run given as any mapping is judged as the dict a trace line reads to.
         run = dict(raw) if isinstance(raw, Mapping) and not isinstance(raw, dict) else raw
@@ -127,9 +124,8 @@ def _rows(
             yield _row(outcome)
             checked += 1
     except StoppedError as error:  # a worker died, or none could be started
-        problem = str(error).partition(";")[0]
         raise RuntimeError(
-            f"{problem}; the runs from index {checked} on were not checked"
+            f"{error.problem}; the runs from index {checked} on were not checked"
         ) from None
     finally:
         outcomes.close()  # ends the workers of a run stopped early

@@ -3,7 +3,10 @@
 SPEC is a ``.yaml`` / ``.yml`` / ``.json`` file read by :func:`load_test_cases`. TRACES is
 JSON Lines, one recorded run a line, ``{"case": "<name>", "turns": [<turn>, ...]}``, each
 turn anything :func:`to_calls` reads; ``-`` reads standard input; blank lines are skipped.
-A case may have several runs: each is checked and reported (the second as ``name (run 2)``).
+It may also be a ``.json`` or Parquet file, or a directory of trace files, read through
+:func:`trace_items` (docs/cli.md); each record is then reported at its file and line, row
+or item. A case may have several runs: each is checked and reported (the second as
+``name (run 2)``).
 
 Text output (the default), on standard output, one block per non-blank line, in file order::
 
@@ -50,19 +53,8 @@ from toolmatch._describe import short_repr
 from toolmatch._judging import Judge
 from toolmatch._report import JUnit, Report, printable, progress_bar
 from toolmatch._strings import default_regex_timeout
-from toolmatch._trace_inputs import (
-    Envelope,
-    Reading,
-    StoppedError,
-    not_checked,
-    numbered_lines,
-    open_traces,
-)
-from toolmatch._typing import TYPE_CHECKING
+from toolmatch._trace_inputs import Envelope, Reading, StoppedError, TracesError, trace_items
 from toolmatch._workers import InterruptsHeld, judge_lines
-
-if TYPE_CHECKING:
-    from typing import IO
 
 __all__ = ["main"]
 
@@ -107,6 +99,8 @@ def _usable_cpus() -> int:
 
 
 def _jobs(text: str) -> int:
+    if text == "auto":
+        return _usable_cpus()
     try:
         jobs = int(text)
     except ValueError:
@@ -156,7 +150,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "traces",
         metavar="TRACES",
-        help='recorded runs, one JSON object a line: {"case": NAME, "turns": [...]}; - for stdin',
+        help='recorded runs, one JSON object a line: {"case": NAME, "turns": [...]} (.jsonl, '
+        ".jsonl.gz), a .json file, a .parquet file, a directory of them, or - for stdin",
     )
     check.add_argument(
         "--format",
@@ -173,8 +168,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="check in N worker processes (same output, same order); default 1, at most "
-        f"{_JOBS_PER_CPU} per usable CPU",
+        help="check in N worker processes (same output, same order); auto: one per usable "
+        f"CPU; default 1, at most {_JOBS_PER_CPU} per usable CPU",
     )
     check.add_argument(
         "--regex-timeout",
@@ -248,31 +243,28 @@ def _check(options: argparse.Namespace) -> int:
     for warning in warned:  # one line each: the spec loads, with a meaning that changed
         print(printable(f"warning: {warning}"), file=sys.stderr)
 
-    if options.traces == "-":
-        traces_name = "<stdin>"
-        file: IO[bytes] = sys.stdin.buffer
-        size = None
-    else:
-        traces_name = options.traces
-        try:
-            file, size = open_traces(options.traces)
-        except OSError as error:
-            return _fail(f"cannot read the traces {options.traces}: {error.strerror or error}")
+    try:
+        reading = Reading(options.traces, besides=[options.spec])
+    except TracesError as error:
+        return _fail(str(error))
+    for skipped in reading.warnings():
+        print(printable(f"warning: {skipped}"), file=sys.stderr)
 
-    with file:
+    with reading:
         junit = None
         if options.junit_xml:
             # The report replaces the file at its path: never the input it reports on.
-            for what, other in (("the traces file", file.fileno()), ("the spec", options.spec)):
-                if _same_file(options.junit_xml, other):
+            inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
+            for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
+                if any(_same_file(options.junit_xml, other) for other in others):
                     return _fail(f"cannot write {options.junit_xml}: it is {what}")
             suite = os.path.splitext(os.path.basename(options.spec))[0]
             try:
-                junit = JUnit(options.junit_xml, suite, traces_name)
+                junit = JUnit(options.junit_xml, suite, reading.name)
             except OSError as error:
                 return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
-            return _run(options, cases, file, traces_name, size, junit)
+            return _run(options, cases, reading, junit)
         finally:
             if junit is not None:
                 junit.discard()
@@ -281,23 +273,22 @@ def _check(options: argparse.Namespace) -> int:
 def _run(
     options: argparse.Namespace,
     cases: Sequence[TestCase],
-    file: IO[bytes],
-    traces_name: str,
-    size: int | None,
+    reading: Reading,
     junit: JUnit | None,
 ) -> int:
-    """Checks every line and reports; however the run ends, the JUnit report is written."""
-    progress = None if options.no_progress else progress_bar(size or None)
+    """Checks every record and reports; however the run ends, the JUnit report is written."""
+    progress = None if options.no_progress else progress_bar(reading.size or None)
     report = Report(
-        [case.name for case in cases], options.format == "json", traces_name, junit, progress
+        [case.name for case in cases], options.format == "json", reading, junit, progress
     )
-    reading = Reading()
     envelope = None
     if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
         envelope = Envelope(options.case_key, options.turns_key, options.one_turn)
     judge = Judge(cases, want_json=options.format == "json", envelope=envelope)
     stopped = None  # why the run ended early, for the JUnit report
-    outcomes = judge_lines(judge, numbered_lines(file, traces_name, reading), options.jobs)
+    # A Parquet file reads only the columns holding the case and the turns.
+    columns = {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
+    outcomes = judge_lines(judge, trace_items(reading, columns), options.jobs)
     try:
         try:
             for outcome in outcomes:
@@ -311,20 +302,20 @@ def _run(
         report.finish(cases, reading)
         status = report.tally.exit_code
     except KeyboardInterrupt:
-        stopped = f"interrupted; {not_checked(report.next_line)}"
+        stopped = f"interrupted; {reading.not_checked(report.next_line)}"
         print(_INTERRUPTED, file=sys.stderr)
         status = 130
     except BrokenPipeError:  # the reader has all it wanted: not a failure
         _quiet_stdout()
-        stopped = f"the output was closed; {not_checked(report.next_line)}"
+        stopped = f"the output was closed; {reading.not_checked(report.next_line)}"
         status = 0
     except StoppedError as error:
-        stopped = str(error)
+        stopped = reading.stopped(error)
         status = _fail(stopped)
     except OSError as error:  # reading errors are StoppedError: the output is at fault
         _quiet_stdout()  # what is still buffered could not be written either
         problem = f"cannot write the output: {error.strerror or error}"
-        stopped = f"{problem}; {not_checked(report.next_line)}"
+        stopped = f"{problem}; {reading.not_checked(report.next_line)}"
         status = _fail(problem)
     if junit is not None:
         try:

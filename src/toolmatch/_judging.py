@@ -1,4 +1,4 @@
-"""Judging one recorded run: a trace line (or a run given as data) against its test case.
+"""Judging one recorded run: a trace record (or a run given as data) against its test case.
 
 ``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
 all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
@@ -7,13 +7,12 @@ all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Sequence
 
 from toolmatch._cases import TestCase
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
-from toolmatch._trace_inputs import Envelope, EnvelopeError, turns_value
+from toolmatch._trace_inputs import Envelope, RecordError, read_item, turns_value
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ _EXPECTATION_LIMIT = 160
 
 
 class Judge:
-    """Judges trace lines against the spec; sent once to each worker process."""
+    """Judges trace records against the spec; sent once to each worker process."""
 
     def __init__(
         self, cases: Sequence[TestCase], want_json: bool, envelope: Envelope | None = None
@@ -40,36 +39,21 @@ class Judge:
         self.want_json = want_json
         self.envelope = envelope  # where another trace format keeps case and turns
 
-    def judge(self, number: int, raw: bytes) -> Outcome:
+    def judge(self, number: int, item: object) -> Outcome:
+        """What an item of ``trace_items`` comes to: a line's bytes or a record read already."""
         try:
-            return self._judge(number, raw)
+            return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
             return (ERROR, number, None, [message], message, None)
 
-    def _judge(self, number: int, raw: bytes) -> Outcome:
-        def bad(message: str, case: str | None = None) -> Outcome:
-            return _bad(number, message, case)
-
+    def _judge(self, number: int, item: object) -> Outcome:
         try:
-            text = raw.rstrip(b"\r\n").decode("utf-8")
-        except UnicodeDecodeError as error:
-            return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
-        text = text.lstrip("\ufeff")
-        try:
-            run = json.loads(text)
-        except json.JSONDecodeError as error:
-            return bad(f"invalid JSON: {error.msg} at column {error.colno}")
-        except RecursionError:
-            return bad("invalid JSON: nested too deeply")
-        except ValueError as error:  # valid JSON, but an integer too long for Python to read
-            name, message = _too_long_integer(text, error)
-            return bad(message, name)
-        if self.envelope is not None:
-            try:
+            run = read_item(item)
+            if self.envelope is not None:
                 run = self.envelope(run)
-            except EnvelopeError as error:
-                return bad(str(error), error.case)
+        except RecordError as error:
+            return _bad(number, str(error), error.case)
         return self._judge_run(number, run)
 
     def _judge_run(self, number: int, run: object) -> Outcome:
@@ -129,30 +113,6 @@ def _reason(error: BaseException) -> str:
     except Exception:
         text = ""
     return f"{type_name(error)}: {text}" if text else type_name(error)
-
-
-def _too_long_integer(text: str, error: ValueError) -> tuple[str | None, str]:
-    """The case and the message for a line json.loads refused with a ``ValueError``.
-
-    Python reads integers of at most ``sys.get_int_max_str_digits()`` digits; the line is
-    read again with its integers only measured, so that the error names the run's case.
-    """
-    longest = 0
-
-    def measure(digits: str) -> None:
-        nonlocal longest
-        longest = max(longest, len(digits.lstrip("-")))
-
-    run = json.loads(text, parse_int=measure)
-    name = run.get("case") if isinstance(run, dict) else None
-    limit = sys.get_int_max_str_digits()
-    if longest <= limit:  # not the digit limit after all: an error nobody expected
-        raise error
-    message = (
-        f"a number of {longest:,} digits is longer than the {limit:,} digits Python reads; "
-        "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
-    )
-    return (name if isinstance(name, str) else None), message
 
 
 def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:

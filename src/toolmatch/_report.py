@@ -13,13 +13,14 @@ from collections.abc import Iterable, Sequence
 
 from toolmatch._cases import TestCase
 from toolmatch._judging import ERROR, FAIL, PASS
+from toolmatch._trace_inputs import LINE
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import IO
 
     from toolmatch._judging import Outcome
-    from toolmatch._trace_inputs import Reading
+    from toolmatch._trace_inputs import Place, Reading
 
 __all__ = ["JUnit", "Progress", "Report", "Tally", "printable", "progress_bar"]
 
@@ -133,12 +134,14 @@ class JUnit:
         # XML 1.0 cannot hold control characters, even escaped.
         return re.sub("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", "?", text)
 
-    def _testcase(self, name: str, line: int | None, inner: str = "") -> None:
+    def _testcase(
+        self, name: str, line: int | None, inner: str = "", file: str | None = None
+    ) -> None:
         from xml.sax.saxutils import quoteattr
 
         attributes = (
             f"classname={quoteattr(self._text(self.suite))} name={quoteattr(self._text(name))} "
-            f"file={quoteattr(self._text(self.traces))}"
+            f"file={quoteattr(self._text(self.traces if file is None else file))}"
         )
         if line is not None:
             attributes += f' line="{line}"'
@@ -153,15 +156,20 @@ class JUnit:
         opening = f"<{tag} type={quoteattr(kind)} message={quoteattr(self._text(message))}"
         return f"{opening}>{escape(self._text(text))}</{tag}>" if text else f"{opening} />"
 
-    def passed(self, name: str, line: int) -> None:
-        self._testcase(name, line)
+    # ``file``: the run's own file, when TRACES is a directory; ``line``: None for a row or item
+    def passed(self, name: str, line: int | None, file: str | None = None) -> None:
+        self._testcase(name, line, file=file)
 
-    def failed(self, name: str, line: int, message: str, details: list[str]) -> None:
+    def failed(
+        self, name: str, line: int | None, message: str, details: list[str], file: str | None = None
+    ) -> None:
         failure = self._element("failure", "mismatch", message, "\n".join(details))
-        self._testcase(name, line, failure)
+        self._testcase(name, line, failure, file)
 
-    def error(self, name: str, line: int | None, kind: str, message: str) -> None:
-        self._testcase(name, line, self._element("error", kind, message))
+    def error(
+        self, name: str, line: int | None, kind: str, message: str, file: str | None = None
+    ) -> None:
+        self._testcase(name, line, self._element("error", kind, message), file)
 
     def finish(self, tally: Tally, stopped: str | None) -> None:
         """Writes the report; ``stopped`` says why the run ended early, as one more error."""
@@ -215,13 +223,16 @@ class Report:
         self,
         names: Iterable[str],
         json_lines: bool,
-        traces: str,
+        reading: Reading,
         junit: JUnit | None,
         progress: Progress | None,
     ) -> None:
         self.names = frozenset(names)
         self.json_lines = json_lines
-        self.traces = traces
+        self.reading = reading  # where each record is
+        self.traces = reading.name
+        # Reading a directory, each run says its file: in titles and in JSON rows.
+        self.directory = reading.directory
         self.junit = junit
         self.progress = progress
         self.tally = Tally()
@@ -237,37 +248,56 @@ class Report:
 
     def add(self, outcome: Outcome) -> None:
         # Counted and in the JUnit report before it is printed: printing may fail (| head).
-        kind, line, name, details, message, body = outcome
-        self.next_line = line + 1
+        kind, number, name, details, message, body = outcome
+        self.next_line = number + 1
         self.tally.count(kind)
         if kind == ERROR:
             if name in self.names:
                 # The case did run, badly: reported once as an error, not again as missing.
                 self.runs[name] = self.runs.get(name, 0) + 1
-            self._error(line, message)
+            self._error(number, message)
             return
         assert name is not None
         run = self.runs[name] = self.runs.get(name, 0) + 1
         title = name if run == 1 else f"{name} (run {run})"
+        place = None
+        if self.directory or self.junit is not None or self.json_lines:
+            place = self.reading.place(number)
+            if self.directory:
+                title = f"{title} at {place}"
         if self.junit is not None:
+            assert place is not None
+            line = place.number if place.unit == LINE else None
+            file = place.file if self.directory else None
             if kind == PASS:
-                self.junit.passed(title, line)
+                self.junit.passed(title, line, file)
             else:
-                self.junit.failed(title, line, message, details)
+                self.junit.failed(title, line, message, details, file)
         if self.json_lines:
-            head = json.dumps({"type": "case", "case": name, "run": run, "line": line})
+            assert place is not None
+            head = json.dumps({"type": "case", "case": name, "run": run, **self._where(place)})
             self._print(f"{head[:-1]}, {body[1:]}" if body else head)
         else:
             self._print(f"{'PASS' if kind == PASS else 'FAIL'} {title}")
             for detail in details:
                 self._print(detail)
 
-    def _error(self, line: int, message: str) -> None:
-        where = f"{self.traces}:{line}"
+    def _where(self, place: Place) -> dict[str, object]:
+        """A JSON row's place: its line, row or item, after its file when reading a directory."""
+        if self.directory:
+            return {"file": place.file, place.unit: place.number}
+        return {place.unit: place.number}
+
+    def _error(self, number: int, message: str) -> None:
+        place = self.reading.place(number)
+        where = str(place)
         if self.junit is not None:
-            self.junit.error(where, line, "trace-error", message)
+            line = place.number if place.unit == LINE else None
+            file = place.file if self.directory else None
+            self.junit.error(where, line, "trace-error", message, file)
         if self.json_lines:
-            self._print(json.dumps({"type": "error", "line": line, "message": message}))
+            row = {"type": "error", **self._where(place), "message": message}
+            self._print(json.dumps(row))
         else:
             self._print(f"ERROR {where}: {message}")
 

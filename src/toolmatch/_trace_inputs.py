@@ -1,66 +1,59 @@
-"""Other trace envelopes: where a record keeps its case and turns, and turns held as JSON text.
+"""Reading TRACES: a file, a directory of files, or standard input, as numbered records.
 
-``toolmatch check --case-key/--turns-key/--one-turn`` (docs/cli.md) reads each record
-through an :class:`Envelope`; every run's turns, there and in ``check_runs`` and
-``check_batch``, may be JSON text (:func:`turns_value`).
+:func:`trace_items` yields every record of TRACES (JSON Lines, ``.gz``, ``.json``,
+Parquet, a directory of them: docs/cli.md) with a number, and :meth:`Reading.place` says
+which file and line, row or item a number is. :func:`read_item` gives the record an item
+holds; ``--case-key/--turns-key/--one-turn`` map it through an :class:`Envelope`, and every
+run's turns, there and in ``check_runs`` and ``check_batch``, may be JSON text
+(:func:`turns_value`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import sys
 import zlib
+from bisect import bisect_right
+from itertools import chain
+from typing import NamedTuple
 
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import IO
+    from collections.abc import Callable, Collection, Iterable, Iterator
+    from typing import IO, Any
 
 __all__ = [
-    "READ_ERRORS",
     "Envelope",
-    "EnvelopeError",
+    "Place",
     "Reading",
+    "RecordError",
     "StoppedError",
+    "TracesError",
     "not_checked",
-    "numbered_lines",
-    "open_traces",
+    "read_item",
+    "trace_items",
     "turns_value",
 ]
 
 # What reading a traces file can raise: a gzip file's damaged or cut-off data is not OSError.
-READ_ERRORS = (OSError, EOFError, zlib.error)
-
-
-def open_traces(path: str) -> tuple[IO[bytes], int | None]:
-    """The traces file open for reading bytes, and its size when the bytes read add up to it.
-
-    A name ending ``.gz`` is read through gzip; its size on disk is not the size read.
-    """
-    if path.endswith(".gz"):
-        import gzip
-
-        packed = gzip.GzipFile(path, "rb")
-        try:
-            packed.peek(1)  # not a gzip file: fail here, as open() fails for a missing one
-        except BaseException:
-            packed.close()
-            raise
-        return packed, None  # type: ignore[return-value]  # a GzipFile reads as IO[bytes] does
-    file = open(path, "rb")  # noqa: SIM115  # the caller closes it
-    return file, os.fstat(file.fileno()).st_size
-
+_READ_ERRORS = (OSError, EOFError, zlib.error)
 
 _MISSING = object()
 
 
-class EnvelopeError(Exception):
-    """A record the envelope cannot map: the message, and the case's name when it was found."""
+class RecordError(Exception):
+    """A record that cannot be read or mapped onto a run: the message, and its case's name
+    when it was found."""
 
     def __init__(self, message: str, case: str | None = None) -> None:
         super().__init__(message)
         self.case = case
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[str, str | None]]:
+        return (RecordError, (str(self), self.case))
 
 
 def turns_value(value: object) -> object:
@@ -115,44 +108,604 @@ class Envelope:
             return record  # reported as any line that is not a run
         case = _field(record, self._case_path)
         if case is _MISSING:
-            raise EnvelopeError(f"no {self.case_key!r} field (--case-key) in this record")
+            raise RecordError(f"no {self.case_key!r} field (--case-key) in this record")
         name = case if isinstance(case, str) else None
         turns = _field(record, self._turns_path)
         if turns is _MISSING:
-            raise EnvelopeError(f"no {self.turns_key!r} field (--turns-key) in this record", name)
+            raise RecordError(f"no {self.turns_key!r} field (--turns-key) in this record", name)
         if self.one_turn:
             try:
                 turns = [turns_value(turns)]
             except ValueError as error:
-                raise EnvelopeError(str(error), name) from None
+                raise RecordError(str(error), name) from None
         return {"case": case, "turns": turns}
 
 
 class StoppedError(Exception):
-    """The run stopped before its end: a worker died or the traces could not be read."""
+    """The run stopped before its end: a worker died or the traces could not be read.
+
+    ``problem`` says what happened, ``first`` is the number of the first record not checked
+    and ``advice`` ends the message; :meth:`Reading.stopped` says it with the record's place.
+    """
+
+    def __init__(self, problem: str, first: int, advice: str = "") -> None:
+        super().__init__(problem, first, advice)
+        self.problem = problem
+        self.first = first
+        self.advice = advice
+
+    def __str__(self) -> str:
+        return f"{self.problem}; {not_checked(self.first)}{self.advice}"
 
 
 def not_checked(first_line: int) -> str:
     return f"the lines from line {first_line} on were not checked"
 
 
-class Reading:
-    """Lines and bytes read so far: the summary counts every line, the progress shows bytes."""
-
-    def __init__(self) -> None:
-        self.lines = 0
-        self.bytes = 0
+class TracesError(Exception):
+    """TRACES cannot be read at all (missing, not gzip, not Parquet, a directory with no
+    traces): the message names it; ``toolmatch check`` exits with status 2."""
 
 
-def numbered_lines(file: IO[bytes], name: str, reading: Reading) -> Iterator[tuple[int, bytes]]:
+LINE, ROW, ITEM = "line", "row", "item"
+
+
+class Place(NamedTuple):
+    """Where a record of TRACES is: its file, and its line, Parquet row or ``.json`` item.
+
+    >>> str(Place("runs/a.jsonl", "line", 3)), str(Place("runs/b.parquet", "row", 7))
+    ('runs/a.jsonl:3', 'runs/b.parquet:row 7')
+    """
+
+    file: str
+    unit: str  # LINE, ROW or ITEM
+    number: int  # 1-based
+
+    def __str__(self) -> str:
+        if self.unit == LINE:
+            return f"{self.file}:{self.number}"
+        return f"{self.file}:{self.unit} {self.number}"
+
+
+class _Unreadable(NamedTuple):
+    """An item that is a record found bad while its file was read (a ``.json`` file)."""
+
+    message: str
+    case: str | None = None
+
+
+def read_item(item: object) -> object:
+    """The record an item of :func:`trace_items` holds: a JSON Lines line (bytes) read as
+    JSON; a Parquet row or a ``.json`` file's run, read already, as it is.
+
+    Raises :class:`RecordError` for a line or record that cannot be read, in the words
+    ``toolmatch check`` reports (docs/cli.md).
+
+    >>> read_item(b'{"case": "lookup", "turns": []}\\n'), read_item({"case": "lookup"})
+    ({'case': 'lookup', 'turns': []}, {'case': 'lookup'})
+    >>> try:
+    ...     read_item(b"[1, 2")
+    ... except RecordError as error:
+    ...     print(error)
+    invalid JSON: Expecting ',' delimiter at column 6
+    """
+    if isinstance(item, bytes):
+        return _read_line(item)
+    if isinstance(item, _Unreadable):
+        raise RecordError(item.message, item.case)
+    return item
+
+
+def _read_line(raw: bytes) -> object:
     try:
-        for raw in file:
+        text = raw.rstrip(b"\r\n").decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"not UTF-8 text: byte {error.start} cannot be decoded") from None
+    text = text.lstrip("\ufeff")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"invalid JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise RecordError("invalid JSON: nested too deeply") from None
+    except ValueError as error:  # valid JSON, but an integer too long for Python to read
+        name, message = _too_long_integer(text, error, _SPACE.match(text).end())  # type: ignore[union-attr]
+        raise RecordError(message, name) from None
+
+
+def _too_long_integer(text: str, error: ValueError, start: int) -> tuple[str | None, str]:
+    """The case and the message for JSON text that json refused with a ``ValueError``.
+
+    Python reads integers of at most ``sys.get_int_max_str_digits()`` digits; the value at
+    ``start`` is read again with its integers only measured, so that the error names the
+    run's case.
+    """
+    longest = 0
+
+    def measure(digits: str) -> None:
+        nonlocal longest
+        longest = max(longest, len(digits.lstrip("-")))
+
+    run, _ = json.JSONDecoder(parse_int=measure).raw_decode(text, start)
+    name = run.get("case") if isinstance(run, dict) else None
+    limit = sys.get_int_max_str_digits()
+    if longest <= limit:  # not the digit limit after all: an error nobody expected
+        raise error
+    message = (
+        f"a number of {longest:,} digits is longer than the {limit:,} digits Python reads; "
+        "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
+    )
+    return (name if isinstance(name, str) else None), message
+
+
+def _reason(error: BaseException) -> str:
+    return str(getattr(error, "strerror", None) or error)
+
+
+# Kinds of trace files ------------------------------------------------------------------------
+
+
+class _Kind(NamedTuple):
+    unit: str  # what its records are numbered by
+    open: Callable[[str], Any]
+    read: Callable[[Any, str, Reading, Collection[str] | None], Iterator[tuple[int, object]]]
+
+
+class _LinesFile(NamedTuple):
+    lines: IO[bytes]
+    packed: IO[bytes] | None  # under gzip, the file on disk, whose position the progress shows
+
+    def close(self) -> None:
+        self.lines.close()
+        if self.packed is not None:
+            self.packed.close()
+
+
+def _open_lines(path: str) -> _LinesFile:
+    return _LinesFile(open(path, "rb"), None)  # trace_items closes it
+
+
+def _open_gzip_lines(path: str) -> _LinesFile:
+    import gzip
+
+    packed = open(path, "rb")  # noqa: SIM115  # trace_items closes it
+    try:
+        lines = gzip.GzipFile(fileobj=packed, mode="rb")
+        lines.peek(1)  # not a gzip file: fail here, as open() fails for a missing one
+    except BaseException:
+        packed.close()
+        raise
+    return _LinesFile(lines, packed)  # type: ignore[arg-type]  # a GzipFile reads as IO[bytes]
+
+
+def _read_lines(
+    file: _LinesFile, path: str, reading: Reading, columns: Collection[str] | None
+) -> Iterator[tuple[int, object]]:
+    return _numbered_lines(file.lines, path, reading, file.packed)
+
+
+def _numbered_lines(
+    lines: Iterable[bytes], path: str, reading: Reading, packed: IO[bytes] | None = None
+) -> Iterator[tuple[int, bytes]]:
+    start = reading.bytes
+    try:
+        for raw in lines:
             reading.lines += 1
-            reading.bytes += len(raw)
+            if packed is None:
+                reading.bytes += len(raw)
+            else:
+                reading.bytes = start + packed.tell()
             if raw.strip():
                 yield reading.lines, raw
-    except READ_ERRORS as error:
+    except _READ_ERRORS as error:
         raise StoppedError(
-            f"cannot read the traces {name}: {getattr(error, 'strerror', None) or error}; "
-            f"{not_checked(reading.lines + 1)}"
+            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
         ) from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+_BOM = b"\xef\xbb\xbf"
+
+
+def _read_json(
+    file: IO[bytes], path: str, reading: Reading, columns: Collection[str] | None
+) -> Iterator[tuple[int, object]]:
+    """A ``.json`` file: a JSON array of runs, one run, or JSON Lines (as Spark and Ray
+    write ``.json`` files), told apart by its first line that is not blank."""
+    peeked: list[bytes] = []
+    try:
+        for raw in file:
+            peeked.append(raw)
+            if raw.strip():
+                break
+        first = peeked[-1].removeprefix(_BOM).lstrip() if peeked else b""
+        try:
+            json.loads(first)
+            document = first.startswith(b"[")
+        except json.JSONDecodeError:  # the first line is not a value by itself
+            document = True
+        except (ValueError, RecursionError):  # a value, if one too big for Python
+            document = False
+        if not document:
+            yield from _numbered_lines(chain(peeked, file), path, reading)
+            return
+        data = b"".join(peeked) + file.read()
+    except _READ_ERRORS as error:
+        raise StoppedError(
+            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+        ) from None
+    reading.bytes += len(data)
+    yield from _json_document(data, path, reading)
+
+
+class _BadTextError(Exception):
+    def __init__(self, message: str, line: int, case: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.case = case
+
+
+def _line_of(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def _decoded(text: str, start: int) -> tuple[object, int]:
+    """The JSON value at ``start`` and where it ends, or a :class:`_BadTextError` at its line."""
+    try:
+        return _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as error:
+        raise _BadTextError(
+            f"invalid JSON: {error.msg} at column {error.colno}", error.lineno
+        ) from None
+    except RecursionError:
+        raise _BadTextError("invalid JSON: nested too deeply", _line_of(text, start)) from None
+    except ValueError as error:  # an integer too long for Python to read
+        name, message = _too_long_integer(text, error, start)
+        raise _BadTextError(message, _line_of(text, start), name) from None
+
+
+def _extra(text: str, position: int, message: str = "Extra data") -> _BadTextError:
+    error = json.JSONDecodeError(message, text, position)
+    return _BadTextError(f"invalid JSON: {error.msg} at column {error.colno}", error.lineno)
+
+
+def _json_document(data: bytes, path: str, reading: Reading) -> Iterator[tuple[int, object]]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = error.start - (data.rfind(b"\n", 0, error.start) + 1)
+        yield reading.bad_record(path, line, f"not UTF-8 text: byte {byte} cannot be decoded")
+        return
+    text = text.removeprefix("\ufeff")
+    start = _SPACE.match(text).end()  # type: ignore[union-attr]  # it matches anywhere
+    if not text.startswith("[", start):
+        try:
+            run, end = _decoded(text, start)
+            if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
+                raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
+        except _BadTextError as bad:
+            yield reading.bad_record(path, bad.line, str(bad), bad.case)
+            return
+        yield reading.record(path, LINE, _line_of(text, start), run)
+        return
+    # An array, read a run at a time: a bad one ends it, since its end cannot be known.
+    position = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]
+    number = 0
+    try:
+        if text.startswith("]", position):
+            position += 1
+        else:
+            while True:
+                run, end = _decoded(text, position)
+                number += 1
+                yield reading.record(path, ITEM, number, run)
+                position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+                if text.startswith(",", position):
+                    position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+                elif text.startswith("]", position):
+                    position += 1
+                    break
+                else:
+                    raise _extra(text, position, "Expecting ',' delimiter")
+    except _BadTextError as bad:
+        message = f"{bad}; the rest of the array was not read"
+        yield reading.bad_record(path, bad.line, message, bad.case)
+        return
+    rest = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+    if rest < len(text):
+        extra = _extra(text, rest)
+        yield reading.bad_record(path, extra.line, str(extra))
+
+
+_ROWS_PER_BATCH = 1024  # Parquet rows turned into Python at a time: memory stays flat
+_PARQUET_EXTRA = 'pip install "toolmatch[parquet]"'
+
+
+def _parquet() -> Any:
+    try:
+        import pyarrow.parquet
+    except ImportError:
+        raise ImportError(f"reading Parquet needs pyarrow: {_PARQUET_EXTRA}") from None
+    return pyarrow.parquet
+
+
+def _open_parquet(path: str) -> Any:
+    return _parquet().ParquetFile(path)
+
+
+def _read_parquet(
+    file: Any, path: str, reading: Reading, columns: Collection[str] | None
+) -> Iterator[tuple[int, object]]:
+    import pyarrow
+
+    rows = file.metadata.num_rows
+    size = reading.sizes.get(path, 0)
+    start = reading.bytes
+    wanted = None
+    if columns is not None:
+        wanted = [name for name in file.schema_arrow.names if name in columns]
+    done = 0
+    try:
+        for batch in file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted):
+            done += batch.num_rows
+            reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
+            for row in batch.to_pylist():
+                reading.lines += 1
+                yield reading.lines, row
+    except (OSError, pyarrow.ArrowException) as error:
+        raise StoppedError(
+            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+        ) from None
+
+
+_JSON_LINES = _Kind(LINE, _open_lines, _read_lines)
+_GZIP_LINES = _Kind(LINE, _open_gzip_lines, _read_lines)
+_JSON = _Kind(LINE, lambda path: open(path, "rb"), _read_json)  # noqa: SIM115
+_PARQUET = _Kind(ROW, _open_parquet, _read_parquet)
+
+# The files a directory's traces are, by the end of their names, longest first.
+_IN_A_DIRECTORY = (
+    (".jsonl.gz", _GZIP_LINES),
+    (".jsonl", _JSON_LINES),
+    (".json", _JSON),
+    (".parquet", _PARQUET),
+)
+_TRACE_NAMES = ".jsonl, .jsonl.gz, .json or .parquet"
+_SHOWN_SKIPPED = 3
+
+
+def _kind_of_file(path: str) -> _Kind:
+    """A file named as TRACES: any name but these is JSON Lines, as it always was."""
+    if path.endswith(".parquet"):
+        return _PARQUET
+    if path.endswith(".json"):
+        return _JSON
+    if path.endswith(".gz"):
+        return _GZIP_LINES
+    return _JSON_LINES
+
+
+def _kind_in_directory(name: str) -> _Kind | None:
+    for ending, kind in _IN_A_DIRECTORY:
+        if name.endswith(ending):
+            return kind
+    return None
+
+
+def _open_errors(kind: _Kind) -> tuple[type[BaseException], ...]:
+    if kind is _PARQUET:
+        import pyarrow
+
+        return (*_READ_ERRORS, pyarrow.ArrowException)
+    return _READ_ERRORS
+
+
+class Reading:
+    """TRACES being read: its files, where each record came from, and the records (lines,
+    rows, items) and bytes read so far.
+
+    ``Reading(path)`` takes a file, a directory or ``-`` for standard input. A directory's
+    files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet`` under it,
+    in sorted order, but for the files ``besides`` names (such as the spec); one named
+    alone is opened now, so that a file that cannot be read fails before anything is
+    checked. Raises :class:`TracesError` saying why TRACES
+    cannot be read. Records are numbered from 1 across all the files;
+    :meth:`place` says where a number is.
+    """
+
+    def __init__(self, path: str, besides: Collection[str] = ()) -> None:
+        self.stdin = path == "-"
+        self.name = "<stdin>" if self.stdin else path
+        self.lines = 0  # every record read so far: lines (blank ones too), rows, items
+        self.bytes = 0  # of the files on disk
+        self.directory = not self.stdin and os.path.isdir(path)
+        self.skipped: list[str] = []  # a directory's files that are not traces
+        self.sizes: dict[str, int] = {}
+        self._files: list[tuple[str, _Kind]] = []
+        self._opened: Any = None  # the file named alone, opened
+        self._firsts: list[int] = []  # each segment's first number
+        self._segments: list[tuple[str, str, int]] = []  # its file, unit, first place number
+        if self.stdin:
+            self._files.append((self.name, _JSON_LINES))
+            self._opened = _LinesFile(sys.stdin.buffer, None)
+            return
+        if self.directory:
+            self._list(path, besides)
+            return
+        kind = _kind_of_file(path)
+        self._files.append((path, kind))
+        try:
+            self._opened = kind.open(path)
+            self.sizes[path] = os.stat(path).st_size
+        except ImportError as error:
+            raise TracesError(f"cannot read the traces {path}: {error}") from None
+        except _open_errors(kind) as error:
+            if self._opened is not None:
+                self._opened.close()
+            raise TracesError(f"cannot read the traces {path}: {_reason(error)}") from None
+
+    def _list(self, folder: str, besides: Collection[str]) -> None:
+        others = set()
+        for other in besides:
+            try:
+                status = os.stat(other)
+                others.add((status.st_dev, status.st_ino))
+            except OSError:
+                pass
+
+        def visit(directory: str, inside: frozenset[tuple[int, int]]) -> None:
+            with os.scandir(directory) as scanned:
+                entries = sorted(scanned, key=lambda entry: entry.name)
+            for entry in entries:
+                if entry.name.startswith((".", "_")):  # hidden, or a writer's own (_SUCCESS)
+                    continue
+                if entry.is_dir():
+                    status = entry.stat()
+                    key = (status.st_dev, status.st_ino)
+                    if key not in inside:  # a link to a folder it is in would loop
+                        visit(entry.path, inside | {key})
+                    continue
+                kind = _kind_in_directory(entry.name)
+                if kind is None or not entry.is_file():
+                    self.skipped.append(entry.path)
+                    continue
+                status = entry.stat()
+                if (status.st_dev, status.st_ino) in others:  # the spec, say: not traces
+                    continue
+                self._files.append((entry.path, kind))
+                self.sizes[entry.path] = status.st_size
+
+        try:
+            status = os.stat(folder)
+            visit(folder, frozenset({(status.st_dev, status.st_ino)}))
+        except OSError as error:
+            where = error.filename if isinstance(error.filename, str) else folder
+            raise TracesError(f"cannot read the traces {where}: {_reason(error)}") from None
+        if not self._files:
+            raise TracesError(
+                f"no traces in the directory {folder}: no {_TRACE_NAMES} file under it"
+            )
+        if any(kind is _PARQUET for _, kind in self._files):
+            try:
+                _parquet()
+            except ImportError as error:
+                first = next(path for path, kind in self._files if kind is _PARQUET)
+                raise TracesError(f"cannot read the traces {first}: {error}") from None
+
+    @property
+    def size(self) -> int | None:
+        """The bytes of all the files, for the progress bar; ``None`` for standard input."""
+        return None if self.stdin else sum(self.sizes.values())
+
+    @property
+    def files(self) -> list[str]:
+        """The files read, in order (empty for standard input)."""
+        return [] if self.stdin else [path for path, _ in self._files]
+
+    def warnings(self) -> list[str]:
+        """A line saying which entries of a directory were skipped, if any were."""
+        if not self.skipped:
+            return []
+        if len(self.skipped) == 1:
+            return [f"skipped {self.skipped[0]}: not a {_TRACE_NAMES} file"]
+        shown = ", ".join(self.skipped[:_SHOWN_SKIPPED])
+        if len(self.skipped) > _SHOWN_SKIPPED:
+            shown += f" and {len(self.skipped) - _SHOWN_SKIPPED} more"
+        return [
+            f"skipped {len(self.skipped)} entries of {self.name} that are not "
+            f"{_TRACE_NAMES} files: {shown}"
+        ]
+
+    def close(self) -> None:
+        if self._opened is not None:
+            self._opened.close()
+            self._opened = None
+
+    def __enter__(self) -> Reading:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
+
+    def begin(self, path: str, unit: str, first_place: int = 1) -> None:
+        """The next records are ``path``'s, numbered by ``unit`` from ``first_place`` on."""
+        self._firsts.append(self.lines + 1)
+        self._segments.append((path, unit, first_place))
+
+    def record(self, path: str, unit: str, place: int, record: object) -> tuple[int, object]:
+        """One record read whole at ``place`` (a ``.json`` file's), numbered."""
+        if not self._segments or self._segments[-1][:2] != (path, unit) or unit == LINE:
+            self.begin(path, unit, place)
+        self.lines += 1
+        return self.lines, record
+
+    def bad_record(
+        self, path: str, line: int, message: str, case: str | None = None
+    ) -> tuple[int, object]:
+        return self.record(path, LINE, line, _Unreadable(message, case))
+
+    def place(self, number: int) -> Place:
+        """Where the record numbered ``number`` is."""
+        index = bisect_right(self._firsts, number) - 1
+        if index < 0:  # nothing read yet: the first file's start
+            path, kind = self._files[0]
+            return Place(path, kind.unit, 1)
+        path, unit, first_place = self._segments[index]
+        return Place(path, unit, first_place + number - self._firsts[index])
+
+    def not_checked(self, number: int) -> str:
+        """From which record on nothing was checked, for a run that stopped early."""
+        place = self.place(number)
+        if self.directory:
+            return f"the runs from {place} on were not checked"
+        return f"the {place.unit}s from {place.unit} {place.number} on were not checked"
+
+    def stopped(self, error: StoppedError) -> str:
+        """The message of a run that stopped early, with the place it stopped at."""
+        return f"{error.problem}; {self.not_checked(error.first)}{error.advice}"
+
+
+def trace_items(
+    reading: Reading, columns: Collection[str] | None = None
+) -> Iterator[tuple[int, object]]:
+    """Every record of TRACES, numbered from 1 across its files, as ``(number, item)``.
+
+    An item is a JSON Lines line (bytes, blank lines skipped but numbered), a Parquet row
+    (a dict, read in batches of rows so memory stays flat) or a run of a ``.json`` file;
+    :func:`read_item` gives its record and ``reading.place(number)`` its file and line,
+    row or item. ``columns`` are the top-level fields a record needs: Parquet files read
+    only those columns (all, when ``None``). Files of a directory are opened as they come;
+    one that cannot be read raises :class:`StoppedError`, as a file cut off does.
+
+    >>> import json, pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
+    >>> _ = (folder / "b.json").write_text(json.dumps([{"case": "z", "turns": []}]))
+    >>> with Reading(str(folder)) as reading:
+    ...     for number, item in trace_items(reading):
+    ...         file, unit, place = reading.place(number)
+    ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])
+    1 a.jsonl line 1 x
+    3 a.jsonl line 3 y
+    4 b.json item 1 z
+    """
+    for path, kind in reading._files:
+        reading.begin(path, kind.unit)
+        opened, reading._opened = reading._opened, None
+        try:
+            if opened is None:
+                try:
+                    opened = kind.open(path)
+                except _open_errors(kind) as error:
+                    raise StoppedError(
+                        f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+                    ) from None
+            done = reading.bytes
+            yield from kind.read(opened, path, reading, columns)
+            if path in reading.sizes:
+                reading.bytes = done + reading.sizes[path]
+        finally:
+            if opened is not None:
+                opened.close()

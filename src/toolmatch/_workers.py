@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 
-from toolmatch._trace_inputs import StoppedError, not_checked
+from toolmatch._trace_inputs import StoppedError
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -73,8 +73,9 @@ def _judge_in_worker(chunk: list[tuple[int, bytes]]) -> list[Outcome]:
 def _worker_died(first_line: int) -> StoppedError:
     """A ``--jobs`` worker process ended abruptly (killed, out of memory, a crash)."""
     return StoppedError(
-        f"a worker process ended abruptly; {not_checked(first_line)} "
-        "(run without --jobs to see whether a line causes it)"
+        "a worker process ended abruptly",
+        first_line,
+        " (run without --jobs to see whether a line causes it)",
     )
 
 
@@ -100,10 +101,15 @@ def judge_lines(
         pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
     pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
     stopped_at = 0  # the first line of a chunk the pool refused
+    unread: StoppedError | None = None  # raised once what was read before it is reported
     ended = False
     try:
         while True:
-            chunk = list(islice(lines, _CHUNK))
+            chunk: list[tuple[int, Any]] = []
+            try:
+                chunk.extend(islice(lines, _CHUNK))
+            except StoppedError as error:  # the traces cannot be read further: what was read
+                unread = error  # is judged and reported first, as with one process
             if chunk:
                 try:
                     # The pool starts its workers in submit(): they begin with Ctrl-C held,
@@ -115,11 +121,12 @@ def judge_lines(
                     stopped_at, chunk = chunk[0][0], []
                 except OSError as error:  # no more processes or files for this user
                     raise StoppedError(
-                        f"cannot start {jobs} worker processes: {error.strerror or error}; "
-                        f"{not_checked(chunk[0][0])}"
+                        f"cannot start {jobs} worker processes: {error.strerror or error}",
+                        chunk[0][0],
                     ) from None
             # Report what is ready; wait only when the window is full or the input ended.
-            while pending and (not chunk or len(pending) > jobs * 4 or pending[0][1].done()):
+            last = not chunk or unread is not None
+            while pending and (last or len(pending) > jobs * 4 or pending[0][1].done()):
                 first_line, task = pending.popleft()
                 try:
                     outcomes = task.result()
@@ -128,6 +135,8 @@ def judge_lines(
                 yield from outcomes
             if stopped_at:
                 raise _worker_died(stopped_at)
+            if unread is not None:
+                raise unread
             if not chunk:
                 ended = True
                 return

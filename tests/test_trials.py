@@ -42,6 +42,13 @@ def test_pass_hat_k_is_the_nearest_float_to_its_binomial_fraction(
     assert pass_hat_k(n, c, k) == math.comb(c, k) / math.comb(n, k)
 
 
+def test_pass_hat_k_takes_numpy_counts() -> None:
+    import numpy as np
+
+    # counts from a data frame's group-by are NumPy integers
+    assert pass_hat_k(np.int64(4), np.int32(2), np.uint8(2)) == 1 / 6
+
+
 def test_pass_hat_k_known_figures() -> None:
     assert [pass_hat_k(4, 2, k) for k in range(1, 5)] == [0.5, 1 / 6, 0.0, 0.0]
     assert [pass_hat_k(3, 3, k) for k in range(1, 4)] == [1.0, 1.0, 1.0]

@@ -8,6 +8,7 @@ fresh runs all pass. pass^1 is the pass rate c / n.
 from __future__ import annotations
 
 import math
+import operator
 from collections import deque
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
@@ -35,12 +36,7 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     >>> pass_hat_k(4, 2, 3)
     0.0
     """
-    for name, value in (("n", n), ("c", c), ("k", k)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(
-                f"pass_hat_k: {name} must be a whole number, got "
-                f"{short_repr(value)} ({type_name(value)})"
-            )
+    n, c, k = (_whole(name, value) for name, value in (("n", n), ("c", c), ("k", k)))
     if n < 1:
         raise ValueError(f"pass_hat_k: n must be >= 1, got {n}")
     if not 0 <= c <= n:
@@ -48,6 +44,18 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     if not 1 <= k <= n:
         raise ValueError(f"pass_hat_k: k must be from 1 to n ({n}), got {k}")
     return next(islice(pass_k_series(n, c), k - 1, None))
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as an int: any integer type (NumPy's too, from a data frame's counts)."""
+    try:
+        if not isinstance(value, bool):
+            return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    raise TypeError(
+        f"pass_hat_k: {name} must be a whole number, got {short_repr(value)} ({type_name(value)})"
+    )
 
 
 def pass_k_series(n: int, c: int) -> Iterator[float]:

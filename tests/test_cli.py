@@ -127,6 +127,10 @@ class TestExitZeroAndOne:
             "PASS search (run 3)",
             "PASS refund",
             "PASS quiet",
+            "TRIALS search: 2/3 passed, pass^1 0.667, pass^2 0.333, pass^3 0.000",
+            "TRIALS refund: 1/1 passed, pass^1 1.000",
+            "TRIALS quiet: 1/1 passed, pass^1 1.000",
+            "TRIALS mean over 3 cases: pass^1 0.889, pass^2 0.333 (1 case), pass^3 0.000 (1 case)",
             "4 passed, 1 failed",
         ]
 
@@ -169,6 +173,11 @@ class TestExitZeroAndOne:
             "  turn 0, expected_tools[0]: ExpectedTool('search', {'q': Fuzzy('Paris')})\n"
             "    call 0: q: fuzzy 'Paris' does not match 'rome'\n"
             f"ERROR {name}:11: not UTF-8 text: byte 13 cannot be decoded\n"
+            # Lines 7 and 8 are runs of refund and quiet that could not be checked: failed trials.
+            "TRIALS search: 1/2 passed, pass^1 0.500, pass^2 0.000\n"
+            "TRIALS refund: 0/1 passed, pass^1 0.000\n"
+            "TRIALS quiet: 0/1 passed, pass^1 0.000\n"
+            "TRIALS mean over 3 cases: pass^1 0.167, pass^2 0.000 (1 case)\n"
             "7 errors\n"
             "1 passed, 1 failed\n"
         )
@@ -291,9 +300,11 @@ class TestMachineOutput:
             "error",
             "error",
             "missing",
+            "trials",
+            "trials",
             "summary",
         ]
-        passed, failed, bad_json, bad_turns, missing, summary = records
+        passed, failed, bad_json, bad_turns, missing, search, refund, summary = records
         assert {key: passed[key] for key in ("case", "run", "line", "passed")} == {
             "case": "search",
             "run": 1,
@@ -315,6 +326,23 @@ class TestMachineOutput:
         assert bad_turns["line"] == 4
         assert bad_turns["message"].startswith("turns must be a list")
         assert missing == {"type": "missing", "case": "quiet"}
+        assert search == {
+            "type": "trials",
+            "case": "search",
+            "runs": 2,
+            "passed": 1,
+            "pass_rate": 0.5,
+            "pass_k": {"1": 0.5, "2": 0.0},
+        }
+        # The run of line 4 could not be checked: a trial that did not pass.
+        assert refund == {
+            "type": "trials",
+            "case": "refund",
+            "runs": 1,
+            "passed": 0,
+            "pass_rate": 0.0,
+            "pass_k": {"1": 0.0},
+        }
         assert summary == {
             "type": "summary",
             "passed": 1,
@@ -322,6 +350,9 @@ class TestMachineOutput:
             "errors": 2,
             "missing": 1,
             "lines": 4,
+            "cases": 2,
+            "pass_rate": 0.25,
+            "pass_k": {"1": 0.25, "2": 0.0},
         }
 
     def test_junit_xml(self, spec: Path, tmp_path: Path) -> None:

@@ -458,8 +458,23 @@ def test_an_integer_too_long_for_python_is_one_error(spec: Path, tmp_path: Path,
         for line in toolmatch(spec, traces, "--format", "json").stdout.split("\n")
         if line
     ]
-    assert [record["type"] for record in records] == ["error", "case", "summary"]
+    assert [record["type"] for record in records] == [
+        "error",
+        "case",
+        "trials",
+        "trials",
+        "summary",
+    ]
     assert records[0] == {"type": "error", "line": 1, "message": message}
+    # The run that could not be checked is search's, and a trial that did not pass.
+    assert records[2] == {
+        "type": "trials",
+        "case": "search",
+        "runs": 1,
+        "passed": 0,
+        "pass_rate": 0.0,
+        "pass_k": {"1": 0.0},
+    }
 
 
 def test_a_huge_integer_in_the_spec_gives_one_outcome(tmp_path: Path) -> None:

@@ -113,6 +113,12 @@ MIXED_TEXT = [
     "enclosed in double quotes: line 1 column 4 (char 3)",
     "PASS other (run 4) at runs/sub/b.jsonl.gz:1",
     "ERROR runs/sub/b.jsonl.gz:2: unknown case 'nope'; the spec has 'search', 'other'",
+    # f.parquet's row 3 is a run of other's that could not be checked: a failed trial
+    "TRIALS search: 4/5 passed, pass^1 0.800, pass^2 0.600, pass^3 0.400, pass^4 0.200, "
+    "pass^5 0.000",
+    "TRIALS other: 1/4 passed, pass^1 0.250, pass^2 0.000, pass^3 0.000, pass^4 0.000",
+    "TRIALS mean over 2 cases: pass^1 0.525, pass^2 0.300, pass^3 0.200, pass^4 0.100, "
+    "pass^5 0.000 (1 case)",
     "5 errors",
     "5 passed, 3 failed",
 ]
@@ -154,6 +160,8 @@ def test_a_directory_in_json_lines_gives_each_row_its_file(spec: Path, tmp_path:
         {"type": "error", "file": "runs/f.parquet", "row": 3},
         {"type": "case", "file": "runs/sub/b.jsonl.gz", "line": 1},
         {"type": "error", "file": "runs/sub/b.jsonl.gz", "line": 2},
+        {"type": "trials"},
+        {"type": "trials"},
         {"type": "summary"},
     ]
     assert list(rows[0])[:6] == ["type", "case", "run", "file", "line", "passed"]
@@ -166,6 +174,9 @@ def test_a_directory_in_json_lines_gives_each_row_its_file(spec: Path, tmp_path:
         "errors": 5,
         "missing": 0,
         "lines": 14,
+        "cases": 2,
+        "pass_rate": 0.525,
+        "pass_k": {"1": 0.525, "2": 0.3, "3": 0.2, "4": 0.1, "5": 0.0},
     }
 
 
@@ -174,7 +185,9 @@ def test_a_directory_in_junit_gives_each_test_its_file(spec: Path, tmp_path: Pat
     report = tmp_path / "report.xml"
     toolmatch(spec, "runs", "--junit-xml", report, cwd=tmp_path)
     suite = ElementTree.parse(report).getroot()[0]
-    cases = [(case.get("name"), case.get("file"), case.get("line")) for case in suite]
+    cases = [
+        (case.get("name"), case.get("file"), case.get("line")) for case in suite.iter("testcase")
+    ]
     assert cases[:3] == [
         ("search at runs/a.jsonl:1", "runs/a.jsonl", "1"),
         ("runs/a.jsonl:3", "runs/a.jsonl", "3"),
@@ -310,6 +323,9 @@ def test_links_are_followed_but_never_round_in_a_loop(spec: Path, tmp_path: Path
         "PASS search at runs/a.jsonl:1",
         "PASS other at runs/c.jsonl:1",
         "PASS other (run 2) at runs/more/b.jsonl:1",
+        "TRIALS search: 1/1 passed, pass^1 1.000",
+        "TRIALS other: 2/2 passed, pass^1 1.000, pass^2 1.000",
+        "TRIALS mean over 2 cases: pass^1 1.000, pass^2 1.000 (1 case)",
         "3 passed, 0 failed",
     ]
 
@@ -503,8 +519,11 @@ def test_bad_rows_are_found_across_many_row_groups(spec: Path, tmp_path: Path) -
         assert [line.partition(": unknown")[0] for line in errors] == [
             f"ERROR {path}:row {bad}" for bad in (7, 1024, 1025, 3001, 5000)
         ]
-        assert done.stdout.splitlines()[-3:] == [
+        every_k = ", ".join(f"pass^{k} 1.000" for k in range(1, 4996))
+        assert done.stdout.splitlines()[-5:] == [
             f"MISSING other: no run in {path}",
+            f"TRIALS search: 4995/4995 passed, {every_k}",
+            f"TRIALS mean over 1 case: {every_k}",
             "5 errors, 1 missing",
             "4995 passed, 0 failed",
         ]

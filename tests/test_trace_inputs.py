@@ -40,6 +40,10 @@ EXPECTED = [
     "  turn 0, expected_tools[0]: ExpectedTool('fetch')",
     "    expected 1 matching call(s), got 0: no call's name contains 'fetch': the turn has no calls",
     "ERROR {path}:4: no 'traj' field (--turns-key) in this record",
+    # the bad line 4 is a run of other: other ran twice
+    "TRIALS search: 1/1 passed, pass^1 1.000",
+    "TRIALS other: 0/2 passed, pass^1 0.000, pass^2 0.000",
+    "TRIALS mean over 2 cases: pass^1 0.500, pass^2 0.000 (1 case)",
     "2 errors",
     "1 passed, 1 failed",
 ]
@@ -86,14 +90,19 @@ def test_jobs_read_the_envelope_too(spec: Path, tmp_path: Path) -> None:
     one = toolmatch(spec, path, *ENVELOPE, "--format", "json")
     two = toolmatch(spec, path, *ENVELOPE, "--format", "json", "--jobs", "2")
     assert two.stdout == one.stdout
-    assert json.loads(one.stdout.splitlines()[-1]) == {
+    summary = json.loads(one.stdout.splitlines()[-1])
+    assert {key: summary[key] for key in list(summary)[:8]} == {
         "type": "summary",
         "passed": 50,
         "failed": 50,
         "errors": 100,
         "missing": 0,
         "lines": 200,
+        "cases": 2,
+        "pass_rate": 0.5,  # search's 50 of 50, other's 0 of 100 (its 50 bad lines are runs)
     }
+    assert len(summary["pass_k"]) == 100
+    assert (summary["pass_k"]["50"], summary["pass_k"]["51"]) == (0.5, 0.0)
 
 
 def test_turns_as_json_text_need_no_option(spec: Path, tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         check_turns,
     )
     from toolmatch._spec_yaml import spec_yaml
+    from toolmatch._trials import pass_hat_k
 
 # Calls, selection and configuration load on first use: a test that only compares
 # arguments with matchers does not pay for them in `import toolmatch`.
@@ -72,6 +73,7 @@ _LAZY = {
     "import_tau2": "_import_tau2",
     "check_runs": "_batch",
     "check_batch": "_batch",
+    "pass_hat_k": "_trials",
 }
 
 
@@ -168,5 +170,6 @@ __all__ = [
     # batches of recorded runs
     "check_runs",
     "check_batch",
+    "pass_hat_k",
     "__version__",
 ]

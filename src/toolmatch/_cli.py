@@ -18,23 +18,32 @@ Text output (the default), on standard output, one block per non-blank line, in 
     ERROR <traces>:<line>: <what is wrong with the line>
     MISSING <case>: no run in <traces>
 
-then, only when some are nonzero, ``<K> error(s), <J> missing``, and last, always,
-``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one object per
-run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad line
-(``{"type": "error", "line", "message"}``) and missing case (``{"type": "missing",
-"case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``
-(``lines`` counts every line read, blank ones included). Each run's ``turns`` holds
-:meth:`TurnResult.as_dict` of every turn.
-``--junit-xml PATH`` also writes a JUnit XML report.
+then, when some case ran more than once, its trials (docs/cli.md, Trials)::
+
+    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, ..., pass^<n> <x>
+    TRIALS mean over <cases> cases: pass^1 <x>, ..., pass^<k> <x> (<m> cases)
+
+then, only when some are nonzero, ``<K> error(s), <J> missing``, with ``--min-pass-rate``
+the cases below it (``pass rate below R: <case> (<c>/<n> passed), ...``), and last,
+always, ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one
+object per run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``),
+bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
+"missing", "case"}``), one per case that ran (``{"type": "trials", "case", "runs",
+"passed", "pass_rate", "pass_k"}``), then ``{"type": "summary", "passed", "failed",
+"errors", "missing", "lines", "cases", "pass_rate", "pass_k"}`` (``lines`` counts every
+line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
-bad or a case is missing; 2 for a bad spec, bad usage, an unreadable file or a ``--jobs``
-worker that died; 130 when interrupted. A reader that stops early (``| head``) ends the
-run quietly with 0. Text from the spec and the traces is printed with newlines and other
-unprintable characters escaped, so that no value can forge a report line.
+bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
+rate is at least R and every bad line is a case's run, 1 otherwise; 2 for a bad spec, bad
+usage, an unreadable file or a ``--jobs`` worker that died; 130 when interrupted. A reader
+that stops early (``| head``) ends the run quietly with 0. Text from the spec and the
+traces is printed with newlines and other unprintable characters escaped, so that no value
+can forge a report line.
 
 Memory stays flat however long TRACES is: lines are read one at a time, and only the
-counts, each case's number of runs and (for JUnit) a temporary file are kept.
+counts, each case's numbers of runs and passes and (for JUnit) temporary files are kept.
 """
 
 from __future__ import annotations
@@ -54,6 +63,7 @@ from toolmatch._judging import Judge
 from toolmatch._report import JUnit, Report, printable, progress_bar
 from toolmatch._strings import default_regex_timeout
 from toolmatch._trace_inputs import Envelope, Reading, StoppedError, TracesError, trace_items
+from toolmatch._trials import MinPassRate, parse_min_pass_rate
 from toolmatch._workers import InterruptsHeld, judge_lines
 
 __all__ = ["main"]
@@ -130,6 +140,13 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+def _min_pass_rate(text: str) -> MinPassRate:
+    try:
+        return parse_min_pass_rate(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
@@ -162,6 +179,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
+    )
+    check.add_argument(
+        "--min-pass-rate",
+        type=_min_pass_rate,
+        metavar="R",
+        help="exit status 0 exactly when every case's pass rate (its passing runs over its "
+        "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
     )
     check.add_argument(
         "--jobs",
@@ -279,7 +303,12 @@ def _run(
     """Checks every record and reports; however the run ends, the JUnit report is written."""
     progress = None if options.no_progress else progress_bar(reading.size or None)
     report = Report(
-        [case.name for case in cases], options.format == "json", reading, junit, progress
+        [case.name for case in cases],
+        options.format == "json",
+        reading,
+        junit,
+        progress,
+        options.min_pass_rate,
     )
     envelope = None
     if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
@@ -300,7 +329,7 @@ def _run(
             if progress is not None:
                 progress.close()
         report.finish(cases, reading)
-        status = report.tally.exit_code
+        status = report.exit_code
     except KeyboardInterrupt:
         stopped = f"interrupted; {reading.not_checked(report.next_line)}"
         print(_INTERRUPTED, file=sys.stderr)

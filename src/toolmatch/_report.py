@@ -9,18 +9,27 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from itertools import chain, islice
 
 from toolmatch._cases import TestCase
 from toolmatch._judging import ERROR, FAIL, PASS
 from toolmatch._trace_inputs import LINE
+from toolmatch._trials import mean_pass_k, pass_k_series
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import IO
+    from typing import IO, TypeVar
 
     from toolmatch._judging import Outcome
     from toolmatch._trace_inputs import Place, Reading
+    from toolmatch._trials import MinPassRate
+
+    _T = TypeVar("_T")
+    # Where a series goes: how to write, what comes before it, each item, what ends it.
+    _Sink = tuple[Callable[[str], None], str, Callable[[int, _T], str], str]
 
 __all__ = ["JUnit", "Progress", "Report", "Tally", "printable", "progress_bar"]
 
@@ -123,8 +132,11 @@ class JUnit:
                 "w", encoding="utf-8", dir=folder, prefix=f".{name}.", suffix=".tmp", delete=False
             )
         self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        # The suite's <properties> come before its test cases, and are known only at the end.
+        self.properties = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.suite = suite
         self.traces = traces
+        self.open_property = False
         self.finished = False
 
     @staticmethod
@@ -160,6 +172,25 @@ class JUnit:
     def passed(self, name: str, line: int | None, file: str | None = None) -> None:
         self._testcase(name, line, file=file)
 
+    def property(self, name: str) -> Callable[[str], None]:
+        """Starts ``<property name=NAME value=...>``; the value is written in pieces through the
+        function returned, and ends with the next property or the report."""
+        from xml.sax.saxutils import escape, quoteattr
+
+        self._end_property()
+        self.properties.write(f'      <property name={quoteattr(self._text(name))} value="')
+        self.open_property = True
+
+        def write(text: str) -> None:
+            self.properties.write(escape(self._text(text), {'"': "&quot;"}))
+
+        return write
+
+    def _end_property(self) -> None:
+        if self.open_property:
+            self.properties.write('" />\n')
+            self.open_property = False
+
     def failed(
         self, name: str, line: int | None, message: str, details: list[str], file: str | None = None
     ) -> None:
@@ -173,6 +204,7 @@ class JUnit:
 
     def finish(self, tally: Tally, stopped: str | None) -> None:
         """Writes the report; ``stopped`` says why the run ended early, as one more error."""
+        import shutil
         from xml.sax.saxutils import quoteattr
 
         tests = tally.passed + tally.failed + tally.errors + tally.missing
@@ -187,11 +219,18 @@ class JUnit:
             self.target.write(
                 f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
             )
+            self._end_property()
+            if self.properties.tell():
+                self.target.write("    <properties>\n")
+                self.properties.seek(0)
+                shutil.copyfileobj(self.properties, self.target)  # a value may be long
+                self.target.write("    </properties>\n")
             self.body.seek(0)
             for line in self.body:
                 self.target.write(line)
             self.target.write("  </testsuite>\n</testsuites>\n")
         self.body.close()
+        self.properties.close()
         if self.destination is not None:
             # The temporary file is private to its owner; the report gets a new file's mode.
             umask = os.umask(0)
@@ -204,6 +243,7 @@ class JUnit:
         """Removes the temporary file of a report that was not finished."""
         self.target.close()
         self.body.close()
+        self.properties.close()
         if self.destination is not None and not self.finished:
             os.unlink(self.target.name)
 
@@ -226,6 +266,7 @@ class Report:
         reading: Reading,
         junit: JUnit | None,
         progress: Progress | None,
+        min_pass_rate: MinPassRate | None = None,
     ) -> None:
         self.names = frozenset(names)
         self.json_lines = json_lines
@@ -235,8 +276,13 @@ class Report:
         self.directory = reading.directory
         self.junit = junit
         self.progress = progress
+        self.min_pass_rate = min_pass_rate
         self.tally = Tally()
+        # Each case's trials, as counts only: memory does not grow with the runs.
         self.runs: dict[str, int] = {}
+        self.passes: dict[str, int] = {}
+        self.without_case = 0  # bad lines that name no case of the spec
+        self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
         self.out = sys.stdout
         self.next_line = 1  # the first line not reported yet
 
@@ -253,12 +299,17 @@ class Report:
         self.tally.count(kind)
         if kind == ERROR:
             if name in self.names:
-                # The case did run, badly: reported once as an error, not again as missing.
+                # The case did run, badly: reported once as an error, not again as missing,
+                # and a trial that did not pass.
                 self.runs[name] = self.runs.get(name, 0) + 1
+            else:
+                self.without_case += 1
             self._error(number, message)
             return
         assert name is not None
         run = self.runs[name] = self.runs.get(name, 0) + 1
+        if kind == PASS:
+            self.passes[name] = self.passes.get(name, 0) + 1
         title = name if run == 1 else f"{name} (run {run})"
         place = None
         if self.directory or self.junit is not None or self.json_lines:
@@ -301,6 +352,15 @@ class Report:
         else:
             self._print(f"ERROR {where}: {message}")
 
+    @property
+    def exit_code(self) -> int:
+        """As :attr:`Tally.exit_code`; with ``--min-pass-rate``, 1 exactly when a case's
+        pass rate is below it or a bad line names no case (its run counts for none)."""
+        if self.min_pass_rate is None:
+            return self.tally.exit_code
+        assert self.short is not None, "the report is not finished"
+        return 1 if self.short or self.without_case else 0
+
     def finish(self, cases: Sequence[TestCase], reading: Reading) -> None:
         for case in cases:
             if case.name in self.runs:
@@ -313,18 +373,14 @@ class Report:
                 self._print(json.dumps({"type": "missing", "case": case.name}))
             else:
                 self._print(f"MISSING {case.name}: {message}")
-        tally = self.tally
-        if self.json_lines:
-            summary = {
-                "type": "summary",
-                "passed": tally.passed,
-                "failed": tally.failed,
-                "errors": tally.errors,
-                "missing": tally.missing,
-                "lines": reading.lines,
-            }
-            self._print(json.dumps(summary))
-        else:
+        # A report of single runs stays as it was: the text gives trials only when some case
+        # ran more than once, since one run's statistics only repeat its PASS or FAIL.
+        text = not self.json_lines and any(runs > 1 for runs in self.runs.values())
+        by_counts, short = self._trials(cases, text)
+        self.short = [name for name, _ in short]
+        self._totals(by_counts, reading, text)
+        if not self.json_lines:
+            tally = self.tally
             extra = []
             if tally.errors:
                 extra.append(_plural(tally.errors, "error"))
@@ -332,5 +388,133 @@ class Report:
                 extra.append(f"{tally.missing} missing")
             if extra:
                 self._print(", ".join(extra))
+            if self.min_pass_rate is not None:
+                if short:
+                    shown = ", ".join(f"{name} ({how})" for name, how in short)
+                    self._print(f"pass rate below {self.min_pass_rate.text}: {shown}")
+                if self.without_case:
+                    lines = _plural(self.without_case, "line")
+                    verb = "names" if self.without_case == 1 else "name"
+                    self._print(f"pass rate unknown: {lines} {verb} no case of the spec")
             self._print(f"{tally.passed} passed, {tally.failed} failed")
         self.out.flush()
+
+    def _trials(
+        self, cases: Sequence[TestCase], text: bool
+    ) -> tuple[Counter[tuple[int, int]], list[tuple[str, str]]]:
+        """Reports each case's trials, in the spec's order; returns how many cases had each
+        number of runs and passes, and the cases below ``--min-pass-rate`` with their counts."""
+        by_counts: Counter[tuple[int, int]] = Counter()
+        short: list[tuple[str, str]] = []
+        least = None if self.min_pass_rate is None else self.min_pass_rate.value
+        for case in cases:
+            name = case.name
+            runs = self.runs.get(name)
+            if runs is None:  # missing: no run passed
+                if least is not None and least > 0:
+                    short.append((name, "no run"))
+                continue
+            passed = self.passes.get(name, 0)
+            by_counts[runs, passed] += 1
+            if least is not None and Fraction(passed, runs) < least:
+                short.append((name, f"{passed}/{runs} passed"))
+            counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs}
+            sinks: list[_Sink[float]] = []
+            if self.json_lines:
+                row = {"type": "trials", "case": name, **counts}
+                sinks.append(_json_sink(self._write, json.dumps(row), _json_value, "}}\n"))
+            elif text:
+                head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
+                sinks.append((self._write, head, _text_pass_k, "\n"))
+            if self.junit is not None:
+                write = self.junit.property(f"trials:{name}")
+                sinks.append(_json_sink(write, json.dumps(counts), _json_value, "}}"))
+            _write_series(pass_k_series(runs, passed), sinks)
+        return by_counts, short
+
+    def _totals(self, by_counts: Counter[tuple[int, int]], reading: Reading, text: bool) -> None:
+        """The mean pass rate and pass^k over the cases that ran, with the summary row."""
+        cases = sum(by_counts.values())
+        means = mean_pass_k(by_counts)
+        first = next(means, None)
+        totals = {"cases": cases, "pass_rate": None if first is None else first[0]}
+        tail = ""
+        if self.min_pass_rate is not None:
+            assert self.short is not None
+            gate = {
+                "min_pass_rate": float(self.min_pass_rate.value),
+                "below_min_pass_rate": self.short,
+                "lines_without_case": self.without_case,
+            }
+            tail = ", " + json.dumps(gate)[1:-1]
+        sinks: list[_Sink[tuple[float, int]]] = []
+        if self.json_lines:
+            tally = self.tally
+            summary = {
+                "type": "summary",
+                "passed": tally.passed,
+                "failed": tally.failed,
+                "errors": tally.errors,
+                "missing": tally.missing,
+                "lines": reading.lines,
+                **totals,
+            }
+            ending = f"}}{tail}}}\n"
+            sinks.append(_json_sink(self._write, json.dumps(summary), _json_mean, ending))
+        elif text:
+
+            def mean(k: int, value: tuple[float, int]) -> str:
+                shown = f"pass^{k} {value[0]:.3f}"
+                return shown if value[1] == cases else f"{shown} ({_plural(value[1], 'case')})"
+
+            head = f"TRIALS mean over {_plural(cases, 'case')}: "
+            sinks.append((self._write, head, mean, "\n"))
+        if self.junit is not None:
+            write = self.junit.property("trials")
+            sinks.append(_json_sink(write, json.dumps(totals), _json_mean, f"}}{tail}}}"))
+        if first is not None:
+            means = chain([first], means)
+        _write_series(means, sinks)
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+
+
+_CHUNK = 1024  # items of a series formatted at a time
+
+
+def _json_sink(
+    write: Callable[[str], None], head: str, item: Callable[[int, _T], str], ending: str
+) -> _Sink[_T]:
+    """A JSON object whose last key, ``pass_k``, is a series; ``head`` is the object
+    without it, and ``ending`` closes ``pass_k`` and what follows it."""
+    return (write, f'{head[:-1]}, "pass_k": {{', item, ending)
+
+
+def _json_value(k: int, value: float) -> str:
+    return f'"{k}": {value!r}'
+
+
+def _json_mean(k: int, value: tuple[float, int]) -> str:
+    return f'"{k}": {value[0]!r}'
+
+
+def _text_pass_k(k: int, value: float) -> str:
+    return f"pass^{k} {value:.3f}"
+
+
+def _write_series(values: Iterable[_T], sinks: Sequence[_Sink[_T]]) -> None:
+    """Writes one line of pass^k values to each sink, a chunk at a time: a case of many
+    runs has as many values, and its line is never whole in memory."""
+    if not sinks:  # nothing shows them: not worth computing
+        return
+    for write, head, _, _ in sinks:
+        write(head)
+    numbered = enumerate(values, 1)
+    separator = ""
+    while chunk := list(islice(numbered, _CHUNK)):
+        for write, _, item, _ in sinks:
+            write(separator + ", ".join(item(k, value) for k, value in chunk))
+        separator = ", "
+    for write, _, _, ending in sinks:
+        write(ending)

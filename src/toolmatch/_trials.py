@@ -1,0 +1,126 @@
+"""Trials: several runs of one case, their pass rate and pass^k (docs/cli.md#trials).
+
+pass^k is the chance that k runs drawn without replacement from a case's n runs, c of
+which passed, all pass: C(c, k) / C(n, k), the unbiased estimate of the chance that k
+fresh runs all pass. pass^1 is the pass rate c / n.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections import deque
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from itertools import islice
+from typing import NamedTuple
+
+from toolmatch._describe import short_repr, type_name
+
+__all__ = ["MinPassRate", "mean_pass_k", "parse_min_pass_rate", "pass_hat_k", "pass_k_series"]
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """The chance that ``k`` runs of a case all pass, estimated from ``n`` runs of which
+    ``c`` passed: ``C(c, k) / C(n, k)``, the mean over every way of choosing ``k`` of the
+    ``n`` runs of whether all ``k`` passed, as the nearest float.
+
+    ``pass_hat_k(n, c, 1)`` is the pass rate ``c / n``; ``toolmatch check`` reports it
+    for every ``k`` from 1 to ``n`` (docs/cli.md, Trials).
+
+    >>> from toolmatch import pass_hat_k
+    >>> pass_hat_k(4, 2, 1)
+    0.5
+    >>> pass_hat_k(4, 2, 2)  # one of the six pairs of runs both passed
+    0.16666666666666666
+    >>> pass_hat_k(4, 2, 3)
+    0.0
+    """
+    n, c, k = (_whole(name, value) for name, value in (("n", n), ("c", c), ("k", k)))
+    if n < 1:
+        raise ValueError(f"pass_hat_k: n must be >= 1, got {n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"pass_hat_k: c must be from 0 to n ({n}), got {c}")
+    if not 1 <= k <= n:
+        raise ValueError(f"pass_hat_k: k must be from 1 to n ({n}), got {k}")
+    return next(islice(pass_k_series(n, c), k - 1, None))
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as an int: any integer type (NumPy's too, from a data frame's counts)."""
+    try:
+        if not isinstance(value, bool):
+            return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    raise TypeError(
+        f"pass_hat_k: {name} must be a whole number, got {short_repr(value)} ({type_name(value)})"
+    )
+
+
+def pass_k_series(n: int, c: int) -> Iterator[float]:
+    """pass^1, pass^2, ..., pass^n for ``c`` passing runs of ``n``, each the nearest float."""
+    # C(c, k) / C(n, k) equals C(n - k, n - c) / C(n, n - c), whose numerator follows from
+    # the one before by one exact multiplication and division: the integers stay as small
+    # as C(n, n - c), so that a case of many runs that nearly all passed costs little. One
+    # int / int division each, which Python rounds correctly.
+    total = remaining = math.comb(n, n - c)
+    for k in range(1, c + 1):
+        remaining = remaining * (c - k + 1) // (n - k + 1)
+        yield remaining / total
+    for _ in range(c, n):
+        yield 0.0
+
+
+def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, int]]:
+    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs, and how many
+    those are; ``cases`` counts the cases by their runs and passing runs, ``(n, c)``.
+
+    Each mean is exact before it is rounded once to the nearest float.
+    Memory is one series per distinct ``(n, c)``, whatever the number of cases.
+    """
+    series = deque(
+        sorted(((n, count, pass_k_series(n, c)) for (n, c), count in cases.items()), key=_runs)
+    )
+    k = 1
+    while series:
+        total = counted = 0
+        for _, count, values in series:
+            total += _exactly(next(values)) * count
+            counted += count
+        yield total / (counted << _SCALE), counted
+        k += 1
+        while series and series[0][0] < k:
+            series.popleft()
+
+
+# Every float from 0 to 1 is a whole multiple of 2 ** -1074: as such whole numbers, the
+# cases' values add up exactly, and one int / int division rounds their mean correctly.
+_SCALE = 1074
+
+
+def _exactly(value: float) -> int:
+    numerator, denominator = value.as_integer_ratio()  # the denominator is a power of 2
+    return numerator << (_SCALE + 1 - denominator.bit_length())
+
+
+def _runs(entry: tuple[int, int, Iterator[float]]) -> int:
+    return entry[0]
+
+
+class MinPassRate(NamedTuple):
+    """``--min-pass-rate``: as the user wrote it, and its exact value."""
+
+    text: str
+    value: Fraction
+
+
+def parse_min_pass_rate(text: str) -> MinPassRate:
+    """A pass rate from 0 to 1, read exactly (``0.8`` is four fifths, ``2/3`` two thirds)."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise ValueError(f"must be a number from 0 to 1, such as 0.8, got {short_repr(text)}")
+    return MinPassRate(text.strip(), value)

@@ -1,0 +1,380 @@
+"""Trials: several runs of one case, their pass rate and pass^k, in the library and in
+`toolmatch check` run as a subprocess (docs/cli.md, Trials)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolmatch import pass_hat_k
+
+# --- the estimator --------------------------------------------------------------------------
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=9), st.data())
+def test_pass_hat_k_is_the_mean_over_every_choice_of_k_trials(
+    trials: list[bool], data: st.DataObject
+) -> None:
+    n, c = len(trials), sum(trials)
+    k = data.draw(st.integers(1, n))
+    choices = list(combinations(trials, k))
+    all_passed = sum(all(choice) for choice in choices)
+    assert pass_hat_k(n, c, k) == float(Fraction(all_passed, len(choices)))
+
+
+@given(st.integers(1, 400), st.data())
+def test_pass_hat_k_is_the_nearest_float_to_its_binomial_fraction(
+    n: int, data: st.DataObject
+) -> None:
+    c = data.draw(st.integers(0, n))
+    k = data.draw(st.integers(1, n))
+    # int / int rounds correctly, whatever the sizes: the reference figure
+    assert pass_hat_k(n, c, k) == math.comb(c, k) / math.comb(n, k)
+
+
+def test_pass_hat_k_takes_numpy_counts() -> None:
+    import numpy as np
+
+    # counts from a data frame's group-by are NumPy integers
+    assert pass_hat_k(np.int64(4), np.int32(2), np.uint8(2)) == 1 / 6
+
+
+def test_pass_hat_k_known_figures() -> None:
+    assert [pass_hat_k(4, 2, k) for k in range(1, 5)] == [0.5, 1 / 6, 0.0, 0.0]
+    assert [pass_hat_k(3, 3, k) for k in range(1, 4)] == [1.0, 1.0, 1.0]
+    assert pass_hat_k(10, 7, 1) == 0.7  # pass^1 is the pass rate
+    # a case of many runs that nearly all passed: C(n - k, 1) / C(n, 1)
+    assert pass_hat_k(100_000, 99_999, 50_000) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [
+        ((4, 2, 2.0), TypeError, "pass_hat_k: k must be a whole number, got 2.0 (float)"),
+        ((True, 1, 1), TypeError, "pass_hat_k: n must be a whole number, got True (bool)"),
+        ((4, "2", 1), TypeError, "pass_hat_k: c must be a whole number, got '2' (str)"),
+        ((0, 0, 1), ValueError, "pass_hat_k: n must be >= 1, got 0"),
+        ((4, 5, 1), ValueError, "pass_hat_k: c must be from 0 to n (4), got 5"),
+        ((4, -1, 1), ValueError, "pass_hat_k: c must be from 0 to n (4), got -1"),
+        ((4, 2, 0), ValueError, "pass_hat_k: k must be from 1 to n (4), got 0"),
+        ((4, 2, 5), ValueError, "pass_hat_k: k must be from 1 to n (4), got 5"),
+    ],
+)
+def test_pass_hat_k_refuses_what_is_not_a_count(
+    args: tuple[object, object, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        pass_hat_k(*args)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+# --- the command ----------------------------------------------------------------------------
+
+SPEC = """\
+test_cases:
+  - {name: book, expected_tools: [book_flight]}
+  - {name: cancel, expected_tools: [cancel_order]}
+  - {name: seat, expected_tools: [change_seat]}
+"""
+BOOK = {"case": "book", "turns": [[{"name": "book_flight"}]]}
+BOOK_WRONG = {"case": "book", "turns": [[{"name": "search_flights"}]]}
+CANCEL = {"case": "cancel", "turns": [[{"name": "cancel_order"}]]}
+SEAT = {"case": "seat", "turns": [[{"name": "change_seat"}]]}
+SEAT_UNREADABLE = {"case": "seat"}  # no turns: it cannot be checked
+FAILED_BOOK = (
+    "  turn 0, expected_tools[0]: ExpectedTool('book_flight')\n"
+    "    expected 1 matching call(s), got 0: no call's name contains 'book_flight'; "
+    "the turn called 'search_flights'\n"
+)
+
+
+def toolmatch(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "toolmatch", "check", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def jsonl(*runs: object) -> str:
+    return "".join((run if isinstance(run, str) else json.dumps(run)) + "\n" for run in runs)
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    path = tmp_path / "spec.yaml"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def traces(tmp_path: Path) -> Path:
+    """book: 2 passing runs of 4; cancel: 2 of 2; seat: 1 of 2 (its other run unreadable)."""
+    path = tmp_path / "traces.jsonl"
+    runs = (BOOK, BOOK_WRONG, CANCEL, SEAT_UNREADABLE, BOOK, BOOK_WRONG, CANCEL, SEAT)
+    path.write_text(jsonl(*runs), encoding="utf-8")
+    return path
+
+
+def test_text_gives_each_case_its_trials_and_the_means(spec: Path, traces: Path) -> None:
+    result = toolmatch(spec, traces)
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout == (
+        "PASS book\n"
+        "FAIL book (run 2)\n"
+        f"{FAILED_BOOK}"
+        "PASS cancel\n"
+        f'ERROR {traces}:4: missing "turns": a list with one entry of calls per turn\n'
+        "PASS book (run 3)\n"
+        "FAIL book (run 4)\n"
+        f"{FAILED_BOOK}"
+        "PASS cancel (run 2)\n"
+        "PASS seat (run 2)\n"
+        "TRIALS book: 2/4 passed, pass^1 0.500, pass^2 0.167, pass^3 0.000, pass^4 0.000\n"
+        "TRIALS cancel: 2/2 passed, pass^1 1.000, pass^2 1.000\n"
+        "TRIALS seat: 1/2 passed, pass^1 0.500, pass^2 0.000\n"
+        # pass^2: (1/6 + 1 + 0) / 3; pass^3 and pass^4 only book has
+        "TRIALS mean over 3 cases: pass^1 0.667, pass^2 0.389, pass^3 0.000 (1 case), "
+        "pass^4 0.000 (1 case)\n"
+        "1 error\n"
+        "5 passed, 2 failed\n"
+    )
+
+
+def test_json_gives_a_trials_row_per_case_and_the_means_in_the_summary(
+    spec: Path, traces: Path
+) -> None:
+    result = toolmatch(spec, traces, "--format", "json")
+    assert result.returncode == 1
+    rows = result.stdout.splitlines()
+    types = ["case"] * 3 + ["error"] + ["case"] * 4 + ["trials"] * 3 + ["summary"]
+    assert [json.loads(row)["type"] for row in rows] == types
+    assert rows[-4:] == [
+        '{"type": "trials", "case": "book", "runs": 4, "passed": 2, "pass_rate": 0.5, '
+        '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "3": 0.0, "4": 0.0}}',
+        '{"type": "trials", "case": "cancel", "runs": 2, "passed": 2, "pass_rate": 1.0, '
+        '"pass_k": {"1": 1.0, "2": 1.0}}',
+        '{"type": "trials", "case": "seat", "runs": 2, "passed": 1, "pass_rate": 0.5, '
+        '"pass_k": {"1": 0.5, "2": 0.0}}',
+        '{"type": "summary", "passed": 5, "failed": 2, "errors": 1, "missing": 0, "lines": 8, '
+        '"cases": 3, "pass_rate": 0.6666666666666666, '
+        '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "3": 0.0, "4": 0.0}}',
+    ]
+    # each mean is the exact mean of the cases' figures, rounded once
+    summary = json.loads(rows[-1])
+    assert summary["pass_k"]["2"] == float((Fraction(1 / 6) + 1 + 0) / 3)
+
+
+def test_junit_holds_the_trials_as_suite_properties(
+    spec: Path, traces: Path, tmp_path: Path
+) -> None:
+    report = tmp_path / "junit.xml"
+    result = toolmatch(spec, traces, "--junit-xml", report, "--min-pass-rate", "0.5")
+    assert result.returncode == 0
+    [suite] = ElementTree.parse(report).getroot()
+    assert [child.tag for child in suite][:2] == ["properties", "testcase"]
+    properties = [(item.get("name"), item.get("value")) for item in suite.find("properties")]
+    assert properties == [
+        (
+            "trials:book",
+            '{"runs": 4, "passed": 2, "pass_rate": 0.5, '
+            '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "3": 0.0, "4": 0.0}}',
+        ),
+        (
+            "trials:cancel",
+            '{"runs": 2, "passed": 2, "pass_rate": 1.0, "pass_k": {"1": 1.0, "2": 1.0}}',
+        ),
+        (
+            "trials:seat",
+            '{"runs": 2, "passed": 1, "pass_rate": 0.5, "pass_k": {"1": 0.5, "2": 0.0}}',
+        ),
+        (
+            "trials",
+            '{"cases": 3, "pass_rate": 0.6666666666666666, '
+            '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "3": 0.0, "4": 0.0}, '
+            '"min_pass_rate": 0.5, "below_min_pass_rate": [], "lines_without_case": 0}',
+        ),
+    ]
+    assert suite.get("tests") == "8"  # the trials are no test cases
+
+
+def test_single_runs_print_no_trials_but_json_and_junit_keep_them(
+    spec: Path, tmp_path: Path
+) -> None:
+    traces = tmp_path / "once.jsonl"
+    traces.write_text(jsonl(BOOK_WRONG, CANCEL), encoding="utf-8")
+    report = tmp_path / "junit.xml"
+    text = toolmatch(spec, traces, "--junit-xml", report)
+    assert text.stdout == (
+        f"FAIL book\n{FAILED_BOOK}PASS cancel\nMISSING seat: no run in {traces}\n"
+        "1 missing\n1 passed, 1 failed\n"
+    )
+    [suite] = ElementTree.parse(report).getroot()
+    names = [item.get("name") for item in suite.find("properties")]
+    assert names == ["trials:book", "trials:cancel", "trials"]
+    rows = [
+        json.loads(line) for line in toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    ]
+    assert [row["type"] for row in rows] == [
+        "case",
+        "case",
+        "missing",
+        "trials",
+        "trials",
+        "summary",
+    ]
+    assert (rows[3]["case"], rows[3]["pass_k"], rows[4]["case"]) == ("book", {"1": 0.0}, "cancel")
+    # the missing case is in no mean
+    assert (rows[-1]["cases"], rows[-1]["pass_rate"], rows[-1]["pass_k"]) == (2, 0.5, {"1": 0.5})
+
+
+def test_no_case_ran(spec: Path, tmp_path: Path) -> None:
+    rows = toolmatch(spec, "-", "--format", "json", stdin="oops\n").stdout.splitlines()
+    summary = json.loads(rows[-1])
+    assert (summary["cases"], summary["pass_rate"], summary["pass_k"]) == (0, None, {})
+    assert "trials" not in {json.loads(row)["type"] for row in rows}
+
+
+@pytest.mark.parametrize("output", [(), ("--format", "json")])
+def test_jobs_give_the_same_trials(spec: Path, tmp_path: Path, output: tuple[str, ...]) -> None:
+    # more lines than a worker's chunk, so that chunks interleave across the workers
+    runs = [(BOOK, BOOK_WRONG, CANCEL, SEAT_UNREADABLE, SEAT, "{")[i % 6] for i in range(1500)]
+    traces = tmp_path / "many.jsonl"
+    traces.write_text(jsonl(*runs), encoding="utf-8")
+    one = toolmatch(spec, traces, *output, "--junit-xml", tmp_path / "one.xml")
+    two = toolmatch(spec, traces, *output, "--jobs", "2", "--junit-xml", tmp_path / "two.xml")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert (tmp_path / "one.xml").read_text() == (tmp_path / "two.xml").read_text()
+    [suite] = ElementTree.parse(tmp_path / "one.xml").getroot()
+    book = json.loads(suite.find("properties/property[@name='trials:book']").get("value"))
+    # book ran 500 times, half of them passing
+    assert (book["runs"], book["passed"], len(book["pass_k"])) == (500, 250, 500)
+    assert all(
+        value == math.comb(250, int(k)) / math.comb(500, int(k))
+        for k, value in book["pass_k"].items()
+    )
+
+
+# --- --min-pass-rate ------------------------------------------------------------------------
+
+
+def test_the_status_follows_the_pass_rates(spec: Path, traces: Path) -> None:
+    # book 2/4, cancel 2/2, seat 1/2
+    passing = toolmatch(spec, traces, "--min-pass-rate", "0.5")
+    assert (passing.returncode, passing.stderr) == (0, "")
+    assert passing.stdout.splitlines()[-2:] == ["1 error", "5 passed, 2 failed"]
+
+    short = toolmatch(spec, traces, "--min-pass-rate", "0.6")
+    assert short.returncode == 1
+    assert short.stdout.splitlines()[-3:] == [
+        "1 error",
+        "pass rate below 0.6: book (2/4 passed), seat (1/2 passed)",
+        "5 passed, 2 failed",
+    ]
+    everything = toolmatch(spec, traces, "--min-pass-rate", "1")
+    assert everything.stdout.splitlines()[-2] == (
+        "pass rate below 1: book (2/4 passed), seat (1/2 passed)"
+    )
+    summary = json.loads(
+        toolmatch(spec, traces, "--min-pass-rate", ".6", "--format", "json").stdout.splitlines()[-1]
+    )
+    assert list(summary)[-3:] == ["min_pass_rate", "below_min_pass_rate", "lines_without_case"]
+    assert (summary["min_pass_rate"], summary["below_min_pass_rate"]) == (0.6, ["book", "seat"])
+
+
+def test_a_missing_case_has_a_pass_rate_of_0(spec: Path, tmp_path: Path) -> None:
+    stdin = jsonl(BOOK, CANCEL)
+    result = toolmatch(spec, "-", "--min-pass-rate", "0.1", stdin=stdin)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-3:] == [
+        "1 missing",
+        "pass rate below 0.1: seat (no run)",
+        "2 passed, 0 failed",
+    ]
+    assert toolmatch(spec, "-", "--min-pass-rate", "0", stdin=stdin).returncode == 0
+
+
+def test_a_bad_line_that_names_no_case_leaves_the_pass_rates_unknown(spec: Path) -> None:
+    stdin = jsonl(BOOK, CANCEL, SEAT, "{", {"case": "unknown", "turns": []})
+    result = toolmatch(spec, "-", "--min-pass-rate", "0.5", stdin=stdin)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-3:] == [
+        "2 errors",
+        "pass rate unknown: 2 lines name no case of the spec",
+        "3 passed, 0 failed",
+    ]
+    one = toolmatch(spec, "-", "--min-pass-rate", "0.5", stdin=jsonl(BOOK, CANCEL, SEAT, "{"))
+    assert one.stdout.splitlines()[-2] == "pass rate unknown: 1 line names no case of the spec"
+    summary = json.loads(
+        toolmatch(
+            spec, "-", "--min-pass-rate", "0.5", "--format", "json", stdin=stdin
+        ).stdout.splitlines()[-1]
+    )
+    assert (summary["below_min_pass_rate"], summary["lines_without_case"]) == ([], 2)
+
+
+def test_a_run_that_could_not_be_checked_is_a_failed_trial(spec: Path) -> None:
+    stdin = jsonl(BOOK, CANCEL, SEAT, SEAT_UNREADABLE)
+    result = toolmatch(spec, "-", "--min-pass-rate", "0.75", stdin=stdin)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-2] == "pass rate below 0.75: seat (1/2 passed)"
+
+
+@pytest.mark.parametrize(
+    ("rate", "runs", "passed"),
+    [("0.8", 5, 4), ("0.7", 10, 7), ("0.3", 10, 3), ("2/3", 3, 2), ("1e-1", 10, 1)],
+)
+def test_the_rate_is_read_exactly(
+    spec: Path, tmp_path: Path, rate: str, runs: int, passed: int
+) -> None:
+    stdin = jsonl(CANCEL, SEAT, *[BOOK] * passed, *[BOOK_WRONG] * (runs - passed))
+    assert toolmatch(spec, "-", "--min-pass-rate", rate, stdin=stdin).returncode == 0
+    one_fewer = jsonl(CANCEL, SEAT, *[BOOK] * (passed - 1), *[BOOK_WRONG] * (runs - passed + 1))
+    assert toolmatch(spec, "-", "--min-pass-rate", rate, stdin=one_fewer).returncode == 1
+
+
+@pytest.mark.parametrize("rate", ["1.5", "-0.1", "nan", "inf", "80%", "", "1/0", "half"])
+def test_a_rate_outside_0_to_1_is_bad_usage(spec: Path, traces: Path, rate: str) -> None:
+    result = toolmatch(spec, traces, "--min-pass-rate", rate)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (
+        "toolmatch check: error: argument --min-pass-rate: must be a number from 0 to 1, "
+        f"such as 0.8, got {rate!r}"
+    )
+
+
+def test_a_bad_spec_is_still_status_2(tmp_path: Path, traces: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("test_cases: 3\n", encoding="utf-8")
+    assert toolmatch(bad, traces, "--min-pass-rate", "0.5").returncode == 2
+    assert toolmatch(bad, tmp_path / "none.jsonl", "--min-pass-rate", "0.5").returncode == 2
+
+
+def test_case_names_cannot_forge_trials_lines(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps({"test_cases": [{"name": "a\nPASS b", "expected_tools": ["f"]}]}),
+        encoding="utf-8",
+    )
+    run = {"case": "a\nPASS b", "turns": [[{"name": "g"}]]}
+    result = toolmatch(spec, "-", "--min-pass-rate", "1", stdin=jsonl(run, run))
+    lines = result.stdout.splitlines()
+    assert lines[-4:] == [
+        "TRIALS a\\nPASS b: 0/2 passed, pass^1 0.000, pass^2 0.000",
+        "TRIALS mean over 1 case: pass^1 0.000, pass^2 0.000",
+        "pass rate below 1: a\\nPASS b (0/2 passed)",
+        "0 passed, 2 failed",
+    ]

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
-if TYPE_CHECKING:
-    import pytest
+import pytest  # already loaded: pytest is what imports this plugin
 
 
 def pytest_assertrepr_compare(
@@ -23,3 +21,12 @@ def pytest_assertrepr_compare(
     from toolmatch._pytest_plugin import explain_comparison
 
     return explain_comparison(left, right)
+
+
+@pytest.hookimpl(trylast=True)  # after inline-snapshot's own, which makes the session's state
+def pytest_configure(config: pytest.Config) -> None:
+    """With inline-snapshot active, let its fixes keep the matchers written in snapshots."""
+    if config.pluginmanager.has_plugin("inline_snapshot"):
+        from toolmatch._inline_snapshot import keep_matchers
+
+        keep_matchers()

@@ -7,9 +7,10 @@ without the variables that make inline-snapshot stand down: ``CI`` and its kin, 
 
 from __future__ import annotations
 
+import inline_snapshot
 import pytest
 
-from toolmatch import Approx, IsDatetime, IsUUID, ToolCall, to_calls
+from toolmatch import ANY, Approx, IsDatetime, IsUUID, Partial, StartsWith, ToolCall, to_calls
 
 pytest_plugins = ["pytester"]
 
@@ -136,6 +137,48 @@ def test_a_loosened_snapshot_that_matches_is_left_byte_for_byte(pytester, run, f
     assert test_file.read_bytes() == before
 
 
+def test_matchers_may_stand_for_whole_fields(pytester, run):
+    # Call ids change on every run: StartsWith keeps the snapshot passing, untouched.
+    test_file = pytester.makepyfile(
+        RESPONSE.replace("from toolmatch import to_calls", "from toolmatch import *")
+        + """
+def test_calls():
+    assert to_calls(response(id="call_9")) == snapshot(
+        [
+            ToolCall(
+                name="book",
+                args=Partial({"n": Approx(3, abs=1), "filters": {"city": "Paris", "stars": 4}}),
+                id=StartsWith("call_"),
+            )
+        ]
+    )
+"""
+    )
+    before = test_file.read_bytes()
+    run("fix", "update").assert_outcomes(passed=1)
+    assert test_file.read_bytes() == before
+
+
+@pytest.mark.skipif(
+    tuple(int(part) for part in inline_snapshot.__version__.split(".")[:2]) < (0, 36),
+    reason="inline-snapshot tells its hooks the snapshot's value from 0.36 on",
+)
+def test_a_matcher_for_a_field_recorded_as_none_is_kept(pytester, run):
+    test_file = pytester.makepyfile(
+        "from inline_snapshot import snapshot\n"
+        "from toolmatch import ANY, ToolCall\n\n"
+        "def test_calls():\n"
+        "    assert [ToolCall('search', {}), ToolCall('now', {})] == snapshot(\n"
+        "        [ToolCall(name='search', args={}, id=ANY, failed=ANY),"
+        " ToolCall(name='later', args={}, id=ANY)]\n"
+        "    )\n"
+    )
+    before = test_file.read_text()
+    run("fix", "update").assert_outcomes(passed=1, errors=1)
+    assert test_file.read_text() == before.replace("name='later'", "name='now'")
+    run().assert_outcomes(passed=1)
+
+
 def test_fix_changes_the_literals_and_keeps_the_matchers(pytester, run):
     # The recorded id changed: fix writes the new one; n no longer matches its Approx,
     # which fix leaves as written, so the test fails until the user edits it.
@@ -191,3 +234,46 @@ def test_a_call_holding_matchers_equals_the_recorded_call_from_either_side(expec
     later = [ToolCall("book", {**recorded[0].args, "n": 9}, id="call_1")]
     assert later != [expected]
     assert [expected] != later
+
+
+def test_a_matcher_may_stand_for_a_field_of_an_expected_call():
+    expected = ToolCall("book", Partial({"n": Approx(3, abs=1)}), id=StartsWith("call_"))
+    recorded = ToolCall("book", {"n": 3.2, "note": "x"}, id="call_7")
+    assert recorded == expected
+    assert expected == recorded
+    assert ToolCall("book", {"n": 3.2}, id="toolu_7") != expected
+    assert ToolCall("book", {"n": 5}, id="call_7") != expected
+    assert ToolCall(ANY, ANY, ANY, ANY, ANY, ANY) == recorded
+    assert repr(expected) == (
+        "ToolCall(name='book', args=Partial({'n': Approx(3, abs=1)}), id=StartsWith('call_'))"
+    )
+
+
+def test_an_expected_call_is_not_read_as_a_recorded_one():
+    expected = ToolCall("book", ANY, id=StartsWith("call_"))
+    with pytest.raises(TypeError) as raised:
+        to_calls([ToolCall("now"), expected])
+    assert str(raised.value) == (
+        "input[1] is an expected call, not a recorded one: its args, id are matchers: "
+        "ToolCall(name='book', args=ANY, id=StartsWith('call_'))"
+    )
+    with pytest.raises(
+        TypeError, match=r"^input\[0\] is an expected call.*its failed is a matcher"
+    ):
+        to_calls([ToolCall("now", failed=ANY)])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((3,), "ToolCall name must be a str, got 3"),
+        (("a", [1]), "ToolCall args must be a dict, got [1] (list)"),
+        (("a", {}, 7), "ToolCall id must be a str or None, got 7"),
+        (("a", {}, None, b"x"), "ToolCall parse_error must be a str or None, got b'x'"),
+        (("a", {}, None, None, None, "yes"), "ToolCall failed must be a bool or None, got 'yes'"),
+    ],
+)
+def test_fields_that_are_neither_their_type_nor_a_matcher_are_refused(arguments, message):
+    with pytest.raises(TypeError) as raised:
+        ToolCall(*arguments)
+    assert str(raised.value) == message

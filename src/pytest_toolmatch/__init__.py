@@ -26,7 +26,15 @@ def pytest_assertrepr_compare(
 @pytest.hookimpl(trylast=True)  # after inline-snapshot's own, which makes the session's state
 def pytest_configure(config: pytest.Config) -> None:
     """With inline-snapshot active, let its fixes keep the matchers written in snapshots."""
-    if config.pluginmanager.has_plugin("inline_snapshot"):
+    if not config.pluginmanager.has_plugin("inline_snapshot"):
+        return
+    try:
         from toolmatch._inline_snapshot import keep_matchers
-
-        keep_matchers()
+    except ImportError as error:  # before 0.32, inline-snapshot had no plugin hooks
+        message = (
+            f"toolmatch needs inline-snapshot 0.32 or later ({error}): until then, "
+            "--inline-snapshot=fix rewrites the toolmatch matchers in snapshots"
+        )
+        config.issue_config_time_warning(pytest.PytestConfigWarning(message), stacklevel=2)
+        return
+    keep_matchers()

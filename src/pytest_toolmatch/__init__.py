@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
-if TYPE_CHECKING:
-    import pytest
+import pytest  # already loaded: pytest is what imports this plugin
 
 
 def pytest_assertrepr_compare(
@@ -23,3 +21,20 @@ def pytest_assertrepr_compare(
     from toolmatch._pytest_plugin import explain_comparison
 
     return explain_comparison(left, right)
+
+
+@pytest.hookimpl(trylast=True)  # after inline-snapshot's own, which makes the session's state
+def pytest_configure(config: pytest.Config) -> None:
+    """With inline-snapshot active, let its fixes keep the matchers written in snapshots."""
+    if not config.pluginmanager.has_plugin("inline_snapshot"):
+        return
+    try:
+        from toolmatch._inline_snapshot import keep_matchers
+    except ImportError as error:  # before 0.32, inline-snapshot had no plugin hooks
+        message = (
+            f"toolmatch needs inline-snapshot 0.32 or later ({error}): until then, "
+            "--inline-snapshot=fix rewrites the toolmatch matchers in snapshots"
+        )
+        config.issue_config_time_warning(pytest.PytestConfigWarning(message), stacklevel=2)
+        return
+    keep_matchers()

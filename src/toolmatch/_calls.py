@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
 from toolmatch._record import Record
 from toolmatch._typing import TYPE_CHECKING
@@ -9,7 +10,7 @@ from toolmatch._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ToolCall", "build_call"]
+__all__ = ["ToolCall", "build_call", "matcher_fields"]
 
 
 class _Slots:
@@ -35,13 +36,22 @@ class ToolCall(_Slots, Record):
     ``result`` is what the tool returned, as the trace records it (``None`` when it records
     none), and ``failed`` says whether the trace marks the call as failed (``None`` when it
     does not say). Immutable and compared by value; the repr shows the fields after
-    ``args`` only when they are set.
+    ``args`` only when they are set, and is the code that builds the call.
 
     >>> ToolCall("search", {"q": "paris"})
     ToolCall(name='search', args={'q': 'paris'})
     >>> ToolCall("search", {}, id="call_1", result="ok", failed=False)
     ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
     >>> ToolCall("search", {"q": "paris"}) == ToolCall("search", {"q": "paris"})
+    True
+
+    A toolmatch matcher may stand for any field (or inside ``args``): the call is then an
+    expected one, for ``==`` against recorded calls (as in a loosened snapshot,
+    docs/pytest.md); ``to_calls`` refuses it as a recorded call.
+
+    >>> from toolmatch import ANY, Partial, StartsWith
+    >>> expected = ToolCall("search", Partial({"q": "paris"}), id=StartsWith("call_"))
+    >>> ToolCall("search", {"q": "paris", "limit": 5}, id="call_9") == expected
     True
     """
 
@@ -59,20 +69,20 @@ class ToolCall(_Slots, Record):
 
     def __init__(
         self,
-        name: str,
-        args: dict[str, Any] | None = None,
-        id: str | None = None,
-        parse_error: str | None = None,
+        name: str | Matcher,
+        args: dict[str, Any] | Matcher | None = None,
+        id: str | Matcher | None = None,
+        parse_error: str | Matcher | None = None,
         result: object = None,
-        failed: bool | None = None,
+        failed: bool | Matcher | None = None,
     ) -> None:
         # Exact-type checks first: the common arguments pass them at once.
-        if type(name) is not str and not isinstance(name, str):
+        if type(name) is not str and not isinstance(name, (str, Matcher)):
             raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
         if type(args) is not dict:
             if args is None:
                 args = {}
-            elif not isinstance(args, dict):
+            elif not isinstance(args, (dict, Matcher)):
                 raise TypeError(
                     f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})"
                 )
@@ -80,11 +90,16 @@ class ToolCall(_Slots, Record):
             parse_error is not None and type(parse_error) is not str
         ):
             for field, value in (("id", id), ("parse_error", parse_error)):
-                if value is not None and not isinstance(value, str):
+                if value is not None and not isinstance(value, (str, Matcher)):
                     raise TypeError(
                         f"ToolCall {field} must be a str or None, got {short_repr(value)}"
                     )
-        if failed is not None and failed is not True and failed is not False:
+        if (
+            failed is not None
+            and failed is not True
+            and failed is not False
+            and not isinstance(failed, Matcher)
+        ):
             raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
         self._assign(name, args, id, parse_error, result, failed)
 
@@ -105,6 +120,16 @@ class ToolCall(_Slots, Record):
          'result': 'sunny', 'failed': None}
         """
         return dict(zip(self._fields, self._values(), strict=True))
+
+
+def matcher_fields(call: ToolCall) -> list[str]:
+    """The fields of ``call`` that hold a matcher (not inside ``args``): an expected call's.
+
+    >>> from toolmatch import ANY
+    >>> matcher_fields(ToolCall("search", ANY, id=ANY)), matcher_fields(ToolCall("search"))
+    (['args', 'id'], [])
+    """
+    return [field for field in call._fields if isinstance(getattr(call, field), Matcher)]
 
 
 _new = object.__new__

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolmatch._base import Matcher, Mismatch, nesting_depth
 from toolmatch._describe import short_repr
-from toolmatch._literal import as_matcher
+from toolmatch._literal import as_matcher, prints_as_value
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ __all__ = ["AllOf", "AnyOf", "Not"]
 def _operand_repr(matcher: Matcher) -> str:
     # Nested chains are parenthesized so that A & (B | C) and (A & B) | C print differently.
     text = repr(matcher)
-    return f"({text})" if isinstance(matcher, (AllOf, AnyOf)) else text
+    return f"({text})" if isinstance(matcher, _Chain) and matcher._as_operators() else text
 
 
 class _Chain(Matcher):
@@ -43,9 +43,14 @@ class _Chain(Matcher):
     def _constructor_args(self) -> ConstructorArgs:
         return self.matchers, {}
 
+    def _as_operators(self) -> bool:
+        # `1 | 2` would evaluate to 3: the operators build this chain only when Python hands
+        # the first one to a matcher, that is when the first operand prints as a matcher.
+        return len(self.matchers) > 1 and not prints_as_value(self.matchers[0])
+
     def __repr__(self) -> str:
-        if len(self.matchers) == 1:
-            return f"{type(self).__name__}({self.matchers[0]!r})"
+        if not self._as_operators():
+            return super().__repr__()
         return f" {self._operator} ".join(_operand_repr(m) for m in self.matchers)
 
 
@@ -127,4 +132,6 @@ class Not(Matcher, _trusted=True):
         return (self.matcher,), {}
 
     def __repr__(self) -> str:
+        if prints_as_value(self.matcher):
+            return super().__repr__()  # ~1 is -2, not a matcher
         return f"~{_operand_repr(self.matcher)}"

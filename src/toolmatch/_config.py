@@ -107,6 +107,11 @@ class ConfigError(ValueError):
         # BaseException's would call ConfigError(message): problems are what it is made of.
         return (type(self), (self.problems, self.source), self.__dict__)
 
+    def __repr__(self) -> str:
+        # BaseException's would show ConfigError(message), which no constructor call takes.
+        source = "" if self.source is None else f", source={self.source!r}"
+        return f"ConfigError({self.problems!r}{source})"
+
 
 class Problems:
     """Collects problems (and warnings) while loading, so one run reports all of a file's."""
@@ -301,6 +306,10 @@ class SpecWarning(UserWarning):
     def __reduce__(self) -> tuple[Any, ...]:
         # BaseException's would call SpecWarning(text): these three are what it is made of.
         return (type(self), (self.path, self.message, self.source), self.__dict__)
+
+    def __repr__(self) -> str:
+        source = "" if self.source is None else f", source={self.source!r}"
+        return f"SpecWarning({self.path!r}, {self.message!r}{source})"
 
 
 def matcher_from_config(value: object, path: str = "args") -> Matcher:

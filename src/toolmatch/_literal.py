@@ -32,6 +32,7 @@ __all__ = [
     "is_bool",
     "is_exact",
     "is_number",
+    "prints_as_value",
     "string_options",
 ]
 
@@ -164,6 +165,22 @@ class _Node(Matcher):
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected {short_repr(self.value)}, got {describe_found(self.value, actual)}"
+
+
+def prints_as_value(matcher: Matcher) -> bool:
+    """Whether ``matcher``'s repr is the plain value it compiles, not a matcher expression.
+
+    >>> prints_as_value(as_matcher(1)), prints_as_value(as_matcher({"a": "x"}))
+    (True, True)
+    >>> prints_as_value(as_matcher("x", trim_strings=True)), prints_as_value(Literal(1))
+    (False, False)
+    """
+    if type(matcher).__repr__ is not _Node.__repr__:
+        return False
+    node: Any = matcher
+    return not (
+        string_options(node.trim_strings, node.case_insensitive) and _holds_text(node.value)
+    )
 
 
 def string_options(trim_strings: bool, case_insensitive: bool) -> dict[str, object]:

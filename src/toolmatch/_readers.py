@@ -44,7 +44,8 @@ from toolmatch import (
     _read_vercel,
     _streams,
 )
-from toolmatch._calls import ToolCall
+from toolmatch._calls import ToolCall, matcher_fields
+from toolmatch._describe import short_repr
 from toolmatch._reading import NoShapeError, Reading, as_data, cannot_read, no_call, unknown_value
 from toolmatch._typing import TYPE_CHECKING
 
@@ -77,7 +78,13 @@ def read_sequence(items: Sequence[object], where: str, reading: Reading) -> None
 
 
 def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
-    """A ``ToolCall``: itself."""
+    """A ``ToolCall``: itself, unless a matcher stands for one of its fields."""
+    held = matcher_fields(call)
+    if held:
+        raise TypeError(
+            f"{where} is an expected call, not a recorded one: its {', '.join(held)} "
+            f"{'is a matcher' if len(held) == 1 else 'are matchers'}: {short_repr(call)}"
+        )
     reading.add(call)
 
 

@@ -268,7 +268,9 @@ class IsType(Matcher, _trusted=True):
         return f"expected an instance of {names}, got {short_repr(actual)} ({type_name(actual)})"
 
     def __repr__(self) -> str:
-        return f"IsType({', '.join(kind.__qualname__ for kind in self.types)})"
+        # NoneType is no builtin name: type(None) is the expression that gives it.
+        names = ("type(None)" if kind is type(None) else kind.__qualname__ for kind in self.types)
+        return f"IsType({', '.join(names)})"
 
     def _constructor_args(self) -> ConstructorArgs:
         return self.types, {}

@@ -725,3 +725,41 @@ def test_the_progress_bar_counts_the_bytes_of_every_file(spec: Path, tmp_path: P
 
     # the bytes of all the files, gzip's as on disk, as tqdm writes a number of bytes
     assert f"/{tqdm.format_sizeof(total)} ".encode() in shown
+
+
+DYING_JUDGE = """
+import os
+from toolmatch import _cli
+
+
+class DyingJudge(_cli.Judge):
+    def judge(self, number, item):
+        if b"die" in item:
+            os._exit(9)  # as a worker killed by the system would end
+        return super().judge(number, item)
+
+
+_cli.Judge = DyingJudge
+"""
+
+
+def test_a_worker_that_dies_stops_the_run_at_a_place_in_the_directory(
+    spec: Path, tmp_path: Path
+) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "a.jsonl").write_text(lines(*[SEARCH] * 64))  # the first worker's chunk
+    (runs / "b.jsonl").write_text(lines({**SEARCH, "die": True}, SEARCH))
+    done = toolmatch(spec, "runs", "--jobs", "2", cwd=tmp_path, before=DYING_JUDGE)
+    assert done.returncode == 2
+    # the first chunk's runs are reported if its worker had finished them
+    shown = done.stdout.splitlines()
+    assert shown in (
+        [],
+        [f"PASS search{'' if n == 1 else f' (run {n})'} at runs/a.jsonl:{n}" for n in range(1, 65)],
+    )
+    stopped_at = "runs/b.jsonl:1" if shown else "runs/a.jsonl:1"
+    assert done.stderr == (
+        f"toolmatch: a worker process ended abruptly; the runs from {stopped_at} on were not "
+        "checked (run without --jobs to see whether a line causes it)\n"
+    )

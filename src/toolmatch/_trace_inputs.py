@@ -510,9 +510,8 @@ class Reading:
     files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet`` under it,
     in sorted order, but for the files ``besides`` names (such as the spec); one named
     alone is opened now, so that a file that cannot be read fails before anything is
-    checked. Raises :class:`TracesError` saying why TRACES
-    cannot be read. Records are numbered from 1 across all the files;
-    :meth:`place` says where a number is.
+    checked. Raises :class:`TracesError` saying why TRACES cannot be read. Records are
+    numbered from 1 across all the files; :meth:`place` says where a number is.
     """
 
     def __init__(self, path: str, besides: Collection[str] = ()) -> None:

@@ -23,6 +23,7 @@ MODULES = {
     "B4": "benchmarks.b4_cli",
     "B5": "benchmarks.b5_startup",
     "B6": "benchmarks.b6_readers",
+    "B7": "benchmarks.b7_engines",
 }
 # Figures of the issue not measured yet, and why: shown in the results table.
 PENDING: dict[str, str] = {}

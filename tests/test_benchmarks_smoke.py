@@ -1,6 +1,7 @@
 """The benchmark runner's quick mode runs and reports every figure (no timing is checked)."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         (tmp_path / peer).mkdir()
         (tmp_path / peer / "__init__.py").write_text(f"raise ImportError('no {peer}')\n")
     completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick"],
+        # B7 (the engines, which need PyYAML) runs in its own test below
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B1,B2,B3,B4,B5,B6"],
         cwd=ROOT,
         # The shadows would also break the peers' own pytest plugins, which B5's collection
         # as users run it autoloads; in CI no peer is installed, so none is autoloaded.
@@ -92,3 +94,26 @@ def test_quick_mode_runs_selection_beside_toolscore_and_writes_no_plot(tmp_path:
     assert "## B3 selection" in table.read_text(encoding="utf-8")
     assert "performance-b3.png" not in table.read_text(encoding="utf-8")
     assert not (tmp_path / "performance-b3.png").exists()
+
+
+def test_quick_mode_runs_every_engine_and_agrees() -> None:
+    # B7 checks one trace file with each engine; a disagreement would be an ERROR line.
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B7"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,  # Ray and Spark start in a minute or more on a busy 2-core machine
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    output = completed.stdout
+    cores = len(os.sched_getaffinity(0))
+    engines = ["toolmatch check", f"toolmatch check --jobs {cores}", "Ray Data", "Spark"]
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        engines.remove("Spark")
+        assert "Spark skipped: Spark needs Java 17 or later" in output
+    for engine in engines:
+        assert f"{engine}, 1,000 calls: checking, per core" in output
+        assert f"{engine}, start-up: to a session ready" in output
+    assert "ERROR" not in output

@@ -1,0 +1,73 @@
+"""One B7 engine run in a fresh interpreter: ``python -m benchmarks._b7_engine ENGINE SPEC
+TRACES CORES``, ENGINE ``ray`` or ``spark``. Runs the docs' example (examples/ENGINE_check.py)
+and prints JSON: seconds from the process's start to a session ready (imports included),
+seconds checking, and each case's runs and passes."""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _since_start() -> float:
+    # The process's own start, so the interpreter and the imports count as start-up.
+    with open("/proc/self/stat", encoding="ascii") as stat:
+        started = int(stat.read().rpartition(")")[2].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime", encoding="ascii") as uptime:
+        return float(uptime.read().split()[0]) - started
+
+
+def _ray(spec: str, traces: str, cores: int) -> tuple[float, float, list[dict[str, Any]]]:
+    import ray
+    from ray.data import DataContext
+
+    ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False)
+    context = DataContext.get_current()
+    context.enable_progress_bars = False
+    context.default_hash_shuffle_parallelism = cores
+    example = runpy.run_path(str(EXAMPLES / "ray_check.py"), run_name="ray_check")
+    ready = _since_start()
+    start = time.perf_counter()
+    _, rates = example["check_traces"](spec, traces)
+    checking = time.perf_counter() - start
+    ray.shutdown()
+    return ready, checking, rates
+
+
+def _spark(spec: str, traces: str, cores: int) -> tuple[float, float, list[dict[str, Any]]]:
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    spark = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    example = runpy.run_path(str(EXAMPLES / "spark_check.py"), run_name="spark_check")
+    ready = _since_start()
+    start = time.perf_counter()
+    _, rates = example["check_traces"](spark, spec, traces)
+    counted = example["rows"](rates)  # runs the job: every run is judged to count its case
+    checking = time.perf_counter() - start
+    spark.stop()
+    return ready, checking, counted
+
+
+def main() -> None:
+    engine, spec, traces, cores = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    ready, checking, rates = {"ray": _ray, "spark": _spark}[engine](spec, traces, cores)
+    counts = {rate["case"]: [int(rate["runs"]), int(rate["passed"])] for rate in rates}
+    print(json.dumps({"startup": ready, "checking": checking, "counts": counts}))
+
+
+if __name__ == "__main__":
+    main()

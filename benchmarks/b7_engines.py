@@ -1,0 +1,169 @@
+"""B7 engines: calls checked per second per core by ``toolmatch check``, ``--jobs N``, Ray
+Data and Spark, on one trace file, with each one's start-up time shown apart.
+
+The trace file and the spec are B4's (benchmarks/b4_cli.py): 1,000,000 calls in full mode.
+N is the number of CPUs this process may run on; Ray gets ``num_cpus=N`` and Spark
+``local[N]``. Ray and Spark run the docs' examples (examples/ray_check.py,
+examples/spark_check.py), each in a fresh interpreter (benchmarks/_b7_engine.py), which
+reports how long it took from its start to a session ready (interpreter, imports, the
+engine's own start) and how long checking the file took. ``toolmatch check`` is timed on the
+file and on a file of one run: that second time is its start-up, and the difference is its
+checking. Each engine's per-case counts must be those of ``toolmatch check``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._report import Config, Figure, Section, format_seconds
+from benchmarks.b4_cli import CALLS_PER_RUN, write_spec, write_traces
+
+TITLE = "engines: calls checked per second per core, one process, --jobs, Ray, Spark"
+
+FULL_RUNS = 100_000  # 1,000,000 calls, B4's file
+QUICK_RUNS = 100
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _timed(command: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: some runs fail, as generated
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr[-500:]}")
+    return elapsed, done.stdout
+
+
+def _command_counts(output: str) -> dict[str, list[int]]:
+    counts: dict[str, list[int]] = {}
+    for line in output.splitlines():
+        row = json.loads(line)
+        if row["type"] == "case":
+            runs, passed = counts.setdefault(row["case"], [0, 0])
+            counts[row["case"]] = [runs + 1, passed + row["passed"]]
+    return counts
+
+
+def _engine(engine: str, spec: Path, traces: Path, cores: int) -> dict[str, object] | str:
+    """The engine's report, or why it was skipped."""
+    module = {"ray": "ray", "spark": "pyspark"}[engine]
+    found = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False
+    )
+    if found.returncode != 0:
+        error = found.stderr.strip().splitlines()[-1] if found.stderr.strip() else "no message"
+        return f"import {module} failed ({error}); the engines and bench extras install it"
+    if engine == "spark" and shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "Spark needs Java 17 or later: no java on PATH and no JAVA_HOME"
+    command = [sys.executable, "-m", "benchmarks._b7_engine", engine, str(spec), str(traces)]
+    done = subprocess.run(
+        [*command, str(cores)],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the {engine} run exited {done.returncode}: {done.stderr[-800:]}")
+    report: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return report
+
+
+def _per_core(calls: int, seconds: float, cores: int) -> str:
+    return f"{calls / seconds / cores:,.0f} calls/s per core ({cores} core{'s' * (cores > 1)})"
+
+
+def run(config: Config) -> Section:
+    section = Section("B7", TITLE)
+    runs = QUICK_RUNS if config.quick else FULL_RUNS
+    calls, cores = runs * CALLS_PER_RUN, _cores()
+    check = [sys.executable, "-m", "toolmatch", "check"]
+    with tempfile.TemporaryDirectory() as directory:
+        root = Path(directory)
+        spec, traces, one = root / "spec.json", root / "traces" / "traces.jsonl", root / "one.jsonl"
+        traces.parent.mkdir()
+        write_spec(spec)
+        write_traces(traces, runs)
+        write_traces(one, 1)
+        options = ["--no-progress", "--format", "json"]
+        measured: dict[str, tuple[float, float, int]] = {}  # start-up, checking, cores
+        expected: dict[str, list[int]] = {}
+        for label, extra, used in (
+            ("toolmatch check", [], 1),
+            (f"toolmatch check --jobs {cores}", ["--jobs", str(cores)], cores),
+        ):
+            startup = min(
+                _timed([*check, str(spec), str(one), *options, *extra])[0]
+                for _ in range(config.cli_runs)
+            )
+            best, output = min(
+                (
+                    _timed([*check, str(spec), str(traces), *options, *extra])
+                    for _ in range(config.cli_runs)
+                ),
+                key=lambda timed: timed[0],
+            )
+            counts = _command_counts(output)
+            if not expected:
+                expected = counts
+            elif counts != expected:
+                section.errors.append(f"{label}: per-case counts {counts}, one process {expected}")
+            # In quick mode the difference can be noise, below zero: a millisecond at least.
+            measured[label] = (startup, max(best - startup, 1e-3), used)
+        for engine, label in (("ray", "Ray Data"), ("spark", "Spark")):
+            report = _engine(engine, spec, traces.parent, cores)
+            if isinstance(report, str):
+                section.notes.append(f"{label} skipped: {report}")
+                continue
+            if report["counts"] != expected:
+                section.errors.append(
+                    f"{label}: per-case counts {report['counts']}, toolmatch check {expected}"
+                )
+            measured[label] = (float(report["startup"]), float(report["checking"]), cores)  # type: ignore[arg-type]
+
+    base_startup, base_checking, _ = measured["toolmatch check"]
+    for label, (startup, checking, used) in measured.items():
+        section.figures.append(
+            Figure(
+                name=f"{label}, {calls:,} calls",
+                contender="checking, per core",
+                reference="toolmatch check",
+                value=_per_core(calls, checking, used),
+                reference_value=_per_core(calls, base_checking, 1),
+                ratio=checking * used / base_checking,
+                cross_check=f"wall {format_seconds(startup + checking)}",
+            )
+        )
+    for label, (startup, _, _) in measured.items():
+        section.figures.append(
+            Figure(
+                name=f"{label}, start-up",
+                contender="to a session ready",
+                reference="toolmatch check",
+                value=format_seconds(startup),
+                reference_value=format_seconds(base_startup),
+                ratio=startup / base_startup,
+            )
+        )
+    section.notes.append(
+        "ratios are core-seconds per call over one process's (above 1x: each core checks "
+        "fewer calls a second); start-up is from the process's start to ready to check (for "
+        "toolmatch check, a run over a one-run file), and checking is the rest"
+    )
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    section.notes.append(
+        f"{runs:,} recorded runs of {CALLS_PER_RUN} calls (B4's file); {cores} usable CPU(s), "
+        f"load average {load:.1f} at the end; toolmatch check best of {config.cli_runs}, "
+        "Ray and Spark one run each"
+    )
+    return section

@@ -1,0 +1,63 @@
+"""Check a directory of trace files on Spark: a verdict per run and a pass rate per case.
+
+    python examples/spark_check.py examples/spec.yaml TRACE_DIR          # Spark on this machine
+    python examples/spark_check.py examples/spec.yaml TRACE_DIR MASTER   # spark://..., yarn, ...
+
+docs/parallel.md explains the schema: with ``turns`` declared a string, Spark hands over
+each run's turns as JSON text, instead of one struct type inferred across all the runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession, functions
+from pyspark.sql.types import BooleanType, DoubleType, StringType, StructField, StructType
+
+from toolmatch import check_batch, load_test_cases
+
+TRACES = StructType([StructField(name, StringType()) for name in ("id", "case", "turns")])
+VERDICTS = StructType(
+    [
+        StructField("id", StringType()),
+        StructField("case", StringType()),
+        StructField("passed", BooleanType()),
+        StructField("score", DoubleType()),
+        StructField("reason", StringType()),
+    ]
+)
+
+
+def check_traces(spark: SparkSession, spec: str, traces: str) -> tuple[DataFrame, DataFrame]:
+    """Each run's ``id``, ``case``, ``passed``, ``score`` and ``reason``; each case's counts."""
+    cases = load_test_cases(spec)  # loaded once here; the closure ships them to the workers
+
+    def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            yield check_batch(cases, batch).drop_columns(["turns"])
+
+    runs = spark.read.schema(TRACES).json(traces)  # a JSON value in a string field: its text
+    verdicts = runs.mapInArrow(check, VERDICTS)
+    rates = verdicts.groupBy("case").agg(
+        functions.count("*").alias("runs"),
+        functions.sum(functions.col("passed").cast("int")).alias("passed"),
+        functions.avg(functions.col("passed").cast("double")).alias("pass_rate"),
+    )
+    return verdicts, rates
+
+
+def rows(frame: DataFrame) -> list[dict[str, Any]]:
+    return [row.asDict() for row in frame.collect()]
+
+
+if __name__ == "__main__":
+    # The only line that changes on a cluster: where the session connects.
+    builder = SparkSession.builder.appName("toolmatch")
+    spark = (builder.master(sys.argv[3]) if len(sys.argv) > 3 else builder).getOrCreate()
+    verdicts, rates = check_traces(spark, sys.argv[1], sys.argv[2])
+    for rate in sorted(rows(rates), key=lambda rate: rate["case"]):
+        print(f"{rate['case']}: {rate['passed']}/{rate['runs']} passed")
+    spark.stop()

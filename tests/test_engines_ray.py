@@ -1,0 +1,75 @@
+"""examples/ray_check.py on Ray Data in local mode: the verdicts of ``toolmatch check``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine_traces import DOCS, SPEC, case_counts, command_verdicts, load_example, write_traces
+from toolmatch import check_batch, load_test_cases
+
+ray = pytest.importorskip("ray")
+# Ray warns of its own deprecated settings while reading its defaults.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[None]:
+    from ray.data import DataContext
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    context = DataContext.get_current()
+    context.enable_progress_bars = False
+    context.default_hash_shuffle_parallelism = 2  # a few rows: 200 shuffle tasks take seconds
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_traces(tmp_path_factory.mktemp("ray") / "traces")
+
+
+def test_the_pipeline_agrees_with_toolmatch_check(session: None, traces: Path) -> None:
+    runs, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
+    expected = command_verdicts(traces)
+    by_id = {run["id"]: run for run in runs}
+    assert sorted(by_id) == sorted(expected)  # every run once
+    for run_id, verdict in expected.items():
+        run = by_id[run_id]
+        assert (run["case"], run["passed"], run["score"]) == (
+            verdict["case"],
+            verdict["passed"],
+            verdict["score"],
+        ), run_id
+        assert (run["reason"] == "") is run["passed"]
+    assert by_id["trials-2.jsonl:6"]["reason"] == expected["trials-2.jsonl:6"]["error"]
+    counts = {rate["case"]: (rate["runs"], rate["passed"]) for rate in rates}
+    assert counts == case_counts(expected)
+    assert {rate["case"]: rate["pass_rate"] for rate in rates}["weather_lookup"] == 4 / 5
+
+
+def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces: Path) -> None:
+    # Why the example reads text: Arrow infers one struct for all the runs' turns, so a key
+    # that only some runs have comes back as None in the others, and $absent then fails.
+    [path] = [traces / "trials-1.jsonl"]
+    lines = path.read_text(encoding="utf-8").splitlines()[4:6]
+    (traces.parent / "two").mkdir()
+    (traces.parent / "two" / "runs.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    read = ray.data.read_json(str(traces.parent / "two")).take_all()
+    first_args = read[0]["turns"][0][0]["args"]
+    assert first_args == {"text": "hello", "target": "fr", "formality": None}
+    assert json.loads(lines[0])["turns"][0][0]["args"] == {"text": "hello", "target": "fr"}
+    cases = load_test_cases(SPEC)
+    as_read: dict[str, list[Any]] = {"case": [read[0]["case"]], "turns": [read[0]["turns"]]}
+    assert check_batch(cases, as_read)["passed"] == [False]
+    assert command_verdicts(traces.parent / "two")["trials-1.jsonl:5"]["passed"] is True
+
+
+def test_the_docs_show_this_file() -> None:
+    shown = '```py title="examples/ray_check.py"\n--8<-- "examples/ray_check.py"\n```\n'
+    assert shown in DOCS.read_text(encoding="utf-8")  # mkdocs includes the file there

@@ -763,3 +763,29 @@ def test_a_worker_that_dies_stops_the_run_at_a_place_in_the_directory(
         f"toolmatch: a worker process ended abruptly; the runs from {stopped_at} on were not "
         "checked (run without --jobs to see whether a line causes it)\n"
     )
+
+
+COUNTED_POOL = """
+import concurrent.futures
+import os
+
+os.sched_getaffinity = lambda pid: set(range(CPUS))
+
+
+class NoPool:
+    def __init__(self, *args, **kwargs):
+        raise SystemExit("the command tried to start a pool of " + str(args[0]) + " workers")
+
+
+concurrent.futures.ProcessPoolExecutor = NoPool
+"""
+
+
+@pytest.mark.parametrize(("cpus", "workers"), [(3, 3), (4096, 1024)])
+def test_jobs_auto_is_one_worker_a_usable_cpu_up_to_the_limit(
+    spec: Path, tmp_path: Path, cpus: int, workers: int
+) -> None:
+    traces = tmp_path / "runs.jsonl"
+    traces.write_text(lines(SEARCH))
+    done = toolmatch(spec, traces, "--jobs", "auto", before=COUNTED_POOL.replace("CPUS", str(cpus)))
+    assert done.stderr == f"the command tried to start a pool of {workers} workers\n"

@@ -110,7 +110,7 @@ def _usable_cpus() -> int:
 
 def _jobs(text: str) -> int:
     if text == "auto":
-        return _usable_cpus()
+        return min(_usable_cpus(), _MOST_JOBS)
     try:
         jobs = int(text)
     except ValueError:

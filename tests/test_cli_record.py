@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -287,3 +288,26 @@ def test_without_ruamel_record_exits_2_naming_the_extra() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"toolmatch: {NEEDS_RUAMEL}\n"
+
+
+def test_the_readme_record_command_runs_as_written(tmp_path: Path) -> None:
+    command = subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "readme_command.py"), "record"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert command.startswith("toolmatch record ")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "traces.jsonl").write_bytes(EXAMPLES.read_bytes())
+    bin_dir = str(Path(sys.executable).parent)  # where this environment's toolmatch is
+    result = subprocess.run(
+        ["bash", "-c", command],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")},
+        timeout=300,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == "6 passed, 0 failed"

@@ -104,6 +104,12 @@ def test_values_that_read_as_matchers_or_as_other_yaml_types_are_written_to_read
         "day": "2026-01-02",
         "empty": "",
         "text": "two\nlines \u2028",
+        "breaks": [
+            "a\x85b",
+            "c\u2029d",
+            {"e\x85": "\x1b[2J"},
+        ],  # read as line breaks unless escaped
+        "next\x85line": 1,
         "big": 10**30,
         "none": None,
     }
@@ -112,6 +118,7 @@ def test_values_that_read_as_matchers_or_as_other_yaml_types_are_written_to_read
     assert "      filter: {$literal: {regex: a.*}}\n" in text
     assert "      price: {$literal: {$gt: 3}}\n" in text
     assert "      answer: 'yes'\n" in text
+    assert '      - "a\\Nb"\n      - "c\\Pd"\n' in text  # escaped, as YAML reads them back
     assert loaded(text)["c"].passes(run)
 
 
@@ -272,7 +279,7 @@ def test_calls_in_only_some_runs_are_left_out_and_listed() -> None:
     assert text == textwrap.dedent("""\
         test_cases:
         - name: c  # recorded from 3 runs
-          expected_tools:  # left out, not in every run: "log" {"level": "debug"} in runs 1, 3
+          expected_tools:  # left out, not in every run: "log" {"level": "debug"} in run 1; "log" {"level": "info"} in run 3
           - name: {$literal: search}
             exact: true
             args:
@@ -303,7 +310,7 @@ def test_a_turn_whose_order_varies_is_distinct_not_ordered() -> None:
     assert "  distinct: true\n" in left_out
 
 
-def test_calls_are_paired_by_name_and_occurrence() -> None:
+def test_calls_of_one_name_are_paired_in_order_by_their_arguments() -> None:
     runs = [
         [[ToolCall("fetch", {"page": 1}), ToolCall("fetch", {"page": 2})]],
         [[ToolCall("fetch", {"page": 1}), ToolCall("fetch", {"page": 3})]],
@@ -311,6 +318,23 @@ def test_calls_are_paired_by_name_and_occurrence() -> None:
     text = written(recorded_case("c", runs))
     assert "      page: 1\n" in text
     assert "      page: {$between: [2, 3]}  # observed: 2, 3\n" in text
+    # An extra call is left out, not paired with the call the other run made.
+    runs = [
+        [[ToolCall("search", {"q": "x", "n": 1}), ToolCall("search", {"q": "y", "n": 1})]],
+        [[ToolCall("search", {"q": "y", "n": 2})]],
+        [[ToolCall("search", {"q": "y", "n": 3}), ToolCall("search", {"q": "z", "n": 3})]],
+    ]
+    text = written(recorded_case("c", runs))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 3 runs
+          expected_tools:  # left out, not in every run: "search" {"q": "x", "n": 1} in run 1; "search" {"q": "z", "n": 3} in run 3
+          - name: {$literal: search}
+            exact: true
+            args:
+              q: 'y'
+              'n': {$between: [1, 3]}  # observed: 1, 2, 3
+        """)
 
 
 def test_runs_with_another_number_of_turns_are_left_out() -> None:

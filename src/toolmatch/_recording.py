@@ -11,6 +11,7 @@ ruamel.yaml (the ``cli`` extra) is imported when a case is built, never before.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -120,7 +121,7 @@ def recorded_case(
     if not chosen or not chosen[0]:
         raise ValueError(f"case {name!r}: no run has a turn; a case needs at least one")
     case = comments.CommentedMap()
-    case["name"] = name
+    case["name"] = _text(name)
     notes = []
     if len(runs) > 1:
         notes.append(
@@ -220,24 +221,23 @@ def _copy_comments(source: Any, target: Any) -> None:
 
 
 def _turn(runs: list[Sequence[ToolCall]]) -> Any:
-    """One turn's mapping from its calls in each run: calls paired across runs by name and
-    occurrence (the second ``search`` of one run with the second of another)."""
+    """One turn's mapping from its calls in each run (see :func:`_paired`)."""
     comments = _ruamel()
-    keyed = [_by_occurrence(calls) for calls in runs]
-    everywhere = set(keyed[0]).intersection(*keyed[1:])
-    kept = [key for key in keyed[0] if key in everywhere]
+    pairs = _paired(runs)
     turn = comments.CommentedMap()
-    if len(kept) >= 2:
-        same_order = all([key for key in run if key in everywhere] == kept for run in keyed)
-        if same_order:
-            turn["ordered"] = True
-    left_out = _left_out(runs, keyed, everywhere)
+    if len(pairs) >= 2 and all(
+        all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
+        for run in range(len(runs))
+    ):
+        turn["ordered"] = True
+    left_out = _left_out(runs, pairs)
     if not left_out:
         turn["exhaustive"] = True
-    elif len(kept) >= 2 and "ordered" not in turn:
+    elif len(pairs) >= 2 and "ordered" not in turn:
         turn["distinct"] = True
     tools = comments.CommentedSeq(
-        _expected_tool([run[key] for run in keyed], len(runs)) for key in kept
+        _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs))
+        for pair in pairs
     )
     if not tools:
         tools.fa.set_flow_style()
@@ -247,34 +247,81 @@ def _turn(runs: list[Sequence[ToolCall]]) -> Any:
     return turn
 
 
-def _by_occurrence(calls: Sequence[ToolCall]) -> dict[tuple[str, int], ToolCall]:
-    seen: dict[str, int] = {}
-    keyed = {}
-    for call in calls:
-        occurrence = seen.get(call.name, 0)
-        seen[call.name] = occurrence + 1
-        keyed[call.name, occurrence] = call
-    return keyed
+def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:
+    """The calls every run has, each as its index in every run, in the first run's order.
+
+    A name called ``k`` times in the run that calls it least is ``k`` expectations; in a run
+    that calls it more often, the ``k`` calls kept are those, in order, whose arguments are
+    most like the fewest-calls run's (so an extra call is left out, not paired with a
+    different one). A call another run does not make is left out.
+    """
+    pairs: list[list[int]] = []
+    for name in dict.fromkeys(call.name for call in runs[0]):
+        places = [
+            [index for index, call in enumerate(calls) if call.name == name] for calls in runs
+        ]
+        fewest = min(range(len(runs)), key=lambda run: len(places[run]))
+        reference = [runs[fewest][index] for index in places[fewest]]
+        if not reference:
+            continue
+        kept = [
+            [places[run][pick] for pick in _aligned(reference, [calls[i] for i in places[run]])]
+            for run, calls in enumerate(runs)
+        ]
+        pairs.extend(
+            [kept[run][number] for run in range(len(runs))] for number in range(len(reference))
+        )
+    pairs.sort(key=lambda pair: pair[0])
+    return pairs
 
 
-def _left_out(
-    runs: list[Sequence[ToolCall]],
-    keyed: list[dict[tuple[str, int], ToolCall]],
-    everywhere: set[tuple[str, int]],
-) -> str:
-    """The comment listing the calls missing from some runs, or ``""``."""
-    missing: dict[tuple[str, int], list[int]] = {}
-    for number, run in enumerate(keyed, 1):
-        for key in run:
-            if key not in everywhere:
-                missing.setdefault(key, []).append(number)
+def _aligned(reference: list[ToolCall], calls: list[ToolCall]) -> list[int]:
+    """Which of ``calls`` (as many as ``reference`` has, in order) pair best with it: the
+    most arguments equal, the earliest calls on a tie."""
+    if len(calls) == len(reference):
+        return list(range(len(calls)))
+    rows, columns = len(reference), len(calls)
+    # best[j][i]: the best score pairing the first j of reference within the first i calls
+    best = [[0] * (columns + 1) for _ in range(rows + 1)]
+    for j in range(1, rows + 1):
+        for i in range(j, columns + 1):
+            paired = best[j - 1][i - 1] + _likeness(reference[j - 1], calls[i - 1])
+            best[j][i] = max(paired, best[j][i - 1]) if i > j else paired
+    picks = []
+    i = columns
+    for j in range(rows, 0, -1):
+        while i > j and best[j][i - 1] >= best[j][i]:
+            i -= 1  # the same score without this call: an earlier one serves
+        picks.append(i - 1)
+        i -= 1
+    return picks[::-1]
+
+
+def _likeness(expected: ToolCall, call: ToolCall) -> int:
+    """How many arguments two calls share with equal values (one more when all are equal)."""
+    same = 0
+    for key, value in expected.args.items():
+        if key in call.args and _all_equal([value, call.args[key]]):
+            same += 1
+    return same + (same == len(expected.args) == len(call.args))
+
+
+def _left_out(runs: list[Sequence[ToolCall]], pairs: list[list[int]]) -> str:
+    """The comment listing the calls of some runs that no expectation stands for, or ``""``."""
+    missing: dict[str, tuple[ToolCall, list[int]]] = {}
+    for run, calls in enumerate(runs):
+        kept = {pair[run] for pair in pairs}
+        for index, call in enumerate(calls):
+            if index not in kept:
+                text = f"{_shown(call.name)} {_shown(call.args)}"
+                missing.setdefault(text, (call, []))[1].append(run + 1)
     if not missing:
         return ""
     listed = []
-    for key, numbers in list(missing.items())[:_SHOWN_CALLS]:
-        call = keyed[numbers[0] - 1][key]
+    for text, (_, numbers) in list(missing.items())[:_SHOWN_CALLS]:
+        numbers = list(dict.fromkeys(numbers))
         where = f"run {numbers[0]}" if len(numbers) == 1 else f"runs {_numbers(numbers)}"
-        listed.append(f"{_shown(call.name)} {_shown(call.args)} in {where}")
+        listed.append(f"{text} in {where}")
     more = len(missing) - _SHOWN_CALLS
     text = "left out, not in every run: " + "; ".join(listed)
     return text + (f"; and {more} more" if more > 0 else "")
@@ -288,7 +335,7 @@ def _numbers(numbers: list[int]) -> str:
 def _expected_tool(calls: list[ToolCall], runs: int) -> Any:
     comments = _ruamel()
     tool = comments.CommentedMap()
-    tool["name"] = _flow(comments.CommentedMap(exact_name(calls[0].name)))
+    tool["name"] = _flow(_node(exact_name(calls[0].name)))
     unreadable = [call.parse_error for call in calls if call.parse_error is not None]
     if unreadable:
         # Any assertion on arguments fails a call whose arguments could not be read.
@@ -377,9 +424,9 @@ def _mapping(values: list[dict[str, Any]], *, data: bool) -> Any:
             node = _flow_if_short(comments.CommentedMap({"$maybe": node}))
             missing = f"missing in {len(values) - len(present)} of {len(values)}"
             comment = f"{comment}; {missing}" if comment else missing
-        mapping[key] = node
+        mapping[_text(key)] = node
         if comment:
-            add_comment(mapping, comment, key)
+            add_comment(mapping, comment, _text(key))
     if data and matcher_key(mapping) is not None:
         return comments.CommentedMap({"$exact": mapping})
     return mapping
@@ -546,16 +593,26 @@ def _escape(text: str) -> str:
 
 def _node(value: Any) -> Any:
     """``value`` (plain data, or nodes already made) as ruamel nodes: mappings and lists on
-    one line when :func:`one_line` says so and nothing inside carries a comment."""
+    one line when :func:`_one_line` says so and nothing inside carries a comment."""
     comments = _ruamel()
     if isinstance(value, comments.CommentedBase):
         return value
     if isinstance(value, dict):
         return _flow_if_short(
-            comments.CommentedMap((key, _node(item)) for key, item in value.items())
+            comments.CommentedMap((_text(key), _node(item)) for key, item in value.items())
         )
     if isinstance(value, list):
         return _flow_if_short(comments.CommentedSeq(_node(item) for item in value))
+    return _text(value)
+
+
+def _text(value: Any) -> Any:
+    """A string with an unprintable character double-quoted, where YAML escapes it: written
+    as it is, a NEL or a line separator would be read back as a line break."""
+    if isinstance(value, str) and not value.isprintable():
+        from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+        return DoubleQuotedScalarString(value)
     return value
 
 

@@ -12,10 +12,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 
 from test_readers import _CONTAINERS, _call_shapes
+from toolmatch import spec_schema
 from toolmatch._recording import NEEDS_RUAMEL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +57,7 @@ def test_the_examples_record_to_a_spec_that_passes_check(tmp_path: Path, output:
     checked = toolmatch("check", spec, EXAMPLES)
     assert (checked.returncode, checked.stderr) == (0, "")
     assert checked.stdout.splitlines()[-1] == "6 passed, 0 failed"
+    jsonschema.validate(yaml.safe_load(spec.read_text(encoding="utf-8")), spec_schema())
 
 
 def test_json_and_yaml_hold_the_same_spec(tmp_path: Path) -> None:
@@ -311,3 +314,25 @@ def test_the_readme_record_command_runs_as_written(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines()[-1] == "6 passed, 0 failed"
+
+
+def test_a_case_deeper_than_a_spec_may_be_is_not_recorded(tmp_path: Path) -> None:
+    def nested(levels: int) -> str:
+        return '{"name": "f", "args": {"x": ' + "[" * levels + "1" + "]" * levels + "}}"
+
+    traces = "".join(
+        f'{{"case": "{case}", "turns": [[{nested(levels)}]]}}\n'
+        for case, levels in (("deepest", 94), ("too_deep", 95), ("far_too_deep", 500))
+    )
+    recorded = toolmatch("record", "-", "-o", tmp_path / "spec.yaml", stdin=traces)
+    assert recorded.returncode == 1
+    assert recorded.stderr.splitlines() == [
+        "ERROR <stdin>:2: case 'too_deep': nested too deeply: more than 100 mappings and lists "
+        "inside one another, counted from the top of the spec (the spec's own levels and the "
+        "matchers written around values count too); not recorded",
+        "ERROR <stdin>:3: case 'far_too_deep': turn 0, call 0 ('f'): its arguments are nested "
+        "too deeply: more than 100 mappings and lists inside one another (a spec's limit); "
+        "not recorded",
+    ]
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces.splitlines()[0])
+    assert (checked.returncode, checked.stdout) == (0, "PASS deepest\n1 passed, 0 failed\n")

@@ -221,10 +221,17 @@ def _write(
                     f"recorded from its runs with {kept}; not recorded",
                 )
                 errors += 1
-        if recorded:
-            cases.append(recorded_case(case, recorded, loosen=loosen))
-            if not loosen and len(recorded) > 1:
-                _note_differing(name, case, cases[-1], numbered)
+        if not recorded:
+            continue
+        try:
+            written = recorded_case(case, recorded, loosen=loosen)
+        except ValueError as error:  # beyond a spec's limits: it would not load
+            _bad(name, numbered[0][0], f"{error}; not recorded")
+            errors += len(numbered)
+            continue
+        cases.append(written)
+        if not loosen and len(recorded) > 1:
+            _note_differing(name, case, written, numbered)
     if not cases:
         return _fail(f"no run to record in {name}")
     spec = recorded_spec(cases)

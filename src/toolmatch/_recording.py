@@ -16,8 +16,9 @@ import math
 import re
 
 from toolmatch._cases import read_run_turns
-from toolmatch._config import matcher_key
+from toolmatch._config import NESTED_TOO_DEEPLY, matcher_key, unbounded
 from toolmatch._dates import IsDate, IsDatetime
+from toolmatch._describe import short_repr
 from toolmatch._import_common import escaped, exact_name
 from toolmatch._lists import Unordered
 from toolmatch._literal import Literal, is_bool, is_number
@@ -98,7 +99,8 @@ def recorded_case(
     from some runs are left out (listed in a comment on ``expected_tools``), and runs
     with another number of turns than :func:`kept_turn_count` are left out; without
     ``loosen``, the case is the last run's. ``toolmatch check --update new`` builds the
-    cases it adds with this function. Raises ``ValueError`` when no run has a turn.
+    cases it adds with this function. Raises ``ValueError`` when no run has a turn, or
+    when the case would be nested deeper than a spec may be (docs/config.md, Limits).
 
     >>> from toolmatch import ToolCall
     >>> runs = [[[ToolCall("search", {"q": "ORD-20931"})]], [[ToolCall("search", {"q": "ORD-11"})]]]
@@ -120,6 +122,15 @@ def recorded_case(
         chosen = [run for run in runs if count is not None and len(run) == count]
     if not chosen or not chosen[0]:
         raise ValueError(f"case {name!r}: no run has a turn; a case needs at least one")
+    for run in chosen:
+        for number, calls in enumerate(run):
+            for index, call in enumerate(calls):
+                # Before anything recurses into them: deeper arguments could not load anyway.
+                if unbounded(call.args) is not None:
+                    raise ValueError(
+                        f"case {name!r}: turn {number}, call {index} ({short_repr(call.name)}): "
+                        f"its arguments are {NESTED_TOO_DEEPLY} (a spec's limit)"
+                    )
     case = comments.CommentedMap()
     case["name"] = _text(name)
     notes = []
@@ -139,6 +150,12 @@ def recorded_case(
         _copy_comments(turns[0], case)
     else:
         case["turns"] = comments.CommentedSeq(turns)
+    beyond = unbounded({"test_cases": [case]})  # measured as the file is: from its top
+    if beyond is not None:
+        raise ValueError(
+            f"case {name!r}: {NESTED_TOO_DEEPLY}, counted from the top of the spec "
+            "(the spec's own levels and the matchers written around values count too)"
+        )
     return case
 
 

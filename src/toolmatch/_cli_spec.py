@@ -16,11 +16,13 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-__all__ = ["add_commands", "run_command"]
+__all__ = ["add_commands", "run_command", "write_stdout"]
 
 
 def add_commands(commands: Any) -> None:
-    """Add ``import`` and ``schema`` to the ``toolmatch`` command's subparsers."""
+    """Add ``import``, ``schema`` and ``record`` to the ``toolmatch`` command's subparsers."""
+    from toolmatch._cli_record import add_record
+
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of spec files (for editors and validators)",
@@ -56,10 +58,11 @@ def add_commands(commands: Any) -> None:
     tau2.add_argument("tasks", metavar="TASKS", help="a tasks.json file")
     tau2.add_argument("-o", "--output", metavar="PATH", help="write here (default: stdout)")
     tau2.set_defaults(run=_import_tau2)
+    add_record(commands)
 
 
 def run_command(options: argparse.Namespace) -> int:
-    """Run ``import`` or ``schema``; the exit status."""
+    """Run ``import``, ``schema`` or ``record``; the exit status."""
     status: int = options.run(options)
     return status
 
@@ -69,7 +72,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _print(text: str) -> None:
+def write_stdout(text: str) -> None:
     """``text`` on standard output as UTF-8, as a file gets it, whatever the console's
     encoding: a spec is data, and an escaped character would change it."""
     sys.stdout.flush()
@@ -80,7 +83,7 @@ def _print(text: str) -> None:
 def _schema(options: argparse.Namespace) -> int:
     from toolmatch._schema import schema_text
 
-    _print(schema_text())
+    write_stdout(schema_text())
     return 0
 
 
@@ -110,7 +113,7 @@ def _write(options: argparse.Namespace, make: Any) -> int:
     except ImportError:
         return _fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
     if options.output is None:
-        _print(text)
+        write_stdout(text)
         return 0
     try:
         with open(options.output, "w", encoding="utf-8") as file:

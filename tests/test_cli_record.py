@@ -1,0 +1,340 @@
+"""``toolmatch record`` as a subprocess: the spec it writes passes ``toolmatch check`` on the
+traces it came from, in every format the readers take; bad lines and exit statuses."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from test_readers import _CONTAINERS, _call_shapes
+from toolmatch import spec_schema
+from toolmatch._recording import NEEDS_RUAMEL
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "traces.jsonl"
+
+
+def toolmatch(*args: object, stdin: str | None = None, cwd: Path = ROOT) -> Any:
+    return subprocess.run(
+        [sys.executable, "-m", "toolmatch", *map(str, args)],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+    )
+
+
+def jsonl(*records: object) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+def call(name: str, **args: Any) -> dict[str, Any]:
+    return {"name": name, "args": args}
+
+
+@pytest.mark.parametrize("output", ["-", "spec.yaml", "spec.yml", "spec.json"])
+def test_the_examples_record_to_a_spec_that_passes_check(tmp_path: Path, output: str) -> None:
+    spec = tmp_path / ("spec.yaml" if output == "-" else output)
+    if output == "-":
+        recorded = toolmatch("record", EXAMPLES)
+        spec.write_text(recorded.stdout, encoding="utf-8")
+    else:
+        recorded = toolmatch("record", EXAMPLES, "-o", spec)
+        assert recorded.stdout == ""
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    checked = toolmatch("check", spec, EXAMPLES)
+    assert (checked.returncode, checked.stderr) == (0, "")
+    assert checked.stdout.splitlines()[-1] == "6 passed, 0 failed"
+    jsonschema.validate(yaml.safe_load(spec.read_text(encoding="utf-8")), spec_schema())
+
+
+def test_json_and_yaml_hold_the_same_spec(tmp_path: Path) -> None:
+    toolmatch("record", EXAMPLES, "-o", tmp_path / "spec.json")
+    as_yaml = yaml.safe_load(toolmatch("record", EXAMPLES).stdout)
+    text = (tmp_path / "spec.json").read_text(encoding="utf-8")
+    assert json.loads(text) == as_yaml
+    assert text.startswith('{\n  "test_cases": [\n    {\n      "name": "weather_lookup",\n')
+
+
+def _shape_traces() -> tuple[str, int]:
+    """Every call shape of every reader, in every container of its kind: one case each,
+    two runs, two calls a turn whose arguments differ between the runs."""
+    lines = []
+    for kind, containers in _CONTAINERS.items():
+        for shape in range(len(_call_shapes("f", {}, "c")[kind])):
+            for holder, container in enumerate(containers):
+                case = f"{kind}-{shape}-{holder}"
+                for run in range(2):
+                    items = [
+                        _call_shapes(name, {"q": f"ORD-{run}{index}", "n": run}, f"c{run}")[kind][
+                            shape
+                        ]
+                        for index, name in enumerate(["search_one", "fetch_two"])
+                    ]
+                    if not all(isinstance(item, dict) for item in items):
+                        break  # a ToolCall object: not a JSON shape
+                    lines.append({"case": case, "turns": [container(items), []]})
+    return jsonl(*lines), len(lines) // 2
+
+
+def test_every_reader_shape_records_to_a_spec_that_passes_check(tmp_path: Path) -> None:
+    traces, cases = _shape_traces()
+    assert cases > 40
+    (tmp_path / "traces.jsonl").write_text(traces, encoding="utf-8")
+    recorded = toolmatch("record", "traces.jsonl", "-o", "spec.yaml", cwd=tmp_path)
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    spec = yaml.safe_load((tmp_path / "spec.yaml").read_text(encoding="utf-8"))
+    assert len(spec["test_cases"]) == cases
+    checked = toolmatch("check", "spec.yaml", "traces.jsonl", cwd=tmp_path)
+    assert (checked.returncode, checked.stderr) == (0, "")
+    assert checked.stdout.splitlines()[-1] == f"{2 * cases} passed, 0 failed"
+
+
+WEATHER_RUNS = [
+    {
+        "case": "weather",
+        "turns": [[call("get_weather", city="Paris", days=3, at="2026-12-01T10:00:00Z")]],
+    },
+    {
+        "case": "weather",
+        "turns": [[call("get_weather", city="Paris", days=5, at="2026-12-02T09:30:00Z")]],
+    },
+    {
+        "case": "weather",
+        "turns": [[call("get_weather", city="Paris", days=4, at="2026-12-02T11:00:00Z")]],
+    },
+]
+
+
+def test_several_runs_of_a_case_are_loosened(tmp_path: Path) -> None:
+    traces = jsonl(*WEATHER_RUNS)
+    recorded = toolmatch("record", "-", stdin=traces)
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    assert recorded.stdout == textwrap.dedent("""\
+        test_cases:
+        - name: weather  # recorded from 3 runs
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: get_weather}
+            exact: true
+            args:
+              city: Paris
+              days: {$between: [3, 5]}  # observed: 3, 5, 4
+              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"
+        """)
+    (tmp_path / "spec.yaml").write_text(recorded.stdout, encoding="utf-8")
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces)
+    assert checked.stdout.splitlines() == [
+        "PASS weather",
+        "PASS weather (run 2)",
+        "PASS weather (run 3)",
+        "TRIALS weather: 3/3 passed, pass^1 1.000, pass^2 1.000, pass^3 1.000",
+        "TRIALS mean over 1 case: pass^1 1.000, pass^2 1.000, pass^3 1.000",
+        "3 passed, 0 failed",
+    ]
+
+
+def test_loosen_none_records_each_case_from_its_last_run(tmp_path: Path) -> None:
+    traces = jsonl(*WEATHER_RUNS)
+    recorded = toolmatch(
+        "record", "-", "--loosen", "none", "-o", tmp_path / "spec.yaml", stdin=traces
+    )
+    assert recorded.returncode == 0
+    assert recorded.stderr.splitlines() == [
+        f"note: <stdin>:{number}: case 'weather' is its run at <stdin>:3 (--loosen none); this "
+        "run differs, and toolmatch check will fail it"
+        for number in (1, 2)
+    ]
+    text = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
+    assert text.startswith("test_cases:\n- name: weather  # the last of 3 runs\n")
+    assert "      days: 4\n" in text
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces)
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines()[-1] == "1 passed, 2 failed"
+
+
+def test_bad_lines_are_reported_and_the_others_recorded(tmp_path: Path) -> None:
+    traces = jsonl(
+        {"case": "a", "turns": [[call("f", x=1)]]},
+        '{"case": "a", "turns": [',
+        "",
+        [1, 2],
+        {"turns": []},
+        {"case": "", "turns": []},
+        {"case": "b"},
+        {"case": "b", "turns": [42]},
+        {"case": "c", "turns": []},
+        {"case": "a", "turns": [[call("f", x=1)]]},
+    )
+    recorded = toolmatch("record", "-", "-o", tmp_path / "spec.yaml", stdin=traces)
+    assert recorded.returncode == 1
+    assert recorded.stderr.splitlines() == [
+        "ERROR <stdin>:2: invalid JSON: Expecting value at column 25",
+        'ERROR <stdin>:4: a run must be a JSON object {"case": NAME, "turns": [...]}, got [1, 2] (list)',
+        """ERROR <stdin>:5: "case" must be the case's name, a non-empty string, got missing""",
+        """ERROR <stdin>:6: "case" must be the case's name, a non-empty string, got '' (str)""",
+        'ERROR <stdin>:7: missing "turns": a list with one entry of calls per turn',
+        "ERROR <stdin>:8: turns[0]: to_calls cannot read tool calls from input: 42 (int); "
+        "accepted shapes: https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md"
+        "#accepted-shapes",
+        "ERROR <stdin>:9: case 'c': a run with no turns cannot be recorded",
+    ]
+    spec = yaml.safe_load((tmp_path / "spec.yaml").read_text(encoding="utf-8"))
+    assert [case["name"] for case in spec["test_cases"]] == ["a"]
+
+
+def test_runs_with_another_number_of_turns_are_not_recorded(tmp_path: Path) -> None:
+    one, two = [[call("f")]], [[call("f")], [call("g")]]
+    traces = jsonl(*({"case": "a", "turns": turns} for turns in (two, one, two)))
+    recorded = toolmatch("record", "-", "-o", tmp_path / "spec.yaml", stdin=traces)
+    assert recorded.returncode == 1
+    assert recorded.stderr == (
+        "ERROR <stdin>:2: case 'a': this run has 1 turn(s), the case is recorded from its "
+        "runs with 2; not recorded\n"
+    )
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces)
+    assert checked.stdout.splitlines()[-1] == "2 passed, 1 failed"
+    # Without loosening, the last run is the case, whatever the others hold.
+    assert toolmatch("record", "-", "--loosen", "none", stdin=traces).returncode == 0
+
+
+def test_other_envelopes_are_read_as_check_reads_them(tmp_path: Path) -> None:
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "lookup", "arguments": '{"id": 7}'},
+            }
+        ],
+    }
+    traces = jsonl(
+        {"info": {"task": "t1"}, "messages": [{"role": "user", "content": "hi"}, message]},
+        {"info": {}, "messages": []},
+    )
+    options = ["--case-key", "info.task", "--turns-key", "messages", "--one-turn"]
+    (tmp_path / "traces.jsonl").write_text(traces, encoding="utf-8")
+    recorded = toolmatch("record", "traces.jsonl", *options, "-o", "spec.yaml", cwd=tmp_path)
+    assert recorded.returncode == 1
+    assert recorded.stderr == (
+        "ERROR traces.jsonl:2: no 'info.task' field (--case-key) in this record\n"
+    )
+    checked = toolmatch("check", "spec.yaml", "traces.jsonl", *options, cwd=tmp_path)
+    assert checked.stdout.splitlines()[0] == "PASS t1"
+
+
+def test_a_gzip_traces_file_is_read(tmp_path: Path) -> None:
+    with gzip.open(tmp_path / "traces.jsonl.gz", "wt", encoding="utf-8") as file:
+        file.write(EXAMPLES.read_text(encoding="utf-8"))
+    recorded = toolmatch("record", tmp_path / "traces.jsonl.gz")
+    assert recorded.stdout == toolmatch("record", EXAMPLES).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["no-such.jsonl"],
+            "toolmatch: cannot read the traces no-such.jsonl: No such file or directory",
+        ),
+        (
+            [EXAMPLES, "-o", "spec.txt"],
+            "toolmatch: cannot write spec.txt: a spec's name ends in .yaml, .yml or .json",
+        ),
+        (["-"], "toolmatch: no run to record in <stdin>"),
+        (
+            [EXAMPLES, "-o", "no-such-dir/spec.yaml"],
+            "toolmatch: cannot write no-such-dir/spec.yaml: No such file or directory",
+        ),
+        ([EXAMPLES, "--loosen", "some"], None),
+    ],
+)
+def test_nothing_written_is_exit_status_2(
+    tmp_path: Path, args: list[object], message: str | None
+) -> None:
+    result = toolmatch("record", *args, stdin="\n\n", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    if message is not None:
+        assert result.stderr == message + "\n"
+    else:
+        assert "argument --loosen: invalid choice: 'some'" in result.stderr
+
+
+def test_the_traces_file_is_never_overwritten(tmp_path: Path) -> None:
+    traces = tmp_path / "runs.json"
+    traces.write_text(EXAMPLES.read_text(encoding="utf-8"), encoding="utf-8")
+    result = toolmatch("record", traces, "-o", traces)
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"toolmatch: cannot write {traces}: it is the traces file\n",
+    )
+    assert traces.read_text(encoding="utf-8") == EXAMPLES.read_text(encoding="utf-8")
+
+
+def test_without_ruamel_record_exits_2_naming_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['ruamel'] = None\n"
+        "from toolmatch._cli import main\n"
+        f"sys.exit(main(['record', {str(EXAMPLES)!r}]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"toolmatch: {NEEDS_RUAMEL}\n"
+
+
+def test_the_readme_record_command_runs_as_written(tmp_path: Path) -> None:
+    command = subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "readme_command.py"), "record"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert command.startswith("toolmatch record ")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "traces.jsonl").write_bytes(EXAMPLES.read_bytes())
+    bin_dir = str(Path(sys.executable).parent)  # where this environment's toolmatch is
+    result = subprocess.run(
+        ["bash", "-c", command],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")},
+        timeout=300,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == "6 passed, 0 failed"
+
+
+def test_a_case_deeper_than_a_spec_may_be_is_not_recorded(tmp_path: Path) -> None:
+    def nested(levels: int) -> str:
+        return '{"name": "f", "args": {"x": ' + "[" * levels + "1" + "]" * levels + "}}"
+
+    traces = "".join(
+        f'{{"case": "{case}", "turns": [[{nested(levels)}]]}}\n'
+        for case, levels in (("deepest", 94), ("too_deep", 95), ("far_too_deep", 500))
+    )
+    recorded = toolmatch("record", "-", "-o", tmp_path / "spec.yaml", stdin=traces)
+    assert recorded.returncode == 1
+    assert recorded.stderr.splitlines() == [
+        "ERROR <stdin>:2: case 'too_deep': nested too deeply: more than 100 mappings and lists "
+        "inside one another, counted from the top of the spec (the spec's own levels and the "
+        "matchers written around values count too); not recorded",
+        "ERROR <stdin>:3: case 'far_too_deep': turn 0, call 0 ('f'): its arguments are nested "
+        "too deeply: more than 100 mappings and lists inside one another (a spec's limit); "
+        "not recorded",
+    ]
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces.splitlines()[0])
+    assert (checked.returncode, checked.stdout) == (0, "PASS deepest\n1 passed, 0 failed\n")

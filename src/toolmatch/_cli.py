@@ -22,7 +22,8 @@ run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad
 "case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``
 (``lines`` counts every line read, blank ones included). Each run's ``turns`` holds
 :meth:`TurnResult.as_dict` of every turn.
-``--junit-xml PATH`` also writes a JUnit XML report.
+``--junit-xml PATH`` also writes a JUnit XML report. ``--update fix`` first changes the
+spec to the recorded runs (``_updating``), then checks against it.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; 2 for a bad spec, bad usage, an unreadable file or a ``--jobs``
@@ -45,7 +46,7 @@ from collections.abc import Sequence
 from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases_quietly
 from toolmatch._cli_spec import add_commands, run_command
-from toolmatch._config import ConfigError
+from toolmatch._config import ConfigError, SpecWarning
 from toolmatch._describe import short_repr
 from toolmatch._judging import Judge
 from toolmatch._report import JUnit, Report, printable, progress_bar
@@ -59,6 +60,8 @@ from toolmatch._trace_inputs import (
     open_traces,
 )
 from toolmatch._typing import TYPE_CHECKING
+from toolmatch._updating import MODES as UPDATE_MODES
+from toolmatch._updating import refusal, spooled, update_spec
 from toolmatch._workers import InterruptsHeld, judge_lines
 
 if TYPE_CHECKING:
@@ -202,6 +205,19 @@ def _parser() -> argparse.ArgumentParser:
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
     check.add_argument(
+        "--update",
+        choices=UPDATE_MODES,
+        metavar="{fix}",
+        help="first change the spec to the recorded runs, then check: fix replaces the "
+        "literal values of failing expectations with the last run's (see docs/cli.md); the "
+        "change is printed on stderr as a diff",
+    )
+    check.add_argument(
+        "--update-in-ci",
+        action="store_true",
+        help="allow --update when CI is set in the environment (refused there otherwise)",
+    )
+    check.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
@@ -227,17 +243,30 @@ def _same_file(path: str, other: str | int) -> bool:
         return False
 
 
+def _load(options: argparse.Namespace, where: str) -> tuple[list[TestCase], list[SpecWarning]]:
+    if options.regex_timeout is None:
+        return load_test_cases_quietly(where)
+    with default_regex_timeout(options.regex_timeout):
+        return load_test_cases_quietly(where)
+
+
+def _envelope(options: argparse.Namespace) -> Envelope | None:
+    if (options.case_key, options.turns_key, options.one_turn) == ("case", "turns", False):
+        return None
+    return Envelope(options.case_key, options.turns_key, options.one_turn)
+
+
 def _check(options: argparse.Namespace) -> int:
     for stream in (sys.stdout, sys.stderr):
         # A case name or an argument the console cannot encode must not end the run.
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    if options.update is not None:
+        refused = refusal(options, os.environ)
+        if refused is not None:
+            return _fail(refused)
     try:
-        if options.regex_timeout is None:
-            cases, warned = load_test_cases_quietly(options.spec)
-        else:
-            with default_regex_timeout(options.regex_timeout):
-                cases, warned = load_test_cases_quietly(options.spec)
+        cases, warned = _load(options, options.spec)
     except ConfigError as error:
         # One line a problem, whatever the spec's names and values hold.
         for problem in error.problems:
@@ -252,6 +281,11 @@ def _check(options: argparse.Namespace) -> int:
         traces_name = "<stdin>"
         file: IO[bytes] = sys.stdin.buffer
         size = None
+        if options.update is not None:  # read twice: the update's runs, then the check
+            try:
+                file = spooled(file)
+            except OSError as error:
+                return _fail(f"cannot read the traces <stdin>: {error.strerror or error}")
     else:
         traces_name = options.traces
         try:
@@ -272,6 +306,14 @@ def _check(options: argparse.Namespace) -> int:
             except OSError as error:
                 return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
+            if options.update is not None:
+                judge = Judge(cases, want_json=False, envelope=_envelope(options))
+                updated = update_spec(
+                    options, cases, file, traces_name, judge, lambda where: _load(options, where)[0]
+                )
+                if isinstance(updated, int):
+                    return updated
+                cases = updated
             return _run(options, cases, file, traces_name, size, junit)
         finally:
             if junit is not None:
@@ -292,10 +334,7 @@ def _run(
         [case.name for case in cases], options.format == "json", traces_name, junit, progress
     )
     reading = Reading()
-    envelope = None
-    if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
-        envelope = Envelope(options.case_key, options.turns_key, options.one_turn)
-    judge = Judge(cases, want_json=options.format == "json", envelope=envelope)
+    judge = Judge(cases, want_json=options.format == "json", envelope=_envelope(options))
     stopped = None  # why the run ended early, for the JUnit report
     outcomes = judge_lines(judge, numbered_lines(file, traces_name, reading), options.jobs)
     try:

@@ -48,8 +48,15 @@ class Judge:
             return (ERROR, number, None, [message], message, None)
 
     def _judge(self, number: int, raw: bytes) -> Outcome:
-        def bad(message: str, case: str | None = None) -> Outcome:
-            return _bad(number, message, case)
+        run, bad = self.read(number, raw)
+        return self._judge_run(number, run) if bad is None else bad
+
+    def read(self, number: int, raw: bytes) -> tuple[object, Outcome | None]:
+        """The run a trace line holds (through the envelope), or the outcome of a line that
+        holds none; ``toolmatch check --update`` reads the lines through it too."""
+
+        def bad(message: str, case: str | None = None) -> tuple[None, Outcome]:
+            return None, _bad(number, message, case)
 
         try:
             text = raw.rstrip(b"\r\n").decode("utf-8")
@@ -70,7 +77,7 @@ class Judge:
                 run = self.envelope(run)
             except EnvelopeError as error:
                 return bad(str(error), error.case)
-        return self._judge_run(number, run)
+        return run, None
 
     def _judge_run(self, number: int, run: object) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""

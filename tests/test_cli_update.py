@@ -704,3 +704,61 @@ def test_an_unknown_mode_is_bad_usage(tmp_path: Path) -> None:
     result = toolmatch("check", "spec.yaml", "traces.jsonl", "--update", "everything")
     assert result.returncode == 2
     assert "argument --update: invalid choice: 'everything'" in result.stderr
+
+
+def test_removed_keys_take_their_separators_and_lines_with_them(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: a
+    expected_tools:
+      - {name: f, exact: true, args: {a: 1, b: 2, c: 3}}
+      - name: g
+        exact: true
+        args:
+          items:
+            - id: 1          # gone
+              gone: 2
+              name: x
+          last: 1
+          tail: 2            # gone too
+"""
+    recorded = [call("f", a=1, c=3), call("g", items=[{"name": "x"}], last=1)]
+    result, text = update(tmp_path, spec, run("a", recorded))
+    assert (
+        text
+        == """\
+test_cases:
+  - name: a
+    expected_tools:
+      - {name: f, exact: true, args: {a: 1, c: 3}}
+      - name: g
+        exact: true
+        args:
+          items:
+            - name: x
+          last: 1
+"""
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def test_an_empty_value_and_a_yml_suffix(tmp_path: Path) -> None:
+    spec = "test_cases:\n  - name: a\n    expected_tools:\n      - name: f\n        args:\n          x:\n"
+    result, text = update(tmp_path, spec, run("a", [call("f", x="set")]), name="spec.yml")
+    assert text == spec.replace("x:\n", "x: set\n")
+    assert result.returncode == 0
+
+
+def test_a_value_no_spec_can_hold_is_reported(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases:\n  - name: a\n    expected_tools: [{name: f, args: {n: 1}}]\n")
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text('{"case": "a", "turns": [[{"name": "f", "args": {"n": NaN}}]]}\n')
+    before = spec.read_bytes()
+    result = toolmatch("check", spec, traces, "--update", "fix")
+    assert spec.read_bytes() == before
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](a).expected_tools[0].args.n: the recorded nan "
+        "cannot be written in a spec",
+    ]
+    assert result.returncode == 1

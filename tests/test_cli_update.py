@@ -762,3 +762,165 @@ def test_a_value_no_spec_can_hold_is_reported(tmp_path: Path) -> None:
         "cannot be written in a spec",
     ]
     assert result.returncode == 1
+
+
+# New cases --------------------------------------------------------------------------------------
+
+ORDER_RUNS = [
+    run(
+        "order_status",
+        [call("lookup_order", order_id="ORD-20931", verbose="yes")],
+        [call("notify", at="2026-12-01T10:00:00Z"), call("log")],
+    ),
+    run(
+        "order_status",
+        [call("lookup_order", order_id="ORD-11", verbose="yes")],
+        [call("notify", at="2026-12-01T11:00:00Z"), call("log")],
+    ),
+]
+
+
+def test_new_adds_the_cases_the_spec_lacks_indented_as_the_file_is(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: weather          # by hand
+    expected_tools:
+      - name: get_weather
+        args: {city: {fuzzy: "New York"}}
+
+  - name: other
+    expected_tools: [lookup]
+"""
+    runs = [
+        run("weather", [call("get_weather", city="new york")]),
+        *ORDER_RUNS,
+        run("ping", [call("ping", host="a")]),
+        run("other", [call("search")]),  # fails, and new does not fix it
+    ]
+    result, text = update(tmp_path, spec, *runs, mode="new")
+    assert (
+        text
+        == spec
+        + """\
+
+  - name: order_status  # recorded from 2 runs
+    turns:
+      - exhaustive: true
+        expected_tools:
+          - name: {$literal: lookup_order}
+            exact: true
+            args:
+              order_id: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"
+              verbose: 'yes'
+      - ordered: true
+        exhaustive: true
+        expected_tools:
+          - name: {$literal: notify}
+            exact: true
+            args:
+              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-01T11:00:00Z"
+          - name: {$literal: log}
+            exact: true
+
+  - name: ping
+    exhaustive: true
+    expected_tools:
+      - name: {$literal: ping}
+        exact: true
+        args:
+          host: a
+"""
+    )
+    assert result.stdout.splitlines() == [
+        "PASS weather",
+        "PASS order_status",
+        "PASS order_status (run 2)",
+        "PASS ping",
+        "FAIL other",
+        "  turn 0, expected_tools[0]: ExpectedTool('lookup')",
+        "    expected 1 matching call(s), got 0: no call's name contains 'lookup'; the turn called 'search'",
+        "4 passed, 1 failed",
+    ]
+    assert result.returncode == 1
+
+
+def test_new_follows_a_file_whose_lists_are_not_indented(tmp_path: Path) -> None:
+    spec = "test_cases:\n- name: a\n  expected_tools:\n  - f\n"
+    result, text = update(
+        tmp_path, spec, run("a", [call("f")]), run("b", [call("g", n=1)]), mode="new"
+    )
+    assert text == spec + (
+        "- name: b\n"
+        "  exhaustive: true\n"
+        "  expected_tools:\n"
+        "  - name: {$literal: g}\n"
+        "    exact: true\n"
+        "    args:\n"
+        "      'n': 1\n"  # YAML 1.1 rules (toolmatch record's) quote n, y, yes, on
+    )
+    assert result.returncode == 0
+
+
+def test_new_in_a_flow_list_and_in_json(tmp_path: Path) -> None:
+    runs = [run("a", [call("f")]), run("b", [call("g", n=1)]), run("b", [call("g", n=2)])]
+    result, text = update(
+        tmp_path, "test_cases: [{name: a, expected_tools: [f]}]   # flow\n", *runs, mode="new"
+    )
+    assert text == (
+        "test_cases: [{name: a, expected_tools: [f]}, {name: b, exhaustive: true, expected_tools: "
+        "[{name: {$literal: g}, exact: true, args: {n: {$between: [1, 2]}}}]}]   # flow\n"
+    )
+    assert result.returncode == 0
+    data = {"test_cases": [{"name": "a", "expected_tools": ["f"]}]}
+    result, text = update(
+        tmp_path, json.dumps(data, indent=2) + "\n", *runs, mode="new", name="spec.json"
+    )
+    data["test_cases"].append(
+        {
+            "name": "b",
+            "exhaustive": True,
+            "expected_tools": [
+                {"name": {"$literal": "g"}, "exact": True, "args": {"n": {"$between": [1, 2]}}}
+            ],
+        }
+    )
+    assert text == json.dumps(data, indent=2) + "\n"
+    assert result.returncode == 0
+
+
+def test_a_new_case_with_no_turn_is_not_added(tmp_path: Path) -> None:
+    spec = "test_cases:\n  - name: a\n    expected_tools: [f]\n"
+    result, text = update(
+        tmp_path, spec, run("a", [call("f")]), {"case": "empty", "turns": []}, mode="new"
+    )
+    assert text == spec
+    assert result.stderr == (
+        "toolmatch: not fixed: test_cases[1](empty): case 'empty': no run has a turn; a case "
+        "needs at least one; not added\n"
+    )
+
+
+def test_all_fixes_and_adds_and_a_second_all_changes_nothing(tmp_path: Path) -> None:
+    spec = BLOCK_SPEC
+    runs = [
+        run(
+            "weather",
+            [call("get_weather", city="Lyon", days=4, units="metric", lang="en", note="one")],
+        ),
+        run("other", [call("lookup_order")]),
+        *ORDER_RUNS,
+    ]
+    result, text = update(tmp_path, spec, *runs, mode="all")
+    assert "          city: Lyon        # the city asked for\n" in text
+    assert text.endswith("          - name: {$literal: log}\n            exact: true\n")
+    assert result.returncode == 0
+    again = toolmatch("check", tmp_path / "spec.yaml", tmp_path / "traces.jsonl", "--update", "all")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert (tmp_path / "spec.yaml").read_text() == text
+    # fix alone adds nothing; new alone fixes nothing.
+    fixed = update(tmp_path, spec, *runs, mode="fix")[1]
+    assert "order_status" not in fixed
+    assert "city: Lyon" in fixed
+    added = update(tmp_path, spec, *runs, mode="new")[1]
+    assert "order_status" in added
+    assert "city: Paris" in added

@@ -40,7 +40,13 @@ if TYPE_CHECKING:
     from toolmatch._config import SpecWarning
     from toolmatch._results import TurnResult
 
-__all__ = ["TestCase", "load_expected_tools", "load_test_cases", "load_test_cases_quietly"]
+__all__ = [
+    "TestCase",
+    "load_expected_tools",
+    "load_test_cases",
+    "load_test_cases_quietly",
+    "read_run_turns",
+]
 
 
 _TOOL_KEYS = (
@@ -112,12 +118,21 @@ class TestCase(Record):
 
     @staticmethod
     def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:
-        if not isinstance(call_turns, (list, tuple)):
-            raise TypeError(
-                f"turns must be a list with one entry of calls per turn, got "
-                f"{short_repr(call_turns)} ({type_name(call_turns)})"
-            )
-        return read_turns(call_turns, "turns")
+        return read_run_turns(call_turns)
+
+
+def read_run_turns(call_turns: object) -> list[list[ToolCall]]:
+    """A run's turns, each read by :func:`to_calls`: a list of turns, each named in errors.
+
+    >>> read_run_turns([[{"name": "search"}], []])
+    [[ToolCall(name='search', args={})], []]
+    """
+    if not isinstance(call_turns, (list, tuple)):
+        raise TypeError(
+            f"turns must be a list with one entry of calls per turn, got "
+            f"{short_repr(call_turns)} ({type_name(call_turns)})"
+        )
+    return read_turns(call_turns, "turns")
 
 
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:

@@ -22,8 +22,8 @@ run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``), bad
 "case"}``), then ``{"type": "summary", "passed", "failed", "errors", "missing", "lines"}``
 (``lines`` counts every line read, blank ones included). Each run's ``turns`` holds
 :meth:`TurnResult.as_dict` of every turn.
-``--junit-xml PATH`` also writes a JUnit XML report. ``--update fix`` first changes the
-spec to the recorded runs (``_updating``), then checks against it.
+``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all`` first
+changes the spec to the recorded runs (``_updating``), then checks against it.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; 2 for a bad spec, bad usage, an unreadable file or a ``--jobs``
@@ -207,10 +207,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--update",
         choices=UPDATE_MODES,
-        metavar="{fix}",
-        help="first change the spec to the recorded runs, then check: fix replaces the "
-        "literal values of failing expectations with the last run's (see docs/cli.md); the "
-        "change is printed on stderr as a diff",
+        help="first change the spec to the recorded runs, then check against it: new adds "
+        "the cases with runs and no entry (as toolmatch record writes them), fix replaces the "
+        "literal values of failing expectations with the last run's, all does both (see "
+        "docs/cli.md); the change is printed on stderr as a diff",
     )
     check.add_argument(
         "--update-in-ci",
@@ -307,9 +307,13 @@ def _check(options: argparse.Namespace) -> int:
                 return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
             if options.update is not None:
-                judge = Judge(cases, want_json=False, envelope=_envelope(options))
                 updated = update_spec(
-                    options, cases, file, traces_name, judge, lambda where: _load(options, where)[0]
+                    options,
+                    cases,
+                    file,
+                    traces_name,
+                    _envelope(options),
+                    lambda where: _load(options, where)[0],
                 )
                 if isinstance(updated, int):
                     return updated

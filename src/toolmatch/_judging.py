@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     # a one-line message (the first failure's place and reason, or the error), the JSON body.
     Outcome = tuple[str, int, str | None, list[str], str, str | None]
 
-__all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
+__all__ = ["ERROR", "FAIL", "PASS", "BadLineError", "Judge", "failure_lines", "parse_line"]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
@@ -48,36 +48,11 @@ class Judge:
             return (ERROR, number, None, [message], message, None)
 
     def _judge(self, number: int, raw: bytes) -> Outcome:
-        run, bad = self.read(number, raw)
-        return self._judge_run(number, run) if bad is None else bad
-
-    def read(self, number: int, raw: bytes) -> tuple[object, Outcome | None]:
-        """The run a trace line holds (through the envelope), or the outcome of a line that
-        holds none; ``toolmatch check --update`` reads the lines through it too."""
-
-        def bad(message: str, case: str | None = None) -> tuple[None, Outcome]:
-            return None, _bad(number, message, case)
-
         try:
-            text = raw.rstrip(b"\r\n").decode("utf-8")
-        except UnicodeDecodeError as error:
-            return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
-        text = text.lstrip("\ufeff")
-        try:
-            run = json.loads(text)
-        except json.JSONDecodeError as error:
-            return bad(f"invalid JSON: {error.msg} at column {error.colno}")
-        except RecursionError:
-            return bad("invalid JSON: nested too deeply")
-        except ValueError as error:  # valid JSON, but an integer too long for Python to read
-            name, message = _too_long_integer(text, error)
-            return bad(message, name)
-        if self.envelope is not None:
-            try:
-                run = self.envelope(run)
-            except EnvelopeError as error:
-                return bad(str(error), error.case)
-        return run, None
+            run = parse_line(raw, self.envelope)
+        except BadLineError as error:
+            return _bad(number, str(error), error.case)
+        return self._judge_run(number, run)
 
     def _judge_run(self, number: int, run: object) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
@@ -121,6 +96,48 @@ class Judge:
         if self.want_json:
             body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (PASS if passed else FAIL, number, name, details, message, body)
+
+
+class BadLineError(Exception):
+    """A trace line that holds no run: the message, and the case's name when it was found."""
+
+    def __init__(self, message: str, case: str | None = None) -> None:
+        super().__init__(message)
+        self.case = case
+
+
+def parse_line(raw: bytes, envelope: Envelope | None = None) -> object:
+    """The run a trace line holds: its JSON, read through ``envelope`` when there is one.
+
+    Raises :class:`BadLineError` for a line that is not UTF-8 JSON, or that the envelope cannot
+    map; ``toolmatch check`` and ``toolmatch record`` read their lines with it.
+
+    >>> parse_line(b'{"case": "a", "turns": []}\\n')
+    {'case': 'a', 'turns': []}
+    >>> parse_line(b'{"case": ')
+    Traceback (most recent call last):
+    toolmatch._judging.BadLineError: invalid JSON: Expecting value at column 10
+    """
+    try:
+        text = raw.rstrip(b"\r\n").decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadLineError(f"not UTF-8 text: byte {error.start} cannot be decoded") from None
+    text = text.lstrip("\ufeff")
+    try:
+        run = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadLineError(f"invalid JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise BadLineError("invalid JSON: nested too deeply") from None
+    except ValueError as error:  # valid JSON, but an integer too long for Python to read
+        name, message = _too_long_integer(text, error)
+        raise BadLineError(message, name) from None
+    if envelope is not None:
+        try:
+            run = envelope(run)
+        except EnvelopeError as error:
+            raise BadLineError(str(error), error.case) from None
+    return run
 
 
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:

@@ -355,8 +355,8 @@ class SpecText:
                     stack.extend(reversed(node.value))
                 continue
             for key, value in node.value:
-                if value.flow_style or not self._within(node, key):
-                    continue
+                if getattr(value, "flow_style", True) or not self._within(node, key):
+                    continue  # a scalar, a flow collection, or a key merged in
                 if isinstance(value, yaml.MappingNode) and value.value and mapping is None:
                     mapping = value.value[0][0].start_mark.column - key.start_mark.column
                 if isinstance(value, yaml.SequenceNode) and value.value and sequence is None:
@@ -367,18 +367,16 @@ class SpecText:
 
 
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:
-    """A new case's mapping as block YAML (with its comments), its keys at column 0."""
+    """A new case's mapping as block YAML (with its comments), its keys at column 0: as
+    ``toolmatch record`` writes it (:func:`spec_text`'s settings), indented as the file is."""
     import io
 
-    from ruamel.yaml import YAML
+    from toolmatch._recording import _ruamel_yaml, _without_directive
 
-    yaml = YAML()
-    yaml.version = (1, 1)  # the spec loader's reading: yes, no, 12:30 and 0123 are quoted
+    yaml = _ruamel_yaml()
+    yaml.version = (1, 1)  # the loader's reading decides the quotes, as in spec_text
     mapping, sequence, offset = indents
     yaml.indent(mapping=mapping, sequence=max(sequence, offset + 2), offset=offset)
-    yaml.width = _NO_FOLDING
     out = io.StringIO()
-    yaml.dump(case, out)
-    text = out.getvalue()
-    head, marker, body = text.partition("---\n")  # the %YAML 1.1 directive, for a fragment
-    return (body if marker and head.startswith("%YAML") else text).rstrip("\n")
+    yaml.dump(case, out, transform=_without_directive)
+    return out.getvalue().rstrip("\n")

@@ -22,7 +22,6 @@ from toolmatch._config import ConfigError, matcher_from_config, matcher_key
 from toolmatch._describe import join_path, short_repr
 from toolmatch._import_common import escaped
 from toolmatch._report import printable
-from toolmatch._selection import read_turns
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,14 +29,14 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from toolmatch._calls import ToolCall
-    from toolmatch._judging import Judge
     from toolmatch._results import ToolCheck, TurnResult
+    from toolmatch._trace_inputs import Envelope
 
     Path = tuple[Any, ...]
 
 __all__ = ["MODES", "in_ci", "update_spec"]
 
-MODES = ("fix",)
+MODES = ("new", "fix", "all")
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -199,12 +198,8 @@ class _Planner:
 
     # A case --------------------------------------------------------------------------------
 
-    def fix_case(self, index: int, case: TestCase, turns: list[Any]) -> None:
-        try:
-            results = case.check(turns)
-            calls = read_turns(turns, "turns")
-        except (TypeError, ValueError):
-            return  # the check reports the run as a line it cannot read
+    def fix_case(self, index: int, case: TestCase, calls: list[list[ToolCall]]) -> None:
+        results = case.check(calls)
         raw = self.data["test_cases"][index]
         for result in results:
             if result.passed:
@@ -404,37 +399,62 @@ class _Planner:
 
 
 class Runs:
-    """What the update needs from TRACES: each spec case's last readable run, and every run
-    of the cases the spec lacks (in the order their names first appear)."""
+    """What the update needs from TRACES: each spec case's last readable run, and every
+    readable run of the cases the spec lacks (in the order their names first appear), each
+    run as its turns' calls."""
 
     def __init__(self) -> None:
-        self.last: dict[str, list[Any]] = {}
-        self.new: dict[str, list[list[Any]]] = {}
+        self.last: dict[str, list[list[ToolCall]]] = {}
+        self.new: dict[str, list[list[list[ToolCall]]]] = {}
 
 
-def read_runs(judge: Judge, lines: Iterable[tuple[int, bytes]]) -> Runs:
-    from toolmatch._trace_inputs import turns_value
+def read_runs(
+    lines: Iterable[tuple[int, bytes]], names: Iterable[str], envelope: Envelope | None
+) -> Runs:
+    """The runs of the trace lines, read as ``toolmatch check`` and ``toolmatch record``
+    read them; a line that holds no readable run is left out (the check reports it)."""
+    from toolmatch._judging import BadLineError, parse_line
+    from toolmatch._recording import calls_of_run
 
+    known = set(names)
     runs = Runs()
-    for number, raw in lines:
-        run, bad = judge.read(number, raw)
-        if bad is not None or not isinstance(run, dict):
+    for _, raw in lines:
+        try:
+            run = parse_line(raw, envelope)
+        except BadLineError:
+            continue
+        if not isinstance(run, dict) or "turns" not in run:
             continue
         name = run.get("case")
-        if not isinstance(name, str) or "turns" not in run:
+        if not isinstance(name, str):
             continue
         try:
-            turns = turns_value(run["turns"])
-            if not isinstance(turns, list):
-                continue
-            read_turns(turns, "turns")
+            calls = calls_of_run(run["turns"])
         except (TypeError, ValueError, RecursionError):
-            continue  # not a run the update can use; the check reports the line
-        if name in judge.cases:
-            runs.last[name] = turns
+            continue
+        if name in known:
+            runs.last[name] = calls
         else:
-            runs.new.setdefault(name, []).append(turns)
+            runs.new.setdefault(name, []).append(calls)
     return runs
+
+
+def plan_new(runs: Runs, planner: _Planner) -> None:
+    """One case for each name with runs and no case, at the end of ``test_cases``, built by
+    ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
+    from toolmatch._recording import _plain, recorded_case
+
+    for name, calls in runs.new.items():
+        place = f"test_cases[{len(planner.data['test_cases'])}]({name})"
+        if not name:
+            planner.not_done.append(NotDone(place, "a case needs a name; not added"))
+            continue
+        try:
+            case = recorded_case(name, calls)
+        except ValueError as error:  # no run with a turn
+            planner.not_done.append(NotDone(place, f"{error}; not added"))
+            continue
+        planner.edits.append(Append(("test_cases",), _plain(case), case))
 
 
 # The command --------------------------------------------------------------------------------
@@ -486,7 +506,7 @@ def update_spec(
     cases: Sequence[TestCase],
     file: IO[bytes],
     traces_name: str,
-    judge: Judge,
+    envelope: Envelope | None,
     load: Callable[[str], list[TestCase]],
 ) -> int | list[TestCase]:
     """Updates the spec from the runs in ``file`` (seekable; left at its start again).
@@ -503,7 +523,8 @@ def update_spec(
     except OSError as error:
         return _fail(f"cannot read the spec {where}: {error.strerror or error}")
     try:
-        runs = read_runs(judge, numbered_lines(file, traces_name, Reading()))
+        lines = numbered_lines(file, traces_name, Reading())
+        runs = read_runs(lines, (case.name for case in cases), envelope)
     except StoppedError as error:
         return _fail(str(error))
     file.seek(0)
@@ -517,6 +538,11 @@ def update_spec(
             turns = runs.last.get(case_data["name"])
             if turns is not None:
                 planner.fix_case(index, by_name[case_data["name"]], turns)
+    if options.update in ("new", "all"):
+        try:
+            plan_new(runs, planner)
+        except ImportError as error:  # ruamel.yaml, from the cli extra
+            return _fail(str(error))
     text, made, not_placed = spec.edited(planner.edits, planner.where)
     not_done = [*planner.not_done, *not_placed]
     if text == spec.text:

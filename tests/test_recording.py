@@ -1,0 +1,483 @@
+"""Cases recorded from runs (``_recording``): what one run writes, how values that vary
+across runs are loosened, and that the spec never fails a run it was recorded from."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from strategies import json_values, keys
+from toolmatch import ToolCall, load_test_cases
+from toolmatch._recording import (
+    NEEDS_RUAMEL,
+    calls_of_run,
+    kept_turn_count,
+    recorded_case,
+    recorded_spec,
+    spec_text,
+)
+
+Runs = list[list[list[ToolCall]]]
+
+
+def written(*cases: Any) -> str:
+    return spec_text(recorded_spec(cases))
+
+
+def loaded(text: str) -> Any:
+    return {case.name: case for case in load_test_cases(yaml.safe_load(text))}
+
+
+def args_of(runs: list[dict[str, Any]]) -> str:
+    """The args block written for one call ``f`` recorded with these arguments in each run,
+    dedented."""
+    text = written(recorded_case("c", [[[ToolCall("f", args)]] for args in runs]))
+    return textwrap.dedent(text.split("    args:\n", 1)[1])
+
+
+def test_one_run_is_written_as_recorded() -> None:
+    run = [
+        [ToolCall("search_flights", {"from": "FRA", "to": "JFK", "passengers": 2})],
+        [ToolCall("hold_seat", {"seat": "14C"}), ToolCall("book", {})],
+        [],
+    ]
+    text = written(recorded_case("book_flight", [run]))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: book_flight
+          turns:
+          - exhaustive: true
+            expected_tools:
+            - name: {$literal: search_flights}
+              exact: true
+              args:
+                from: FRA
+                to: JFK
+                passengers: 2
+          - ordered: true
+            exhaustive: true
+            expected_tools:
+            - name: {$literal: hold_seat}
+              exact: true
+              args:
+                seat: 14C
+            - name: {$literal: book}
+              exact: true
+          - exhaustive: true
+            expected_tools: []
+        """)
+    case = loaded(text)["book_flight"]
+    assert case.passes(run)
+    assert not case.passes([run[0], run[1][::-1], []])  # another order
+    assert not case.passes([run[0], run[1], [ToolCall("cancel", {})]])  # a call not recorded
+    assert not case.passes([run[0], [*run[1][:1], ToolCall("book", {"x": 1})], []])  # exact
+
+
+def test_a_single_turn_case_has_its_keys_on_the_case() -> None:
+    text = written(recorded_case("lookup", [[[ToolCall("get_weather", {"city": "Paris"})]]]))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: lookup
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: get_weather}
+            exact: true
+            args:
+              city: Paris
+        """)
+
+
+def test_values_that_read_as_matchers_or_as_other_yaml_types_are_written_to_read_back() -> None:
+    args = {
+        "filter": {"regex": "a.*"},
+        "price": {"$gt": 3},
+        "answer": "yes",
+        "time": "12:30",
+        "zip": "01234",
+        "day": "2026-01-02",
+        "empty": "",
+        "text": "two\nlines \u2028",
+        "big": 10**30,
+        "none": None,
+    }
+    run = [[ToolCall("f", args)]]
+    text = written(recorded_case("c", [run]))
+    assert "      filter: {$literal: {regex: a.*}}\n" in text
+    assert "      price: {$literal: {$gt: 3}}\n" in text
+    assert "      answer: 'yes'\n" in text
+    assert loaded(text)["c"].passes(run)
+
+
+def test_nan_is_written_as_its_type() -> None:
+    assert args_of([{"x": float("nan")}]) == "x: {$type: float}  # observed: NaN\n"
+
+
+def test_unreadable_arguments_are_not_asserted() -> None:
+    run = [[ToolCall("f", {}, parse_error="Expecting value: line 1 column 1 (char 0)")]]
+    text = written(recorded_case("c", [run]))
+    assert text.endswith(
+        "  - name: {$literal: f}  # arguments not asserted: unreadable in 1 of 1 run(s): "
+        '"Expecting value: line 1 column 1 (ch...\n'
+    )
+    assert loaded(text)["c"].passes(run)
+
+
+# Loosening across runs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("values", "line"),
+    [
+        ([3, 5, 4], "{$between: [3, 5]}  # observed: 3, 5, 4"),
+        ([3.14, 3.1416, 3.14159], "{$approx: 3.14, abs: 0.005}  # observed: 3.14, 3.1416, 3.14159"),
+        ([0.3, 0.1 + 0.2], "{$approx: 0.3, abs: 0.05}  # observed: 0.3, 0.30000000000000004"),
+        ([2, 2.5], "{$between: [2, 2.5]}  # observed: 2, 2.5"),
+        ([3, 3.2], "{$between: [3, 3.2]}  # observed: 3, 3.2"),
+        ([2.5, 2.46], "{$approx: 2.5, abs: 0.05}  # observed: 2.5, 2.46"),
+        (
+            ["6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "0c1d2e3f-3b4d-4e5f-8a9b-6f1c0e2a4a5b"],
+            '{$uuid: 4}  # observed: "6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", '
+            '"0c1d2e3f-3b4d-4e5f-8a9b-6f1c0e2a4a5b"',
+        ),
+        (
+            ["6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "6f1c0e2a-3b4d-1e5f-8a9b-0c1d2e3f4a5b"],
+            '{$uuid: true}  # observed: "6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", '
+            '"6f1c0e2a-3b4d-1e5f-8a9b-0c1d2e3f4a5b"',
+        ),
+        (
+            ["6f1c0e2a-3b4d-df5f-8a9b-0c1d2e3f4a5b", "6f1c0e2a-3b4d-df5f-8a9b-0c1d2e3f4a5c"],
+            '{$uuid: true}  # observed: "6f1c0e2a-3b4d-df5f-8a9b-0c1d2e3f4a5b", '
+            '"6f1c0e2a-3b4d-df5f-8a9b-0c1d2e3f4a5c"',
+        ),
+        (
+            ["2026-12-01T10:00:00Z", "2026-12-02T11:30:00+01:00"],
+            '{$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", '
+            '"2026-12-02T11:30:00+01:00"',
+        ),
+        (
+            ["2026-12-01T10:00:00", "2026-12-02T11:30:00"],
+            '{$datetime: {tz_aware: false}}  # observed: "2026-12-01T10:00:00", '
+            '"2026-12-02T11:30:00"',
+        ),
+        (
+            ["2026-12-01T10:00:00", "2026-12-02T11:30:00Z"],
+            '{$datetime: true}  # observed: "2026-12-01T10:00:00", "2026-12-02T11:30:00Z"',
+        ),
+        (["2026-12-01", "2026-12-24"], '{$date: true}  # observed: "2026-12-01", "2026-12-24"'),
+        (
+            ["ORD-20931", "ORD-11230"],
+            '{regex: \'ORD-[0-9]{5}\'}  # observed: "ORD-20931", "ORD-11230"',
+        ),
+        (["ORD-7", "ORD-11230"], '{regex: \'ORD-[0-9]+\'}  # observed: "ORD-7", "ORD-11230"'),
+        (["Paris", "Rome"], '{regex: \'[A-Z][a-z]+\'}  # observed: "Paris", "Rome"'),
+        (["a1b2c3", "9f8e7d"], '{regex: \'[0-9a-f]{6}\'}  # observed: "a1b2c3", "9f8e7d"'),
+        (["x9Q", "AbC"], '{regex: \'[0-9a-zA-Z]{3}\'}  # observed: "x9Q", "AbC"'),
+        (
+            ["call_abc123", "call_x9"],
+            '{regex: \'call_[a-z]+[0-9]+\'}  # observed: "call_abc123", "call_x9"',
+        ),
+        (
+            ["call_abc-1", "call_x"],
+            '{regex: call_.+}  # observed: "call_abc-1", "call_x"',
+        ),
+        (
+            ["report (final).pdf", "report 2.pdf"],
+            '{regex: report .+\\.pdf}  # observed: "report (final).pdf", "report 2.pdf"',
+        ),
+        (
+            ["Book a flight to Paris", "Book flights to Paris"],
+            '{regex: Book .+ to Paris}  # observed: "Book a flight to Paris", "Book flights to Paris"',
+        ),
+        (
+            ["sure thing", "I cannot help with that."],
+            '{$type: str}  # observed: "sure thing", "I cannot help with that."',
+        ),
+        ([True, False], "{$type: bool}  # observed: true, false"),
+        ([None, 3, 5], "{$any_of: [null, {$between: [3, 5]}]}  # observed: null, 3, 5"),
+        (
+            [["a", "b", "c"], ["c", "a", "b"]],
+            '{$unordered: [a, b, c]}  # observed: ["a", "b", "c"], ["c", "a", "b"]',
+        ),
+        ([[1, 2], [1, 2, 3], []], "{$each: {$between: [1, 3]}}  # observed: [1, 2], [1, 2, 3], []"),
+        ([1, 2, 3, 4, 5, 6, 7], "{$between: [1, 7]}  # observed: 1, 2, 3, 4, 5, ... (7 distinct)"),
+        (
+            ["x" * 50 + "!", "y?"],
+            '{$type: str}  # observed: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..., "y?"',
+        ),
+    ],
+)
+def test_a_value_that_varies_becomes_the_narrowest_matcher(values: list[Any], line: str) -> None:
+    runs = [[[ToolCall("f", {"v": value})]] for value in values]
+    text = written(recorded_case("c", runs))
+    assert text.split("    args:\n", 1)[1] == f"      v: {line}\n"
+    case = loaded(text)["c"]
+    assert all(case.passes(run) for run in runs)
+
+
+def test_equal_values_stay_literal_and_parts_that_differ_are_loosened_in_place() -> None:
+    block = args_of(
+        [
+            {"q": "paris", "days": 3, "opts": {"units": "metric", "page": 1}, "ids": [1, 2]},
+            {"q": "paris", "days": 3.0, "opts": {"units": "metric", "page": 2}, "ids": [1, 3]},
+        ]
+    )
+    assert block == textwrap.dedent("""\
+              q: paris
+              days: 3
+              opts:
+                units: metric
+                page: {$between: [1, 2]}  # observed: 1, 2
+              ids:
+              - 1
+              - {$between: [2, 3]}  # observed: 2, 3
+        """)
+
+
+def test_keys_missing_from_some_runs_are_maybe() -> None:
+    block = args_of([{"q": "a", "limit": 10}, {"q": "a"}, {"q": "a", "limit": 20}])
+    assert block == textwrap.dedent("""\
+              q: a
+              limit: {$maybe: {$between: [10, 20]}}  # observed: 10, 20; missing in 1 of 3
+        """)
+
+
+def test_a_data_mapping_with_keys_that_read_as_a_matcher_is_wrapped_in_exact() -> None:
+    runs = [[[ToolCall("f", {"v": {"$ref": "#/a", "n": n}})]] for n in (1, 2)]
+    text = written(recorded_case("c", runs))
+    assert textwrap.dedent(text.split("    args:\n", 1)[1]) == textwrap.dedent("""\
+              v:
+                $exact:
+                  $ref: '#/a'
+                  'n': {$between: [1, 2]}  # observed: 1, 2
+        """)
+    case = loaded(text)["c"]
+    assert all(case.passes(run) for run in runs)
+    assert not case.passes([[ToolCall("f", {"v": {"$ref": "#/a", "n": 1, "x": 0}})]])
+
+
+def test_calls_in_only_some_runs_are_left_out_and_listed() -> None:
+    runs = [
+        [[ToolCall("search", {"q": "a"}), ToolCall("log", {"level": "debug"})]],
+        [[ToolCall("search", {"q": "a"})]],
+        [[ToolCall("log", {"level": "info"}), ToolCall("search", {"q": "a"})]],
+    ]
+    text = written(recorded_case("c", runs))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 3 runs
+          expected_tools:  # left out, not in every run: "log" {"level": "debug"} in runs 1, 3
+          - name: {$literal: search}
+            exact: true
+            args:
+              q: a
+        """)
+    assert all(loaded(text)["c"].passes(run) for run in runs)
+
+
+def test_a_turn_whose_order_varies_is_distinct_not_ordered() -> None:
+    runs = [
+        [[ToolCall("a", {}), ToolCall("b", {})]],
+        [[ToolCall("b", {}), ToolCall("a", {})]],
+    ]
+    text = written(recorded_case("c", runs))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 2 runs
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: a}
+            exact: true
+          - name: {$literal: b}
+            exact: true
+        """)
+    same_order = written(recorded_case("c", [runs[0], runs[0]]))
+    assert "  ordered: true\n" in same_order
+    left_out = written(recorded_case("c", [[runs[0][0] + [ToolCall("c", {})]], runs[1]]))
+    assert "  distinct: true\n" in left_out
+
+
+def test_calls_are_paired_by_name_and_occurrence() -> None:
+    runs = [
+        [[ToolCall("fetch", {"page": 1}), ToolCall("fetch", {"page": 2})]],
+        [[ToolCall("fetch", {"page": 1}), ToolCall("fetch", {"page": 3})]],
+    ]
+    text = written(recorded_case("c", runs))
+    assert "      page: 1\n" in text
+    assert "      page: {$between: [2, 3]}  # observed: 2, 3\n" in text
+
+
+def test_runs_with_another_number_of_turns_are_left_out() -> None:
+    two = [[ToolCall("a", {})], [ToolCall("b", {})]]
+    runs = [[[ToolCall("a", {})]], two, two, []]
+    assert kept_turn_count(runs) == 2
+    assert kept_turn_count([[[]], [[], []]]) == 2  # a tie: the later run's
+    assert kept_turn_count([[], []]) is None
+    text = written(recorded_case("c", runs))
+    assert text.startswith(
+        "test_cases:\n- name: c  # recorded from 2 runs; 2 run(s) with another number of turns "
+        "left out\n"
+    )
+    with pytest.raises(
+        ValueError, match=r"^case 'c': no run has a turn; a case needs at least one$"
+    ):
+        recorded_case("c", [[], []])
+
+
+def test_without_loosening_the_last_run_is_written() -> None:
+    runs = [[[ToolCall("f", {"n": 1})]], [[ToolCall("f", {"n": 2})]]]
+    text = written(recorded_case("c", runs, loosen=False))
+    assert text.startswith("test_cases:\n- name: c  # the last of 2 runs\n")
+    assert text.endswith("      'n': 2\n")
+
+
+def test_calls_of_run_reads_every_format_and_json_text() -> None:
+    openai_message = {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+        ],
+    }
+    assert calls_of_run([openai_message, []]) == [[ToolCall("f", {"a": 1}, id="c1")], []]
+    assert calls_of_run('[[{"name": "g"}]]') == [[ToolCall("g", {})]]
+    with pytest.raises(TypeError, match=r"^turns\[1\]: to_calls cannot read"):
+        calls_of_run([[], 42])
+    with pytest.raises(TypeError, match=r"^turns must be a list with one entry of calls per turn"):
+        calls_of_run({"name": "f"})
+
+
+def test_without_ruamel_building_a_case_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['ruamel'] = None\n"
+        "from toolmatch import ToolCall\n"
+        "from toolmatch._recording import recorded_case\n"
+        "try:\n"
+        "    recorded_case('c', [[[ToolCall('f')]]])\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout == NEEDS_RUAMEL + "\n"
+
+
+# The property: a recorded spec never fails a run it was recorded from ---------------------------
+
+strings_alike = st.one_of(
+    st.from_regex(r"ORD-[0-9]{1,5}", fullmatch=True),
+    st.from_regex(r"[A-Z][a-z]{2,6}", fullmatch=True),
+    st.from_regex(r"call_[a-z0-9]{1,6}(\.pdf)?", fullmatch=True),
+    st.uuids().map(str),
+    st.datetimes().map(lambda moment: moment.isoformat()),
+    st.dates().map(lambda day: day.isoformat()),
+)
+argument_names = st.one_of(keys, st.sampled_from(["regex", "fuzzy", "$x", "n", "y", "yes", "id"]))
+argument_values = st.one_of(
+    json_values,
+    strings_alike,
+    st.sampled_from([{"regex": "a"}, {"fuzzy": "b"}, {"$gt": 1}, [1, 2], [2, 1]]),
+)
+
+
+def alike(value: Any) -> st.SearchStrategy[Any]:
+    """A value of the same kind as ``value``, often close to it: what varies between runs."""
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.integers(value - 5, value + 5)
+    if isinstance(value, float):
+        return st.one_of(st.floats(), st.just(round(value, 2)) if value == value else st.floats())
+    if isinstance(value, str):
+        return st.one_of(strings_alike, st.just(value[:3]), st.just(value + "x"))
+    if isinstance(value, list):
+        return st.one_of(st.permutations(value), st.lists(argument_values, max_size=3))
+    if isinstance(value, dict) and value:
+        return st.builds(dict, st.just(value)).flatmap(
+            lambda copy: alike(next(iter(copy.values()))).map(
+                lambda first: {**copy, next(iter(copy)): first}
+            )
+        )
+    return argument_values
+
+
+@st.composite
+def run_sets(draw: st.DrawFn) -> Runs:
+    """Runs of one case: a first run, then runs made from it with values changed, calls
+    dropped, added or reordered, now and then a turn more or fewer."""
+    names = st.sampled_from(["search", "fetch", "book"])
+    arguments = st.dictionaries(argument_names, argument_values, max_size=4)
+
+    def call() -> ToolCall:
+        if draw(st.integers(0, 9)) == 0:
+            return ToolCall(draw(names), {}, parse_error="Expecting value")
+        return ToolCall(draw(names), draw(arguments))
+
+    turns = draw(st.integers(1, 3))
+    first = [[call() for _ in range(draw(st.integers(0, 3)))] for _ in range(turns)]
+    runs = [first]
+    for _ in range(draw(st.integers(0, 4))):
+        run = []
+        for calls in first:
+            changed = []
+            for original in calls:
+                action = draw(st.sampled_from(["keep", "keep", "values", "drop"]))
+                if action == "keep":
+                    changed.append(original)
+                elif action == "values":
+                    args = dict(original.args)
+                    for key in draw(st.lists(st.sampled_from(sorted(args) or ["k"]), max_size=2)):
+                        if draw(st.integers(0, 3)):
+                            args[key] = draw(alike(args.get(key)))
+                        else:
+                            args.pop(key, None)
+                    changed.append(ToolCall(original.name, args, parse_error=original.parse_error))
+            if draw(st.booleans()):
+                changed.append(call())
+            run.append(draw(st.permutations(changed)) if draw(st.booleans()) else changed)
+        if draw(st.integers(0, 5)) == 0:
+            run = run[:-1] if len(run) > 1 else [*run, []]
+        runs.append(run)
+    return runs
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(run_sets(), st.booleans())
+def test_a_recorded_spec_never_fails_a_run_it_was_recorded_from(runs: Runs, loosen: bool) -> None:
+    text = written(recorded_case("case", runs, loosen=loosen))
+    [case] = load_test_cases(yaml.safe_load(text))
+    if loosen:
+        count = kept_turn_count(runs)
+        recorded = [run for run in runs if len(run) == count]
+    else:
+        recorded = runs[-1:]
+    for run in recorded:
+        assert case.passes(run), (text, run)
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_a_loosened_value_accepts_every_value_observed(data: st.DataObject) -> None:
+    base = data.draw(argument_values)
+    values = [base, *data.draw(st.lists(alike(base), min_size=1, max_size=5))]
+    runs = [[[ToolCall("f", {"v": value})]] for value in values]
+    text = written(recorded_case("case", runs))
+    [case] = load_test_cases(yaml.safe_load(text))
+    for run in runs:
+        assert case.passes(run), (text, run)

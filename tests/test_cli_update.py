@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolmatch._import_common import escaped
 
 # The suite itself runs on CI: the command must not see that, except where a test says so.
 QUIET_ENV = {key: value for key, value in os.environ.items() if key != "CI"}
@@ -895,8 +899,23 @@ def test_a_new_case_with_no_turn_is_not_added(tmp_path: Path) -> None:
     )
     assert text == spec
     assert result.stderr == (
-        "toolmatch: not fixed: test_cases[1](empty): case 'empty': no run has a turn; a case "
-        "needs at least one; not added\n"
+        "toolmatch: not added: test_cases[1](empty): case 'empty': no run has a turn; a case "
+        "needs at least one\n"
+    )
+
+
+def test_a_new_case_after_a_case_that_ends_with_an_alias_is_reported(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: a
+    expected_tools: &tools [f]
+  - name: b
+    expected_tools: *tools
+"""
+    result, text = update(tmp_path, spec, run("c", [call("g")]), mode="new")
+    assert text == spec
+    assert result.stderr == (
+        "toolmatch: not added: test_cases: ends with a YAML alias; change the spec by hand\n"
     )
 
 
@@ -924,3 +943,84 @@ def test_all_fixes_and_adds_and_a_second_all_changes_nothing(tmp_path: Path) -> 
     added = update(tmp_path, spec, *runs, mode="new")[1]
     assert "order_status" in added
     assert "city: Paris" in added
+
+
+def test_a_lone_surrogate_is_reported_not_written(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases:\n  - name: a\n    expected_tools: [{name: f, args: {q: x}}]\n")
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text('{"case": "a", "turns": [[{"name": "f", "args": {"q": "\\ud800"}}]]}\n')
+    before = spec.read_bytes()
+    result = toolmatch("check", spec, traces, "--update", "fix")
+    assert spec.read_bytes() == before
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](a).expected_tools[0].args.q: the recorded "
+        "'\\ud800' cannot be written in a spec",
+    ]
+
+
+# Any literal arguments, any recorded ones -------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "regex", "$x", "b"]), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+ARGS = st.dictionaries(st.sampled_from(["q", "n", "yes", "12:30", "x y"]), JSON_VALUES, max_size=4)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(expected=ARGS, recorded=ARGS, exact=st.booleans(), flow=st.booleans())
+def test_fix_makes_any_literal_spec_pass_its_run_and_touches_nothing_else(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    expected: dict[str, object],
+    recorded: dict[str, object],
+    exact: bool,
+    flow: bool,
+) -> None:
+    import yaml
+
+    from toolmatch._cli import main
+
+    monkeypatch.delenv("CI", raising=False)
+    tool = {
+        "name": "f",
+        "exact": exact,
+        "args": {key: escaped(value) for key, value in expected.items()},
+    }
+    case = yaml.safe_dump(
+        {"name": "a", "expected_tools": [tool]},
+        default_flow_style=flow,
+        allow_unicode=True,
+        sort_keys=False,
+    )
+    first, *rest = case.splitlines()  # the case as the first item of test_cases
+    kept = "  # kept as it is\n  - name: b   # untouched\n    expected_tools: [g]\n"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        f"test_cases:\n  - {first}\n" + "".join(f"    {line}\n" for line in rest) + kept,
+        encoding="utf-8",
+    )
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(
+        jsonl(run("a", [call("f", **recorded)]), run("b", [call("g")])), encoding="utf-8"
+    )
+    status = main(["check", str(spec), str(traces), "--update", "fix"])
+    out, err = capsys.readouterr()
+    assert (status, out.splitlines()[-1]) == (0, "2 passed, 0 failed"), err
+    text = spec.read_text(encoding="utf-8")
+    assert text.endswith(kept)
+    assert main(["check", str(spec), str(traces), "--update", "fix"]) == 0
+    assert capsys.readouterr().err == ""
+    assert spec.read_text(encoding="utf-8") == text

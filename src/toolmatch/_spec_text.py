@@ -117,7 +117,7 @@ class SpecText:
     def edited(self, edits: list[Edit], where: Any) -> tuple[str, list[Edit], list[NotDone]]:
         """The text with the edits made, the edits made, and the ones left out (with why);
         ``where`` names a path as the loader does."""
-        from toolmatch._updating import NotDone
+        from toolmatch._updating import Append, NotDone
 
         if self.json:
             return self._json_text(edits), edits, []
@@ -128,7 +128,8 @@ class SpecText:
             try:
                 splices.extend(self._splices(edit))
             except _UnplacedError as unplaced:
-                not_done.append(NotDone(where(edit.path), str(unplaced)))
+                what = "added" if isinstance(edit, Append) else "fixed"
+                not_done.append(NotDone(where(edit.path), str(unplaced), what))
             else:
                 made.append(edit)
         text = self.text
@@ -197,7 +198,7 @@ class SpecText:
             return int(node.end_mark.index)
         last = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
         if not self._within(node, last):
-            raise _UnplacedError("ends with a YAML alias; change it by hand")
+            raise _UnplacedError("ends with a YAML alias; change the spec by hand")
         return self._end(last)
 
     def _line_start(self, index: int) -> int:
@@ -323,7 +324,7 @@ class SpecText:
         node, _ = self._node(edit.path)
         last = node.value[-1]
         if not self._within(node, last):
-            raise _UnplacedError("ends with a YAML alias; add the case by hand")
+            raise _UnplacedError("ends with a YAML alias; change the spec by hand")
         if node.flow_style:
             at = self._end(last)
             return at, at, f", {inline_yaml(edit.item)}"

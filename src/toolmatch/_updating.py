@@ -83,10 +83,12 @@ if TYPE_CHECKING:
 
 
 class NotDone(NamedTuple):
-    """A change the update does not make: where (a spec path), and why."""
+    """A change the update does not make: where (a spec path), why, and what was not done
+    (``fixed``, or ``added`` for a new case)."""
 
     where: str
     why: str
+    what: str = "fixed"
 
 
 def _at(data: Any, path: Path) -> Any:
@@ -161,18 +163,26 @@ def _key_ok(key: object, expected: object, recorded: dict[Any, Any]) -> bool:
 
 
 def _holds_matcher(value: object) -> bool:
+    """Whether a matcher is in ``value``; ``{$literal: ...}`` is a plain value, written so."""
     if isinstance(value, dict):
-        return matcher_key(value) is not None or any(map(_holds_matcher, value.values()))
+        key = matcher_key(value)
+        if key == "$literal":
+            return False
+        return key is not None or any(map(_holds_matcher, value.values()))
     if isinstance(value, list):
         return any(map(_holds_matcher, value))
     return False
 
 
 def _writable(value: object) -> bool:
-    """Whether a spec can hold ``value`` as a plain value that equals it (not NaN, say)."""
+    """Whether a spec can hold ``value`` as a plain value that equals it: not NaN, and no
+    lone surrogate (JSON text can hold one, a UTF-8 file cannot)."""
+    import json
+
     try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
         return bool(_quiet_matcher(escaped(value)) == value)
-    except ConfigError:
+    except (ConfigError, UnicodeEncodeError, ValueError):
         return False
 
 
@@ -187,6 +197,8 @@ class _Planner:
     def where(self, path: Path) -> str:
         """``test_cases[3](refund).turns[1].expected_tools[0].args.amount``, as the loader
         names places."""
+        if len(path) < 2:
+            return "test_cases"
         index = path[1]
         text = f"test_cases[{index}]({self.data['test_cases'][index]['name']})"
         for step in path[2:]:
@@ -285,6 +297,10 @@ class _Planner:
             return mismatches, -likeness, index
 
         chosen = min(free, key=distance)
+        if not _writable(calls[chosen].name):
+            why = f"the recorded {short_repr(calls[chosen].name)} cannot be written in a spec"
+            self.skip(name_path, why)
+            return None
         claimed.add(chosen)
         self.edits.append(Replace(name_path, calls[chosen].name))
         return calls[chosen]
@@ -341,6 +357,7 @@ class _Planner:
     ) -> None:
         """Each key whose value does not accept the recorded one: fixed, or removed when the
         recorded mapping lacks it; under ``exact``, the recorded keys it lacks are added."""
+        edits, skipped = len(self.edits), len(self.not_done)
         delete = []
         for key, value in expected.items():
             if _key_ok(key, value, recorded):
@@ -360,7 +377,17 @@ class _Planner:
             extra = {key: value for key, value in recorded.items() if key not in expected}
             if self.all_writable(path, extra):
                 add = [(key, escaped(value)) for key, value in extra.items()]
-        if delete or add:
+        keys = [key for key in expected if key not in delete] + [key for key, _ in add]
+        if what == "value" and matcher_key(dict.fromkeys(keys)) is not None:
+            # With these keys, the data mapping would read as a matcher ({regex: ...}):
+            # it is written whole instead, in $literal.
+            del self.edits[edits:], self.not_done[skipped:]
+            if _holds_matcher(expected):
+                why = "kept: it holds matchers, and does not match the recorded"
+                self.skip(path, f"{why} {short_repr(recorded)}")
+            else:
+                self.edits.append(Replace(path, escaped(recorded)))
+        elif delete or add:
             self.edits.append(Rekey(path, tuple(delete), tuple(add)))
 
     def fix_value(self, path: Path, expected: object, recorded: object) -> None:
@@ -444,17 +471,20 @@ def plan_new(runs: Runs, planner: _Planner) -> None:
     ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
     from toolmatch._recording import _plain, recorded_case
 
+    added = len(planner.data["test_cases"])
     for name, calls in runs.new.items():
-        place = f"test_cases[{len(planner.data['test_cases'])}]({name})"
+        place = f"test_cases[{added}]({name})"
         if not name:
-            planner.not_done.append(NotDone(place, "a case needs a name; not added"))
+            why = "a case name must be a non-empty string, got ''"
+            planner.not_done.append(NotDone(f"test_cases[{added}]", why, "added"))
             continue
         try:
             case = recorded_case(name, calls)
         except ValueError as error:  # no run with a turn
-            planner.not_done.append(NotDone(place, f"{error}; not added"))
+            planner.not_done.append(NotDone(place, str(error), "added"))
             continue
         planner.edits.append(Append(("test_cases",), _plain(case), case))
+        added += 1
 
 
 # The command --------------------------------------------------------------------------------
@@ -610,4 +640,4 @@ def _print_diff(where: str, before: str, after: str) -> None:
 
 def _report_not_done(not_done: Iterable[NotDone]) -> None:
     for item in not_done:
-        print(printable(f"toolmatch: not fixed: {item.where}: {item.why}"), file=sys.stderr)
+        print(printable(f"toolmatch: not {item.what}: {item.where}: {item.why}"), file=sys.stderr)

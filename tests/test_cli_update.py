@@ -1024,3 +1024,19 @@ def test_fix_makes_any_literal_spec_pass_its_run_and_touches_nothing_else(
     assert main(["check", str(spec), str(traces), "--update", "fix"]) == 0
     assert capsys.readouterr().err == ""
     assert spec.read_text(encoding="utf-8") == text
+
+
+def test_jobs_and_the_junit_report_check_the_updated_spec(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases:\n  - name: a\n    expected_tools: [{name: f, args: {n: 1}}]\n")
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(jsonl(run("a", [call("f", n=2)]), run("a", [call("f", n=2)])))
+    report = tmp_path / "report.xml"
+    result = toolmatch(
+        "check", spec, traces, "--update", "fix", "--jobs", "2", "--junit-xml", report
+    )
+    assert (result.returncode, result.stdout) == (
+        0,
+        "PASS a\nPASS a (run 2)\n2 passed, 0 failed\n",
+    )
+    assert 'tests="2" failures="0" errors="0"' in report.read_text()

@@ -60,8 +60,6 @@ from toolmatch._trace_inputs import (
     open_traces,
 )
 from toolmatch._typing import TYPE_CHECKING
-from toolmatch._updating import MODES as UPDATE_MODES
-from toolmatch._updating import refusal, spooled, update_spec
 from toolmatch._workers import InterruptsHeld, judge_lines
 
 if TYPE_CHECKING:
@@ -206,7 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--update",
-        choices=UPDATE_MODES,
+        choices=("new", "fix", "all"),
         help="first change the spec to the recorded runs, then check against it: new adds "
         "the cases with runs and no entry (as toolmatch record writes them), fix replaces the "
         "literal values of failing expectations with the last run's, all does both (see "
@@ -262,6 +260,8 @@ def _check(options: argparse.Namespace) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     if options.update is not None:
+        from toolmatch._updating import refusal
+
         refused = refusal(options, os.environ)
         if refused is not None:
             return _fail(refused)
@@ -282,6 +282,8 @@ def _check(options: argparse.Namespace) -> int:
         file: IO[bytes] = sys.stdin.buffer
         size = None
         if options.update is not None:  # read twice: the update's runs, then the check
+            from toolmatch._updating import spooled
+
             try:
                 file = spooled(file)
             except OSError as error:
@@ -307,6 +309,8 @@ def _check(options: argparse.Namespace) -> int:
                 return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
             if options.update is not None:
+                from toolmatch._updating import update_spec
+
                 updated = update_spec(
                     options,
                     cases,

@@ -15,12 +15,12 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from toolmatch._cases import TestCase
 from toolmatch._config import ConfigError, matcher_from_config, matcher_key
 from toolmatch._describe import join_path, short_repr
 from toolmatch._import_common import escaped
+from toolmatch._record import Record
 from toolmatch._report import printable
 from toolmatch._typing import TYPE_CHECKING
 
@@ -34,9 +34,7 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["MODES", "in_ci", "update_spec"]
-
-MODES = ("new", "fix", "all")
+__all__ = ["in_ci", "refusal", "spooled", "update_spec"]
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -52,27 +50,39 @@ def in_ci(environ: Mapping[str, str]) -> bool:
 # The changes, on the spec's data -----------------------------------------------------------
 
 
-class Replace(NamedTuple):
+class Replace(Record):
     """The value at ``path`` becomes ``value``."""
 
+    __slots__ = _fields = ("path", "value")
     path: Path
     value: Any
 
 
-class Rekey(NamedTuple):
+class Rekey(Record):
     """The mapping at ``path`` loses the keys ``delete`` and gains ``add`` (key, value pairs),
     placed after the key ``after`` when it stays, else after its last key."""
 
+    __slots__ = _fields = ("path", "delete", "add", "after")
     path: Path
     delete: tuple[Any, ...]
     add: tuple[tuple[Any, Any], ...]
-    after: Any = None
+    after: Any
+
+    def __init__(
+        self,
+        path: Path,
+        delete: tuple[Any, ...],
+        add: tuple[tuple[Any, Any], ...],
+        after: Any = None,
+    ) -> None:
+        self._assign(path, delete, add, after)
 
 
-class Append(NamedTuple):
+class Append(Record):
     """``item`` is added at the end of the list at ``path``; ``shown`` is how a YAML spec
     writes it (the record builder's mapping, with its comments)."""
 
+    __slots__ = _fields = ("path", "item", "shown")
     path: Path
     item: Any
     shown: Any
@@ -82,13 +92,17 @@ if TYPE_CHECKING:
     Edit = Replace | Rekey | Append
 
 
-class NotDone(NamedTuple):
+class NotDone(Record):
     """A change the update does not make: where (a spec path), why, and what was not done
     (``fixed``, or ``added`` for a new case)."""
 
+    __slots__ = _fields = ("where", "why", "what")
     where: str
     why: str
-    what: str = "fixed"
+    what: str
+
+    def __init__(self, where: str, why: str, what: str = "fixed") -> None:
+        self._assign(where, why, what)
 
 
 def _at(data: Any, path: Path) -> Any:

@@ -1040,3 +1040,15 @@ def test_jobs_and_the_junit_report_check_the_updated_spec(tmp_path: Path) -> Non
         "PASS a\nPASS a (run 2)\n2 passed, 0 failed\n",
     )
     assert 'tests="2" failures="0" errors="0"' in report.read_text()
+
+
+def test_new_cases_come_in_the_order_their_names_first_appear(tmp_path: Path) -> None:
+    spec = "test_cases:\n  - name: a\n    expected_tools: [f]\n"
+    names = ["zeta", "alpha", "mid", "beta"]
+    runs = [run("a", [call("f")]), *(run(name, [call("g")]) for name in names)]
+    result, text = update(tmp_path, spec, *runs, *reversed(runs[1:]), mode="new")
+    assert [line for line in text.splitlines() if line.startswith("  - name: ")] == [
+        "  - name: a",
+        *(f"  - name: {name}  # recorded from 2 runs" for name in names),
+    ]
+    assert result.returncode == 0

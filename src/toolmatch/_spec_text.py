@@ -79,6 +79,7 @@ class SpecText:
         self.text = raw.decode("utf-8-sig")
         self.json = where.rpartition(".")[2].lower() == "json"
         self.root: Any = None
+        self.indents: tuple[int, int, int] | None = None  # measured when a case is added
         if self.json:
             import json
 
@@ -121,12 +122,18 @@ class SpecText:
 
         if self.json:
             return self._json_text(edits), edits, []
-        splices: list[tuple[int, int, str]] = []
+        splices: list[tuple[int, int, int, str]] = []
         made: list[Edit] = []
         not_done: list[NotDone] = []
         for edit in edits:
             try:
-                splices.extend(self._splices(edit))
+                # Made from the end of the text backwards; at one place, the later edits
+                # first, so that the text reads in the edits' order.
+                number = len(splices)
+                splices.extend(
+                    (start, stop, number + index, new)
+                    for index, (start, stop, new) in enumerate(self._splices(edit))
+                )
             except _UnplacedError as unplaced:
                 what = "added" if isinstance(edit, Append) else "fixed"
                 not_done.append(NotDone(where(edit.path), str(unplaced), what))
@@ -134,7 +141,7 @@ class SpecText:
                 made.append(edit)
         text = self.text
         end = len(text) + 1
-        for start, stop, new in sorted(splices, reverse=True):
+        for start, stop, _, new in sorted(splices, reverse=True):
             if stop > end:
                 raise AssertionError(f"overlapping edits at {start}-{stop}")
             text = text[:start] + new + text[stop:]
@@ -337,7 +344,9 @@ class SpecText:
                 gap = newline
         dash = int(node.start_mark.column)
         column = int(last.start_mark.column)
-        lines = _case_yaml(edit.shown, self._indents()).split("\n")
+        if self.indents is None:
+            self.indents = self._indents()
+        lines = _case_yaml(edit.shown, self.indents).split("\n")
         first = " " * dash + "-" + " " * (column - dash - 1) + lines[0]
         rest = [(" " * column + line) if line else line for line in lines[1:]]
         return at, at, newline + gap + newline.join([first, *rest])

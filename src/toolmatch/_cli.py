@@ -32,7 +32,8 @@ bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 "passed", "pass_rate", "pass_k"}``), then ``{"type": "summary", "passed", "failed",
 "errors", "missing", "lines", "cases", "pass_rate", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
-every turn. ``--junit-xml PATH`` also writes a JUnit XML report.
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
+first changes the spec to the recorded runs (``_updating``), then checks against it.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
@@ -57,14 +58,25 @@ from collections.abc import Sequence
 from toolmatch import __version__
 from toolmatch._cases import TestCase, load_test_cases_quietly
 from toolmatch._cli_spec import add_commands, run_command
-from toolmatch._config import ConfigError
+from toolmatch._config import ConfigError, SpecWarning
 from toolmatch._describe import short_repr
 from toolmatch._judging import Judge
 from toolmatch._report import JUnit, Report, printable, progress_bar
 from toolmatch._strings import default_regex_timeout
-from toolmatch._trace_inputs import Envelope, Reading, StoppedError, TracesError, trace_items
+from toolmatch._trace_inputs import (
+    Reading,
+    StoppedError,
+    TracesError,
+    columns_of,
+    envelope_of,
+    trace_items,
+)
 from toolmatch._trials import MinPassRate, parse_min_pass_rate
+from toolmatch._typing import TYPE_CHECKING
 from toolmatch._workers import InterruptsHeld, judge_lines
+
+if TYPE_CHECKING:
+    from typing import IO
 
 __all__ = ["main"]
 
@@ -221,6 +233,19 @@ def _parser() -> argparse.ArgumentParser:
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
     check.add_argument(
+        "--update",
+        choices=("new", "fix", "all"),
+        help="first change the spec to the recorded runs, then check against it: new adds "
+        "the cases with runs and no entry (as toolmatch record writes them), fix replaces the "
+        "literal values of failing expectations with the last run's, all does both (see "
+        "docs/cli.md); the change is printed on stderr as a diff",
+    )
+    check.add_argument(
+        "--update-in-ci",
+        action="store_true",
+        help="allow --update when CI is set in the environment (refused there otherwise)",
+    )
+    check.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
@@ -246,17 +271,26 @@ def _same_file(path: str, other: str | int) -> bool:
         return False
 
 
+def _load(options: argparse.Namespace, where: str) -> tuple[list[TestCase], list[SpecWarning]]:
+    if options.regex_timeout is None:
+        return load_test_cases_quietly(where)
+    with default_regex_timeout(options.regex_timeout):
+        return load_test_cases_quietly(where)
+
+
 def _check(options: argparse.Namespace) -> int:
     for stream in (sys.stdout, sys.stderr):
         # A case name or an argument the console cannot encode must not end the run.
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    if options.update is not None:
+        from toolmatch._updating import refusal
+
+        refused = refusal(options, os.environ)
+        if refused is not None:
+            return _fail(refused)
     try:
-        if options.regex_timeout is None:
-            cases, warned = load_test_cases_quietly(options.spec)
-        else:
-            with default_regex_timeout(options.regex_timeout):
-                cases, warned = load_test_cases_quietly(options.spec)
+        cases, warned = _load(options, options.spec)
     except ConfigError as error:
         # One line a problem, whatever the spec's names and values hold.
         for problem in error.problems:
@@ -267,8 +301,21 @@ def _check(options: argparse.Namespace) -> int:
     for warning in warned:  # one line each: the spec loads, with a meaning that changed
         print(printable(f"warning: {warning}"), file=sys.stderr)
 
+    stdin = None
+    if options.update is not None and options.traces == "-":
+        from toolmatch._updating import spooled
+
+        try:  # read twice: the update's runs, then the check
+            stdin = spooled(sys.stdin.buffer)
+        except OSError as error:
+            return _fail(f"cannot read the traces <stdin>: {error.strerror or error}")
+    if options.update is not None:
+        updated = _update(options, cases, stdin)
+        if isinstance(updated, int):
+            return updated
+        cases = updated
     try:
-        reading = Reading(options.traces, besides=[options.spec])
+        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
         return _fail(str(error))
     for skipped in reading.warnings():
@@ -294,6 +341,31 @@ def _check(options: argparse.Namespace) -> int:
                 junit.discard()
 
 
+def _update(
+    options: argparse.Namespace, cases: list[TestCase], stdin: IO[bytes] | None
+) -> int | list[TestCase]:
+    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status."""
+    from toolmatch._updating import update_spec
+
+    try:
+        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
+    except TracesError as error:
+        return _fail(str(error))
+    with reading:
+        return update_spec(
+            options, cases, reading, envelope_of(options), lambda where: _load(options, where)[0]
+        )
+
+
+def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
+    """The copy of standard input from its start, as a file of its own: a reading closes
+    what it reads, and the copy is read twice."""
+    if copy is None:
+        return None
+    copy.seek(0)
+    return os.fdopen(os.dup(copy.fileno()), "rb")
+
+
 def _run(
     options: argparse.Namespace,
     cases: Sequence[TestCase],
@@ -310,14 +382,9 @@ def _run(
         progress,
         options.min_pass_rate,
     )
-    envelope = None
-    if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
-        envelope = Envelope(options.case_key, options.turns_key, options.one_turn)
-    judge = Judge(cases, want_json=options.format == "json", envelope=envelope)
+    judge = Judge(cases, want_json=options.format == "json", envelope=envelope_of(options))
     stopped = None  # why the run ended early, for the JUnit report
-    # A Parquet file reads only the columns holding the case and the turns.
-    columns = {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
-    outcomes = judge_lines(judge, trace_items(reading, columns), options.jobs)
+    outcomes = judge_lines(judge, trace_items(reading, columns_of(options)), options.jobs)
     try:
         try:
             for outcome in outcomes:

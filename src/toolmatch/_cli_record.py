@@ -22,11 +22,12 @@ import sys
 from toolmatch._describe import short_repr, type_name
 from toolmatch._report import printable
 from toolmatch._trace_inputs import (
-    Envelope,
     Reading,
     RecordError,
     StoppedError,
     TracesError,
+    columns_of,
+    envelope_of,
     read_item,
     trace_items,
 )
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls import ToolCall
+    from toolmatch._trace_inputs import Envelope
 
 __all__ = ["add_record"]
 
@@ -117,12 +119,8 @@ def _record(options: argparse.Namespace) -> int:
     with reading:
         if output is not None and any(_same_file(output, file) for file in reading.files):
             return _fail(f"cannot write {output}: it is the traces file")
-        envelope = None
-        if (options.case_key, options.turns_key, options.one_turn) != ("case", "turns", False):
-            envelope = Envelope(options.case_key, options.turns_key, options.one_turn)
-        columns = {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
         try:
-            runs, errors = _read_runs(reading, columns, envelope)
+            runs, errors = _read_runs(reading, columns_of(options), envelope_of(options))
         except StoppedError as error:
             return _fail(reading.stopped(error))
     if not runs:

@@ -32,6 +32,8 @@ __all__ = [
     "RecordError",
     "StoppedError",
     "TracesError",
+    "columns_of",
+    "envelope_of",
     "not_checked",
     "read_item",
     "trace_items",
@@ -119,6 +121,19 @@ class Envelope:
             except ValueError as error:
                 raise RecordError(str(error), name) from None
         return {"case": case, "turns": turns}
+
+
+def envelope_of(options: Any) -> Envelope | None:
+    """The envelope of a command's ``--case-key/--turns-key/--one-turn``; ``None`` for
+    the trace format's own ``{"case": ..., "turns": [...]}``."""
+    if (options.case_key, options.turns_key, options.one_turn) == ("case", "turns", False):
+        return None
+    return Envelope(options.case_key, options.turns_key, options.one_turn)
+
+
+def columns_of(options: Any) -> set[str]:
+    """The top-level fields holding the case and the turns: all a Parquet file must read."""
+    return {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
 
 
 class StoppedError(Exception):
@@ -510,11 +525,14 @@ class Reading:
     files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet`` under it,
     in sorted order, but for the files ``besides`` names (such as the spec); one named
     alone is opened now, so that a file that cannot be read fails before anything is
-    checked. Raises :class:`TracesError` saying why TRACES cannot be read. Records are
+    checked; ``stdin`` is what ``-`` reads instead of standard input (a copy, read twice by
+    ``--update``). Raises :class:`TracesError` saying why TRACES cannot be read. Records are
     numbered from 1 across all the files; :meth:`place` says where a number is.
     """
 
-    def __init__(self, path: str, besides: Collection[str] = ()) -> None:
+    def __init__(
+        self, path: str, besides: Collection[str] = (), stdin: IO[bytes] | None = None
+    ) -> None:
         self.stdin = path == "-"
         self.name = "<stdin>" if self.stdin else path
         self.lines = 0  # every record read so far: lines (blank ones too), rows, items
@@ -528,7 +546,7 @@ class Reading:
         self._segments: list[tuple[str, str, int]] = []  # its file, unit, first place number
         if self.stdin:
             self._files.append((self.name, _JSON_LINES))
-            self._opened = _LinesFile(sys.stdin.buffer, None)
+            self._opened = _LinesFile(sys.stdin.buffer if stdin is None else stdin, None)
             return
         if self.directory:
             self._list(path, besides)

@@ -22,10 +22,10 @@ from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
     ExpectedTurn,
+    RunVerdict,
     check_max_calls,
-    judge_turns,
+    judge_run,
     read_turns,
-    turns_pass,
 )
 from toolmatch._spec_files import read_spec_file
 from toolmatch._tool_check import ToolCatalogue
@@ -36,11 +36,16 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import Any
 
-    from toolmatch._calls import ToolCall
     from toolmatch._config import SpecWarning
     from toolmatch._results import TurnResult
 
-__all__ = ["TestCase", "load_expected_tools", "load_test_cases", "load_test_cases_quietly"]
+__all__ = [
+    "TestCase",
+    "judge_case",
+    "load_expected_tools",
+    "load_test_cases",
+    "load_test_cases_quietly",
+]
 
 
 _TOOL_KEYS = (
@@ -95,7 +100,7 @@ class TestCase(Record):
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
         holding several alternative answers (choices) ``ValueError``, named the same way.
         """
-        return judge_turns(self.turns, self._read(call_turns), self.max_calls)
+        return judge_case(self, call_turns).results()
 
     def passes(self, call_turns: Sequence[object]) -> bool:
         """Whether the run passes: ``check``'s verdict, without building its results.
@@ -108,16 +113,19 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return turns_pass(self.turns, self._read(call_turns), self.max_calls)
+        return judge_case(self, call_turns).passed
 
-    @staticmethod
-    def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:
-        if not isinstance(call_turns, (list, tuple)):
-            raise TypeError(
-                f"turns must be a list with one entry of calls per turn, got "
-                f"{short_repr(call_turns)} ({type_name(call_turns)})"
-            )
-        return read_turns(call_turns, "turns")
+
+def judge_case(case: TestCase, call_turns: Sequence[object]) -> RunVerdict:
+    """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its
+    ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
+    failing run (``toolmatch check``) asks for them after the verdict."""
+    if not isinstance(call_turns, (list, tuple)):
+        raise TypeError(
+            f"turns must be a list with one entry of calls per turn, got "
+            f"{short_repr(call_turns)} ({type_name(call_turns)})"
+        )
+    return judge_run(case.turns, read_turns(call_turns, "turns"), case.max_calls)
 
 
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:

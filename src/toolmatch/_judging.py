@@ -10,8 +10,9 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 
-from toolmatch._cases import TestCase
+from toolmatch._cases import TestCase, judge_case
 from toolmatch._describe import short_repr, type_name
+from toolmatch._reading import scan_object
 from toolmatch._results import TurnResult
 from toolmatch._trace_inputs import Envelope, EnvelopeError, turns_value
 from toolmatch._typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ __all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
+_NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
 
 
@@ -48,67 +50,67 @@ class Judge:
             return (ERROR, number, None, [message], message, None)
 
     def _judge(self, number: int, raw: bytes) -> Outcome:
-        def bad(message: str, case: str | None = None) -> Outcome:
-            return _bad(number, message, case)
-
         try:
-            text = raw.rstrip(b"\r\n").decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            return bad(f"not UTF-8 text: byte {error.start} cannot be decoded")
-        text = text.lstrip("\ufeff")
-        try:
-            run = json.loads(text)
-        except json.JSONDecodeError as error:
-            return bad(f"invalid JSON: {error.msg} at column {error.colno}")
-        except RecursionError:
-            return bad("invalid JSON: nested too deeply")
-        except ValueError as error:  # valid JSON, but an integer too long for Python to read
-            name, message = _too_long_integer(text, error)
-            return bad(message, name)
+            return _bad(number, f"not UTF-8 text: byte {error.start} cannot be decoded")
+        run: object = scan_object(text)  # a line of one JSON object, as most are
+        if run is None:
+            text = text.rstrip("\r\n").lstrip("\ufeff")
+            try:
+                run = json.loads(text)
+            except json.JSONDecodeError as error:
+                return _bad(number, f"invalid JSON: {error.msg} at column {error.colno}")
+            except RecursionError:
+                return _bad(number, "invalid JSON: nested too deeply")
+            except ValueError as error:  # valid JSON, but an integer too long for Python
+                name, message = _too_long_integer(text, error)
+                return _bad(number, message, name)
         if self.envelope is not None:
             try:
                 run = self.envelope(run)
             except EnvelopeError as error:
-                return bad(str(error), error.case)
+                return _bad(number, str(error), error.case)
         return self._judge_run(number, run)
 
     def _judge_run(self, number: int, run: object) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
-
-        def bad(message: str, case: str | None = None) -> Outcome:
-            return _bad(number, message, case)
-
-        if not isinstance(run, dict):
-            return bad(
+        if type(run) is not dict and not isinstance(run, dict):
+            return _bad(
+                number,
                 'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
-                f"{short_repr(run)} ({type_name(run)})"
+                f"{short_repr(run)} ({type_name(run)})",
             )
         name = run.get("case")
-        if not isinstance(name, str):
+        if type(name) is not str and not isinstance(name, str):
             found = "missing" if "case" not in run else f"{short_repr(name)} ({type_name(name)})"
-            return bad(f'"case" must be the name of a test case in the spec, got {found}')
+            return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
         case = self.cases.get(name)
         if case is None:
             names = list(self.cases)
             shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
             more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-            return bad(f"unknown case {short_repr(name)}; the spec has {shown}{more}", name)
+            message = f"unknown case {short_repr(name)}; the spec has {shown}{more}"
+            return _bad(number, message, name)
         if "turns" not in run:
-            return bad('missing "turns": a list with one entry of calls per turn', name)
+            return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
         # From here on the line is its case's run: whatever goes wrong, it is reported once,
         # as this run's error, and the case is not missing.
         try:
             return self._verdict(number, name, case, turns_value(run["turns"]))
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
-            return bad(str(error), name)
+            return _bad(number, str(error), name)
         except Exception as error:
-            return bad(f"cannot check this run: {_reason(error)}", name)
+            return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        if not self.want_json and case.passes(turns):
-            return (PASS, number, name, [], "", None)  # a text PASS needs no results
-        results = case.check(turns)
-        passed = all(result.passed for result in results)
+        verdict = judge_case(case, turns)
+        if verdict.passed and not self.want_json:
+            # A text PASS needs no results. Its parts are shared objects (the spec's name for
+            # the case), so a worker's chunk of outcomes pickles small.
+            return (PASS, number, case.name, _NO_DETAILS, "", None)
+        results = verdict.results()  # the same calls, read once
+        passed = verdict.passed
         details, message = ([], "") if passed else failure_lines(results)
         body = None
         if self.want_json:

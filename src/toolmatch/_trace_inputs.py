@@ -149,7 +149,7 @@ def numbered_lines(file: IO[bytes], name: str, reading: Reading) -> Iterator[tup
         for raw in file:
             reading.lines += 1
             reading.bytes += len(raw)
-            if raw.strip():
+            if not raw.isspace():  # the file gives no empty line; isspace stops at a '{'
                 yield reading.lines, raw
     except READ_ERRORS as error:
         raise StoppedError(

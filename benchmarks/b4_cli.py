@@ -248,11 +248,17 @@ def _profile(spec: Path, traces: Path) -> str:
     total = _share(stats, "_cli.py", "_check")
     parts = {
         "reading the calls (to_calls)": _share(stats, "_formats.py", "to_calls"),
-        "of which parsing JSON-string arguments": _share(stats, "_reading.py", "_json_arguments"),
+        "of which parsing JSON-string arguments": (
+            _share(stats, "_reading.py", "scan_object", caller="call")
+            + _share(stats, "_reading.py", "_loads_arguments", caller="call")
+        ),
         "judging the expectations (verdicts, and results for failed runs)": (
             _share(stats, "_selection.py", "judge") + _share(stats, "_selection.py", "result")
         ),
-        "parsing the lines (json.loads)": _share(stats, "__init__.py", "loads", caller="_judge"),
+        "parsing the lines (json's scanner)": (
+            _share(stats, "_reading.py", "scan_object", caller="_judge")
+            + _share(stats, "__init__.py", "loads", caller="_judge")
+        ),
         "printing the report": _share(stats, "_report.py", "add"),
     }
     shown = "; ".join(f"{label} {100 * seconds / total:.0f}%" for label, seconds in parts.items())

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -453,8 +455,8 @@ def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
     spec: Path, tmp_path: Path
 ) -> None:
     (tmp_path / "dying.py").write_text(DYING_JUDGE, encoding="utf-8")
-    runs: list[object] = [SEARCH_OK] * 200
-    runs[149] = {**SEARCH_OK, "die": True}  # line 150, in the third chunk of 64 lines
+    runs: list[object] = [SEARCH_OK] * (3 * CHUNK + 8)
+    runs[2 * CHUNK + 21] = {**SEARCH_OK, "die": True}  # in the third chunk
     traces = write_traces(tmp_path, *runs)
     script = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import dying; "
@@ -477,7 +479,7 @@ def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
     )
     assert reported is not None, completed.stderr
     first_unchecked = int(reported.group(1))
-    assert first_unchecked in (1, 65, 129)
+    assert first_unchecked in (1, CHUNK + 1, 2 * CHUNK + 1)
     assert completed.stdout.splitlines() == [
         "PASS search" if run == 1 else f"PASS search (run {run})"
         for run in range(1, first_unchecked)
@@ -500,7 +502,7 @@ def test_ctrl_c_with_jobs_stops_every_process_quietly(spec: Path) -> None:
     assert process.stdout is not None
     try:
         # More lines than the workers' window of chunks: some are reported while it waits.
-        process.stdin.write(jsonl(*[SEARCH_OK] * 1000).encode())
+        process.stdin.write(jsonl(*[SEARCH_OK] * (16 * CHUNK)).encode())
         process.stdin.flush()  # stdin stays open: the command waits for more lines
         ready, _, _ = select.select([process.stdout], [], [], 60)
         assert ready, "no report line within a minute"

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from toolmatch import ExpectedTool, check_turns, load_test_cases
+from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 TIMEOUT = 60  # seconds a run may take before the test calls it hung
 FORK_ON_LINUX = pytest.mark.skipif(
@@ -194,7 +195,7 @@ def test_a_worker_killed_between_chunks_breaks_the_pool_inside_submit(
     )
     assert process.stdin is not None
     try:
-        process.stdin.write(jsonl(*[SEARCH_OK] * 64).encode())  # one chunk, sent to a worker
+        process.stdin.write(jsonl(*[SEARCH_OK] * CHUNK).encode())  # one chunk, to a worker
         process.stdin.flush()
         wait_for(lambda: len(workers(process.pid)) == 2, "two workers")
         time.sleep(0.5)  # pacing only: the first chunk is most often judged by then
@@ -204,13 +205,13 @@ def test_a_worker_killed_between_chunks_breaks_the_pool_inside_submit(
     except BaseException:
         kill(process)
         raise
-    stdout, stderr = finish(process, stdin=jsonl(*[SEARCH_OK] * 64))
+    stdout, stderr = finish(process, stdin=jsonl(*[SEARCH_OK] * CHUNK))
     assert process.returncode == 2, stderr
     reported = NOT_CHECKED.fullmatch(stderr.decode())
     assert reported is not None, stderr
     # The first chunk's results are reported if the killed worker had finished it.
     first_unchecked = int(reported.group(1))
-    assert first_unchecked in (1, 65)
+    assert first_unchecked in (1, CHUNK + 1)
     assert stdout.decode().splitlines() == passes(first_unchecked - 1)
     cases = junit_cases(report)
     assert cases[:-1] == [(name, None, None) for name in runs_of_search(first_unchecked - 1)]
@@ -267,7 +268,8 @@ _cli.Judge = SlowJudge
 def test_ctrl_c_while_a_worker_is_busy_stops_at_once_and_keeps_the_report(
     spec: Path, tmp_path: Path
 ) -> None:
-    traces = write_traces(tmp_path, *[SEARCH_OK] * 100, {**SEARCH_OK, "slow": True}, SEARCH_OK)
+    before = [SEARCH_OK] * (CHUNK + 36)  # the first chunk, and part of the second
+    traces = write_traces(tmp_path, *before, {**SEARCH_OK, "slow": True}, SEARCH_OK)
     report = tmp_path / "report.xml"
     script = SLOW_LINE + PATCHED_MAIN
     process = subprocess.Popen(
@@ -284,8 +286,8 @@ def test_ctrl_c_while_a_worker_is_busy_stops_at_once_and_keeps_the_report(
     )
     assert process.stdout is not None
     try:
-        # Lines 1 to 64 are reported; the second chunk waits for the sleeping line 101.
-        for _ in range(64):
+        # The first chunk's lines are reported; the second chunk waits for the sleeping line.
+        for _ in range(CHUNK):
             assert process.stdout.readline().startswith(b"PASS search")
         os.killpg(process.pid, signal.SIGINT)
     except BaseException:
@@ -294,8 +296,12 @@ def test_ctrl_c_while_a_worker_is_busy_stops_at_once_and_keeps_the_report(
     stdout, stderr = finish(process, timeout=20)  # not the 600 s the worker sleeps
     assert (process.returncode, stdout, stderr) == (130, b"", b"toolmatch: interrupted\n")
     cases = junit_cases(report)
-    assert cases == [(name, None, None) for name in runs_of_search(64)] + [
-        ("toolmatch check", "incomplete", "interrupted; the lines from line 65 on were not checked")
+    assert cases == [(name, None, None) for name in runs_of_search(CHUNK)] + [
+        (
+            "toolmatch check",
+            "incomplete",
+            f"interrupted; the lines from line {CHUNK + 1} on were not checked",
+        )
     ]
     assert_no_process_left(process.pid)
 
@@ -495,12 +501,12 @@ def test_a_huge_integer_in_the_spec_gives_one_outcome(tmp_path: Path) -> None:
 
 
 BOOM = """
-from toolmatch import TestCase
+from toolmatch import _judging
 
-def boom(self, turns):
+def boom(case, turns):
     raise RuntimeError("the checker broke\\non a second line")
 
-TestCase.check = TestCase.passes = boom
+_judging.judge_case = boom  # what the command judges a run's turns with
 """
 
 

@@ -22,10 +22,10 @@ from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
     ExpectedTurn,
+    RunVerdict,
     check_max_calls,
-    judge_turns,
+    judge_run,
     read_turns,
-    turns_pass,
 )
 from toolmatch._spec_files import read_spec_file
 from toolmatch._tool_check import ToolCatalogue
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TestCase",
+    "judge_case",
     "load_expected_tools",
     "load_test_cases",
     "load_test_cases_quietly",
@@ -101,7 +102,7 @@ class TestCase(Record):
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
         holding several alternative answers (choices) ``ValueError``, named the same way.
         """
-        return judge_turns(self.turns, self._read(call_turns), self.max_calls)
+        return judge_case(self, call_turns).results()
 
     def passes(self, call_turns: Sequence[object]) -> bool:
         """Whether the run passes: ``check``'s verdict, without building its results.
@@ -114,11 +115,14 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return turns_pass(self.turns, self._read(call_turns), self.max_calls)
+        return judge_case(self, call_turns).passed
 
-    @staticmethod
-    def _read(call_turns: Sequence[object]) -> list[list[ToolCall]]:
-        return read_run_turns(call_turns)
+
+def judge_case(case: TestCase, call_turns: Sequence[object]) -> RunVerdict:
+    """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its
+    ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
+    failing run (``toolmatch check``) asks for them after the verdict."""
+    return judge_run(case.turns, read_run_turns(call_turns), case.max_calls)
 
 
 def read_run_turns(call_turns: object) -> list[list[ToolCall]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from toolmatch._cases import TestCase
+from toolmatch._cases import TestCase, judge_case
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
 from toolmatch._trace_inputs import Envelope, RecordError, read_item, turns_value
@@ -26,6 +26,7 @@ __all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
+_NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
 
 
@@ -58,41 +59,42 @@ class Judge:
 
     def _judge_run(self, number: int, run: object) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
-
-        def bad(message: str, case: str | None = None) -> Outcome:
-            return _bad(number, message, case)
-
-        if not isinstance(run, dict):
-            return bad(
+        if type(run) is not dict and not isinstance(run, dict):
+            return _bad(
+                number,
                 'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
-                f"{short_repr(run)} ({type_name(run)})"
+                f"{short_repr(run)} ({type_name(run)})",
             )
         name = run.get("case")
-        if not isinstance(name, str):
+        if type(name) is not str and not isinstance(name, str):
             found = "missing" if "case" not in run else f"{short_repr(name)} ({type_name(name)})"
-            return bad(f'"case" must be the name of a test case in the spec, got {found}')
+            return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
         case = self.cases.get(name)
         if case is None:
             names = list(self.cases)
             shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
             more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-            return bad(f"unknown case {short_repr(name)}; the spec has {shown}{more}", name)
+            message = f"unknown case {short_repr(name)}; the spec has {shown}{more}"
+            return _bad(number, message, name)
         if "turns" not in run:
-            return bad('missing "turns": a list with one entry of calls per turn', name)
+            return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
         # From here on the line is its case's run: whatever goes wrong, it is reported once,
         # as this run's error, and the case is not missing.
         try:
             return self._verdict(number, name, case, turns_value(run["turns"]))
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
-            return bad(str(error), name)
+            return _bad(number, str(error), name)
         except Exception as error:
-            return bad(f"cannot check this run: {_reason(error)}", name)
+            return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        if not self.want_json and case.passes(turns):
-            return (PASS, number, name, [], "", None)  # a text PASS needs no results
-        results = case.check(turns)
-        passed = all(result.passed for result in results)
+        verdict = judge_case(case, turns)
+        if verdict.passed and not self.want_json:
+            # A text PASS needs no results. Its parts are shared objects (the spec's name for
+            # the case), so a worker's chunk of outcomes pickles small.
+            return (PASS, number, case.name, _NO_DETAILS, "", None)
+        results = verdict.results()  # the same calls, read once
+        passed = verdict.passed
         details, message = ([], "") if passed else failure_lines(results)
         body = None
         if self.want_json:

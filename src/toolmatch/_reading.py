@@ -28,6 +28,7 @@ __all__ = [
     "Reading",
     "list_at",
     "read_one_option",
+    "scan_object",
     "as_data",
     "cannot_read",
     "no_call",
@@ -138,7 +139,11 @@ class Reading:
         elif type(raw_args) is dict:
             args = raw_args.copy()  # the caller may change theirs later
         elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
-            args, parse_error = _json_arguments(raw_args)
+            parsed = scan_object(raw_args)
+            if parsed is None:
+                args, parse_error = _loads_arguments(raw_args)
+            else:
+                args = parsed
         else:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
@@ -342,20 +347,33 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
 
 def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
     """``parse_arguments`` for a string."""
-    # The common case, one JSON object (and perhaps JSON whitespace after it), straight
-    # through json's C scanner: json.loads adds a Python layer of whitespace regexes that
-    # costs twice the parse. Anything else (leading whitespace, bad JSON, another value, a
-    # BOM) goes through json.loads, so its answers and error texts stay json.loads'.
+    parsed = scan_object(text)
+    if parsed is not None:
+        return parsed, None
+    return _loads_arguments(text)
+
+
+def scan_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, as ``json.loads`` reads it; ``None`` when the text
+    is anything else, for the caller to give ``json.loads`` (and so its errors).
+
+    The common case, one JSON object (and perhaps JSON whitespace after it), goes straight
+    through json's C scanner: ``json.loads`` adds a Python layer of whitespace regexes that
+    costs as much as a small parse. Leading whitespace, a BOM, bad JSON, another value or
+    extra data after it give ``None``.
+
+    >>> scan_object('{"q": "paris"}  '), scan_object(' {"q": 1}'), scan_object('{"q": 1} 2')
+    ({'q': 'paris'}, None, None)
+    """
     if text and text[0] == "{":
         scan = _scan_once or _json_scanner()
         try:
             parsed, end = scan(text, 0)
         except (StopIteration, ValueError, RecursionError):
-            pass
-        else:
-            if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
-                return parsed, None  # text starts with '{': the scanner gave a dict
-    return _loads_arguments(text)
+            return None
+        if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
+            return parsed  # type: ignore[no-any-return]  # text starts with '{': a dict
+    return None
 
 
 def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:

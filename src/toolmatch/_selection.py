@@ -1331,15 +1331,17 @@ def _judge_run(
     turns: Sequence[_Turn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
+    judged: list[tuple[_Verdict, str | None, str | None]],
     *,
     until_failure: bool = False,
-) -> list[tuple[_Verdict, str | None, str | None]]:
-    """Each turn's verdict, with what is wrong with the run around it: a turn missing on one
-    side (its ``reason``), the run's calls going over ``max_calls`` at this turn. With
-    ``until_failure``, the run stops at its first failing turn (a verdict needs no more)."""
-    judged = []
-    total = 0
-    for number in range(max(len(turns), len(calls_per_turn))):
+) -> bool:
+    """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
+    is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
+    calls going over ``max_calls`` at this turn. With ``until_failure``, the run stops at
+    its first failing turn (a verdict needs no more). Whether every turn judged passed."""
+    total = sum(verdict.kept_count for verdict, _, _ in judged) if judged else 0
+    passed = True
+    for number in range(len(judged), max(len(turns), len(calls_per_turn))):
         reason = None
         if number >= len(calls_per_turn) or number >= len(turns):
             missing = (
@@ -1361,9 +1363,38 @@ def _judge_run(
                     f"by the end of turn {number}"
                 )
         judged.append((verdict, reason, over))
-        if until_failure and not (verdict.passed and reason is None and over is None):
-            break
-    return judged
+        if not (verdict.passed and reason is None and over is None):
+            passed = False
+            if until_failure:
+                break
+    return passed
+
+
+class RunVerdict:
+    """A run's verdict, reached turn by turn up to its first failing turn; :meth:`results`
+    judges the turns after that one and puts every turn's verdict into words."""
+
+    __slots__ = ("_turns", "_calls_per_turn", "_max_calls", "_judged", "passed")
+
+    def __init__(
+        self,
+        turns: Sequence[_Turn],
+        calls_per_turn: Sequence[list[ToolCall]],
+        max_calls: int | None = None,
+    ) -> None:
+        self._turns = turns
+        self._calls_per_turn = calls_per_turn
+        self._max_calls = max_calls
+        self._judged: list[tuple[_Verdict, str | None, str | None]] = []
+        self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, until_failure=True)
+
+    def results(self) -> list[TurnResult]:
+        """Each turn's full result, as :func:`judge_turns` gives them."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return [
+            verdict.result(number, reason, () if over is None else (over,))
+            for number, (verdict, reason, over) in enumerate(self._judged)
+        ]
 
 
 def _turn_results(
@@ -1371,12 +1402,7 @@ def _turn_results(
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None = None,
 ) -> list[TurnResult]:
-    return [
-        verdict.result(number, reason, () if over is None else (over,))
-        for number, (verdict, reason, over) in enumerate(
-            _judge_run(turns, calls_per_turn, max_calls)
-        )
-    ]
+    return RunVerdict(turns, calls_per_turn, max_calls).results()
 
 
 def judge_turns(
@@ -1388,22 +1414,17 @@ def judge_turns(
 
     A turn present on one side only fails with a ``reason``.
     """
-    return _turn_results([turn._turn for turn in turns], calls_per_turn, max_calls)
+    return judge_run(turns, calls_per_turn, max_calls).results()
 
 
-def turns_pass(
+def judge_run(
     turns: Sequence[ExpectedTurn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None = None,
-) -> bool:
-    """Whether every turn of :func:`judge_turns` passes: the same verdicts, without words."""
-    judged = _judge_run(
-        [turn._turn for turn in turns], calls_per_turn, max_calls, until_failure=True
-    )
-    for verdict, reason, over in judged:
-        if not verdict.passed or reason is not None or over is not None:
-            return False
-    return True
+) -> RunVerdict:
+    """The run's verdict, as :func:`judge_turns` reaches it, with its results built only
+    when asked: a passing run needs no words."""
+    return RunVerdict([turn._turn for turn in turns], calls_per_turn, max_calls)
 
 
 def assert_called(

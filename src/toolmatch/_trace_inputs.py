@@ -19,6 +19,7 @@ from bisect import bisect_right
 from itertools import chain
 from typing import NamedTuple
 
+from toolmatch._reading import scan_object
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -213,10 +214,13 @@ def read_item(item: object) -> object:
 
 def _read_line(raw: bytes) -> object:
     try:
-        text = raw.rstrip(b"\r\n").decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise RecordError(f"not UTF-8 text: byte {error.start} cannot be decoded") from None
-    text = text.lstrip("\ufeff")
+    run = scan_object(text)  # a line of one JSON object, as most are
+    if run is not None:
+        return run
+    text = text.rstrip("\r\n").lstrip("\ufeff")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -310,7 +314,7 @@ def _numbered_lines(
                 reading.bytes += len(raw)
             else:
                 reading.bytes = start + packed.tell()
-            if raw.strip():
+            if not raw.isspace():  # the file gives no empty line; isspace stops at a '{'
                 yield reading.lines, raw
     except _READ_ERRORS as error:
         raise StoppedError(

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["InterruptsHeld", "judge_lines"]
 
-_CHUNK = 64  # lines a worker judges per task: big enough to amortise the pickling
+_CHUNK = 256  # lines a worker judges per task: big enough to amortise a task's costs
 
 
 _WORKER_JUDGE: Judge | None = None
@@ -153,5 +153,13 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
     Waiting could take as long as a line's comparison does, and their results are no
     longer wanted. The executor then sees its workers gone and cleans up by itself.
     """
-    for process in list((pool._processes or {}).values()):
+    processes = list((pool._processes or {}).values())
+    for process in processes:
         process.terminate()
+    for process in processes:
+        process.join()
+    # A worker ended while it wrote its results leaves half a message in the pipe, and the
+    # executor's thread would wait for the rest forever (seen with --jobs 2 | head). With
+    # this process's copy of the pipe's writing end closed, no writer is left: it reads the
+    # end of the pipe instead, and cleans up as for a worker that died.
+    pool._result_queue._writer.close()  # type: ignore[attr-defined]

@@ -158,7 +158,11 @@ def run(config: Config) -> Section:
     section.notes.append(
         "ratios are core-seconds per call over one process's (above 1x: each core checks "
         "fewer calls a second); start-up is from the process's start to ready to check (for "
-        "toolmatch check, a run over a one-run file), and checking is the rest"
+        "toolmatch check, a run over a one-run file), and checking is the rest: for Ray and "
+        "Spark, reading the file, judging every run, counting by case and bringing the counts "
+        "(Ray: and every run's verdict) back to the driver, as the docs' examples do. Per core is "
+        "calls over wall seconds times the cores given: on a machine shared with other work "
+        "an engine given more cores also gets a larger share of them"
     )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     section.notes.append(

@@ -33,7 +33,7 @@ DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "performance.
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run in seconds: proves it works, no figures"
+        "--quick", action="store_true", help="a smoke run: proves it works, no figures"
     )
     parser.add_argument(
         "--only", default="", help=f"comma-separated figures to run (of {', '.join(MODULES)})"

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from engine_traces import DOCS, SPEC, case_counts, command_verdicts, load_example, write_traces
+from engine_traces import (
+    DOCS,
+    ROOT,
+    SPEC,
+    case_counts,
+    command_verdicts,
+    load_example,
+    write_traces,
+)
 from toolmatch import check_batch, load_test_cases
 
 ray = pytest.importorskip("ray")
@@ -73,3 +81,17 @@ def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces:
 def test_the_docs_show_this_file() -> None:
     shown = '```py title="examples/ray_check.py"\n--8<-- "examples/ray_check.py"\n```\n'
     assert shown in DOCS.read_text(encoding="utf-8")  # mkdocs includes the file there
+
+
+def test_read_json_fails_on_turns_of_different_shapes_and_misreads_through_pandas(
+    session: None, tmp_path: Path
+) -> None:
+    # The example traces hold a message in one run's turns and a list of calls in another's.
+    with pytest.raises(Exception, match="Extra data"):  # Arrow fails, then json.load does
+        ray.data.read_json(str(ROOT / "examples" / "traces.jsonl")).take_all()
+    # lines=True reads through pandas: a float to a nearby value, a case "1" as a number.
+    run = {"case": "1", "turns": [[{"name": "tool", "args": {"value": 0.13436424411240122}}]]}
+    (tmp_path / "runs.jsonl").write_text(json.dumps(run) + "\n", encoding="utf-8")
+    [read] = ray.data.read_json(str(tmp_path), lines=True).take_all()
+    assert read["case"] == 1
+    assert read["turns"][0][0]["args"]["value"] == 0.134364244112401

@@ -536,6 +536,33 @@ test_cases:
     ]
 
 
+def test_a_turn_problem_the_fix_removes_is_not_reported(tmp_path: Path) -> None:
+    # Before the fix, the call matches no expectation, so the exhaustive turn finds it not
+    # expected; once its argument is fixed, it is expected, and nothing is left to report.
+    spec = """\
+test_cases:
+  - name: book
+    exhaustive: true
+    expected_tools:
+      - name: book
+        args:
+          party: 4
+"""
+    result, text = update(tmp_path, spec, run("book", [call("book", party=6)]))
+    assert text == spec.replace("party: 4", "party: 6")
+    assert (result.returncode, not_fixed(result)) == (0, [])
+    # A problem the fix leaves is still reported: here a second call no expectation claims.
+    result, text = update(
+        tmp_path, spec, run("book", [call("book", party=6), call("book", party=2)])
+    )
+    assert text == spec.replace("party: 4", "party: 6")
+    assert result.returncode == 1
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](book): call 1 book({'party': 2}) is not expected; "
+        "not a value to replace",
+    ]
+
+
 # Anchors ----------------------------------------------------------------------------------------
 
 

@@ -207,6 +207,9 @@ class _Planner:
         self.data = data
         self.edits: list[Edit] = []
         self.not_done: list[NotDone] = []
+        # A turn's problems (a call not expected, too many calls) may be gone once its
+        # expectations are fixed: each is reported only if the updated spec still has it.
+        self.turn_problems: list[tuple[str, int, str, NotDone]] = []
 
     def where(self, path: Path) -> str:
         """``test_cases[3](refund).turns[1].expected_tools[0].args.amount``, as the loader
@@ -238,6 +241,28 @@ class _Planner:
                 self.skip(turn, f"{result.reason}; not a value to replace")
                 continue
             self.fix_turn(turn, result, calls[number])
+            for problem in result.problems:
+                note = NotDone(self.where(turn), f"{problem}; not a value to replace")
+                self.turn_problems.append((case.name, number, problem, note))
+
+    def problems_left(self, cases: Sequence[TestCase] | None, runs: Runs) -> list[NotDone]:
+        """The turn problems the update did not fix: all of them when ``cases`` is ``None``
+        (nothing was changed), else those the updated ``cases`` still find in the runs."""
+        if cases is None:
+            return [note for *_, note in self.turn_problems]
+        by_name = {case.name: case for case in cases}
+        results: dict[str, list[TurnResult]] = {}
+        left = []
+        for name, number, problem, note in self.turn_problems:
+            if name not in results:
+                results[name] = by_name[name].check(runs.last[name])
+            for result in results[name]:
+                if (result.turn if result.turn is not None else 0) != number:
+                    continue
+                if problem in result.problems:
+                    left.append(note)
+                break
+        return left
 
     def fix_turn(self, turn: Path, result: TurnResult, calls: list[ToolCall]) -> None:
         items = _at(self.data, turn)["expected_tools"]
@@ -249,8 +274,6 @@ class _Planner:
             if not check.passed:
                 path = (*turn, "expected_tools", number)
                 self.fix_expected(path, items[number], check, calls, claimed)
-        for problem in result.problems:
-            self.skip(turn, f"{problem}; not a value to replace")
 
     def fix_expected(
         self,
@@ -591,7 +614,7 @@ def update_spec(
     text, made, not_placed = spec.edited(planner.edits, planner.where)
     not_done = [*planner.not_done, *not_placed]
     if text == spec.text:
-        _report_not_done(not_done)
+        _report_not_done([*not_done, *planner.problems_left(None, runs)])
         return list(cases)
     written = spec.bytes_of(text)
     if not same_data(SpecText(where, written).data, apply_to_data(spec.data, made)):
@@ -603,7 +626,7 @@ def update_spec(
     if isinstance(updated, str):
         return _fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
-    _report_not_done(not_done)
+    _report_not_done([*not_done, *planner.problems_left(updated, runs)])
     return updated
 
 

@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from toolmatch._trace_inputs import Place, Reading, RecordError, read_item, trace_items
+from toolmatch._workers import _CHUNK as CHUNK
 
 TIMEOUT = 120
 SPEC = {
@@ -674,7 +675,7 @@ def test_jobs_auto_starts_a_worker_per_usable_cpu(spec: Path) -> None:
     process = checking(spec, set(sorted(os.sched_getaffinity(0))[:2]))
     assert process.stdin is not None
     try:
-        process.stdin.write(lines(*[SEARCH] * 64).encode())  # one chunk, sent to the pool
+        process.stdin.write(lines(*[SEARCH] * CHUNK).encode())  # one chunk, sent to the pool
         process.stdin.flush()
         deadline = time.monotonic() + TIMEOUT
         while len(children(process.pid)) != 2:
@@ -682,7 +683,7 @@ def test_jobs_auto_starts_a_worker_per_usable_cpu(spec: Path) -> None:
             time.sleep(0.01)
     finally:
         stdout, _ = process.communicate(timeout=TIMEOUT)
-    assert stdout.decode().splitlines()[-1] == "64 passed, 0 failed"
+    assert stdout.decode().splitlines()[-1] == f"{CHUNK} passed, 0 failed"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")

@@ -338,3 +338,29 @@ def test_a_case_deeper_than_a_spec_may_be_is_not_recorded(tmp_path: Path) -> Non
     ]
     checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces.splitlines()[0])
     assert (checked.returncode, checked.stdout) == (0, "PASS deepest\n1 passed, 0 failed\n")
+
+
+def test_a_directory_is_read_as_check_reads_it_with_each_bad_record_at_its_place(
+    tmp_path: Path,
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    runs = tmp_path / "runs"
+    (runs / "later").mkdir(parents=True)
+    (runs / "a.jsonl").write_text(jsonl(WEATHER_RUNS[0]) + "{\n", encoding="utf-8")
+    (runs / "b.json").write_text(json.dumps([WEATHER_RUNS[1], 7]), encoding="utf-8")
+    table = {"case": ["weather"], "turns": [json.dumps(WEATHER_RUNS[2]["turns"])]}
+    pq.write_table(pa.table(table), runs / "later" / "c.parquet")
+    recorded = toolmatch("record", runs, "-o", tmp_path / "spec.yaml")
+    assert recorded.returncode == 1  # written, with two records left out
+    assert recorded.stderr.splitlines() == [
+        f"ERROR {runs}/a.jsonl:2: invalid JSON: Expecting property name enclosed in double "
+        "quotes at column 2",
+        f'ERROR {runs}/b.json:item 2: a run must be a JSON object {{"case": NAME, "turns": '
+        "[...]}, got 7 (int)",
+    ]
+    spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
+    assert "days: {$between: [3, 5]}  # observed: 3, 5, 4" in spec  # all three runs, in order
+    checked = toolmatch("check", tmp_path / "spec.yaml", runs)
+    assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"

@@ -256,8 +256,8 @@ def _profile(spec: Path, traces: Path) -> str:
             _share(stats, "_selection.py", "judge") + _share(stats, "_selection.py", "result")
         ),
         "parsing the lines (json's scanner)": (
-            _share(stats, "_reading.py", "scan_object", caller="_judge")
-            + _share(stats, "__init__.py", "loads", caller="_judge")
+            _share(stats, "_reading.py", "scan_object", caller="_read_line")
+            + _share(stats, "__init__.py", "loads", caller="_read_line")
         ),
         "printing the report": _share(stats, "_report.py", "add"),
     }

@@ -39,6 +39,7 @@ __all__ = [
     "add_comment",
     "calls_of_run",
     "kept_turn_count",
+    "plain_data",
     "recorded_case",
     "recorded_spec",
     "spec_text",
@@ -173,10 +174,11 @@ def recorded_spec(cases: Iterable[Any]) -> Any:
     return spec
 
 
-def spec_text(spec: Any) -> str:
+def spec_text(spec: Any, indents: tuple[int, int, int] | None = None) -> str:
     """``spec`` as YAML text, with its comments, read back by :func:`load_test_cases` as the
     same spec: strings that YAML 1.1 (PyYAML's, the loader's) reads as something else,
-    such as ``yes`` or ``12:30``, are quoted.
+    such as ``yes`` or ``12:30``, are quoted. ``indents`` are ruamel.yaml's mapping,
+    sequence and offset indents (``check --update new`` follows its file's).
 
     >>> print(spec_text({"answer": "yes", "at": "12:30", "count": 3}), end="")
     answer: 'yes'
@@ -189,6 +191,9 @@ def spec_text(spec: Any) -> str:
     # YAML 1.1's rules decide what needs quotes; its %YAML directive is left out, as
     # PyYAML reads 1.1 whether or not the file says so.
     yaml.version = (1, 1)
+    if indents is not None:
+        mapping, sequence, offset = indents
+        yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
     out = io.StringIO()
     yaml.dump(spec, out, transform=_without_directive)
     return out.getvalue()
@@ -644,7 +649,7 @@ def _flow_if_short(node: Any) -> Any:
 def _one_line(node: Any) -> bool:
     """Whether ``node`` reads well on one line: short, made of scalars, lists and matcher
     mappings, with no data mapping but a matcher's options (``{$datetime: {tz_aware: true}}``)."""
-    return _flat(node) and len(repr(_plain(node))) <= _INLINE_WIDTH
+    return _flat(node) and len(repr(plain_data(node))) <= _INLINE_WIDTH
 
 
 def _flat(node: Any, options: bool = False) -> bool:
@@ -675,11 +680,12 @@ def _has_comments(node: Any) -> bool:
     return False
 
 
-def _plain(node: Any) -> Any:
+def plain_data(node: Any) -> Any:
+    """A ruamel.yaml node as the plain dicts and lists the loader reads it to."""
     if isinstance(node, dict):
-        return {key: _plain(value) for key, value in node.items()}
+        return {key: plain_data(value) for key, value in node.items()}
     if isinstance(node, list):
-        return [_plain(item) for item in node]
+        return [plain_data(item) for item in node]
     return node
 
 

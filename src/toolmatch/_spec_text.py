@@ -379,14 +379,7 @@ class SpecText:
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:
     """A new case's mapping as block YAML (with its comments), its keys at column 0: as
     ``toolmatch record`` writes it (:func:`spec_text`'s settings), indented as the file is."""
-    import io
+    from toolmatch._recording import spec_text
 
-    from toolmatch._recording import _ruamel_yaml, _without_directive
-
-    yaml = _ruamel_yaml()
-    yaml.version = (1, 1)  # the loader's reading decides the quotes, as in spec_text
     mapping, sequence, offset = indents
-    yaml.indent(mapping=mapping, sequence=max(sequence, offset + 2), offset=offset)
-    out = io.StringIO()
-    yaml.dump(case, out, transform=_without_directive)
-    return out.getvalue().rstrip("\n")
+    return spec_text(case, (mapping, max(sequence, offset + 2), offset)).rstrip("\n")

@@ -509,7 +509,7 @@ def read_runs(
 def plan_new(runs: Runs, planner: _Planner) -> None:
     """One case for each name with runs and no case, at the end of ``test_cases``, built by
     ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
-    from toolmatch._recording import _plain, recorded_case
+    from toolmatch._recording import plain_data, recorded_case
 
     added = len(planner.data["test_cases"])
     for name, calls in runs.new.items():
@@ -523,7 +523,7 @@ def plan_new(runs: Runs, planner: _Planner) -> None:
         except ValueError as error:  # no run with a turn
             planner.not_done.append(NotDone(place, str(error), "added"))
             continue
-        planner.edits.append(Append(("test_cases",), _plain(case), case))
+        planner.edits.append(Append(("test_cases",), plain_data(case), case))
         added += 1
 
 

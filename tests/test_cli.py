@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -500,19 +501,46 @@ def test_ctrl_c_with_jobs_stops_every_process_quietly(spec: Path) -> None:
     )
     assert process.stdin is not None
     assert process.stdout is not None
+    # More lines than the workers' window of chunks: some are reported while it waits. More
+    # than a pipe holds goes each way, so one thread writes them and another reads the
+    # report: neither side waits for the other.
+    lines = jsonl(*[SEARCH_OK] * (16 * CHUNK)).encode()
+    output = bytearray()
+    reported = threading.Event()
+
+    def feed() -> None:
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # the command has ended: lines not needed
+            process.stdin.write(lines)
+            process.stdin.flush()  # stdin stays open: the command waits for more lines
+
+    def drain() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            output.extend(line)
+            reported.set()
+
+    threads = [threading.Thread(target=feed), threading.Thread(target=drain)]
+    for thread in threads:
+        thread.start()
     try:
-        # More lines than the workers' window of chunks: some are reported while it waits.
-        process.stdin.write(jsonl(*[SEARCH_OK] * (16 * CHUNK)).encode())
-        process.stdin.flush()  # stdin stays open: the command waits for more lines
-        ready, _, _ = select.select([process.stdout], [], [], 60)
-        assert ready, "no report line within a minute"
-        assert process.stdout.readline() == b"PASS search\n"  # the workers are running
+        assert reported.wait(60), "no report line within a minute"
+        assert output.startswith(b"PASS search\n")  # the workers are running
         os.killpg(process.pid, signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=60)
+        process.wait(timeout=60)
     except BaseException:
         os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
         raise
+    finally:
+        for thread in threads:
+            thread.join()
+        with contextlib.suppress(BrokenPipeError):  # lines still buffered for a closed pipe
+            process.stdin.close()
+    assert process.stderr is not None
+    stderr = process.stderr.read()
+    process.stderr.close()
+    process.stdout.close()
+    stdout = bytes(output)
     # The report's last lines too: they say how a run that was not interrupted ended.
     assert (process.returncode, stderr) == (130, b"toolmatch: interrupted\n"), stdout[-300:]
 

@@ -498,6 +498,9 @@ def test_ctrl_c_with_jobs_stops_every_process_quietly(spec: Path) -> None:
         stderr=subprocess.PIPE,
         start_new_session=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each report line as it is printed
+        # Ctrl-C as a terminal leaves it: a shell runs background jobs (CI scripts under
+        # `&`, nohup) with it ignored, and the command, as it should, keeps it ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdin is not None
     assert process.stdout is not None

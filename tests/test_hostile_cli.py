@@ -32,6 +32,14 @@ FORK_ON_LINUX = pytest.mark.skipif(
 )
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="process groups, SIGINT and pipes")
 
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the command's process before it starts: Ctrl-C as a terminal leaves it. A shell
+    runs background jobs (CI scripts under `&`, nohup) with it ignored, and the command, as it
+    should, keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 SPEC = """\
 test_cases:
   - name: search
@@ -192,6 +200,7 @@ def test_a_worker_killed_between_chunks_breaks_the_pool_inside_submit(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
     )
     assert process.stdin is not None
     try:
@@ -235,6 +244,7 @@ def test_ctrl_c_while_the_workers_start(spec: Path, tmp_path: Path) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=ctrl_c_as_in_a_terminal,
         )
         try:
             wait_for(partial(workers, process.pid), "worker")
@@ -282,6 +292,7 @@ def test_ctrl_c_while_a_worker_is_busy_stops_at_once_and_keeps_the_report(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
         env=UNBUFFERED,
     )
     assert process.stdout is not None
@@ -315,6 +326,7 @@ def test_ctrl_c_without_jobs_keeps_the_report(spec: Path, tmp_path: Path) -> Non
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
         env=UNBUFFERED,
     )
     assert process.stdin is not None
@@ -637,6 +649,7 @@ def test_the_report_is_replaced_whole_at_the_end(spec: Path, tmp_path: Path) -> 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
         env=UNBUFFERED,
     )
     assert process.stdin is not None

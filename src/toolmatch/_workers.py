@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["InterruptsHeld", "judge_lines"]
 
-_CHUNK = 64  # lines a worker judges per task: big enough to amortise the pickling
+_CHUNK = 256  # lines a worker judges per task: big enough to amortise a task's costs
 
 
 _WORKER_JUDGE: Judge | None = None

@@ -61,7 +61,7 @@ from toolmatch._cli_spec import add_commands, run_command
 from toolmatch._config import ConfigError, SpecWarning
 from toolmatch._describe import short_repr
 from toolmatch._judging import Judge
-from toolmatch._report import JUnit, Report, printable, progress_bar
+from toolmatch._report import JUnit, Report, fail, printable, progress_bar
 from toolmatch._strings import default_regex_timeout
 from toolmatch._trace_inputs import (
     Reading,
@@ -69,6 +69,7 @@ from toolmatch._trace_inputs import (
     TracesError,
     columns_of,
     envelope_of,
+    same_file,
     trace_items,
 )
 from toolmatch._trials import MinPassRate, parse_min_pass_rate
@@ -258,19 +259,6 @@ def _parser() -> argparse.ArgumentParser:
 # The command --------------------------------------------------------------------------------
 
 
-def _fail(message: str) -> int:
-    print(printable(f"toolmatch: {message}"), file=sys.stderr)
-    return 2
-
-
-def _same_file(path: str, other: str | int) -> bool:
-    """Whether ``path`` names the file ``other`` (a path or an open file's descriptor) is."""
-    try:
-        return os.path.samestat(os.stat(path), os.stat(other))
-    except OSError:  # nothing there yet, or unreachable: not the other file
-        return False
-
-
 def _load(options: argparse.Namespace, where: str) -> tuple[list[TestCase], list[SpecWarning]]:
     if options.regex_timeout is None:
         return load_test_cases_quietly(where)
@@ -288,7 +276,7 @@ def _check(options: argparse.Namespace) -> int:
 
         refused = refusal(options, os.environ)
         if refused is not None:
-            return _fail(refused)
+            return fail(refused)
     try:
         cases, warned = _load(options, options.spec)
     except ConfigError as error:
@@ -297,7 +285,7 @@ def _check(options: argparse.Namespace) -> int:
             print(printable(str(ConfigError([problem], error.source))), file=sys.stderr)
         return 2
     except OSError as error:
-        return _fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
+        return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
     for warning in warned:  # one line each: the spec loads, with a meaning that changed
         print(printable(f"warning: {warning}"), file=sys.stderr)
 
@@ -308,7 +296,7 @@ def _check(options: argparse.Namespace) -> int:
         try:  # read twice: the update's runs, then the check
             stdin = spooled(sys.stdin.buffer)
         except OSError as error:
-            return _fail(f"cannot read the traces <stdin>: {error.strerror or error}")
+            return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
     if options.update is not None:
         updated = _update(options, cases, stdin)
         if isinstance(updated, int):
@@ -317,7 +305,7 @@ def _check(options: argparse.Namespace) -> int:
     try:
         reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
-        return _fail(str(error))
+        return fail(str(error))
     for skipped in reading.warnings():
         print(printable(f"warning: {skipped}"), file=sys.stderr)
 
@@ -327,13 +315,13 @@ def _check(options: argparse.Namespace) -> int:
             # The report replaces the file at its path: never the input it reports on.
             inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
             for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
-                if any(_same_file(options.junit_xml, other) for other in others):
-                    return _fail(f"cannot write {options.junit_xml}: it is {what}")
+                if any(same_file(options.junit_xml, other) for other in others):
+                    return fail(f"cannot write {options.junit_xml}: it is {what}")
             suite = os.path.splitext(os.path.basename(options.spec))[0]
             try:
                 junit = JUnit(options.junit_xml, suite, reading.name)
             except OSError as error:
-                return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
             return _run(options, cases, reading, junit)
         finally:
@@ -350,7 +338,7 @@ def _update(
     try:
         reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
-        return _fail(str(error))
+        return fail(str(error))
     with reading:
         return update_spec(
             options, cases, reading, envelope_of(options), lambda where: _load(options, where)[0]
@@ -407,16 +395,16 @@ def _run(
         status = 0
     except StoppedError as error:
         stopped = reading.stopped(error)
-        status = _fail(stopped)
+        status = fail(stopped)
     except OSError as error:  # reading errors are StoppedError: the output is at fault
         _quiet_stdout()  # what is still buffered could not be written either
         problem = f"cannot write the output: {error.strerror or error}"
         stopped = f"{problem}; {reading.not_checked(report.next_line)}"
-        status = _fail(problem)
+        status = fail(problem)
     if junit is not None:
         try:
             with InterruptsHeld():  # the report is written whole or not at all
                 junit.finish(report.tally, stopped)
         except OSError as error:
-            return _fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+            return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
     return status

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from toolmatch._describe import short_repr, type_name
-from toolmatch._report import printable
+from toolmatch._report import fail, printable
 from toolmatch._trace_inputs import (
     Reading,
     RecordError,
@@ -29,6 +29,7 @@ from toolmatch._trace_inputs import (
     columns_of,
     envelope_of,
     read_item,
+    same_file,
     trace_items,
 )
 from toolmatch._typing import TYPE_CHECKING
@@ -95,46 +96,32 @@ def add_record(commands: Any) -> None:
     record.set_defaults(run=_record)
 
 
-def _fail(message: str) -> int:
-    print(printable(f"toolmatch: {message}"), file=sys.stderr)
-    return 2
-
-
 def _record(options: argparse.Namespace) -> int:
     from toolmatch._recording import NEEDS_RUAMEL
 
     try:
         import ruamel.yaml  # noqa: F401  # before reading: a missing extra wastes no run
     except ImportError:
-        return _fail(NEEDS_RUAMEL)
+        return fail(NEEDS_RUAMEL)
     output = options.output
     if output is not None and not output.lower().endswith(_SUFFIXES):
-        return _fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
+        return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     try:
         reading = Reading(options.traces)
     except TracesError as error:
-        return _fail(str(error))
+        return fail(str(error))
     for skipped in reading.warnings():
         print(printable(f"warning: {skipped}"), file=sys.stderr)
     with reading:
-        if output is not None and any(_same_file(output, file) for file in reading.files):
-            return _fail(f"cannot write {output}: it is the traces file")
+        if output is not None and any(same_file(output, file) for file in reading.files):
+            return fail(f"cannot write {output}: it is the traces file")
         try:
             runs, errors = _read_runs(reading, columns_of(options), envelope_of(options))
         except StoppedError as error:
-            return _fail(reading.stopped(error))
+            return fail(reading.stopped(error))
     if not runs:
-        return _fail(f"no run to record in {reading.name}")
+        return fail(f"no run to record in {reading.name}")
     return _write(options, reading, runs, errors)
-
-
-def _same_file(path: str, other: str) -> bool:
-    import os
-
-    try:
-        return os.path.samestat(os.stat(path), os.stat(other))
-    except OSError:  # nothing there yet: not the traces
-        return False
 
 
 def _bad(reading: Reading, number: int, message: str) -> None:
@@ -246,7 +233,7 @@ def _write(
         if not loosen and len(recorded) > 1:
             _note_differing(reading, case, written, numbered)
     if not cases:
-        return _fail(f"no run to record in {reading.name}")
+        return fail(f"no run to record in {reading.name}")
     spec = recorded_spec(cases)
     if options.output is not None and options.output.lower().endswith(".json"):
         import json
@@ -263,5 +250,5 @@ def _write(
             with open(options.output, "w", encoding="utf-8") as out:
                 out.write(text)
         except OSError as error:
-            return _fail(f"cannot write {options.output}: {error.strerror or error}")
+            return fail(f"cannot write {options.output}: {error.strerror or error}")
     return 1 if errors else 0

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     # Where a series goes: how to write, what comes before it, each item, what ends it.
     _Sink = tuple[Callable[[str], None], str, Callable[[int, _T], str], str]
 
-__all__ = ["JUnit", "Progress", "Report", "Tally", "printable", "progress_bar"]
+__all__ = ["JUnit", "Progress", "Report", "Tally", "fail", "printable", "progress_bar"]
 
 _PROGRESS_EVERY = 0.1  # seconds between progress redraws
 
@@ -254,6 +254,12 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def fail(message: str) -> int:
+    """Print ``toolmatch: message`` on stderr, escaped; the exit status of a bad input, 2."""
+    print(printable(f"toolmatch: {message}"), file=sys.stderr)
+    return 2
 
 
 class Report:

@@ -37,6 +37,7 @@ __all__ = [
     "envelope_of",
     "not_checked",
     "read_item",
+    "same_file",
     "trace_items",
     "turns_value",
 ]
@@ -122,6 +123,15 @@ class Envelope:
             except ValueError as error:
                 raise RecordError(str(error), name) from None
         return {"case": case, "turns": turns}
+
+
+def same_file(path: str, other: str | int) -> bool:
+    """Whether ``path`` names the file ``other`` (a path or an open file's descriptor) is:
+    a report or a spec is never written over the traces it comes from."""
+    try:
+        return os.path.samestat(os.stat(path), os.stat(other))
+    except OSError:  # nothing there yet, or unreachable: not the other file
+        return False
 
 
 def envelope_of(options: Any) -> Envelope | None:

@@ -21,7 +21,7 @@ from toolmatch._config import ConfigError, matcher_from_config, matcher_key
 from toolmatch._describe import join_path, short_repr
 from toolmatch._import_common import escaped
 from toolmatch._record import Record
-from toolmatch._report import printable
+from toolmatch._report import fail, printable
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -566,11 +566,6 @@ def spooled(file: IO[bytes]) -> IO[bytes]:
     return spool
 
 
-def _fail(message: str) -> int:
-    print(printable(f"toolmatch: {message}"), file=sys.stderr)
-    return 2
-
-
 def update_spec(
     options: Any,
     cases: Sequence[TestCase],
@@ -590,12 +585,12 @@ def update_spec(
         with open(where, "rb") as spec_file:
             raw = spec_file.read()
     except OSError as error:
-        return _fail(f"cannot read the spec {where}: {error.strerror or error}")
+        return fail(f"cannot read the spec {where}: {error.strerror or error}")
     try:
         items = trace_items(reading, columns_of(options))
         runs = read_runs(items, (case.name for case in cases), envelope)
     except StoppedError as error:
-        return _fail(reading.stopped(error))
+        return fail(reading.stopped(error))
     from toolmatch._spec_text import SpecText
 
     spec = SpecText(where, raw)
@@ -610,7 +605,7 @@ def update_spec(
         try:
             plan_new(runs, planner)
         except ImportError as error:  # ruamel.yaml, from the cli extra
-            return _fail(str(error))
+            return fail(str(error))
     text, made, not_placed = spec.edited(planner.edits, planner.where)
     not_done = [*planner.not_done, *not_placed]
     if text == spec.text:
@@ -618,13 +613,13 @@ def update_spec(
         return list(cases)
     written = spec.bytes_of(text)
     if not same_data(SpecText(where, written).data, apply_to_data(spec.data, made)):
-        return _fail(
+        return fail(
             f"cannot update the spec {where}: the edited text does not read back as planned "
             "(a bug in toolmatch); the spec is unchanged"
         )
     updated = _replace_file(where, written, load)
     if isinstance(updated, str):
-        return _fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
+        return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
     _report_not_done([*not_done, *planner.problems_left(updated, runs)])
     return updated

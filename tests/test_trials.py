@@ -42,6 +42,17 @@ def test_pass_hat_k_is_the_nearest_float_to_its_binomial_fraction(
     assert pass_hat_k(n, c, k) == math.comb(c, k) / math.comb(n, k)
 
 
+def test_pass_hat_k_past_the_smallest_float() -> None:
+    # Half of 3,000 runs passed: pass^k halves about every step and leaves the floats
+    # near k = 840; every value from there on is 0.0, and the ones before it are exact.
+    n, c = 3000, 1500
+    gone = next(k for k in range(1, n + 1) if math.comb(c, k) / math.comb(n, k) == 0.0)
+    assert 500 < gone < c
+    for k in (gone - 2, gone - 1, gone, gone + 1, c, c + 1, n):
+        assert pass_hat_k(n, c, k) == math.comb(c, k) / math.comb(n, k)
+    assert pass_hat_k(n, c, gone - 1) > 0.0
+
+
 def test_pass_hat_k_takes_numpy_counts() -> None:
     import numpy as np
 

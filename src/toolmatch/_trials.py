@@ -12,7 +12,7 @@ import operator
 from collections import deque
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import islice
+from itertools import islice, repeat
 from typing import NamedTuple
 
 from toolmatch._describe import short_repr, type_name
@@ -64,12 +64,17 @@ def pass_k_series(n: int, c: int) -> Iterator[float]:
     # the one before by one exact multiplication and division: the integers stay as small
     # as C(n, n - c), so that a case of many runs that nearly all passed costs little. One
     # int / int division each, which Python rounds correctly.
+    # The values only fall: once one rounds to 0.0, so do all after it, and the exact
+    # steps stop (a case of 33,000 runs with a few failures underflows after a few thousand).
     total = remaining = math.comb(n, n - c)
+    k = 0
     for k in range(1, c + 1):
         remaining = remaining * (c - k + 1) // (n - k + 1)
-        yield remaining / total
-    for _ in range(c, n):
-        yield 0.0
+        value = remaining / total
+        yield value
+        if value == 0.0:
+            break
+    yield from repeat(0.0, n - k)
 
 
 def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, int]]:
@@ -86,9 +91,11 @@ def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, i
     while series:
         total = counted = 0
         for _, count, values in series:
-            total += _exactly(next(values)) * count
+            value = next(values)
+            if value:  # most of a long series is 0.0
+                total += _exactly(value) * count
             counted += count
-        yield total / (counted << _SCALE), counted
+        yield (total / (counted << _SCALE) if total else 0.0), counted
         k += 1
         while series and series[0][0] < k:
             series.popleft()

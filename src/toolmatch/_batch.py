@@ -117,18 +117,19 @@ def check_runs(
 def _rows(
     judge: _RowJudge, runs: Iterable[object], jobs: int
 ) -> Generator[dict[str, Any], None, None]:
-    outcomes = judge_lines(judge, enumerate(runs), jobs)
+    batches = judge_lines(judge, enumerate(runs), jobs)
     checked = 0
     try:
-        for outcome in outcomes:
-            yield _row(outcome)
-            checked += 1
+        for batch in batches:
+            for outcome in batch:
+                yield _row(outcome)
+                checked += 1
     except StoppedError as error:  # a worker died, or none could be started
         raise RuntimeError(
             f"{error.problem}; the runs from index {checked} on were not checked"
         ) from None
     finally:
-        outcomes.close()  # ends the workers of a run stopped early
+        batches.close()  # ends the workers of a run stopped early
 
 
 def check_batch(

@@ -372,15 +372,17 @@ def _run(
     )
     judge = Judge(cases, want_json=options.format == "json", envelope=envelope_of(options))
     stopped = None  # why the run ended early, for the JUnit report
-    outcomes = judge_lines(judge, trace_items(reading, columns_of(options)), options.jobs)
+    batches = judge_lines(judge, trace_items(reading, columns_of(options)), options.jobs)
     try:
         try:
-            for outcome in outcomes:
-                report.add(outcome)
+            for batch in batches:
+                for outcome in batch:
+                    report.add(outcome)
+                report.flush()
                 if progress is not None:
                     progress.update(report.tally.passed + report.tally.failed, reading)
         finally:
-            outcomes.close()  # ends the workers now, whatever stopped the loop
+            batches.close()  # ends the workers now, whatever stopped the loop
             if progress is not None:
                 progress.close()
         report.finish(cases, reading)

@@ -290,13 +290,24 @@ class Report:
         self.without_case = 0  # bad lines that name no case of the spec
         self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
         self.out = sys.stdout
+        self._pending: list[str] = []  # report lines not written yet
         self.next_line = 1  # the first line not reported yet
 
     def _print(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress.clear()
+        """A line of the report, written at the next :meth:`flush`."""
         # JSON Lines are ASCII already; text holds case names and values from the files.
-        self.out.write((text if self.json_lines else printable(text)) + "\n")
+        self._pending.append(text if self.json_lines else printable(text))
+
+    def flush(self) -> None:
+        """Writes the lines printed since the last flush, at once: a batch of outcomes
+        from --jobs workers is one write, not one per line (unbuffered output included)."""
+        if self._pending:
+            if self.progress is not None:
+                self.progress.clear()
+            self._pending.append("")
+            text = "\n".join(self._pending)
+            self._pending.clear()
+            self.out.write(text)
 
     def add(self, outcome: Outcome) -> None:
         # Counted and in the JUnit report before it is printed: printing may fail (| head).
@@ -403,6 +414,7 @@ class Report:
                     verb = "names" if self.without_case == 1 else "name"
                     self._print(f"pass rate unknown: {lines} {verb} no case of the spec")
             self._print(f"{tally.passed} passed, {tally.failed} failed")
+        self.flush()
         self.out.flush()
 
     def _trials(
@@ -483,6 +495,7 @@ class Report:
         _write_series(means, sinks)
 
     def _write(self, text: str) -> None:
+        self.flush()  # the lines printed before it come first
         self.out.write(text)
 
 

@@ -84,10 +84,12 @@ def judge_lines(
     judge: Judge,
     lines: Iterator[tuple[int, Any]],
     jobs: int,
-) -> Generator[Outcome, None, None]:
+) -> Generator[list[Outcome], None, None]:
+    """The lines' outcomes in order, in batches as they become ready: one line's with one
+    job, a chunk's with several (the report writes a batch at once)."""
     if jobs == 1:
         for number, raw in lines:
-            yield judge.judge(number, raw)
+            yield [judge.judge(number, raw)]
         return
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
@@ -132,7 +134,7 @@ def judge_lines(
                     outcomes = task.result()
                 except BrokenProcessPool:
                     raise _worker_died(first_line) from None
-                yield from outcomes
+                yield outcomes
             if stopped_at:
                 raise _worker_died(stopped_at)
             if unread is not None:

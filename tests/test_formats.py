@@ -776,3 +776,16 @@ def test_langchain_messages_to_dict_entries() -> None:
 def test_none_is_not_read_as_no_calls() -> None:
     with pytest.raises(TypeError, match=r"got None at input\[0\]; pass the message"):
         to_calls([None])
+
+
+def test_calls_keep_their_own_args_when_the_caller_changes_theirs() -> None:
+    from toolmatch import load_test_cases
+
+    args = {"q": "paris"}
+    message = {"role": "assistant", "tool_calls": [], "content": None}
+    calls = to_calls([{"name": "search", "args": args}, message])
+    [case] = load_test_cases({"test_cases": [{"name": "c", "expected_tools": ["search"]}]})
+    [result] = case.check([[{"name": "search", "args": args}]])
+    args["q"] = "rome"
+    assert calls[0].args == {"q": "paris"}
+    assert result.checks[0].candidates[0].call.args == {"q": "paris"}

@@ -22,7 +22,7 @@ from toolmatch._describe import short_repr, type_name
 from toolmatch._readers import read_calls
 from toolmatch._reading import parse_arguments
 
-__all__ = ["parse_arguments", "to_calls"]
+__all__ = ["parse_arguments", "read_json_syntax", "to_calls"]
 
 
 def to_calls(
@@ -55,9 +55,19 @@ ToolCall(name='sort', args={'file_name': 'report.pdf'})]
         from toolmatch._python_calls import read_syntax
 
         return read_syntax(obj, syntax, tools)
+    return read_json_syntax(obj)
+
+
+def read_json_syntax(obj: object, *, copy_args: bool = True) -> list[ToolCall]:
+    """``to_calls`` with its default syntax: text is parsed as JSON first; ``copy_args``
+    as for ``read_calls``.
+
+    >>> read_json_syntax('[{"name": "search"}]')
+    [ToolCall(name='search', args={})]
+    """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    return read_calls(obj, "input")
+    return read_calls(obj, "input", copy_args=copy_args)
 
 
 def _json(text: str | bytes | bytearray) -> object:

@@ -88,7 +88,8 @@ class Judge:
             return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        verdict = judge_case(case, turns)
+        # The run's calls end with its outcome: they need no copies of its args.
+        verdict = judge_case(case, turns, copy_args=False)
         if verdict.passed and not self.want_json:
             # A text PASS needs no results. Its parts are shared objects (the spec's name for
             # the case), so a worker's chunk of outcomes pickles small.

@@ -85,13 +85,26 @@ class Reading:
     [ToolCall(name='search', args={'q': 'paris'}, id='call_1', result='sunny', failed=False)]
     """
 
-    __slots__ = ("_calls", "_dispatch", "_open_slots", "_read_dict", "_results", "_states")
+    __slots__ = (
+        "_calls",
+        "_copy_args",
+        "_dispatch",
+        "_open_slots",
+        "_read_dict",
+        "_results",
+        "_states",
+    )
 
-    def __init__(self, dispatch: Dispatch, read_dict: ReadDict | None = None) -> None:
+    def __init__(
+        self, dispatch: Dispatch, read_dict: ReadDict | None = None, *, copy_args: bool = True
+    ) -> None:
         # read_dict: the dispatcher's own reader of a dict, called directly for dict items
         # (most items are), which saves a call per item.
         self._dispatch = dispatch
         self._read_dict: ReadDict = read_dict or dispatch
+        # Whether a call keeps a copy of an args dict: the caller may change theirs later,
+        # unless the calls never outlive the reading (a verdict, a report line).
+        self._copy_args = copy_args
         self._calls: list[ToolCall | None] = []
         self._open_slots = 0
         # Made on first use: most runs have no results and no states.
@@ -137,7 +150,7 @@ class Reading:
         if parse_error is not None:
             args: dict[str, Any] = {}
         elif type(raw_args) is dict:
-            args = raw_args.copy()  # the caller may change theirs later
+            args = raw_args.copy() if self._copy_args else raw_args
         elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
             parsed = scan_object(raw_args)
             if parsed is None:
@@ -157,7 +170,7 @@ class Reading:
     def apart(self) -> Reading:
         """A new, empty run with this one's table: a state reads an assembled value there
         and ``fill``s a reserved place with the call it gives."""
-        return Reading(self._dispatch)
+        return Reading(self._dispatch, copy_args=self._copy_args)
 
     def reserve(self) -> int:
         """A place in call order for a call known only later (see ``fill``)."""

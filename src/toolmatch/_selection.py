@@ -18,7 +18,7 @@ from toolmatch._calls import ToolCall
 from toolmatch._canonical import canonical_key, literal_args_key
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._explain import explain
-from toolmatch._formats import to_calls
+from toolmatch._formats import read_json_syntax, to_calls
 from toolmatch._literal import Literal, as_matcher
 from toolmatch._mappings import Partial
 from toolmatch._pairing import (
@@ -1313,13 +1313,15 @@ expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn ca
         return judge(self._turn, to_calls(calls)).result(turn)
 
 
-def read_turns(call_turns: Sequence[object], where: str) -> list[list[ToolCall]]:
+def read_turns(
+    call_turns: Sequence[object], where: str, *, copy_args: bool = True
+) -> list[list[ToolCall]]:
     """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it,
     and one it will not guess at (several choices) ``ValueError``, named the same way."""
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
-            calls_per_turn.append(to_calls(turn))
+            calls_per_turn.append(read_json_syntax(turn, copy_args=copy_args))
         except TypeError as error:
             raise TypeError(f"{where}[{number}]: {error}") from None
         except ValueError as error:

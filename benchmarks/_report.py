@@ -139,6 +139,13 @@ def machine() -> dict[str, str]:
         "machine": f"{platform.system()} {platform.release()} {platform.machine()}",
         "CPU": f"{cpu}, {os.cpu_count()} logical cores",
         "Python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        # Unbuffered output makes every report line a system call, for every contender.
+        "environment": ", ".join(
+            f"{name}={os.environ[name]}"
+            for name in ("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
+            if name in os.environ
+        )
+        or "-",
         # The machine is shared: a high load makes every figure noisier (ratios less so).
         "load average (1, 5, 15 min) at the end": ", ".join(
             f"{load:.2f}" for load in (os.getloadavg() if hasattr(os, "getloadavg") else ())

@@ -115,20 +115,18 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return judge_case(self, call_turns, copy_args=False).passed
+        return judge_case(self, call_turns, False).passed
 
 
-def judge_case(
-    case: TestCase, call_turns: Sequence[object], *, copy_args: bool = True
-) -> RunVerdict:
+def judge_case(case: TestCase, call_turns: Sequence[object], copy_args: bool = True) -> RunVerdict:
     """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
-    return judge_run(case.turns, read_run_turns(call_turns, copy_args=copy_args), case.max_calls)
+    return judge_run(case.turns, read_run_turns(call_turns, copy_args), case.max_calls)
 
 
-def read_run_turns(call_turns: object, *, copy_args: bool = True) -> list[list[ToolCall]]:
+def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:
     """A run's turns, each read by :func:`to_calls`: a list of turns, each named in errors.
 
     >>> read_run_turns([[{"name": "search"}], []])
@@ -139,7 +137,7 @@ def read_run_turns(call_turns: object, *, copy_args: bool = True) -> list[list[T
             f"turns must be a list with one entry of calls per turn, got "
             f"{short_repr(call_turns)} ({type_name(call_turns)})"
         )
-    return read_turns(call_turns, "turns", copy_args=copy_args)
+    return read_turns(call_turns, "turns", copy_args)
 
 
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:

@@ -58,7 +58,7 @@ ToolCall(name='sort', args={'file_name': 'report.pdf'})]
     return read_json_syntax(obj)
 
 
-def read_json_syntax(obj: object, *, copy_args: bool = True) -> list[ToolCall]:
+def read_json_syntax(obj: object, copy_args: bool = True) -> list[ToolCall]:
     """``to_calls`` with its default syntax: text is parsed as JSON first; ``copy_args``
     as for ``read_calls``.
 
@@ -67,7 +67,7 @@ def read_json_syntax(obj: object, *, copy_args: bool = True) -> list[ToolCall]:
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    return read_calls(obj, "input", copy_args=copy_args)
+    return read_calls(obj, "input", copy_args)
 
 
 def _json(text: str | bytes | bytearray) -> object:

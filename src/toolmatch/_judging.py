@@ -89,7 +89,7 @@ class Judge:
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
-        verdict = judge_case(case, turns, copy_args=False)
+        verdict = judge_case(case, turns, False)
         if verdict.passed and not self.want_json:
             # A text PASS needs no results. Its parts are shared objects (the spec's name for
             # the case), so a worker's chunk of outcomes pickles small.

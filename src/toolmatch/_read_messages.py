@@ -47,7 +47,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if type(value) is not list and type(value) is not tuple:
             value = as_data(value)
         if isinstance(value, (list, tuple)):
-            reading.read_each(value, f"{where}.{key}", text=True)
+            reading.read_each(value, f"{where}.{key}", True)  # text
             return
         if isinstance(value, Mapping):
             reading.read(value, f"{where}.{key}")

@@ -115,7 +115,9 @@ class Reading:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
         self._dispatch(obj, where, self)
 
-    def read_each(self, items: Iterable[object], where: str, *, text: bool = False) -> None:
+    # Positional parameters with defaults, not keyword-only ones: Python 3.11 specializes
+    # calls only to functions without keyword-only parameters, and these run per item.
+    def read_each(self, items: Iterable[object], where: str, text: bool = False) -> None:
         """Read each item in order at ``where[i]`` (an iterator is consumed once); with
         ``text``, a string item is text (a message's content) and holds nothing."""
         dispatch = self._dispatch
@@ -134,7 +136,6 @@ class Reading:
         raw_args: object,
         call_id: object,
         where: str,
-        *,
         parse_error: str | None = None,
         result: object = None,
         failed: bool | None = None,

@@ -1314,14 +1314,14 @@ expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn ca
 
 
 def read_turns(
-    call_turns: Sequence[object], where: str, *, copy_args: bool = True
+    call_turns: Sequence[object], where: str, copy_args: bool = True
 ) -> list[list[ToolCall]]:
     """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it,
     and one it will not guess at (several choices) ``ValueError``, named the same way."""
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
-            calls_per_turn.append(read_json_syntax(turn, copy_args=copy_args))
+            calls_per_turn.append(read_json_syntax(turn, copy_args))
         except TypeError as error:
             raise TypeError(f"{where}[{number}]: {error}") from None
         except ValueError as error:
@@ -1334,7 +1334,6 @@ def _judge_run(
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
     judged: list[tuple[_Verdict, str | None, str | None]],
-    *,
     until_failure: bool = False,
 ) -> bool:
     """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
@@ -1388,7 +1387,8 @@ class RunVerdict:
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
         self._judged: list[tuple[_Verdict, str | None, str | None]] = []
-        self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, until_failure=True)
+        # until_failure, passed positionally: a keyword would keep the call unspecialized
+        self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, True)
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result, as :func:`judge_turns` gives them."""

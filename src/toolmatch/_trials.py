@@ -12,7 +12,7 @@ import operator
 from collections import deque
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import islice, repeat
+from itertools import count, islice, repeat
 from typing import NamedTuple
 
 from toolmatch._describe import short_repr, type_name
@@ -60,21 +60,50 @@ def _whole(name: str, value: object) -> int:
 
 def pass_k_series(n: int, c: int) -> Iterator[float]:
     """pass^1, pass^2, ..., pass^n for ``c`` passing runs of ``n``, each the nearest float."""
-    # C(c, k) / C(n, k) equals C(n - k, n - c) / C(n, n - c), whose numerator follows from
-    # the one before by one exact multiplication and division: the integers stay as small
-    # as C(n, n - c), so that a case of many runs that nearly all passed costs little. One
-    # int / int division each, which Python rounds correctly.
-    # The values only fall: once one rounds to 0.0, so do all after it, and the exact
-    # steps stop (a case of 33,000 runs with a few failures underflows after a few thousand).
-    total = remaining = math.comb(n, n - c)
+    # pass^k = pass^(k-1) * (c - k + 1) / (n - k + 1). The exact fractions grow to thousands
+    # of bits, so each is kept as `scaled * 2 ** exponent`, a lower bound of about
+    # _PRECISION bits: multiplying is exact, shifting left is exact, and only the division
+    # rounds, down, losing less than 1 of a quotient kept above 2 ** (_PRECISION - 1), that
+    # is less than a share d = 2 ** (1 - _PRECISION) of it. After k steps the exact value is
+    # at most scaled / (1 - d) ** k <= scaled * (1 + 2 * k * d) (while k * d <= 1/2, which
+    # holds for any k a loop can reach), and with scaled < 2 ** (_PRECISION + 1) that is
+    # below scaled + 8 * k. When both ends of [scaled, scaled + 8 * k] round to the same
+    # float, so does the exact value between them; when they do not (the interval holds a
+    # rounding midpoint, about once in 2 ** 70 values), the value is computed exactly.
+    scaled, exponent = 1 << _PRECISION, -_PRECISION
     k = 0
-    for k in range(1, c + 1):
-        remaining = remaining * (c - k + 1) // (n - k + 1)
-        value = remaining / total
+    for k, passing, runs in zip(count(1), range(c, 0, -1), range(n, n - c, -1)):
+        scaled *= passing
+        short = _PRECISION + runs.bit_length() - scaled.bit_length()
+        if short > 0:  # the quotient would fall below 2 ** (_PRECISION - 1)
+            scaled <<= short
+            exponent -= short
+        scaled //= runs
+        value = _nearest(scaled, scaled + (k << 3), exponent)
+        if value is None:
+            value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
         yield value
+        # The values only fall: once one rounds to 0.0, so do all after it.
         if value == 0.0:
             break
     yield from repeat(0.0, n - k)
+
+
+_PRECISION = 128
+_SMALLEST_NORMAL = 2.0**-1022
+
+
+def _nearest(low: int, high: int, exponent: int) -> float | None:
+    """The float nearest to every number from ``low * 2 ** exponent`` to ``high * 2 **
+    exponent``, or None if they round to different floats."""
+    # float(int) rounds to 53 bits correctly, and scaling a normal float is exact; below
+    # the normal floats there are fewer bits, and int / int rounds to them correctly.
+    value = math.ldexp(float(low), exponent)
+    if value >= _SMALLEST_NORMAL:
+        return value if float(low) == float(high) else None
+    scale = 1 << -exponent
+    value = low / scale
+    return value if value == high / scale else None
 
 
 def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, int]]:
@@ -90,11 +119,11 @@ def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, i
     k = 1
     while series:
         total = counted = 0
-        for _, count, values in series:
+        for _, cases_of, values in series:
             value = next(values)
             if value:  # most of a long series is 0.0
-                total += _exactly(value) * count
-            counted += count
+                total += _exactly(value) * cases_of
+            counted += cases_of
         yield (total / (counted << _SCALE) if total else 0.0), counted
         k += 1
         while series and series[0][0] < k:

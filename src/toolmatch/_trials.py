@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import operator
-from collections import deque
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from itertools import count, islice, repeat
@@ -17,7 +16,14 @@ from typing import NamedTuple
 
 from toolmatch._describe import short_repr, type_name
 
-__all__ = ["MinPassRate", "mean_pass_k", "parse_min_pass_rate", "pass_hat_k", "pass_k_series"]
+__all__ = [
+    "MinPassRate",
+    "mean_pass_k",
+    "parse_min_pass_rate",
+    "pass_hat_k",
+    "pass_k_series",
+    "pass_k_stretches",
+]
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -60,6 +66,13 @@ def _whole(name: str, value: object) -> int:
 
 def pass_k_series(n: int, c: int) -> Iterator[float]:
     """pass^1, pass^2, ..., pass^n for ``c`` passing runs of ``n``, each the nearest float."""
+    for value, times in pass_k_stretches(n, c):
+        yield from repeat(value, times)
+
+
+def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
+    """pass^1 to pass^n as stretches of equal values: ``(value, how many in a row)``. The
+    0.0 that ends most long series is one stretch, which the report writes at once."""
     # pass^k = pass^(k-1) * (c - k + 1) / (n - k + 1). The exact fractions grow to thousands
     # of bits, so each is kept as `scaled * 2 ** exponent`, a lower bound of about
     # _PRECISION bits: multiplying is exact, shifting left is exact, and only the division
@@ -82,11 +95,12 @@ def pass_k_series(n: int, c: int) -> Iterator[float]:
         value = _nearest(scaled, scaled + (k << 3), exponent)
         if value is None:
             value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
-        yield value
+        yield value, 1
         # The values only fall: once one rounds to 0.0, so do all after it.
         if value == 0.0:
             break
-    yield from repeat(0.0, n - k)
+    if k < n:
+        yield 0.0, n - k
 
 
 _PRECISION = 128
@@ -106,28 +120,42 @@ def _nearest(low: int, high: int, exponent: int) -> float | None:
     return value if value == high / scale else None
 
 
-def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, int]]:
-    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs, and how many
-    those are; ``cases`` counts the cases by their runs and passing runs, ``(n, c)``.
+def mean_pass_k(
+    cases: Mapping[tuple[int, int], int],
+) -> Iterator[tuple[tuple[float, int], int]]:
+    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs and how many
+    those are, in stretches: ``((mean, cases), how many k in a row)``; ``cases`` counts
+    the cases by their runs and passing runs, ``(n, c)``.
 
     Each mean is exact before it is rounded once to the nearest float.
     Memory is one series per distinct ``(n, c)``, whatever the number of cases.
     """
-    series = deque(
-        sorted(((n, count, pass_k_series(n, c)) for (n, c), count in cases.items()), key=_runs)
-    )
-    k = 1
-    while series:
+    series = [_Stretch(cases_of, pass_k_stretches(n, c)) for (n, c), cases_of in cases.items()]
+    while series := [stretch for stretch in series if stretch.left or stretch.advance()]:
         total = counted = 0
-        for _, cases_of, values in series:
-            value = next(values)
-            if value:  # most of a long series is 0.0
-                total += _exactly(value) * cases_of
-            counted += cases_of
-        yield (total / (counted << _SCALE) if total else 0.0), counted
-        k += 1
-        while series and series[0][0] < k:
-            series.popleft()
+        for stretch in series:
+            if stretch.value:  # most of a long series is 0.0
+                total += _exactly(stretch.value) * stretch.cases
+            counted += stretch.cases
+        times = min(stretch.left for stretch in series)
+        for stretch in series:
+            stretch.left -= times
+        yield ((total / (counted << _SCALE) if total else 0.0), counted), times
+
+
+class _Stretch:
+    """Where one ``(n, c)`` series is: its value, for ``left`` more values of k."""
+
+    __slots__ = ("cases", "left", "stretches", "value")
+
+    def __init__(self, cases: int, stretches: Iterator[tuple[float, int]]) -> None:
+        self.cases, self.stretches = cases, stretches
+        self.value, self.left = 0.0, 0
+
+    def advance(self) -> bool:
+        """Moves to the next stretch; False at the end of the series."""
+        self.value, self.left = next(self.stretches, (0.0, 0))
+        return self.left > 0
 
 
 # Every float from 0 to 1 is a whole multiple of 2 ** -1074: as such whole numbers, the
@@ -138,10 +166,6 @@ _SCALE = 1074
 def _exactly(value: float) -> int:
     numerator, denominator = value.as_integer_ratio()  # the denominator is a power of 2
     return numerator << (_SCALE + 1 - denominator.bit_length())
-
-
-def _runs(entry: tuple[int, int, Iterator[float]]) -> int:
-    return entry[0]
 
 
 class MinPassRate(NamedTuple):

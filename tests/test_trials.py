@@ -353,6 +353,33 @@ def test_jobs_give_the_same_trials(spec: Path, tmp_path: Path, output: tuple[str
     )
 
 
+def test_long_series_are_written_whole_across_chunks(spec: Path, tmp_path: Path) -> None:
+    # 2,500 runs of book, 4 in 5 passing: its values leave the floats at k = 1,724 and
+    # its 0.0s run on across two chunks of the line; cancel ran 3 times, seat not at all
+    runs = [BOOK_WRONG if i % 5 == 0 else BOOK for i in range(2500)] + [CANCEL] * 3
+    traces = tmp_path / "long.jsonl"
+    traces.write_text(jsonl(*runs), encoding="utf-8")
+    book, cancel = reference(2500, 2000), reference(3, 3)
+    rows = toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    trials = [json.loads(row) for row in rows if '"trials"' in row]
+    assert [row["pass_k"] for row in trials] == [
+        {str(k): value for k, value in enumerate(values, 1)} for values in (book, cancel)
+    ]
+    means = json.loads(rows[-1])["pass_k"]
+    assert list(means.values()) == [
+        float((Fraction(book[k]) + Fraction(cancel[k])) / 2) if k < 3 else book[k]
+        for k in range(2500)
+    ]
+    lines = toolmatch(spec, traces).stdout.splitlines()
+    assert lines[-5] == "TRIALS book: 2000/2500 passed, " + ", ".join(
+        f"pass^{k} {value:.3f}" for k, value in enumerate(book, 1)
+    )
+    assert lines[-3] == "TRIALS mean over 2 cases: " + ", ".join(
+        f"pass^{k} {value:.3f}" + ("" if k <= 3 else " (1 case)")
+        for k, value in enumerate(means.values(), 1)
+    )
+
+
 # --- --min-pass-rate ------------------------------------------------------------------------
 
 

@@ -525,8 +525,11 @@ def _write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[_Sink[_T]
             texts = []
             for k, value, times in chunk:
                 after = shown(value)
-                numbers = map(str, range(k, k + times))
-                texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
+                if times == 1:  # most stretches: a cheaper f-string than a join
+                    texts.append(f"{before}{k}{after}")
+                else:
+                    numbers = map(str, range(k, k + times))
+                    texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
             write(separator + ", ".join(texts))
         separator = ", "
     for write, _, _, _, ending in sinks:
@@ -538,12 +541,14 @@ def _chunks(stretches: Iterable[tuple[_T, int]]) -> Iterator[list[tuple[int, _T,
     chunk: list[tuple[int, _T, int]] = []
     room, k = _CHUNK, 1
     for value, times in stretches:
-        while times:
-            taken = min(times, room)
-            chunk.append((k, value, taken))
-            k, times, room = k + taken, times - taken, room - taken
-            if not room:
-                yield chunk
-                chunk, room = [], _CHUNK
+        while times > room:  # a long stretch: the rest of this chunk, then the next
+            chunk.append((k, value, room))
+            yield chunk
+            k, times, chunk, room = k + room, times - room, [], _CHUNK
+        chunk.append((k, value, times))
+        k, room = k + times, room - times
+        if not room:
+            yield chunk
+            chunk, room = [], _CHUNK
     if chunk:
         yield chunk

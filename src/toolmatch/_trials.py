@@ -82,7 +82,7 @@ def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
     # holds for any k a loop can reach), and with scaled < 2 ** (_PRECISION + 1) that is
     # below scaled + 8 * k. When both ends of [scaled, scaled + 8 * k] round to the same
     # float, so does the exact value between them; when they do not (the interval holds a
-    # rounding midpoint, about once in 2 ** 70 values), the value is computed exactly.
+    # rounding midpoint: about k times in 2 ** 71 values), the value is computed exactly.
     scaled, exponent = 1 << _PRECISION, -_PRECISION
     k = 0
     for k, passing, runs in zip(count(1), range(c, 0, -1), range(n, n - c, -1)):

@@ -8,15 +8,17 @@ import math
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolmatch import pass_hat_k
+from toolmatch._trials import mean_pass_k, pass_k_series
 
 # --- the estimator --------------------------------------------------------------------------
 
@@ -51,6 +53,78 @@ def test_pass_hat_k_past_the_smallest_float() -> None:
     for k in (gone - 2, gone - 1, gone, gone + 1, c, c + 1, n):
         assert pass_hat_k(n, c, k) == math.comb(c, k) / math.comb(n, k)
     assert pass_hat_k(n, c, gone - 1) > 0.0
+
+
+def reference(n: int, c: int) -> list[float]:
+    """pass^1 to pass^n, each C(c, k) / C(n, k) rounded once (int / int rounds correctly)."""
+    values, passing, runs = [], 1, 1
+    for k in range(1, n + 1):  # C(c, k) and C(n, k) from C(c, k - 1) and C(n, k - 1)
+        passing, runs = passing * (c - k + 1) // k, runs * (n - k + 1) // k
+        values.append(passing / runs)
+    return values
+
+
+@st.composite
+def counts(draw: st.DrawFn, most: int = 3000) -> tuple[int, int]:
+    """Runs and passing runs, the edges (none, all, all but one passed) often."""
+    n = draw(st.integers(1, most))
+    c = draw(st.one_of(st.sampled_from([0, n, max(n - 1, 0), n // 2]), st.integers(0, n)))
+    return n, c
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts())
+def test_every_pass_k_of_a_series_is_the_nearest_float(case: tuple[int, int]) -> None:
+    # whole series, through the subnormal floats to 0.0 when c / n is not near 1
+    n, c = case
+    assert list(pass_k_series(n, c)) == reference(n, c)
+
+
+def test_series_that_pass_through_the_subnormal_floats() -> None:
+    smallest = 5e-324  # 2 ** -1074
+    for n, c in [(3000, 1500), (2500, 2000), (1200, 300), (2999, 2998)]:
+        values, expected = list(pass_k_series(n, c)), reference(n, c)
+        assert values == expected
+    # two of them go below the normal floats, to within 10,000 steps of 2 ** -1074
+    for n, c in [(3000, 1500), (2500, 2000)]:
+        tiny = [value for value in reference(n, c) if 0.0 < value < sys.float_info.min]
+        assert tiny
+        assert min(tiny) < 1e4 * smallest
+
+
+def test_values_that_are_exactly_a_rounding_midpoint() -> None:
+    # (2 ** 54 - 3) / 2 ** 54 lies halfway between 1 - 2 ** -52 (even: it wins the tie) and
+    # 1 - 2 ** -53; any bound on it above the exact value rounds up, so the nearest float
+    # must come from the exact fraction. (2 ** 54 - 5) / 2 ** 54 ties upwards instead.
+    n = 2**54
+    assert pass_hat_k(n, n - 3, 1) == 1 - 2**-52 == (n - 3) / n
+    assert pass_hat_k(n, n - 5, 1) == 1 - 2**-52 == (n - 5) / n
+    assert pass_hat_k(n, n - 1, 1) == 1.0  # halfway between 1 - 2 ** -53 and 1.0
+    # a midpoint at k = 2: 2 ** 55 - 1 divides c * (c - 1), and the quotient halved is odd
+    n, c = 2**55, 33770646155976567
+    exact = Fraction(c * (c - 1), n * (n - 1))
+    assert exact.denominator == 2**54
+    assert exact.numerator.bit_length() == 54
+    assert pass_hat_k(n, c, 2) == float(exact) == math.comb(c, 2) / math.comb(n, 2)
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(counts(1200), st.integers(1, 3)), min_size=1, max_size=5))
+def test_each_mean_is_the_exact_mean_of_the_cases_values_rounded_once(
+    cases: list[tuple[tuple[int, int], int]],
+) -> None:
+    by_counts = Counter[tuple[int, int]]()
+    for case, times in cases:
+        by_counts[case] += times
+    series = {case: reference(*case) for case in by_counts}
+    expected = []
+    for k in range(1, max(n for n, _ in by_counts) + 1):
+        having = [(case, times) for case, times in by_counts.items() if case[0] >= k]
+        counted = sum(times for _, times in having)
+        exact = sum(Fraction(series[case][k - 1]) * times for case, times in having)
+        expected.append((float(exact / counted), counted))
+    means = [mean for mean, times in mean_pass_k(by_counts) for _ in range(times)]
+    assert means == expected
 
 
 def test_pass_hat_k_takes_numpy_counts() -> None:
@@ -276,6 +350,33 @@ def test_jobs_give_the_same_trials(spec: Path, tmp_path: Path, output: tuple[str
     assert all(
         value == math.comb(250, int(k)) / math.comb(500, int(k))
         for k, value in book["pass_k"].items()
+    )
+
+
+def test_long_series_are_written_whole_across_chunks(spec: Path, tmp_path: Path) -> None:
+    # 2,500 runs of book, 4 in 5 passing: its values leave the floats at k = 1,724 and
+    # its 0.0s run on across two chunks of the line; cancel ran 3 times, seat not at all
+    runs = [BOOK_WRONG if i % 5 == 0 else BOOK for i in range(2500)] + [CANCEL] * 3
+    traces = tmp_path / "long.jsonl"
+    traces.write_text(jsonl(*runs), encoding="utf-8")
+    book, cancel = reference(2500, 2000), reference(3, 3)
+    rows = toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    trials = [json.loads(row) for row in rows if '"trials"' in row]
+    assert [row["pass_k"] for row in trials] == [
+        {str(k): value for k, value in enumerate(values, 1)} for values in (book, cancel)
+    ]
+    means = json.loads(rows[-1])["pass_k"]
+    assert list(means.values()) == [
+        float((Fraction(book[k]) + Fraction(cancel[k])) / 2) if k < 3 else book[k]
+        for k in range(2500)
+    ]
+    lines = toolmatch(spec, traces).stdout.splitlines()
+    assert lines[-5] == "TRIALS book: 2000/2500 passed, " + ", ".join(
+        f"pass^{k} {value:.3f}" for k, value in enumerate(book, 1)
+    )
+    assert lines[-3] == "TRIALS mean over 2 cases: " + ", ".join(
+        f"pass^{k} {value:.3f}" + ("" if k <= 3 else " (1 case)")
+        for k, value in enumerate(means.values(), 1)
     )
 
 

@@ -10,14 +10,14 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
-from itertools import chain, islice
+from itertools import chain
 
 from toolmatch._cases import TestCase
 from toolmatch._judging import ERROR, FAIL, PASS
 from toolmatch._trace_inputs import LINE
-from toolmatch._trials import mean_pass_k, pass_k_series
+from toolmatch._trials import mean_pass_k, pass_k_stretches
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
     # Where a series goes: how to write, what comes before it, each item, what ends it.
-    _Sink = tuple[Callable[[str], None], str, Callable[[int, _T], str], str]
+    # how to write a series: write, head, the text before each k, the text after it (from
+    # the value), ending
+    _Sink = tuple[Callable[[str], None], str, str, Callable[[_T], str], str]
 
 __all__ = ["JUnit", "Progress", "Report", "Tally", "fail", "printable", "progress_bar"]
 
@@ -443,11 +445,11 @@ class Report:
                 sinks.append(_json_sink(self._write, json.dumps(row), _json_value, "}}\n"))
             elif text:
                 head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
-                sinks.append((self._write, head, _text_pass_k, "\n"))
+                sinks.append((self._write, head, "pass^", _text_value, "\n"))
             if self.junit is not None:
                 write = self.junit.property(f"trials:{name}")
                 sinks.append(_json_sink(write, json.dumps(counts), _json_value, "}}"))
-            _write_series(pass_k_series(runs, passed), sinks)
+            _write_series(pass_k_stretches(runs, passed), sinks)
         return by_counts, short
 
     def _totals(self, by_counts: Counter[tuple[int, int]], reading: Reading, text: bool) -> None:
@@ -455,7 +457,7 @@ class Report:
         cases = sum(by_counts.values())
         means = mean_pass_k(by_counts)
         first = next(means, None)
-        totals = {"cases": cases, "pass_rate": None if first is None else first[0]}
+        totals = {"cases": cases, "pass_rate": None if first is None else first[0][0]}
         tail = ""
         if self.min_pass_rate is not None:
             assert self.short is not None
@@ -481,12 +483,12 @@ class Report:
             sinks.append(_json_sink(self._write, json.dumps(summary), _json_mean, ending))
         elif text:
 
-            def mean(k: int, value: tuple[float, int]) -> str:
-                shown = f"pass^{k} {value[0]:.3f}"
+            def mean(value: tuple[float, int]) -> str:
+                shown = f" {value[0]:.3f}"
                 return shown if value[1] == cases else f"{shown} ({_plural(value[1], 'case')})"
 
             head = f"TRIALS mean over {_plural(cases, 'case')}: "
-            sinks.append((self._write, head, mean, "\n"))
+            sinks.append((self._write, head, "pass^", mean, "\n"))
         if self.junit is not None:
             write = self.junit.property("trials")
             sinks.append(_json_sink(write, json.dumps(totals), _json_mean, f"}}{tail}}}"))
@@ -503,37 +505,63 @@ _CHUNK = 1024  # items of a series formatted at a time
 
 
 def _json_sink(
-    write: Callable[[str], None], head: str, item: Callable[[int, _T], str], ending: str
+    write: Callable[[str], None], head: str, shown: Callable[[_T], str], ending: str
 ) -> _Sink[_T]:
     """A JSON object whose last key, ``pass_k``, is a series; ``head`` is the object
     without it, and ``ending`` closes ``pass_k`` and what follows it."""
-    return (write, f'{head[:-1]}, "pass_k": {{', item, ending)
+    return (write, f'{head[:-1]}, "pass_k": {{', '"', shown, ending)
 
 
-def _json_value(k: int, value: float) -> str:
-    return f'"{k}": {value!r}'
+def _json_value(value: float) -> str:
+    return f'": {value!r}'
 
 
-def _json_mean(k: int, value: tuple[float, int]) -> str:
-    return f'"{k}": {value[0]!r}'
+def _json_mean(value: tuple[float, int]) -> str:
+    return f'": {value[0]!r}'
 
 
-def _text_pass_k(k: int, value: float) -> str:
-    return f"pass^{k} {value:.3f}"
+def _text_value(value: float) -> str:
+    return f" {value:.3f}"
 
 
-def _write_series(values: Iterable[_T], sinks: Sequence[_Sink[_T]]) -> None:
+def _write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[_Sink[_T]]) -> None:
     """Writes one line of pass^k values to each sink, a chunk at a time: a case of many
-    runs has as many values, and its line is never whole in memory."""
+    runs has as many values, and its line is never whole in memory. Each stretch of equal
+    values is shown once, its numbers k joined by what comes between them."""
     if not sinks:  # nothing shows them: not worth computing
         return
-    for write, head, _, _ in sinks:
+    for write, head, _, _, _ in sinks:
         write(head)
-    numbered = enumerate(values, 1)
     separator = ""
-    while chunk := list(islice(numbered, _CHUNK)):
-        for write, _, item, _ in sinks:
-            write(separator + ", ".join(item(k, value) for k, value in chunk))
+    for chunk in _chunks(stretches):
+        for write, _, before, shown, _ in sinks:
+            texts = []
+            for k, value, times in chunk:
+                after = shown(value)
+                if times == 1:  # most stretches: a cheaper f-string than a join
+                    texts.append(f"{before}{k}{after}")
+                else:
+                    numbers = map(str, range(k, k + times))
+                    texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
+            write(separator + ", ".join(texts))
         separator = ", "
-    for write, _, _, ending in sinks:
+    for write, _, _, _, ending in sinks:
         write(ending)
+
+
+def _chunks(stretches: Iterable[tuple[_T, int]]) -> Iterator[list[tuple[int, _T, int]]]:
+    """The stretches as ``(first k, value, how many)``, in lists of _CHUNK values in all."""
+    chunk: list[tuple[int, _T, int]] = []
+    room, k = _CHUNK, 1
+    for value, times in stretches:
+        while times > room:  # a long stretch: the rest of this chunk, then the next
+            chunk.append((k, value, room))
+            yield chunk
+            k, times, chunk, room = k + room, times - room, [], _CHUNK
+        chunk.append((k, value, times))
+        k, room = k + times, room - times
+        if not room:
+            yield chunk
+            chunk, room = [], _CHUNK
+    if chunk:
+        yield chunk

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import math
 import operator
-from collections import deque
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import islice, repeat
+from itertools import count, islice, repeat
 from typing import NamedTuple
 
 from toolmatch._describe import short_repr, type_name
 
-__all__ = ["MinPassRate", "mean_pass_k", "parse_min_pass_rate", "pass_hat_k", "pass_k_series"]
+__all__ = [
+    "MinPassRate",
+    "mean_pass_k",
+    "parse_min_pass_rate",
+    "pass_hat_k",
+    "pass_k_series",
+    "pass_k_stretches",
+]
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -60,45 +66,96 @@ def _whole(name: str, value: object) -> int:
 
 def pass_k_series(n: int, c: int) -> Iterator[float]:
     """pass^1, pass^2, ..., pass^n for ``c`` passing runs of ``n``, each the nearest float."""
-    # C(c, k) / C(n, k) equals C(n - k, n - c) / C(n, n - c), whose numerator follows from
-    # the one before by one exact multiplication and division: the integers stay as small
-    # as C(n, n - c), so that a case of many runs that nearly all passed costs little. One
-    # int / int division each, which Python rounds correctly.
-    # The values only fall: once one rounds to 0.0, so do all after it, and the exact
-    # steps stop (a case of 33,000 runs with a few failures underflows after a few thousand).
-    total = remaining = math.comb(n, n - c)
+    for value, times in pass_k_stretches(n, c):
+        yield from repeat(value, times)
+
+
+def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
+    """pass^1 to pass^n as stretches of equal values: ``(value, how many in a row)``. The
+    0.0 that ends most long series is one stretch, which the report writes at once."""
+    # pass^k = pass^(k-1) * (c - k + 1) / (n - k + 1). The exact fractions grow to thousands
+    # of bits, so each is kept as `scaled * 2 ** exponent`, a lower bound of about
+    # _PRECISION bits: multiplying is exact, shifting left is exact, and only the division
+    # rounds, down, losing less than 1 of a quotient kept above 2 ** (_PRECISION - 1), that
+    # is less than a share d = 2 ** (1 - _PRECISION) of it. After k steps the exact value is
+    # at most scaled / (1 - d) ** k <= scaled * (1 + 2 * k * d) (while k * d <= 1/2, which
+    # holds for any k a loop can reach), and with scaled < 2 ** (_PRECISION + 1) that is
+    # below scaled + 8 * k. When both ends of [scaled, scaled + 8 * k] round to the same
+    # float, so does the exact value between them; when they do not (the interval holds a
+    # rounding midpoint: about k times in 2 ** 71 values), the value is computed exactly.
+    scaled, exponent = 1 << _PRECISION, -_PRECISION
     k = 0
-    for k in range(1, c + 1):
-        remaining = remaining * (c - k + 1) // (n - k + 1)
-        value = remaining / total
-        yield value
+    for k, passing, runs in zip(count(1), range(c, 0, -1), range(n, n - c, -1)):
+        scaled *= passing
+        short = _PRECISION + runs.bit_length() - scaled.bit_length()
+        if short > 0:  # the quotient would fall below 2 ** (_PRECISION - 1)
+            scaled <<= short
+            exponent -= short
+        scaled //= runs
+        value = _nearest(scaled, scaled + (k << 3), exponent)
+        if value is None:
+            value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
+        yield value, 1
+        # The values only fall: once one rounds to 0.0, so do all after it.
         if value == 0.0:
             break
-    yield from repeat(0.0, n - k)
+    if k < n:
+        yield 0.0, n - k
 
 
-def mean_pass_k(cases: Mapping[tuple[int, int], int]) -> Iterator[tuple[float, int]]:
-    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs, and how many
-    those are; ``cases`` counts the cases by their runs and passing runs, ``(n, c)``.
+_PRECISION = 128
+_SMALLEST_NORMAL = 2.0**-1022
+
+
+def _nearest(low: int, high: int, exponent: int) -> float | None:
+    """The float nearest to every number from ``low * 2 ** exponent`` to ``high * 2 **
+    exponent``, or None if they round to different floats."""
+    # float(int) rounds to 53 bits correctly, and scaling a normal float is exact; below
+    # the normal floats there are fewer bits, and int / int rounds to them correctly.
+    value = math.ldexp(float(low), exponent)
+    if value >= _SMALLEST_NORMAL:
+        return value if float(low) == float(high) else None
+    scale = 1 << -exponent
+    value = low / scale
+    return value if value == high / scale else None
+
+
+def mean_pass_k(
+    cases: Mapping[tuple[int, int], int],
+) -> Iterator[tuple[tuple[float, int], int]]:
+    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs and how many
+    those are, in stretches: ``((mean, cases), how many k in a row)``; ``cases`` counts
+    the cases by their runs and passing runs, ``(n, c)``.
 
     Each mean is exact before it is rounded once to the nearest float.
     Memory is one series per distinct ``(n, c)``, whatever the number of cases.
     """
-    series = deque(
-        sorted(((n, count, pass_k_series(n, c)) for (n, c), count in cases.items()), key=_runs)
-    )
-    k = 1
-    while series:
+    series = [_Stretch(cases_of, pass_k_stretches(n, c)) for (n, c), cases_of in cases.items()]
+    while series := [stretch for stretch in series if stretch.left or stretch.advance()]:
         total = counted = 0
-        for _, count, values in series:
-            value = next(values)
-            if value:  # most of a long series is 0.0
-                total += _exactly(value) * count
-            counted += count
-        yield (total / (counted << _SCALE) if total else 0.0), counted
-        k += 1
-        while series and series[0][0] < k:
-            series.popleft()
+        for stretch in series:
+            if stretch.value:  # most of a long series is 0.0
+                total += _exactly(stretch.value) * stretch.cases
+            counted += stretch.cases
+        times = min(stretch.left for stretch in series)
+        for stretch in series:
+            stretch.left -= times
+        yield ((total / (counted << _SCALE) if total else 0.0), counted), times
+
+
+class _Stretch:
+    """Where one ``(n, c)`` series is: its value, for ``left`` more values of k."""
+
+    __slots__ = ("cases", "left", "stretches", "value")
+
+    def __init__(self, cases: int, stretches: Iterator[tuple[float, int]]) -> None:
+        self.cases, self.stretches = cases, stretches
+        self.value, self.left = 0.0, 0
+
+    def advance(self) -> bool:
+        """Moves to the next stretch; False at the end of the series."""
+        self.value, self.left = next(self.stretches, (0.0, 0))
+        return self.left > 0
 
 
 # Every float from 0 to 1 is a whole multiple of 2 ** -1074: as such whole numbers, the
@@ -109,10 +166,6 @@ _SCALE = 1074
 def _exactly(value: float) -> int:
     numerator, denominator = value.as_integer_ratio()  # the denominator is a power of 2
     return numerator << (_SCALE + 1 - denominator.bit_length())
-
-
-def _runs(entry: tuple[int, int, Iterator[float]]) -> int:
-    return entry[0]
 
 
 class MinPassRate(NamedTuple):

@@ -515,7 +515,7 @@ def test_a_huge_integer_in_the_spec_gives_one_outcome(tmp_path: Path) -> None:
 BOOM = """
 from toolmatch import _judging
 
-def boom(case, turns):
+def boom(*arguments):
     raise RuntimeError("the checker broke\\non a second line")
 
 _judging.judge_case = boom  # what the command judges a run's turns with

@@ -28,9 +28,8 @@ if TYPE_CHECKING:
     from toolmatch._trials import MinPassRate
 
     _T = TypeVar("_T")
-    # Where a series goes: how to write, what comes before it, each item, what ends it.
-    # how to write a series: write, head, the text before each k, the text after it (from
-    # the value), ending
+    # Where a series goes: how to write, what comes before it, the text before each k,
+    # the text after it (made from the value), what ends it.
     _Sink = tuple[Callable[[str], None], str, str, Callable[[_T], str], str]
 
 __all__ = ["JUnit", "Progress", "Report", "Tally", "fail", "printable", "progress_bar"]

@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 
 __all__ = ["InterruptsHeld", "judge_lines"]
 
-_CHUNK = 256  # lines a worker judges per task: big enough to amortise a task's costs
+# Lines a worker judges per task: enough that a task takes long beside the time the pool's
+# threads take to hand the next one over (they share the GIL with the report), and at most
+# _CHUNK_BYTES of them, so that a file of long lines keeps memory flat too.
+_CHUNK = 1024
+_CHUNK_BYTES = 1 << 21
 
 
 _WORKER_JUDGE: Judge | None = None
@@ -94,7 +98,6 @@ def judge_lines(
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-    from itertools import islice
 
     # Chunks are sent as they are read, a few per worker ahead of the one being reported,
     # so memory stays flat on a long file. Unlike multiprocessing.Pool, the executor notices
@@ -109,7 +112,7 @@ def judge_lines(
         while True:
             chunk: list[tuple[int, Any]] = []
             try:
-                chunk.extend(islice(lines, _CHUNK))
+                _fill(chunk, lines)
             except StoppedError as error:  # the traces cannot be read further: what was read
                 unread = error  # is judged and reported first, as with one process
             if chunk:
@@ -147,6 +150,17 @@ def judge_lines(
             if not ended:
                 _end_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _fill(chunk: list[tuple[int, Any]], lines: Iterator[tuple[int, Any]]) -> None:
+    """Move the next task's lines into ``chunk`` (those read before an error stay in it)."""
+    size = 0
+    for line in lines:
+        chunk.append(line)
+        if type(line[1]) is bytes:
+            size += len(line[1])
+        if len(chunk) == _CHUNK or size >= _CHUNK_BYTES:
+            return
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:

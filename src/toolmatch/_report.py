@@ -297,17 +297,17 @@ class Report:
     def _print(self, text: str) -> None:
         """A line of the report, written at the next :meth:`flush`."""
         # JSON Lines are ASCII already; text holds case names and values from the files.
-        self._pending.append(text if self.json_lines else printable(text))
+        self._pending.append((text if self.json_lines else printable(text)) + "\n")
 
     def flush(self) -> None:
         """Writes the lines printed since the last flush, at once: a batch of outcomes
         from --jobs workers is one write, not one per line (unbuffered output included)."""
-        if self._pending:
+        pending = self._pending
+        if pending:
             if self.progress is not None:
                 self.progress.clear()
-            self._pending.append("")
-            text = "\n".join(self._pending)
-            self._pending.clear()
+            text = pending[0] if len(pending) == 1 else "".join(pending)
+            pending.clear()
             self.out.write(text)
 
     def add(self, outcome: Outcome) -> None:

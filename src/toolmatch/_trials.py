@@ -83,6 +83,9 @@ def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
     # below scaled + 8 * k. When both ends of [scaled, scaled + 8 * k] round to the same
     # float, so does the exact value between them; when they do not (the interval holds a
     # rounding midpoint: about k times in 2 ** 71 values), the value is computed exactly.
+    if c == n:  # every run passed: every k runs do
+        yield 1.0, n
+        return
     scaled, exponent = 1 << _PRECISION, -_PRECISION
     k = 0
     for k, passing, runs in zip(count(1), range(c, 0, -1), range(n, n - c, -1)):

@@ -688,3 +688,18 @@ def test_several_mismatches_print_one_line_each_once(tmp_path: Path) -> None:
         "      reason: expected 'damaged', got 'late'",
         "0 passed, 1 failed",
     ]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units differ by platform")
+def test_memory_stays_flat_with_jobs_whatever_the_length_of_the_lines(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"test_cases": [{"name": "ok", "expected_tools": ["s"]}]}))
+    # Lines of a quarter of a megabyte: a task of 1,024 of them would hold 256 MB at once.
+    line = json.dumps({"case": "ok", "turns": [[{"name": "s", "args": {"q": "x" * 2**18}}]]})
+    short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    short.write_text(f"{line}\n" * 40, encoding="utf-8")
+    long.write_text(f"{line}\n" * 400, encoding="utf-8")
+    short_peak = peak_rss_kib("check", spec, short, "--jobs", "2")
+    long_peak = peak_rss_kib("check", spec, long, "--jobs", "2")
+    # The tasks in flight hold a few tens of megabytes on either file.
+    assert long_peak <= short_peak + 40 * 1024, (short_peak, long_peak)

@@ -49,14 +49,17 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _compile_bytecode() -> None:
-    """Compile toolmatch's modules, as installing it does: otherwise, in a checkout where
-    bytecode is not written (PYTHONDONTWRITEBYTECODE), every process the benchmarks start
-    compiles them again, while the standard library its references use is compiled."""
+    """Compile toolmatch's modules and its pytest plugin's, as installing them does:
+    otherwise, in a checkout where bytecode is not written (PYTHONDONTWRITEBYTECODE), every
+    process the benchmarks start compiles them again, while the standard library and the
+    installed packages their references use are compiled."""
     import compileall
 
+    import pytest_toolmatch
     import toolmatch
 
-    compileall.compile_dir(Path(toolmatch.__file__).parent, quiet=1)
+    for package in (toolmatch, pytest_toolmatch):
+        compileall.compile_dir(Path(package.__file__).parent, quiet=1)
 
 
 def main(argv: list[str] | None = None) -> int:

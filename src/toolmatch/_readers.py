@@ -254,7 +254,7 @@ def new_reading() -> Reading:
 def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall]:
     """The calls in ``obj``, with their results, read at ``where``; without ``copy_args``
     a call's ``args`` may be the dict ``obj`` holds (for calls that never outlive it)."""
-    reading = Reading(dispatch, read_mapping, copy_args=copy_args)
+    reading = Reading(dispatch, read_mapping, copy_args)
     dispatch(obj, where, reading)
     return reading.finish()
 

@@ -96,7 +96,7 @@ class Reading:
     )
 
     def __init__(
-        self, dispatch: Dispatch, read_dict: ReadDict | None = None, *, copy_args: bool = True
+        self, dispatch: Dispatch, read_dict: ReadDict | None = None, copy_args: bool = True
     ) -> None:
         # read_dict: the dispatcher's own reader of a dict, called directly for dict items
         # (most items are), which saves a call per item.
@@ -171,7 +171,7 @@ class Reading:
     def apart(self) -> Reading:
         """A new, empty run with this one's table: a state reads an assembled value there
         and ``fill``s a reserved place with the call it gives."""
-        return Reading(self._dispatch, copy_args=self._copy_args)
+        return Reading(self._dispatch, None, self._copy_args)
 
     def reserve(self) -> int:
         """A place in call order for a call known only later (see ``fill``)."""

@@ -693,3 +693,30 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(
         "FAIL search (run 2)",
         "  turn 0, expected_tools[0]: ExpectedTool('search', {'q': Fuzzy('Paris')})",
     ]
+
+
+CTRL_C_BEFORE_WRITING = """
+from toolmatch import _report
+
+write_batch = _report.Report.flush
+pressed = []
+
+def flush(self):
+    if self._pending and not pressed:  # Ctrl-C once a run is counted, before its line is out
+        pressed.append(True)
+        raise KeyboardInterrupt
+    write_batch(self)
+
+_report.Report.flush = flush
+"""
+
+
+def test_ctrl_c_between_counting_and_writing_still_reports_what_was_counted(
+    spec: Path, tmp_path: Path
+) -> None:
+    traces = write_traces(tmp_path, SEARCH_OK, SEARCH_OK, SEARCH_OK)
+    result = patched(CTRL_C_BEFORE_WRITING, "check", spec, traces)
+    assert (result.returncode, result.stderr) == (130, "toolmatch: interrupted\n")
+    # The first run was counted as checked (the JUnit report and the "not checked" line
+    # say so), so its line is written too.
+    assert result.stdout == "PASS search\n"

@@ -388,6 +388,10 @@ def _run(
         report.finish(cases, reading)
         status = report.exit_code
     except KeyboardInterrupt:
+        try:  # the runs counted as checked are reported, as the "not checked" line says
+            report.flush()
+        except OSError:
+            _quiet_stdout()
         stopped = f"interrupted; {reading.not_checked(report.next_line)}"
         print(_INTERRUPTED, file=sys.stderr)
         status = 130

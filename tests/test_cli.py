@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from commands import jsonl, toolmatch
 from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,23 +48,6 @@ REFUND_OK = {
     ],
 }
 QUIET_OK = {"case": "quiet", "turns": [[]]}
-
-
-def toolmatch(
-    *args: str | Path, stdin: str | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolmatch", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-
-
-def jsonl(*runs: object) -> str:
-    return "".join((run if isinstance(run, str) else json.dumps(run)) + "\n" for run in runs)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import jsonschema
 import pytest
 import yaml
 
+import commands
 from test_readers import _CONTAINERS, _call_shapes
 from toolmatch import spec_schema
 from toolmatch._recording import NEEDS_RUAMEL
@@ -24,20 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "traces.jsonl"
 
 
-def toolmatch(*args: object, stdin: str | None = None, cwd: Path = ROOT) -> Any:
-    return subprocess.run(
-        [sys.executable, "-m", "toolmatch", *map(str, args)],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=300,
-    )
+toolmatch = partial(commands.toolmatch, cwd=ROOT)  # the examples' paths are the checkout's
 
 
-def jsonl(*records: object) -> str:
-    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+jsonl = commands.jsonl
 
 
 def call(name: str, **args: Any) -> dict[str, Any]:

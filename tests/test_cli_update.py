@@ -10,35 +10,24 @@ import json
 import os
 import stat
 import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import commands
 from toolmatch._import_common import escaped
 
 # The suite itself runs on CI: the command must not see that, except where a test says so.
 QUIET_ENV = {key: value for key, value in os.environ.items() if key != "CI"}
 
 
-def toolmatch(
-    *args: str | Path, stdin: str | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolmatch", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=QUIET_ENV if env is None else env,
-        check=False,
-    )
+toolmatch = partial(commands.toolmatch, env=QUIET_ENV)
 
 
-def jsonl(*runs: object) -> str:
-    return "".join(json.dumps(run) + "\n" for run in runs)
+jsonl = commands.jsonl
 
 
 def run(case: str, *turns: list[dict[str, object]]) -> dict[str, object]:

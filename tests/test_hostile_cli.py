@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+import commands
 from toolmatch import ExpectedTool, check_turns, load_test_cases
 from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
 
@@ -56,18 +57,14 @@ QUIET_OK = {"case": "quiet", "turns": [[]]}
 UNBUFFERED = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each report line as it is printed
 
 
-def jsonl(*runs: object) -> str:
-    return "".join((run if isinstance(run, str) else json.dumps(run)) + "\n" for run in runs)
+jsonl = commands.jsonl
 
 
 def command(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "toolmatch", "check", *map(str, args)]
 
 
-def toolmatch(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command(*args), input=stdin, capture_output=True, text=True, timeout=TIMEOUT, check=False
-    )
+toolmatch = partial(commands.toolmatch, "check", timeout=TIMEOUT)
 
 
 def patched(script: str, *args: str | Path) -> subprocess.CompletedProcess[str]:

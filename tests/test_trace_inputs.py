@@ -5,11 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+
+import commands
 
 SPEC = {
     "test_cases": [
@@ -50,14 +51,7 @@ EXPECTED = [
 ENVELOPE = ("--case-key", "info.task_id", "--turns-key", "traj", "--one-turn")
 
 
-def toolmatch(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolmatch", "check", *map(str, args)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+toolmatch = partial(commands.toolmatch, "check", timeout=120)
 
 
 @pytest.fixture

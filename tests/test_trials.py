@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from fractions import Fraction
+from functools import partial
 from itertools import combinations
 from pathlib import Path
 
@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import commands
 from toolmatch import pass_hat_k
 from toolmatch._trials import mean_pass_k, pass_k_series
 
@@ -183,18 +184,10 @@ FAILED_BOOK = (
 )
 
 
-def toolmatch(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolmatch", "check", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+toolmatch = partial(commands.toolmatch, "check")
 
 
-def jsonl(*runs: object) -> str:
-    return "".join((run if isinstance(run, str) else json.dumps(run)) + "\n" for run in runs)
+jsonl = commands.jsonl
 
 
 @pytest.fixture

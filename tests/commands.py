@@ -1,0 +1,36 @@
+"""The command as the tests run it: ``toolmatch`` in a subprocess, and traces as JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def jsonl(*runs: object) -> str:
+    """The runs as JSON Lines; a string is a line as it is written (a bad one, on purpose)."""
+    return "".join((run if isinstance(run, str) else json.dumps(run)) + "\n" for run in runs)
+
+
+def toolmatch(
+    *args: str | Path,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m toolmatch ARGS``, its output read as UTF-8; a hang fails after ``timeout``."""
+    return subprocess.run(
+        [sys.executable, "-m", "toolmatch", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )

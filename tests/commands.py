@@ -9,6 +9,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Run before the command (``python -c``), this makes a --jobs worker die, as one killed by
+# the system would, on the first line that holds ``die``.
+DYING_JUDGE = """
+import os
+from toolmatch import _cli
+
+
+class DyingJudge(_cli.Judge):
+    def judge(self, number, item):
+        if b"die" in item:
+            os._exit(9)
+        return super().judge(number, item)
+
+
+_cli.Judge = DyingJudge
+"""
+
 
 def jsonl(*runs: object) -> str:
     """The runs as JSON Lines; a string is a line as it is written (a bad one, on purpose)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from commands import jsonl, toolmatch
+from commands import DYING_JUDGE, jsonl, toolmatch
 from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -418,22 +418,6 @@ def test_jobs_give_the_same_output_in_the_same_order(
     assert one.stdout == two.stdout
     assert len(one.stdout.splitlines()) > 700
     assert (tmp_path / "one.xml").read_text() == (tmp_path / "two.xml").read_text()
-
-
-DYING_JUDGE = """
-import os
-from toolmatch import _cli
-
-
-class DyingJudge(_cli.Judge):
-    def judge(self, number, raw):
-        if b"die" in raw:
-            os._exit(9)  # as a worker killed by the system would end
-        return super().judge(number, raw)
-
-
-_cli.Judge = DyingJudge
-"""
 
 
 def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(

@@ -17,6 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from commands import DYING_JUDGE
+from commands import jsonl as lines
 from toolmatch._trace_inputs import Place, Reading, RecordError, read_item, trace_items
 from toolmatch._workers import _CHUNK as CHUNK
 
@@ -52,10 +54,6 @@ def toolmatch(
     return subprocess.run(
         command, capture_output=True, text=True, check=False, timeout=TIMEOUT, cwd=cwd
     )
-
-
-def lines(*records: object) -> str:
-    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
 
 
 def write_parquet(path: Path, columns: dict[str, list[object]], rows_per_group: int = 2) -> None:
@@ -728,28 +726,12 @@ def test_the_progress_bar_counts_the_bytes_of_every_file(spec: Path, tmp_path: P
     assert f"/{tqdm.format_sizeof(total)} ".encode() in shown
 
 
-DYING_JUDGE = """
-import os
-from toolmatch import _cli
-
-
-class DyingJudge(_cli.Judge):
-    def judge(self, number, item):
-        if b"die" in item:
-            os._exit(9)  # as a worker killed by the system would end
-        return super().judge(number, item)
-
-
-_cli.Judge = DyingJudge
-"""
-
-
 def test_a_worker_that_dies_stops_the_run_at_a_place_in_the_directory(
     spec: Path, tmp_path: Path
 ) -> None:
     runs = tmp_path / "runs"
     runs.mkdir()
-    (runs / "a.jsonl").write_text(lines(*[SEARCH] * 64))  # the first worker's chunk
+    (runs / "a.jsonl").write_text(lines(*[SEARCH] * CHUNK))  # the first worker's chunk
     (runs / "b.jsonl").write_text(lines({**SEARCH, "die": True}, SEARCH))
     done = toolmatch(spec, "runs", "--jobs", "2", cwd=tmp_path, before=DYING_JUDGE)
     assert done.returncode == 2
@@ -757,7 +739,10 @@ def test_a_worker_that_dies_stops_the_run_at_a_place_in_the_directory(
     shown = done.stdout.splitlines()
     assert shown in (
         [],
-        [f"PASS search{'' if n == 1 else f' (run {n})'} at runs/a.jsonl:{n}" for n in range(1, 65)],
+        [
+            f"PASS search{'' if n == 1 else f' (run {n})'} at runs/a.jsonl:{n}"
+            for n in range(1, CHUNK + 1)
+        ],
     )
     stopped_at = "runs/b.jsonl:1" if shown else "runs/a.jsonl:1"
     assert done.stderr == (

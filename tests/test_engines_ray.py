@@ -13,7 +13,7 @@ from engine_traces import (
     DOCS,
     ROOT,
     SPEC,
-    case_counts,
+    assert_agrees_with_check,
     command_verdicts,
     load_example,
     write_traces,
@@ -44,21 +44,7 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_pipeline_agrees_with_toolmatch_check(session: None, traces: Path) -> None:
     runs, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
-    expected = command_verdicts(traces)
-    by_id = {run["id"]: run for run in runs}
-    assert sorted(by_id) == sorted(expected)  # every run once
-    for run_id, verdict in expected.items():
-        run = by_id[run_id]
-        assert (run["case"], run["passed"], run["score"]) == (
-            verdict["case"],
-            verdict["passed"],
-            verdict["score"],
-        ), run_id
-        assert (run["reason"] == "") is run["passed"]
-    assert by_id["trials-2.jsonl:6"]["reason"] == expected["trials-2.jsonl:6"]["error"]
-    counts = {rate["case"]: (rate["runs"], rate["passed"]) for rate in rates}
-    assert counts == case_counts(expected)
-    assert {rate["case"]: rate["pass_rate"] for rate in rates}["weather_lookup"] == 4 / 5
+    assert_agrees_with_check(runs, rates, traces)
 
 
 def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine_traces import DOCS, SPEC, case_counts, command_verdicts, load_example, write_traces
+from engine_traces import DOCS, SPEC, assert_agrees_with_check, load_example, write_traces
 
 pytest.importorskip("pyspark")
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
@@ -52,23 +52,7 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_job_agrees_with_toolmatch_check(spark: SparkSession, traces: Path) -> None:
     verdicts, rates = EXAMPLE["check_traces"](spark, str(SPEC), str(traces))
-    expected = command_verdicts(traces)
-    by_id = {run["id"]: run for run in EXAMPLE["rows"](verdicts)}
-    assert sorted(by_id) == sorted(expected)  # every run once
-    for run_id, verdict in expected.items():
-        run = by_id[run_id]
-        assert (run["case"], run["passed"], run["score"]) == (
-            verdict["case"],
-            verdict["passed"],
-            verdict["score"],
-        ), run_id
-        assert (run["reason"] == "") is run["passed"]
-    assert by_id["trials-2.jsonl:6"]["reason"] == expected["trials-2.jsonl:6"]["error"]
-    counted = EXAMPLE["rows"](rates)
-    assert {rate["case"]: (rate["runs"], rate["passed"]) for rate in counted} == case_counts(
-        expected
-    )
-    assert {rate["case"]: rate["pass_rate"] for rate in counted}["weather_lookup"] == 4 / 5
+    assert_agrees_with_check(EXAMPLE["rows"](verdicts), EXAMPLE["rows"](rates), traces)
 
 
 def test_a_string_field_holds_the_turns_json_text_with_the_values_recorded(

@@ -1230,7 +1230,7 @@ def check_turns(
         _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
         for number, expectations in enumerate(expected_turns)
     ]
-    return _turn_results(turns, read_turns(call_turns, "call_turns"))
+    return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 
 
 _NO_TURN = _Turn(_Selection(()))
@@ -1397,14 +1397,6 @@ class RunVerdict:
             verdict.result(number, reason, () if over is None else (over,))
             for number, (verdict, reason, over) in enumerate(self._judged)
         ]
-
-
-def _turn_results(
-    turns: Sequence[_Turn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None = None,
-) -> list[TurnResult]:
-    return RunVerdict(turns, calls_per_turn, max_calls).results()
 
 
 def judge_turns(

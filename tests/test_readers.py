@@ -550,3 +550,53 @@ def test_read_each_consumes_an_iterator_once_naming_each_place() -> None:
     with pytest.raises(TypeError, match=r"^input\[2\]: a tool call's name must be a string"):
         reading.read_each(items, "input", text=True)
     assert next(items, None) is None
+
+
+# --- mappings of one key set are told apart by their values, whatever came before ---------
+
+ENTRY = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"role": "assistant", "tool_calls": [ENTRY]},
+        {"role": 5, "tool_calls": [ENTRY]},
+        {"role": None, "tool_calls": [ENTRY]},
+    ],
+)
+def test_a_key_set_read_before_does_not_decide_a_mapping_whose_values_differ(
+    first: dict[str, Any],
+) -> None:
+    """A role that is no string, or not set, leaves the choice to the other keys: the
+    entries are read as tool calls, as they are when that mapping comes first."""
+    calls = [ToolCall("f", {}, id="call_1")]
+    assert to_calls(first) == calls
+    assert to_calls({"role": 5, "tool_calls": [ENTRY]}) == calls
+    assert to_calls({"role": None, "tool_calls": [ENTRY]}) == calls
+    assert to_calls({"role": "assistant", "tool_calls": [ENTRY]}) == calls
+
+
+def test_a_key_set_of_no_row_is_read_by_its_whole_shape_each_time() -> None:
+    assert to_calls({"agent": None}) == []  # a LangGraph node that returned nothing
+    with pytest.raises(
+        TypeError, match=r"^to_calls cannot read tool calls from input: \{'agent': 1\}"
+    ):
+        to_calls({"agent": 1})
+    assert to_calls({"agent": {"messages": [{"role": "assistant", "tool_calls": [ENTRY]}]}}) == [
+        ToolCall("f", {}, id="call_1")
+    ]
+    assert to_calls({"agent": None}) == []
+
+
+def test_a_type_that_is_no_string_leaves_the_choice_to_the_keys() -> None:
+    for kind in (["tool_use"], {"a": 1}, 3, None):
+        assert to_calls([{"type": kind, "name": "f", "args": {}}]) == [ToolCall("f", {})]
+
+
+def test_items_past_the_precomputed_places_are_named_too() -> None:
+    items = [{"name": "a"}] * 300 + [{"name": 3}]
+    with pytest.raises(TypeError, match=r"^input\[300\]: a tool call's name must be a string"):
+        to_calls(items)
+    with pytest.raises(TypeError, match=r"^input\[255\]: a tool call's name must be a string"):
+        to_calls([{"name": "a"}] * 255 + [{"name": 3}])

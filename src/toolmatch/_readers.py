@@ -285,78 +285,100 @@ def _by_class(obj: object) -> Handler:
 def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A mapping: by its ``type``, ``object`` or ``role`` value, then by its keys."""
     kind = data.get("type")
+    try:
+        handler = TYPES.get(kind)  # type: ignore[arg-type]  # only a str is found
+    except TypeError:  # an unhashable 'type' value, which no row names
+        handler = None
+    if handler is not None:
+        handler(data, where, reading)
+        return
     if type(kind) is str:
-        handler = TYPES.get(kind)
+        handler = _by_prefix(kind)
         if handler is None:
-            handler = _by_prefix(kind)
-            if handler is None:
-                raise unknown_value(where, "type", kind, TYPES)
+            raise unknown_value(where, "type", kind, TYPES)
         handler(data, where, reading)
         return
     # The first of 'object', 'role' and the KEYS rows that data has set. Mappings of a
-    # run mostly repeat a few key sets: the answer for a key set is kept, and holds for a
-    # mapping of the same keys when its deciding value is set too.
+    # run mostly repeat a few key sets: the deciding key of a key set and its reader are
+    # kept, and hold for a mapping of the same keys whose deciding value is set too.
     keys = tuple(data)
-    best = _ranks_by_keys.get(keys)
-    if best is None:
-        best = _rank(data, keys)
-    elif best > _ROLE and best != _NO_RANK:
-        row = KEYS[best - _ROLE - 1]
-        if data[row[0]] is not None:
-            row[1](data, where, reading)
-            return
-        best = _rank(data, keys)
-    elif best != _NO_RANK and type(data["object" if best == _OBJECT else "role"]) is not str:
-        best = _rank(data, keys)
-    if best > _ROLE:
-        if best == _NO_RANK:
-            for test, shape_handler in SHAPES:
-                if test(data):
-                    shape_handler(data, where, reading)
-                    return
-            raise cannot_read(data, where)
-        KEYS[best - _ROLE - 1][1](data, where, reading)
+    known = _readers_by_keys.get(keys)
+    if known is not None and data[known[0]] is not None:
+        known[1](data, where, reading)
         return
-    key, table = ("object", OBJECTS) if best == _OBJECT else ("role", ROLES)
+    _decide(data, keys)(data, where, reading)
+
+
+def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
+    """The reader of ``data``'s deciding key, remembered with that key for its key set when
+    every value is set (then no key was passed over for its value)."""
+    ranks = _ranks
+    best, deciding = _NO_RANK, keys[0] if keys else ""
+    complete = bool(keys)
+    for key, value in data.items():
+        rank = ranks.get(key, _NO_RANK)
+        if value is None or (rank <= _ROLE and type(value) is not str):
+            complete = False
+        elif rank < best:
+            best, deciding = rank, key
+    if best > _ROLE:
+        handler = _read_shape if best == _NO_RANK else KEYS[best - _ROLE - 1][1]
+    else:
+        handler = _read_object_value if best == _OBJECT else _read_role
+    if complete and len(_readers_by_keys) < _MEMO_SIZE:
+        _readers_by_keys[keys] = (deciding, handler)
+    return handler
+
+
+def _read_object_value(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    _by_value(data, where, reading, "object", OBJECTS)
+
+
+def _read_role(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    _by_value(data, where, reading, "role", ROLES)
+
+
+def _by_value(
+    data: Mapping[str, Any], where: str, reading: Reading, key: str, table: dict[str, Handler]
+) -> None:
+    """By the ``object`` or ``role`` value; one that is no string (the memo of its key set
+    does not know) leaves the choice to the other keys."""
     value = data[key]
+    if type(value) is not str:
+        _decide(data, tuple(data))(data, where, reading)
+        return
     handler = table.get(value)
     if handler is None:
         raise unknown_value(where, key, value, table)
     handler(data, where, reading)
 
 
+def _read_shape(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping no row claims: by a test of its whole shape."""
+    for test, handler in SHAPES:
+        if test(data):
+            handler(data, where, reading)
+            return
+    raise cannot_read(data, where)
+
+
 # The place of 'object', 'role' and each KEYS key in the order mappings are told apart in.
 _OBJECT, _ROLE = 0, 1
 _NO_RANK = 1 << 30
-_key_ranks: dict[str, int] = {}
-# Key sets seen, and their deciding rank (a bounded memo: input may be of any keys).
-_ranks_by_keys: dict[tuple[str, ...], int] = {}
+_ranks: dict[str, int] = {}
+# Key sets seen, with their deciding key and its reader (a bounded memo: input may be of
+# any keys). A key set of no row decides by its first key: once it is set, whatever the
+# values, the set is read by its whole shape.
+_readers_by_keys: dict[tuple[str, ...], tuple[str, Handler]] = {}
 _MEMO_SIZE = 4096
-
-
-def _rank(data: Mapping[str, Any], keys: tuple[str, ...]) -> int:
-    """The best rank among data's set keys, remembered for its key set when every value
-    is set (then no key was passed over for its value)."""
-    ranks = _key_ranks
-    best = _NO_RANK
-    complete = True
-    for key, value in data.items():
-        rank = ranks.get(key, _NO_RANK)
-        if value is None or (rank <= _ROLE and type(value) is not str):
-            complete = False
-        elif rank < best:
-            best = rank
-    if complete and len(_ranks_by_keys) < _MEMO_SIZE:
-        _ranks_by_keys[keys] = best
-    return best
 
 
 def _rank_keys() -> None:
     """Rank KEYS (once the table is complete, below; call again after adding rows)."""
-    _key_ranks.clear()
-    _key_ranks.update((key, rank + _ROLE + 1) for rank, (key, _) in reversed(list(enumerate(KEYS))))
-    _key_ranks.update(object=_OBJECT, role=_ROLE)
-    _ranks_by_keys.clear()
+    _ranks.clear()
+    _ranks.update((key, rank + _ROLE + 1) for rank, (key, _) in reversed(list(enumerate(KEYS))))
+    _ranks.update(object=_OBJECT, role=_ROLE)
+    _readers_by_keys.clear()
 
 
 def _by_prefix(kind: str) -> Handler | None:

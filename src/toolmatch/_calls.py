@@ -10,13 +10,13 @@ from toolmatch._typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ToolCall", "build_call", "matcher_fields"]
+__all__ = ["ToolCall", "matcher_fields"]
 
 
 class _Slots:
     """A ``ToolCall``'s storage without ``Record``'s guard against setting attributes: a
-    call is built as one of these and then made a ``ToolCall``. Readers build a call per
-    call read, and plain slot stores cost a quarter of ``object.__setattr__``'s."""
+    reader builds each call it reads as one of these and then makes it a ``ToolCall``
+    (``Reading.call``), since plain slot stores cost a quarter of ``object.__setattr__``'s."""
 
     __slots__ = ("name", "args", "id", "parse_error", "result", "failed")
 
@@ -130,28 +130,3 @@ def matcher_fields(call: ToolCall) -> list[str]:
     (['args', 'id'], [])
     """
     return [field for field in call._fields if isinstance(getattr(call, field), Matcher)]
-
-
-def build_call(
-    name: str,
-    args: dict[str, Any],
-    id: str | None,
-    parse_error: str | None,
-    result: object,
-    failed: bool | None,
-) -> ToolCall:
-    """A ``ToolCall`` of values already checked, without ``__init__``'s checks: the readers
-    check them where they can name the place in the input, and make one per call read.
-
-    >>> build_call("search", {}, "call_1", None, "ok", False)
-    ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
-    """
-    call = _Slots()  # faster than object.__new__(_Slots), which checks its arguments
-    call.name = name
-    call.args = args
-    call.id = id
-    call.parse_error = parse_error
-    call.result = result
-    call.failed = failed
-    call.__class__ = ToolCall  # the same layout: _Slots' slots, and Record adds none
-    return call  # type: ignore[return-value]

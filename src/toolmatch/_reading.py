@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls import ToolCall, build_call
+from toolmatch._calls import ToolCall, _Slots
 from toolmatch._describe import short_repr, type_name
 from toolmatch._typing import TYPE_CHECKING
 
@@ -124,7 +124,10 @@ class Reading:
         read_dict = self._read_dict
         indices = _INDICES
         for index, item in enumerate(items):
-            place = where + (indices[index] if index < _INDEXED else f"[{index}]")
+            try:  # free in 3.11 while nothing is raised
+                place = where + indices[index]
+            except IndexError:
+                place = f"{where}[{index}]"
             if type(item) is dict:
                 read_dict(item, place, self)
             elif not text or not isinstance(item, str):
@@ -162,7 +165,18 @@ class Reading:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
             call_id = str(call_id)
-        self._calls.append(build_call(name, args, call_id, parse_error, result, failed))
+        # Built here, without ToolCall.__init__'s checks (the values are checked above) and
+        # without a call of a builder: this runs once per call read. Plain slot stores cost
+        # a quarter of Record's object.__setattr__; _Slots has ToolCall's layout.
+        call = _Slots()
+        call.name = name
+        call.args = args
+        call.id = call_id
+        call.parse_error = parse_error
+        call.result = result
+        call.failed = failed
+        call.__class__ = ToolCall
+        self._calls.append(call)  # type: ignore[arg-type]
 
     def add(self, call: ToolCall) -> None:
         """Record a ``ToolCall`` given as it is."""
@@ -239,7 +253,7 @@ def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]])
         if indices:
             index = indices.pop(0)
             call = calls[index]
-            calls[index] = build_call(
+            calls[index] = ToolCall(
                 call.name, call.args, call.id, call.parse_error, content, failed
             )
 

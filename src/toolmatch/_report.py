@@ -15,7 +15,7 @@ from fractions import Fraction
 from itertools import chain
 
 from toolmatch._cases import TestCase
-from toolmatch._judging import ERROR, FAIL, PASS
+from toolmatch._judging import ERROR, PASS
 from toolmatch._trace_inputs import LINE
 from toolmatch._trials import mean_pass_k, pass_k_stretches
 from toolmatch._typing import TYPE_CHECKING
@@ -86,14 +86,6 @@ class Tally:
         self.failed = 0
         self.errors = 0
         self.missing = 0
-
-    def count(self, kind: str) -> None:
-        if kind == PASS:
-            self.passed += 1
-        elif kind == FAIL:
-            self.failed += 1
-        else:
-            self.errors += 1
 
     @property
     def exit_code(self) -> int:
@@ -291,6 +283,8 @@ class Report:
         self.without_case = 0  # bad lines that name no case of the spec
         self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
         self.out = sys.stdout
+        # Whether an outcome needs its place: its file, its JUnit line, its JSON row's line.
+        self._placed = reading.directory or junit is not None or json_lines
         self._pending: list[str] = []  # report lines not written yet
         self.next_line = 1  # the first line not reported yet
 
@@ -314,8 +308,8 @@ class Report:
         # Counted and in the JUnit report before it is printed: printing may fail (| head).
         kind, number, name, details, message, body = outcome
         self.next_line = number + 1
-        self.tally.count(kind)
         if kind == ERROR:
+            self.tally.errors += 1
             if name in self.names:
                 # The case did run, badly: reported once as an error, not again as missing,
                 # and a trial that did not pass.
@@ -327,29 +321,29 @@ class Report:
         assert name is not None
         run = self.runs[name] = self.runs.get(name, 0) + 1
         if kind == PASS:
+            self.tally.passed += 1
             self.passes[name] = self.passes.get(name, 0) + 1
+        else:
+            self.tally.failed += 1
         title = name if run == 1 else f"{name} (run {run})"
-        place = None
-        if self.directory or self.junit is not None or self.json_lines:
+        if self._placed:
             place = self.reading.place(number)
             if self.directory:
                 title = f"{title} at {place}"
-        if self.junit is not None:
-            assert place is not None
-            line = place.number if place.unit == LINE else None
-            file = place.file if self.directory else None
-            if kind == PASS:
-                self.junit.passed(title, line, file)
-            else:
-                self.junit.failed(title, line, message, details, file)
-        if self.json_lines:
-            assert place is not None
-            head = json.dumps({"type": "case", "case": name, "run": run, **self._where(place)})
-            self._print(f"{head[:-1]}, {body[1:]}" if body else head)
-        else:
-            self._print(f"{'PASS' if kind == PASS else 'FAIL'} {title}")
-            for detail in details:
-                self._print(detail)
+            if self.junit is not None:
+                line = place.number if place.unit == LINE else None
+                file = place.file if self.directory else None
+                if kind == PASS:
+                    self.junit.passed(title, line, file)
+                else:
+                    self.junit.failed(title, line, message, details, file)
+            if self.json_lines:
+                head = json.dumps({"type": "case", "case": name, "run": run, **self._where(place)})
+                self._print(f"{head[:-1]}, {body[1:]}" if body else head)
+                return
+        self._print(f"{'PASS' if kind == PASS else 'FAIL'} {title}")
+        for detail in details:
+            self._print(detail)
 
     def _where(self, place: Place) -> dict[str, object]:
         """A JSON row's place: its line, row or item, after its file when reading a directory."""

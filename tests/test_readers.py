@@ -600,3 +600,12 @@ def test_items_past_the_precomputed_places_are_named_too() -> None:
         to_calls(items)
     with pytest.raises(TypeError, match=r"^input\[255\]: a tool call's name must be a string"):
         to_calls([{"name": "a"}] * 255 + [{"name": 3}])
+
+
+def test_a_value_not_set_under_the_deciding_key_does_not_change_the_decision() -> None:
+    message = {"role": "assistant", "content": None, "tool_calls": [ENTRY]}
+    assert to_calls(message) == [ToolCall("f", {}, id="call_1")]
+    assert to_calls({"role": "assistant", "content": "Done.", "tool_calls": None}) == []
+    assert to_calls({"role": None, "content": None, "tool_calls": [ENTRY]}) == [
+        ToolCall("f", {}, id="call_1")
+    ]

@@ -310,47 +310,45 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 
 def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
-    """The reader of ``data``'s deciding key, remembered with that key for its key set when
-    every value is set (then no key was passed over for its value)."""
+    """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
+    string, for ``object`` and ``role``). It is remembered with that key for its key set
+    when no better-ranked key was passed over for its value: then it decides every mapping
+    of these keys whose deciding value is set."""
     ranks = _ranks
-    best, deciding = _NO_RANK, keys[0] if keys else ""
-    complete = bool(keys)
+    best = passed_over = _NO_RANK
+    deciding = keys[0] if keys else ""
     for key, value in data.items():
         rank = ranks.get(key, _NO_RANK)
-        if value is None or (rank <= _ROLE and type(value) is not str):
-            complete = False
-        elif rank < best:
-            best, deciding = rank, key
+        if rank < best:
+            if value is None or (rank <= _ROLE and type(value) is not str):
+                passed_over = min(passed_over, rank)
+            else:
+                best, deciding = rank, key
     if best > _ROLE:
         handler = _read_shape if best == _NO_RANK else KEYS[best - _ROLE - 1][1]
     else:
         handler = _read_object_value if best == _OBJECT else _read_role
-    if complete and len(_readers_by_keys) < _MEMO_SIZE:
+    if keys and passed_over > best and len(_readers_by_keys) < _MEMO_SIZE:
         _readers_by_keys[keys] = (deciding, handler)
     return handler
 
 
-def _read_object_value(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    _by_value(data, where, reading, "object", OBJECTS)
+def _by_value(key: str, table: dict[str, Handler]) -> Handler:
+    """The reader of a mapping by its ``key`` value (``object`` or ``role``) in ``table``.
+    A value that is no string, which the memo of its key set cannot know, leaves the
+    choice to the other keys."""
 
+    def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+        value = data[key]
+        if type(value) is not str:
+            _decide(data, tuple(data))(data, where, reading)
+            return
+        handler = table.get(value)
+        if handler is None:
+            raise unknown_value(where, key, value, table)
+        handler(data, where, reading)
 
-def _read_role(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    _by_value(data, where, reading, "role", ROLES)
-
-
-def _by_value(
-    data: Mapping[str, Any], where: str, reading: Reading, key: str, table: dict[str, Handler]
-) -> None:
-    """By the ``object`` or ``role`` value; one that is no string (the memo of its key set
-    does not know) leaves the choice to the other keys."""
-    value = data[key]
-    if type(value) is not str:
-        _decide(data, tuple(data))(data, where, reading)
-        return
-    handler = table.get(value)
-    if handler is None:
-        raise unknown_value(where, key, value, table)
-    handler(data, where, reading)
+    return read
 
 
 def _read_shape(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -431,6 +429,8 @@ def _accessor_hint(obj: object) -> str:
     return ""
 
 
+_read_object_value = _by_value("object", OBJECTS)
+_read_role = _by_value("role", ROLES)
 BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object

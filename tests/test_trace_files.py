@@ -308,7 +308,11 @@ def test_the_spec_in_the_directory_is_not_traces(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
-def test_links_are_followed_but_never_round_in_a_loop(spec: Path, tmp_path: Path) -> None:
+def test_links_are_followed_but_never_round_in_a_loop_nor_to_a_file_twice(
+    spec: Path, tmp_path: Path
+) -> None:
+    """A file reached twice (here through a link to it and a link to its folder) is read
+    once, where it comes first: its runs would otherwise count as two trials each."""
     runs, elsewhere = tmp_path / "runs", tmp_path / "elsewhere"
     runs.mkdir()
     elsewhere.mkdir()
@@ -317,16 +321,18 @@ def test_links_are_followed_but_never_round_in_a_loop(spec: Path, tmp_path: Path
     (runs / "more").symlink_to(elsewhere)
     (runs / "loop").symlink_to(runs)  # a link to the folder it is in
     (runs / "c.jsonl").symlink_to(elsewhere / "b.jsonl")
+    (runs / "notes.txt").write_text("not traces")
     done = toolmatch(spec, "runs", cwd=tmp_path)
     assert done.stdout.splitlines() == [
         "PASS search at runs/a.jsonl:1",
         "PASS other at runs/c.jsonl:1",
-        "PASS other (run 2) at runs/more/b.jsonl:1",
-        "TRIALS search: 1/1 passed, pass^1 1.000",
-        "TRIALS other: 2/2 passed, pass^1 1.000, pass^2 1.000",
-        "TRIALS mean over 2 cases: pass^1 1.000, pass^2 1.000 (1 case)",
-        "3 passed, 0 failed",
+        "2 passed, 0 failed",
     ]
+    assert done.stderr.splitlines() == [
+        "warning: skipped runs/notes.txt: not a .jsonl, .jsonl.gz, .json or .parquet file",
+        "warning: skipped runs/more/b.jsonl: the same file as runs/c.jsonl",
+    ]
+    assert done.returncode == 0
 
 
 # .json files ---------------------------------------------------------------------------------

@@ -558,6 +558,8 @@ class Reading:
         self.bytes = 0  # of the files on disk
         self.directory = not self.stdin and os.path.isdir(path)
         self.skipped: list[str] = []  # a directory's files that are not traces
+        # A directory's files reached again through a link, with the path they were read at.
+        self.again: list[tuple[str, str]] = []
         self.sizes: dict[str, int] = {}
         self._files: list[tuple[str, _Kind]] = []
         self._opened: Any = None  # the file named alone, opened
@@ -591,6 +593,8 @@ class Reading:
             except OSError:
                 pass
 
+        listed: dict[tuple[int, int], str] = {}  # each file listed, by its device and inode
+
         def visit(directory: str, inside: frozenset[tuple[int, int]]) -> None:
             with os.scandir(directory) as scanned:
                 entries = sorted(scanned, key=lambda entry: entry.name)
@@ -608,8 +612,14 @@ class Reading:
                     self.skipped.append(entry.path)
                     continue
                 status = entry.stat()
-                if (status.st_dev, status.st_ino) in others:  # the spec, say: not traces
+                key = (status.st_dev, status.st_ino)
+                if key in others:  # the spec, say: not traces
                     continue
+                first = listed.get(key)
+                if first is not None:  # through a link: its runs would count twice
+                    self.again.append((entry.path, first))
+                    continue
+                listed[key] = entry.path
                 self._files.append((entry.path, kind))
                 self.sizes[entry.path] = status.st_size
 
@@ -641,17 +651,20 @@ class Reading:
         return [] if self.stdin else [path for path, _ in self._files]
 
     def warnings(self) -> list[str]:
-        """A line saying which entries of a directory were skipped, if any were."""
+        """Lines saying which entries of a directory were skipped, if any were: those that
+        are no trace file, then each file reached again through a link."""
+        lines = [f"skipped {path}: the same file as {first}" for path, first in self.again]
         if not self.skipped:
-            return []
+            return lines
         if len(self.skipped) == 1:
-            return [f"skipped {self.skipped[0]}: not a {_TRACE_NAMES} file"]
+            return [f"skipped {self.skipped[0]}: not a {_TRACE_NAMES} file", *lines]
         shown = ", ".join(self.skipped[:_SHOWN_SKIPPED])
         if len(self.skipped) > _SHOWN_SKIPPED:
             shown += f" and {len(self.skipped) - _SHOWN_SKIPPED} more"
         return [
             f"skipped {len(self.skipped)} entries of {self.name} that are not "
-            f"{_TRACE_NAMES} files: {shown}"
+            f"{_TRACE_NAMES} files: {shown}",
+            *lines,
         ]
 
     def close(self) -> None:

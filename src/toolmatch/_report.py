@@ -291,7 +291,10 @@ class Report:
     def _print(self, text: str) -> None:
         """A line of the report, written at the next :meth:`flush`."""
         # JSON Lines are ASCII already; text holds case names and values from the files.
-        self._pending.append((text if self.json_lines else printable(text)) + "\n")
+        # (Most text is printable: asked here, that costs no call of printable.)
+        if not (self.json_lines or text.isprintable()):
+            text = printable(text)
+        self._pending.append(text + "\n")
 
     def flush(self) -> None:
         """Writes the lines printed since the last flush, at once: a batch of outcomes

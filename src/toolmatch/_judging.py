@@ -137,11 +137,10 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             expectation = repr(check.expected_tool)
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
-            lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
+            where = f"turn {result.turn}, expected_tools[{index}]"
+            lines.append(f"  {where}: {expectation}")
             lines.extend(f"    {line}" for line in check.reason_lines())
-            first = first or (
-                f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
-            )
+            first = first or f"{where}: {check.unmatched_reason}"
         for problem in result.problems:
             lines.append(f"  turn {result.turn}: {problem}")
             first = first or f"turn {result.turn}: {problem}"

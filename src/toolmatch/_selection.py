@@ -448,19 +448,39 @@ class _Selection:
     kept, so memory stays flat on a trace of ever-new names.
     """
 
-    __slots__ = ("expectations", "use_index", "bounds", "counts", "_selects", "_known")
+    __slots__ = (
+        "expectations",
+        "use_index",
+        "counts",
+        "allowed",
+        "plans",
+        "_selects",
+        "_known",
+    )
 
     def __init__(self, expectations: Sequence[ExpectedTool], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
-        # How many matching calls each expectation allows, as (at least, at most).
-        self.bounds = [
-            (tool.count, _NO_LIMIT if tool.max_count is None else tool.max_count)
+        # How many matching calls each expectation needs (and claims of its own when calls
+        # are distinct), and every count it allows, as a range: judging a turn then asks
+        # each expectation's count in one pass that takes no Python step per expectation.
+        self.counts = [tool.count for tool in self.expectations]
+        self.allowed = [
+            range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
             for tool in self.expectations
         ]
-        # The calls each expectation claims of its own when calls are distinct.
-        self.counts = [tool.count for tool in self.expectations]
         # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
         self.use_index = use_index
+        # How each expectation judges its candidates: its number, its check of the args and
+        # of the rest of a call (None: nothing to check), and the keys it is looked up by.
+        self.plans = [
+            (
+                number,
+                tool._args_check,
+                tool._call_check,
+                tool._literal_key[0] if use_index and tool._literal_key is not None else None,
+            )
+            for number, tool in enumerate(self.expectations)
+        ]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
 
@@ -485,7 +505,6 @@ def _match_turn(
     expectations = selection.expectations
     candidates: list[list[int]] = [[] for _ in expectations]
     known = selection._known
-    use_index = selection.use_index
     for index, call in enumerate(calls) if kept is None else _numbered(calls, kept):
         numbers = known.get(call.name)
         if numbers is None:
@@ -495,19 +514,16 @@ def _match_turn(
 
     matching: list[list[int]] = []
     indexed: dict[tuple[str, ...], list[int]] = {}
-    for number, expectation in enumerate(expectations):
-        check = expectation._args_check
+    for number, check, extra, keys in selection.plans:
         selected = candidates[number]
-        extra = expectation._call_check
         if extra is not None and selected:
-            matching.append(
-                [index for index in selected if expectation._call_matches(calls[index])]
-            )
+            matches = expectations[number]._call_matches
+            matching.append([index for index in selected if matches(calls[index])])
         elif check is None or not selected:
             matching.append(selected)
-        elif use_index and expectation._literal_key is not None:
+        elif keys is not None:
             matching.append([])
-            indexed.setdefault(expectation._literal_key[0], []).append(number)
+            indexed.setdefault(keys, []).append(number)
         else:
             found = []
             for index in selected:
@@ -691,52 +707,34 @@ def _catalogue(tools: object) -> ToolCatalogue | None:
 class _Verdict:
     """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words."""
 
-    __slots__ = (
-        "turn",
-        "calls",
-        "ignored",
-        "kept",
-        "candidates",
-        "matching",
-        "_met",
-        "demands",
-        "assigned",
-        "unexpected",
-        "repeats",
-        "misfits",
-        "passed",
-    )
+    # What only some turns find stays on the class until one does, so that a turn judged
+    # without distinct calls, repeats or tool definitions sets none of it; ``passed`` is
+    # set once judged, and made False by the run around the turn (``reason``, ``over``).
+    ignored: Mapping[int, int] = {}  # call index -> the number of the first pattern ignoring it
+    demands: Sequence[int] = ()
+    assigned: list[list[int] | None] | None = None
+    unexpected: Sequence[int] = ()
+    repeats: Sequence[list[int]] = ()
+    misfits: Sequence[int] = ()  # the kept calls that break their tool's definition
+    reason: str | None = None  # the turn is missing on one side of the run
+    over: str | None = None  # the run's calls go over its max_calls at this turn
+    passed = False
 
     def __init__(
         self,
         turn: _Turn,
         calls: list[ToolCall],
-        ignored: dict[int, int],
         kept: list[int] | None,
         candidates: list[list[int]],
         matching: list[list[int]],
-        met: list[bool] | None,
+        met: list[bool],
     ) -> None:
         self.turn = turn
         self.calls = calls
-        self.ignored = ignored  # call index -> the number of the first pattern ignoring it
         self.kept = kept  # the calls judged, when some are ignored
         self.candidates = candidates  # per expectation: the calls whose name it selects
         self.matching = matching  # per expectation: those that match it
-        self._met = met  # None: every expectation's count is met
-        self.demands: list[int] = []
-        self.assigned: list[list[int] | None] | None = None
-        self.unexpected: list[int] = []
-        self.repeats: list[list[int]] = []
-        self.misfits: list[int] = []  # the kept calls that break their tool's definition
-        self.passed = False
-
-    @property
-    def met(self) -> list[bool]:
-        """Whether each expectation's count of matching calls is within its bounds."""
-        if self._met is None:
-            self._met = [True] * len(self.matching)
-        return self._met
+        self.met = met  # whether each expectation's count of matching calls is allowed
 
     @property
     def kept_count(self) -> int:
@@ -783,10 +781,8 @@ class _Verdict:
         assert self.assigned is not None
         return {call: number for number, got in enumerate(self.assigned) if got for call in got}
 
-    def result(
-        self, turn: int | None = None, reason: str | None = None, problems: Sequence[str] = ()
-    ) -> TurnResult:
-        """The turn's full result; ``reason`` and ``problems`` come from the run around it."""
+    def result(self, turn: int | None = None) -> TurnResult:
+        """The turn's full result, with what the run around it found wrong here."""
         plan = self.turn
         calls = self.calls
         ignored: tuple[IgnoredCall, ...] = ()
@@ -807,13 +803,13 @@ class _Verdict:
             distinct=plan.distinct,
             ordered=plan.ordered,
             turn=turn,
-            reason=reason,
+            reason=self.reason,
             exhaustive=plan.exhaustive,
             max_calls=plan.max_calls,
             no_repeats=plan.no_repeats,
             ignored=ignored,
             unexpected_call_indices=tuple(self.unexpected),
-            problems=(*own, *problems) if own or problems else (),
+            problems=tuple(own) if self.over is None else (*own, self.over),
             expected_calls=sum(plan.selection.counts),
             pairing=self._pairs,
         )
@@ -896,9 +892,10 @@ def _extras(expectations: Sequence[ExpectedTool]) -> list[int]:
 
 def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     """Judge one turn's calls: the one place a verdict is reached (docs/selection.md)."""
-    ignored: dict[int, int] = {}
+    ignored: dict[int, int] | None = None
     kept: list[int] | None = None
     if turn.ignoring is not None:
+        ignored = {}
         for number, found in enumerate(_match_turn(turn.ignoring, calls)[1]):
             for index in found:
                 ignored.setdefault(index, number)
@@ -906,16 +903,13 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
             kept = [index for index in range(len(calls)) if index not in ignored]
     selection = turn.selection
     candidates, matching = _match_turn(selection, calls, kept)
-    met: list[bool] | None = None
-    for (low, high), found in zip(selection.bounds, matching, strict=True):
-        if not low <= len(found) <= high:  # rare: only now is each count's verdict kept
-            met = [
-                low <= len(found) <= high
-                for (low, high), found in zip(selection.bounds, matching, strict=True)
-            ]
-            break
-    verdict = _Verdict(turn, calls, ignored, kept, candidates, matching, met)
-    passed = met is None
+    # Whether each count of matching calls is one its expectation allows.
+    allowed = selection.allowed
+    met = [len(found) in allowed[number] for number, found in enumerate(matching)]
+    verdict = _Verdict(turn, calls, kept, candidates, matching, met)
+    if ignored:
+        verdict.ignored = ignored
+    passed = all(met)
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
     if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
@@ -953,9 +947,9 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         assigned = list(assign_covering(demands, extras, matchings))
     else:
         assigned = list(assign_distinct(demands, matchings))
+    # Indexed, not zipped: zip(strict=True) takes a keyword, a slow call on every turn.
     enough = [
-        got is not None and len(got) >= demand
-        for got, demand in zip(assigned, demands, strict=True)
+        got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
     ]
     verdict.demands = demands
     if turn.exhaustive:
@@ -1226,10 +1220,11 @@ def check_turns(
         no_repeats=no_repeats,
         tools=tools,
     )
-    turns = [
-        _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
-        for number, expectations in enumerate(expected_turns)
-    ]
+    turns = []
+    for number, expectations in enumerate(expected_turns):
+        turn = ExpectedTurn.__new__(ExpectedTurn)
+        turn._setup(_expectation_list(expectations, f"expected_turns[{number}]"), options)
+        turns.append(turn)
     return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 
 
@@ -1288,7 +1283,11 @@ class ExpectedTurn(Record):
             no_repeats=no_repeats,
             tools=tools,
         )
-        expected = tuple(_expectation_list(expected_tools, "expected_tools"))
+        self._setup(_expectation_list(expected_tools, "expected_tools"), options)
+
+    def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
+        """Keep the expectations and options, each checked already."""
+        expected = tuple(expected_tools)
         catalogue = options["tools"]
         self._assign(
             expected,
@@ -1330,45 +1329,58 @@ def read_turns(
 
 
 def _judge_run(
-    turns: Sequence[_Turn],
+    turns: Sequence[ExpectedTurn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
-    judged: list[tuple[_Verdict, str | None, str | None]],
+    judged: list[_Verdict],
     until_failure: bool = False,
 ) -> bool:
     """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
     is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
-    calls going over ``max_calls`` at this turn. With ``until_failure``, the run stops at
-    its first failing turn (a verdict needs no more). Whether every turn judged passed."""
-    total = sum(verdict.kept_count for verdict, _, _ in judged) if judged else 0
+    calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
+    stops at its first failing turn (a verdict needs no more). Whether every turn judged
+    passed."""
+    expected, recorded = len(turns), len(calls_per_turn)
+    total = 0
+    if judged and max_calls is not None:
+        total = sum(verdict.kept_count for verdict in judged)
     passed = True
-    for number in range(len(judged), max(len(turns), len(calls_per_turn))):
-        reason = None
-        if number >= len(calls_per_turn) or number >= len(turns):
-            missing = (
-                "has no calls" if number >= len(calls_per_turn) else "has calls but no expectations"
-            )
-            reason = (
-                f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
-                f"{len(turns)} expected turn(s)"
-            )
-        turn = turns[number] if number < len(turns) else _NO_TURN
-        calls = calls_per_turn[number] if number < len(calls_per_turn) else []
-        verdict = judge(turn, calls)
-        over = None
+    # Not max(): a builtin's call costs more than the comparison.
+    for number in range(len(judged), expected if expected > recorded else recorded):
+        if number < expected and number < recorded:
+            verdict = judge(turns[number]._turn, calls_per_turn[number])
+        else:
+            verdict = _judge_missing(turns, calls_per_turn, number)
         if max_calls is not None:
             before, total = total, total + verdict.kept_count
             if before <= max_calls < total:
-                over = (
+                verdict.over = (
                     f"expected at most {max_calls} call(s) in the case, got {total} "
                     f"by the end of turn {number}"
                 )
-        judged.append((verdict, reason, over))
-        if not (verdict.passed and reason is None and over is None):
+                verdict.passed = False
+        judged.append(verdict)
+        if not verdict.passed:
             passed = False
             if until_failure:
                 break
     return passed
+
+
+def _judge_missing(
+    turns: Sequence[ExpectedTurn], calls_per_turn: Sequence[list[ToolCall]], number: int
+) -> _Verdict:
+    """A turn present on one side only: judged as if the other side were empty, failing."""
+    if number >= len(calls_per_turn):
+        verdict, missing = judge(turns[number]._turn, []), "has no calls"
+    else:
+        verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
+    verdict.reason = (
+        f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
+        f"{len(turns)} expected turn(s)"
+    )
+    verdict.passed = False
+    return verdict
 
 
 class RunVerdict:
@@ -1379,46 +1391,21 @@ class RunVerdict:
 
     def __init__(
         self,
-        turns: Sequence[_Turn],
+        turns: Sequence[ExpectedTurn],
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
     ) -> None:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
-        self._judged: list[tuple[_Verdict, str | None, str | None]] = []
+        self._judged: list[_Verdict] = []
         # until_failure, passed positionally: a keyword would keep the call unspecialized
         self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, True)
 
     def results(self) -> list[TurnResult]:
-        """Each turn's full result, as :func:`judge_turns` gives them."""
+        """Each turn's full result."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
-        return [
-            verdict.result(number, reason, () if over is None else (over,))
-            for number, (verdict, reason, over) in enumerate(self._judged)
-        ]
-
-
-def judge_turns(
-    turns: Sequence[ExpectedTurn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None = None,
-) -> list[TurnResult]:
-    """Each turn's calls against that turn only; ``max_calls`` bounds the whole run's calls.
-
-    A turn present on one side only fails with a ``reason``.
-    """
-    return judge_run(turns, calls_per_turn, max_calls).results()
-
-
-def judge_run(
-    turns: Sequence[ExpectedTurn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None = None,
-) -> RunVerdict:
-    """The run's verdict, as :func:`judge_turns` reaches it, with its results built only
-    when asked: a passing run needs no words."""
-    return RunVerdict([turn._turn for turn in turns], calls_per_turn, max_calls)
+        return [verdict.result(number) for number, verdict in enumerate(self._judged)]
 
 
 def assert_called(

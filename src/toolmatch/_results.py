@@ -282,7 +282,7 @@ class ToolCheck(TextDisplay):
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
     _score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None
     _requirement: str
-    _no_candidate: str | None
+    _no_candidate: Callable[[Sequence[ToolCall]], str]
 
     def __init__(
         self,
@@ -291,36 +291,33 @@ class ToolCheck(TextDisplay):
         candidate_indices: Sequence[int],
         matching_call_indices: Sequence[int],
         unmatched_reason: str | None,
-        *,
+        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
+        requirement: str,
+        no_candidate: Callable[[Sequence[ToolCall]], str],
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
         score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None = None,
-        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
-        requirement: str,
-        no_candidate: str | None = None,
     ) -> None:
         """The words come as data from the judge: ``explain_call`` says why a candidate call
-        does not match, ``requirement`` what the count asks, ``no_candidate`` (needed when
-        no call is a candidate) why none is."""
-        set_ = object.__setattr__
-        set_(self, "expected_tool", expected_tool)
-        set_(self, "passed", unmatched_reason is None)
-        set_(self, "matching_call_indices", tuple(matching_call_indices))
-        set_(
-            self,
-            "assigned_call_indices",
+        does not match, ``requirement`` what the count asks, ``no_candidate`` why none of
+        the calls is a candidate (asked only when none is)."""
+        values = (
+            expected_tool,
+            unmatched_reason is None,
+            tuple(matching_call_indices),
             None if assigned_call_indices is None else tuple(assigned_call_indices),
+            unmatched_reason,
+            calls,
+            candidate_indices,
+            candidates,
+            explain_call,
+            # The score as (numerator, denominator, what it counts), or a function making
+            # it; None: 1 if passed, else 0.
+            score,
+            requirement,
+            no_candidate,
         )
-        set_(self, "unmatched_reason", unmatched_reason)
-        set_(self, "_calls", calls)
-        set_(self, "_candidate_indices", candidate_indices)
-        set_(self, "_candidates", candidates)
-        set_(self, "_explain_call", explain_call)
-        set_(self, "_requirement", requirement)
-        set_(self, "_no_candidate", no_candidate)
-        # The score as (numerator, denominator, what it counts), or a function making it;
-        # None: 1 if passed, else 0.
-        set_(self, "_score", score)
+        _set_slots(_CHECK_SETTERS, self, values)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -480,7 +477,7 @@ class ToolCheck(TextDisplay):
             lines.append(f"  calls of its own: {indices_text(self.assigned_call_indices)}")
         shown = self._shown()
         if not shown:
-            lines.append(f"  {self._no_candidate}")
+            lines.append(f"  {self._no_candidate(self._calls)}")
         detailed = False  # the first call that does not match is shown path by path
         for candidate in shown:
             if candidate.matched or detailed:
@@ -610,7 +607,6 @@ class TurnResult(TextDisplay, Record):
         matched_calls: int = 0,
         met_calls: int = 0,
         expected_calls: int = 0,
-        *,
         pairing: Callable[[], tuple[int, int]] | None = None,
     ) -> None:
         """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed."""
@@ -629,8 +625,7 @@ class TurnResult(TextDisplay, Record):
             problems,
             expected_calls,
         )
-        for setter, value in zip(_TURN_SETTERS, values, strict=True):
-            setter(self, value)
+        _set_slots(_TURN_SETTERS, self, values)
         _set_pairs(self, None if pairing else (matched_calls, met_calls))
         _set_pairing(self, pairing)
 
@@ -805,6 +800,14 @@ the turn has no calls"
 
 # The slots' own setters: a result is built for every failed run, and these skip the
 # attribute lookup object.__setattr__ makes for each field.
+_CHECK_SETTERS = tuple(ToolCheck.__dict__[field].__set__ for field in ToolCheck.__slots__)
 _TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
 _set_pairs = TurnResult.__dict__["_pairs"].__set__
 _set_pairing = TurnResult.__dict__["_pairing"].__set__
+
+
+def _set_slots(setters: tuple[Any, ...], result: object, values: tuple[object, ...]) -> None:
+    """Set ``result``'s slots to ``values``, one value per setter, in order."""
+    # Indexed, not zipped: zip(strict=True) takes a keyword, and a keyword call is slow.
+    for number, setter in enumerate(setters):
+        setter(result, values[number])

@@ -201,6 +201,7 @@ class ExpectedTool(Matcher):
         "_literal_key",
         "_arg_paths",
         "_alone",
+        "_requirement",
         "_repr",
     )
     name: str | Matcher
@@ -217,6 +218,7 @@ class ExpectedTool(Matcher):
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
     _alone: _Turn
+    _requirement: str
     _repr: str | None
 
     def __init__(
@@ -292,6 +294,8 @@ class ExpectedTool(Matcher):
         set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
         # Alone, one expectation is looked up faster pair by pair than through the index.
         set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
+        # Said in every result of this expectation: worded once.
+        set_(self, "_requirement", self._requirement_text())
         set_(self, "_repr", None)
 
     @property
@@ -452,6 +456,7 @@ class _Selection:
         "expectations",
         "use_index",
         "counts",
+        "expected_calls",
         "allowed",
         "plans",
         "_selects",
@@ -464,6 +469,7 @@ class _Selection:
         # are distinct), and every count it allows, as a range: judging a turn then asks
         # each expectation's count in one pass that takes no Python step per expectation.
         self.counts = [tool.count for tool in self.expectations]
+        self.expected_calls = sum(self.counts)
         self.allowed = [
             range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
             for tool in self.expectations
@@ -763,18 +769,19 @@ class _Verdict:
             if reason is None
             else functools.partial(_score, expectation, candidates, matching, got)
         )
+        # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
             calls,
             candidate_indices,
             matching,
             reason,
-            assigned_call_indices=got,
-            candidates=candidates,
-            score=score,
-            explain_call=expectation._explain_call,
-            requirement=expectation._requirement_text(),
-            no_candidate=None if candidate_indices else expectation._no_candidate_text(calls),
+            expectation._explain_call,
+            expectation._requirement,
+            expectation._no_candidate_text,
+            got,
+            candidates,
+            score,
         )
 
     def _owners(self) -> dict[int, int]:
@@ -797,21 +804,24 @@ class _Verdict:
             if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
             else []
         )
+        # Positional, as in check(); the pairing gives matched_calls and met_calls (the 0s).
         return TurnResult(
             tuple([self.check(number) for number in range(len(self.matching))]),
             len(calls),
-            distinct=plan.distinct,
-            ordered=plan.ordered,
-            turn=turn,
-            reason=self.reason,
-            exhaustive=plan.exhaustive,
-            max_calls=plan.max_calls,
-            no_repeats=plan.no_repeats,
-            ignored=ignored,
-            unexpected_call_indices=tuple(self.unexpected),
-            problems=tuple(own) if self.over is None else (*own, self.over),
-            expected_calls=sum(plan.selection.counts),
-            pairing=self._pairs,
+            plan.distinct,
+            plan.ordered,
+            turn,
+            self.reason,
+            plan.exhaustive,
+            plan.max_calls,
+            plan.no_repeats,
+            ignored,
+            tuple(self.unexpected),
+            tuple(own) if self.over is None else (*own, self.over),
+            0,
+            0,
+            plan.selection.expected_calls,
+            self._pairs,
         )
 
     def _problems(self) -> list[str]:

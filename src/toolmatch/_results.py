@@ -568,13 +568,16 @@ class TurnResult(TextDisplay, Record):
         "met_calls",
         "expected_calls",
     )
-    # The pairing behind the scores is worked out on first use: a verdict needs none.
+    # The pairing behind the scores is worked out on first use: a verdict needs none. So
+    # may the checks be: a report of the failures needs only the failed ones.
     __slots__ = (
-        *(field for field in _fields if field not in ("matched_calls", "met_calls")),
+        "_checks",
+        *(field for field in _fields if field not in ("checks", "matched_calls", "met_calls")),
+        "_failed",
         "_pairs",
         "_pairing",
     )
-    checks: tuple[ToolCheck, ...]
+    _checks: tuple[ToolCheck, ...] | Callable[[], tuple[ToolCheck, ...]]
     call_count: int
     distinct: bool
     ordered: bool
@@ -587,12 +590,13 @@ class TurnResult(TextDisplay, Record):
     unexpected_call_indices: tuple[int, ...]
     problems: tuple[str, ...]
     expected_calls: int
+    _failed: list[tuple[int, ToolCheck]] | None
     _pairs: tuple[int, int] | None
     _pairing: Callable[[], tuple[int, int]] | None
 
     def __init__(
         self,
-        checks: tuple[ToolCheck, ...],
+        checks: tuple[ToolCheck, ...] | Callable[[], tuple[ToolCheck, ...]],
         call_count: int,
         distinct: bool = False,
         ordered: bool = False,
@@ -608,8 +612,11 @@ class TurnResult(TextDisplay, Record):
         met_calls: int = 0,
         expected_calls: int = 0,
         pairing: Callable[[], tuple[int, int]] | None = None,
+        failed: list[tuple[int, ToolCheck]] | None = None,
     ) -> None:
-        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed."""
+        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed;
+        ``checks`` may be a function making them when first needed, given with ``failed``:
+        the failed checks, made already, each with its number."""
         values = (
             checks,
             call_count,
@@ -624,6 +631,7 @@ class TurnResult(TextDisplay, Record):
             unexpected_call_indices,
             problems,
             expected_calls,
+            failed,
         )
         _set_slots(_TURN_SETTERS, self, values)
         _set_pairs(self, None if pairing else (matched_calls, met_calls))
@@ -638,6 +646,25 @@ class TurnResult(TextDisplay, Record):
         return self._pairs
 
     @property
+    def checks(self) -> tuple[ToolCheck, ...]:
+        """Each expectation's verdict, in the order of the expectations."""
+        checks = self._checks
+        if callable(checks):
+            checks = checks()
+            object.__setattr__(self, "_checks", checks)
+        return checks
+
+    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
+        """The checks that failed, each with its number, in order."""
+        if self._failed is None:
+            failed = [
+                (number, check) for number, check in enumerate(self.checks) if not check.passed
+            ]
+            object.__setattr__(self, "_failed", failed)
+            return failed
+        return self._failed
+
+    @property
     def matched_calls(self) -> int:
         """How many judged calls the best pairing gives an expectation (precision's top)."""
         return self._paired()[0]
@@ -650,9 +677,7 @@ class TurnResult(TextDisplay, Record):
     @property
     def passed(self) -> bool:
         """Whether every expectation passed and nothing is wrong with the turn itself."""
-        return (
-            self.reason is None and not self.problems and all(check.passed for check in self.checks)
-        )
+        return self.reason is None and not self.problems and not self._failed_checks()
 
     @property
     def judged_calls(self) -> int:

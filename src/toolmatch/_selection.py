@@ -759,7 +759,7 @@ class _Verdict:
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
-            if reason is None and len(got) < self.demands[number]:
+            if reason is None and self._short(number):
                 if self.turn.ordered:
                     reason = _order_reason(number, expectation, matching, self.assigned)
                 else:
@@ -784,6 +784,28 @@ class _Verdict:
             score,
         )
 
+    def _short(self, number: int) -> bool:
+        """Whether expectation ``number`` got fewer calls of its own than it needs."""
+        assigned = self.assigned
+        return assigned is not None and len(assigned[number] or ()) < self.demands[number]
+
+    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
+        """The checks that fail, each with its number: those :meth:`check` gives a reason."""
+        assigned = self.assigned  # None: no calls of their own, so none is short of them
+        return [
+            (number, self.check(number))
+            for number, met in enumerate(self.met)
+            if not met or (assigned is not None and self._short(number))
+        ]
+
+    def _checks(self, failed: list[tuple[int, ToolCheck]]) -> tuple[ToolCheck, ...]:
+        """Every check, in order, those in ``failed`` as they were made."""
+        made = dict(failed)
+        return tuple(
+            made[number] if number in made else self.check(number)
+            for number in range(len(self.matching))
+        )
+
     def _owners(self) -> dict[int, int]:
         assert self.assigned is not None
         return {call: number for number, got in enumerate(self.assigned) if got for call in got}
@@ -804,9 +826,12 @@ class _Verdict:
             if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
             else []
         )
+        # The failed checks are made now, the others when first asked for: a report of the
+        # failures (toolmatch check) shows no others.
+        failed = self._failed_checks()
         # Positional, as in check(); the pairing gives matched_calls and met_calls (the 0s).
         return TurnResult(
-            tuple([self.check(number) for number in range(len(self.matching))]),
+            functools.partial(self._checks, failed),
             len(calls),
             plan.distinct,
             plan.ordered,
@@ -822,6 +847,7 @@ class _Verdict:
             0,
             plan.selection.expected_calls,
             self._pairs,
+            failed,
         )
 
     def _problems(self) -> list[str]:
@@ -1416,6 +1442,16 @@ class RunVerdict:
         """Each turn's full result."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [verdict.result(number) for number, verdict in enumerate(self._judged)]
+
+    def failed_results(self) -> list[TurnResult]:
+        """The full results of the turns that failed, in order: what a report of the
+        failures needs, without the words of the turns that passed."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return [
+            verdict.result(number)
+            for number, verdict in enumerate(self._judged)
+            if not verdict.passed
+        ]
 
 
 def assert_called(

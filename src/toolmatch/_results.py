@@ -199,7 +199,15 @@ def _closeness(candidate: Candidate) -> tuple[int, int]:
 
 def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
-    return min((candidate for candidate in candidates if not candidate.matched), key=_closeness)
+    closest: Candidate | None = None
+    for candidate in candidates:  # a loop, not min(): a failed run's report asks twice
+        if candidate.mismatches and (
+            closest is None or _closeness(candidate) < _closeness(closest)
+        ):
+            closest = candidate
+    if closest is None:
+        raise ValueError("every candidate matches: none is closest")
+    return closest
 
 
 class IgnoredCall(Record):

@@ -372,14 +372,18 @@ class ExpectedTool(Matcher):
         return judge(self._alone, to_calls(calls)).check(0)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
-        """Why ``call`` (of a selected name) does not match; ``()`` when it does."""
+        """Why ``call``, of a selected name and judged not to match, does not match."""
         found: list[Mismatch] = []
         if self._args_matcher is not None:
             if call.parse_error is not None:
                 found.append(Mismatch("", call.parse_error))
             else:
-                # explain() never answers an empty list for a mismatch: this is the full reason.
-                found += explain(self._args_matcher, call.args)
+                # As explain() gives it: never empty for a mismatch, so the full reason. With
+                # nothing asserted beyond the args, they are what did not match: no need to
+                # compare them again first.
+                found += self._args_matcher._found_mismatches(
+                    call.args, "", self._call_check is None
+                )
         if self._result_matcher is not None:
             if call.result is None:
                 found.append(Mismatch(_RESULT, _NO_RESULT))
@@ -1113,14 +1117,14 @@ def _score(
 
 def _closest_reason(candidates: Sequence[Candidate]) -> str:
     closest = closest_candidate(candidates)
-    if [mismatch.reason for mismatch in closest.mismatches] == [_NO_RESULT]:
+    mismatches = closest.mismatches
+    if len(mismatches) == 1 and mismatches[0].reason == _NO_RESULT:
         return f"call {closest.index} has no recorded result"
     if closest.call.parse_error is None:
-        for mismatch in closest.mismatches:
+        for mismatch in mismatches:
             # A top-level key: the path is the bare name (docs/selection.md's wording).
             if mismatch.reason == "missing" and mismatch.path.isidentifier():
                 return f"arg '{mismatch.path}' missing"
-    mismatches = closest.mismatches
     if len(mismatches) == 1:
         return f"call {closest.index}: {mismatches[0]}"
     # The reasons follow, one per line, in the check's explanation: here only where.

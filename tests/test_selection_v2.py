@@ -872,3 +872,23 @@ def test_an_expected_turn_refuses_what_is_not_a_list_of_expectations() -> None:
         ExpectedTurn(["x"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=r"^expected_tools must be a list of ExpectedTool"):
         ExpectedTurn(ExpectedTool("x"))  # type: ignore[arg-type]
+
+
+def test_a_turn_results_checks_read_alike_however_they_are_asked_for() -> None:
+    # The judge makes a turn's failed checks first (a report of the failures needs only
+    # those) and the others when first asked for: the verdict, the checks, their texts and
+    # a pickled copy all agree, whichever is asked for first.
+    expected = [ExpectedTool("search"), ExpectedTool("fetch"), ExpectedTool.never("delete")]
+    calls = [call("search"), call("delete")]
+    first = check_turn(expected, calls)
+    assert not first.passed
+    checks = first.checks
+    assert first.checks is checks
+    assert [check.passed for check in checks] == [True, False, False]
+    other = check_turn(expected, calls)
+    assert other.lines() == first.lines()  # the text before the checks were read
+    assert [check.passed for check in other.checks] == [True, False, False]
+    copy = pickle.loads(pickle.dumps(first))
+    assert not copy.passed
+    assert copy.lines() == first.lines()
+    assert copy.as_dict() == first.as_dict()

@@ -279,9 +279,12 @@ class Matcher:
         found = self._found_mismatches(actual, "")
         return "; ".join(str(mismatch) for mismatch in found) if found else None
 
-    def _found_mismatches(self, actual: object, path: str) -> list[Mismatch]:
-        """:meth:`mismatches` as a list, never empty on a mismatch and never raising."""
-        if self.__eq__(actual):
+    def _found_mismatches(
+        self, actual: object, path: str, known_mismatch: bool = False
+    ) -> list[Mismatch]:
+        """:meth:`mismatches` as a list, never empty on a mismatch and never raising;
+        ``known_mismatch``: the caller found already that ``actual`` does not match."""
+        if not known_mismatch and self.__eq__(actual):
             return []
         if type(self).mismatches is Matcher.mismatches:
             # The default would compare again only to find the one reason: a Regex that ran

@@ -24,7 +24,6 @@ from toolmatch._selection import (
     ExpectedTurn,
     RunVerdict,
     check_max_calls,
-    judge_run,
     read_turns,
 )
 from toolmatch._spec_files import read_spec_file
@@ -123,7 +122,7 @@ def judge_case(case: TestCase, call_turns: Sequence[object], copy_args: bool = T
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
-    return judge_run(case.turns, read_run_turns(call_turns, copy_args), case.max_calls)
+    return RunVerdict(case.turns, read_run_turns(call_turns, copy_args), case.max_calls)
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:

@@ -90,16 +90,18 @@ class Judge:
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
         verdict = judge_case(case, turns, False)
-        if verdict.passed and not self.want_json:
-            # A text PASS needs no results. Its parts are shared objects (the spec's name for
-            # the case), so a worker's chunk of outcomes pickles small.
-            return (PASS, number, case.name, _NO_DETAILS, "", None)
+        if not self.want_json:
+            if verdict.passed:
+                # A text PASS needs no results. Its parts are shared objects (the spec's name
+                # for the case), so a worker's chunk of outcomes pickles small.
+                return (PASS, number, case.name, _NO_DETAILS, "", None)
+            # A text FAIL shows its failing turns only: the others need no words.
+            details, message = failure_lines(verdict.failed_results())
+            return (FAIL, number, name, details, message, None)
         results = verdict.results()  # the same calls, read once
         passed = verdict.passed
         details, message = ([], "") if passed else failure_lines(results)
-        body = None
-        if self.want_json:
-            body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
+        body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (PASS if passed else FAIL, number, name, details, message, body)
 
 
@@ -131,17 +133,14 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             lines.append(f"  turn {result.turn}: {result.reason}")
             first = first or f"turn {result.turn}: {result.reason}"
             continue
-        for index, check in enumerate(result.checks):
-            if check.passed:
-                continue
+        for index, check in result._failed_checks():
             expectation = repr(check.expected_tool)
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
-            lines.append(f"  turn {result.turn}, expected_tools[{index}]: {expectation}")
+            where = f"turn {result.turn}, expected_tools[{index}]"
+            lines.append(f"  {where}: {expectation}")
             lines.extend(f"    {line}" for line in check.reason_lines())
-            first = first or (
-                f"turn {result.turn}, expected_tools[{index}]: {check.unmatched_reason}"
-            )
+            first = first or f"{where}: {check.unmatched_reason}"
         for problem in result.problems:
             lines.append(f"  turn {result.turn}: {problem}")
             first = first or f"turn {result.turn}: {problem}"

@@ -400,6 +400,7 @@ class MappingMatcher(Matcher, _trusted=True):
         "case_insensitive",
         "_exact",
         "_required",
+        "_top_paths",
         "_optional",
         "_forbidden",
         "_strip",
@@ -410,6 +411,7 @@ class MappingMatcher(Matcher, _trusted=True):
     case_insensitive: bool
     _exact: bool
     _required: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
+    _top_paths: dict[Any, str]
     _optional: tuple[tuple[Any, Matcher, Callable[[object], bool]], ...]
     _forbidden: tuple[Any, ...]
     _strip: Callable[[Any], Any] | None  # leaves out ignored keys (Partial's ignore=)
@@ -450,6 +452,8 @@ class MappingMatcher(Matcher, _trusted=True):
         set_(self, "case_insensitive", case_insensitive)
         set_(self, "_exact", exact)
         set_(self, "_required", tuple(required))
+        # Each key's path when the mapping is the value explained (the path most asked for).
+        set_(self, "_top_paths", {key: join_path("", key) for key in mapping})
         set_(self, "_optional", tuple(optional))
         set_(self, "_forbidden", tuple(forbidden))
         set_(self, "_strip", None)
@@ -486,20 +490,24 @@ class MappingMatcher(Matcher, _trusted=True):
         try:
             if self._strip is not None:
                 actual = self._strip(actual)
+            tops = self._top_paths
             for key, matcher, _ in self._required:
                 value = actual.get(key, _MISSING)
+                where = join_path(path, key) if path else tops[key]
                 if value is _MISSING:
-                    yield Mismatch(join_path(path, key), "missing")
+                    yield Mismatch(where, "missing")
                 else:
-                    yield from matcher.mismatches(value, join_path(path, key))
+                    yield from matcher.mismatches(value, where)
             for key, matcher, _ in self._optional:
                 value = actual.get(key, _MISSING)
                 if value is not _MISSING:
-                    yield from matcher.mismatches(value, join_path(path, key))
+                    where = join_path(path, key) if path else tops[key]
+                    yield from matcher.mismatches(value, where)
             for key in self._forbidden:
                 if key in actual:
                     found = short_repr(actual[key])
-                    yield Mismatch(join_path(path, key), f"expected absent, got {found}")
+                    where = join_path(path, key) if path else tops[key]
+                    yield Mismatch(where, f"expected absent, got {found}")
             if self._exact:
                 for key in actual:
                     if key not in self.mapping:

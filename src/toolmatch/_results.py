@@ -199,7 +199,15 @@ def _closeness(candidate: Candidate) -> tuple[int, int]:
 
 def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
-    return min((candidate for candidate in candidates if not candidate.matched), key=_closeness)
+    closest: Candidate | None = None
+    for candidate in candidates:  # a loop, not min(): a failed run's report asks twice
+        if candidate.mismatches and (
+            closest is None or _closeness(candidate) < _closeness(closest)
+        ):
+            closest = candidate
+    if closest is None:
+        raise ValueError("every candidate matches: none is closest")
+    return closest
 
 
 class IgnoredCall(Record):
@@ -282,7 +290,7 @@ class ToolCheck(TextDisplay):
     _explain_call: Callable[[ToolCall], tuple[Mismatch, ...]]
     _score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None
     _requirement: str
-    _no_candidate: str | None
+    _no_candidate: Callable[[Sequence[ToolCall]], str]
 
     def __init__(
         self,
@@ -291,36 +299,33 @@ class ToolCheck(TextDisplay):
         candidate_indices: Sequence[int],
         matching_call_indices: Sequence[int],
         unmatched_reason: str | None,
-        *,
+        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
+        requirement: str,
+        no_candidate: Callable[[Sequence[ToolCall]], str],
         assigned_call_indices: Sequence[int] | None = None,
         candidates: tuple[Candidate, ...] | None = None,
         score: tuple[int, int, str] | Callable[[], tuple[int, int, str]] | None = None,
-        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
-        requirement: str,
-        no_candidate: str | None = None,
     ) -> None:
         """The words come as data from the judge: ``explain_call`` says why a candidate call
-        does not match, ``requirement`` what the count asks, ``no_candidate`` (needed when
-        no call is a candidate) why none is."""
-        set_ = object.__setattr__
-        set_(self, "expected_tool", expected_tool)
-        set_(self, "passed", unmatched_reason is None)
-        set_(self, "matching_call_indices", tuple(matching_call_indices))
-        set_(
-            self,
-            "assigned_call_indices",
+        does not match, ``requirement`` what the count asks, ``no_candidate`` why none of
+        the calls is a candidate (asked only when none is)."""
+        values = (
+            expected_tool,
+            unmatched_reason is None,
+            tuple(matching_call_indices),
             None if assigned_call_indices is None else tuple(assigned_call_indices),
+            unmatched_reason,
+            calls,
+            candidate_indices,
+            candidates,
+            explain_call,
+            # The score as (numerator, denominator, what it counts), or a function making
+            # it; None: 1 if passed, else 0.
+            score,
+            requirement,
+            no_candidate,
         )
-        set_(self, "unmatched_reason", unmatched_reason)
-        set_(self, "_calls", calls)
-        set_(self, "_candidate_indices", candidate_indices)
-        set_(self, "_candidates", candidates)
-        set_(self, "_explain_call", explain_call)
-        set_(self, "_requirement", requirement)
-        set_(self, "_no_candidate", no_candidate)
-        # The score as (numerator, denominator, what it counts), or a function making it;
-        # None: 1 if passed, else 0.
-        set_(self, "_score", score)
+        _set_slots(_CHECK_SETTERS, self, values)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -480,7 +485,7 @@ class ToolCheck(TextDisplay):
             lines.append(f"  calls of its own: {indices_text(self.assigned_call_indices)}")
         shown = self._shown()
         if not shown:
-            lines.append(f"  {self._no_candidate}")
+            lines.append(f"  {self._no_candidate(self._calls)}")
         detailed = False  # the first call that does not match is shown path by path
         for candidate in shown:
             if candidate.matched or detailed:
@@ -571,13 +576,16 @@ class TurnResult(TextDisplay, Record):
         "met_calls",
         "expected_calls",
     )
-    # The pairing behind the scores is worked out on first use: a verdict needs none.
+    # The pairing behind the scores is worked out on first use: a verdict needs none. So
+    # may the checks be: a report of the failures needs only the failed ones.
     __slots__ = (
-        *(field for field in _fields if field not in ("matched_calls", "met_calls")),
+        "_checks",
+        *(field for field in _fields if field not in ("checks", "matched_calls", "met_calls")),
+        "_failed",
         "_pairs",
         "_pairing",
     )
-    checks: tuple[ToolCheck, ...]
+    _checks: tuple[ToolCheck, ...] | Callable[[], tuple[ToolCheck, ...]]
     call_count: int
     distinct: bool
     ordered: bool
@@ -590,12 +598,13 @@ class TurnResult(TextDisplay, Record):
     unexpected_call_indices: tuple[int, ...]
     problems: tuple[str, ...]
     expected_calls: int
+    _failed: list[tuple[int, ToolCheck]] | None
     _pairs: tuple[int, int] | None
     _pairing: Callable[[], tuple[int, int]] | None
 
     def __init__(
         self,
-        checks: tuple[ToolCheck, ...],
+        checks: tuple[ToolCheck, ...] | Callable[[], tuple[ToolCheck, ...]],
         call_count: int,
         distinct: bool = False,
         ordered: bool = False,
@@ -610,10 +619,12 @@ class TurnResult(TextDisplay, Record):
         matched_calls: int = 0,
         met_calls: int = 0,
         expected_calls: int = 0,
-        *,
         pairing: Callable[[], tuple[int, int]] | None = None,
+        failed: list[tuple[int, ToolCheck]] | None = None,
     ) -> None:
-        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed."""
+        """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed;
+        ``checks`` may be a function making them when first needed, given with ``failed``:
+        the failed checks, made already, each with its number."""
         values = (
             checks,
             call_count,
@@ -628,9 +639,9 @@ class TurnResult(TextDisplay, Record):
             unexpected_call_indices,
             problems,
             expected_calls,
+            failed,
         )
-        for setter, value in zip(_TURN_SETTERS, values, strict=True):
-            setter(self, value)
+        _set_slots(_TURN_SETTERS, self, values)
         _set_pairs(self, None if pairing else (matched_calls, met_calls))
         _set_pairing(self, pairing)
 
@@ -641,6 +652,25 @@ class TurnResult(TextDisplay, Record):
             object.__setattr__(self, "_pairing", None)
         assert self._pairs is not None
         return self._pairs
+
+    @property
+    def checks(self) -> tuple[ToolCheck, ...]:
+        """Each expectation's verdict, in the order of the expectations."""
+        checks = self._checks
+        if callable(checks):
+            checks = checks()
+            object.__setattr__(self, "_checks", checks)
+        return checks
+
+    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
+        """The checks that failed, each with its number, in order."""
+        if self._failed is None:
+            failed = [
+                (number, check) for number, check in enumerate(self.checks) if not check.passed
+            ]
+            object.__setattr__(self, "_failed", failed)
+            return failed
+        return self._failed
 
     @property
     def matched_calls(self) -> int:
@@ -655,9 +685,7 @@ class TurnResult(TextDisplay, Record):
     @property
     def passed(self) -> bool:
         """Whether every expectation passed and nothing is wrong with the turn itself."""
-        return (
-            self.reason is None and not self.problems and all(check.passed for check in self.checks)
-        )
+        return self.reason is None and not self.problems and not self._failed_checks()
 
     @property
     def judged_calls(self) -> int:
@@ -805,6 +833,14 @@ the turn has no calls"
 
 # The slots' own setters: a result is built for every failed run, and these skip the
 # attribute lookup object.__setattr__ makes for each field.
+_CHECK_SETTERS = tuple(ToolCheck.__dict__[field].__set__ for field in ToolCheck.__slots__)
 _TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
 _set_pairs = TurnResult.__dict__["_pairs"].__set__
 _set_pairing = TurnResult.__dict__["_pairing"].__set__
+
+
+def _set_slots(setters: tuple[Any, ...], result: object, values: tuple[object, ...]) -> None:
+    """Set ``result``'s slots to ``values``, one value per setter, in order."""
+    # Indexed, not zipped: zip(strict=True) takes a keyword, and a keyword call is slow.
+    for number, setter in enumerate(setters):
+        setter(result, values[number])

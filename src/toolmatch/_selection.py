@@ -201,6 +201,7 @@ class ExpectedTool(Matcher):
         "_literal_key",
         "_arg_paths",
         "_alone",
+        "_requirement",
         "_repr",
     )
     name: str | Matcher
@@ -217,6 +218,7 @@ class ExpectedTool(Matcher):
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
     _alone: _Turn
+    _requirement: str
     _repr: str | None
 
     def __init__(
@@ -292,6 +294,8 @@ class ExpectedTool(Matcher):
         set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
         # Alone, one expectation is looked up faster pair by pair than through the index.
         set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
+        # Said in every result of this expectation: worded once.
+        set_(self, "_requirement", self._requirement_text())
         set_(self, "_repr", None)
 
     @property
@@ -368,14 +372,18 @@ class ExpectedTool(Matcher):
         return judge(self._alone, to_calls(calls)).check(0)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
-        """Why ``call`` (of a selected name) does not match; ``()`` when it does."""
+        """Why ``call``, of a selected name and judged not to match, does not match."""
         found: list[Mismatch] = []
         if self._args_matcher is not None:
             if call.parse_error is not None:
                 found.append(Mismatch("", call.parse_error))
             else:
-                # explain() never answers an empty list for a mismatch: this is the full reason.
-                found += explain(self._args_matcher, call.args)
+                # As explain() gives it: never empty for a mismatch, so the full reason. With
+                # nothing asserted beyond the args, they are what did not match: no need to
+                # compare them again first.
+                found += self._args_matcher._found_mismatches(
+                    call.args, "", self._call_check is None
+                )
         if self._result_matcher is not None:
             if call.result is None:
                 found.append(Mismatch(_RESULT, _NO_RESULT))
@@ -448,19 +456,41 @@ class _Selection:
     kept, so memory stays flat on a trace of ever-new names.
     """
 
-    __slots__ = ("expectations", "use_index", "bounds", "counts", "_selects", "_known")
+    __slots__ = (
+        "expectations",
+        "use_index",
+        "counts",
+        "expected_calls",
+        "allowed",
+        "plans",
+        "_selects",
+        "_known",
+    )
 
     def __init__(self, expectations: Sequence[ExpectedTool], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
-        # How many matching calls each expectation allows, as (at least, at most).
-        self.bounds = [
-            (tool.count, _NO_LIMIT if tool.max_count is None else tool.max_count)
+        # How many matching calls each expectation needs (and claims of its own when calls
+        # are distinct), and every count it allows, as a range: judging a turn then asks
+        # each expectation's count in one pass that takes no Python step per expectation.
+        self.counts = [tool.count for tool in self.expectations]
+        self.expected_calls = sum(self.counts)
+        self.allowed = [
+            range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
             for tool in self.expectations
         ]
-        # The calls each expectation claims of its own when calls are distinct.
-        self.counts = [tool.count for tool in self.expectations]
         # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
         self.use_index = use_index
+        # How each expectation judges its candidates: its number, its check of the args and
+        # of the rest of a call (None: nothing to check), and the keys it is looked up by.
+        self.plans = [
+            (
+                number,
+                tool._args_check,
+                tool._call_check,
+                tool._literal_key[0] if use_index and tool._literal_key is not None else None,
+            )
+            for number, tool in enumerate(self.expectations)
+        ]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
 
@@ -485,7 +515,6 @@ def _match_turn(
     expectations = selection.expectations
     candidates: list[list[int]] = [[] for _ in expectations]
     known = selection._known
-    use_index = selection.use_index
     for index, call in enumerate(calls) if kept is None else _numbered(calls, kept):
         numbers = known.get(call.name)
         if numbers is None:
@@ -495,19 +524,16 @@ def _match_turn(
 
     matching: list[list[int]] = []
     indexed: dict[tuple[str, ...], list[int]] = {}
-    for number, expectation in enumerate(expectations):
-        check = expectation._args_check
+    for number, check, extra, keys in selection.plans:
         selected = candidates[number]
-        extra = expectation._call_check
         if extra is not None and selected:
-            matching.append(
-                [index for index in selected if expectation._call_matches(calls[index])]
-            )
+            matches = expectations[number]._call_matches
+            matching.append([index for index in selected if matches(calls[index])])
         elif check is None or not selected:
             matching.append(selected)
-        elif use_index and expectation._literal_key is not None:
+        elif keys is not None:
             matching.append([])
-            indexed.setdefault(expectation._literal_key[0], []).append(number)
+            indexed.setdefault(keys, []).append(number)
         else:
             found = []
             for index in selected:
@@ -691,52 +717,34 @@ def _catalogue(tools: object) -> ToolCatalogue | None:
 class _Verdict:
     """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words."""
 
-    __slots__ = (
-        "turn",
-        "calls",
-        "ignored",
-        "kept",
-        "candidates",
-        "matching",
-        "_met",
-        "demands",
-        "assigned",
-        "unexpected",
-        "repeats",
-        "misfits",
-        "passed",
-    )
+    # What only some turns find stays on the class until one does, so that a turn judged
+    # without distinct calls, repeats or tool definitions sets none of it; ``passed`` is
+    # set once judged, and made False by the run around the turn (``reason``, ``over``).
+    ignored: Mapping[int, int] = {}  # call index -> the number of the first pattern ignoring it
+    demands: Sequence[int] = ()
+    assigned: list[list[int] | None] | None = None
+    unexpected: Sequence[int] = ()
+    repeats: Sequence[list[int]] = ()
+    misfits: Sequence[int] = ()  # the kept calls that break their tool's definition
+    reason: str | None = None  # the turn is missing on one side of the run
+    over: str | None = None  # the run's calls go over its max_calls at this turn
+    passed = False
 
     def __init__(
         self,
         turn: _Turn,
         calls: list[ToolCall],
-        ignored: dict[int, int],
         kept: list[int] | None,
         candidates: list[list[int]],
         matching: list[list[int]],
-        met: list[bool] | None,
+        met: list[bool],
     ) -> None:
         self.turn = turn
         self.calls = calls
-        self.ignored = ignored  # call index -> the number of the first pattern ignoring it
         self.kept = kept  # the calls judged, when some are ignored
         self.candidates = candidates  # per expectation: the calls whose name it selects
         self.matching = matching  # per expectation: those that match it
-        self._met = met  # None: every expectation's count is met
-        self.demands: list[int] = []
-        self.assigned: list[list[int] | None] | None = None
-        self.unexpected: list[int] = []
-        self.repeats: list[list[int]] = []
-        self.misfits: list[int] = []  # the kept calls that break their tool's definition
-        self.passed = False
-
-    @property
-    def met(self) -> list[bool]:
-        """Whether each expectation's count of matching calls is within its bounds."""
-        if self._met is None:
-            self._met = [True] * len(self.matching)
-        return self._met
+        self.met = met  # whether each expectation's count of matching calls is allowed
 
     @property
     def kept_count(self) -> int:
@@ -755,7 +763,7 @@ class _Verdict:
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
-            if reason is None and len(got) < self.demands[number]:
+            if reason is None and self._short(number):
                 if self.turn.ordered:
                     reason = _order_reason(number, expectation, matching, self.assigned)
                 else:
@@ -765,28 +773,49 @@ class _Verdict:
             if reason is None
             else functools.partial(_score, expectation, candidates, matching, got)
         )
+        # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
             calls,
             candidate_indices,
             matching,
             reason,
-            assigned_call_indices=got,
-            candidates=candidates,
-            score=score,
-            explain_call=expectation._explain_call,
-            requirement=expectation._requirement_text(),
-            no_candidate=None if candidate_indices else expectation._no_candidate_text(calls),
+            expectation._explain_call,
+            expectation._requirement,
+            expectation._no_candidate_text,
+            got,
+            candidates,
+            score,
+        )
+
+    def _short(self, number: int) -> bool:
+        """Whether expectation ``number`` got fewer calls of its own than it needs."""
+        assigned = self.assigned
+        return assigned is not None and len(assigned[number] or ()) < self.demands[number]
+
+    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
+        """The checks that fail, each with its number: those :meth:`check` gives a reason."""
+        assigned = self.assigned  # None: no calls of their own, so none is short of them
+        return [
+            (number, self.check(number))
+            for number, met in enumerate(self.met)
+            if not met or (assigned is not None and self._short(number))
+        ]
+
+    def _checks(self, failed: list[tuple[int, ToolCheck]]) -> tuple[ToolCheck, ...]:
+        """Every check, in order, those in ``failed`` as they were made."""
+        made = dict(failed)
+        return tuple(
+            made[number] if number in made else self.check(number)
+            for number in range(len(self.matching))
         )
 
     def _owners(self) -> dict[int, int]:
         assert self.assigned is not None
         return {call: number for number, got in enumerate(self.assigned) if got for call in got}
 
-    def result(
-        self, turn: int | None = None, reason: str | None = None, problems: Sequence[str] = ()
-    ) -> TurnResult:
-        """The turn's full result; ``reason`` and ``problems`` come from the run around it."""
+    def result(self, turn: int | None = None) -> TurnResult:
+        """The turn's full result, with what the run around it found wrong here."""
         plan = self.turn
         calls = self.calls
         ignored: tuple[IgnoredCall, ...] = ()
@@ -801,21 +830,28 @@ class _Verdict:
             if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
             else []
         )
+        # The failed checks are made now, the others when first asked for: a report of the
+        # failures (toolmatch check) shows no others.
+        failed = self._failed_checks()
+        # Positional, as in check(); the pairing gives matched_calls and met_calls (the 0s).
         return TurnResult(
-            tuple([self.check(number) for number in range(len(self.matching))]),
+            functools.partial(self._checks, failed),
             len(calls),
-            distinct=plan.distinct,
-            ordered=plan.ordered,
-            turn=turn,
-            reason=reason,
-            exhaustive=plan.exhaustive,
-            max_calls=plan.max_calls,
-            no_repeats=plan.no_repeats,
-            ignored=ignored,
-            unexpected_call_indices=tuple(self.unexpected),
-            problems=(*own, *problems) if own or problems else (),
-            expected_calls=sum(plan.selection.counts),
-            pairing=self._pairs,
+            plan.distinct,
+            plan.ordered,
+            turn,
+            self.reason,
+            plan.exhaustive,
+            plan.max_calls,
+            plan.no_repeats,
+            ignored,
+            tuple(self.unexpected),
+            tuple(own) if self.over is None else (*own, self.over),
+            0,
+            0,
+            plan.selection.expected_calls,
+            self._pairs,
+            failed,
         )
 
     def _problems(self) -> list[str]:
@@ -896,9 +932,10 @@ def _extras(expectations: Sequence[ExpectedTool]) -> list[int]:
 
 def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     """Judge one turn's calls: the one place a verdict is reached (docs/selection.md)."""
-    ignored: dict[int, int] = {}
+    ignored: dict[int, int] | None = None
     kept: list[int] | None = None
     if turn.ignoring is not None:
+        ignored = {}
         for number, found in enumerate(_match_turn(turn.ignoring, calls)[1]):
             for index in found:
                 ignored.setdefault(index, number)
@@ -906,16 +943,13 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
             kept = [index for index in range(len(calls)) if index not in ignored]
     selection = turn.selection
     candidates, matching = _match_turn(selection, calls, kept)
-    met: list[bool] | None = None
-    for (low, high), found in zip(selection.bounds, matching, strict=True):
-        if not low <= len(found) <= high:  # rare: only now is each count's verdict kept
-            met = [
-                low <= len(found) <= high
-                for (low, high), found in zip(selection.bounds, matching, strict=True)
-            ]
-            break
-    verdict = _Verdict(turn, calls, ignored, kept, candidates, matching, met)
-    passed = met is None
+    # Whether each count of matching calls is one its expectation allows.
+    allowed = selection.allowed
+    met = [len(found) in allowed[number] for number, found in enumerate(matching)]
+    verdict = _Verdict(turn, calls, kept, candidates, matching, met)
+    if ignored:
+        verdict.ignored = ignored
+    passed = all(met)
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
     if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
@@ -953,9 +987,9 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         assigned = list(assign_covering(demands, extras, matchings))
     else:
         assigned = list(assign_distinct(demands, matchings))
+    # Indexed, not zipped: zip(strict=True) takes a keyword, a slow call on every turn.
     enough = [
-        got is not None and len(got) >= demand
-        for got, demand in zip(assigned, demands, strict=True)
+        got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
     ]
     verdict.demands = demands
     if turn.exhaustive:
@@ -1083,14 +1117,14 @@ def _score(
 
 def _closest_reason(candidates: Sequence[Candidate]) -> str:
     closest = closest_candidate(candidates)
-    if [mismatch.reason for mismatch in closest.mismatches] == [_NO_RESULT]:
+    mismatches = closest.mismatches
+    if len(mismatches) == 1 and mismatches[0].reason == _NO_RESULT:
         return f"call {closest.index} has no recorded result"
     if closest.call.parse_error is None:
-        for mismatch in closest.mismatches:
+        for mismatch in mismatches:
             # A top-level key: the path is the bare name (docs/selection.md's wording).
             if mismatch.reason == "missing" and mismatch.path.isidentifier():
                 return f"arg '{mismatch.path}' missing"
-    mismatches = closest.mismatches
     if len(mismatches) == 1:
         return f"call {closest.index}: {mismatches[0]}"
     # The reasons follow, one per line, in the check's explanation: here only where.
@@ -1226,10 +1260,11 @@ def check_turns(
         no_repeats=no_repeats,
         tools=tools,
     )
-    turns = [
-        _Turn(_Selection(_expectation_list(expectations, f"expected_turns[{number}]")), **options)
-        for number, expectations in enumerate(expected_turns)
-    ]
+    turns = []
+    for number, expectations in enumerate(expected_turns):
+        turn = ExpectedTurn.__new__(ExpectedTurn)
+        turn._setup(_expectation_list(expectations, f"expected_turns[{number}]"), options)
+        turns.append(turn)
     return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 
 
@@ -1288,7 +1323,11 @@ class ExpectedTurn(Record):
             no_repeats=no_repeats,
             tools=tools,
         )
-        expected = tuple(_expectation_list(expected_tools, "expected_tools"))
+        self._setup(_expectation_list(expected_tools, "expected_tools"), options)
+
+    def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
+        """Keep the expectations and options, each checked already."""
+        expected = tuple(expected_tools)
         catalogue = options["tools"]
         self._assign(
             expected,
@@ -1330,45 +1369,58 @@ def read_turns(
 
 
 def _judge_run(
-    turns: Sequence[_Turn],
+    turns: Sequence[ExpectedTurn],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
-    judged: list[tuple[_Verdict, str | None, str | None]],
+    judged: list[_Verdict],
     until_failure: bool = False,
 ) -> bool:
     """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
     is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
-    calls going over ``max_calls`` at this turn. With ``until_failure``, the run stops at
-    its first failing turn (a verdict needs no more). Whether every turn judged passed."""
-    total = sum(verdict.kept_count for verdict, _, _ in judged) if judged else 0
+    calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
+    stops at its first failing turn (a verdict needs no more). Whether every turn judged
+    passed."""
+    expected, recorded = len(turns), len(calls_per_turn)
+    total = 0
+    if judged and max_calls is not None:
+        total = sum(verdict.kept_count for verdict in judged)
     passed = True
-    for number in range(len(judged), max(len(turns), len(calls_per_turn))):
-        reason = None
-        if number >= len(calls_per_turn) or number >= len(turns):
-            missing = (
-                "has no calls" if number >= len(calls_per_turn) else "has calls but no expectations"
-            )
-            reason = (
-                f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
-                f"{len(turns)} expected turn(s)"
-            )
-        turn = turns[number] if number < len(turns) else _NO_TURN
-        calls = calls_per_turn[number] if number < len(calls_per_turn) else []
-        verdict = judge(turn, calls)
-        over = None
+    # Not max(): a builtin's call costs more than the comparison.
+    for number in range(len(judged), expected if expected > recorded else recorded):
+        if number < expected and number < recorded:
+            verdict = judge(turns[number]._turn, calls_per_turn[number])
+        else:
+            verdict = _judge_missing(turns, calls_per_turn, number)
         if max_calls is not None:
             before, total = total, total + verdict.kept_count
             if before <= max_calls < total:
-                over = (
+                verdict.over = (
                     f"expected at most {max_calls} call(s) in the case, got {total} "
                     f"by the end of turn {number}"
                 )
-        judged.append((verdict, reason, over))
-        if not (verdict.passed and reason is None and over is None):
+                verdict.passed = False
+        judged.append(verdict)
+        if not verdict.passed:
             passed = False
             if until_failure:
                 break
     return passed
+
+
+def _judge_missing(
+    turns: Sequence[ExpectedTurn], calls_per_turn: Sequence[list[ToolCall]], number: int
+) -> _Verdict:
+    """A turn present on one side only: judged as if the other side were empty, failing."""
+    if number >= len(calls_per_turn):
+        verdict, missing = judge(turns[number]._turn, []), "has no calls"
+    else:
+        verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
+    verdict.reason = (
+        f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
+        f"{len(turns)} expected turn(s)"
+    )
+    verdict.passed = False
+    return verdict
 
 
 class RunVerdict:
@@ -1379,46 +1431,31 @@ class RunVerdict:
 
     def __init__(
         self,
-        turns: Sequence[_Turn],
+        turns: Sequence[ExpectedTurn],
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
     ) -> None:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
-        self._judged: list[tuple[_Verdict, str | None, str | None]] = []
+        self._judged: list[_Verdict] = []
         # until_failure, passed positionally: a keyword would keep the call unspecialized
         self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, True)
 
     def results(self) -> list[TurnResult]:
-        """Each turn's full result, as :func:`judge_turns` gives them."""
+        """Each turn's full result."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return [verdict.result(number) for number, verdict in enumerate(self._judged)]
+
+    def failed_results(self) -> list[TurnResult]:
+        """The full results of the turns that failed, in order: what a report of the
+        failures needs, without the words of the turns that passed."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [
-            verdict.result(number, reason, () if over is None else (over,))
-            for number, (verdict, reason, over) in enumerate(self._judged)
+            verdict.result(number)
+            for number, verdict in enumerate(self._judged)
+            if not verdict.passed
         ]
-
-
-def judge_turns(
-    turns: Sequence[ExpectedTurn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None = None,
-) -> list[TurnResult]:
-    """Each turn's calls against that turn only; ``max_calls`` bounds the whole run's calls.
-
-    A turn present on one side only fails with a ``reason``.
-    """
-    return judge_run(turns, calls_per_turn, max_calls).results()
-
-
-def judge_run(
-    turns: Sequence[ExpectedTurn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None = None,
-) -> RunVerdict:
-    """The run's verdict, as :func:`judge_turns` reaches it, with its results built only
-    when asked: a passing run needs no words."""
-    return RunVerdict([turn._turn for turn in turns], calls_per_turn, max_calls)
 
 
 def assert_called(

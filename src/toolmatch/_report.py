@@ -445,7 +445,10 @@ class Report:
             if self.junit is not None:
                 write = self.junit.property(f"trials:{name}")
                 sinks.append(_json_sink(write, json.dumps(counts), _json_value, "}}"))
-            _write_series(pass_k_stretches(runs, passed), sinks)
+            stretches = pass_k_stretches(runs, passed)
+            if text and self.junit is None:  # shown with three decimals only
+                stretches = _shown_until_zero(stretches, runs, _text_value)
+            _write_series(stretches, sinks)
         return by_counts, short
 
     def _totals(self, by_counts: Counter[tuple[int, int]], reading: Reading, text: bool) -> None:
@@ -518,6 +521,22 @@ def _json_mean(value: tuple[float, int]) -> str:
 
 def _text_value(value: float) -> str:
     return f" {value:.3f}"
+
+
+def _shown_until_zero(
+    stretches: Iterable[tuple[float, int]], values: int, shown: Callable[[float], str]
+) -> Iterator[tuple[float, int]]:
+    """A case's pass^k stretches (``values`` values in all) up to the first value that is
+    ``shown`` as 0.0 is, then 0.0 for the rest: the values only fall, so every later one is
+    shown so too, and is not worth computing (a text line shows three decimals)."""
+    zero = shown(0.0)
+    k = 0
+    for value, times in stretches:
+        if shown(value) == zero:
+            yield 0.0, values - k
+            return
+        yield value, times
+        k += times
 
 
 def _write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[_Sink[_T]]) -> None:

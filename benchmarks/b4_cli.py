@@ -331,7 +331,7 @@ def run(config: Config) -> Section:
             reference_value=_rate(one, calls),
             ratio=jobs / one,
             max_ratio=1 / MIN_SPEED_UP,
-            budget=f"<= {1 / MIN_SPEED_UP:.2f}x (at least {MIN_SPEED_UP:g}x faster)",
+            budget=f"<= {1 / MIN_SPEED_UP:.3f}x (at least {MIN_SPEED_UP:g}x faster)",
             cross_check=f"medians {medians['jobs'] / medians['one']:.2f}x",
         )
     )
@@ -363,7 +363,7 @@ def run(config: Config) -> Section:
         "reasons) that prints the same verdicts: the least Python work a check needs"
     )
     section.notes.append(
-        f"--jobs 2 is {one / jobs:.2f}x as fast as one process; the machine has "
+        f"--jobs 2 is {one / jobs:.3f}x as fast as one process; the machine has "
         f"{_cores()} logical cores, which the main process (reading, reporting) shares with "
         "the two workers"
     )

@@ -313,10 +313,11 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
     string, for ``object`` and ``role``). It is remembered with that key for its key set
     when no better-ranked key was passed over for its value: then it decides every mapping
-    of these keys whose deciding value is set."""
+    of these keys whose deciding value is set. A key set of no row is not remembered: its
+    mappings are told apart by their whole shape, values and all."""
     ranks = _ranks
     best = passed_over = _NO_RANK
-    deciding = keys[0] if keys else ""
+    deciding = ""
     for key, value in data.items():
         rank = ranks.get(key, _NO_RANK)
         if rank < best:
@@ -328,7 +329,7 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
         handler = _read_shape if best == _NO_RANK else KEYS[best - _ROLE - 1][1]
     else:
         handler = _read_object_value if best == _OBJECT else _read_role
-    if keys and passed_over > best and len(_readers_by_keys) < _MEMO_SIZE:
+    if passed_over > best and len(_readers_by_keys) < _MEMO_SIZE:  # never for no row
         _readers_by_keys[keys] = (deciding, handler)
     return handler
 
@@ -365,8 +366,7 @@ _OBJECT, _ROLE = 0, 1
 _NO_RANK = 1 << 30
 _ranks: dict[str, int] = {}
 # Key sets seen, with their deciding key and its reader (a bounded memo: input may be of
-# any keys). A key set of no row decides by its first key: once it is set, whatever the
-# values, the set is read by its whole shape.
+# any keys).
 _readers_by_keys: dict[tuple[str, ...], tuple[str, Handler]] = {}
 _MEMO_SIZE = 4096
 

@@ -653,19 +653,19 @@ class Reading:
     def warnings(self) -> list[str]:
         """Lines saying which entries of a directory were skipped, if any were: those that
         are no trace file, then each file reached again through a link."""
-        lines = [f"skipped {path}: the same file as {first}" for path, first in self.again]
-        if not self.skipped:
-            return lines
+        lines = []
         if len(self.skipped) == 1:
-            return [f"skipped {self.skipped[0]}: not a {_TRACE_NAMES} file", *lines]
-        shown = ", ".join(self.skipped[:_SHOWN_SKIPPED])
-        if len(self.skipped) > _SHOWN_SKIPPED:
-            shown += f" and {len(self.skipped) - _SHOWN_SKIPPED} more"
-        return [
-            f"skipped {len(self.skipped)} entries of {self.name} that are not "
-            f"{_TRACE_NAMES} files: {shown}",
-            *lines,
-        ]
+            lines.append(f"skipped {self.skipped[0]}: not a {_TRACE_NAMES} file")
+        elif self.skipped:
+            shown = ", ".join(self.skipped[:_SHOWN_SKIPPED])
+            if len(self.skipped) > _SHOWN_SKIPPED:
+                shown += f" and {len(self.skipped) - _SHOWN_SKIPPED} more"
+            lines.append(
+                f"skipped {len(self.skipped)} entries of {self.name} that are not "
+                f"{_TRACE_NAMES} files: {shown}"
+            )
+        lines += (f"skipped {path}: the same file as {first}" for path, first in self.again)
+        return lines
 
     def close(self) -> None:
         if self._opened is not None:

@@ -526,9 +526,9 @@ def _text_value(value: float) -> str:
 def _shown_until_zero(
     stretches: Iterable[tuple[float, int]], values: int, shown: Callable[[float], str]
 ) -> Iterator[tuple[float, int]]:
-    """A case's pass^k stretches (``values`` values in all) up to the first value that is
-    ``shown`` as 0.0 is, then 0.0 for the rest: the values only fall, so every later one is
-    shown so too, and is not worth computing (a text line shows three decimals)."""
+    """A case's pass^k stretches (``values`` values in all) until a value is ``shown`` as
+    0.0 is, then 0.0 for the rest: the values only fall, so every later one is shown the
+    same, and is not worth computing (a text line shows three decimals)."""
     zero = shown(0.0)
     k = 0
     for value, times in stretches:

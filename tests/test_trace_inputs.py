@@ -1,10 +1,14 @@
-"""`toolmatch check` on other trace envelopes and gzip files, run as a subprocess."""
+"""`toolmatch check` on other trace envelopes, gzip files and pipes, run as a subprocess."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import subprocess
+import sys
+import threading
 from functools import partial
 from pathlib import Path
 
@@ -145,3 +149,70 @@ def test_a_gz_name_that_is_not_gzip(spec: Path, tmp_path: Path) -> None:
     assert (
         done.stderr == f"toolmatch: cannot read the traces {path}: Not a gzipped file (b'{{\"')\n"
     )
+
+
+def runs_of_every_length() -> tuple[bytes, list[tuple[int, str]]]:
+    """JSON Lines whose lines cross the reads a file is read by, one line longer than several
+    reads, blank lines, a CRLF line and a last line without a newline; and each run's line
+    number and case, as a line-by-line reading numbers them."""
+    texts, expected = [], []
+    for index in range(600):
+        padding = "x" * (index * 7919 % 5000)
+        if index == 200:
+            padding = "y" * 300_000
+        case = "other" if index % 3 == 0 else "search"
+        turn = [{"name": "web_search", "args": {"pad": padding}}]
+        texts.append(json.dumps({"case": case, "turns": [turn]}) + ("\r" if index == 5 else ""))
+        expected.append((len(texts), case))
+        if index % 50 == 7:
+            texts.append("")
+        if index % 70 == 3:
+            texts.append("  \r")
+    return "\n".join(texts).encode(), expected
+
+
+def test_lines_keep_their_numbers_across_reads_whatever_their_length(
+    spec: Path, tmp_path: Path
+) -> None:
+    data, expected = runs_of_every_length()
+    plain, packed = tmp_path / "runs.jsonl", tmp_path / "runs.jsonl.gz"
+    plain.write_bytes(data)
+    packed.write_bytes(gzip.compress(data))
+    done = toolmatch(spec, plain, "--format", "json")
+    assert done.returncode == 1, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(row["line"], row["case"]) for row in rows if row["type"] == "case"] == expected
+    for other in (
+        toolmatch(spec, plain, "--format", "json", "--jobs", "2"),
+        toolmatch(spec, packed, "--format", "json"),
+        toolmatch(spec, packed, "--format", "json", "--jobs", "2"),
+        commands.toolmatch(
+            "check", spec, "-", "--format", "json", stdin=data.decode(), timeout=120
+        ),
+    ):
+        assert (other.returncode, other.stdout, other.stderr) == (1, done.stdout, "")
+
+
+def test_one_process_checks_a_pipe_s_runs_as_they_come(spec: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolmatch", "check", str(spec), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    watchdog = threading.Timer(60, process.kill)  # a run never reported fails, not hangs
+    watchdog.start()
+    try:
+        for title in (b"search", b"search (run 2)", b"search (run 3)"):
+            record = {"case": "search", "turns": [[{"name": "web_search"}]]}
+            process.stdin.write(json.dumps(record).encode() + b"\n")
+            process.stdin.flush()  # the pipe stays open: its next line is not written yet
+            assert process.stdout.readline() == b"PASS " + title + b"\n"
+        process.stdin.close()
+        assert process.wait(60) == 1  # the case "other" never ran
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.stdout.close()

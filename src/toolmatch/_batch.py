@@ -14,7 +14,7 @@ from toolmatch._describe import short_repr, type_name
 from toolmatch._judging import FAIL, PASS, Judge, failure_lines
 from toolmatch._trace_inputs import StoppedError
 from toolmatch._typing import TYPE_CHECKING
-from toolmatch._workers import judge_lines
+from toolmatch._workers import judge_blocks
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -33,6 +33,10 @@ class _RowJudge(Judge):
 
     def __init__(self, cases: Sequence[TestCase]) -> None:
         super().__init__(cases, want_json=False)
+
+    def judge_block(self, first: int, item: object) -> list[Outcome]:
+        # Each block is one run given, whatever it is: bytes are not lines here.
+        return [self.judge(first, item)]
 
     def _judge(self, number: int, raw: object) -> Outcome:
         # A run given as any mapping is judged as the dict a trace line reads to.
@@ -117,7 +121,7 @@ def check_runs(
 def _rows(
     judge: _RowJudge, runs: Iterable[object], jobs: int
 ) -> Generator[dict[str, Any], None, None]:
-    batches = judge_lines(judge, enumerate(runs), jobs)
+    batches = judge_blocks(judge, ((index, 1, run) for index, run in enumerate(runs)), jobs)
     checked = 0
     try:
         for batch in batches:

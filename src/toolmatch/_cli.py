@@ -4,7 +4,7 @@ SPEC is a ``.yaml`` / ``.yml`` / ``.json`` file read by :func:`load_test_cases`.
 JSON Lines, one recorded run a line, ``{"case": "<name>", "turns": [<turn>, ...]}``, each
 turn anything :func:`to_calls` reads; ``-`` reads standard input; blank lines are skipped.
 It may also be a ``.json`` or Parquet file, or a directory of trace files, read through
-:func:`trace_items` (docs/cli.md); each record is then reported at its file and line, row
+:func:`trace_blocks` (docs/cli.md); each record is then reported at its file and line, row
 or item. A case may have several runs: each is checked and reported (the second as
 ``name (run 2)``).
 
@@ -70,11 +70,11 @@ from toolmatch._trace_inputs import (
     columns_of,
     envelope_of,
     same_file,
-    trace_items,
+    trace_blocks,
 )
 from toolmatch._trials import MinPassRate, parse_min_pass_rate
 from toolmatch._typing import TYPE_CHECKING
-from toolmatch._workers import InterruptsHeld, judge_lines
+from toolmatch._workers import InterruptsHeld, judge_blocks
 
 if TYPE_CHECKING:
     from typing import IO
@@ -372,7 +372,7 @@ def _run(
     )
     judge = Judge(cases, want_json=options.format == "json", envelope=envelope_of(options))
     stopped = None  # why the run ended early, for the JUnit report
-    batches = judge_lines(judge, trace_items(reading, columns_of(options)), options.jobs)
+    batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
         try:
             for batch in batches:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from toolmatch._cases import TestCase, judge_case
 from toolmatch._describe import short_repr, type_name
 from toolmatch._results import TurnResult
-from toolmatch._trace_inputs import Envelope, RecordError, read_item, turns_value
+from toolmatch._trace_inputs import Envelope, Lines, RecordError, lines_of, read_item, turns_value
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,6 +39,13 @@ class Judge:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
         self.envelope = envelope  # where another trace format keeps case and turns
+
+    def judge_block(self, first: int, item: object) -> list[Outcome]:
+        """The outcomes of a block of ``trace_blocks``: its lines', or its one record's."""
+        if type(item) is Lines:
+            judge = self.judge
+            return [judge(number, line) for number, line in lines_of(first, item)]
+        return [self.judge(first, item)]
 
     def judge(self, number: int, item: object) -> Outcome:
         """What an item of ``trace_items`` comes to: a line's bytes or a record read already."""

@@ -1,7 +1,8 @@
 """Reading TRACES: a file, a directory of files, or standard input, as numbered records.
 
-:func:`trace_items` yields every record of TRACES (JSON Lines, ``.gz``, ``.json``,
-Parquet, a directory of them: docs/cli.md) with a number, and :meth:`Reading.place` says
+:func:`trace_blocks` yields every record of TRACES (JSON Lines, ``.gz``, ``.json``,
+Parquet, a directory of them: docs/cli.md) with a number, in blocks as read (JSON Lines a
+read's lines at a time), :func:`trace_items` one at a time, and :meth:`Reading.place` says
 which file and line, row or item a number is. :func:`read_item` gives the record an item
 holds; ``--case-key/--turns-key/--one-turn`` map it through an :class:`Envelope`, and every
 run's turns, there and in ``check_runs`` and ``check_batch``, may be JSON text
@@ -16,18 +17,23 @@ import re
 import sys
 import zlib
 from bisect import bisect_right
-from itertools import chain
+from io import BytesIO
 from typing import NamedTuple
 
 from toolmatch._reading import scan_object
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Iterator
+    from collections.abc import Callable, Collection, Iterator
     from typing import IO, Any
+
+    # A piece of TRACES read: the number of its first record, how many numbers it takes,
+    # and its item: the Lines of JSON Lines read at once, or one record read already.
+    Block = tuple[int, int, object]
 
 __all__ = [
     "Envelope",
+    "Lines",
     "Place",
     "Reading",
     "RecordError",
@@ -38,6 +44,8 @@ __all__ = [
     "not_checked",
     "read_item",
     "same_file",
+    "lines_of",
+    "trace_blocks",
     "trace_items",
     "turns_value",
 ]
@@ -277,7 +285,7 @@ def _reason(error: BaseException) -> str:
 class _Kind(NamedTuple):
     unit: str  # what its records are numbered by
     open: Callable[[str], Any]
-    read: Callable[[Any, str, Reading, Collection[str] | None], Iterator[tuple[int, object]]]
+    read: Callable[[Any, str, Reading, Collection[str] | None], Iterator[Block]]
 
 
 class _LinesFile(NamedTuple):
@@ -314,27 +322,78 @@ def _open_gzip_lines(path: str) -> _LinesFile:
 
 def _read_lines(
     file: _LinesFile, path: str, reading: Reading, columns: Collection[str] | None
-) -> Iterator[tuple[int, object]]:
-    return _numbered_lines(file.lines, path, reading, file.packed)
+) -> Iterator[Block]:
+    return _line_blocks(file.lines, path, reading, file.packed)
 
 
-def _numbered_lines(
-    lines: Iterable[bytes], path: str, reading: Reading, packed: IO[bytes] | None = None
-) -> Iterator[tuple[int, bytes]]:
+class Lines(list):  # type: ignore[type-arg]  # of bytes
+    """A block of JSON Lines read at once: each line's bytes, blank ones too."""
+
+    __slots__ = ()
+
+
+# Bytes asked of a file at a time. A block holds the whole lines of what one read gave, so
+# a --jobs task is a few blocks, not an object per line, and a pipe's lines are judged as
+# they come: a read gives what is there.
+_BLOCK = 1 << 16
+
+
+def _line_blocks(
+    file: IO[bytes], path: str, reading: Reading, packed: IO[bytes] | None = None
+) -> Iterator[Block]:
     start = reading.bytes
+    pieces: list[bytes] = []  # a line read only in part so far
     try:
-        for raw in lines:
-            reading.lines += 1
-            if packed is None:
-                reading.bytes += len(raw)
-            else:
-                reading.bytes = start + packed.tell()
-            if not raw.isspace():  # the file gives no empty line; isspace stops at a '{'
-                yield reading.lines, raw
+        while True:
+            data = file.read1(_BLOCK)  # type: ignore[attr-defined]  # a buffered reader
+            if not data:
+                break
+            if data.find(b"\n") < 0:  # the middle of a line longer than a read
+                pieces.append(data)
+                continue
+            # BytesIO shares the bytes and finds line ends as readline does (memchr);
+            # bytes.split and bytes.count go a byte at a time.
+            lines = Lines(BytesIO(data).readlines())
+            if pieces:
+                pieces.append(lines[0])
+                lines[0] = b"".join(pieces)
+                pieces.clear()
+            if lines[-1][-1] != _NEWLINE:
+                pieces.append(lines.pop())
+            if lines:
+                yield _counted(lines, reading, start, packed)
+        if pieces:  # the last line has no newline
+            yield _counted(Lines([b"".join(pieces)]), reading, start, packed)
     except _READ_ERRORS as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
         ) from None
+
+
+_NEWLINE = ord("\n")
+
+
+def _counted(lines: Lines, reading: Reading, start: int, packed: IO[bytes] | None) -> Block:
+    first = reading.lines + 1
+    reading.lines += len(lines)
+    if packed is None:
+        reading.bytes += sum(map(len, lines))
+    else:
+        reading.bytes = start + packed.tell()
+    return first, len(lines), lines
+
+
+def lines_of(first: int, block: Lines) -> Iterator[tuple[int, bytes]]:
+    """The lines of a block of JSON Lines that are not blank, each with its number.
+
+    >>> list(lines_of(7, Lines([b'{"case": "a"}\\n', b"\\n", b"  \\r\\n", b'{"case": "b"}'])))
+    [(7, b'{"case": "a"}\\n'), (10, b'{"case": "b"}')]
+    """
+    number = first
+    for line in block:
+        if not line.isspace():  # the file gives no empty line; isspace stops at a '{'
+            yield number, line
+        number += 1
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -344,7 +403,7 @@ _BOM = b"\xef\xbb\xbf"
 
 def _read_json(
     file: IO[bytes], path: str, reading: Reading, columns: Collection[str] | None
-) -> Iterator[tuple[int, object]]:
+) -> Iterator[Block]:
     """A ``.json`` file: a JSON array of runs, one run, or JSON Lines (as Spark and Ray
     write ``.json`` files), told apart by its first line that is not blank."""
     peeked: list[bytes] = []
@@ -362,7 +421,8 @@ def _read_json(
         except (ValueError, RecursionError):  # a value, if one too big for Python
             document = False
         if not document:
-            yield from _numbered_lines(chain(peeked, file), path, reading)
+            file.seek(0)  # a file on disk: read from its start again, by blocks
+            yield from _line_blocks(file, path, reading)
             return
         data = b"".join(peeked) + file.read()
     except _READ_ERRORS as error:
@@ -404,7 +464,7 @@ def _extra(text: str, position: int, message: str = "Extra data") -> _BadTextErr
     return _BadTextError(f"invalid JSON: {error.msg} at column {error.colno}", error.lineno)
 
 
-def _json_document(data: bytes, path: str, reading: Reading) -> Iterator[tuple[int, object]]:
+def _json_document(data: bytes, path: str, reading: Reading) -> Iterator[Block]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -471,7 +531,7 @@ def _open_parquet(path: str) -> Any:
 
 def _read_parquet(
     file: Any, path: str, reading: Reading, columns: Collection[str] | None
-) -> Iterator[tuple[int, object]]:
+) -> Iterator[Block]:
     import pyarrow
 
     rows = file.metadata.num_rows
@@ -487,7 +547,7 @@ def _read_parquet(
             reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
             for row in batch.to_pylist():
                 reading.lines += 1
-                yield reading.lines, row
+                yield reading.lines, 1, row
     except (OSError, pyarrow.ArrowException) as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -496,7 +556,7 @@ def _read_parquet(
 
 _JSON_LINES = _Kind(LINE, _open_lines, _read_lines)
 _GZIP_LINES = _Kind(LINE, _open_gzip_lines, _read_lines)
-_JSON = _Kind(LINE, lambda path: open(path, "rb"), _read_json)  # noqa: SIM115
+_JSON = _Kind(LINE, lambda path: open(path, "rb", buffering=_READ_BUFFER), _read_json)  # noqa: SIM115
 _PARQUET = _Kind(ROW, _open_parquet, _read_parquet)
 
 # The files a directory's traces are, by the end of their names, longest first.
@@ -683,16 +743,14 @@ class Reading:
         self._firsts.append(self.lines + 1)
         self._segments.append((path, unit, first_place))
 
-    def record(self, path: str, unit: str, place: int, record: object) -> tuple[int, object]:
+    def record(self, path: str, unit: str, place: int, record: object) -> Block:
         """One record read whole at ``place`` (a ``.json`` file's), numbered."""
         if not self._segments or self._segments[-1][:2] != (path, unit) or unit == LINE:
             self.begin(path, unit, place)
         self.lines += 1
-        return self.lines, record
+        return self.lines, 1, record
 
-    def bad_record(
-        self, path: str, line: int, message: str, case: str | None = None
-    ) -> tuple[int, object]:
+    def bad_record(self, path: str, line: int, message: str, case: str | None = None) -> Block:
         return self.record(path, LINE, line, _Unreadable(message, case))
 
     def place(self, number: int) -> Place:
@@ -716,29 +774,27 @@ class Reading:
         return f"{error.problem}; {self.not_checked(error.first)}{error.advice}"
 
 
-def trace_items(
-    reading: Reading, columns: Collection[str] | None = None
-) -> Iterator[tuple[int, object]]:
-    """Every record of TRACES, numbered from 1 across its files, as ``(number, item)``.
+def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> Iterator[Block]:
+    """Every record of TRACES, numbered from 1 across its files, in blocks as read.
 
-    An item is a JSON Lines line (bytes, blank lines skipped but numbered), a Parquet row
-    (a dict, read in batches of rows so memory stays flat) or a run of a ``.json`` file;
-    :func:`read_item` gives its record and ``reading.place(number)`` its file and line,
-    row or item. ``columns`` are the top-level fields a record needs: Parquet files read
-    only those columns (all, when ``None``). Files of a directory are opened as they come;
-    one that cannot be read raises :class:`StoppedError`, as a file cut off does.
+    A block is ``(first, count, item)``: the number of its first record, how many numbers
+    it takes, and its item: :class:`Lines` of JSON Lines (:func:`lines_of` gives those not
+    blank, with their numbers) or one record: a Parquet row (a dict, read in batches of rows
+    so memory stays flat) or a run of a ``.json`` file. :func:`read_item` gives a line's or
+    an item's record, and ``reading.place(number)`` its file and line, row or item.
+    ``columns`` are the top-level fields a record needs: Parquet files read only those
+    columns (all, when ``None``). Files of a directory are opened as they come; one that
+    cannot be read raises :class:`StoppedError`, as a file cut off does.
 
     >>> import json, pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text(json.dumps([{"case": "z", "turns": []}]))
     >>> with Reading(str(folder)) as reading:
-    ...     for number, item in trace_items(reading):
-    ...         file, unit, place = reading.place(number)
-    ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])
-    1 a.jsonl line 1 x
-    3 a.jsonl line 3 y
-    4 b.json item 1 z
+    ...     for first, count, item in trace_blocks(reading):
+    ...         print(first, count, os.path.basename(reading.place(first).file), type(item))
+    1 3 a.jsonl <class 'toolmatch._trace_inputs.Lines'>
+    4 1 b.json <class 'dict'>
     """
     for path, kind in reading._files:
         reading.begin(path, kind.unit)
@@ -758,3 +814,28 @@ def trace_items(
         finally:
             if opened is not None:
                 opened.close()
+
+
+def trace_items(
+    reading: Reading, columns: Collection[str] | None = None
+) -> Iterator[tuple[int, object]]:
+    """Every record of :func:`trace_blocks`, as ``(number, item)``: a JSON Lines line's
+    bytes (blank lines skipped, but numbered) or a record read already.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
+    >>> _ = (folder / "b.json").write_text('[{"case": "z", "turns": []}]')
+    >>> with Reading(str(folder)) as reading:
+    ...     for number, item in trace_items(reading):
+    ...         file, unit, place = reading.place(number)
+    ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])
+    1 a.jsonl line 1 x
+    3 a.jsonl line 3 y
+    4 b.json item 1 z
+    """
+    for first, _, item in trace_blocks(reading, columns):
+        if type(item) is Lines:
+            yield from lines_of(first, item)
+        else:
+            yield first, item

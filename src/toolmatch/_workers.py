@@ -1,28 +1,30 @@
-"""``--jobs N``: judging lines in worker processes, in order, with memory kept flat.
+"""``--jobs N``: judging blocks of records in worker processes, in order, with memory
+kept flat.
 
 A worker that dies or Ctrl-C pressed while workers start ends the run cleanly
-(docs/cli.md); :func:`judge_lines` with one job judges in this process.
+(docs/cli.md); :func:`judge_blocks` with one job judges in this process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from itertools import chain
 
-from toolmatch._trace_inputs import StoppedError
+from toolmatch._trace_inputs import Lines, StoppedError
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from types import TracebackType
-    from typing import Any
 
     from toolmatch._judging import Judge, Outcome
+    from toolmatch._trace_inputs import Block
 
-__all__ = ["InterruptsHeld", "judge_lines"]
+__all__ = ["InterruptsHeld", "judge_blocks"]
 
-# Lines a worker judges per task: enough that a task takes long beside the time the pool's
+# Records a worker judges per task: enough that a task takes long beside the time the pool's
 # threads take to hand the next one over (they share the GIL with the report), and at most
-# _CHUNK_BYTES of them, so that a file of long lines keeps memory flat too.
+# _CHUNK_BYTES of lines (and a block read), so that a file of long lines keeps memory flat.
 _CHUNK = 1024
 _CHUNK_BYTES = 1 << 21
 
@@ -60,7 +62,7 @@ def _start_worker(judge: Judge) -> None:
     import signal
 
     # Ctrl-C reaches every process of the terminal's group: the main one stops the run and
-    # ends the workers, so they ignore it. A worker starts with it held (see judge_lines);
+    # ends the workers, so they ignore it. A worker starts with it held (see judge_blocks);
     # ignoring it first discards one pressed while the worker started.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
@@ -68,10 +70,13 @@ def _start_worker(judge: Judge) -> None:
     _WORKER_JUDGE = judge
 
 
-def _judge_in_worker(chunk: list[tuple[int, bytes]]) -> list[Outcome]:
+def _judge_in_worker(task: list[Block]) -> list[Outcome]:
     assert _WORKER_JUDGE is not None, "the pool initializer sets the judge"
-    judge = _WORKER_JUDGE.judge
-    return [judge(number, raw) for number, raw in chunk]
+    judge = _WORKER_JUDGE.judge_block
+    outcomes = []
+    for first, _, item in task:
+        outcomes += judge(first, item)
+    return outcomes
 
 
 def _worker_died(first_line: int) -> StoppedError:
@@ -83,66 +88,68 @@ def _worker_died(first_line: int) -> StoppedError:
     )
 
 
-def judge_lines(
-    # each a line's number and its bytes; for check_runs, a run's index and the run
+def judge_blocks(
+    # as trace_blocks gives them; for check_runs, (index, 1, run)
     judge: Judge,
-    lines: Iterator[tuple[int, Any]],
+    blocks: Iterator[Block],
     jobs: int,
 ) -> Generator[list[Outcome], None, None]:
-    """The lines' outcomes in order, in batches as they become ready: one line's with one
-    job, a chunk's with several (the report writes a batch at once)."""
+    """The records' outcomes in order, in batches as they become ready: a block's with one
+    job, a task's with several (the report writes a batch at once)."""
     if jobs == 1:
-        for number, raw in lines:
-            yield [judge.judge(number, raw)]
+        judge_block = judge.judge_block
+        for first, _, item in blocks:
+            yield judge_block(first, item)
         return
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    # Chunks are sent as they are read, a few per worker ahead of the one being reported,
+    # Tasks are sent as they are read, a few per worker ahead of the one being reported,
     # so memory stays flat on a long file. Unlike multiprocessing.Pool, the executor notices
     # a worker that dies and fails its tasks instead of waiting for them forever.
     with InterruptsHeld():
         pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
     pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
-    stopped_at = 0  # the first line of a chunk the pool refused
+    stopped_at = 0  # the first record of a task the pool refused
     unread: StoppedError | None = None  # raised once what was read before it is reported
     ended = False
+    rest: list[Block] = []  # the lines of a block read past the last task
     try:
         while True:
-            chunk: list[tuple[int, Any]] = []
+            task: list[Block] = []
             try:
-                _fill(chunk, lines)
+                _fill(task, blocks, rest)
             except StoppedError as error:  # the traces cannot be read further: what was read
                 unread = error  # is judged and reported first, as with one process
-            if chunk:
+            if task:
                 try:
                     # The pool starts its workers in submit(): they begin with Ctrl-C held,
                     # and this process gets one pressed meanwhile once they are started.
                     with InterruptsHeld():
-                        task = pool.submit(_judge_in_worker, chunk)
-                    pending.append((chunk[0][0], task))
+                        future = pool.submit(_judge_in_worker, task)
+                    pending.append((task[0][0], future))
                 except BrokenProcessPool:  # a worker died since the last task was sent
-                    stopped_at, chunk = chunk[0][0], []
+                    stopped_at, task = task[0][0], []
                 except OSError as error:  # no more processes or files for this user
                     raise StoppedError(
                         f"cannot start {jobs} worker processes: {error.strerror or error}",
-                        chunk[0][0],
+                        task[0][0],
                     ) from None
             # Report what is ready; wait only when the window is full or the input ended.
-            last = not chunk or unread is not None
+            last = not task or unread is not None
             while pending and (last or len(pending) > jobs * 4 or pending[0][1].done()):
-                first_line, task = pending.popleft()
+                first, future = pending.popleft()
                 try:
-                    outcomes = task.result()
+                    outcomes = future.result()
                 except BrokenProcessPool:
-                    raise _worker_died(first_line) from None
+                    raise _worker_died(first) from None
                 yield outcomes
             if stopped_at:
                 raise _worker_died(stopped_at)
             if unread is not None:
                 raise unread
-            if not chunk:
+            if not task:
                 ended = True
                 return
     finally:
@@ -152,14 +159,24 @@ def judge_lines(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _fill(chunk: list[tuple[int, Any]], lines: Iterator[tuple[int, Any]]) -> None:
-    """Move the next task's lines into ``chunk`` (those read before an error stay in it)."""
-    size = 0
-    for line in lines:
-        chunk.append(line)
-        if type(line[1]) is bytes:
-            size += len(line[1])
-        if len(chunk) == _CHUNK or size >= _CHUNK_BYTES:
+def _fill(task: list[Block], blocks: Iterator[Block], rest: list[Block]) -> None:
+    """Move the next task's blocks into ``task`` (those read before an error stay in it):
+    first ``rest``, then those read; the lines of a block past ``_CHUNK`` go to ``rest``."""
+    records = size = 0
+    carried = rest.copy()
+    rest.clear()
+    for block in chain(carried, blocks):
+        first, count, item = block
+        if type(item) is Lines:
+            if records + count > _CHUNK:
+                taken = _CHUNK - records
+                task.append((first, taken, Lines(item[:taken])))
+                rest.append((first + taken, count - taken, Lines(item[taken:])))
+                return
+            size += sum(map(len, item))
+        task.append(block)
+        records += count
+        if records >= _CHUNK or size >= _CHUNK_BYTES:
             return
 
 

@@ -8,6 +8,7 @@ import math
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import partial
 from itertools import combinations
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 import commands
 from toolmatch import pass_hat_k
-from toolmatch._trials import mean_pass_k, pass_k_series
+from toolmatch._trials import mean_pass_k, pass_k_series, pass_k_stretches
 
 # --- the estimator --------------------------------------------------------------------------
 
@@ -126,6 +127,29 @@ def test_each_mean_is_the_exact_mean_of_the_cases_values_rounded_once(
         expected.append((float(exact / counted), counted))
     means = [mean for mean, times in mean_pass_k(by_counts) for _ in range(times)]
     assert means == expected
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(counts(3000), st.integers(1, 3)), min_size=1, max_size=5))
+def test_values_shown_with_three_decimals_are_the_same_when_those_below_it_are_not_computed(
+    cases: list[tuple[tuple[int, int], int]],
+) -> None:
+    # What a text report asks for: every value below 0.0005 shows as 0.000 and is given as 0.0.
+    by_counts = Counter[tuple[int, int]]()
+    for case, times in cases:
+        by_counts[case] += times
+
+    def shown(stretches: Iterable[tuple[tuple[float, int], int]]) -> list[tuple[str, int]]:
+        return [
+            (f"{mean:.3f}", counted) for (mean, counted), times in stretches for _ in range(times)
+        ]
+
+    assert shown(mean_pass_k(by_counts, 0.0005)) == shown(mean_pass_k(by_counts))
+    for n, c in by_counts:
+        short = [
+            f"{value:.3f}" for value, times in pass_k_stretches(n, c, 0.0005) for _ in range(times)
+        ]
+        assert short == [f"{value:.3f}" for value in pass_k_series(n, c)]
 
 
 def test_pass_hat_k_takes_numpy_counts() -> None:

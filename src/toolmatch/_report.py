@@ -445,16 +445,18 @@ class Report:
             if self.junit is not None:
                 write = self.junit.property(f"trials:{name}")
                 sinks.append(_json_sink(write, json.dumps(counts), _json_value, "}}"))
-            stretches = pass_k_stretches(runs, passed)
-            if text and self.junit is None:  # shown with three decimals only
-                stretches = _shown_until_zero(stretches, runs, _text_value)
-            _write_series(stretches, sinks)
+            _write_series(pass_k_stretches(runs, passed, self._negligible(text)), sinks)
         return by_counts, short
+
+    def _negligible(self, text: bool) -> float:
+        """Below what a pass^k value is shown as 0.0: ``0.0005`` when only the text shows
+        them (with three decimals), else 0.0 (JSON and JUnit show every digit)."""
+        return _SHOWN_AS_ZERO if text and self.junit is None else 0.0
 
     def _totals(self, by_counts: Counter[tuple[int, int]], reading: Reading, text: bool) -> None:
         """The mean pass rate and pass^k over the cases that ran, with the summary row."""
         cases = sum(by_counts.values())
-        means = mean_pass_k(by_counts)
+        means = mean_pass_k(by_counts, self._negligible(text))
         first = next(means, None)
         totals = {"cases": cases, "pass_rate": None if first is None else first[0][0]}
         tail = ""
@@ -523,20 +525,8 @@ def _text_value(value: float) -> str:
     return f" {value:.3f}"
 
 
-def _shown_until_zero(
-    stretches: Iterable[tuple[float, int]], values: int, shown: Callable[[float], str]
-) -> Iterator[tuple[float, int]]:
-    """A case's pass^k stretches (``values`` values in all) until a value is ``shown`` as
-    0.0 is, then 0.0 for the rest: the values only fall, so every later one is shown the
-    same, and is not worth computing (a text line shows three decimals)."""
-    zero = shown(0.0)
-    k = 0
-    for value, times in stretches:
-        if shown(value) == zero:
-            yield 0.0, values - k
-            return
-        yield value, times
-        k += times
+# A float below it shows as 0.000 with three decimals; 0.0005 itself shows as 0.001.
+_SHOWN_AS_ZERO = 0.0005
 
 
 def _write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[_Sink[_T]]) -> None:

@@ -70,9 +70,11 @@ def pass_k_series(n: int, c: int) -> Iterator[float]:
         yield from repeat(value, times)
 
 
-def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
+def pass_k_stretches(n: int, c: int, below: float = 0.0) -> Iterator[tuple[float, int]]:
     """pass^1 to pass^n as stretches of equal values: ``(value, how many in a row)``. The
-    0.0 that ends most long series is one stretch, which the report writes at once."""
+    0.0 that ends most long series is one stretch, which the report writes at once; with
+    ``below``, so is the rest from the first value below it (a report that shows three
+    decimals passes 0.0005: the values only fall, and each after it shows as 0.000)."""
     # pass^k = pass^(k-1) * (c - k + 1) / (n - k + 1). The exact fractions grow to thousands
     # of bits, so each is kept as `scaled * 2 ** exponent`, a lower bound of about
     # _PRECISION bits: multiplying is exact, shifting left is exact, and only the division
@@ -98,8 +100,11 @@ def pass_k_stretches(n: int, c: int) -> Iterator[tuple[float, int]]:
         value = _nearest(scaled, scaled + (k << 3), exponent)
         if value is None:
             value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
-        yield value, 1
         # The values only fall: once one rounds to 0.0, so do all after it.
+        if value < below:
+            k -= 1
+            break
+        yield value, 1
         if value == 0.0:
             break
     if k < n:
@@ -124,17 +129,26 @@ def _nearest(low: int, high: int, exponent: int) -> float | None:
 
 
 def mean_pass_k(
-    cases: Mapping[tuple[int, int], int],
+    cases: Mapping[tuple[int, int], int], below: float = 0.0
 ) -> Iterator[tuple[tuple[float, int], int]]:
     """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs and how many
     those are, in stretches: ``((mean, cases), how many k in a row)``; ``cases`` counts
     the cases by their runs and passing runs, ``(n, c)``.
 
-    Each mean is exact before it is rounded once to the nearest float.
+    Each mean is exact before it is rounded once to the nearest float. With ``below``, once
+    every case's pass^k is below it, the means after are given as 0.0 (with their numbers
+    of cases): the values only fall, so no later mean reaches ``below`` either.
     Memory is one series per distinct ``(n, c)``, whatever the number of cases.
     """
-    series = [_Stretch(cases_of, pass_k_stretches(n, c)) for (n, c), cases_of in cases.items()]
+    series = [_Stretch(cases_of, n, pass_k_stretches(n, c)) for (n, c), cases_of in cases.items()]
+    k = 1
     while series := [stretch for stretch in series if stretch.left or stretch.advance()]:
+        if all(stretch.value < below for stretch in series):
+            for runs in sorted({stretch.runs for stretch in series}):  # cases run out
+                counted = sum(stretch.cases for stretch in series if stretch.runs >= runs)
+                yield (0.0, counted), runs - k + 1
+                k = runs + 1
+            return
         total = counted = 0
         for stretch in series:
             if stretch.value:  # most of a long series is 0.0
@@ -143,16 +157,17 @@ def mean_pass_k(
         times = min(stretch.left for stretch in series)
         for stretch in series:
             stretch.left -= times
+        k += times
         yield ((total / (counted << _SCALE) if total else 0.0), counted), times
 
 
 class _Stretch:
     """Where one ``(n, c)`` series is: its value, for ``left`` more values of k."""
 
-    __slots__ = ("cases", "left", "stretches", "value")
+    __slots__ = ("cases", "left", "runs", "stretches", "value")
 
-    def __init__(self, cases: int, stretches: Iterator[tuple[float, int]]) -> None:
-        self.cases, self.stretches = cases, stretches
+    def __init__(self, cases: int, runs: int, stretches: Iterator[tuple[float, int]]) -> None:
+        self.cases, self.runs, self.stretches = cases, runs, stretches
         self.value, self.left = 0.0, 0
 
     def advance(self) -> bool:

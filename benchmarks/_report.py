@@ -27,10 +27,11 @@ class Config:
     cli_runs: int  # runs of each B4 command over its trace file
 
 
-# B4's commands run 5 times each, not 3: on this machine two full runs of 3 gave opposite
-# verdicts on both B4 budgets (1.88x then 2.09x; --jobs 0.68x then 0.53x).
+# B4's and B7's commands run 7 times each: this machine's speed drifts by 10% and more from
+# one minute to the next (the same process took 3.43 s to 3.85 s of CPU in six runs), and
+# with 3 or 5 runs two full runs could give opposite verdicts on both B4 budgets.
 FULL = Config(
-    quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20, cli_runs=5
+    quick=False, rounds=41, sample_seconds=0.005, startup_runs=60, collect_runs=20, cli_runs=7
 )
 QUICK = Config(
     quick=True, rounds=3, sample_seconds=0.002, startup_runs=4, collect_runs=1, cli_runs=1

@@ -110,14 +110,20 @@ def test_values_that_are_exactly_a_rounding_midpoint() -> None:
     assert pass_hat_k(n, c, 2) == float(exact) == math.comb(c, 2) / math.comb(n, 2)
 
 
+def tallied(cases: list[tuple[tuple[int, int], int]]) -> Counter[tuple[int, int]]:
+    """How many cases have each ``(n, c)``, from ``((n, c), cases)`` pairs."""
+    by_counts = Counter[tuple[int, int]]()
+    for case, times in cases:
+        by_counts[case] += times
+    return by_counts
+
+
 @settings(deadline=None)
 @given(st.lists(st.tuples(counts(1200), st.integers(1, 3)), min_size=1, max_size=5))
 def test_each_mean_is_the_exact_mean_of_the_cases_values_rounded_once(
     cases: list[tuple[tuple[int, int], int]],
 ) -> None:
-    by_counts = Counter[tuple[int, int]]()
-    for case, times in cases:
-        by_counts[case] += times
+    by_counts = tallied(cases)
     series = {case: reference(*case) for case in by_counts}
     expected = []
     for k in range(1, max(n for n, _ in by_counts) + 1):
@@ -135,9 +141,7 @@ def test_values_shown_with_three_decimals_are_the_same_when_those_below_it_are_n
     cases: list[tuple[tuple[int, int], int]],
 ) -> None:
     # What a text report asks for: every value below 0.0005 shows as 0.000 and is given as 0.0.
-    by_counts = Counter[tuple[int, int]]()
-    for case, times in cases:
-        by_counts[case] += times
+    by_counts = tallied(cases)
 
     def shown(stretches: Iterable[tuple[tuple[float, int], int]]) -> list[tuple[str, int]]:
         return [

@@ -327,7 +327,11 @@ def _read_lines(
 
 
 class Lines(list):  # type: ignore[type-arg]  # of bytes
-    """A block of JSON Lines read at once: each line's bytes, blank ones too."""
+    """A block of JSON Lines read at once: each line's bytes, blank ones too.
+
+    >>> Lines([b'{"case": "a"}\\n', b"\\n"])
+    [b'{"case": "a"}\\n', b'\\n']
+    """
 
     __slots__ = ()
 

@@ -100,9 +100,10 @@ def pass_k_stretches(n: int, c: int, below: float = 0.0) -> Iterator[tuple[float
         value = _nearest(scaled, scaled + (k << 3), exponent)
         if value is None:
             value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
-        # The values only fall: once one rounds to 0.0, so do all after it.
+        # The values only fall: from one below `below` or one rounded to 0.0 on, each is
+        # given as 0.0.
         if value < below:
-            k -= 1
+            k -= 1  # this one is the first of the 0.0 stretch
             break
         yield value, 1
         if value == 0.0:

@@ -692,6 +692,40 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(
     ]
 
 
+CHANGED_WHILE_CHECKED = """
+import os
+from toolmatch import _trace_inputs
+
+read_again = _trace_inputs.Span.read
+
+
+def read(self):
+    if self.offset + self.size > KEPT:  # the file is cut short after the first task's lines
+        os.truncate(self.path, KEPT)
+    return read_again(self)
+
+
+_trace_inputs.Span.read = read
+"""
+
+
+def test_a_file_changed_while_workers_read_it_stops_the_run_where_it_changed(
+    spec: Path, tmp_path: Path
+) -> None:
+    # A worker reads its lines from the file on disk itself (the main process only counts
+    # them): lines it cannot find there again are not checked, and the run says so.
+    traces = write_traces(tmp_path, *[SEARCH_OK] * (3 * CHUNK))
+    kept = CHUNK * len(jsonl(SEARCH_OK))
+    script = CHANGED_WHILE_CHECKED.replace("KEPT", str(kept))
+    result = patched(script, "check", spec, traces, "--jobs", "2")
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == passes(CHUNK)
+    assert result.stderr == (
+        f"toolmatch: cannot read the traces {traces}: the file changed while it was checked; "
+        f"the lines from line {CHUNK + 1} on were not checked\n"
+    )
+
+
 CTRL_C_BEFORE_WRITING = """
 from toolmatch import _report
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
 import zlib
 from bisect import bisect_right
@@ -24,7 +25,7 @@ from toolmatch._reading import scan_object
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterator
+    from collections.abc import Callable, Collection, Iterable, Iterator
     from typing import IO, Any
 
     # A piece of TRACES read: the number of its first record, how many numbers it takes,
@@ -37,6 +38,7 @@ __all__ = [
     "Place",
     "Reading",
     "RecordError",
+    "Span",
     "StoppedError",
     "TracesError",
     "columns_of",
@@ -291,6 +293,7 @@ class _Kind(NamedTuple):
 class _LinesFile(NamedTuple):
     lines: IO[bytes]
     packed: IO[bytes] | None  # under gzip, the file on disk, whose position the progress shows
+    at: str | None = None  # the file on disk, when its lines can be read again from it
 
     def close(self) -> None:
         self.lines.close()
@@ -304,7 +307,8 @@ _READ_BUFFER = 1 << 20
 def _open_lines(path: str) -> _LinesFile:
     # A large buffer: fewer reads, each of which lets another thread take the GIL (the
     # --jobs pool's), and this thread then waits to get it back.
-    return _LinesFile(open(path, "rb", buffering=_READ_BUFFER), None)  # trace_items closes it
+    lines = open(path, "rb", buffering=_READ_BUFFER)  # noqa: SIM115  # trace_items closes it
+    return _LinesFile(lines, None, _on_disk(lines, path))
 
 
 def _open_gzip_lines(path: str) -> _LinesFile:
@@ -323,17 +327,58 @@ def _open_gzip_lines(path: str) -> _LinesFile:
 def _read_lines(
     file: _LinesFile, path: str, reading: Reading, columns: Collection[str] | None
 ) -> Iterator[Block]:
-    return _line_blocks(file.lines, path, reading, file.packed)
+    return _line_blocks(file.lines, path, reading, file.packed, file.at)
+
+
+class Span(NamedTuple):
+    """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
+    :class:`Lines` read there. It reads them again itself, instead of the main process
+    copying them to it through a pipe."""
+
+    path: str
+    offset: int
+    size: int  # bytes
+    lines: int
+
+    def read(self) -> Lines:
+        """The lines again; ``OSError`` when the file no longer holds them whole."""
+        with open(self.path, "rb") as file:
+            file.seek(self.offset)
+            data = file.read(self.size)
+        lines = Lines(BytesIO(data).readlines())
+        if len(data) != self.size or len(lines) != self.lines:
+            raise OSError("the file changed while it was checked")
+        return lines
 
 
 class Lines(list):  # type: ignore[type-arg]  # of bytes
-    """A block of JSON Lines read at once: each line's bytes, blank ones too.
+    """A block of JSON Lines read at once: each line's bytes, blank ones too, and, read
+    from a file on disk, where they are (its :class:`Span`, which is what it pickles as).
 
     >>> Lines([b'{"case": "a"}\\n', b"\\n"])
     [b'{"case": "a"}\\n', b'\\n']
     """
 
-    __slots__ = ()
+    __slots__ = ("span",)
+
+    def __init__(self, lines: Iterable[bytes] = (), span: Span | None = None) -> None:
+        super().__init__(lines)
+        self.span = span
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        if self.span is None:
+            return Lines, (list(self),)
+        return Span, tuple(self.span)
+
+    def split(self, count: int) -> tuple[Lines, Lines]:
+        """The first ``count`` lines and the rest, each with its place in the file."""
+        head, tail = Lines(self[:count]), Lines(self[count:])
+        if self.span is not None:
+            path, offset, size, lines = self.span
+            taken = sum(map(len, head))
+            head.span = Span(path, offset, taken, count)
+            tail.span = Span(path, offset + taken, size - taken, lines - count)
+        return head, tail
 
 
 # Bytes asked of a file at a time. A block holds the whole lines of what one read gave, so
@@ -343,10 +388,30 @@ _BLOCK = 1 << 16
 
 
 def _line_blocks(
-    file: IO[bytes], path: str, reading: Reading, packed: IO[bytes] | None = None
+    file: IO[bytes],
+    path: str,
+    reading: Reading,
+    packed: IO[bytes] | None = None,
+    at: str | None = None,  # the file on disk the lines may be read again from
 ) -> Iterator[Block]:
     start = reading.bytes
+    offset = 0
     pieces: list[bytes] = []  # a line read only in part so far
+
+    def counted(lines: Lines) -> Block:
+        nonlocal offset
+        first = reading.lines + 1
+        reading.lines += len(lines)
+        size = sum(map(len, lines))
+        if at is not None:
+            lines.span = Span(at, offset, size, len(lines))
+        offset += size
+        if packed is None:
+            reading.bytes += size
+        else:
+            reading.bytes = start + packed.tell()
+        return first, len(lines), lines
+
     try:
         while True:
             data = file.read1(_BLOCK)  # type: ignore[attr-defined]  # a buffered reader
@@ -365,9 +430,9 @@ def _line_blocks(
             if lines[-1][-1] != _NEWLINE:
                 pieces.append(lines.pop())
             if lines:
-                yield _counted(lines, reading, start, packed)
+                yield counted(lines)
         if pieces:  # the last line has no newline
-            yield _counted(Lines([b"".join(pieces)]), reading, start, packed)
+            yield counted(Lines([b"".join(pieces)]))
     except _READ_ERRORS as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -377,14 +442,9 @@ def _line_blocks(
 _NEWLINE = ord("\n")
 
 
-def _counted(lines: Lines, reading: Reading, start: int, packed: IO[bytes] | None) -> Block:
-    first = reading.lines + 1
-    reading.lines += len(lines)
-    if packed is None:
-        reading.bytes += sum(map(len, lines))
-    else:
-        reading.bytes = start + packed.tell()
-    return first, len(lines), lines
+def _on_disk(file: IO[bytes], path: str) -> str | None:
+    """``path`` when ``file`` is a regular file, which a worker can read again."""
+    return path if stat.S_ISREG(os.fstat(file.fileno()).st_mode) else None
 
 
 def lines_of(first: int, block: Lines) -> Iterator[tuple[int, bytes]]:
@@ -426,7 +486,7 @@ def _read_json(
             document = False
         if not document:
             file.seek(0)  # a file on disk: read from its start again, by blocks
-            yield from _line_blocks(file, path, reading)
+            yield from _line_blocks(file, path, reading, at=_on_disk(file, path))
             return
         data = b"".join(peeked) + file.read()
     except _READ_ERRORS as error:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from itertools import chain
 
-from toolmatch._trace_inputs import Lines, StoppedError
+from toolmatch._trace_inputs import Lines, Span, StoppedError
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -75,6 +75,13 @@ def _judge_in_worker(task: list[Block]) -> list[Outcome]:
     judge = _WORKER_JUDGE.judge_block
     outcomes = []
     for first, _, item in task:
+        if type(item) is Span:  # lines of a file on disk: read here, not sent
+            span = item
+            try:
+                item = span.read()
+            except OSError as error:
+                reason = error.strerror or error
+                raise StoppedError(f"cannot read the traces {span.path}: {reason}", first) from None
         outcomes += judge(first, item)
     return outcomes
 
@@ -170,8 +177,9 @@ def _fill(task: list[Block], blocks: Iterator[Block], rest: list[Block]) -> None
         if type(item) is Lines:
             if records + count > _CHUNK:
                 taken = _CHUNK - records
-                task.append((first, taken, Lines(item[:taken])))
-                rest.append((first + taken, count - taken, Lines(item[taken:])))
+                head, tail = item.split(taken)
+                task.append((first, taken, head))
+                rest.append((first + taken, count - taken, tail))
                 return
             size += sum(map(len, item))
         task.append(block)

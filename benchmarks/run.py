@@ -59,7 +59,10 @@ def _compile_bytecode() -> None:
     import toolmatch
 
     for package in (toolmatch, pytest_toolmatch):
-        compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+        # force: a bytecode file records its source's time in whole seconds, and one written
+        # in the second its source was last changed looks up to date to compileall while
+        # the import system, which checks the size too, compiles the source again.
+        compileall.compile_dir(Path(package.__file__).parent, quiet=1, force=True)
 
 
 def main(argv: list[str] | None = None) -> int:

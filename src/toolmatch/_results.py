@@ -199,12 +199,7 @@ def _closeness(candidate: Candidate) -> tuple[int, int]:
 
 def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
-    closest: Candidate | None = None
-    for candidate in candidates:  # a loop, not min(): a failed run's report asks twice
-        if candidate.mismatches and (
-            closest is None or _closeness(candidate) < _closeness(closest)
-        ):
-            closest = candidate
+    closest = min((c for c in candidates if c.mismatches), key=_closeness, default=None)
     if closest is None:
         raise ValueError("every candidate matches: none is closest")
     return closest

@@ -795,11 +795,10 @@ class _Verdict:
 
     def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
         """The checks that fail, each with its number: those :meth:`check` gives a reason."""
-        assigned = self.assigned  # None: no calls of their own, so none is short of them
         return [
             (number, self.check(number))
             for number, met in enumerate(self.met)
-            if not met or (assigned is not None and self._short(number))
+            if not met or self._short(number)
         ]
 
     def _checks(self, failed: list[tuple[int, ToolCheck]]) -> tuple[ToolCheck, ...]:

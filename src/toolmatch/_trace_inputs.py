@@ -353,39 +353,42 @@ class Span:
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             data = file.read(self.size)
-        lines = Lines(BytesIO(data).readlines())
-        if len(data) != self.size or len(lines) != self.lines:
+        lines = Lines(BytesIO(data).readlines(), len(data))
+        if lines.size != self.size or len(lines) != self.lines:
             raise OSError("the file changed while it was checked")
         return lines
 
 
 class Lines(list):  # type: ignore[type-arg]  # of bytes
-    """A block of JSON Lines read at once: each line's bytes, blank ones too, and, read
-    from a file on disk, where they are (its :class:`Span`, which is what it pickles as).
+    """A block of JSON Lines read at once: each line's bytes, blank ones too, their
+    ``size`` in bytes, and, read from a file on disk, where they are (its :class:`Span`,
+    which is what it pickles as).
 
-    >>> Lines([b'{"case": "a"}\\n', b"\\n"])
+    >>> Lines([b'{"case": "a"}\\n', b"\\n"], 15)
     [b'{"case": "a"}\\n', b'\\n']
     """
 
-    __slots__ = ("span",)
+    __slots__ = ("size", "span")
 
-    def __init__(self, lines: Iterable[bytes] = (), span: Span | None = None) -> None:
+    def __init__(self, lines: Iterable[bytes], size: int, span: Span | None = None) -> None:
         super().__init__(lines)
+        self.size = size
         self.span = span
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.span is None:
-            return Lines, (list(self),)
+            return Lines, (list(self), self.size)
         return self.span.__reduce__()
 
     def split(self, count: int) -> tuple[Lines, Lines]:
         """The first ``count`` lines and the rest, each with its place in the file."""
-        head, tail = Lines(self[:count]), Lines(self[count:])
+        first = self[:count]
+        taken = sum(map(len, first))
+        head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
         span = self.span
         if span is not None:
-            taken = sum(map(len, head))
             head.span = Span(span.path, span.offset, taken, count)
-            tail.span = Span(span.path, span.offset + taken, span.size - taken, span.lines - count)
+            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count)
         return head, tail
 
 
@@ -406,13 +409,12 @@ def _line_blocks(
     offset = 0
     pieces: list[bytes] = []  # a line read only in part so far
 
-    def counted(lines: Lines) -> Block:
+    def counted(read: list[bytes]) -> Block:
         nonlocal offset
         first = reading.lines + 1
-        reading.lines += len(lines)
-        size = sum(map(len, lines))
-        if at is not None:
-            lines.span = Span(at, offset, size, len(lines))
+        reading.lines += len(read)
+        size = sum(map(len, read))
+        lines = Lines(read, size, None if at is None else Span(at, offset, size, len(read)))
         offset += size
         if packed is None:
             reading.bytes += size
@@ -430,7 +432,7 @@ def _line_blocks(
                 continue
             # BytesIO shares the bytes and finds line ends as readline does (memchr);
             # bytes.split and bytes.count go a byte at a time.
-            lines = Lines(BytesIO(data).readlines())
+            lines = BytesIO(data).readlines()
             if pieces:
                 pieces.append(lines[0])
                 lines[0] = b"".join(pieces)
@@ -440,7 +442,7 @@ def _line_blocks(
             if lines:
                 yield counted(lines)
         if pieces:  # the last line has no newline
-            yield counted(Lines([b"".join(pieces)]))
+            yield counted([b"".join(pieces)])
     except _READ_ERRORS as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -458,7 +460,7 @@ def _on_disk(file: IO[bytes], path: str) -> str | None:
 def lines_of(first: int, block: Lines) -> Iterator[tuple[int, bytes]]:
     """The lines of a block of JSON Lines that are not blank, each with its number.
 
-    >>> list(lines_of(7, Lines([b'{"case": "a"}\\n', b"\\n", b"  \\r\\n", b'{"case": "b"}'])))
+    >>> list(lines_of(7, Lines([b'{"case": "a"}\\n', b"\\n", b"  \\r\\n", b'{"case": "b"}'], 32)))
     [(7, b'{"case": "a"}\\n'), (10, b'{"case": "b"}')]
     """
     number = first

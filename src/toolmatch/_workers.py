@@ -181,7 +181,7 @@ def _fill(task: list[Block], blocks: Iterator[Block], rest: list[Block]) -> None
                 task.append((first, taken, head))
                 rest.append((first + taken, count - taken, tail))
                 return
-            size += sum(map(len, item))
+            size += item.size
         task.append(block)
         records += count
         if records >= _CHUNK or size >= _CHUNK_BYTES:

@@ -199,7 +199,14 @@ def _closeness(candidate: Candidate) -> tuple[int, int]:
 
 def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     """The non-matching candidate with the fewest mismatches (the earliest on a tie)."""
-    closest = min((c for c in candidates if c.mismatches), key=_closeness, default=None)
+    closest: Candidate | None = None
+    best = (0, 0)
+    # A loop, not min() over a generator, which costs more: this runs for every failed check.
+    for candidate in candidates:
+        if candidate.mismatches:
+            closeness = _closeness(candidate)
+            if closest is None or closeness < best:
+                closest, best = candidate, closeness
     if closest is None:
         raise ValueError("every candidate matches: none is closest")
     return closest

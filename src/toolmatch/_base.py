@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from toolmatch._describe import safe_repr, short_repr
 from toolmatch._display import TextDisplay, html_table
+from toolmatch._public import public
 from toolmatch._record import Record
 from toolmatch._typing import TYPE_CHECKING
 
@@ -62,6 +63,7 @@ def nesting_depth(children: Iterable[Matcher], value: object) -> int:
     return depth
 
 
+@public
 class Mismatch(Record):
     """One reason a comparison failed, at a ``path`` into the compared value.
 
@@ -126,10 +128,7 @@ def _guarded(matches: Callable[[Any, object], object]) -> Callable[[Any, object]
     return __eq__
 
 
-def _rebuild(cls: type[Matcher], args: tuple[object, ...], kwargs: dict[str, object]) -> Matcher:
-    return cls(*args, **kwargs)
-
-
+@public
 class Matcher:
     """Base class of every matcher: a value that decides what it equals.
 
@@ -235,7 +234,13 @@ class Matcher:
         arguments = self._constructor_args()
         if arguments is None:
             return super().__reduce_ex__(protocol)
-        return (_rebuild, (type(self), *arguments))
+        # A bound classmethod pickles as ``getattr(<its class>, "_rebuild")``: the pickle
+        # names the public class only, never the module the class is defined in.
+        return (type(self)._rebuild, arguments)
+
+    @classmethod
+    def _rebuild(cls, args: tuple[object, ...], kwargs: dict[str, object]) -> Matcher:
+        return cls(*args, **kwargs)
 
     def __repr__(self) -> str:
         arguments = self._constructor_args()

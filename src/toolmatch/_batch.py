@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from toolmatch._cases import TestCase
 from toolmatch._describe import short_repr, type_name
 from toolmatch._judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._public import public
 from toolmatch._trace_inputs import StoppedError
 from toolmatch._typing import TYPE_CHECKING
 from toolmatch._workers import judge_blocks
@@ -91,6 +92,7 @@ def _judge_for(cases: object) -> _RowJudge:
     return _RowJudge(loaded)
 
 
+@public
 def check_runs(
     cases: Iterable[TestCase], runs: Iterable[object], *, jobs: int = 1
 ) -> Iterator[dict[str, Any]]:
@@ -136,6 +138,7 @@ def _rows(
         batches.close()  # ends the workers of a run stopped early
 
 
+@public
 def check_batch(
     cases: Iterable[TestCase],
     records: _Records,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._record import Record
 from toolmatch._typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ class _Slots:
     failed: bool | None
 
 
+@public
 class ToolCall(_Slots, Record):
     """A tool call: the tool's ``name``, its ``args`` dict, the provider's call ``id``.
 

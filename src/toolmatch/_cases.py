@@ -18,6 +18,7 @@ from toolmatch._config import (
 )
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
+from toolmatch._public import public
 from toolmatch._record import Record
 from toolmatch._selection import (
     ExpectedTool,
@@ -70,6 +71,7 @@ _ARGS_01 = {
 }
 
 
+@public
 class TestCase(Record):
     """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
     bound on the calls of all its turns together (ignored calls not counted).
@@ -139,6 +141,7 @@ def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[Tool
     return read_turns(call_turns, "turns", copy_args)
 
 
+@public
 def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:
     """Expected tools from configuration data; raises ``ConfigError`` listing every problem.
 
@@ -168,6 +171,7 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     return tools
 
 
+@public
 def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
     """Test cases from a ``.yaml`` / ``.yml`` / ``.json`` file, or from already-parsed data.
 

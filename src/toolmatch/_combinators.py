@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from toolmatch._base import Matcher, Mismatch, nesting_depth
 from toolmatch._describe import short_repr
 from toolmatch._literal import as_matcher, prints_as_value
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class _Chain(Matcher):
         return f" {self._operator} ".join(_operand_repr(m) for m in self.matchers)
 
 
+@public
 class AllOf(_Chain, _trusted=True):
     """Matches when every matcher matches; ``a & b`` builds one.
 
@@ -78,6 +80,7 @@ class AllOf(_Chain, _trusted=True):
             yield from matcher.mismatches(actual, path)
 
 
+@public
 class AnyOf(_Chain, _trusted=True):
     """Matches when at least one matcher matches; ``a | b`` builds one.
 
@@ -104,6 +107,7 @@ class AnyOf(_Chain, _trusted=True):
         return "none matched: " + "; ".join(reason for reason in reasons if reason)
 
 
+@public
 class Not(Matcher, _trusted=True):
     """Matches exactly what ``matcher`` does not; ``~matcher`` builds one.
 

@@ -19,6 +19,7 @@ from toolmatch._lists import ContainsAll, Each, Len, Unordered
 from toolmatch._literal import Literal
 from toolmatch._mappings import Absent, Exact, Maybe, Partial
 from toolmatch._numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._public import public
 from toolmatch._shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._strings import Fuzzy, Regex
 from toolmatch._typing import TYPE_CHECKING
@@ -65,6 +66,7 @@ _REPEATS_TOO_MUCH = (
 )
 
 
+@public
 class ConfigProblem:
     """One mistake in a configuration: where (``path``) and what is wrong (``message``).
 
@@ -85,6 +87,7 @@ class ConfigProblem:
         return f"ConfigProblem({self.path!r}, {self.message!r})"
 
 
+@public
 class ConfigError(ValueError):
     """A configuration that cannot be loaded; lists every problem found, one per line.
 
@@ -280,6 +283,7 @@ def matcher_key(mapping: dict[Any, Any]) -> str | None:
     return None
 
 
+@public
 class SpecWarning(UserWarning):
     """A spec that loads, written in a way whose meaning changed: ``path`` and ``message``.
 
@@ -312,6 +316,7 @@ class SpecWarning(UserWarning):
         return f"SpecWarning({self.path!r}, {self.message!r}{source})"
 
 
+@public
 def matcher_from_config(value: object, path: str = "args") -> Matcher:
     """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.
 

@@ -10,6 +10,7 @@ import sys
 
 from toolmatch._base import ReasonedMatcher
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -165,6 +166,7 @@ def _difference(delta: timedelta) -> str:
     return f"{abs(delta)} {'later' if seconds > 0 else 'earlier'}"
 
 
+@public
 class IsDatetime(ReasonedMatcher, _trusted=True):
     """A datetime, or an ISO 8601 string with a date and a time; optionally near a moment.
 
@@ -313,6 +315,7 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         return args, options
 
 
+@public
 class IsDate(ReasonedMatcher, _trusted=True):
     """A date, or an ISO 8601 date string; optionally within ``within_days`` of ``near``.
 

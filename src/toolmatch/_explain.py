@@ -6,12 +6,14 @@ from collections.abc import Iterator, Mapping
 
 from toolmatch._base import Matcher, Mismatch, Mismatches, is_instance
 from toolmatch._describe import describe_found, join_path, short_repr
+from toolmatch._public import public
 
 __all__ = ["explain", "holds_matcher"]
 
 _MAX_DEPTH = 100
 
 
+@public
 def explain(expected: object, actual: object) -> Mismatches:
     """Every reason ``expected == actual`` is false, each with a path; ``[]`` when equal.
 

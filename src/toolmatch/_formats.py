@@ -19,12 +19,14 @@ from collections.abc import Sequence
 
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._readers import read_calls
 from toolmatch._reading import parse_arguments
 
 __all__ = ["parse_arguments", "read_json_syntax", "to_calls"]
 
 
+@public
 def to_calls(
     obj: object, *, syntax: str = "json", tools: Sequence[object] | None = None
 ) -> list[ToolCall]:

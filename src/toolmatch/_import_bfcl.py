@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._import_common import escaped, exact_name, read_json_entries
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ __all__ = ["import_bfcl"]
 _OMITTED = ""
 
 
+@public
 def import_bfcl(
     possible_answers: str | PathLike[str] | Sequence[object],
     functions: str | PathLike[str] | Sequence[object] | None = None,

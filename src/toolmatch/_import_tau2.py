@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from toolmatch._describe import short_repr, type_name
 from toolmatch._import_common import escaped, exact_name, read_json_entries
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["import_tau2"]
 
 
+@public
 def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]:
     """Spec data (what :func:`load_test_cases` reads) from tau2-bench tasks.
 

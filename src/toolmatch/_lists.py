@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from toolmatch._base import Matcher, Mismatch, is_instance, nesting_depth
 from toolmatch._describe import join_path, short_repr, type_name
 from toolmatch._literal import as_matcher
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ class _Paired(Matcher):
         return (list(self.items),), {}
 
 
+@public
 class Unordered(_Paired, _trusted=True):
     """The same items in any order: each expected item paired with its own actual item.
 
@@ -159,6 +161,7 @@ class Unordered(_Paired, _trusted=True):
             yield from self._unpaired(found, path)
 
 
+@public
 class ContainsAll(_Paired, _trusted=True):
     """Every expected item is in the list, each paired with its own item; others may be there.
 
@@ -187,6 +190,7 @@ class ContainsAll(_Paired, _trusted=True):
             yield from self._unpaired(found, path)
 
 
+@public
 class Each(Matcher, _trusted=True):
     """A list or tuple whose every item matches ``matcher``; an empty list matches.
 
@@ -238,6 +242,7 @@ def _length(actual: object) -> int | None:
     return None
 
 
+@public
 class Len(Matcher, _trusted=True):
     """A list, tuple, str or dict whose length is ``length`` (an int, or a matcher of ints).
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from toolmatch._base import MAX_DEPTH, Matcher, Mismatch, is_instance, nesting_depth
 from toolmatch._describe import describe_found, join_path, safe_repr, short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -643,6 +644,7 @@ class Delegating(Matcher, _trusted=True):
         return self._inner.describe_mismatch(actual)
 
 
+@public
 class Literal(Delegating, _trusted=True):
     """Equality by value, recursively (docs/semantics.md), with Dokimos's opt-in tolerances.
 

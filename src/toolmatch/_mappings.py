@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from toolmatch._base import Matcher, is_instance
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import Delegating, MappingMatcher, _Building, as_matcher, string_options
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class _ArgsMatcher(MappingMatcher):
         return (self._given,), options
 
 
+@public
 class Partial(_ArgsMatcher, _trusted=True):
     """Every listed key is present and matches; other keys are ignored (Dokimos SUBSET).
 
@@ -87,6 +89,7 @@ class Partial(_ArgsMatcher, _trusted=True):
     __slots__ = ()
 
 
+@public
 class Exact(_ArgsMatcher, _trusted=True):
     """Like :class:`Partial`, but the actual dict may hold no other keys (Dokimos EXACT).
 
@@ -102,6 +105,7 @@ class Exact(_ArgsMatcher, _trusted=True):
     _exact_keys = True
 
 
+@public
 class Maybe(Delegating, _trusted=True):
     """Inside a mapping matcher: the key may be absent, and when present must match ``value``.
 
@@ -131,6 +135,7 @@ class Maybe(Delegating, _trusted=True):
 _NOTHING = object()
 
 
+@public
 class _AbsentKey(Matcher, _trusted=True):
     __slots__ = ()
     _key_presence = "forbidden"

@@ -8,6 +8,7 @@ import operator
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import is_exact, is_number
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class _Bound(Matcher, _trusted=True):
         return (self.bound,), {}
 
 
+@public
 class Gt(_Bound, _trusted=True):
     """A number greater than ``bound``; never a bool, never NaN (docs/matchers.md).
 
@@ -101,6 +103,7 @@ class Gt(_Bound, _trusted=True):
         return _Bound.matches(self, actual)
 
 
+@public
 class Ge(_Bound, _trusted=True):
     """A number greater than or equal to ``bound``; never a bool, never NaN.
 
@@ -119,6 +122,7 @@ class Ge(_Bound, _trusted=True):
         return _Bound.matches(self, actual)
 
 
+@public
 class Lt(_Bound, _trusted=True):
     """A number less than ``bound``; never a bool, never NaN.
 
@@ -137,6 +141,7 @@ class Lt(_Bound, _trusted=True):
         return _Bound.matches(self, actual)
 
 
+@public
 class Le(_Bound, _trusted=True):
     """A number less than or equal to ``bound``; never a bool, never NaN.
 
@@ -157,6 +162,7 @@ class Le(_Bound, _trusted=True):
         return _Bound.matches(self, actual)
 
 
+@public
 class Between(Matcher, _trusted=True):
     """A number from ``low`` to ``high``, both included unless ``inclusive=False``.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from toolmatch._base import Matcher
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ def _name(function: Callable[[object], object]) -> str:
     return name if isinstance(name, str) else type(function).__name__
 
 
+@public
 class Satisfies(Matcher, _trusted=True):
     """A value for which ``function(value)`` is truthy; ``description`` says what that means.
 

@@ -10,6 +10,7 @@ from toolmatch._base import Mismatch
 from toolmatch._calls import ToolCall
 from toolmatch._describe import short_repr
 from toolmatch._display import TextDisplay, html_table, verdict_html
+from toolmatch._public import public
 from toolmatch._record import Record
 from toolmatch._typing import TYPE_CHECKING
 
@@ -111,6 +112,7 @@ def indices_text(indices: Sequence[int]) -> str:
     return f"{', '.join(texts)} ({len(indices)} calls)"
 
 
+@public
 class Candidate(Record):
     """A call whose name the expectation selects: its ``index`` in the turn, and why it matched.
 
@@ -212,6 +214,7 @@ def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
     return closest
 
 
+@public
 class IgnoredCall(Record):
     """A call left out of a turn before it was judged: its ``index``, the ``call``, and the
     ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first.
@@ -245,12 +248,7 @@ class IgnoredCall(Record):
         }
 
 
-def _rebuild_check(
-    kind: type[ToolCheck], arguments: tuple[Any, ...], texts: dict[str, Any]
-) -> ToolCheck:
-    return kind(*arguments, **texts)
-
-
+@public
 class ToolCheck(TextDisplay):
     """The verdict of one :class:`ExpectedTool` on one turn's calls (``bool(check)`` is ``passed``).
 
@@ -353,7 +351,11 @@ class ToolCheck(TextDisplay):
             self.matching_call_indices,
             self.unmatched_reason,
         )
-        return (_rebuild_check, (type(self), arguments, texts), state)
+        return (type(self)._rebuild, (arguments, texts), state)
+
+    @classmethod
+    def _rebuild(cls, arguments: tuple[Any, ...], texts: dict[str, Any]) -> ToolCheck:
+        return cls(*arguments, **texts)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -544,6 +546,7 @@ class ToolCheck(TextDisplay):
         }
 
 
+@public
 class TurnResult(TextDisplay, Record):
     """The verdicts of a turn's expectations (``bool(result)`` is ``passed``), and its scores.
 

@@ -8,6 +8,7 @@ again with ``python -m toolmatch._schema``; a test fails until the file matches.
 
 from __future__ import annotations
 
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ def schema_text() -> str:
     return files("toolmatch").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
+@public
 def spec_schema() -> dict[str, Any]:
     """The JSON Schema that spec files follow, as a dict (for ``jsonschema`` and the like).
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import join_path, short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def schema_validator(schema: Mapping[str, Any] | bool, who: str, where: str = ""
     return kind(schema, format_checker=kind.FORMAT_CHECKER)
 
 
+@public
 class ConformsTo(Matcher, _trusted=True):
     """A value valid for the JSON Schema ``schema`` (its ``$schema`` draft, else the latest),
     formats checked as far as ``jsonschema`` checks them; each violation is explained at its

@@ -29,6 +29,7 @@ from toolmatch._pairing import (
     common_subsequence,
     extend_ordered,
 )
+from toolmatch._public import public
 from toolmatch._record import Record
 from toolmatch._results import (
     Candidate,
@@ -132,15 +133,6 @@ def _validated_failed(failed: object) -> bool | None:
     return failed
 
 
-def _rebuild_never(
-    name: str | Matcher,
-    args: Mapping[str, Any] | Matcher | None,
-    result: object = None,
-    failed: bool | None = None,
-) -> ExpectedTool:
-    return ExpectedTool.never(name, args, result=result, failed=failed)
-
-
 def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
     """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
     if result is None and failed is None:
@@ -159,6 +151,7 @@ def _under_result(path: str) -> str:
     return f"{_RESULT}{path}" if path.startswith("[") else f"{_RESULT}.{path}"
 
 
+@public
 class ExpectedTool(Matcher):
     """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
 
@@ -338,8 +331,18 @@ class ExpectedTool(Matcher):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            return (_rebuild_never, (self.name, self.args, self.result, self.failed))
+            return (type(self)._rebuild_never, (self.name, self.args, self.result, self.failed))
         return super().__reduce_ex__(protocol)
+
+    @classmethod
+    def _rebuild_never(
+        cls,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None,
+        result: object = None,
+        failed: bool | None = None,
+    ) -> ExpectedTool:
+        return cls.never(name, args, result=result, failed=failed)
 
     def matches(self, actual: object) -> bool:
         try:
@@ -1173,6 +1176,7 @@ def _order_reason(
     return reason
 
 
+@public
 def check_turn(
     expected: Sequence[ExpectedTool],
     calls: object,
@@ -1219,6 +1223,7 @@ def check_turn(
     return judge(turn, to_calls(calls)).result()
 
 
+@public
 def check_turns(
     expected_turns: Sequence[Sequence[ExpectedTool]],
     call_turns: Sequence[object],
@@ -1270,6 +1275,7 @@ def check_turns(
 _NO_TURN = _Turn(_Selection(()))
 
 
+@public
 class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
@@ -1457,6 +1463,7 @@ class RunVerdict:
         ]
 
 
+@public
 def assert_called(
     calls: object,
     name: str | Matcher,
@@ -1484,6 +1491,7 @@ def assert_called(
     return check
 
 
+@public
 def assert_turn(
     expected: Sequence[ExpectedTool],
     calls: object,

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from toolmatch._base import Matcher, Mismatch, ReasonedMatcher, nesting_depth
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 from toolmatch._values import ANY
 
@@ -80,6 +81,7 @@ class _Affix(Matcher, _trusted=True):
         return (self.affix,), {"case_insensitive": True} if self.case_insensitive else {}
 
 
+@public
 class StartsWith(_Affix, _trusted=True):
     """A str that starts with ``prefix`` (``case_insensitive=True`` folds case on both sides).
 
@@ -94,6 +96,7 @@ class StartsWith(_Affix, _trusted=True):
     _test = staticmethod(str.startswith)
 
 
+@public
 class EndsWith(_Affix, _trusted=True):
     """A str that ends with ``suffix`` (``case_insensitive=True`` folds case on both sides).
 
@@ -112,6 +115,7 @@ _CANONICAL_UUID: Any = None
 _EMAIL: Any = None
 
 
+@public
 class IsUUID(ReasonedMatcher, _trusted=True):
     """A UUID in its canonical form (``8-4-4-4-12`` hex digits, either case) or a ``uuid.UUID``;
     with ``version``, of that version and the RFC 4122 variant (docs/matchers.md).
@@ -162,6 +166,7 @@ class IsUUID(ReasonedMatcher, _trusted=True):
         return () if self.version is None else (self.version,), {}
 
 
+@public
 class IsEmail(Matcher, _trusted=True):
     """A str shaped like an e-mail address: ``local@domain.tld`` (a shape check, not a lookup).
 
@@ -204,6 +209,7 @@ class IsEmail(Matcher, _trusted=True):
 _URL_PARTS = ("scheme", "host", "path")
 
 
+@public
 class IsURL(Matcher, _trusted=True):
     """An absolute URL (a scheme and a host), read with ``urllib.parse.urlsplit``.
 
@@ -297,6 +303,7 @@ def _refuse_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+@public
 class IsJSON(Matcher, _trusted=True):
     """A str holding JSON whose parsed value matches ``inner`` (Literal rules for plain values).
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def _flat(value: Any) -> bool:
     return True
 
 
+@public
 def spec_yaml(data: Any) -> str:
     """``data`` as YAML that :func:`load_test_cases` reads back as the same spec (needs PyYAML).
 

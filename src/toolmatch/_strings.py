@@ -7,6 +7,7 @@ import sys
 
 from toolmatch._base import Matcher, Mismatch
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ def _parse_number(text: str) -> float | None:
     return number / 100 if percent else number
 
 
+@public
 class Fuzzy(Matcher, _trusted=True):
     """Case-, whitespace- and separator-tolerant, numeric-aware match (docs/semantics.md).
 
@@ -215,6 +217,7 @@ def _as_text(actual: object) -> str:
     return str.__str__(text)  # an exact str: a subclass's __len__ must not lie to the bound
 
 
+@public
 class Regex(Matcher, _trusted=True):
     """Full match of a regular expression against ``str(actual)`` (docs/semantics.md).
 

@@ -15,6 +15,7 @@ from itertools import count, islice, repeat
 from typing import NamedTuple
 
 from toolmatch._describe import short_repr, type_name
+from toolmatch._public import public
 
 __all__ = [
     "MinPassRate",
@@ -26,6 +27,7 @@ __all__ = [
 ]
 
 
+@public
 def pass_hat_k(n: int, c: int, k: int) -> float:
     """The chance that ``k`` runs of a case all pass, estimated from ``n`` runs of which
     ``c`` passed: ``C(c, k) / C(n, k)``, the mean over every way of choosing ``k`` of the

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from toolmatch._base import Matcher, nesting_depth
 from toolmatch._describe import short_repr, type_name
 from toolmatch._literal import as_matcher, is_number
+from toolmatch._public import public
 from toolmatch._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ __all__ = ["ANY", "Approx", "Contains", "IsType", "OneOf"]
 _NOTHING = object()
 
 
+@public
 class _AnyValue(Matcher, _trusted=True):
     __slots__ = ()
 
@@ -52,6 +54,7 @@ False
 """
 
 
+@public
 class OneOf(Matcher, _trusted=True):
     """Matches when any candidate matches; plain candidates use :class:`Literal` rules.
 
@@ -107,6 +110,7 @@ def _tolerance(name: str, value: object) -> float:
     return number
 
 
+@public
 class Approx(Matcher, _trusted=True):
     """A number within ``max(rel * |value|, abs)`` of ``value`` (docs/matchers.md); never a bool.
 
@@ -176,6 +180,7 @@ class Approx(Matcher, _trusted=True):
         return (self.value,), options
 
 
+@public
 class Contains(Matcher, _trusted=True):
     """``item`` is in the value: a substring of a str, an element of a list, tuple or set,
     a key of a dict (docs/matchers.md). Anything else never matches.
@@ -233,6 +238,7 @@ class Contains(Matcher, _trusted=True):
         return (self.item,), {}
 
 
+@public
 class IsType(Matcher, _trusted=True):
     """``isinstance(actual, types)``, except that a bool passes only when ``bool`` is listed.
 

@@ -240,27 +240,28 @@ def _profile(spec: Path, traces: Path) -> tuple[str, list[str]]:
     import os
     import pstats
 
-    from toolmatch._cli import main
+    from toolmatch._cli.main import main
 
     profiler = cProfile.Profile()
     with open(os.devnull, "w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
         profiler.runcall(main, ["check", str(spec), str(traces), "--no-progress"])
     stats = pstats.Stats(profiler, stream=io.StringIO())
-    total = _share(stats, "_cli.py", "_check")
+    total = _share(stats, "_cli/main.py", "_check")
     parts = {
-        "reading the calls (to_calls)": _share(stats, "_formats.py", "read_json_syntax"),
+        "reading the calls (to_calls)": _share(stats, "_readers/to_calls.py", "read_json_syntax"),
         "of which parsing JSON-string arguments": (
-            _share(stats, "_reading.py", "scan_object", caller="call")
-            + _share(stats, "_reading.py", "_loads_arguments", caller="call")
+            _share(stats, "_readers/reading.py", "scan_object", caller="call")
+            + _share(stats, "_readers/reading.py", "_loads_arguments", caller="call")
         ),
         "judging the expectations (verdicts, and results for failed runs)": (
-            _share(stats, "_selection.py", "judge") + _share(stats, "_selection.py", "result")
+            _share(stats, "_selection/turn.py", "judge")
+            + _share(stats, "_selection/turn.py", "result")
         ),
         "parsing the lines (json's scanner)": (
-            _share(stats, "_reading.py", "scan_object", caller="_read_line")
+            _share(stats, "_readers/reading.py", "scan_object", caller="_read_line")
             + _share(stats, "__init__.py", "loads", caller="_read_line")
         ),
-        "printing the report": _share(stats, "_report.py", "add"),
+        "printing the report": _share(stats, "_cli/report.py", "add"),
     }
     shown = "; ".join(f"{label} {100 * seconds / total:.0f}%" for label, seconds in parts.items())
     # A part that took no time names a function no longer on the path: say so, not 0%.

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the system would, on the first line that holds ``die``.
 DYING_JUDGE = """
 import os
-from toolmatch import _cli
+from toolmatch._cli import main as _cli
 
 
 class DyingJudge(_cli.Judge):

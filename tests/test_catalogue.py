@@ -45,7 +45,7 @@ from toolmatch import (
     Unordered,
     explain,
 )
-from toolmatch._base import Mismatches
+from toolmatch._matchers.base import Mismatches
 
 UTC = timezone.utc
 NEW_KINDS = (

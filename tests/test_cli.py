@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from commands import DYING_JUDGE, jsonl, toolmatch
-from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
+from toolmatch._runs.workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -429,7 +429,7 @@ def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
     traces = write_traces(tmp_path, *runs)
     script = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import dying; "
-        "from toolmatch._cli import main; sys.exit(main(sys.argv[1:]))"
+        "from toolmatch._cli.main import main; sys.exit(main(sys.argv[1:]))"
     )
     completed = subprocess.run(
         [sys.executable, "-c", script, "check", str(spec), str(traces), "--jobs", "2"],
@@ -605,7 +605,7 @@ def test_version_and_the_console_script_entry() -> None:
     result = toolmatch("--version")
     assert (result.returncode, result.stdout) == (0, f"toolmatch {__version__}\n")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '[project.scripts]\ntoolmatch = "toolmatch._cli:main"\n' in pyproject
+    assert '[project.scripts]\ntoolmatch = "toolmatch._cli.main:main"\n' in pyproject
 
 
 def test_a_missing_argument_does_not_hide_the_closest_calls_other_mismatches(

@@ -20,7 +20,7 @@ import yaml
 import commands
 from test_readers import _CONTAINERS, _call_shapes
 from toolmatch import spec_schema
-from toolmatch._recording import NEEDS_RUAMEL
+from toolmatch._runs.recording import NEEDS_RUAMEL
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "traces.jsonl"
@@ -279,7 +279,7 @@ def test_the_traces_file_is_never_overwritten(tmp_path: Path) -> None:
 def test_without_ruamel_record_exits_2_naming_the_extra() -> None:
     code = (
         "import sys; sys.modules['ruamel'] = None\n"
-        "from toolmatch._cli import main\n"
+        "from toolmatch._cli.main import main\n"
         f"sys.exit(main(['record', {str(EXAMPLES)!r}]))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import commands
-from toolmatch._import_common import escaped
+from toolmatch._spec.importing import escaped
 
 # The suite itself runs on CI: the command must not see that, except where a test says so.
 QUIET_ENV = {key: value for key, value in os.environ.items() if key != "CI"}
@@ -1010,7 +1010,7 @@ def test_fix_makes_any_literal_spec_pass_its_run_and_touches_nothing_else(
 ) -> None:
     import yaml
 
-    from toolmatch._cli import main
+    from toolmatch._cli.main import main
 
     monkeypatch.delenv("CI", raising=False)
     tool = {

@@ -80,7 +80,7 @@ _ADAPTED = {
 
 def test_the_matcher_table_is_the_loaders_table() -> None:
     """docs/config.md's matcher table lists exactly MATCHER_KEYS: keys, options, builders."""
-    from toolmatch._config import MATCHER_KEYS
+    from toolmatch._spec.matcher_keys import MATCHER_KEYS
 
     documented = {}
     for line in PAGE.read_text(encoding="utf-8").splitlines():

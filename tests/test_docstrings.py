@@ -83,7 +83,7 @@ def test_public_examples_run(name: str) -> None:
 
 def test_attribute_docstring_reads_the_string_after_the_assignment() -> None:
     assert attribute_docstring(
-        "toolmatch._values",
+        "toolmatch._matchers.values",
         "ANY",
     ).startswith("Matches every value")
-    assert attribute_docstring("toolmatch._values", "OneOf") is None
+    assert attribute_docstring("toolmatch._matchers.values", "OneOf") is None

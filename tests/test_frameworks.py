@@ -79,7 +79,7 @@ from smolagents.models import (
 from smolagents.models import Model as SmolModel
 
 from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
-from toolmatch._reading import FORMATS_DOC
+from toolmatch._readers.reading import FORMATS_DOC
 
 # --- openai-agents ------------------------------------------------------------------------
 

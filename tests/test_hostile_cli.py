@@ -24,7 +24,7 @@ import pytest
 
 import commands
 from toolmatch import ExpectedTool, check_turns, load_test_cases
-from toolmatch._workers import _CHUNK as CHUNK  # lines a worker judges per task
+from toolmatch._runs.workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 TIMEOUT = 60  # seconds a run may take before the test calls it hung
 FORK_ON_LINUX = pytest.mark.skipif(
@@ -78,7 +78,7 @@ def patched(script: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-PATCHED_MAIN = "\nimport sys\nfrom toolmatch._cli import main\nsys.exit(main(sys.argv[1:]))\n"
+PATCHED_MAIN = "\nimport sys\nfrom toolmatch._cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
 
 
 @pytest.fixture
@@ -257,7 +257,7 @@ def test_ctrl_c_while_the_workers_start(spec: Path, tmp_path: Path) -> None:
 
 SLOW_LINE = """
 import time
-from toolmatch import _cli
+from toolmatch._cli import main as _cli
 
 
 class SlowJudge(_cli.Judge):
@@ -510,7 +510,7 @@ def test_a_huge_integer_in_the_spec_gives_one_outcome(tmp_path: Path) -> None:
 
 
 BOOM = """
-from toolmatch import _judging
+from toolmatch._runs import judging as _judging
 
 def boom(*arguments):
     raise RuntimeError("the checker broke\\non a second line")
@@ -694,7 +694,7 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(
 
 CHANGED_WHILE_CHECKED = """
 import os
-from toolmatch import _trace_inputs
+from toolmatch._runs import traces as _trace_inputs
 
 read_again = _trace_inputs.Span.read
 
@@ -727,7 +727,7 @@ def test_a_file_changed_while_workers_read_it_stops_the_run_where_it_changed(
 
 
 CTRL_C_BEFORE_WRITING = """
-from toolmatch import _report
+from toolmatch._cli import report as _report
 
 write_batch = _report.Report.flush
 pressed = []

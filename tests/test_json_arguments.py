@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import json_values, keys
-from toolmatch import _reading, to_calls
-from toolmatch._reading import _json_arguments, _loads_arguments
+from toolmatch import to_calls
+from toolmatch._readers import reading as _reading
+from toolmatch._readers.reading import _json_arguments, _loads_arguments
 
 ARGUMENT_TEXTS = [
     '{"q": "paris"}',

@@ -15,8 +15,6 @@ import toolmatch
 from toolmatch import (
     ANY,
     Absent,
-    AllOf,
-    AnyOf,
     Approx,
     Between,
     ConfigError,
@@ -45,7 +43,6 @@ from toolmatch import (
     Lt,
     Maybe,
     Mismatch,
-    Not,
     OneOf,
     Partial,
     Regex,

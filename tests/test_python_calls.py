@@ -312,7 +312,7 @@ def test_json_stays_the_default_and_does_not_load_the_python_reader() -> None:
     assert to_calls('[{"name": "cd"}]', syntax="json") == [ToolCall("cd", {})]
     with pytest.raises(TypeError, match="not JSON"):
         to_calls("cd(folder='a')")
-    code = "import sys, toolmatch\ntoolmatch.to_calls('[]')\nprint('toolmatch._python_calls' in sys.modules)"
+    code = "import sys, toolmatch\ntoolmatch.to_calls('[]')\nprint('toolmatch._readers.python_text' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
 

@@ -12,16 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolmatch import ToolCall, _readers, to_calls
-from toolmatch import _read_anthropic as anthropic
-from toolmatch import _read_bedrock as bedrock
-from toolmatch import _read_gemini as gemini
-from toolmatch import _read_openai as openai
-from toolmatch import _read_otel as otel
-from toolmatch import _read_pydantic_ai as pydantic_ai
-from toolmatch import _read_vercel as vercel
-from toolmatch._reading import FORMATS_DOC, no_call
-from toolmatch._streams import NO_CALL_TYPES
+from toolmatch import ToolCall, to_calls
+from toolmatch._readers import anthropic, bedrock, gemini, openai, otel, pydantic_ai, vercel
+from toolmatch._readers import dispatch as _readers
+from toolmatch._readers.reading import FORMATS_DOC, no_call
+from toolmatch._readers.streams import NO_CALL_TYPES
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
 LINK = f"; accepted shapes: {FORMATS_DOC}"

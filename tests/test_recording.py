@@ -1,4 +1,4 @@
-"""Cases recorded from runs (``_recording``): what one run writes, how values that vary
+"""Cases recorded from runs (``toolmatch._runs.recording``): what one run writes, how values that vary
 across runs are loosened, and that the spec never fails a run it was recorded from."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from strategies import json_values, keys
 from toolmatch import ToolCall, load_test_cases
-from toolmatch._recording import (
+from toolmatch._runs.recording import (
     NEEDS_RUAMEL,
     calls_of_run,
     kept_turn_count,
@@ -380,7 +380,7 @@ def test_without_ruamel_building_a_case_names_the_extra() -> None:
     code = (
         "import sys; sys.modules['ruamel'] = None\n"
         "from toolmatch import ToolCall\n"
-        "from toolmatch._recording import recorded_case\n"
+        "from toolmatch._runs.recording import recorded_case\n"
         "try:\n"
         "    recorded_case('c', [[[ToolCall('f')]]])\n"
         "except ImportError as error:\n"

@@ -66,14 +66,14 @@ def test_the_wheel_ships_the_schema(tmp_path: Path) -> None:
 
 
 def test_the_packaged_schema_is_made_from_the_loader_s_tables() -> None:
-    from toolmatch._schema import built_text
+    from toolmatch._spec.schema import built_text
 
     packaged = (ROOT / "src" / "toolmatch" / "spec.schema.json").read_text(encoding="utf-8")
-    assert packaged == built_text(), "write it again: python -m toolmatch._schema"
+    assert packaged == built_text(), "write it again: python -m toolmatch._spec.schema"
 
 
 def test_the_schema_has_a_row_for_every_matcher_key() -> None:
-    from toolmatch._config import MATCHER_KEYS
+    from toolmatch._spec.matcher_keys import MATCHER_KEYS
 
     rows = {
         name.removeprefix("matcher_"): definition

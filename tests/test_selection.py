@@ -29,8 +29,8 @@ from toolmatch import (
     check_turns,
     explain,
 )
-from toolmatch._pairing import assign_distinct, assign_ordered
-from toolmatch._selection import _NAMES_REMEMBERED, _Selection  # the memory bound only
+from toolmatch._core.pairing import assign_distinct, assign_ordered
+from toolmatch._selection.turn import _NAMES_REMEMBERED, _Selection  # the memory bound only
 
 
 def call(name: str, **args: object) -> dict[str, object]:

@@ -23,7 +23,7 @@ from toolmatch import (
     load_test_cases,
     matcher_from_config,
 )
-from toolmatch._config import KEYS_01, MATCHER_KEYS, matcher_key
+from toolmatch._spec.matcher_keys import KEYS_01, MATCHER_KEYS, matcher_key
 
 yaml = pytest.importorskip("yaml")
 

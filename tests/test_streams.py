@@ -513,7 +513,7 @@ def _response_event_types() -> list[str]:
 
 
 def test_every_responses_event_type_of_the_sdk_is_read() -> None:
-    from toolmatch._readers import TYPES
+    from toolmatch._readers.dispatch import TYPES
 
     types = _response_event_types()
     assert len(types) > 50
@@ -734,7 +734,7 @@ def _anthropic_event_types() -> list[str]:
 
 
 def test_every_sdk_event_type_is_read_or_allowlisted() -> None:
-    from toolmatch._streams import NO_CALL_TYPES
+    from toolmatch._readers.streams import NO_CALL_TYPES
 
     sdk_types = _response_event_types() + _anthropic_event_types()
     assert [
@@ -743,7 +743,7 @@ def test_every_sdk_event_type_is_read_or_allowlisted() -> None:
 
 
 def _allowlist() -> list[str]:
-    from toolmatch._streams import NO_CALL_TYPES
+    from toolmatch._readers.streams import NO_CALL_TYPES
 
     return list(NO_CALL_TYPES)
 

@@ -17,7 +17,7 @@ from openai.types.responses import FunctionTool, FunctionToolParam
 from openai.types.shared import FunctionDefinition
 
 from toolmatch import ToolCall, to_calls
-from toolmatch._tool_definitions import ToolDefinition, read_tool_definitions
+from toolmatch._calls.definitions import ToolDefinition, read_tool_definitions
 
 BFCL_DOCS = Path(__file__).parent / "data" / "bfcl" / "multi_turn_func_doc"
 # The order differs from the alphabetical one: positional names must follow the declaration.

@@ -19,8 +19,8 @@ import pytest
 
 from commands import DYING_JUDGE
 from commands import jsonl as lines
-from toolmatch._trace_inputs import Place, Reading, RecordError, read_item, trace_items
-from toolmatch._workers import _CHUNK as CHUNK
+from toolmatch._runs.traces import Place, Reading, RecordError, read_item, trace_items
+from toolmatch._runs.workers import _CHUNK as CHUNK
 
 TIMEOUT = 120
 SPEC = {
@@ -42,7 +42,7 @@ NO_FETCH_CALL = [
     "    expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'x'",
 ]
 BLOCK_PYARROW = "import sys\nsys.modules['pyarrow'] = None\n"
-MAIN = "\nfrom toolmatch._cli import main\nsys.exit(main(sys.argv[1:]))\n"
+MAIN = "\nfrom toolmatch._cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
 
 
 def toolmatch(

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import commands
 from toolmatch import pass_hat_k
-from toolmatch._trials import mean_pass_k, pass_k_series, pass_k_stretches
+from toolmatch._runs.trials import mean_pass_k, pass_k_series, pass_k_stretches
 
 # --- the estimator --------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ def pytest_assertrepr_compare(
     """Explain a failed ``left == right`` in which toolmatch takes part; else leave it to pytest."""
     if op != "==" or "toolmatch" not in sys.modules:
         return None  # without toolmatch imported, no matcher can be in the comparison
-    from toolmatch._pytest_plugin import explain_comparison
+    from toolmatch._plugins.pytest_plugin import explain_comparison
 
     return explain_comparison(left, right)
 
@@ -29,7 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.has_plugin("inline_snapshot"):
         return
     try:
-        from toolmatch._inline_snapshot import keep_matchers
+        from toolmatch._plugins.inline_snapshot import keep_matchers
     except ImportError as error:  # before 0.32, inline-snapshot had no plugin hooks
         message = (
             f"toolmatch needs inline-snapshot 0.32 or later ({error}): until then, "

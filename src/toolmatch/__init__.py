@@ -9,32 +9,28 @@ Matchers drop into expected-argument dicts and compare with plain ``==``:
 True
 """
 
-from toolmatch._base import Matcher, Mismatch
-from toolmatch._combinators import AllOf, AnyOf, Not
-from toolmatch._dates import IsDate, IsDatetime
-from toolmatch._explain import explain
-from toolmatch._lists import ContainsAll, Each, Len, Unordered
-from toolmatch._literal import Literal
-from toolmatch._mappings import Absent, Exact, Maybe, Partial
-from toolmatch._numbers import Between, Ge, Gt, Le, Lt
-from toolmatch._predicates import Satisfies
-from toolmatch._schemas import ConformsTo
-from toolmatch._shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
-from toolmatch._strings import Fuzzy, Regex
-from toolmatch._typing import TYPE_CHECKING
-from toolmatch._values import ANY, Approx, Contains, IsType, OneOf
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher, Mismatch
+from toolmatch._matchers.combinators import AllOf, AnyOf, Not
+from toolmatch._matchers.dates import IsDate, IsDatetime
+from toolmatch._matchers.explain import explain
+from toolmatch._matchers.json_schema import ConformsTo
+from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
+from toolmatch._matchers.literal import Literal
+from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
+from toolmatch._matchers.numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._matchers.predicates import Satisfies
+from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
+from toolmatch._matchers.strings import Fuzzy, Regex
+from toolmatch._matchers.values import ANY, Approx, Contains, IsType, OneOf
 
 if TYPE_CHECKING:
-    from toolmatch._batch import check_batch, check_runs
-    from toolmatch._calls import ToolCall
-    from toolmatch._cases import TestCase, load_expected_tools, load_test_cases
-    from toolmatch._config import ConfigError, ConfigProblem, SpecWarning, matcher_from_config
-    from toolmatch._formats import to_calls
-    from toolmatch._import_bfcl import import_bfcl
-    from toolmatch._import_tau2 import import_tau2
-    from toolmatch._results import Candidate, IgnoredCall, ToolCheck, TurnResult
-    from toolmatch._schema import spec_schema
-    from toolmatch._selection import (
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._readers.to_calls import to_calls
+    from toolmatch._runs.batch import check_batch, check_runs
+    from toolmatch._runs.trials import pass_hat_k
+    from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
+    from toolmatch._selection.turn import (
         ExpectedTool,
         ExpectedTurn,
         assert_called,
@@ -42,38 +38,47 @@ if TYPE_CHECKING:
         check_turn,
         check_turns,
     )
-    from toolmatch._spec_yaml import spec_yaml
-    from toolmatch._trials import pass_hat_k
+    from toolmatch._spec.import_bfcl import import_bfcl
+    from toolmatch._spec.import_tau2 import import_tau2
+    from toolmatch._spec.loading import TestCase, load_expected_tools, load_test_cases
+    from toolmatch._spec.matcher_keys import (
+        ConfigError,
+        ConfigProblem,
+        SpecWarning,
+        matcher_from_config,
+    )
+    from toolmatch._spec.schema import spec_schema
+    from toolmatch._spec.writing import spec_yaml
 
 # Calls, selection and configuration load on first use: a test that only compares
 # arguments with matchers does not pay for them in `import toolmatch`.
 _LAZY = {
-    "ToolCall": "_calls",
-    "to_calls": "_formats",
-    "ExpectedTool": "_selection",
-    "assert_called": "_selection",
-    "assert_turn": "_selection",
-    "check_turn": "_selection",
-    "check_turns": "_selection",
-    "Candidate": "_results",
-    "IgnoredCall": "_results",
-    "ToolCheck": "_results",
-    "TurnResult": "_results",
-    "ConfigError": "_config",
-    "ConfigProblem": "_config",
-    "SpecWarning": "_config",
-    "matcher_from_config": "_config",
-    "ExpectedTurn": "_selection",
-    "TestCase": "_cases",
-    "load_expected_tools": "_cases",
-    "load_test_cases": "_cases",
-    "spec_schema": "_schema",
-    "spec_yaml": "_spec_yaml",
-    "import_bfcl": "_import_bfcl",
-    "import_tau2": "_import_tau2",
-    "check_runs": "_batch",
-    "check_batch": "_batch",
-    "pass_hat_k": "_trials",
+    "ToolCall": "_calls.call",
+    "to_calls": "_readers.to_calls",
+    "ExpectedTool": "_selection.turn",
+    "assert_called": "_selection.turn",
+    "assert_turn": "_selection.turn",
+    "check_turn": "_selection.turn",
+    "check_turns": "_selection.turn",
+    "Candidate": "_selection.results",
+    "IgnoredCall": "_selection.results",
+    "ToolCheck": "_selection.results",
+    "TurnResult": "_selection.results",
+    "ConfigError": "_spec.matcher_keys",
+    "ConfigProblem": "_spec.matcher_keys",
+    "SpecWarning": "_spec.matcher_keys",
+    "matcher_from_config": "_spec.matcher_keys",
+    "ExpectedTurn": "_selection.turn",
+    "TestCase": "_spec.loading",
+    "load_expected_tools": "_spec.loading",
+    "load_test_cases": "_spec.loading",
+    "spec_schema": "_spec.schema",
+    "spec_yaml": "_spec.writing",
+    "import_bfcl": "_spec.import_bfcl",
+    "import_tau2": "_spec.import_tau2",
+    "check_runs": "_runs.batch",
+    "check_batch": "_runs.batch",
+    "pass_hat_k": "_runs.trials",
 }
 
 

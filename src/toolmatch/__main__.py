@@ -1,5 +1,5 @@
 """``python -m toolmatch``: the ``toolmatch`` command."""
 
-from toolmatch._cli import main
+from toolmatch._cli.main import main
 
 raise SystemExit(main())

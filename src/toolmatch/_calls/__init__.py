@@ -1,0 +1,1 @@
+"""The tool-call model: ``ToolCall``, tool definitions, and calls checked against them."""

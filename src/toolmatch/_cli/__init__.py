@@ -1,0 +1,1 @@
+"""The ``toolmatch`` command: its subcommands, ``--update`` and its reports."""

@@ -1,0 +1,416 @@
+"""``toolmatch check SPEC TRACES``: check recorded agent runs against a spec of test cases.
+
+SPEC is a ``.yaml`` / ``.yml`` / ``.json`` file read by :func:`load_test_cases`. TRACES is
+JSON Lines, one recorded run a line, ``{"case": "<name>", "turns": [<turn>, ...]}``, each
+turn anything :func:`to_calls` reads; ``-`` reads standard input; blank lines are skipped.
+It may also be a ``.json`` or Parquet file, or a directory of trace files, read through
+:func:`trace_blocks` (docs/cli.md); each record is then reported at its file and line, row
+or item. A case may have several runs: each is checked and reported (the second as
+``name (run 2)``).
+
+Text output (the default), on standard output, one block per non-blank line, in file order::
+
+    PASS <case>
+    FAIL <case>
+      turn <t>, expected_tools[<i>]: <the expectation>
+        <why it failed: ToolCheck.reason_lines(), one or more lines>
+      turn <t>: <one of the turn's problems>
+    ERROR <traces>:<line>: <what is wrong with the line>
+    MISSING <case>: no run in <traces>
+
+then, when some case ran more than once, its trials (docs/cli.md, Trials)::
+
+    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, ..., pass^<n> <x>
+    TRIALS mean over <cases> cases: pass^1 <x>, ..., pass^<k> <x> (<m> cases)
+
+then, only when some are nonzero, ``<K> error(s), <J> missing``, with ``--min-pass-rate``
+the cases below it (``pass rate below R: <case> (<c>/<n> passed), ...``), and last,
+always, ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one
+object per run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``),
+bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
+"missing", "case"}``), one per case that ran (``{"type": "trials", "case", "runs",
+"passed", "pass_rate", "pass_k"}``), then ``{"type": "summary", "passed", "failed",
+"errors", "missing", "lines", "cases", "pass_rate", "pass_k"}`` (``lines`` counts every
+line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
+first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
+
+Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
+bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
+rate is at least R and every bad line is a case's run, 1 otherwise; 2 for a bad spec, bad
+usage, an unreadable file or a ``--jobs`` worker that died; 130 when interrupted. A reader
+that stops early (``| head``) ends the run quietly with 0. Text from the spec and the
+traces is printed with newlines and other unprintable characters escaped, so that no value
+can forge a report line.
+
+Memory stays flat however long TRACES is: lines are read one at a time, and only the
+counts, each case's numbers of runs and passes and (for JUnit) temporary files are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Sequence
+
+from toolmatch import __version__
+from toolmatch._cli.report import JUnit, Report, fail, printable, progress_bar
+from toolmatch._cli.spec_commands import add_commands, run_command
+from toolmatch._core.describe import short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.judging import Judge
+from toolmatch._runs.traces import (
+    Reading,
+    StoppedError,
+    TracesError,
+    columns_of,
+    envelope_of,
+    same_file,
+    trace_blocks,
+)
+from toolmatch._runs.trials import MinPassRate, parse_min_pass_rate
+from toolmatch._runs.workers import InterruptsHeld, judge_blocks
+from toolmatch._spec.loading import TestCase, load_test_cases_quietly
+from toolmatch._spec.matcher_keys import ConfigError, SpecWarning
+
+if TYPE_CHECKING:
+    from typing import IO
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
+    try:
+        options = _parser().parse_args(argv)
+        if options.command != "check":
+            return run_command(options)
+        return _check(options)
+    except KeyboardInterrupt:  # before the run (a run reports its own interruption)
+        print(_INTERRUPTED, file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+
+
+_INTERRUPTED = "toolmatch: interrupted"
+
+
+def _quiet_stdout() -> None:
+    """The reader went away (``| head``): what is still buffered, and anything printed
+    later, goes nowhere, so Python does not complain at exit either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+_JOBS_PER_CPU = 4
+# Whatever the machine: each worker is a process with open files of its own, and system
+# limits on both are often near a thousand.
+_MOST_JOBS = 1024
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the CPUs this process may run on
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _jobs(text: str) -> int:
+    if text == "auto":
+        return min(_usable_cpus(), _MOST_JOBS)
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number >= 1, got {short_repr(text)}"
+        ) from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {jobs}")
+    cpus = _usable_cpus()
+    if jobs > min(_JOBS_PER_CPU * cpus, _MOST_JOBS):
+        if _JOBS_PER_CPU * cpus < _MOST_JOBS:
+            raise argparse.ArgumentTypeError(
+                f"must be at most {_JOBS_PER_CPU * cpus} ({_JOBS_PER_CPU} per usable CPU, "
+                f"and {cpus} are usable here), got {jobs}"
+            )
+        raise argparse.ArgumentTypeError(f"must be at most {_MOST_JOBS}, got {jobs}")
+    return jobs
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text!r}")
+    return seconds
+
+
+def _min_pass_rate(text: str) -> MinPassRate:
+    try:
+        return parse_min_pass_rate(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
+    )
+    parser.add_argument("--version", action="version", version=f"toolmatch {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = commands.add_parser(
+        "check",
+        help="check recorded runs (JSON Lines) against a spec of test cases",
+        description=(
+            "Check each recorded run in TRACES against its test case in SPEC. Exit status: "
+            "0 all passed, 1 a run failed or a trace line was bad or a case had no run, "
+            "2 a bad spec, bad usage, an unreadable file or a worker that died, "
+            "130 interrupted."
+        ),
+    )
+    check.add_argument("spec", metavar="SPEC", help="test cases: a .yaml, .yml or .json file")
+    check.add_argument(
+        "traces",
+        metavar="TRACES",
+        help='recorded runs, one JSON object a line: {"case": NAME, "turns": [...]} (.jsonl, '
+        ".jsonl.gz), a .json file, a .parquet file, a directory of them, or - for stdin",
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default): PASS/FAIL lines and a summary; json: JSON Lines, one object a "
+        "run, error or missing case, then a summary object",
+    )
+    check.add_argument(
+        "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
+    )
+    check.add_argument(
+        "--min-pass-rate",
+        type=_min_pass_rate,
+        metavar="R",
+        help="exit status 0 exactly when every case's pass rate (its passing runs over its "
+        "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
+    )
+    check.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="check in N worker processes (same output, same order); auto: one per usable "
+        f"CPU; default 1, at most {_JOBS_PER_CPU} per usable CPU",
+    )
+    check.add_argument(
+        "--regex-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="give up a regex match after SECONDS of processor time, a mismatch that says so "
+        "(default 0.1; needs the regex package, from the cli extra; inf for no limit)",
+    )
+    check.add_argument(
+        "--case-key",
+        default="case",
+        metavar="PATH",
+        help="the field holding a run's case name, a dotted path such as info.task_id "
+        "(default case)",
+    )
+    check.add_argument(
+        "--turns-key",
+        default="turns",
+        metavar="PATH",
+        help="the field holding a run's turns, a dotted path (default turns)",
+    )
+    check.add_argument(
+        "--one-turn",
+        action="store_true",
+        help="the turns field holds one turn (such as a message list), not a list of turns",
+    )
+    check.add_argument(
+        "--update",
+        choices=("new", "fix", "all"),
+        help="first change the spec to the recorded runs, then check against it: new adds "
+        "the cases with runs and no entry (as toolmatch record writes them), fix replaces the "
+        "literal values of failing expectations with the last run's, all does both (see "
+        "docs/cli.md); the change is printed on stderr as a diff",
+    )
+    check.add_argument(
+        "--update-in-ci",
+        action="store_true",
+        help="allow --update when CI is set in the environment (refused there otherwise)",
+    )
+    check.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
+        "from the cli extra, is installed)",
+    )
+    add_commands(commands)
+    return parser
+
+
+# The command --------------------------------------------------------------------------------
+
+
+def _load(options: argparse.Namespace, where: str) -> tuple[list[TestCase], list[SpecWarning]]:
+    if options.regex_timeout is None:
+        return load_test_cases_quietly(where)
+    with default_regex_timeout(options.regex_timeout):
+        return load_test_cases_quietly(where)
+
+
+def _check(options: argparse.Namespace) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A case name or an argument the console cannot encode must not end the run.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    if options.update is not None:
+        from toolmatch._cli.update import refusal
+
+        refused = refusal(options, os.environ)
+        if refused is not None:
+            return fail(refused)
+    try:
+        cases, warned = _load(options, options.spec)
+    except ConfigError as error:
+        # One line a problem, whatever the spec's names and values hold.
+        for problem in error.problems:
+            print(printable(str(ConfigError([problem], error.source))), file=sys.stderr)
+        return 2
+    except OSError as error:
+        return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
+    for warning in warned:  # one line each: the spec loads, with a meaning that changed
+        print(printable(f"warning: {warning}"), file=sys.stderr)
+
+    stdin = None
+    if options.update is not None and options.traces == "-":
+        from toolmatch._cli.update import spooled
+
+        try:  # read twice: the update's runs, then the check
+            stdin = spooled(sys.stdin.buffer)
+        except OSError as error:
+            return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
+    if options.update is not None:
+        updated = _update(options, cases, stdin)
+        if isinstance(updated, int):
+            return updated
+        cases = updated
+    try:
+        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
+    except TracesError as error:
+        return fail(str(error))
+    for skipped in reading.warnings():
+        print(printable(f"warning: {skipped}"), file=sys.stderr)
+
+    with reading:
+        junit = None
+        if options.junit_xml:
+            # The report replaces the file at its path: never the input it reports on.
+            inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
+            for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
+                if any(same_file(options.junit_xml, other) for other in others):
+                    return fail(f"cannot write {options.junit_xml}: it is {what}")
+            suite = os.path.splitext(os.path.basename(options.spec))[0]
+            try:
+                junit = JUnit(options.junit_xml, suite, reading.name)
+            except OSError as error:
+                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+        try:
+            return _run(options, cases, reading, junit)
+        finally:
+            if junit is not None:
+                junit.discard()
+
+
+def _update(
+    options: argparse.Namespace, cases: list[TestCase], stdin: IO[bytes] | None
+) -> int | list[TestCase]:
+    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status."""
+    from toolmatch._cli.update import update_spec
+
+    try:
+        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
+    except TracesError as error:
+        return fail(str(error))
+    with reading:
+        return update_spec(
+            options, cases, reading, envelope_of(options), lambda where: _load(options, where)[0]
+        )
+
+
+def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
+    """The copy of standard input from its start, as a file of its own: a reading closes
+    what it reads, and the copy is read twice."""
+    if copy is None:
+        return None
+    copy.seek(0)
+    return os.fdopen(os.dup(copy.fileno()), "rb")
+
+
+def _run(
+    options: argparse.Namespace,
+    cases: Sequence[TestCase],
+    reading: Reading,
+    junit: JUnit | None,
+) -> int:
+    """Checks every record and reports; however the run ends, the JUnit report is written."""
+    progress = None if options.no_progress else progress_bar(reading.size or None)
+    report = Report(
+        [case.name for case in cases],
+        options.format == "json",
+        reading,
+        junit,
+        progress,
+        options.min_pass_rate,
+    )
+    judge = Judge(cases, want_json=options.format == "json", envelope=envelope_of(options))
+    stopped = None  # why the run ended early, for the JUnit report
+    batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
+    try:
+        try:
+            for batch in batches:
+                for outcome in batch:
+                    report.add(outcome)
+                report.flush()
+                if progress is not None:
+                    progress.update(report.tally.passed + report.tally.failed, reading)
+        finally:
+            batches.close()  # ends the workers now, whatever stopped the loop
+            if progress is not None:
+                progress.close()
+        report.finish(cases, reading)
+        status = report.exit_code
+    except KeyboardInterrupt:
+        try:  # the runs counted as checked are reported, as the "not checked" line says
+            report.flush()
+        except OSError:
+            _quiet_stdout()
+        stopped = f"interrupted; {reading.not_checked(report.next_line)}"
+        print(_INTERRUPTED, file=sys.stderr)
+        status = 130
+    except BrokenPipeError:  # the reader has all it wanted: not a failure
+        _quiet_stdout()
+        stopped = f"the output was closed; {reading.not_checked(report.next_line)}"
+        status = 0
+    except StoppedError as error:
+        stopped = reading.stopped(error)
+        status = fail(stopped)
+    except OSError as error:  # reading errors are StoppedError: the output is at fault
+        _quiet_stdout()  # what is still buffered could not be written either
+        problem = f"cannot write the output: {error.strerror or error}"
+        stopped = f"{problem}; {reading.not_checked(report.next_line)}"
+        status = fail(problem)
+    if junit is not None:
+        try:
+            with InterruptsHeld():  # the report is written whole or not at all
+                junit.finish(report.tally, stopped)
+        except OSError as error:
+            return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+    return status

@@ -1,0 +1,254 @@
+"""``toolmatch record TRACES [-o SPEC]``: a spec written from recorded runs (docs/record.md).
+
+TRACES is read as ``toolmatch check`` reads it (JSON Lines, ``.gz``, ``.json``, Parquet,
+a directory of them, ``-`` for standard input, ``--case-key/--turns-key/--one-turn``).
+Each case name, in order of first appearance, becomes a case built by
+:func:`recorded_case` from all of its runs (or, with ``--loosen none``, from its last
+run). The spec goes to standard output as YAML, or to SPEC: JSON when its name ends in
+``.json``, YAML for ``.yaml`` / ``.yml``.
+
+A record that holds no run it can record is reported on stderr as ``ERROR <place>:
+message``, at its place as ``check`` gives it (``file:N``, ``file:row N``, ``file:item
+N``), and the others are still recorded. Exit status: 0 every run is in the spec; 1 the
+spec is written, but some records are not in it (bad ones, runs with another number of
+turns than their case); 2 nothing is written (bad usage, the traces or SPEC cannot be
+read or written, no run at all, ruamel.yaml missing); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from toolmatch._cli.report import fail, printable
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.traces import (
+    Reading,
+    RecordError,
+    StoppedError,
+    TracesError,
+    columns_of,
+    envelope_of,
+    read_item,
+    same_file,
+    trace_items,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._runs.traces import Envelope
+
+__all__ = ["add_record"]
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def add_record(commands: Any) -> None:
+    """Add ``record`` to the ``toolmatch`` command's subparsers."""
+    record = commands.add_parser(
+        "record",
+        help="write a spec from recorded runs (JSON Lines), loosening what varies between runs",
+        description=(
+            "Write a spec with one case per case name in TRACES, each call expected with its "
+            "exact name and arguments; values that differ between a case's runs become "
+            "matchers. Exit status: 0 written, 1 written but some lines are not in it, "
+            "2 nothing written."
+        ),
+    )
+    record.add_argument(
+        "traces",
+        metavar="TRACES",
+        help='recorded runs, one JSON object a line: {"case": NAME, "turns": [...]}; - for stdin',
+    )
+    record.add_argument(
+        "-o",
+        "--output",
+        metavar="SPEC",
+        help="write here: JSON for .json, YAML for .yaml or .yml (default: YAML on stdout)",
+    )
+    record.add_argument(
+        "--loosen",
+        choices=("varying", "none"),
+        default="varying",
+        help="varying (default): values that differ between a case's runs become matchers; "
+        "none: each case is its last run, as recorded",
+    )
+    record.add_argument(
+        "--case-key",
+        default="case",
+        metavar="PATH",
+        help="the field holding a run's case name, a dotted path (default case)",
+    )
+    record.add_argument(
+        "--turns-key",
+        default="turns",
+        metavar="PATH",
+        help="the field holding a run's turns, a dotted path (default turns)",
+    )
+    record.add_argument(
+        "--one-turn",
+        action="store_true",
+        help="the turns field holds one turn (such as a message list), not a list of turns",
+    )
+    record.set_defaults(run=_record)
+
+
+def _record(options: argparse.Namespace) -> int:
+    from toolmatch._runs.recording import NEEDS_RUAMEL
+
+    try:
+        import ruamel.yaml  # noqa: F401  # before reading: a missing extra wastes no run
+    except ImportError:
+        return fail(NEEDS_RUAMEL)
+    output = options.output
+    if output is not None and not output.lower().endswith(_SUFFIXES):
+        return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
+    try:
+        reading = Reading(options.traces)
+    except TracesError as error:
+        return fail(str(error))
+    for skipped in reading.warnings():
+        print(printable(f"warning: {skipped}"), file=sys.stderr)
+    with reading:
+        if output is not None and any(same_file(output, file) for file in reading.files):
+            return fail(f"cannot write {output}: it is the traces file")
+        try:
+            runs, errors = _read_runs(reading, columns_of(options), envelope_of(options))
+        except StoppedError as error:
+            return fail(reading.stopped(error))
+    if not runs:
+        return fail(f"no run to record in {reading.name}")
+    return _write(options, reading, runs, errors)
+
+
+def _bad(reading: Reading, number: int, message: str) -> None:
+    where = reading.place(number)
+    print(printable(f"ERROR {where}: {message.partition(chr(10))[0]}"), file=sys.stderr)
+
+
+def _read_runs(
+    reading: Reading, columns: set[str], envelope: Envelope | None
+) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
+    """Each case's runs (record number and calls), in order of first appearance, and how
+    many records were bad (each reported as it is read)."""
+    from toolmatch._runs.recording import calls_of_run
+
+    runs: dict[str, list[tuple[int, list[list[ToolCall]]]]] = {}
+    errors = 0
+    for number, item in trace_items(reading, columns):
+        try:
+            run = read_item(item)
+            if envelope is not None:
+                run = envelope(run)
+            case, turns = _case_and_turns(run)
+            calls = calls_of_run(turns)
+        except (RecordError, TypeError, ValueError) as error:
+            _bad(reading, number, str(error))
+            errors += 1
+            continue
+        runs.setdefault(case, []).append((number, calls))
+    return runs, errors
+
+
+def _case_and_turns(run: object) -> tuple[str, object]:
+    if not isinstance(run, dict):
+        raise RecordError(
+            'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
+            f"{short_repr(run)} ({type_name(run)})"
+        )
+    case = run.get("case")
+    if not isinstance(case, str) or not case:
+        found = "missing" if "case" not in run else f"{short_repr(case)} ({type_name(case)})"
+        raise RecordError(f'"case" must be the case\'s name, a non-empty string, got {found}')
+    if "turns" not in run:
+        raise RecordError('missing "turns": a list with one entry of calls per turn')
+    return case, run["turns"]
+
+
+def _note_differing(
+    reading: Reading,
+    case: str,
+    written: Any,
+    numbered: list[tuple[int, list[list[ToolCall]]]],
+) -> None:
+    """Name the runs the case recorded from its last run fails: ``--loosen none`` was asked
+    for, so they are not errors, but ``toolmatch check`` will report them."""
+    from toolmatch._spec.loading import load_test_cases
+
+    [test_case] = load_test_cases({"test_cases": [written]})
+    last = max(number for number, calls in numbered if calls)
+    for number, calls in numbered:
+        if calls and number != last and not test_case.passes(calls):
+            print(
+                printable(
+                    f"note: {reading.place(number)}: case {short_repr(case)} is its run at "
+                    f"{reading.place(last)} "
+                    "(--loosen none); this run differs, and toolmatch check will fail it"
+                ),
+                file=sys.stderr,
+            )
+
+
+def _write(
+    options: argparse.Namespace,
+    reading: Reading,
+    runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
+    errors: int,
+) -> int:
+    from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec, spec_text
+
+    loosen = options.loosen == "varying"
+    cases = []
+    for case, numbered in runs.items():
+        recorded = [calls for _, calls in numbered if calls]
+        kept = kept_turn_count(recorded) if loosen else None
+        for number, calls in numbered:
+            if not calls:
+                _bad(
+                    reading,
+                    number,
+                    f"case {short_repr(case)}: a run with no turns cannot be recorded",
+                )
+                errors += 1
+            elif kept is not None and len(calls) != kept:
+                _bad(
+                    reading,
+                    number,
+                    f"case {short_repr(case)}: this run has {len(calls)} turn(s), the case is "
+                    f"recorded from its runs with {kept}; not recorded",
+                )
+                errors += 1
+        if not recorded:
+            continue
+        try:
+            written = recorded_case(case, recorded, loosen=loosen)
+        except ValueError as error:  # beyond a spec's limits: it would not load
+            _bad(reading, numbered[0][0], f"{error}; not recorded")
+            errors += len(numbered)
+            continue
+        cases.append(written)
+        if not loosen and len(recorded) > 1:
+            _note_differing(reading, case, written, numbered)
+    if not cases:
+        return fail(f"no run to record in {reading.name}")
+    spec = recorded_spec(cases)
+    if options.output is not None and options.output.lower().endswith(".json"):
+        import json
+
+        text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = spec_text(spec)
+    if options.output is None:
+        from toolmatch._cli.spec_commands import write_stdout
+
+        write_stdout(text)
+    else:
+        try:
+            with open(options.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            return fail(f"cannot write {options.output}: {error.strerror or error}")
+    return 1 if errors else 0

@@ -1,0 +1,123 @@
+"""``toolmatch import`` and ``toolmatch schema``: spec files from benchmarks, and their schema.
+
+``toolmatch import bfcl POSSIBLE_ANSWERS.json [--functions DOCS.json ...] [-o spec.yaml]``
+and ``toolmatch import tau2 tasks.json [-o spec.yaml]`` write a spec (YAML) to the file
+given, or to standard output; ``toolmatch schema`` prints the spec files' JSON Schema.
+Exit status: 0 written, 2 bad input or an unwritable file.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+__all__ = ["add_commands", "run_command", "write_stdout"]
+
+
+def add_commands(commands: Any) -> None:
+    """Add ``import``, ``schema`` and ``record`` to the ``toolmatch`` command's subparsers."""
+    from toolmatch._cli.record import add_record
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of spec files (for editors and validators)",
+        description="Print the JSON Schema (draft 2020-12) that spec files follow.",
+    )
+    schema.set_defaults(run=_schema)
+    importer = commands.add_parser(
+        "import",
+        help="write a spec from a benchmark's ground truth (bfcl, tau2)",
+        description="Write a spec file from a benchmark's ground truth; see docs/importers.md.",
+    )
+    sources = importer.add_subparsers(dest="source", required=True, metavar="SOURCE")
+    bfcl = sources.add_parser(
+        "bfcl",
+        help="BFCL possible answers (JSON Lines, from the bfcl-eval package)",
+        description="One case per BFCL entry: single-turn, parallel and multi-turn.",
+    )
+    bfcl.add_argument("answers", metavar="POSSIBLE_ANSWERS", help="a possible-answer file")
+    bfcl.add_argument(
+        "--functions",
+        metavar="DOCS",
+        action="append",
+        help="function docs naming positional arguments in multi-turn ground truth "
+        "(JSON Lines or a JSON list; may be given several times)",
+    )
+    bfcl.add_argument("-o", "--output", metavar="PATH", help="write here (default: stdout)")
+    bfcl.set_defaults(run=_import_bfcl)
+    tau2 = sources.add_parser(
+        "tau2",
+        help="tau2-bench tasks (data/tau2/domains/<domain>/tasks.json)",
+        description="One case per tau2-bench task, its actions the expected tools.",
+    )
+    tau2.add_argument("tasks", metavar="TASKS", help="a tasks.json file")
+    tau2.add_argument("-o", "--output", metavar="PATH", help="write here (default: stdout)")
+    tau2.set_defaults(run=_import_tau2)
+    add_record(commands)
+
+
+def run_command(options: argparse.Namespace) -> int:
+    """Run ``import``, ``schema`` or ``record``; the exit status."""
+    status: int = options.run(options)
+    return status
+
+
+def _fail(message: str) -> int:
+    print(f"toolmatch: {message}", file=sys.stderr)
+    return 2
+
+
+def write_stdout(text: str) -> None:
+    """``text`` on standard output as UTF-8, as a file gets it, whatever the console's
+    encoding: a spec is data, and an escaped character would change it."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+def _schema(options: argparse.Namespace) -> int:
+    from toolmatch._spec.schema import schema_text
+
+    write_stdout(schema_text())
+    return 0
+
+
+def _import_bfcl(options: argparse.Namespace) -> int:
+    from toolmatch._spec.import_bfcl import import_bfcl
+
+    return _write(options, lambda: import_bfcl(options.answers, options.functions))
+
+
+def _import_tau2(options: argparse.Namespace) -> int:
+    from toolmatch._spec.import_tau2 import import_tau2
+
+    return _write(options, lambda: import_tau2(options.tasks))
+
+
+def _write(options: argparse.Namespace, make: Any) -> int:
+    try:
+        spec = make()
+    except OSError as error:
+        return _fail(f"cannot read {error.filename}: {error.strerror or error}")
+    except (TypeError, ValueError) as error:
+        return _fail(str(error))
+    try:
+        from toolmatch._spec.writing import spec_yaml
+
+        text = spec_yaml(spec)
+    except ImportError:
+        return _fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
+    if options.output is None:
+        write_stdout(text)
+        return 0
+    try:
+        with open(options.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        return _fail(f"cannot write {options.output}: {error.strerror or error}")
+    return 0

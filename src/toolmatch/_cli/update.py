@@ -1,0 +1,676 @@
+"""``toolmatch check SPEC TRACES --update new|fix|all``: the spec brought up to the recorded runs.
+
+What each mode changes, and what it never touches, is in docs/cli.md ("Updating the
+spec"). The changes are planned on the spec's data (:class:`Replace`, :class:`Rekey`,
+:class:`Append`, each at a path of keys and indices), then made in the file's text:
+a YAML spec gets each changed value spliced in where it stands, so every other byte
+(comments, quotes, layout, anchors) stays as it was; a JSON spec is written again with
+its own indentation. Before the file is replaced, the new text is read back and must
+hold exactly the planned data, and load as a spec.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Iterable, Sequence
+
+from toolmatch._cli.report import fail, printable
+from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.importing import escaped
+from toolmatch._spec.loading import TestCase
+from toolmatch._spec.matcher_keys import ConfigError, matcher_from_config, matcher_key
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import IO, Any
+
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._runs.traces import Envelope, Reading
+    from toolmatch._selection.results import ToolCheck, TurnResult
+
+    Path = tuple[Any, ...]
+
+__all__ = ["in_ci", "refusal", "spooled", "update_spec"]
+
+
+def in_ci(environ: Mapping[str, str]) -> bool:
+    """Whether ``CI`` says this runs on CI: set, not empty and not ``false`` (Vitest's rule).
+
+    >>> in_ci({"CI": "true"}), in_ci({"CI": "1"}), in_ci({"CI": ""}), in_ci({"CI": "false"})
+    (True, True, False, False)
+    """
+    value = environ.get("CI", "")
+    return value not in ("", "false")
+
+
+# The changes, on the spec's data -----------------------------------------------------------
+
+
+class Replace(Record):
+    """The value at ``path`` becomes ``value``."""
+
+    __slots__ = _fields = ("path", "value")
+    path: Path
+    value: Any
+
+
+class Rekey(Record):
+    """The mapping at ``path`` loses the keys ``delete`` and gains ``add`` (key, value pairs),
+    placed after the key ``after`` when it stays, else after its last key."""
+
+    __slots__ = _fields = ("path", "delete", "add", "after")
+    path: Path
+    delete: tuple[Any, ...]
+    add: tuple[tuple[Any, Any], ...]
+    after: Any
+
+    def __init__(
+        self,
+        path: Path,
+        delete: tuple[Any, ...],
+        add: tuple[tuple[Any, Any], ...],
+        after: Any = None,
+    ) -> None:
+        self._assign(path, delete, add, after)
+
+
+class Append(Record):
+    """``item`` is added at the end of the list at ``path``; ``shown`` is how a YAML spec
+    writes it (the record builder's mapping, with its comments)."""
+
+    __slots__ = _fields = ("path", "item", "shown")
+    path: Path
+    item: Any
+    shown: Any
+
+
+if TYPE_CHECKING:
+    Edit = Replace | Rekey | Append
+
+
+class NotDone(Record):
+    """A change the update does not make: where (a spec path), why, and what was not done
+    (``fixed``, or ``added`` for a new case)."""
+
+    __slots__ = _fields = ("where", "why", "what")
+    where: str
+    why: str
+    what: str
+
+    def __init__(self, where: str, why: str, what: str = "fixed") -> None:
+        self._assign(where, why, what)
+
+
+def _at(data: Any, path: Path) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
+    """A copy of ``data`` with the edits made (what the written file must read back as)."""
+    import copy
+
+    data = copy.deepcopy(data)
+    for edit in edits:
+        if isinstance(edit, Replace):
+            _at(data, edit.path[:-1])[edit.path[-1]] = copy.deepcopy(edit.value)
+        elif isinstance(edit, Rekey):
+            mapping = _at(data, edit.path)
+            items = [(key, value) for key, value in mapping.items() if key not in edit.delete]
+            kept = [key for key, _ in items]
+            place = kept.index(edit.after) + 1 if edit.after in kept else len(items)
+            items[place:place] = copy.deepcopy(list(edit.add))
+            mapping.clear()
+            mapping.update(items)
+        else:
+            _at(data, edit.path).append(copy.deepcopy(edit.item))
+    return data
+
+
+def same_data(first: object, second: object) -> bool:
+    """Equal, and of the same types throughout (``1``, ``1.0`` and ``True`` differ here)."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, dict):
+        assert isinstance(second, dict)
+        return list(first) == list(second) and all(
+            same_data(first[key], second[key]) for key in first
+        )
+    if isinstance(first, list):
+        assert isinstance(second, list)
+        return len(first) == len(second) and all(map(same_data, first, second))
+    if isinstance(first, float) and first != first:  # NaN
+        return second != second
+    return first == second
+
+
+# Planning the fixes -------------------------------------------------------------------------
+
+
+def _quiet_matcher(config: object) -> object:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a 0.1 spelling was reported when the spec loaded
+        return matcher_from_config(config)
+
+
+def _value_ok(expected: object, recorded: object) -> bool:
+    """Whether the spec's value (plain data, matchers as written) accepts the recorded one."""
+    try:
+        return bool(_quiet_matcher(expected) == recorded)
+    except ConfigError:  # {$maybe: ...} out of a mapping: judged with its key
+        return False
+
+
+def _key_ok(key: object, expected: object, recorded: dict[Any, Any]) -> bool:
+    """Whether ``key: expected``, in a mapping, accepts what the recorded mapping has there
+    (nothing at all counts for ``$maybe`` and ``$absent``)."""
+    present = {key: recorded[key]} if key in recorded else {}
+    try:
+        return bool(_quiet_matcher({"$exact": {key: expected}}) == present)
+    except ConfigError:
+        return False
+
+
+def _holds_matcher(value: object) -> bool:
+    """Whether a matcher is in ``value``; ``{$literal: ...}`` is a plain value, written so."""
+    if isinstance(value, dict):
+        key = matcher_key(value)
+        if key == "$literal":
+            return False
+        return key is not None or any(map(_holds_matcher, value.values()))
+    if isinstance(value, list):
+        return any(map(_holds_matcher, value))
+    return False
+
+
+def _writable(value: object) -> bool:
+    """Whether a spec can hold ``value`` as a plain value that equals it: not NaN, and no
+    lone surrogate (JSON text can hold one, a UTF-8 file cannot)."""
+    import json
+
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return bool(_quiet_matcher(escaped(value)) == value)
+    except (ConfigError, UnicodeEncodeError, ValueError):
+        return False
+
+
+class _Planner:
+    """The edits that make each case's last run pass where only values stand in its way."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.edits: list[Edit] = []
+        self.not_done: list[NotDone] = []
+        # A turn's problems (a call not expected, too many calls) may be gone once its
+        # expectations are fixed: each is reported only if the updated spec still has it.
+        self.turn_problems: list[tuple[str, int, str, NotDone]] = []
+
+    def where(self, path: Path) -> str:
+        """``test_cases[3](refund).turns[1].expected_tools[0].args.amount``, as the loader
+        names places."""
+        if len(path) < 2:
+            return "test_cases"
+        index = path[1]
+        text = f"test_cases[{index}]({self.data['test_cases'][index]['name']})"
+        for step in path[2:]:
+            text = join_path(text, step)
+        return text
+
+    def skip(self, path: Path, why: str) -> None:
+        self.not_done.append(NotDone(self.where(path), why))
+
+    # A case --------------------------------------------------------------------------------
+
+    def fix_case(self, index: int, case: TestCase, calls: list[list[ToolCall]]) -> None:
+        results = case.check(calls)
+        raw = self.data["test_cases"][index]
+        for result in results:
+            if result.passed:
+                continue
+            number = result.turn if result.turn is not None else 0
+            turn: Path = ("test_cases", index)
+            if "turns" in raw:
+                turn += ("turns", number)
+            if result.reason is not None:
+                self.skip(turn, f"{result.reason}; not a value to replace")
+                continue
+            self.fix_turn(turn, result, calls[number])
+            for problem in result.problems:
+                note = NotDone(self.where(turn), f"{problem}; not a value to replace")
+                self.turn_problems.append((case.name, number, problem, note))
+
+    def problems_left(self, cases: Sequence[TestCase] | None, runs: Runs) -> list[NotDone]:
+        """The turn problems the update did not fix: all of them when ``cases`` is ``None``
+        (nothing was changed), else those the updated ``cases`` still find in the runs."""
+        if cases is None:
+            return [note for *_, note in self.turn_problems]
+        by_name = {case.name: case for case in cases}
+        results: dict[str, list[TurnResult]] = {}
+        left = []
+        for name, number, problem, note in self.turn_problems:
+            if name not in results:
+                results[name] = by_name[name].check(runs.last[name])
+            for result in results[name]:
+                if (result.turn if result.turn is not None else 0) != number:
+                    continue
+                if problem in result.problems:
+                    left.append(note)
+                break
+        return left
+
+    def fix_turn(self, turn: Path, result: TurnResult, calls: list[ToolCall]) -> None:
+        items = _at(self.data, turn)["expected_tools"]
+        claimed = {index for ignored in result.ignored for index in [ignored.index]}
+        for check in result.checks:
+            if check.passed:
+                claimed.update(check.assigned_call_indices or check.matching_call_indices)
+        for number, check in enumerate(result.checks):
+            if not check.passed:
+                path = (*turn, "expected_tools", number)
+                self.fix_expected(path, items[number], check, calls, claimed)
+
+    def fix_expected(
+        self,
+        path: Path,
+        item: Any,
+        check: ToolCheck,
+        calls: list[ToolCall],
+        claimed: set[int],
+    ) -> None:
+        if check.expected_tool.is_never or check.matching_call_indices:
+            self.skip(path, f"{check.unmatched_reason}; not a value to replace")
+            return
+        closest = check.closest
+        if closest is not None:
+            call = closest.call
+        else:  # no call's name is selected: the name is what is wrong
+            found = self.fix_name(path, item, check, calls, claimed)
+            if found is None:
+                return
+            call = found
+        if isinstance(item, dict):
+            self.fix_arguments(path, item, call)
+            self.fix_outcome(path, item, call)
+
+    def fix_name(
+        self,
+        path: Path,
+        item: Any,
+        check: ToolCheck,
+        calls: list[ToolCall],
+        claimed: set[int],
+    ) -> ToolCall | None:
+        """The call a wrongly named expectation stands for, its name fixed in the spec."""
+        name_path = path if isinstance(item, str) else (*path, "name")
+        name = _at(self.data, name_path)
+        if isinstance(name, dict) and matcher_key(name) == "$literal":
+            name_path, name = (*name_path, "$literal"), name["$literal"]
+        if not isinstance(name, str):
+            self.skip(name_path, f"the name matcher {short_repr(name)} selects no call; kept it")
+            return None
+        free = [index for index in range(len(calls)) if index not in claimed]
+        if not free:
+            self.skip(
+                path,
+                f"{check.unmatched_reason}; no call of the turn is left to take its name from",
+            )
+            return None
+        import difflib
+
+        from toolmatch._matchers.explain import explain
+
+        args = check.expected_tool.args
+
+        def distance(index: int) -> tuple[int, float, int]:
+            call = calls[index]
+            mismatches = 0 if args is None else len(explain(args, call.args))
+            likeness = difflib.SequenceMatcher(None, name, call.name).ratio()
+            return mismatches, -likeness, index
+
+        chosen = min(free, key=distance)
+        if not _writable(calls[chosen].name):
+            why = f"the recorded {short_repr(calls[chosen].name)} cannot be written in a spec"
+            self.skip(name_path, why)
+            return None
+        claimed.add(chosen)
+        self.edits.append(Replace(name_path, calls[chosen].name))
+        return calls[chosen]
+
+    def fix_arguments(self, path: Path, item: dict[Any, Any], call: ToolCall) -> None:
+        if call.parse_error is not None:
+            why = f"the recorded arguments could not be read: {call.parse_error}"
+            self.skip((*path, "args"), why)
+            return
+        exact = item.get("exact") is True
+        expected = item.get("args")
+        recorded: dict[Any, Any] = dict(call.args)
+        patterns = item.get("ignore_args")
+        if patterns:
+            from toolmatch._matchers.key_filter import KeyFilter
+
+            strip = KeyFilter(patterns)
+            recorded = strip(recorded)  # type: ignore[assignment]  # a dict stays a dict
+            if isinstance(expected, dict):
+                expected = strip(expected)
+        if expected is None:
+            if exact and recorded:
+                added = tuple((key, escaped(value)) for key, value in recorded.items())
+                if self.all_writable(path, recorded):
+                    self.edits.append(Rekey(path, (), (("args", dict(added)),), after="name"))
+            return
+        self.fix_mapping((*path, "args"), expected, recorded, exact, "call")
+
+    def fix_outcome(self, path: Path, item: dict[Any, Any], call: ToolCall) -> None:
+        if "result" in item and not _value_ok(item["result"], call.result):
+            if call.result is None:
+                self.skip((*path, "result"), "the recorded call has no result to take")
+            else:
+                self.fix_value((*path, "result"), item["result"], call.result)
+        failed = item.get("failed")
+        if failed is not None and call.failed is not failed:
+            if call.failed is None:
+                self.skip((*path, "failed"), "the recorded call does not say whether it failed")
+            else:
+                self.edits.append(Replace((*path, "failed"), call.failed))
+
+    def all_writable(self, path: Path, recorded: dict[Any, Any]) -> bool:
+        for key, value in recorded.items():
+            if not _writable(value):
+                why = f"the recorded {short_repr(value)} cannot be written in a spec"
+                self.skip((*path, key), why)
+                return False
+        return True
+
+    # Values --------------------------------------------------------------------------------
+
+    def fix_mapping(
+        self, path: Path, expected: dict[Any, Any], recorded: dict[Any, Any], exact: bool, what: str
+    ) -> None:
+        """Each key whose value does not accept the recorded one: fixed, or removed when the
+        recorded mapping lacks it; under ``exact``, the recorded keys it lacks are added."""
+        edits, skipped = len(self.edits), len(self.not_done)
+        delete = []
+        for key, value in expected.items():
+            if _key_ok(key, value, recorded):
+                continue
+            if key in recorded:
+                self.fix_value((*path, key), value, recorded[key])
+            elif _holds_matcher(value):
+                self.skip(
+                    (*path, key),
+                    f"the recorded {what} has no {short_repr(key)}; kept the matcher "
+                    f"{short_repr(value)}",
+                )
+            else:
+                delete.append(key)
+        add = []
+        if exact:
+            extra = {key: value for key, value in recorded.items() if key not in expected}
+            if self.all_writable(path, extra):
+                add = [(key, escaped(value)) for key, value in extra.items()]
+        keys = [key for key in expected if key not in delete] + [key for key, _ in add]
+        if what == "value" and matcher_key(dict.fromkeys(keys)) is not None:
+            # With these keys, the data mapping would read as a matcher ({regex: ...}):
+            # it is written whole instead, in $literal.
+            del self.edits[edits:], self.not_done[skipped:]
+            if _holds_matcher(expected):
+                why = "kept: it holds matchers, and does not match the recorded"
+                self.skip(path, f"{why} {short_repr(recorded)}")
+            else:
+                self.edits.append(Replace(path, escaped(recorded)))
+        elif delete or add:
+            self.edits.append(Rekey(path, tuple(delete), tuple(add)))
+
+    def fix_value(self, path: Path, expected: object, recorded: object) -> None:
+        """``expected`` does not accept ``recorded``: its literal parts take the recorded ones."""
+        if isinstance(expected, dict) and matcher_key(expected) is not None:
+            if matcher_key(expected) == "$literal" and _writable(recorded):
+                self.edits.append(Replace((*path, "$literal"), recorded))
+            else:
+                self.skip(
+                    path,
+                    f"kept the matcher {short_repr(expected)}: it does not match the recorded "
+                    f"{short_repr(recorded)}",
+                )
+        elif isinstance(expected, dict) and isinstance(recorded, dict):
+            self.fix_mapping(path, expected, recorded, True, "value")
+        elif (
+            isinstance(expected, list)
+            and isinstance(recorded, list)
+            and len(expected) == len(recorded)
+        ):
+            for index, (inner, found) in enumerate(zip(expected, recorded, strict=True)):
+                if not _value_ok(inner, found):
+                    self.fix_value((*path, index), inner, found)
+        elif _holds_matcher(expected):
+            self.skip(
+                path,
+                f"kept: it holds matchers, and does not match the recorded {short_repr(recorded)}",
+            )
+        elif not _writable(recorded):
+            self.skip(path, f"the recorded {short_repr(recorded)} cannot be written in a spec")
+        else:
+            self.edits.append(Replace(path, escaped(recorded)))
+
+
+# Reading the runs ---------------------------------------------------------------------------
+
+
+class Runs:
+    """What the update needs from TRACES: each spec case's last readable run, and every
+    readable run of the cases the spec lacks (in the order their names first appear), each
+    run as its turns' calls."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, list[list[ToolCall]]] = {}
+        self.new: dict[str, list[list[list[ToolCall]]]] = {}
+
+
+def read_runs(
+    items: Iterable[tuple[int, object]], names: Iterable[str], envelope: Envelope | None
+) -> Runs:
+    """The runs of the trace records (``trace_items``), read as ``toolmatch check`` and
+    ``toolmatch record`` read them; a record that holds no readable run is left out (the
+    check reports it)."""
+    from toolmatch._runs.recording import calls_of_run
+    from toolmatch._runs.traces import RecordError, read_item
+
+    known = set(names)
+    runs = Runs()
+    for _, item in items:
+        try:
+            run = read_item(item)
+            if envelope is not None:
+                run = envelope(run)
+        except RecordError:
+            continue
+        if not isinstance(run, dict) or "turns" not in run:
+            continue
+        name = run.get("case")
+        if not isinstance(name, str):
+            continue
+        try:
+            calls = calls_of_run(run["turns"])
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if name in known:
+            runs.last[name] = calls
+        else:
+            runs.new.setdefault(name, []).append(calls)
+    return runs
+
+
+def plan_new(runs: Runs, planner: _Planner) -> None:
+    """One case for each name with runs and no case, at the end of ``test_cases``, built by
+    ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
+    from toolmatch._runs.recording import plain_data, recorded_case
+
+    added = len(planner.data["test_cases"])
+    for name, calls in runs.new.items():
+        place = f"test_cases[{added}]({name})"
+        if not name:
+            why = "a case name must be a non-empty string, got ''"
+            planner.not_done.append(NotDone(f"test_cases[{added}]", why, "added"))
+            continue
+        try:
+            case = recorded_case(name, calls)
+        except ValueError as error:  # no run with a turn
+            planner.not_done.append(NotDone(place, str(error), "added"))
+            continue
+        planner.edits.append(Append(("test_cases",), plain_data(case), case))
+        added += 1
+
+
+# The command --------------------------------------------------------------------------------
+
+
+def refusal(options: Any, environ: Mapping[str, str]) -> str | None:
+    """Why ``--update`` may not run here, before anything is read; ``None`` when it may."""
+    if in_ci(environ) and not options.update_in_ci:
+        return (
+            "--update does not change the spec on CI (CI is set in the environment); "
+            "update it on your machine and commit it, or pass --update-in-ci"
+        )
+    import stat
+
+    where = options.spec
+    try:
+        found = os.stat(where)
+    except OSError:
+        return None  # loading the spec says why it cannot be read
+    if not stat.S_ISREG(found.st_mode):
+        return f"cannot update the spec {where}: it is not a regular file"
+    if not found.st_mode & 0o222 or not os.access(where, os.W_OK):
+        return f"cannot update the spec {where}: it is read-only"
+    return None
+
+
+def spooled(file: IO[bytes]) -> IO[bytes]:
+    """Standard input copied to a temporary file: the update reads the runs, then the check."""
+    import shutil
+    import tempfile
+
+    spool = tempfile.TemporaryFile()  # noqa: SIM115  # the caller closes it
+    try:
+        shutil.copyfileobj(file, spool)
+    except BaseException:
+        spool.close()
+        raise
+    spool.seek(0)
+    return spool
+
+
+def update_spec(
+    options: Any,
+    cases: Sequence[TestCase],
+    reading: Reading,
+    envelope: Envelope | None,
+    load: Callable[[str], list[TestCase]],
+) -> int | list[TestCase]:
+    """Updates the spec from the runs of TRACES, read through ``reading``.
+
+    Prints the change as a unified diff on stderr, then one line for each change it did
+    not make; returns the cases of the spec as it is now, or 2 when it cannot update it.
+    """
+    from toolmatch._runs.traces import StoppedError, columns_of, trace_items
+
+    where = options.spec
+    try:
+        with open(where, "rb") as spec_file:
+            raw = spec_file.read()
+    except OSError as error:
+        return fail(f"cannot read the spec {where}: {error.strerror or error}")
+    try:
+        items = trace_items(reading, columns_of(options))
+        runs = read_runs(items, (case.name for case in cases), envelope)
+    except StoppedError as error:
+        return fail(reading.stopped(error))
+    from toolmatch._spec.editing import SpecText
+
+    spec = SpecText(where, raw)
+    planner = _Planner(spec.data)
+    if options.update in ("fix", "all"):
+        by_name = {case.name: case for case in cases}
+        for index, case_data in enumerate(spec.data["test_cases"]):
+            turns = runs.last.get(case_data["name"])
+            if turns is not None:
+                planner.fix_case(index, by_name[case_data["name"]], turns)
+    if options.update in ("new", "all"):
+        try:
+            plan_new(runs, planner)
+        except ImportError as error:  # ruamel.yaml, from the cli extra
+            return fail(str(error))
+    text, made, not_placed = spec.edited(planner.edits, planner.where)
+    not_done = [*planner.not_done, *not_placed]
+    if text == spec.text:
+        _report_not_done([*not_done, *planner.problems_left(None, runs)])
+        return list(cases)
+    written = spec.bytes_of(text)
+    if not same_data(SpecText(where, written).data, apply_to_data(spec.data, made)):
+        return fail(
+            f"cannot update the spec {where}: the edited text does not read back as planned "
+            "(a bug in toolmatch); the spec is unchanged"
+        )
+    updated = _replace_file(where, written, load)
+    if isinstance(updated, str):
+        return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
+    _print_diff(where, spec.text, text)
+    _report_not_done([*not_done, *planner.problems_left(updated, runs)])
+    return updated
+
+
+def _replace_file(
+    where: str, content: bytes, load: Callable[[str], list[TestCase]]
+) -> list[TestCase] | str:
+    """Writes the spec whole beside itself, loads it, then renames it over the spec (the file
+    a symbolic link names); the cases it holds, or why it was not written."""
+    import contextlib
+    import tempfile
+
+    target = os.path.realpath(where)
+    folder, name = os.path.split(target)
+    suffix = "." + name.rpartition(".")[2]  # the loader reads by the suffix
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=suffix)
+    except OSError as error:
+        return f"cannot write in {folder}: {error.strerror or error}"
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(content)
+        try:
+            cases = load(temporary)
+        except ConfigError as error:
+            problem = error.problems[0]
+            return f"the updated spec would not load: {problem.path}: {problem.message}"
+        found = os.stat(target)
+        os.chmod(temporary, found.st_mode & 0o7777)
+        with contextlib.suppress(OSError, AttributeError):  # Windows has no chown
+            os.chown(temporary, found.st_uid, found.st_gid)  # not ours to give: the updater's
+        os.replace(temporary, target)
+    except OSError as error:
+        return f"cannot write {where}: {error.strerror or error}"
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return cases
+
+
+def _print_diff(where: str, before: str, after: str) -> None:
+    import difflib
+
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), where, where
+    )
+    for line in lines:
+        print(printable(line.rstrip("\r\n")), file=sys.stderr)
+
+
+def _report_not_done(not_done: Iterable[NotDone]) -> None:
+    for item in not_done:
+        print(printable(f"toolmatch: not {item.what}: {item.where}: {item.why}"), file=sys.stderr)

@@ -1,0 +1,108 @@
+"""``explain(expected, actual)``: every mismatch between two values, with its path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from toolmatch._core.describe import describe_found, join_path, short_repr
+from toolmatch._core.public import public
+from toolmatch._matchers.base import Matcher, Mismatch, Mismatches, is_instance
+
+__all__ = ["explain", "holds_matcher"]
+
+_MAX_DEPTH = 100
+
+
+@public
+def explain(expected: object, actual: object) -> Mismatches:
+    """Every reason ``expected == actual`` is false, each with a path; ``[]`` when equal.
+
+    Works on a matcher, or on plain dicts and lists holding matchers at any depth, on
+    either side. Plain parts are judged as ``==`` judges them, matchers by their own rules.
+
+    >>> from toolmatch import Fuzzy, Regex
+    >>> expected = {"a": Fuzzy("206588"), "b": 1, "items": [{"id": Regex("[0-9]+")}]}
+    >>> for mismatch in explain(expected, {"a": 205000, "items": [{"id": "x7"}]}):
+    ...     print(mismatch)
+    a: fuzzy '206588' does not match 205000
+    b: missing
+    items[0].id: regex '[0-9]+' does not match 'x7'
+    """
+    # is_instance, not isinstance: a lazy proxy's __class__ lookup may raise.
+    if is_instance(expected, Matcher):
+        return Mismatches(expected._found_mismatches(actual, ""))
+    if is_instance(actual, Matcher):
+        return Mismatches(actual._found_mismatches(expected, ""))
+    if holds_matcher(actual) and not holds_matcher(expected):
+        expected, actual = actual, expected
+    try:
+        return Mismatches(_plain_mismatches(expected, actual, "", 0))
+    except Exception as error:  # a misbehaving value must not break a failure report
+        return Mismatches([Mismatch("", f"could not compare: {type(error).__name__}: {error}")])
+
+
+def holds_matcher(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is a matcher or a dict, list or tuple holding one at any depth."""
+    if is_instance(value, Matcher):
+        return True
+    if depth > _MAX_DEPTH:
+        return False
+    try:
+        if isinstance(value, Mapping):
+            return any(holds_matcher(item, depth + 1) for item in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(holds_matcher(item, depth + 1) for item in value)
+    except Exception:  # a hostile container is simply not one of ours
+        return False
+    return False
+
+
+def _plain_mismatches(
+    expected: object, actual: object, path: str, depth: int
+) -> Iterator[Mismatch]:
+    if expected is actual:
+        return
+    if is_instance(expected, Matcher):
+        yield from expected._found_mismatches(actual, path)
+        return
+    if is_instance(actual, Matcher):
+        yield from actual._found_mismatches(expected, path)
+        return
+    if depth > _MAX_DEPTH:
+        if not _equal(expected, actual):
+            yield Mismatch(path, "differs (too deeply nested to explain further)")
+        return
+    if is_instance(expected, dict) and is_instance(actual, dict):
+        for key, value in expected.items():
+            if key not in actual:
+                yield Mismatch(join_path(path, key), "missing")
+            else:
+                yield from _plain_mismatches(value, actual[key], join_path(path, key), depth + 1)
+        for key, value in actual.items():
+            if key not in expected:
+                yield Mismatch(
+                    join_path(path, key), f"unexpected key, with value {short_repr(value)}"
+                )
+        return
+    same_sequence = (is_instance(expected, list) and is_instance(actual, list)) or (
+        is_instance(expected, tuple) and is_instance(actual, tuple)
+    )
+    if same_sequence:
+        if len(expected) != len(actual):  # type: ignore[arg-type]
+            found = f"got {len(actual)}: {short_repr(actual)}"  # type: ignore[arg-type]
+            yield Mismatch(path, f"expected {len(expected)} items, {found}")  # type: ignore[arg-type]
+            return
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):  # type: ignore[call-overload]
+            yield from _plain_mismatches(left, right, join_path(path, index), depth + 1)
+        return
+    if not _equal(expected, actual):
+        yield Mismatch(
+            path, f"expected {short_repr(expected)}, got {describe_found(expected, actual)}"
+        )
+
+
+def _equal(expected: object, actual: object) -> bool:
+    try:
+        return bool(expected == actual)
+    except Exception:
+        return False

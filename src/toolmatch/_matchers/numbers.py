@@ -1,0 +1,230 @@
+"""Number ranges: ``Gt``, ``Ge``, ``Lt``, ``Le`` and ``Between``."""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.literal import is_exact, is_number
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, ClassVar
+
+    from toolmatch._matchers.base import ConstructorArgs
+
+
+__all__ = ["Between", "Ge", "Gt", "Le", "Lt"]
+
+
+def _bound(owner: str, name: str, value: object) -> object:
+    """``value`` if it can bound a range: a real number (not a bool), not NaN."""
+    if not is_number(value):
+        found = f"{short_repr(value)} ({type_name(value)})"
+        raise TypeError(f"{owner} {name} must be a number, got {found}")
+    try:
+        nan = math.isnan(value)  # type: ignore[arg-type]
+    except (OverflowError, ValueError):  # an int past float range is a fine bound
+        nan = False
+    except Exception as error:  # Decimal('sNaN'), a number type whose __float__ raises
+        raise ValueError(f"{owner} {name} {short_repr(value)} is not usable: {error}") from None
+    if nan:
+        raise ValueError(f"{owner} {name} cannot be NaN: nothing is above or below NaN")
+    return value
+
+
+def _in_order(compare: Callable[[Any, Any], Any], left: Any, right: Any) -> bool:
+    """``compare(left, right)`` by value as Literal compares numbers: exactly when both are
+    exact, else as floats (``Le(Decimal("0.1")) == 0.1``); never raising."""
+    try:
+        if is_exact(left) and is_exact(right):
+            return bool(compare(left, right))
+        try:
+            return bool(compare(float(left), float(right)))
+        except OverflowError:  # an exact number past float range: Python orders it exactly
+            return bool(compare(left, right))
+    except Exception:  # Decimal signals on NaN
+        return False
+
+
+def _found(actual: object) -> str:
+    if isinstance(actual, bool) or not is_number(actual):
+        suffix = ", which is not a number" if isinstance(actual, bool) else ""
+        return f"{short_repr(actual)} ({type_name(actual)}{suffix})"
+    return short_repr(actual)
+
+
+class _Bound(Matcher, _trusted=True):
+    __slots__ = ("bound", "_builtin")
+    bound: Any
+    _builtin: bool
+    _symbol: ClassVar[str] = ""
+    _compare: ClassVar[Callable[[Any, Any], Any]]
+
+    def __init__(self, bound: float) -> None:
+        object.__setattr__(self, "bound", _bound(type(self).__name__, "bound", bound))
+        object.__setattr__(self, "_builtin", type(bound) in (int, float))
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return type(self)._compare(actual, self.bound)  # type: ignore[no-any-return]
+        return is_number(actual) and _in_order(type(self)._compare, actual, self.bound)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"expected a number {self._symbol} {short_repr(self.bound)}, got {_found(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.bound,), {}
+
+
+@public
+class Gt(_Bound, _trusted=True):
+    """A number greater than ``bound``; never a bool, never NaN (docs/matchers.md).
+
+    >>> Gt(0) == 1, Gt(0) == 0, Gt(0) == True
+    (True, False, False)
+    >>> Gt(0).explain(-1)
+    'expected a number > 0, got -1'
+    """
+
+    __slots__ = ()
+    _symbol = ">"
+    _compare = operator.gt
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return actual > self.bound  # type: ignore[no-any-return]
+        return _Bound.matches(self, actual)
+
+
+@public
+class Ge(_Bound, _trusted=True):
+    """A number greater than or equal to ``bound``; never a bool, never NaN.
+
+    >>> Ge(1) == 1.0, Ge(1) == 0.5
+    (True, False)
+    """
+
+    __slots__ = ()
+    _symbol = ">="
+    _compare = operator.ge
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return actual >= self.bound  # type: ignore[no-any-return]
+        return _Bound.matches(self, actual)
+
+
+@public
+class Lt(_Bound, _trusted=True):
+    """A number less than ``bound``; never a bool, never NaN.
+
+    >>> Lt(10) == 9.5, Lt(10) == 10
+    (True, False)
+    """
+
+    __slots__ = ()
+    _symbol = "<"
+    _compare = operator.lt
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return actual < self.bound  # type: ignore[no-any-return]
+        return _Bound.matches(self, actual)
+
+
+@public
+class Le(_Bound, _trusted=True):
+    """A number less than or equal to ``bound``; never a bool, never NaN.
+
+    >>> Le(10) == 10, Le(10) == "9"
+    (True, False)
+    >>> Le(10).explain("9")
+    "expected a number <= 10, got '9' (str)"
+    """
+
+    __slots__ = ()
+    _symbol = "<="
+    _compare = operator.le
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            return actual <= self.bound  # type: ignore[no-any-return]
+        return _Bound.matches(self, actual)
+
+
+@public
+class Between(Matcher, _trusted=True):
+    """A number from ``low`` to ``high``, both included unless ``inclusive=False``.
+
+    Any real number counts (int, float, Decimal, Fraction, numpy), compared by value;
+    a bool or NaN never does. ``Between(5, 1)`` is refused (docs/matchers.md).
+
+    >>> Between(1, 50) == 50, Between(1, 50, inclusive=False) == 50, Between(1, 50) == True
+    (True, False, False)
+    >>> Between(1, 50).explain(51)
+    'expected a number from 1 to 50, got 51'
+    """
+
+    __slots__ = ("low", "high", "inclusive", "_builtin")
+    low: Any
+    high: Any
+    inclusive: bool
+    _builtin: bool
+
+    def __init__(self, low: float, high: float, *, inclusive: bool = True) -> None:
+        _bound("Between", "low", low)
+        _bound("Between", "high", high)
+        if not isinstance(inclusive, bool):
+            raise TypeError(f"Between inclusive must be True or False, got {short_repr(inclusive)}")
+        try:
+            empty = bool(low > high) if inclusive else bool(low >= high)
+        except Exception as error:
+            raise ValueError(
+                f"Between cannot order {short_repr(low)} and {short_repr(high)}: {error}"
+            ) from None
+        if empty:
+            which = "above" if inclusive else "at or above"
+            raise ValueError(
+                f"Between({short_repr(low)}, {short_repr(high)}"
+                f"{'' if inclusive else ', inclusive=False'}) can never match: "
+                f"low is {which} high"
+            )
+        set_ = object.__setattr__
+        set_(self, "low", low)
+        set_(self, "high", high)
+        set_(self, "inclusive", inclusive)
+        set_(self, "_builtin", type(low) in (int, float) and type(high) in (int, float))
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        if (kind is int or kind is float) and self._builtin:
+            if self.inclusive:
+                return self.low <= actual <= self.high  # type: ignore[no-any-return]
+            return self.low < actual < self.high  # type: ignore[no-any-return]
+        if not is_number(actual):
+            return False
+        if self.inclusive:
+            return _in_order(operator.le, self.low, actual) and _in_order(
+                operator.le, actual, self.high
+            )
+        return _in_order(operator.lt, self.low, actual) and _in_order(
+            operator.lt, actual, self.high
+        )
+
+    def describe_mismatch(self, actual: object) -> str:
+        low, high = short_repr(self.low), short_repr(self.high)
+        span = f"from {low} to {high}" if self.inclusive else f"strictly between {low} and {high}"
+        return f"expected a number {span}, got {_found(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.low, self.high), {} if self.inclusive else {"inclusive": False}

@@ -1,0 +1,387 @@
+"""String-shaped matchers: ``Fuzzy`` and ``Regex`` (docs/semantics.md has their rules)."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher, Mismatch
+
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Iterator
+    from contextvars import ContextVar, Token
+    from typing import Any
+
+    from toolmatch._matchers.base import ConstructorArgs
+
+
+__all__ = ["DEFAULT_TIMEOUT", "Fuzzy", "Regex", "default_regex_timeout"]
+
+DEFAULT_TIMEOUT = 0.1
+"""Seconds of processor time one Regex match may take, unless the matcher says otherwise."""
+
+# Thousands separators the reference strips anywhere: comma, underscore, narrow no-break space.
+_SEPARATORS = str.maketrans("", "", ",_\u202f")
+# What is left of a string in plain decimal notation once these are deleted: nothing.
+# (Only plain decimal notation counts as a number, so "nan" and "inf" stay words.)
+_NUMERIC = str.maketrans("", "", "0123456789+-.e")
+
+
+# Whitespace is collapsed this many characters at a time: str.split() on a whole long
+# text would hold one object per word (about 60 bytes each) before the join.
+_CHUNK = 1 << 16
+
+
+def _normalize(text: str) -> str:
+    """Lowercase, drop thousands separators, collapse and trim whitespace."""
+    # str's own methods: a str subclass must not decide how it is normalized.
+    # Lowercasing looks at neighbours (a final sigma), so it sees the whole text.
+    text = str.translate(str.lower(text), _SEPARATORS)
+    if len(text) <= _CHUNK:
+        return " ".join(str.split(text))
+    pieces: list[str] = []
+    space = False  # whether whitespace came since the last word
+    for start in range(0, len(text), _CHUNK):
+        chunk = text[start : start + _CHUNK]
+        words = " ".join(chunk.split())
+        if words:
+            if pieces and (space or chunk[0].isspace()):
+                pieces.append(" ")
+            pieces.append(words)
+            space = chunk[-1].isspace()
+        else:
+            space = True
+    del text, chunk  # only the pieces and the result are alive at the join
+    return "".join(pieces)
+
+
+_SPACE_GROUPED: Callable[[str], object] | None = None
+
+
+def _is_space_grouped(text: str) -> bool:
+    """Digits grouped in threes by single spaces, ``"-1 234 567.5"``: the reference's flaw."""
+    global _SPACE_GROUPED
+    if _SPACE_GROUPED is None:
+        import re
+
+        # \d is what str.isdecimal() accepts; compiled on first use to keep imports fast.
+        _SPACE_GROUPED = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d*)?").fullmatch
+    return _SPACE_GROUPED(text) is not None
+
+
+def _parse_number(text: str) -> float | None:
+    """The number a normalized string spells, ``"14.14%"`` as 0.1414; else ``None``."""
+    percent = text.endswith("%")
+    if percent:
+        text = text[:-1].rstrip()
+    if not text.isascii() or text.translate(_NUMERIC):
+        if not _is_space_grouped(text):
+            return None
+        text = text.replace(" ", "")
+    try:
+        number = float(text)
+    except ValueError:  # the right characters in a wrong order, like "1-2" or "e"
+        return None
+    return number / 100 if percent else number
+
+
+@public
+class Fuzzy(Matcher, _trusted=True):
+    """Case-, whitespace- and separator-tolerant, numeric-aware match (docs/semantics.md).
+
+    Both sides are lowercased, stripped of thousands separators (``,`` ``_`` and narrow
+    no-break space) and whitespace-collapsed; when both then read as numbers
+    (``"14.14%"`` reads as 0.1414, ``"206 588"`` as 206588) they compare within 1e-9,
+    otherwise as text. There is no distance tolerance.
+
+    >>> Fuzzy("206588") == "206,588", Fuzzy("14.14%") == 0.1414, Fuzzy("YES") == " yes "
+    (True, True, True)
+    >>> Fuzzy("206588") == 206000
+    False
+    """
+
+    __slots__ = ("pattern", "_text", "_number")
+    pattern: str
+    _text: str
+    _number: float | None
+
+    def __init__(self, pattern: str) -> None:
+        if not isinstance(pattern, str):
+            try:
+                hint = f"; write Fuzzy({short_repr(str(pattern))})"
+            except Exception:  # a __str__ that raises, an int too long to print
+                hint = ""
+            raise TypeError(
+                f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)})"
+                + hint
+            )
+        text = _normalize(pattern)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_number", _parse_number(text))
+
+    def matches(self, actual: object) -> bool:
+        expected = self._number
+        kind = type(actual)
+        if expected is not None and (kind is int or kind is float):
+            # float(str(x)) == float(x) for int and float, so skip the text round trip.
+            try:
+                return math.isclose(expected, actual, rel_tol=0.0, abs_tol=1e-9)  # type: ignore[arg-type]
+            except OverflowError:
+                pass  # an int past float range: its text reads as an infinity, as in the reference
+        try:
+            text = _normalize(actual if isinstance(actual, str) else str(actual))
+        except Exception:
+            return False
+        if text == self._text:
+            return True
+        if expected is None:
+            return False
+        number = _parse_number(text)
+        return number is not None and math.isclose(expected, number, rel_tol=0.0, abs_tol=1e-9)
+
+    def describe_mismatch(self, actual: object) -> str:
+        return f"fuzzy {self.pattern!r} does not match {short_repr(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        return (self.pattern,), {}
+
+
+_ENGINE: Any = None  # the regex package once looked for; False when it is not installed
+_TIMEOUTS: ContextVar[float] | None = None
+
+
+def _regex_package() -> Any:
+    global _ENGINE
+    if _ENGINE is None:
+        try:
+            import regex
+        except ImportError:
+            _ENGINE = False
+        else:
+            _ENGINE = regex
+    return _ENGINE
+
+
+def _timeouts() -> ContextVar[float]:
+    global _TIMEOUTS
+    if _TIMEOUTS is None:
+        from contextvars import ContextVar  # here: only a Regex needs it
+
+        _TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
+    return _TIMEOUTS
+
+
+class default_regex_timeout:  # noqa: N801 (used as a context manager, like a function)
+    """Within ``with default_regex_timeout(seconds):`` a Regex built without ``timeout``
+    gets ``seconds`` (``toolmatch check --regex-timeout`` loads its spec this way).
+
+    >>> with default_regex_timeout(0.5):
+    ...     Regex("[a-z]+")
+    Regex('[a-z]+', timeout=0.5)
+    """
+
+    __slots__ = ("seconds", "_token")
+    seconds: float
+    _token: Token[float] | None
+
+    def __init__(self, seconds: float) -> None:
+        object.__setattr__(self, "seconds", _check_timeout(seconds))
+        object.__setattr__(self, "_token", None)
+
+    def __enter__(self) -> None:
+        object.__setattr__(self, "_token", _timeouts().set(self.seconds))
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _timeouts().reset(self._token)
+
+
+def _check_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"a regex timeout must be a number of seconds, got {short_repr(timeout)}")
+    if not timeout > 0:  # NaN too
+        raise ValueError(
+            f"a regex timeout must be more than 0 seconds (math.inf for none), got {timeout!r}"
+        )
+    return float(timeout)
+
+
+def _as_text(actual: object) -> str:
+    """What a Regex matches: a str's characters, or the str() of anything else."""
+    text = actual if isinstance(actual, str) else str(actual)
+    return str.__str__(text)  # an exact str: a subclass's __len__ must not lie to the bound
+
+
+@public
+class Regex(Matcher, _trusted=True):
+    """Full match of a regular expression against ``str(actual)`` (docs/semantics.md).
+
+    The whole string must match, as if the pattern were wrapped in ``^...$``. An invalid
+    pattern raises ``ValueError`` here, never during a comparison. With the ``regex``
+    package installed (the ``regex`` and ``cli`` extras), a match that runs longer than
+    ``timeout`` seconds of processor time (default 0.1) gives up: a mismatch that says
+    so. Without it, Python's ``re`` runs every match to its end (see docs/matchers.md).
+
+    >>> Regex("^2009.*$") == "2009 cash flow", Regex("^2009.*$") == "report 2009"
+    (True, False)
+    >>> Regex(r"181001(\\.0+)?") == 181001.0
+    True
+    >>> Regex("[0-9]+", timeout=0.5)
+    Regex('[0-9]+', timeout=0.5)
+    """
+
+    __slots__ = ("pattern", "flags", "timeout", "_fullmatch", "_bounded", "_quick")
+    pattern: str
+    flags: int
+    timeout: float
+    _fullmatch: Any
+    _bounded: Any
+    _quick: int
+
+    def __init__(
+        self,
+        pattern: str | re.Pattern[str],
+        flags: int | re.RegexFlag = 0,
+        *,
+        timeout: float | None = None,
+    ) -> None:
+        import re  # here, not at the top: `import toolmatch` stays fast
+
+        if isinstance(pattern, re.Pattern):
+            if flags:
+                raise ValueError(
+                    f"Regex got flags={flags!r} with an already compiled pattern "
+                    f"{pattern.pattern!r}; put the flags in re.compile instead"
+                )
+            if not isinstance(pattern.pattern, str):
+                raise TypeError(f"Regex needs a str pattern, got bytes {pattern.pattern!r}")
+            flags = pattern.flags & ~re.UNICODE
+            pattern = pattern.pattern
+        elif isinstance(pattern, str):
+            pattern = str.__str__(pattern)  # its characters: a subclass's __hash__ may raise
+        else:
+            raise TypeError(
+                f"Regex pattern must be a str or a compiled str pattern, got "
+                f"{short_repr(pattern)} ({type_name(pattern)})"
+            )
+        if not isinstance(flags, int) or isinstance(flags, bool):
+            raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
+        known = int(re.A | re.I | re.L | re.M | re.S | re.U | re.X | re.DEBUG)
+        if flags & ~known:
+            raise ValueError(
+                f"Regex flags must be re flags combined with |, like re.I | re.M; got {flags}"
+            )
+        seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
+        try:
+            compiled = re.compile(pattern, flags)
+        except re.error as error:
+            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+        except RecursionError:
+            raise ValueError(
+                f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
+            ) from None
+        except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
+            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+        bounded, quick = None, sys.maxsize
+        engine = _regex_package() if seconds != math.inf else None
+        if engine:
+            # Inputs too short to backtrack for long are matched by re; longer ones by the
+            # regex package in its re-compatible mode, the one of the two with a time limit.
+            engine_flags = (flags & (re.I | re.L | re.M | re.S | re.U | re.X)) | engine.VERSION0
+            if flags & re.ASCII:
+                engine_flags |= engine.ASCII
+            try:
+                timed = engine.compile(pattern, engine_flags)
+            except Exception:  # one it does not take: re, unbounded (docs/matchers.md)
+                pass
+            else:
+                from functools import partial
+
+                from toolmatch._matchers.backtracking import quick_length
+
+                bounded = partial(timed.fullmatch, timeout=seconds)
+                quick = quick_length(pattern, flags)
+        set_ = object.__setattr__
+        set_(self, "pattern", pattern)
+        set_(self, "flags", int(flags))
+        set_(self, "timeout", seconds)
+        set_(self, "_fullmatch", compiled.fullmatch)
+        set_(self, "_bounded", bounded)
+        set_(self, "_quick", quick)
+
+    def matches(self, actual: object) -> bool:
+        try:
+            if type(actual) is not str:
+                actual = _as_text(actual)  # a regex matches the str() of a non-string
+            if len(actual) <= self._quick:
+                return self._fullmatch(actual) is not None
+            return self._bounded(actual) is not None
+        except Exception:  # a str() that raises; the time limit (TimeoutError)
+            return False
+
+    def _reason(self, actual: object) -> str | None:
+        """Why ``actual`` does not match, from one match; ``None`` when it does."""
+        try:
+            text = _as_text(actual)
+            quick = len(text) <= self._quick
+            if (self._fullmatch(text) if quick else self._bounded(text)) is not None:
+                return None
+        except TimeoutError:
+            return (
+                f"regex {self.pattern!r} gave up after {self.timeout * 1000:g} ms "
+                f"on a {len(text)}-character value"
+            )
+        except Exception:  # a str() that raises
+            pass
+        return f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def describe_mismatch(self, actual: object) -> str:
+        return self._reason(actual) or f"regex {self.pattern!r} does not match {short_repr(actual)}"
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        # One match, not the default's two (== then describe_mismatch): each may take the
+        # whole time limit.
+        reason = self._reason(actual)
+        if reason is not None:
+            yield Mismatch(path, reason)
+
+    def _constructor_args(self) -> ConstructorArgs:
+        import re
+
+        options: dict[str, object] = {"flags": re.RegexFlag(self.flags)} if self.flags else {}
+        if self.timeout != DEFAULT_TIMEOUT:
+            options["timeout"] = self.timeout
+        return (self.pattern,), options
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()
+        plain = repr(self.pattern)
+        raw = _raw_literal(self.pattern)
+        # The plain literal opens the repr (after "Regex("); swap in the raw one.
+        return shown if raw is None else f"Regex({raw}{shown[6 + len(plain) :]}"
+
+
+def _raw_literal(text: str) -> str | None:
+    r"""``text`` as a raw string literal, when it has a backslash and one can hold it.
+
+    A raw literal cannot end in an odd number of backslashes, hold its own quote or a
+    character a literal must escape (a newline, any unprintable one): then ``None``.
+
+    >>> print(_raw_literal(r"https://example\.com/.*"), _raw_literal("it's \\d"))
+    r'https://example\.com/.*' r"it's \d"
+    >>> _raw_literal("a\\"), _raw_literal("plain"), _raw_literal("\\d\n")
+    (None, None, None)
+    """
+    if "\\" not in text or not text.isprintable():
+        return None
+    if (len(text) - len(text.rstrip("\\"))) % 2:
+        return None
+    for quote in ("'", '"'):
+        if quote not in text:
+            return f"r{quote}{text}{quote}"
+    return None

@@ -1,0 +1,1 @@
+"""toolmatch inside other tools: the pytest assertion plugin and inline-snapshot."""

@@ -1,0 +1,45 @@
+"""What the pytest plugin prints for a failed ``==`` that involves toolmatch."""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import short_repr
+from toolmatch._matchers.explain import explain, holds_matcher
+from toolmatch._selection.results import ToolCheck, TurnResult
+from toolmatch._selection.turn import ExpectedTool
+
+__all__ = ["explain_comparison"]
+
+
+def explain_comparison(left: object, right: object) -> list[str] | None:
+    """The lines pytest shows for a failed ``left == right``; ``None`` when toolmatch takes no part.
+
+    The first line shows both sides, shortened; then one line per failing path, nothing
+    for the paths that matched.
+
+    >>> from toolmatch import Fuzzy
+    >>> for line in explain_comparison({"a": Fuzzy("206588"), "b": 1}, {"a": 205000}):
+    ...     print(line)
+    {'a': Fuzzy('206588'), 'b': 1} == {'a': 205000}
+    a: fuzzy '206588' does not match 205000
+    b: missing
+    """
+    summary = f"{short_repr(left)} == {short_repr(right)}"
+    for expected, actual in ((left, right), (right, left)):
+        if isinstance(expected, ExpectedTool):
+            return [summary, *_selection_lines(expected, actual)]
+        if isinstance(expected, (ToolCheck, TurnResult)):
+            return [summary, *expected.lines()]
+    if not (holds_matcher(left) or holds_matcher(right)):
+        return None
+    mismatches = explain(left, right)
+    if not mismatches:  # `==` said no, yet toolmatch finds no difference: say so, not nothing
+        return [summary, "toolmatch found no mismatch; the values differ only by Python's =="]
+    return [summary, *(str(mismatch) for mismatch in mismatches)]
+
+
+def _selection_lines(expected: ExpectedTool, calls: object) -> list[str]:
+    """The expectation, each candidate call with its index and verdict, found against required."""
+    try:
+        return expected.check(calls).lines()
+    except Exception as error:  # not calls at all: say so instead of failing the report
+        return [f"{expected!r} cannot read these calls: {str(error).partition(chr(10))[0]}"]

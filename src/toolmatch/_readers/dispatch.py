@@ -1,0 +1,444 @@
+"""The table of accepted shapes: the one place that says which reader reads what.
+
+``dispatch`` decides a value's shape once and hands it to that shape's reader (a
+"handler", ``read_x(data, where, reading)``, in the provider's module of ``toolmatch._readers``):
+
+1. by its concrete type (``BY_TYPE``), then by ``(module prefix, class name)`` over its
+   MRO (``BY_CLASS``, for SDK classes that need their own reader); any other object is
+   read as the data it dumps to (``as_data``);
+2. a mapping by the value of its ``type`` (``TYPES``, then ``TYPE_PREFIXES``), ``object``
+   (``OBJECTS``) or ``role`` (``ROLES``), then by the first of its keys in ``KEYS`` order
+   whose value is set;
+3. a mapping no row claims, by a test of its whole shape (``SHAPES``: LangGraph's
+   ``{node: update}`` chunks, which have no key of their own);
+4. a mapping whose ``type`` / ``object`` / ``role`` no table knows raises ``TypeError``
+   naming the place, the value and the nearest accepted one; so does any other value of
+   no listed shape. Shapes known to hold no call are listed too, read by ``no_call``.
+
+Adding a shape is adding a row here, and its line to the accepted shapes in
+docs/formats.md (a test keeps the two equal): ``TYPES["my_block"] = provider.read_my_block``;
+or an ``OBJECTS`` / ``ROLES`` entry; a ``BY_CLASS`` entry for an SDK class that its dump
+cannot tell; a ``KEYS`` entry placed before the keys of other rows that the shape also
+carries (``KEYS`` is ranked once, at the end of this module). A shape that holds no call is
+a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` allowlist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from types import FunctionType
+
+from toolmatch._calls.call import ToolCall, matcher_fields
+from toolmatch._core.describe import short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import (
+    anthropic,
+    atif,
+    bedrock,
+    frameworks,
+    gemini,
+    langchain,
+    mcp,
+    messages,
+    mocks,
+    openai,
+    otel,
+    pydantic_ai,
+    streams,
+    vercel,
+)
+from toolmatch._readers.reading import (
+    NoShapeError,
+    Reading,
+    as_data,
+    cannot_read,
+    no_call,
+    unknown_value,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, TypeAlias
+
+    Handler: TypeAlias = Callable[[Any, str, Reading], None]
+
+__all__ = [
+    "BY_CLASS",
+    "BY_TYPE",
+    "KEYS",
+    "OBJECTS",
+    "ROLES",
+    "SHAPES",
+    "TYPES",
+    "TYPE_PREFIXES",
+    "dispatch",
+    "new_reading",
+    "read_calls",
+    "read_mapping",
+    "read_object",
+]
+
+
+def read_sequence(items: Sequence[object], where: str, reading: Reading) -> None:
+    """A list or tuple: each item in order."""
+    reading.read_each(items, where)
+
+
+def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
+    """A ``ToolCall``: itself, unless a matcher stands for one of its fields."""
+    held = matcher_fields(call)
+    if held:
+        raise TypeError(
+            f"{where} is an expected call, not a recorded one: its {', '.join(held)} "
+            f"{'is a matcher' if len(held) == 1 else 'are matchers'}: {short_repr(call)}"
+        )
+    reading.add(call)
+
+
+# --- 1. by type and class ------------------------------------------------------------------
+
+BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_sequence, ToolCall: read_tool_call}
+BY_CLASS: dict[tuple[str, str], Handler] = {}
+
+# --- 2. mappings: discriminator values, then keys ------------------------------------------
+
+TYPES: dict[str, Handler] = {
+    # OpenAI Chat Completions
+    "function": openai.read_function_entry,
+    "custom": openai.read_custom_entry,
+    # OpenAI Responses
+    "function_call": openai.read_responses_call,
+    "custom_tool_call": openai.read_responses_custom_call,
+    "mcp_call": openai.read_responses_mcp_call,
+    "function_call_output": openai.read_responses_output,
+    "custom_tool_call_output": openai.read_responses_output,
+    # Anthropic (a message; Responses' message items read the same)
+    "message": messages.read_message,
+    "tool_use": anthropic.read_tool_use,
+    "server_tool_use": anthropic.read_tool_use,
+    "mcp_tool_use": anthropic.read_tool_use,
+    "tool_result": anthropic.read_tool_result,
+    "mcp_tool_result": anthropic.read_tool_result,
+    **dict.fromkeys(anthropic.SERVER_RESULT_TYPES, anthropic.read_server_tool_result),
+    # LangChain (and OTel's 'tool_call' part, the same plain shape)
+    **dict.fromkeys(langchain.MESSAGE_TYPES, langchain.read_message),
+    "tool": langchain.read_tool_message,
+    "tool_call": messages.read_plain_call,
+    "invalid_tool_call": langchain.read_invalid_tool_call,
+    # OpenTelemetry GenAI message parts
+    "tool_call_response": otel.read_tool_call_response,
+    # Vercel AI SDK
+    "tool-call": vercel.read_tool_part,
+    "dynamic-tool": vercel.read_tool_part,
+    "tool-result": vercel.read_tool_result,
+    # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
+    **streams.TYPE_ROWS,
+}
+# Types known to hold no call and no result, per provider.
+for _call_free in (
+    openai.CALL_FREE_TYPES,
+    anthropic.CALL_FREE_TYPES,
+    otel.CALL_FREE_TYPES,
+    vercel.CALL_FREE_TYPES,
+):
+    for _kind in _call_free:
+        TYPES.setdefault(_kind, no_call)
+# A type none of TYPES names, told by how it starts: Vercel's UI part 'tool-<name>'.
+TYPE_PREFIXES: list[tuple[str, Handler]] = [("tool-", vercel.read_tool_part)]
+OBJECTS: dict[str, Handler] = {
+    "chat.completion": openai.read_completion,
+    "response": openai.read_response,
+    **streams.OBJECT_ROWS,  # Chat Completions chunks
+}
+ROLES: dict[str, Handler] = dict.fromkeys(messages.ROLES, messages.read_message)
+KEYS: list[tuple[str, Handler]] = [
+    ("jsonrpc", mcp.read_json_rpc),
+    ("method", mcp.read_json_rpc),
+    ("part_kind", pydantic_ai.read_part),
+    *((key, otel.read_envelope) for key in otel.ENVELOPES),
+    ("attributes", otel.read_span),
+    ("toolUse", bedrock.read_tool_use),
+    ("toolResult", bedrock.read_tool_result),
+    ("functionCall", gemini.read_function_call_part),
+    ("function_call", gemini.read_function_call_part),
+    ("functionResponse", gemini.read_function_response_part),
+    ("function_response", gemini.read_function_response_part),
+    ("function", openai.read_function_entry),  # Ollama's entries have no type
+    ("choices", openai.read_completion),
+    ("candidates", gemini.read_response),
+    ("tool_calls", messages.read_message),
+    ("invalid_tool_calls", messages.read_message),
+    ("message", messages.read_wrapped),
+    ("output", messages.read_output),
+    ("content", messages.read_message),
+    ("parts", messages.read_message),
+    ("name", messages.read_plain_call),
+    # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
+    ("usage_metadata", gemini.read_response),
+    ("usageMetadata", gemini.read_response),
+    ("prompt_feedback", gemini.read_response),
+    ("promptFeedback", gemini.read_response),
+    # Keys of parts and content items known to hold no call and no result.
+    *((key, no_call) for key in gemini.CALL_FREE_KEYS),
+    *((key, no_call) for key in bedrock.CALL_FREE_KEYS),
+]
+
+# Agent frameworks (frameworks), test doubles (mocks) and ATIF trajectories (atif).
+BY_TYPE[FunctionType] = mocks.read_function  # a function create_autospec made
+BY_CLASS.update(
+    {
+        ("agents", "RunResultBase"): frameworks.read_agents_result,
+        ("agents", "ToolCallItem"): frameworks.read_agents_call_item,
+        ("agents", "HandoffCallItem"): frameworks.read_agents_call_item,
+        ("agents", "ToolApprovalItem"): frameworks.read_agents_approval_item,
+        ("agents", "ToolCallOutputItem"): frameworks.read_agents_output_item,
+        ("agents", "RunItemBase"): frameworks.read_agents_item,
+        ("agents", "RunItemStreamEvent"): frameworks.read_agents_item_event,
+        ("agents", "RawResponsesStreamEvent"): frameworks.read_agents_raw_event,
+        ("agents", "AgentUpdatedStreamEvent"): no_call,
+        ("agents", "Agent"): frameworks.not_a_run("pass what Runner.run(agent, ...) returns"),
+        ("langgraph", "StateSnapshot"): frameworks.read_langgraph_snapshot,
+        ("langgraph", "Pregel"): frameworks.not_a_run(
+            "pass the state graph.invoke(...) returns, or graph.get_state(config)"
+        ),
+        ("pydantic_ai", "AgentRunResult"): frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResult"): frameworks.read_all_messages,
+        ("pydantic_ai", "StreamedRunResultSync"): frameworks.read_all_messages,
+        ("pydantic_ai", "AgentRun"): frameworks.read_all_messages,
+        ("pydantic_ai", "AbstractAgent"): frameworks.not_a_run(
+            "pass what agent.run_sync(...) returns, or its all_messages()"
+        ),
+        ("llama_index", "ChatResponse"): frameworks.read_llama_response,
+        ("llama_index", "ChatMessage"): frameworks.read_llama_message,
+        ("llama_index", "ToolCallBlock"): frameworks.read_llama_block,
+        ("llama_index", "ToolSelection"): frameworks.read_llama_selection,
+        ("llama_index", "AgentOutput"): frameworks.read_llama_agent_output,
+        ("llama_index", "ToolCall"): frameworks.read_llama_selection,
+        ("llama_index", "ToolCallResult"): frameworks.read_llama_tool_result_event,
+        # the model's input, and its partial calls (the AgentOutput after it has them whole)
+        ("llama_index", "AgentInput"): no_call,
+        ("llama_index", "AgentStream"): no_call,
+        ("workflows", "StopEvent"): frameworks.read_workflow_stop,
+        ("workflows", "WorkflowHandler"): frameworks.not_a_run(
+            "pass what awaiting it returns, or the events of its stream_events()"
+        ),
+        ("smolagents", "ActionStep"): frameworks.read_smol_step,
+        ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
+        ("smolagents", "AgentMemory"): frameworks.read_smol_memory,
+        ("smolagents", "RunResult"): frameworks.read_smol_run_result,
+        ("smolagents", "MultiStepAgent"): frameworks.not_a_run(
+            "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
+            "returns"
+        ),
+        ("unittest", "NonCallableMock"): mocks.read_mock,
+        ("unittest", "_CallList"): mocks.read_mock_call_list,
+        ("unittest", "_Call"): mocks.read_mock_call,
+    }
+)
+TYPES["updates"] = frameworks.read_langgraph_part  # LangGraph's stream parts (version="v2")
+KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
+    ("schema_version", atif.read_atif_trajectory),
+    ("step_id", atif.read_atif_step),
+    ("function_name", atif.read_atif_tool_call),
+    ("source_call_id", atif.read_atif_result),
+    ("messages", frameworks.read_message_state),  # a LangGraph state, or a node's update
+    ("__interrupt__", no_call),  # LangGraph's update for an interrupt
+    ("step_number", frameworks.read_smol_step),  # a smolagents ActionStep's dict
+]
+# 3. Whole shapes, for mappings no row claims.
+SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
+    (frameworks.is_langgraph_update, frameworks.read_langgraph_update),
+]
+
+# --- dispatch ------------------------------------------------------------------------------
+
+
+def new_reading() -> Reading:
+    """A ``Reading`` that dispatches through this table."""
+    return Reading(dispatch, read_mapping)
+
+
+def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall]:
+    """The calls in ``obj``, with their results, read at ``where``; without ``copy_args``
+    a call's ``args`` may be the dict ``obj`` holds (for calls that never outlive it)."""
+    reading = Reading(dispatch, read_mapping, copy_args)
+    dispatch(obj, where, reading)
+    return reading.finish()
+
+
+def dispatch(obj: object, where: str, reading: Reading) -> None:
+    """Hand ``obj`` to the reader of its shape; an unknown shape raises ``TypeError``."""
+    if type(obj) is dict:
+        read_mapping(obj, where, reading)
+        return
+    handler = BY_TYPE.get(type(obj))
+    if handler is None:
+        handler = _by_class(obj)
+    handler(obj, where, reading)
+
+
+def _by_class(obj: object) -> Handler:
+    if BY_CLASS:
+        for kind in type(obj).__mro__:
+            module = getattr(kind, "__module__", None) or ""
+            handler = BY_CLASS.get((module.partition(".")[0], kind.__name__))
+            if handler is not None:
+                return handler
+    if isinstance(obj, Mapping):
+        return read_mapping
+    return read_object
+
+
+def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping: by its ``type``, ``object`` or ``role`` value, then by its keys."""
+    kind = data.get("type")
+    try:
+        handler = TYPES.get(kind)  # type: ignore[arg-type]  # only a str is found
+    except TypeError:  # an unhashable 'type' value, which no row names
+        handler = None
+    if handler is not None:
+        handler(data, where, reading)
+        return
+    if type(kind) is str:
+        handler = _by_prefix(kind)
+        if handler is None:
+            raise unknown_value(where, "type", kind, TYPES)
+        handler(data, where, reading)
+        return
+    # The first of 'object', 'role' and the KEYS rows that data has set. Mappings of a
+    # run mostly repeat a few key sets: the deciding key of a key set and its reader are
+    # kept, and hold for a mapping of the same keys whose deciding value is set too.
+    keys = tuple(data)
+    known = _readers_by_keys.get(keys)
+    if known is not None and data[known[0]] is not None:
+        known[1](data, where, reading)
+        return
+    _decide(data, keys)(data, where, reading)
+
+
+def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
+    """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
+    string, for ``object`` and ``role``). It is remembered with that key for its key set
+    when no better-ranked key was passed over for its value: then it decides every mapping
+    of these keys whose deciding value is set. A key set of no row is not remembered: its
+    mappings are told apart by their whole shape, values and all."""
+    ranks = _ranks
+    best = passed_over = _NO_RANK
+    deciding = ""
+    for key, value in data.items():
+        rank = ranks.get(key, _NO_RANK)
+        if rank < best:
+            if value is None or (rank <= _ROLE and type(value) is not str):
+                passed_over = min(passed_over, rank)
+            else:
+                best, deciding = rank, key
+    if best > _ROLE:
+        handler = _read_shape if best == _NO_RANK else KEYS[best - _ROLE - 1][1]
+    else:
+        handler = _read_object_value if best == _OBJECT else _read_role
+    if passed_over > best and len(_readers_by_keys) < _MEMO_SIZE:  # never for no row
+        _readers_by_keys[keys] = (deciding, handler)
+    return handler
+
+
+def _by_value(key: str, table: dict[str, Handler]) -> Handler:
+    """The reader of a mapping by its ``key`` value (``object`` or ``role``) in ``table``.
+    A value that is no string, which the memo of its key set cannot know, leaves the
+    choice to the other keys."""
+
+    def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+        value = data[key]
+        if type(value) is not str:
+            _decide(data, tuple(data))(data, where, reading)
+            return
+        handler = table.get(value)
+        if handler is None:
+            raise unknown_value(where, key, value, table)
+        handler(data, where, reading)
+
+    return read
+
+
+def _read_shape(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping no row claims: by a test of its whole shape."""
+    for test, handler in SHAPES:
+        if test(data):
+            handler(data, where, reading)
+            return
+    raise cannot_read(data, where)
+
+
+# The place of 'object', 'role' and each KEYS key in the order mappings are told apart in.
+_OBJECT, _ROLE = 0, 1
+_NO_RANK = 1 << 30
+_ranks: dict[str, int] = {}
+# Key sets seen, with their deciding key and its reader (a bounded memo: input may be of
+# any keys).
+_readers_by_keys: dict[tuple[str, ...], tuple[str, Handler]] = {}
+_MEMO_SIZE = 4096
+
+
+def _rank_keys() -> None:
+    """Rank KEYS (once the table is complete, below; call again after adding rows)."""
+    _ranks.clear()
+    _ranks.update((key, rank + _ROLE + 1) for rank, (key, _) in reversed(list(enumerate(KEYS))))
+    _ranks.update(object=_OBJECT, role=_ROLE)
+    _readers_by_keys.clear()
+
+
+def _by_prefix(kind: str) -> Handler | None:
+    for prefix, handler in TYPE_PREFIXES:
+        if kind.startswith(prefix):
+            return handler
+    return None
+
+
+def read_object(obj: object, where: str, reading: Reading) -> None:
+    """An object of no listed class: read as the data it dumps to; if that is of no
+    accepted shape, the error names the object (and its obvious accessor, if any)."""
+    if obj is None or isinstance(obj, (str, bytes, bytearray, int, float)):
+        raise cannot_read(obj, where)
+    if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
+        reading.read_each(obj, where)
+        return
+    if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
+        raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
+    data = as_data(obj)
+    try:
+        if isinstance(data, Mapping):
+            read_mapping(data, where, reading)
+        elif isinstance(data, (list, tuple)):
+            read_sequence(data, where, reading)
+        elif data is obj and isinstance(obj, Iterable):  # a deque, a user's iterable class
+            reading.read_each(obj, where)
+        else:
+            raise cannot_read(data, where)
+    except NoShapeError as error:
+        if error.value is not data:
+            raise  # something inside it, named where it is
+        raise cannot_read(obj, where, _accessor_hint(obj)) from None
+
+
+# Accessors of common result objects that hold what to_calls reads: (attribute, is a method).
+_ACCESSORS = (("all_messages", True), ("new_items", False), ("messages", False))
+
+
+def _accessor_hint(obj: object) -> str:
+    """One line naming the obvious supported accessor of ``obj``, if it has one (an
+    object's ``choices`` are read as a completion's: several name ``choices[0]``)."""
+    for name, is_method in _ACCESSORS:
+        try:
+            value = getattr(obj, name)
+        except Exception:  # a missing attribute, or a property that fails: not this one
+            continue
+        if callable(value) == is_method:
+            return f"pass its .{name}{'()' if is_method else ''}"
+    return ""
+
+
+_read_object_value = _by_value("object", OBJECTS)
+_read_role = _by_value("role", ROLES)
+BY_TYPE[dict] = read_mapping
+BY_TYPE[type(None)] = read_object
+BY_TYPE[str] = read_object
+_rank_keys()

@@ -1,0 +1,83 @@
+"""Google Gemini (google-genai and the REST JSON): responses, candidates and parts.
+
+Parts carry no ``type``: a part is told by which of its keys is set (the SDK dumps every
+key, unset ones as ``None``). Both the JSON spelling (``functionCall``) and the Python one
+(``function_call``) are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import Reading, as_data, read_one_option, wrong_shape
+
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = [
+    "CALL_FREE_KEYS",
+    "read_function_call_part",
+    "read_function_response_part",
+    "read_response",
+]
+
+# Keys of parts that hold no call and no result of yours: content, a thought signature,
+# and server-side tool calls and their responses (run by Google, like OpenAI's hosted
+# tools: not calls of your tools).
+CALL_FREE_KEYS = (
+    "text",
+    "thought",
+    "inlineData",
+    "inline_data",
+    "fileData",
+    "file_data",
+    "executableCode",
+    "executable_code",
+    "codeExecutionResult",
+    "code_execution_result",
+    "thoughtSignature",
+    "thought_signature",
+    "toolCall",
+    "tool_call",
+    "toolResponse",
+    "tool_response",
+)
+
+
+def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A response: its one candidate (several are alternative answers, not one turn)."""
+    read_one_option(data, "candidates", "response", where, reading)
+
+
+def read_function_call_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A part with a ``functionCall``."""
+    key, value = _set_key(data, "functionCall", "function_call")
+    inner = f"{where}.{key}"
+    if not isinstance(value, Mapping):
+        raise wrong_shape(inner, "an object", value)
+    reading.call(value.get("name"), value.get("args"), value.get("id"), inner)
+
+
+def read_function_response_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A part with a ``functionResponse``: the result of the call of its id. Gemini asks
+    for the output under ``output`` and a failure under ``error``; neither says nothing."""
+    key, value = _set_key(data, "functionResponse", "function_response")
+    if not isinstance(value, Mapping):
+        raise wrong_shape(f"{where}.{key}", "an object", value)
+    response = value.get("response")
+    inner = as_data(response)
+    failed = None
+    if isinstance(inner, Mapping):
+        if "error" in inner:
+            failed = True
+        elif "output" in inner:
+            failed = False
+    reading.result(value.get("id"), response, failed)
+
+
+def _set_key(data: Mapping[str, Any], json_key: str, python_key: str) -> tuple[str, object]:
+    value = data.get(json_key)
+    if value is not None:
+        return json_key, as_data(value)
+    return python_key, as_data(data.get(python_key))

@@ -1,0 +1,73 @@
+"""LangChain: messages as ``model_dump()`` and ``messages_to_dict()`` give them, tool calls,
+invalid tool calls and ``ToolMessage`` results. LangChain names the speaker in ``type``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.describe import short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import Reading, as_data
+
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["MESSAGE_TYPES", "read_invalid_tool_call", "read_message", "read_tool_message"]
+
+# Message types other than 'tool', whose messages read like any chat message. A
+# FunctionMessage ('function') shares its type with OpenAI's tool-call entries, and is read
+# there.
+MESSAGE_TYPES = ("ai", "AIMessageChunk", "human", "system", "chat", "remove")
+
+
+def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message, or a ``messages_to_dict()`` entry (``type`` and ``data``)."""
+    if len(data) == 2 and "data" in data:
+        inner = as_data(data["data"])
+        if isinstance(inner, Mapping):
+            reading.read(inner, f"{where}.data")
+            return
+    calls = data.get("tool_calls")
+    invalid = data.get("invalid_tool_calls")
+    # The parsed calls are authoritative: the content holds the provider's raw blocks, the
+    # same calls again.
+    if calls is not None:
+        reading.read_each(_listed(calls), f"{where}.tool_calls")
+    if invalid is not None:
+        reading.read_each(_listed(invalid), f"{where}.invalid_tool_calls")
+    if "tool_calls" in data or "invalid_tool_calls" in data or data.get("type") != "ai":
+        return
+    content = as_data(data.get("content"))  # an AI message written without tool_calls
+    if isinstance(content, (list, tuple)):
+        for index, block in enumerate(content):
+            if not isinstance(block, str):
+                reading.read(block, f"{where}.content[{index}]")
+
+
+def _listed(value: object) -> list[object] | tuple[object, ...]:
+    entries = as_data(value)
+    if isinstance(entries, (list, tuple)):
+        return entries
+    return [entries]  # read as an item: its error names it
+
+
+def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``ToolMessage``: the result of the call of its ``tool_call_id``; ``status`` is
+    ``"success"`` unless the tool failed."""
+    if len(data) == 2 and "data" in data:
+        inner = as_data(data["data"])
+        if isinstance(inner, Mapping):
+            reading.read(inner, f"{where}.data")
+            return
+    status = data.get("status", "success")
+    reading.result(data.get("tool_call_id"), data.get("content"), status == "error")
+
+
+def read_invalid_tool_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An ``invalid_tool_calls`` entry: never a match, its error is kept."""
+    name = data.get("name")
+    reason = data.get("error") or "the arguments could not be parsed"
+    error = f"invalid tool call ({reason}); arguments: {short_repr(data.get('args'))}"
+    reading.call(
+        name if isinstance(name, str) else "", None, data.get("id"), where, parse_error=error
+    )

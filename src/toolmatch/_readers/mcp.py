@@ -1,0 +1,43 @@
+"""MCP: JSON-RPC messages. A ``tools/call`` request is a call (``params.name``,
+``params.arguments``, the request ``id``); the response of that id is its result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
+
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["read_json_rpc"]
+
+
+def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A JSON-RPC request, notification or response.
+
+    A response's ``result`` is a ``CallToolResult``: its ``content`` is the result and its
+    ``isError`` says whether the tool failed; a JSON-RPC ``error`` is a failure (the
+    error object is the result). Responses to other requests answer no call, and are
+    ignored like any result without its call.
+    """
+    method = data.get("method")
+    if "jsonrpc" not in data and "params" not in data:
+        raise cannot_read(data, where)  # a 'method' alone: some other record, not JSON-RPC
+    if method is None:
+        error = data.get("error")
+        if error is not None:
+            reading.result(data.get("id"), error, True)
+            return
+        result = as_data(data.get("result"))
+        if isinstance(result, Mapping) and "content" in result:
+            reading.result(data.get("id"), result.get("content"), bool(result.get("isError")))
+        return
+    if method != "tools/call":
+        return  # initialize, tools/list, notifications, ...: no call
+    params = as_data(data.get("params"))
+    inner = f"{where}.params"
+    if not isinstance(params, Mapping):
+        raise wrong_shape(inner, "an object", params)
+    reading.call(params.get("name"), params.get("arguments"), data.get("id"), inner)

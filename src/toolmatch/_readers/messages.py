@@ -1,0 +1,114 @@
+"""Shapes every provider shares: a chat message, a plain call, a wrapper around a message.
+
+A message of any speaker is read: the model's messages hold calls, the others may hold
+tool results (an Anthropic user message's ``tool_result`` blocks, an OpenAI ``tool``
+message). Where a message has ``tool_calls`` (OpenAI, Ollama, LangChain) those are the
+calls and its content is text (or, for LangChain, the provider's raw blocks: read twice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
+
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["ROLES", "read_message", "read_output", "read_plain_call", "read_wrapped"]
+
+# Who speaks a chat message, in OpenAI, Anthropic, Gemini, Bedrock, Vercel, Ollama and OTel.
+ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function", "ipython")
+# A dict of just these keys is a call without arguments; a tool definition always has more.
+_BARE_CALL_KEYS = frozenset({"name", "id"})
+
+
+def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
+    blocks of its ``content`` or ``parts``; an OpenAI ``tool`` message is a result."""
+    tool_call_id = data.get("tool_call_id")
+    if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
+        reading.result(tool_call_id, data.get("content"), None)
+        return
+    legacy = data.get("function_call")
+    if "tool_calls" in data or "invalid_tool_calls" in data:
+        _entries(data.get("tool_calls"), f"{where}.tool_calls", reading)
+        _entries(data.get("invalid_tool_calls"), f"{where}.invalid_tool_calls", reading)
+        if legacy is not None:
+            _legacy_function_call(legacy, where, reading)
+        return
+    if legacy is not None and _legacy_function_call(legacy, where, reading):
+        return
+    for key in ("content", "parts"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if type(value) is not list and type(value) is not tuple:
+            value = as_data(value)
+        if isinstance(value, (list, tuple)):
+            reading.read_each(value, f"{where}.{key}", True)  # text
+            return
+        if isinstance(value, Mapping):
+            reading.read(value, f"{where}.{key}")
+            return
+        if isinstance(value, str):
+            return  # text
+        raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
+
+
+def _entries(value: object, where: str, reading: Reading) -> None:
+    if value is None:
+        return
+    entries = value if type(value) is list else as_data(value)
+    if not isinstance(entries, (list, tuple)):
+        raise wrong_shape(where, "a list", entries)
+    reading.read_each(entries, where)
+
+
+def _legacy_function_call(value: object, where: str, reading: Reading) -> bool:
+    """OpenAI's deprecated single ``function_call`` on an assistant message."""
+    value = as_data(value)
+    if not isinstance(value, Mapping):
+        return False
+    reading.call(value.get("name"), value.get("arguments"), None, f"{where}.function_call")
+    return True
+
+
+def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A call by itself: ``name`` and one of ``args`` / ``arguments`` / ``input`` (LangChain
+    and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``."""
+    if "args" in data:
+        raw = data["args"]
+    elif "arguments" in data:
+        raw = data["arguments"]
+    elif "input" in data:
+        raw = data["input"]
+    elif data.keys() <= _BARE_CALL_KEYS:
+        raw = None
+    else:
+        raise cannot_read(data, where)  # a tool definition, or a shape of no provider
+    reading.call(data.get("name"), raw, data.get("id"), where)
+
+
+def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An untyped object around one message: a choice, an Ollama response."""
+    message = data["message"]
+    if type(message) is not dict:
+        message = as_data(message)
+        if not isinstance(message, Mapping):
+            raise wrong_shape(f"{where}.message", "an object", message)
+    reading.read(message, f"{where}.message")
+
+
+def read_output(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An untyped object's ``output``: a Responses response's items, Bedrock's message."""
+    output = data["output"]
+    if type(output) is not list:  # JSON gives a list: skip as_data's checks
+        output = as_data(output)
+    if isinstance(output, (list, tuple)):
+        reading.read_each(output, f"{where}.output")
+    elif isinstance(output, Mapping):
+        reading.read(output, f"{where}.output")
+    else:
+        raise wrong_shape(f"{where}.output", "a list of items or an object", output)

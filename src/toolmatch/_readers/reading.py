@@ -1,0 +1,471 @@
+"""``Reading``: the state of one ``to_calls`` run, and the helpers every shape reader uses.
+
+A shape reader ("handler") is ``read_x(data, where, reading) -> None``: it records what it
+finds through ``reading.call`` / ``reading.result`` and hands inner values back to
+``reading.read``, which dispatches them through the table of ``toolmatch._readers.dispatch``.
+This module sits below the table, so it takes the dispatch function as an argument instead
+of importing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Mapping
+
+from toolmatch._calls.call import ToolCall, _Slots
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    S = TypeVar("S")
+    Dispatch = Callable[[object, str, "Reading"], None]
+    ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
+
+__all__ = [
+    "FORMATS_DOC",
+    "NoShapeError",
+    "Reading",
+    "list_at",
+    "read_one_option",
+    "scan_object",
+    "as_data",
+    "cannot_read",
+    "no_call",
+    "unknown_value",
+    "parse_arguments",
+    "wrong_shape",
+]
+
+# Where the accepted shapes are listed for users (errors link here instead of listing them).
+FORMATS_DOC = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
+
+# Attributes looked up on objects that offer neither model_dump(), to_dict() nor dataclass
+# fields (an OpenTelemetry ReadableSpan, a SimpleNamespace, a user's own class).
+_PROBED_ATTRIBUTES = (
+    "name",
+    "args",
+    "arguments",
+    "input",
+    "id",
+    "call_id",
+    "type",
+    "role",
+    "content",
+    "parts",
+    "tool_calls",
+    "invalid_tool_calls",
+    "function_call",
+    "function",
+    "choices",
+    "candidates",
+    "message",
+    "output",
+    "attributes",
+    "method",
+    "params",
+    "tool_name",
+    "tool_call_id",
+    "part_kind",
+    "kind",
+    "text",
+    "status",
+)
+_PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
+
+
+class Reading:
+    """One ``to_calls`` run: calls in order of first appearance, results to pair by id.
+
+    >>> from toolmatch._readers.dispatch import new_reading
+    >>> reading = new_reading()
+    >>> reading.call("search", '{"q": "paris"}', "call_1", "input")
+    >>> reading.result("call_1", "sunny", failed=False)
+    >>> reading.finish()
+    [ToolCall(name='search', args={'q': 'paris'}, id='call_1', result='sunny', failed=False)]
+    """
+
+    __slots__ = (
+        "_calls",
+        "_copy_args",
+        "_dispatch",
+        "_open_slots",
+        "_read_dict",
+        "_results",
+        "_states",
+    )
+
+    def __init__(
+        self, dispatch: Dispatch, read_dict: ReadDict | None = None, copy_args: bool = True
+    ) -> None:
+        # read_dict: the dispatcher's own reader of a dict, called directly for dict items
+        # (most items are), which saves a call per item.
+        self._dispatch = dispatch
+        self._read_dict: ReadDict = read_dict or dispatch
+        # Whether a call keeps a copy of an args dict: the caller may change theirs later,
+        # unless the calls never outlive the reading (a verdict, a report line).
+        self._copy_args = copy_args
+        self._calls: list[ToolCall | None] = []
+        self._open_slots = 0
+        # Made on first use: most runs have no results and no states.
+        self._results: list[tuple[str, object, bool | None]] | None = None
+        self._states: dict[type, object] | None = None
+
+    def read(self, obj: object, where: str) -> None:
+        """Read any value at ``where``; an unknown shape raises ``TypeError``."""
+        self._dispatch(obj, where, self)
+
+    # Positional parameters with defaults, not keyword-only ones: Python 3.11 specializes
+    # calls only to functions without keyword-only parameters, and these run per item.
+    def read_each(self, items: Iterable[object], where: str, text: bool = False) -> None:
+        """Read each item in order at ``where[i]`` (an iterator is consumed once); with
+        ``text``, a string item is text (a message's content) and holds nothing."""
+        dispatch = self._dispatch
+        read_dict = self._read_dict
+        indices = _INDICES
+        for index, item in enumerate(items):
+            try:  # free in 3.11 while nothing is raised
+                place = where + indices[index]
+            except IndexError:
+                place = f"{where}[{index}]"
+            if type(item) is dict:
+                read_dict(item, place, self)
+            elif not text or not isinstance(item, str):
+                dispatch(item, place, self)
+
+    def call(
+        self,
+        name: object,
+        raw_args: object,
+        call_id: object,
+        where: str,
+        parse_error: str | None = None,
+        result: object = None,
+        failed: bool | None = None,
+    ) -> None:
+        """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
+
+        With ``parse_error`` the call keeps that error and its ``args`` are ``{}``; a shape
+        that holds its own result (a tool span, an ``mcp_call`` item) passes it here.
+        """
+        if type(name) is not str and not isinstance(name, str):
+            found = f"{short_repr(name)} ({type_name(name)})"
+            raise TypeError(f"{where}: a tool call's name must be a string, got {found}")
+        if parse_error is not None:
+            args: dict[str, Any] = {}
+        elif type(raw_args) is dict:
+            args = raw_args.copy() if self._copy_args else raw_args
+        elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
+            parsed = scan_object(raw_args)
+            if parsed is None:
+                args, parse_error = _loads_arguments(raw_args)
+            else:
+                args = parsed
+        else:
+            args, parse_error = parse_arguments(as_data(raw_args))
+        if call_id is not None and type(call_id) is not str:
+            call_id = str(call_id)
+        # Built here, without ToolCall.__init__'s checks (the values are checked above) and
+        # without a call of a builder: this runs once per call read. Plain slot stores cost
+        # a quarter of Record's object.__setattr__; _Slots has ToolCall's layout.
+        call = _Slots()
+        call.name = name
+        call.args = args
+        call.id = call_id
+        call.parse_error = parse_error
+        call.result = result
+        call.failed = failed
+        call.__class__ = ToolCall
+        self._calls.append(call)  # type: ignore[arg-type]
+
+    def add(self, call: ToolCall) -> None:
+        """Record a ``ToolCall`` given as it is."""
+        self._calls.append(call)
+
+    def apart(self) -> Reading:
+        """A new, empty run with this one's table: a state reads an assembled value there
+        and ``fill``s a reserved place with the call it gives."""
+        return Reading(self._dispatch, None, self._copy_args)
+
+    def reserve(self) -> int:
+        """A place in call order for a call known only later (see ``fill``)."""
+        self._calls.append(None)
+        self._open_slots += 1
+        return len(self._calls) - 1
+
+    def fill(self, slot: int, call: ToolCall) -> None:
+        """Put ``call`` at the place ``reserve`` gave."""
+        if self._calls[slot] is None:
+            self._open_slots -= 1
+        self._calls[slot] = call
+
+    def result(self, call_id: object, content: object, failed: bool | None) -> None:
+        """A tool's answer to the call of ``call_id``; no such call in the trace: ignored."""
+        if call_id is not None:
+            if self._results is None:
+                self._results = []
+            self._results.append((str(call_id), content, failed))
+
+    def state(self, kind: type[S]) -> S:
+        """This run's one ``kind()`` object; its ``finish(reading)``, if any, runs at finish."""
+        if self._states is None:
+            self._states = {}
+        state = self._states.get(kind)
+        if state is None:
+            state = self._states[kind] = kind()
+        return state  # type: ignore[return-value]
+
+    def finish(self) -> list[ToolCall]:
+        """Finish the states, pair results with their calls by id, and return the calls."""
+        if self._states is not None:
+            self._finish_states(self._states)
+        calls = self._calls
+        if self._open_slots:
+            raise RuntimeError("a reader reserved a place for a call and never filled it")
+        if self._results is not None:
+            _pair(calls, self._results)  # type: ignore[arg-type]
+        return calls  # type: ignore[return-value]
+
+    def _finish_states(self, states: dict[type, object]) -> None:
+        done: set[type] = set()
+        while len(done) < len(states):  # a finishing state may start another
+            for kind, state in list(states.items()):
+                if kind not in done:
+                    done.add(kind)
+                    finish = getattr(state, "finish", None)
+                    if finish is not None:
+                        finish(self)
+
+
+# '[0]', '[1]', ...: an item's place is one concatenation, not a format.
+_INDEXED = 256
+_INDICES = tuple(f"[{index}]" for index in range(_INDEXED))
+
+
+def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]]) -> None:
+    """Give each result to the first call of its id that has none yet."""
+    waiting: dict[str, list[int]] = {}
+    for index, call in enumerate(calls):
+        if call.id is not None and call.result is None and call.failed is None:
+            waiting.setdefault(call.id, []).append(index)
+    for call_id, content, failed in results:
+        indices = waiting.get(call_id)
+        if indices:
+            index = indices.pop(0)
+            call = calls[index]
+            calls[index] = ToolCall(
+                call.name, call.args, call.id, call.parse_error, content, failed
+            )
+
+
+def no_call(data: object, where: str, reading: Reading) -> None:
+    """The handler of a shape known to hold no call and no result (a text block, ...)."""
+
+
+class NoShapeError(TypeError):
+    """``cannot_read``'s error; ``value`` is the value of no accepted shape."""
+
+    def __init__(self, message: str, value: object) -> None:
+        super().__init__(message)
+        self.value = value
+
+
+def cannot_read(obj: object, where: str, hint: str = "") -> NoShapeError:
+    """The error for a value of no accepted shape: what it is, where, and where to look.
+
+    >>> print(cannot_read({"q": 1}, "input[0]"))  # doctest: +ELLIPSIS
+    to_calls cannot read tool calls from input[0]: {'q': 1} (dict); accepted shapes: https://...
+    """
+    if obj is None:
+        # Usually an SDK's empty field, such as a text-only OpenAI message's tool_calls.
+        return NoShapeError(
+            f"to_calls got None at {where}; pass the message or response itself "
+            "(a message without tool calls gives [])",
+            obj,
+        )
+    found = f"{short_repr(obj)} ({type_name(obj)})"
+    hint = f"; {hint}" if hint else ""
+    return NoShapeError(
+        f"to_calls cannot read tool calls from {where}: {found}{hint}; "
+        f"accepted shapes: {FORMATS_DOC}",
+        obj,
+    )
+
+
+def unknown_value(where: str, key: str, value: str, accepted: Iterable[str]) -> TypeError:
+    """The error for a discriminator (``type``, ``role``, ...) no reader knows.
+
+    >>> error = unknown_value("input[0]", "type", "tool_usee", ["text", "tool_use"])
+    >>> print(str(error).split("; ")[0].split(": ", 1)[1])
+    its type 'tool_usee' is not one to_calls knows (nearest accepted: 'tool_use')
+    """
+    import difflib  # here, not at the top: `import toolmatch` stays fast
+
+    nearest = difflib.get_close_matches(value, list(accepted), n=1, cutoff=0.0)
+    near = f" (nearest accepted: {nearest[0]!r})" if nearest else ""
+    return TypeError(
+        f"to_calls cannot read tool calls from {where}: its {key} {short_repr(value)} is not "
+        f"one to_calls knows{near}; accepted shapes: {FORMATS_DOC}"
+    )
+
+
+def list_at(data: Mapping[str, Any], key: str, where: str) -> list[Any] | tuple[Any, ...] | None:
+    """The list ``data[key]`` holds (``None`` when it holds nothing); anything else is a
+    ``wrong_shape`` error at ``where.key``."""
+    items = data.get(key)
+    if type(items) is not list:  # JSON gives a list: skip as_data's checks
+        items = as_data(items)
+        if items is not None and not isinstance(items, (list, tuple)):
+            raise wrong_shape(f"{where}.{key}", "a list", items)
+    return items
+
+
+def read_one_option(
+    data: Mapping[str, Any], key: str, noun: str, where: str, reading: Reading
+) -> None:
+    """Read the one option a response holds at ``key`` (``choices``, ``candidates``):
+    several are alternative answers, not one turn, and raise ``ValueError``."""
+    options = list_at(data, key, where)
+    if options is None:
+        return
+    if len(options) > 1:
+        count = len(options)
+        raise ValueError(
+            f"to_calls cannot read tool calls from {where}: a {noun} with {count} {key} holds "
+            f"{count} alternative answers, not one turn; pass the one to check, e.g. "
+            f"{noun}.{key}[0]"
+        )
+    reading.read_each(options, f"{where}.{key}")
+
+
+def wrong_shape(where: str, expected: str, found: object) -> TypeError:
+    """The error for a value of the wrong kind at a known place.
+
+    >>> wrong_shape("input.tool_calls", "a list", 3)
+    TypeError('input.tool_calls must be a list, got 3 (int)')
+    """
+    return TypeError(f"{where} must be {expected}, got {short_repr(found)} ({type_name(found)})")
+
+
+def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
+    """Arguments as a dict, and what was wrong with them (``None`` when nothing was).
+
+    A JSON string is parsed; an empty string or ``None`` means no arguments.
+
+    >>> parse_arguments('{"q": "paris"}')
+    ({'q': 'paris'}, None)
+    >>> parse_arguments('{"q": ')
+    ({}, 'arguments are not valid JSON: Expecting value (line 1, column 7)')
+    >>> parse_arguments('{"q": "pa')
+    ({}, 'arguments are not valid JSON: Unterminated string starting (line 1, column 7)')
+    """
+    if raw is None:
+        return {}, None
+    if isinstance(raw, (dict, Mapping)):  # dict first: a dict skips the slower ABC check
+        return dict(raw), None
+    if isinstance(raw, (bytes, bytearray)):
+        raw = raw.decode("utf-8", errors="replace")
+    if isinstance(raw, str):
+        return _json_arguments(raw)
+    return (
+        {},
+        f"arguments are neither a JSON string nor an object: {short_repr(raw)} ({type_name(raw)})",
+    )
+
+
+def _json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    """``parse_arguments`` for a string."""
+    parsed = scan_object(text)
+    if parsed is not None:
+        return parsed, None
+    return _loads_arguments(text)
+
+
+def scan_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, as ``json.loads`` reads it; ``None`` when the text
+    is anything else, for the caller to give ``json.loads`` (and so its errors).
+
+    The common case, one JSON object (and perhaps JSON whitespace after it), goes straight
+    through json's C scanner: ``json.loads`` adds a Python layer of whitespace regexes that
+    costs as much as a small parse. Leading whitespace, a BOM, bad JSON, another value or
+    extra data after it give ``None``.
+
+    >>> scan_object('{"q": "paris"}  '), scan_object(' {"q": 1}'), scan_object('{"q": 1} 2')
+    ({'q': 'paris'}, None, None)
+    """
+    if text and text[0] == "{":
+        scan = _scan_once or _json_scanner()
+        try:
+            parsed, end = scan(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if end == len(text) or not text[end:].strip(_JSON_WHITESPACE):
+            return parsed  # type: ignore[no-any-return]  # text starts with '{': a dict
+    return None
+
+
+def _loads_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    if not text.strip():
+        return {}, None
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        parsed = json.loads(text)
+    except ValueError as error:
+        where = ""
+        if isinstance(error, json.JSONDecodeError):  # its own str() repeats "at" words
+            error_text = error.msg.removesuffix(" at")
+            where = f" (line {error.lineno}, column {error.colno})"
+        else:
+            error_text = str(error)
+        return {}, f"arguments are not valid JSON: {error_text}{where}"
+    if not isinstance(parsed, dict):
+        return {}, f"arguments are JSON but not an object: {short_repr(parsed)}"
+    return parsed, None
+
+
+_scan_once: Callable[[str, int], tuple[Any, int]] | None = None
+_JSON_WHITESPACE = " \t\n\r"  # what json.loads skips around a value
+
+
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """The scanner ``json.loads`` parses with, made on first use (``json`` loads lazily):
+    a decoder with the default options, like the one ``json.loads`` keeps."""
+    global _scan_once
+    import json
+
+    scan: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
+    _scan_once = scan
+    return scan
+
+
+def as_data(obj: object) -> object:
+    """``obj`` as plain data: SDK objects become dicts, one level at a time.
+
+    >>> from types import SimpleNamespace
+    >>> as_data(SimpleNamespace(name="search", args={"q": "x"}))
+    {'name': 'search', 'args': {'q': 'x'}}
+    """
+    # Concrete types first (isinstance tries them in order): JSON data skips the ABC check.
+    if obj is None or isinstance(obj, _PLAIN_TYPES):
+        return obj
+    model_dump = getattr(obj, "model_dump", None)
+    if callable(model_dump):
+        return model_dump()
+    to_dict = getattr(obj, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    # A dataclass instance can only exist once its module is loaded: no need to import it.
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {field.name: getattr(obj, field.name) for field in dataclasses.fields(obj)}
+    probed: dict[str, object] = {}
+    for attribute in _PROBED_ATTRIBUTES:
+        try:
+            value = getattr(obj, attribute)
+        except Exception:  # a missing attribute, or a property that fails: not this shape
+            continue
+        if not callable(value):
+            probed[attribute] = value
+    return probed or obj

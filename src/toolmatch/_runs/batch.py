@@ -1,0 +1,251 @@
+"""Checking recorded runs from other programs and schedulers: a row per run, or a column each.
+
+``check_runs`` and ``check_batch`` judge each run exactly as ``toolmatch check`` judges a
+trace line (the same code: docs/cli.md), and give its verdict as data instead of a report
+(docs/parallel.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._runs.traces import StoppedError
+from toolmatch._runs.workers import judge_blocks
+from toolmatch._spec.loading import TestCase
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    from toolmatch._runs.judging import Outcome
+
+    _Records = TypeVar("_Records")
+
+__all__ = ["check_batch", "check_runs"]
+
+_ADDED = ("passed", "score", "reason")
+
+
+class _RowJudge(Judge):
+    """The command's judge, given runs already read, that also scores each one."""
+
+    def __init__(self, cases: Sequence[TestCase]) -> None:
+        super().__init__(cases, want_json=False)
+
+    def judge_block(self, first: int, item: object) -> list[Outcome]:
+        # Each block is one run given, whatever it is: bytes are not lines here.
+        return [self.judge(first, item)]
+
+    def _judge(self, number: int, raw: object) -> Outcome:
+        # A run given as any mapping is judged as the dict a trace line reads to.
+        run = dict(raw) if isinstance(raw, Mapping) and not isinstance(raw, dict) else raw
+        return self._judge_run(number, run)
+
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+        # A score needs the results, so every run is checked in full.
+        results = case.check(turns)
+        passed = all(result.passed for result in results)
+        _, message = ([], "") if passed else failure_lines(results)
+        if results:
+            score = sum(result.f1 for result in results) / len(results)
+        else:  # no turn on either side
+            score = 1.0 if passed else 0.0
+        # The outcome's body carries the score back from a worker process.
+        return (PASS if passed else FAIL, number, name, [], message, repr(score))
+
+
+def _row(outcome: Outcome) -> dict[str, Any]:
+    kind, number, name, _, message, body = outcome
+    return {
+        "case": name,
+        "run": number,
+        "passed": kind == PASS,
+        "score": 0.0 if body is None else float(body),
+        "reason": message,
+    }
+
+
+def _judge_for(cases: object) -> _RowJudge:
+    if isinstance(cases, (str, bytes)) or hasattr(cases, "__fspath__"):
+        raise TypeError(
+            f"cases must be the test cases load_test_cases returns, got the path "
+            f"{short_repr(cases)}: load it once with load_test_cases and pass what it returns"
+        )
+    if not isinstance(cases, Iterable):
+        raise TypeError(
+            f"cases must be the test cases load_test_cases returns, got "
+            f"{short_repr(cases)} ({type_name(cases)})"
+        )
+    loaded = list(cases)
+    names: set[str] = set()
+    for index, case in enumerate(loaded):
+        if not isinstance(case, TestCase):
+            raise TypeError(
+                f"cases[{index}] must be a TestCase, got {short_repr(case)} ({type_name(case)})"
+            )
+        if case.name in names:
+            raise ValueError(f"cases[{index}]: a second test case named {short_repr(case.name)}")
+        names.add(case.name)
+    return _RowJudge(loaded)
+
+
+@public
+def check_runs(
+    cases: Iterable[TestCase], runs: Iterable[object], *, jobs: int = 1
+) -> Iterator[dict[str, Any]]:
+    """Judge recorded runs, ``{"case": NAME, "turns": [...]}`` mappings, against their cases.
+
+    Yields one row per run, in order: ``{"case", "run", "passed", "score", "reason"}``, where
+    ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` and
+    ``reason`` its first failure (empty when it passed). A run that cannot be checked (an
+    unknown case, unreadable turns) is a row too, failed, scored 0, with what is wrong with
+    it as its reason, in the words of ``toolmatch check``. ``jobs`` worker processes judge
+    the runs as ``toolmatch check --jobs`` does; the rows come in the same order.
+
+    >>> from toolmatch import load_test_cases
+    >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
+    >>> runs = [{"case": "lookup", "turns": [[{"name": "search"}]]}, {"case": "other", "turns": []}]
+    >>> first, second = check_runs(cases, runs)
+    >>> first
+    {'case': 'lookup', 'run': 0, 'passed': True, 'score': 1.0, 'reason': ''}
+    >>> second["passed"], second["score"], second["reason"]
+    (False, 0.0, "unknown case 'other'; the spec has 'lookup'")
+    """
+    judge = _judge_for(cases)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number >= 1, got {short_repr(jobs)}")
+    return _rows(judge, runs, jobs)
+
+
+def _rows(
+    judge: _RowJudge, runs: Iterable[object], jobs: int
+) -> Generator[dict[str, Any], None, None]:
+    batches = judge_blocks(judge, ((index, 1, run) for index, run in enumerate(runs)), jobs)
+    checked = 0
+    try:
+        for batch in batches:
+            for outcome in batch:
+                yield _row(outcome)
+                checked += 1
+    except StoppedError as error:  # a worker died, or none could be started
+        raise RuntimeError(
+            f"{error.problem}; the runs from index {checked} on were not checked"
+        ) from None
+    finally:
+        batches.close()  # ends the workers of a run stopped early
+
+
+@public
+def check_batch(
+    cases: Iterable[TestCase],
+    records: _Records,
+    *,
+    case_key: str = "case",
+    turns_key: str = "turns",
+) -> _Records:
+    """Judge a batch of runs held in columns; returns it with ``passed``, ``score``, ``reason``.
+
+    ``records`` is a dict of equal-length lists (or arrays), a pyarrow ``RecordBatch`` or
+    ``Table``, or a pandas ``DataFrame``, with one run a row: its case's name in the
+    ``case_key`` column and its turns in ``turns_key``, as a list or as JSON text. What comes
+    back is the same kind of batch with the input's columns and three more: ``passed``
+    (bool), ``score`` (float) and ``reason`` (str, empty when passed), as in
+    :func:`check_runs`. A row that cannot be checked fails with its reason; a batch without
+    those columns, or already holding one of the three, raises ``ValueError``.
+
+    >>> from toolmatch import load_test_cases
+    >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
+    >>> batch = {"case": ["lookup", "lookup"], "turns": ['[[{"name": "search"}]]', "[[]]"]}
+    >>> checked = check_batch(cases, batch)
+    >>> checked["passed"], checked["score"]
+    ([True, False], [1.0, 0.0])
+    >>> checked["reason"][1].startswith("turn 0, expected_tools[0]: expected 1 matching call(s)")
+    True
+    """
+    judge = _judge_for(cases)
+    module = type(records).__module__.partition(".")[0]
+    if module == "pyarrow":
+        return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
+    if module == "pandas":
+        return _pandas_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
+    if isinstance(records, Mapping):
+        return _dict_batch(judge, records, case_key, turns_key)  # type: ignore[return-value]
+    raise TypeError(
+        "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
+        f"DataFrame, got {short_repr(records)} ({type_name(records)})"
+    )
+
+
+def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> None:
+    for key in (case_key, turns_key):
+        if key not in names:
+            shown = ", ".join(short_repr(name) for name in names) or "none"
+            raise ValueError(f"the batch has no column {short_repr(key)}; its columns: {shown}")
+    taken = [name for name in _ADDED if name in names]
+    if taken:
+        raise ValueError(
+            f"the batch already has a column {short_repr(taken[0])}, which check_batch adds"
+        )
+
+
+def _verdicts(
+    judge: _RowJudge, names: Iterable[object], turns: Iterable[object]
+) -> tuple[list[bool], list[float], list[str]]:
+    passed: list[bool] = []
+    scores: list[float] = []
+    reasons: list[str] = []
+    for number, (name, value) in enumerate(zip(names, turns, strict=True)):
+        # JSON text turns are read in the judge, as on a trace line
+        outcome = judge.judge(number, {"case": name, "turns": value})
+        row = _row(outcome)
+        passed.append(row["passed"])
+        scores.append(row["score"])
+        reasons.append(row["reason"])
+    return passed, scores, reasons
+
+
+def _dict_batch(
+    judge: _RowJudge, records: Mapping[str, Any], case_key: str, turns_key: str
+) -> dict[str, Any]:
+    _columns_checked(list(records), case_key, turns_key)
+    lengths = {name: len(column) for name, column in records.items()}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{short_repr(name)}: {length}" for name, length in lengths.items())
+        raise ValueError(f"the batch's columns must have one length, got {shown}")
+    passed, scores, reasons = _verdicts(judge, records[case_key], records[turns_key])
+    return {**records, "passed": passed, "score": scores, "reason": reasons}
+
+
+def _arrow_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
+    import pyarrow as pa
+
+    _columns_checked(records.schema.names, case_key, turns_key)
+    passed, scores, reasons = _verdicts(
+        judge, records.column(case_key).to_pylist(), records.column(turns_key).to_pylist()
+    )
+    added = [
+        pa.array(passed, pa.bool_()),
+        pa.array(scores, pa.float64()),
+        pa.array(reasons, pa.string()),
+    ]
+    for name, column in zip(_ADDED, added, strict=True):
+        records = records.append_column(name, column)
+    return records
+
+
+def _pandas_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
+    import pandas as pd
+
+    _columns_checked(list(records.columns), case_key, turns_key)
+    passed, scores, reasons = _verdicts(
+        judge, records[case_key].tolist(), records[turns_key].tolist()
+    )
+    index = records.index
+    return records.assign(
+        passed=pd.Series(passed, index=index, dtype=bool),
+        score=pd.Series(scores, index=index, dtype=float),
+        reason=pd.Series(reasons, index=index, dtype=object),
+    )

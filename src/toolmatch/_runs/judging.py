@@ -1,0 +1,154 @@
+"""Judging one recorded run: a trace record (or a run given as data) against its test case.
+
+``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
+all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.traces import Envelope, Lines, RecordError, lines_of, read_item, turns_value
+from toolmatch._selection.results import TurnResult
+from toolmatch._spec.loading import TestCase, judge_case
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    # What a line came to: kind, line number, case name (when known), the report's lines,
+    # a one-line message (the first failure's place and reason, or the error), the JSON body.
+    Outcome = tuple[str, int, str | None, list[str], str, str | None]
+
+__all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
+
+PASS, FAIL, ERROR = "pass", "fail", "error"
+_SHOWN_NAMES = 8
+_NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
+_EXPECTATION_LIMIT = 160
+
+
+class Judge:
+    """Judges trace records against the spec; sent once to each worker process."""
+
+    def __init__(
+        self, cases: Sequence[TestCase], want_json: bool, envelope: Envelope | None = None
+    ) -> None:
+        self.cases = {case.name: case for case in cases}
+        self.want_json = want_json
+        self.envelope = envelope  # where another trace format keeps case and turns
+
+    def judge_block(self, first: int, item: object) -> list[Outcome]:
+        """The outcomes of a block of ``trace_blocks``: its lines', or its one record's."""
+        if type(item) is Lines:
+            judge = self.judge
+            return [judge(number, line) for number, line in lines_of(first, item)]
+        return [self.judge(first, item)]
+
+    def judge(self, number: int, item: object) -> Outcome:
+        """What an item of ``trace_items`` comes to: a line's bytes or a record read already."""
+        try:
+            return self._judge(number, item)
+        except Exception as error:  # a run must never abort the others, whatever it holds
+            message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
+            return (ERROR, number, None, [message], message, None)
+
+    def _judge(self, number: int, item: object) -> Outcome:
+        try:
+            run = read_item(item)
+            if self.envelope is not None:
+                run = self.envelope(run)
+        except RecordError as error:
+            return _bad(number, str(error), error.case)
+        return self._judge_run(number, run)
+
+    def _judge_run(self, number: int, run: object) -> Outcome:
+        """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
+        if type(run) is not dict and not isinstance(run, dict):
+            return _bad(
+                number,
+                'a run must be a JSON object {"case": NAME, "turns": [...]}, got '
+                f"{short_repr(run)} ({type_name(run)})",
+            )
+        name = run.get("case")
+        if type(name) is not str and not isinstance(name, str):
+            found = "missing" if "case" not in run else f"{short_repr(name)} ({type_name(name)})"
+            return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
+        case = self.cases.get(name)
+        if case is None:
+            names = list(self.cases)
+            shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
+            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+            message = f"unknown case {short_repr(name)}; the spec has {shown}{more}"
+            return _bad(number, message, name)
+        if "turns" not in run:
+            return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
+        # From here on the line is its case's run: whatever goes wrong, it is reported once,
+        # as this run's error, and the case is not missing.
+        try:
+            return self._verdict(number, name, case, turns_value(run["turns"]))
+        except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
+            return _bad(number, str(error), name)
+        except Exception as error:
+            return _bad(number, f"cannot check this run: {_reason(error)}", name)
+
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+        # The run's calls end with its outcome: they need no copies of its args.
+        verdict = judge_case(case, turns, False)
+        if not self.want_json:
+            if verdict.passed:
+                # A text PASS needs no results. Its parts are shared objects (the spec's name
+                # for the case), so a worker's chunk of outcomes pickles small.
+                return (PASS, number, case.name, _NO_DETAILS, "", None)
+            # A text FAIL shows its failing turns only: the others need no words.
+            details, message = failure_lines(verdict.failed_results())
+            return (FAIL, number, name, details, message, None)
+        results = verdict.results()  # the same calls, read once
+        passed = verdict.passed
+        details, message = ([], "") if passed else failure_lines(results)
+        body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
+        return (PASS if passed else FAIL, number, name, details, message, body)
+
+
+def _bad(number: int, message: str, case: str | None = None) -> Outcome:
+    # One line per bad trace line: to_calls lists every accepted format after its first.
+    message = message.partition("\n")[0]
+    return (ERROR, number, case, [message], message, None)
+
+
+def _reason(error: BaseException) -> str:
+    """``TypeName: message`` for an error nobody expected, even one whose ``str`` raises."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    return f"{type_name(error)}: {text}" if text else type_name(error)
+
+
+def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
+    """The report's lines for a failed run, and its first failure in one line; each
+    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
+    lines: list[str] = []
+    first = ""
+    for result in results:
+        if result.passed:
+            continue
+        if result.reason is not None:
+            # A turn missing on one side: its expectations' failures would only repeat it.
+            lines.append(f"  turn {result.turn}: {result.reason}")
+            first = first or f"turn {result.turn}: {result.reason}"
+            continue
+        for index, check in result._failed_checks():
+            expectation = repr(check.expected_tool)
+            if len(expectation) > _EXPECTATION_LIMIT:
+                expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
+            where = f"turn {result.turn}, expected_tools[{index}]"
+            lines.append(f"  {where}: {expectation}")
+            lines.extend(f"    {line}" for line in check.reason_lines())
+            first = first or f"{where}: {check.unmatched_reason}"
+        for problem in result.problems:
+            lines.append(f"  turn {result.turn}: {problem}")
+            first = first or f"turn {result.turn}: {problem}"
+    return lines, first

@@ -1,0 +1,207 @@
+"""Trials: several runs of one case, their pass rate and pass^k (docs/cli.md#trials).
+
+pass^k is the chance that k runs drawn without replacement from a case's n runs, c of
+which passed, all pass: C(c, k) / C(n, k), the unbiased estimate of the chance that k
+fresh runs all pass. pass^1 is the pass rate c / n.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from itertools import count, islice, repeat
+from typing import NamedTuple
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.public import public
+
+__all__ = [
+    "MinPassRate",
+    "mean_pass_k",
+    "parse_min_pass_rate",
+    "pass_hat_k",
+    "pass_k_series",
+    "pass_k_stretches",
+]
+
+
+@public
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """The chance that ``k`` runs of a case all pass, estimated from ``n`` runs of which
+    ``c`` passed: ``C(c, k) / C(n, k)``, the mean over every way of choosing ``k`` of the
+    ``n`` runs of whether all ``k`` passed, as the nearest float.
+
+    ``pass_hat_k(n, c, 1)`` is the pass rate ``c / n``; ``toolmatch check`` reports it
+    for every ``k`` from 1 to ``n`` (docs/cli.md, Trials).
+
+    >>> from toolmatch import pass_hat_k
+    >>> pass_hat_k(4, 2, 1)
+    0.5
+    >>> pass_hat_k(4, 2, 2)  # one of the six pairs of runs both passed
+    0.16666666666666666
+    >>> pass_hat_k(4, 2, 3)
+    0.0
+    """
+    n, c, k = (_whole(name, value) for name, value in (("n", n), ("c", c), ("k", k)))
+    if n < 1:
+        raise ValueError(f"pass_hat_k: n must be >= 1, got {n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"pass_hat_k: c must be from 0 to n ({n}), got {c}")
+    if not 1 <= k <= n:
+        raise ValueError(f"pass_hat_k: k must be from 1 to n ({n}), got {k}")
+    return next(islice(pass_k_series(n, c), k - 1, None))
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as an int: any integer type (NumPy's too, from a data frame's counts)."""
+    try:
+        if not isinstance(value, bool):
+            return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    raise TypeError(
+        f"pass_hat_k: {name} must be a whole number, got {short_repr(value)} ({type_name(value)})"
+    )
+
+
+def pass_k_series(n: int, c: int) -> Iterator[float]:
+    """pass^1, pass^2, ..., pass^n for ``c`` passing runs of ``n``, each the nearest float."""
+    for value, times in pass_k_stretches(n, c):
+        yield from repeat(value, times)
+
+
+def pass_k_stretches(n: int, c: int, below: float = 0.0) -> Iterator[tuple[float, int]]:
+    """pass^1 to pass^n as stretches of equal values: ``(value, how many in a row)``. The
+    0.0 that ends most long series is one stretch, which the report writes at once; with
+    ``below``, so is the rest from the first value below it (a report that shows three
+    decimals passes 0.0005: the values only fall, and each after it shows as 0.000)."""
+    # pass^k = pass^(k-1) * (c - k + 1) / (n - k + 1). The exact fractions grow to thousands
+    # of bits, so each is kept as `scaled * 2 ** exponent`, a lower bound of about
+    # _PRECISION bits: multiplying is exact, shifting left is exact, and only the division
+    # rounds, down, losing less than 1 of a quotient kept above 2 ** (_PRECISION - 1), that
+    # is less than a share d = 2 ** (1 - _PRECISION) of it. After k steps the exact value is
+    # at most scaled / (1 - d) ** k <= scaled * (1 + 2 * k * d) (while k * d <= 1/2, which
+    # holds for any k a loop can reach), and with scaled < 2 ** (_PRECISION + 1) that is
+    # below scaled + 8 * k. When both ends of [scaled, scaled + 8 * k] round to the same
+    # float, so does the exact value between them; when they do not (the interval holds a
+    # rounding midpoint: about k times in 2 ** 71 values), the value is computed exactly.
+    if c == n:  # every run passed: every k runs do
+        yield 1.0, n
+        return
+    scaled, exponent = 1 << _PRECISION, -_PRECISION
+    k = 0
+    for k, passing, runs in zip(count(1), range(c, 0, -1), range(n, n - c, -1)):
+        scaled *= passing
+        short = _PRECISION + runs.bit_length() - scaled.bit_length()
+        if short > 0:  # the quotient would fall below 2 ** (_PRECISION - 1)
+            scaled <<= short
+            exponent -= short
+        scaled //= runs
+        value = _nearest(scaled, scaled + (k << 3), exponent)
+        if value is None:
+            value = math.comb(c, k) / math.comb(n, k)  # int / int rounds correctly
+        # The values only fall: from one below `below` or one rounded to 0.0 on, each is
+        # given as 0.0.
+        if value < below:
+            k -= 1  # this one is the first of the 0.0 stretch
+            break
+        yield value, 1
+        if value == 0.0:
+            break
+    if k < n:
+        yield 0.0, n - k
+
+
+_PRECISION = 128
+_SMALLEST_NORMAL = 2.0**-1022
+
+
+def _nearest(low: int, high: int, exponent: int) -> float | None:
+    """The float nearest to every number from ``low * 2 ** exponent`` to ``high * 2 **
+    exponent``, or None if they round to different floats."""
+    # float(int) rounds to 53 bits correctly, and scaling a normal float is exact; below
+    # the normal floats there are fewer bits, and int / int rounds to them correctly.
+    value = math.ldexp(float(low), exponent)
+    if value >= _SMALLEST_NORMAL:
+        return value if float(low) == float(high) else None
+    scale = 1 << -exponent
+    value = low / scale
+    return value if value == high / scale else None
+
+
+def mean_pass_k(
+    cases: Mapping[tuple[int, int], int], below: float = 0.0
+) -> Iterator[tuple[tuple[float, int], int]]:
+    """For k = 1, 2, ...: the mean pass^k over the cases with at least k runs and how many
+    those are, in stretches: ``((mean, cases), how many k in a row)``; ``cases`` counts
+    the cases by their runs and passing runs, ``(n, c)``.
+
+    Each mean is exact before it is rounded once to the nearest float. With ``below``, once
+    every case's pass^k is below it, the means after are given as 0.0 (with their numbers
+    of cases): the values only fall, so no later mean reaches ``below`` either.
+    Memory is one series per distinct ``(n, c)``, whatever the number of cases.
+    """
+    series = [_Stretch(cases_of, n, pass_k_stretches(n, c)) for (n, c), cases_of in cases.items()]
+    k = 1
+    while series := [stretch for stretch in series if stretch.left or stretch.advance()]:
+        if all(stretch.value < below for stretch in series):
+            for runs in sorted({stretch.runs for stretch in series}):  # cases run out
+                counted = sum(stretch.cases for stretch in series if stretch.runs >= runs)
+                yield (0.0, counted), runs - k + 1
+                k = runs + 1
+            return
+        total = counted = 0
+        for stretch in series:
+            if stretch.value:  # most of a long series is 0.0
+                total += _exactly(stretch.value) * stretch.cases
+            counted += stretch.cases
+        times = min(stretch.left for stretch in series)
+        for stretch in series:
+            stretch.left -= times
+        k += times
+        yield ((total / (counted << _SCALE) if total else 0.0), counted), times
+
+
+class _Stretch:
+    """Where one ``(n, c)`` series is: its value, for ``left`` more values of k."""
+
+    __slots__ = ("cases", "left", "runs", "stretches", "value")
+
+    def __init__(self, cases: int, runs: int, stretches: Iterator[tuple[float, int]]) -> None:
+        self.cases, self.runs, self.stretches = cases, runs, stretches
+        self.value, self.left = 0.0, 0
+
+    def advance(self) -> bool:
+        """Moves to the next stretch; False at the end of the series."""
+        self.value, self.left = next(self.stretches, (0.0, 0))
+        return self.left > 0
+
+
+# Every float from 0 to 1 is a whole multiple of 2 ** -1074: as such whole numbers, the
+# cases' values add up exactly, and one int / int division rounds their mean correctly.
+_SCALE = 1074
+
+
+def _exactly(value: float) -> int:
+    numerator, denominator = value.as_integer_ratio()  # the denominator is a power of 2
+    return numerator << (_SCALE + 1 - denominator.bit_length())
+
+
+class MinPassRate(NamedTuple):
+    """``--min-pass-rate``: as the user wrote it, and its exact value."""
+
+    text: str
+    value: Fraction
+
+
+def parse_min_pass_rate(text: str) -> MinPassRate:
+    """A pass rate from 0 to 1, read exactly (``0.8`` is four fifths, ``2/3`` two thirds)."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise ValueError(f"must be a number from 0 to 1, such as 0.8, got {short_repr(text)}")
+    return MinPassRate(text.strip(), value)

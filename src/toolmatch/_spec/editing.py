@@ -1,0 +1,385 @@
+"""Changing a spec file's text in place: planned edits spliced into YAML, JSON written again.
+
+A YAML spec is composed once with the spec loader (docs/config.md: the same reading,
+limits and merge keys as ``load_test_cases``), which gives each value's place in the text.
+Each edit replaces only the characters of the value it changes, so comments, quoting,
+blank lines, indentation and flow or block style stay byte for byte everywhere else. A
+value that stands in more than one place (an anchor with aliases, a merge key) is not
+changed through one of them. A JSON spec is written again, with the indentation it had.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._cli.update import Edit, NotDone
+
+__all__ = ["SpecText", "inline_yaml"]
+
+_NO_FOLDING = 1 << 20  # a long value stays on its line, as the spec writer keeps it
+_BREAKS = "\n\r\x85\u2028\u2029"
+
+
+def inline_yaml(value: Any, quotes: str | None = None) -> str:
+    """``value`` as one line of YAML (flow style) that the spec loader reads back as itself;
+    a string in ``quotes`` (``'`` or ``"``) when they can hold it.
+
+    >>> print(inline_yaml({"city": "yes", "days": [1, 2], "note": "a: b"}))
+    {city: 'yes', days: [1, 2], note: 'a: b'}
+    >>> print(inline_yaml("Lyon", '"'), inline_yaml("it's", "'"), inline_yaml("a\\nb"))
+    "Lyon" 'it''s' "a\\nb"
+    """
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+        # A line break in a plain or single-quoted string would spread it over lines.
+        style = '"' if any(char in _BREAKS for char in text) else quotes
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+    Dumper.add_representer(str, string)
+    text: str = yaml.dump(
+        [value],
+        Dumper=Dumper,
+        default_flow_style=True,
+        allow_unicode=True,
+        width=_NO_FOLDING,
+        sort_keys=False,
+    )
+    return text.strip()[1:-1]  # inside the list: a flow context, the strictest one
+
+
+def _block_yaml(value: Any, column: int) -> str:
+    """``value`` as block YAML whose lines after the first start at ``column``."""
+    import yaml
+
+    text: str = yaml.safe_dump(
+        value, default_flow_style=False, allow_unicode=True, width=_NO_FOLDING, sort_keys=False
+    )
+    return ("\n" + " " * column).join(text.rstrip("\n").split("\n"))
+
+
+class _UnplacedError(Exception):
+    """An edit whose place in the text cannot be told: the value is shared, or an alias."""
+
+
+class SpecText:
+    """A spec file's text, its data as the loader reads it, and edits made to both."""
+
+    def __init__(self, where: str, raw: bytes) -> None:
+        import codecs
+
+        self.where = where
+        self.bom = raw.startswith(codecs.BOM_UTF8)
+        self.text = raw.decode("utf-8-sig")
+        self.json = where.rpartition(".")[2].lower() == "json"
+        self.root: Any = None
+        self.indents: tuple[int, int, int] | None = None  # measured when a case is added
+        if self.json:
+            import json
+
+            self.data: Any = json.loads(self.text)
+        else:
+            self._compose()
+
+    def _compose(self) -> None:
+        import yaml
+
+        from toolmatch._spec.files import _spec_loader
+
+        loader = _spec_loader(yaml)(self.text)
+        try:
+            self.root = loader.get_single_node()
+            # Building the data flattens each merge key into its mapping's pairs, in place.
+            self.data = loader.construct_document(self.root)
+            self.loader = loader
+        finally:
+            loader.dispose()
+        self.visits: dict[int, int] = {}
+        stack = [self.root]
+        while stack:  # every path to every node: an aliased node is reached more than once
+            node = stack.pop()
+            self.visits[id(node)] = self.visits.get(id(node), 0) + 1
+            if isinstance(node, yaml.MappingNode):
+                stack.extend(child for pair in node.value for child in pair)
+            elif isinstance(node, yaml.SequenceNode):
+                stack.extend(node.value)
+
+    # The new text -------------------------------------------------------------------------
+
+    def bytes_of(self, text: str) -> bytes:
+        return (b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8")
+
+    def edited(self, edits: list[Edit], where: Any) -> tuple[str, list[Edit], list[NotDone]]:
+        """The text with the edits made, the edits made, and the ones left out (with why);
+        ``where`` names a path as the loader does."""
+        from toolmatch._cli.update import Append, NotDone
+
+        if self.json:
+            return self._json_text(edits), edits, []
+        splices: list[tuple[int, int, int, str]] = []
+        made: list[Edit] = []
+        not_done: list[NotDone] = []
+        for edit in edits:
+            try:
+                # Made from the end of the text backwards; at one place, the later edits
+                # first, so that the text reads in the edits' order.
+                number = len(splices)
+                splices.extend(
+                    (start, stop, number + index, new)
+                    for index, (start, stop, new) in enumerate(self._splices(edit))
+                )
+            except _UnplacedError as unplaced:
+                what = "added" if isinstance(edit, Append) else "fixed"
+                not_done.append(NotDone(where(edit.path), str(unplaced), what))
+            else:
+                made.append(edit)
+        text = self.text
+        end = len(text) + 1
+        for start, stop, _, new in sorted(splices, reverse=True):
+            if stop > end:
+                raise AssertionError(f"overlapping edits at {start}-{stop}")
+            text = text[:start] + new + text[stop:]
+            end = start
+        return text, made, not_done
+
+    def _json_text(self, edits: list[Edit]) -> str:
+        import json
+        import re
+
+        from toolmatch._cli.update import apply_to_data
+
+        data = apply_to_data(self.data, edits)
+        found = re.search(r"\n([ \t]+)\S", self.text)
+        indent: str | None = found.group(1) if found else None
+        text = json.dumps(data, indent=indent, ensure_ascii=self.text.isascii())
+        return text + ("\n" if self.text.endswith("\n") else "")
+
+    # Places in the YAML text --------------------------------------------------------------
+
+    def _node(self, path: tuple[Any, ...]) -> tuple[Any, Any]:
+        """The node at ``path`` and the key node it is the value of (``None`` in a list)."""
+        import yaml
+
+        node, key_node = self.root, None
+        for step in path:
+            self._not_shared(node)
+            if isinstance(node, yaml.MappingNode):
+                pairs = [pair for pair in node.value if self._key(pair[0]) == step]
+                key_node, node = pairs[-1]  # a key beside a merge key overrides the merged one
+            else:
+                key_node, node = None, node.value[step]
+        self._not_shared(node)
+        return node, key_node
+
+    def _key(self, node: Any) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except Exception:  # a key no spec path can name
+            return None
+
+    def _not_shared(self, node: Any) -> None:
+        if self.visits.get(id(node), 0) > 1:
+            raise _UnplacedError(
+                "is shared through a YAML anchor or merge key (<<); change it by hand"
+            )
+
+    def _within(self, outer: Any, inner: Any) -> bool:
+        return bool(outer.start_mark.index <= inner.start_mark.index < outer.end_mark.index)
+
+    def _end(self, node: Any) -> int:
+        """Where the node's own text ends: a block collection ends with its last item."""
+        import yaml
+
+        if isinstance(node, yaml.ScalarNode):
+            if node.style in ("|", ">"):  # the trailing line break and indentation are not it
+                span = self.text[node.start_mark.index : node.end_mark.index]
+                return int(node.start_mark.index + len(span.rstrip()))
+            return int(node.end_mark.index)
+        if node.flow_style or not node.value:
+            return int(node.end_mark.index)
+        last = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
+        if not self._within(node, last):
+            raise _UnplacedError("ends with a YAML alias; change the spec by hand")
+        return self._end(last)
+
+    def _line_start(self, index: int) -> int:
+        return self.text.rfind("\n", 0, index) + 1
+
+    def _line_end(self, index: int) -> int:
+        """Where the line holding ``index`` ends, before its line break."""
+        end = self.text.find("\n", index)
+        if end == -1:
+            return len(self.text)
+        return end - 1 if end > 0 and self.text[end - 1] == "\r" else end
+
+    def _newline(self) -> str:
+        return "\r\n" if "\r\n" in self.text else "\n"
+
+    def _first_on_line(self, index: int) -> bool:
+        return not self.text[self._line_start(index) : index].strip()
+
+    # Splices ------------------------------------------------------------------------------
+
+    def _splices(self, edit: Edit) -> list[tuple[int, int, str]]:
+        from toolmatch._cli.update import Append, Replace
+
+        if isinstance(edit, Replace):
+            node, key_node = self._node(edit.path)
+            return [self._replace(node, key_node, edit.value)]
+        if isinstance(edit, Append):
+            return [self._append(edit)]
+        return self._rekey(edit)
+
+    def _replace(self, node: Any, key_node: Any, value: Any) -> tuple[int, int, str]:
+        import yaml
+
+        start = int(node.start_mark.index)
+        block = not isinstance(node, yaml.ScalarNode) and not node.flow_style and node.value
+        column = int(node.start_mark.column)
+        if (
+            block
+            and key_node is not None
+            and self._first_on_line(start)
+            and column <= key_node.start_mark.column
+        ):
+            # A list at its key's indentation: anything else in its place must go deeper.
+            extra = "  "
+            column += 2
+        else:
+            extra = ""
+        if block and isinstance(value, (dict, list)) and value:
+            new = _block_yaml(value, column)
+        else:
+            quotes = None  # a quoted string stays in its quotes
+            if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):
+                quotes = node.style
+            new = inline_yaml(value, quotes)
+        end = self._end(node)
+        if end == start and self.text[start - 1 : start] == ":":
+            extra = " "  # an empty value (null) right after its key's colon
+        return start, end, extra + new
+
+    def _own_pairs(self, node: Any) -> list[tuple[Any, Any]]:
+        """The mapping's pairs written in it (not merged in), in the text's order."""
+        pairs = [pair for pair in node.value if self._within(node, pair[0])]
+        return sorted(pairs, key=lambda pair: int(pair[0].start_mark.index))
+
+    def _rekey(self, edit: Any) -> list[tuple[int, int, str]]:
+        node, key_node = self._node(edit.path)
+        own = self._own_pairs(node)
+        gone = [pair for pair in own if self._key(pair[0]) in edit.delete]
+        for pair in gone:
+            self._not_shared(pair[1])
+        kept = [pair for pair in own if pair not in gone]
+        if not kept:  # nothing of the mapping stays: written anew
+            if len(own) < len(node.value):
+                raise _UnplacedError("has keys merged in (<<); change it by hand")
+            return [self._replace(node, key_node, dict(edit.add))]
+        splices = self._deletions(node, own, gone)
+        if edit.add:
+            after = [pair for pair in kept if self._key(pair[0]) == edit.after]
+            anchor = after[0] if after else kept[-1]
+            splices.append(self._insertion(node, kept, anchor, edit.add))
+        return splices
+
+    def _deletions(
+        self, node: Any, own: list[tuple[Any, Any]], gone: list[tuple[Any, Any]]
+    ) -> list[tuple[int, int, str]]:
+        """Each run of removed pairs, with what belongs to it: its lines in a block
+        mapping, its comma in a flow one."""
+        splices = []
+        run: list[tuple[Any, Any]] = []
+        for position, pair in enumerate([*own, None]):
+            if pair is not None and pair in gone:
+                run.append(pair)
+                continue
+            if not run:
+                continue
+            first_key, last_value = run[0][0], run[-1][1]
+            start = int(first_key.start_mark.index)
+            following = pair
+            if not node.flow_style and self._first_on_line(start):
+                stop = self._line_end(self._end(last_value))
+                stop = min(len(self.text), stop + len(self._newline()))
+                splices.append((self._line_start(start), stop, ""))
+            elif following is not None:
+                splices.append((start, int(following[0].start_mark.index), ""))
+            else:  # the last pairs of a flow mapping: from the end of the one before
+                before = own[position - len(run) - 1]
+                splices.append((self._end(before[1]), self._end(last_value), ""))
+            run = []
+        return splices
+
+    def _insertion(
+        self, node: Any, kept: list[tuple[Any, Any]], anchor: tuple[Any, Any], add: Any
+    ) -> tuple[int, int, str]:
+        entries = [f"{inline_yaml(key)}: {inline_yaml(value)}" for key, value in add]
+        if node.flow_style:
+            at = self._end(anchor[1])
+            return at, at, "".join(f", {entry}" for entry in entries)
+        at = self._line_end(self._end(anchor[1]))
+        indent = " " * int(kept[0][0].start_mark.column)
+        return at, at, "".join(f"{self._newline()}{indent}{entry}" for entry in entries)
+
+    def _append(self, edit: Any) -> tuple[int, int, str]:
+        node, _ = self._node(edit.path)
+        last = node.value[-1]
+        if not self._within(node, last):
+            raise _UnplacedError("ends with a YAML alias; change the spec by hand")
+        if node.flow_style:
+            at = self._end(last)
+            return at, at, f", {inline_yaml(edit.item)}"
+        newline = self._newline()
+        at = self._line_end(self._end(last))
+        gap = ""
+        if len(node.value) > 1:  # cases apart by a blank line get one more
+            between = self.text[self._end(node.value[-2]) : node.value[-1].start_mark.index]
+            if between.count("\n") > 1:
+                gap = newline
+        dash = int(node.start_mark.column)
+        column = int(last.start_mark.column)
+        if self.indents is None:
+            self.indents = self._indents()
+        lines = _case_yaml(edit.shown, self.indents).split("\n")
+        first = " " * dash + "-" + " " * (column - dash - 1) + lines[0]
+        rest = [(" " * column + line) if line else line for line in lines[1:]]
+        return at, at, newline + gap + newline.join([first, *rest])
+
+    def _indents(self) -> tuple[int, int, int]:
+        """How the file indents a nested mapping, and a list under a key (its items, its
+        dashes), measured at their first use; 2, 2 and 0 where it has none."""
+        import yaml
+
+        mapping = sequence = offset = None
+        stack = [self.root]
+        while stack and (mapping is None or sequence is None):
+            node = stack.pop()
+            if not isinstance(node, yaml.MappingNode):
+                if isinstance(node, yaml.SequenceNode):
+                    stack.extend(reversed(node.value))
+                continue
+            for key, value in node.value:
+                if getattr(value, "flow_style", True) or not self._within(node, key):
+                    continue  # a scalar, a flow collection, or a key merged in
+                if isinstance(value, yaml.MappingNode) and value.value and mapping is None:
+                    mapping = value.value[0][0].start_mark.column - key.start_mark.column
+                if isinstance(value, yaml.SequenceNode) and value.value and sequence is None:
+                    offset = value.start_mark.column - key.start_mark.column
+                    sequence = value.value[0].start_mark.column - key.start_mark.column
+            stack.extend(reversed([value for _, value in node.value]))
+        return mapping or 2, sequence or 2, offset or 0
+
+
+def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:
+    """A new case's mapping as block YAML (with its comments), its keys at column 0: as
+    ``toolmatch record`` writes it (:func:`spec_text`'s settings), indented as the file is."""
+    from toolmatch._runs.recording import spec_text
+
+    mapping, sequence, offset = indents
+    return spec_text(case, (mapping, max(sequence, offset + 2), offset)).rstrip("\n")

@@ -1,0 +1,90 @@
+"""Spec data from tau2-bench tasks (``data/tau2/domains/<domain>/tasks.json``).
+
+Each task's ``evaluation_criteria.actions`` are the tool calls it expects, each with
+``name``, ``arguments`` and ``compare_args`` (the arguments compared; all of them when
+``null`` or missing, none when empty). What each becomes is in docs/importers.md.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.importing import escaped, exact_name, read_json_entries
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+    from typing import Any
+
+__all__ = ["import_tau2"]
+
+
+@public
+def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]:
+    """Spec data (what :func:`load_test_cases` reads) from tau2-bench tasks.
+
+    ``tasks`` is a ``tasks.json`` file (a JSON list) or its tasks, parsed. One case per
+    task, named by its ``id``, one ``distinct`` turn of its actions, each an exact tool
+    name with only its ``compare_args`` asserted; see docs/importers.md.
+
+    >>> task = {"id": "7", "evaluation_criteria": {"actions": [
+    ...     {"action_id": "7_0", "name": "cancel", "arguments": {"id": "X1", "why": "late"},
+    ...      "compare_args": ["id"]}]}}
+    >>> import_tau2([task])["test_cases"][0]
+    {'name': '7', 'expected_tools': [{'name': {'$literal': 'cancel'}, 'args': {'id': 'X1'}}], \
+'distinct': True}
+    """
+    cases = []
+    for where, task in read_json_entries(tasks, "tasks"):
+        if not isinstance(task, dict) or not isinstance(task.get("id"), (str, int)):
+            raise ValueError(
+                f"{where}: a tau2-bench task must be an object with an id, got "
+                f"{short_repr(task)} ({type_name(task)})"
+            )
+        name = str(task["id"])
+        place = f"{where} ({name})"
+        criteria = task.get("evaluation_criteria")
+        actions = (
+            None
+            if criteria is None
+            else _field(criteria, "actions", list, f"{place}.evaluation_criteria")
+        )
+        expected = [
+            _action(action, f"{place}.evaluation_criteria.actions[{index}]")
+            for index, action in enumerate(actions or [])
+        ]
+        cases.append({"name": name, "expected_tools": expected, "distinct": True})
+    return {"test_cases": cases}
+
+
+def _field(mapping: object, key: str, kind: type, place: str) -> Any:
+    if not isinstance(mapping, dict):
+        raise ValueError(
+            f"{place}: must be an object, got {short_repr(mapping)} ({type_name(mapping)})"
+        )
+    value = mapping.get(key)
+    if value is not None and not isinstance(value, kind):
+        raise ValueError(
+            f"{place}.{key}: must be a {kind.__name__} or null, got {short_repr(value)} "
+            f"({type_name(value)})"
+        )
+    return value
+
+
+def _action(action: object, place: str) -> dict[str, Any]:
+    name = _field(action, "name", str, place)
+    if not name:
+        raise ValueError(f"{place}.name: missing; an action needs the tool's name")
+    arguments = _field(action, "arguments", dict, place) or {}
+    compared = _field(action, "compare_args", list, place)
+    if compared is None:
+        compared = list(arguments)
+    # A compared argument the action lacks: tau2-bench wants the call to lack it too.
+    args = {
+        key: escaped(arguments[key]) if key in arguments else {"$absent": True} for key in compared
+    }
+    tool: dict[str, Any] = {"name": exact_name(name)}
+    if args:
+        tool["args"] = args
+    return tool

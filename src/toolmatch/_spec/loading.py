@@ -1,0 +1,692 @@
+"""Test cases from YAML or JSON files: expected tools, turns and cases, checked at load time.
+
+Every mistake in a file is reported at once, each with its exact path, in one
+``ConfigError``. PyYAML and json are imported only when a file is read, so
+``import toolmatch`` stays light.
+"""
+
+from __future__ import annotations
+
+from toolmatch._calls.catalogue import ToolCatalogue
+from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
+from toolmatch._selection.turn import (
+    ExpectedTool,
+    ExpectedTurn,
+    RunVerdict,
+    check_max_calls,
+    read_turns,
+)
+from toolmatch._spec.files import read_spec_file
+from toolmatch._spec.matcher_keys import (
+    ARGS_KEYS_01,
+    ConfigError,
+    Problems,
+    build_arguments,
+    build_value,
+    read_by_01,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+    from typing import Any
+
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._selection.results import TurnResult
+    from toolmatch._spec.matcher_keys import SpecWarning
+
+__all__ = [
+    "TestCase",
+    "judge_case",
+    "load_expected_tools",
+    "load_test_cases",
+    "load_test_cases_quietly",
+    "read_run_turns",
+]
+
+
+_TOOL_KEYS = (
+    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
+)  # fmt: skip
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
+_TURN_KEYS = (
+    "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats",
+    "tools",
+)  # fmt: skip
+_CASE_KEYS = ("name", "turns", *_TURN_KEYS)
+_TOP_KEYS = ("test_cases",)
+# What a 0.1 file meant by args: {KEY: ...}, and how 0.2 says it.
+_ARGS_01 = {
+    "exact": "write the arguments under args and exact: true beside it",
+    "partial": "write the arguments under args directly (a subset is the default)",
+    "literal": "write the arguments under args and exact: true beside it",
+    "any": "leave args out to accept any arguments",
+    "one_of": "a spec file has no alternatives for the whole arguments: write one case each",
+    "not": "a spec file has no negation of the whole arguments: list what must hold instead",
+}
+
+
+@public
+class TestCase(Record):
+    """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
+    bound on the calls of all its turns together (ignored calls not counted).
+
+    >>> [case] = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
+    >>> case.name, len(case.turns)
+    ('lookup', 1)
+    >>> [result.passed for result in case.check([[{"name": "web_search"}]])]
+    [True]
+    """
+
+    __test__ = False  # pytest: a configuration record, not a test class to collect
+    _fields = ("name", "turns", "max_calls")
+    __slots__ = _fields
+    __hash__ = None  # type: ignore[assignment]
+    name: str
+    turns: tuple[ExpectedTurn, ...]
+    max_calls: int | None
+
+    def __init__(
+        self, name: str, turns: Sequence[ExpectedTurn], max_calls: int | None = None
+    ) -> None:
+        self._assign(name, tuple(turns), check_max_calls(max_calls))
+
+    def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
+        """Judge a recorded run, one entry of calls per turn, turn by turn.
+
+        A turn present on one side only fails with a ``reason``, as in :func:`check_turns`;
+        an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
+        holding several alternative answers (choices) ``ValueError``, named the same way.
+        """
+        return judge_case(self, call_turns).results()
+
+    def passes(self, call_turns: Sequence[object]) -> bool:
+        """Whether the run passes: ``check``'s verdict, without building its results.
+
+        Faster than :meth:`check` when only the verdict counts, as over a large trace
+        file; bad input raises as in :meth:`check`.
+
+        >>> spec = {"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]}
+        >>> [case] = load_test_cases(spec)
+        >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
+        (True, False)
+        """
+        return judge_case(self, call_turns, False).passed
+
+
+def judge_case(case: TestCase, call_turns: Sequence[object], copy_args: bool = True) -> RunVerdict:
+    """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its
+    ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
+    failing run (``toolmatch check``) asks for them after the verdict. Without
+    ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
+    return RunVerdict(case.turns, read_run_turns(call_turns, copy_args), case.max_calls)
+
+
+def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:
+    """A run's turns, each read by :func:`to_calls`: a list of turns, each named in errors.
+
+    >>> read_run_turns([[{"name": "search"}], []])
+    [[ToolCall(name='search', args={})], []]
+    """
+    if not isinstance(call_turns, (list, tuple)):
+        raise TypeError(
+            f"turns must be a list with one entry of calls per turn, got "
+            f"{short_repr(call_turns)} ({type_name(call_turns)})"
+        )
+    return read_turns(call_turns, "turns", copy_args)
+
+
+@public
+def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:
+    """Expected tools from configuration data; raises ``ConfigError`` listing every problem.
+
+    An item is a tool name, or a mapping with ``name`` and optionally ``args`` (argument
+    names, whatever they are, to values: plain values or matcher mappings, asserted as a
+    subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
+    ``result`` and ``failed``. A place that toolmatch 0.1 read as a matcher and that is
+    data now warns with a :class:`SpecWarning` (see docs/config.md).
+
+    >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}
+    >>> tools = load_expected_tools(["search", refund])
+    >>> tools[1] == [{"name": "issue_refund", "args": {"amount": 42.0}}]
+    True
+    >>> from toolmatch import ConfigError
+    >>> try:
+    ...     load_expected_tools([{"name": "refund", "count": 0}, {"name": ""}])
+    ... except ConfigError as error:
+    ...     for problem in error.problems:
+    ...         print(problem.path, "--", problem.message.partition(";")[0])
+    expected_tools[0].count -- must be >= 1 without max_count, got 0
+    expected_tools[1].name -- a tool name must not be empty: '' is in every tool name
+    """
+    problems = Problems()
+    tools = _expected_tools(data, path, problems)
+    problems.raise_if_any()
+    problems.emit_warnings(stacklevel=2)
+    return tools
+
+
+@public
+def load_test_cases(source: str | PathLike[str] | object) -> list[TestCase]:
+    """Test cases from a ``.yaml`` / ``.yml`` / ``.json`` file, or from already-parsed data.
+
+    The layout is ``test_cases: [{name, max_calls?, turns: [{expected_tools: [...], ...}]}]``
+    (a turn's options: ``distinct``, ``ordered``, ``exhaustive``, ``ignore``, ``max_calls``,
+    ``no_repeats``); a case may instead carry ``expected_tools`` and those options itself,
+    as its only turn. Every problem is reported at once in a ``ConfigError``; a file's
+    problems carry its name; places whose meaning changed since toolmatch 0.1 warn with a
+    :class:`SpecWarning` once the spec loads. YAML needs PyYAML: ``pip install 'toolmatch[yaml]'``.
+
+    >>> spec = {"test_cases": [
+    ...     {"name": "refund", "turns": [
+    ...         {"expected_tools": ["lookup_order"]},
+    ...         {"expected_tools": [{"name": "refund", "args": {"amount": {"regex": "4[0-9"}}}]},
+    ...     ]},
+    ... ]}
+    >>> from toolmatch import ConfigError
+    >>> try:
+    ...     load_test_cases(spec)
+    ... except ConfigError as error:
+    ...     print(error.problems[0].path)
+    test_cases[0](refund).turns[1].expected_tools[0].args.amount.regex
+    """
+    cases, problems, where = _load(source)
+    problems.emit_warnings(where, stacklevel=2)
+    return cases
+
+
+def load_test_cases_quietly(
+    source: str | PathLike[str] | object,
+) -> tuple[list[TestCase], list[SpecWarning]]:
+    """:func:`load_test_cases`, with its warnings returned instead of issued (for the CLI,
+    which prints each on one line)."""
+    cases, problems, where = _load(source)
+    return cases, problems.spec_warnings(where)
+
+
+def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problems, str | None]:
+    import os  # here, not at the top: `import toolmatch` stays fast
+
+    where = None
+    data = source
+    if isinstance(source, (str, os.PathLike)):
+        where = os.fspath(source)
+        data = read_spec_file(where)
+    problems = Problems()
+    # A tools: path is relative to the spec file; for data already parsed, to the working
+    # directory (docs/config.md).
+    files = _ToolFiles("" if where is None else os.path.dirname(where))
+    cases = _test_cases(data, problems, files)
+    problems.raise_if_any(where)
+    return cases, problems, where
+
+
+def _unknown_keys(
+    mapping: dict[Any, Any], accepted: tuple[str, ...], path: str, problems: Problems
+) -> None:
+    for key in mapping:
+        if key in accepted:
+            continue
+        hint = ""
+        if isinstance(key, str):
+            import difflib
+
+            close = difflib.get_close_matches(key, accepted, n=1)
+            if close:
+                hint = f" (did you mean {close[0]!r}?)"
+        problems.add(
+            join_path(path, key),
+            f"unknown key {short_repr(key)}{hint}; accepted: {', '.join(accepted)}",
+        )
+
+
+def _flag(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> bool:
+    value = mapping.get(key, False)
+    if not isinstance(value, bool):
+        problems.add(join_path(path, key), f"must be true or false, got {short_repr(value)}")
+        return False
+    return value
+
+
+def _expected_tools(data: object, path: str, problems: Problems) -> list[ExpectedTool]:
+    if not isinstance(data, list):
+        problems.add(
+            path,
+            "must be a list of expected tools (tool names or mappings with a name), got "
+            f"{short_repr(data)} ({type_name(data)})",
+        )
+        return []
+    tools = []
+    for index, item in enumerate(data):
+        tool = _expected_tool(item, join_path(path, index), problems)
+        if tool is not None:
+            tools.append(tool)
+    return tools
+
+
+def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | None:
+    if isinstance(name, dict):
+        built = build_value(name, path, problems)
+        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+            return built
+        if not isinstance(built, Matcher):
+            problems.add(
+                path,
+                "a tool name mapping must be a matcher, with a $ key ({$literal: search} for "
+                "the exact name, {$one_of: [...]}, {$any: true}) or {regex: ...}; got "
+                f"{short_repr(name)}",
+            )
+        elif built is Absent or isinstance(built, Maybe):
+            problems.add(path, "a tool name cannot be $maybe or $absent: every call has a name")
+        return None
+    if not isinstance(name, str):
+        problems.add(
+            path,
+            "a tool name must be a string (matched as a substring of the called tool's name) or "
+            f"a matcher mapping such as {{$literal: search}}, got {short_repr(name)} "
+            f"({type_name(name)})",
+        )
+        return None
+    if not name:
+        problems.add(path, "a tool name must not be empty: '' is in every tool name")
+        return None
+    return name
+
+
+def _expected_tool(
+    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _TOOL_KEYS
+) -> ExpectedTool | None:
+    if isinstance(item, str):
+        bare = _tool_name(item, path, problems)
+        return None if bare is None else ExpectedTool(bare)
+    if not isinstance(item, dict):
+        problems.add(
+            path,
+            f"must be a tool name or a mapping with {', '.join(accepted)}; got "
+            f"{short_repr(item)} ({type_name(item)})",
+        )
+        return None
+    before = len(problems.found)
+    if accepted is _IGNORE_KEYS:
+        for key in ("count", "max_count", "never"):
+            if key in item:
+                problems.add(
+                    join_path(path, key),
+                    f"an ignore pattern selects calls, so {key} means nothing there; "
+                    f"accepted: {', '.join(accepted)}",
+                )
+        _unknown_keys(
+            {key: None for key in item if key not in ("count", "max_count", "never")},
+            accepted,
+            path,
+            problems,
+        )
+    else:
+        _unknown_keys(item, accepted, path, problems)
+    name: str | Matcher | None = None
+    if "name" not in item:
+        problems.add(
+            join_path(path, "name"),
+            "missing; every expected tool needs the tool name (matched as a substring)",
+        )
+    else:
+        name = _tool_name(item["name"], join_path(path, "name"), problems)
+    exact = _flag(item, "exact", path, problems)
+    ignore = _ignore_args(item, path, problems)
+    args = _tool_args(item.get("args"), exact, ignore, join_path(path, "args"), problems)
+    never = _flag(item, "never", path, problems)
+    count, max_count = _tool_counts(item, path, problems)
+    if never and ("count" in item or "max_count" in item):
+        problems.add(
+            join_path(path, "never"),
+            "never: true asserts that no call matches; it cannot be combined with count or "
+            "max_count",
+        )
+    result = _tool_result(item, join_path(path, "result"), problems)
+    failed = item.get("failed")
+    if failed is not None and not isinstance(failed, bool):
+        problems.add(
+            join_path(path, "failed"),
+            f"must be true, false or null (either), got {short_repr(failed)}",
+        )
+    if len(problems.found) > before or name is None:
+        return None
+    try:
+        if never:
+            return ExpectedTool.never(name, args, result=result, failed=failed)
+        return ExpectedTool(
+            name, args, count=count, max_count=max_count, result=result, failed=failed
+        )
+    except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
+        problems.add(path, str(error))
+        return None
+
+
+def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
+    if "result" not in item:
+        return None
+    result = item["result"]
+    if result is None:
+        problems.add(
+            path,
+            "result: null asserts nothing (a call without a recorded result has none); leave "
+            "result out, or give the value or matcher the result must match",
+        )
+        return None
+    built = build_value(result, path, problems)
+    if built is Absent or isinstance(built, Maybe):
+        problems.add(path, "a result cannot be $maybe or $absent: it is a value, not a key")
+        return None
+    return built
+
+
+def _ignore_args(item: dict[Any, Any], path: str, problems: Problems) -> list[str] | None:
+    """The key patterns of ``ignore_args`` (``Partial`` / ``Exact``'s ``ignore``), if any."""
+    patterns = item.get("ignore_args")
+    if patterns is None:
+        return None
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        problems.add(
+            join_path(path, "ignore_args"),
+            f"must be a list of key patterns (strings such as '*_id'), got {short_repr(patterns)}",
+        )
+        return None
+    return patterns
+
+
+def _tool_args(
+    args: object, exact: bool, ignore: list[str] | None, path: str, problems: Problems
+) -> dict[str, Any] | Matcher | None:
+    if args is None:
+        if exact:
+            return Exact({}, ignore=ignore)
+        return None
+    if not isinstance(args, dict):
+        problems.add(
+            path,
+            "must be a mapping of argument names to expected values (a subset; exact: true "
+            f"beside args for exactly these), got {short_repr(args)} ({type_name(args)})",
+        )
+        return None
+    names = [key for key in args if not isinstance(key, str)]
+    for key in names:
+        problems.add(
+            join_path(path, key),
+            f"argument names must be strings, got {short_repr(key)} ({type_name(key)}); quote it",
+        )
+    old = read_by_01(args, ARGS_KEYS_01)
+    if old is not None:
+        problems.warn(
+            path,
+            f"{{{old}: ...}} names an argument {old!r} now (toolmatch 0.1 read it as a matcher "
+            f"for the whole arguments); {_ARGS_01[old]}",
+        )
+    built = build_arguments(args, path, problems)
+    if names:
+        return None
+    if ignore:
+        return (Exact if exact else Partial)(built, ignore=ignore)
+    return Exact(built) if exact else built
+
+
+def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[int, int | None]:
+    count = item.get("count", 1)
+    max_count = item.get("max_count")
+    if isinstance(count, bool) or not isinstance(count, int):
+        problems.add(
+            join_path(path, "count"),
+            f"must be an int >= 0, got {short_repr(count)} ({type_name(count)})",
+        )
+        count = 1
+    elif count < 0:
+        problems.add(join_path(path, "count"), f"must be >= 0, got {short_repr(count)}")
+        count = 1
+    elif count == 0 and max_count is None:
+        problems.add(
+            join_path(path, "count"),
+            "must be >= 1 without max_count, got 0; to assert that no call matches, write "
+            "never: true (count: 0 with max_count: N allows at most N)",
+        )
+        count = 1
+    if max_count is None:
+        return count, None
+    if isinstance(max_count, bool) or not isinstance(max_count, int):
+        problems.add(
+            join_path(path, "max_count"),
+            f"must be an int >= count, or null, got {short_repr(max_count)} "
+            f"({type_name(max_count)})",
+        )
+        return count, None
+    if max_count < count:
+        problems.add(
+            join_path(path, "max_count"),
+            f"must be >= count ({short_repr(count)}), got {short_repr(max_count)}",
+        )
+        return count, None
+    return count, max_count
+
+
+def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | None:
+    value = mapping.get("max_calls")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        problems.add(
+            join_path(path, "max_calls"),
+            f"must be an int >= 0, or null, got {short_repr(value)} ({type_name(value)})",
+        )
+        return None
+    return value
+
+
+class _ToolFiles:
+    """Where a spec's ``tools:`` paths start, and the files read so far: a file several turns
+    name is read, and its validators built, once."""
+
+    __slots__ = ("base", "read")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.read: dict[str, tuple[Any, list[str]]] = {}
+
+
+def _tools(mapping: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles) -> Any:
+    """The turn option ``tools``: a file of definitions, or a list of them; ``None`` if bad."""
+    import os
+
+    where = join_path(path, "tools")
+    raw = mapping["tools"]
+    if isinstance(raw, str) and raw:
+        label = os.path.join(files.base, raw)
+        if label not in files.read:
+            files.read[label] = _tools_file(label)
+        catalogue, messages = files.read[label]
+        for message in messages:
+            problems.add(where, message)
+        return catalogue
+    if not isinstance(raw, list):
+        problems.add(
+            where,
+            "must be the path of a JSON or YAML file of tool definitions (relative to the "
+            f"spec), or a list of definitions, got {short_repr(raw)} ({type_name(raw)})",
+        )
+        return None
+    catalogue, messages = _catalogue(raw, where)
+    for message in messages:
+        problems.add(where, message)
+    return catalogue
+
+
+def _tools_file(label: str) -> tuple[Any, list[str]]:
+    try:
+        raw = read_spec_file(label)
+    except OSError as error:
+        return None, [f"cannot read {label}: {error.strerror or error}"]
+    except ConfigError as error:
+        return None, [f"{problem.path}: {problem.message}" for problem in error.problems]
+    return _catalogue(raw, label)
+
+
+def _catalogue(raw: object, label: str) -> tuple[Any, list[str]]:
+    try:
+        return ToolCatalogue(raw, label), []
+    # ImportError: no jsonschema, a load error at its place rather than a crash
+    except (TypeError, ValueError, ImportError) as error:
+        return None, [str(error)]
+
+
+def _turn(
+    data: object,
+    path: str,
+    problems: Problems,
+    files: _ToolFiles | None = None,
+    inherited: Any = None,
+) -> ExpectedTurn:
+    if not isinstance(data, dict):
+        problems.add(
+            path,
+            "a turn must be a mapping with expected_tools (and optionally distinct, ordered, "
+            f"exhaustive, ignore, max_calls, no_repeats, tools), got {short_repr(data)} "
+            f"({type_name(data)})",
+        )
+        return ExpectedTurn(())
+    _unknown_keys(data, _TURN_KEYS, path, problems)
+    if "expected_tools" not in data:
+        problems.add(
+            join_path(path, "expected_tools"),
+            "missing; each turn lists its expected tools (an empty list expects nothing)",
+        )
+        tools = []
+    else:
+        tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
+    flags = {
+        key: _flag(data, key, path, problems)
+        for key in ("distinct", "ordered", "exhaustive", "no_repeats")
+    }
+    ignore: list[ExpectedTool] = []
+    if "ignore" in data:
+        where = join_path(path, "ignore")
+        raw = data["ignore"]
+        if not isinstance(raw, list):
+            problems.add(
+                where,
+                "must be a list of calls to leave out (tool names or mappings with a name), "
+                f"got {short_repr(raw)} ({type_name(raw)})",
+            )
+        else:
+            for index, item in enumerate(raw):
+                pattern = _expected_tool(item, join_path(where, index), problems, _IGNORE_KEYS)
+                if pattern is not None:
+                    ignore.append(pattern)
+    max_calls = _max_calls(data, path, problems)
+    # A ToolCatalogue already built: ExpectedTurn takes it as it takes definitions.
+    catalogue = inherited
+    if "tools" in data:
+        catalogue = _tools(data, path, problems, files or _ToolFiles(""))
+    return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
+
+
+def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
+    path = f"test_cases[{index}]"
+    if not isinstance(data, dict):
+        problems.add(
+            path,
+            "a test case must be a mapping with name and turns (or expected_tools), got "
+            f"{short_repr(data)} ({type_name(data)})",
+        )
+        return None
+    name = data.get("name")
+    if "name" not in data:
+        problems.add(join_path(path, "name"), "missing; every test case needs a unique name")
+    elif not isinstance(name, str) or not name:
+        problems.add(
+            join_path(path, "name"),
+            f"must be a non-empty string, got {short_repr(name)} ({type_name(name)})",
+        )
+    else:
+        path = f"{path}({name})"
+    _unknown_keys(data, _CASE_KEYS, path, problems)
+    turns: list[ExpectedTurn] = []
+    max_calls = None
+    if "turns" in data and "expected_tools" in data:
+        problems.add(
+            path,
+            "has both turns and expected_tools; give turns: [...] for several turns, or "
+            "expected_tools: [...] for a single turn",
+        )
+    elif "turns" in data:
+        for key in _TURN_KEYS:
+            if key in data and key not in ("expected_tools", "max_calls", "tools"):
+                problems.add(
+                    join_path(path, key),
+                    f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
+                    f"{key}: {'[...]' if key == 'ignore' else 'true'}}}]",
+                )
+        max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
+        # The case's tools are every turn's, unless a turn names its own.
+        case_tools = _tools(data, path, problems, files) if "tools" in data else None
+        raw_turns = data["turns"]
+        if not isinstance(raw_turns, list) or not raw_turns:
+            problems.add(
+                join_path(path, "turns"),
+                "must be a non-empty list of turns, each a mapping with expected_tools, got "
+                f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
+            )
+        else:
+            turns = [
+                _turn(
+                    turn, join_path(join_path(path, "turns"), number), problems, files, case_tools
+                )
+                for number, turn in enumerate(raw_turns)
+            ]
+    elif "expected_tools" in data:
+        single = {key: data[key] for key in _TURN_KEYS if key in data}
+        turns = [_turn(single, path, problems, files)]
+    else:
+        problems.add(
+            path,
+            "has neither turns nor expected_tools; give turns: [...] for several turns, or "
+            "expected_tools: [...] for a single turn",
+        )
+    if not isinstance(name, str) or not name:
+        return None
+    return TestCase(name, turns, max_calls)
+
+
+def _test_cases(data: object, problems: Problems, files: _ToolFiles) -> list[TestCase]:
+    if not isinstance(data, dict):
+        what = "is empty" if data is None else f"is {short_repr(data)} ({type_name(data)})"
+        problems.add("test_cases", f"missing: the top level {what}; expected test_cases: [...]")
+        return []
+    _unknown_keys(data, _TOP_KEYS, "", problems)
+    raw = data.get("test_cases")
+    if "test_cases" not in data:
+        problems.add("test_cases", "missing; the top level must have a test_cases list")
+        return []
+    if not isinstance(raw, list) or not raw:
+        problems.add(
+            "test_cases",
+            f"must be a non-empty list of test cases, got {short_repr(raw)} ({type_name(raw)})",
+        )
+        return []
+    cases = []
+    first_use: dict[str, int] = {}
+    for index, item in enumerate(raw):
+        case = _case(item, index, problems, files)
+        if case is None:
+            continue
+        if case.name in first_use:
+            first = first_use[case.name]
+            problems.add(
+                f"test_cases[{index}]({case.name}).name",
+                f"duplicate case name {short_repr(case.name)}; first used by test_cases[{first}]",
+            )
+            continue
+        first_use[case.name] = index
+        cases.append(case)
+    return cases

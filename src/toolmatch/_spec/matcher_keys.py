@@ -1,0 +1,719 @@
+"""Matchers from configuration values (YAML or JSON), and the errors loading reports.
+
+One rule (:func:`matcher_key`) says which mappings are matchers: those with a ``$`` key,
+and the seed's ``{fuzzy: ...}`` and ``{regex: ...}``; one table (:data:`MATCHER_KEYS`)
+says how each is built, with the public constructors. Every mistake is found while
+loading, with the exact path to it, and all of a file's mistakes are reported together in
+one ``ConfigError``. Test cases and files: ``toolmatch._spec.loading``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import MAX_DEPTH, Matcher
+from toolmatch._matchers.combinators import AllOf, AnyOf, Not
+from toolmatch._matchers.dates import IsDate, IsDatetime
+from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
+from toolmatch._matchers.literal import Literal
+from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
+from toolmatch._matchers.numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
+from toolmatch._matchers.strings import Fuzzy, Regex
+from toolmatch._matchers.values import ANY, Approx, Contains, IsType, OneOf
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+__all__ = [
+    "ARGS_KEYS_01",
+    "KEYS_01",
+    "MATCHER_KEYS",
+    "SEED_FORMS",
+    "MatcherKey",
+    "SpecWarning",
+    "matcher_key",
+    "MAX_NESTING",
+    "MAX_REPEATED",
+    "NESTED_TOO_DEEPLY",
+    "ConfigError",
+    "ConfigProblem",
+    "Problems",
+    "build_arguments",
+    "build_value",
+    "matcher_from_config",
+    "read_by_01",
+    "unbounded",
+]
+
+MAX_NESTING = MAX_DEPTH
+"""How many mappings and lists a configuration may nest inside one another: the depth a
+matcher may have, so the loader refuses at its place what a constructor would refuse."""
+MAX_REPEATED = 100_000
+"""How many values a configuration may repeat, in all, by using one mapping or list again
+(a YAML alias does)."""
+NESTED_TOO_DEEPLY = (
+    f"nested too deeply: more than {MAX_NESTING} mappings and lists inside one another"
+)
+_CONTAINS_ITSELF = "is the mapping or list it is in, or holds it; a value cannot contain itself"
+_REPEATS_TOO_MUCH = (
+    f"repeats a mapping or list used before (as a YAML alias does), past {MAX_REPEATED:,} "
+    "repeated values in all"
+)
+
+
+@public
+class ConfigProblem:
+    """One mistake in a configuration: where (``path``) and what is wrong (``message``).
+
+    >>> print(ConfigProblem("args.amount.regex", "invalid regular expression '('"))
+    args.amount.regex: invalid regular expression '('
+    """
+
+    __slots__ = ("path", "message")
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"ConfigProblem({self.path!r}, {self.message!r})"
+
+
+@public
+class ConfigError(ValueError):
+    """A configuration that cannot be loaded; lists every problem found, one per line.
+
+    >>> try:
+    ...     matcher_from_config({"fuzzy": 206588}, path="args.a")
+    ... except ConfigError as error:
+    ...     print(error)
+    args.a.fuzzy: must be a string, got 206588 (int); quote it: "206588"
+    """
+
+    def __init__(self, problems: list[ConfigProblem], source: str | None = None) -> None:
+        self.problems = list(problems)
+        self.source = source
+        lines = [str(problem) for problem in self.problems]
+        if source is not None:
+            lines = [f"{source}: {line}" for line in lines]
+        super().__init__("\n".join(lines))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call ConfigError(message): problems are what it is made of.
+        return (type(self), (self.problems, self.source), self.__dict__)
+
+    def __repr__(self) -> str:
+        # BaseException's would show ConfigError(message), which no constructor call takes.
+        source = "" if self.source is None else f", source={self.source!r}"
+        return f"ConfigError({self.problems!r}{source})"
+
+
+class Problems:
+    """Collects problems (and warnings) while loading, so one run reports all of a file's."""
+
+    def __init__(self) -> None:
+        self.found: list[ConfigProblem] = []
+        self.warnings: list[ConfigProblem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(ConfigProblem(path, message))
+
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append(ConfigProblem(path, message))
+
+    def raise_if_any(self, source: str | None = None) -> None:
+        if self.found:
+            raise ConfigError(self.found, source)
+
+    def spec_warnings(self, source: str | None = None) -> list[SpecWarning]:
+        return [SpecWarning(found.path, found.message, source) for found in self.warnings]
+
+    def emit_warnings(self, source: str | None = None, stacklevel: int = 2) -> None:
+        """Each warning as a :class:`SpecWarning`, through :mod:`warnings`."""
+        if self.warnings:
+            import warnings
+
+            for warning in self.spec_warnings(source):
+                warnings.warn(warning, stacklevel=stacklevel + 1)
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float,),
+    "number": (int, float),
+    "str": (str,),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "null": (type(None),),
+}
+
+
+def _anything() -> Matcher:
+    return ANY
+
+
+def _absent() -> Matcher:
+    return Absent
+
+
+def _regex(pattern: str, *, ignore_case: bool = False) -> Matcher:
+    """``Regex`` with the file's one flag spelled as an option (``re.IGNORECASE`` is 2)."""
+    if not isinstance(ignore_case, bool):
+        raise TypeError(f"ignore_case must be true or false, got {short_repr(ignore_case)}")
+    return Regex(pattern, flags=2 if ignore_case else 0)
+
+
+def _keyword_form(make: Callable[..., Matcher], names: tuple[str, ...]) -> Callable[..., Matcher]:
+    """A builder for ``{$key: true}`` (no arguments) or ``{$key: {name: value, ...}}`` (those
+    keyword arguments, ``names`` only): the file spelling of a matcher whose arguments all
+    have names."""
+
+    def build(spec: object) -> Matcher:
+        if spec is True:
+            return make()
+        if not isinstance(spec, dict):
+            raise TypeError(
+                f"must be true or a mapping of {', '.join(names)}, got {short_repr(spec)} "
+                f"({type_name(spec)})"
+            )
+        unknown = [key for key in spec if key not in names]
+        if unknown:
+            raise ValueError(
+                f"unknown option {short_repr(unknown[0])}; {make.__name__} takes {', '.join(names)}"
+            )
+        return make(**spec)
+
+    build.__name__ = build.__qualname__ = make.__name__
+    return build
+
+
+def _uuid(version: object) -> Matcher:
+    """``{$uuid: true}`` is any UUID, ``{$uuid: 4}`` a version-4 one."""
+    return IsUUID() if version is True else IsUUID(version)  # type: ignore[arg-type]
+
+
+def _conforms_to(schema: object) -> Matcher:
+    """``ConformsTo`` for a spec file: a missing ``jsonschema`` is a load error, not a crash."""
+    try:
+        from toolmatch._matchers.json_schema import ConformsTo
+
+        return ConformsTo(schema)  # type: ignore[arg-type]  # its constructor checks it
+    except ImportError as error:
+        raise ValueError(str(error)) from None
+
+
+class MatcherKey:
+    """One row of :data:`MATCHER_KEYS`: how a ``$`` key's mapping becomes a matcher.
+
+    ``make`` is called with the key's value, read as ``reads`` says, as positional
+    arguments, and each option present as a keyword argument.
+
+    >>> MATCHER_KEYS["$approx"]
+    MatcherKey(Approx, 'number', {'rel': 'number', 'abs': 'number'})
+    """
+
+    __slots__ = ("make", "reads", "options")
+
+    def __init__(
+        self, make: Callable[..., Matcher], reads: str, options: dict[str, str] | None = None
+    ) -> None:
+        if reads not in _READERS:
+            raise ValueError(f"unknown reader {reads!r}; known: {', '.join(_READERS)}")
+        self.make = make
+        self.reads = reads
+        self.options = dict(options or {})
+
+    def __repr__(self) -> str:
+        name = getattr(self.make, "__name__", repr(self.make))
+        return f"MatcherKey({name}, {self.reads!r}, {self.options!r})"
+
+
+SEED_FORMS: dict[str, str] = {"fuzzy": "$fuzzy", "regex": "$regex"}
+"""The seed's bare forms, still matchers: ``{fuzzy: ...}`` alone, ``{regex: ...}`` with at
+most ``ignore_case`` beside it; the ``$`` row each one is."""
+
+KEYS_01 = (
+    "literal",
+    "fuzzy",
+    "regex",
+    "any",
+    "one_of",
+    "approx",
+    "contains",
+    "type",
+    "partial",
+    "exact",
+    "not",
+    "maybe",
+    "absent",
+)
+"""The bare matcher keys toolmatch 0.1 read (history: data now, but loading warns)."""
+ARGS_KEYS_01 = ("partial", "exact", "literal", "any", "one_of", "not")
+"""The 0.1 keys that could stand for a whole ``args`` mapping."""
+
+
+def matcher_key(mapping: dict[Any, Any]) -> str | None:
+    """The key that makes ``mapping``, in a value position, a matcher; ``None`` for data.
+
+    A mapping is a matcher exactly when it has a key starting with ``$``, or is one of
+    the seed's forms (``{fuzzy: ...}`` alone, ``{regex: ...}`` with at most
+    ``ignore_case``); every other mapping is data.
+
+    >>> matcher_key({"$approx": 3, "rel": 0.01}), matcher_key({"regex": "a.*"})
+    ('$approx', 'regex')
+    >>> matcher_key({"type": "restaurant", "city": "Paris"}) is None
+    True
+    """
+    for key in mapping:
+        if isinstance(key, str) and key.startswith("$"):
+            return key
+    if "fuzzy" in mapping and len(mapping) == 1:
+        return "fuzzy"
+    if "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping):
+        return "regex"
+    return None
+
+
+@public
+class SpecWarning(UserWarning):
+    """A spec that loads, written in a way whose meaning changed: ``path`` and ``message``.
+
+    Loading a spec warns once for each place that toolmatch 0.1 read as a matcher and that
+    is data now, naming the ``$`` spelling; see docs/config.md.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     days = matcher_from_config({"days": {"approx": 3}})
+    >>> print(caught[0].message.path, "--", caught[0].message.message.partition(";")[0])
+    args.days -- {approx: ...} is data now, not the approx matcher toolmatch 0.1 read
+    >>> days == {"days": {"approx": 3}}
+    True
+    """
+
+    def __init__(self, path: str, message: str, source: str | None = None) -> None:
+        self.path = path
+        self.message = message
+        self.source = source
+        text = f"{path}: {message}"
+        super().__init__(text if source is None else f"{source}: {text}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's would call SpecWarning(text): these three are what it is made of.
+        return (type(self), (self.path, self.message, self.source), self.__dict__)
+
+    def __repr__(self) -> str:
+        source = "" if self.source is None else f", source={self.source!r}"
+        return f"SpecWarning({self.path!r}, {self.message!r}{source})"
+
+
+@public
+def matcher_from_config(value: object, path: str = "args") -> Matcher:
+    """The matcher a configuration value describes; raises ``ConfigError`` listing every problem.
+
+    A mapping with a ``$`` key is that matcher (``{"$approx": 3, "rel": 0.01}``), and so
+    are the seed's ``{"fuzzy": ...}`` and ``{"regex": ...}``; every other value is data,
+    compared by :class:`Literal` rules, with matchers anywhere inside it (see
+    :func:`matcher_key` and docs/config.md).
+
+    >>> matcher_from_config({"fuzzy": "206588"}) == "206,588"
+    True
+    >>> args = matcher_from_config({"city": {"regex": "Par.*"}, "days": {"$approx": 3}})
+    >>> args == {"city": "Paris", "days": 3.0}
+    True
+    >>> matcher_from_config({"type": "restaurant"}) == {"type": "restaurant"}
+    True
+    """
+    problems = Problems()
+    built = build_value(value, path, problems)
+    if not isinstance(built, Matcher):
+        built = _made(path, problems, Literal, built)
+    problems.raise_if_any()
+    problems.emit_warnings(stacklevel=2)
+    return built
+
+
+def unbounded(value: object) -> tuple[list[Any], str] | None:
+    """Where loading ``value`` would go past a limit, and why, or ``None``.
+
+    The keys and indices to a mapping or list nested deeper than ``MAX_NESTING``, or to one
+    that holds itself (an infinite depth), or to a repeat of one used before that takes the
+    values repeated past ``MAX_REPEATED``, as parsed YAML aliases are; with the message.
+    Walked once, without recursion, each mapping and list measured once, so that nothing
+    after it recurses deeper than the limit or works longer than the repeats allow.
+
+    >>> unbounded({"a": [1, {"b": 2}]}) is None
+    True
+    >>> loop = {"a": 1}
+    >>> loop["self"] = loop
+    >>> unbounded(loop)[0]
+    ['self']
+    """
+    if not isinstance(value, (dict, list)):
+        return None
+    measured: dict[int, tuple[int, int]] = {}  # id -> (values in it, levels it nests)
+    repeated = 0
+    keys: list[Any] = []  # from value to the innermost open container
+    # One frame per open container: it, its (key, item) pairs to go, values and levels so far.
+    frames: list[list[Any]] = [[value, _pairs(value), 1 + _keys(value), 1]]
+    open_ids = {id(value)}
+    while frames:
+        frame = frames[-1]
+        for key, item in frame[1]:
+            if not isinstance(item, (dict, list)):
+                frame[2] += 1
+                continue
+            known = measured.get(id(item))
+            if known is None:
+                if id(item) in open_ids:
+                    return [*keys, key], _CONTAINS_ITSELF
+                if len(frames) >= MAX_NESTING:
+                    return [*keys, key], NESTED_TOO_DEEPLY
+                keys.append(key)
+                open_ids.add(id(item))
+                frames.append([item, _pairs(item), 1 + _keys(item), 1])
+                break
+            values, levels = known
+            repeated += values
+            if repeated > MAX_REPEATED:
+                return [*keys, key], _REPEATS_TOO_MUCH
+            if len(frames) + levels > MAX_NESTING:
+                return [*keys, key], NESTED_TOO_DEEPLY
+            frame[2] += values
+            frame[3] = max(frame[3], levels + 1)
+        else:
+            frames.pop()
+            open_ids.discard(id(frame[0]))
+            measured[id(frame[0])] = (frame[2], frame[3])
+            if frames:
+                keys.pop()
+                frames[-1][2] += frame[2]
+                frames[-1][3] = max(frames[-1][3], frame[3] + 1)
+    return None
+
+
+def _pairs(container: dict[Any, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """A mapping's items; a list's items with their index."""
+    if isinstance(container, dict):
+        return iter(container.items())
+    return enumerate(container)
+
+
+def _keys(container: dict[Any, Any] | list[Any]) -> int:
+    """The values a container's keys count for: a mapping's keys are values too, as in YAML."""
+    return len(container) if isinstance(container, dict) else 0
+
+
+def build_value(value: object, path: str, problems: Problems) -> Any:
+    """``value`` in a value position, with every matcher mapping in it replaced by its matcher.
+
+    A value beyond the limits (see :func:`unbounded`) is refused before anything recurses
+    into it. Places that toolmatch 0.1 read as matchers and are data now are noted in
+    ``problems.warnings``.
+    """
+    beyond = unbounded(value)
+    if beyond is not None:
+        keys, message = beyond
+        for key in keys:
+            path = join_path(path, key)
+        problems.add(path, message)
+        return ANY
+    return _build(value, path, problems, True)
+
+
+def build_arguments(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
+    """An ``args`` mapping: its keys are argument names whatever they are, its values value
+    positions (a ``$maybe`` or ``$absent`` says whether the key may be missing)."""
+    beyond = unbounded(mapping)
+    if beyond is not None:
+        keys, message = beyond
+        for key in keys:
+            path = join_path(path, key)
+        problems.add(path, message)
+        return {}
+    return _entries(mapping, path, problems)
+
+
+def _entries(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
+    """A mapping's values, each in a value position (where $maybe and $absent mean something)."""
+    return {
+        key: _build(item, join_path(path, key), problems, True) for key, item in mapping.items()
+    }
+
+
+def _made(
+    path: str, problems: Problems, make: Callable[..., Matcher], *args: Any, **options: Any
+) -> Matcher:
+    """``make(*args, **options)``; ``ANY`` and a problem at ``path`` if it refuses them."""
+    try:
+        return make(*args, **options)
+    except (TypeError, ValueError) as error:  # the constructor's rule, with the file's path
+        problems.add(path, str(error))
+        return ANY
+
+
+def _build(value: object, path: str, problems: Problems, legacy: bool) -> Any:
+    """``value`` in a value position; ``legacy``: whether 0.1 read matchers here."""
+    if isinstance(value, dict):
+        key = matcher_key(value)
+        if key is not None:
+            return _matcher(value, key, path, problems)
+        inner = legacy
+        if legacy:
+            old = read_by_01(value, KEYS_01)
+            if old is not None:
+                problems.warn(
+                    path,
+                    f"{{{old}: ...}} is data now, not the {old} matcher toolmatch 0.1 read; "
+                    f"for the matcher write {{${old}: ...}}, for data {{$literal: {{...}}}}",
+                )
+                inner = old != "literal"  # 0.1 compared what is inside a literal as written
+        return {
+            key: _build(item, join_path(path, key), problems, inner) for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [
+            _value(item, join_path(path, index), problems, legacy)
+            for index, item in enumerate(value)
+        ]
+    return _scalar(value, path, problems)
+
+
+def _scalar(value: object, path: str, problems: Problems) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        if isinstance(value, float) and math.isnan(value):
+            problems.add(path, "NaN never equals anything; use {$type: float} or remove it")
+        return value
+    if type_name(value) in ("datetime.date", "datetime.datetime"):
+        # YAML reads an unquoted 2026-01-02 as a date; tool arguments arrive as JSON strings.
+        text = value.isoformat()  # type: ignore[attr-defined]
+        problems.add(path, f'YAML read {text} as a date; quote it to compare a string: "{text}"')
+        return ANY
+    problems.add(
+        path, f"cannot be used in a configuration: {short_repr(value)} ({type_name(value)})"
+    )
+    return ANY
+
+
+def _plain(value: object, path: str, problems: Problems) -> Any:
+    """``value`` taken as written: its mappings are data whatever their keys."""
+    if isinstance(value, dict):
+        return {key: _plain(item, join_path(path, key), problems) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, join_path(path, index), problems) for index, item in enumerate(value)]
+    return _scalar(value, path, problems)
+
+
+def _value(value: object, path: str, problems: Problems, legacy: bool = True) -> Any:
+    """Build ``value`` where it stands for a value, not for a key: maybe and absent mean nothing."""
+    built = _build(value, path, problems, legacy)
+    if built is Absent or isinstance(built, Maybe):
+        kind = "$absent" if built is Absent else "$maybe"
+        problems.add(
+            path,
+            f"{kind} only means something as the value of a key in a mapping "
+            "(it says whether the key may be missing)",
+        )
+        return ANY
+    return built
+
+
+def read_by_01(mapping: dict[Any, Any], keys: tuple[str, ...]) -> str | None:
+    """The matcher key of ``keys`` that toolmatch 0.1 read ``mapping`` as, if it did.
+
+    0.1 took a mapping with one of its keys, only that key's options beside it, and a
+    value of the kind the key reads, as that matcher.
+    """
+    found = [key for key in mapping if key in keys]
+    if len(found) != 1:
+        return None
+    old = found[0]
+    row = MATCHER_KEYS["$" + old]
+    if any(key != old and key not in row.options for key in mapping):
+        return None
+    value = mapping[old]
+    accepted = {
+        "true": value is True,
+        "values": isinstance(value, list) and bool(value),
+        "types": value is None or (isinstance(value, str) and value in _TYPES),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "text": isinstance(value, str),
+        "mapping": isinstance(value, dict),
+    }
+    return old if accepted.get(row.reads, True) else None
+
+
+def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> Matcher:
+    """The matcher ``mapping`` is, by its matcher ``key`` (a ``$`` key or a seed form)."""
+    name = SEED_FORMS.get(key, key)
+    row = MATCHER_KEYS.get(name)
+    if row is None:
+        import difflib
+
+        close = difflib.get_close_matches(key, MATCHER_KEYS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        if name == "$satisfies":
+            problems.add(
+                f"{path}.{key}",
+                "Satisfies is Python only: a spec file cannot name code; check this value "
+                "with Satisfies(function, description) in a Python test, or use a $ matcher",
+            )
+            return ANY
+        problems.add(
+            f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key),
+            f"unknown matcher key {short_repr(key)}{hint}; a key starting with $ names a "
+            f"matcher, one of: {', '.join(MATCHER_KEYS)} (for data with this key, wrap it: "
+            "{$literal: {...}})",
+        )
+        return ANY
+    others = [other for other in mapping if other != key]
+    marked = [other for other in others if isinstance(other, str) and other.startswith("$")]
+    if marked:
+        problems.add(
+            path,
+            f"names two matchers, {key!r} and {marked[0]!r}; a matcher mapping has one "
+            "(options are written without $)",
+        )
+        return ANY
+    extra = [other for other in others if other not in row.options]
+    if extra:
+        allowed = ", ".join(row.options) or "none"
+        problems.add(
+            path,
+            f"mixes the matcher key {key!r} with other keys {', '.join(map(repr, extra))} "
+            f"(options allowed beside {key!r}: {allowed}; for data with these keys, wrap "
+            "it: {$literal: {...}})",
+        )
+        return ANY
+    # `args.when.$regex`, not join_path's quoted `args.when['$regex']`: a matcher key's place.
+    where = f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key)
+    before = len(problems.found)
+    args = _READERS[row.reads](mapping[key], where, problems)
+    read = len(problems.found) == before
+    options = {}
+    for option in others:
+        value = mapping[option]
+        if row.options[option] == "bool" and not isinstance(value, bool):
+            problems.add(join_path(path, option), f"must be true or false, got {short_repr(value)}")
+        else:
+            options[option] = value  # the constructor says what else is wrong with it
+    if not read:
+        return ANY
+    built = _made(where, problems, row.make, *args, **options)  # also when an option is bad
+    return ANY if len(problems.found) > before else built
+
+
+def _read_true(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if value is not True:
+        problems.add(path, f"must be true, got {short_repr(value)}")
+    return ()
+
+
+def _read_values(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, list) or not value:
+        problems.add(path, f"must be a non-empty list, got {short_repr(value)}")
+        return ()
+    return tuple(_value(item, join_path(path, index), problems) for index, item in enumerate(value))
+
+
+def _read_mapping(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, dict):
+        problems.add(path, f"must be a mapping, got {short_repr(value)} ({type_name(value)})")
+        return ()
+    return (_entries(value, path, problems),)
+
+
+def _read_text(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    if not isinstance(value, str):
+        hint = ""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            hint = f'; quote it: "{value}"'
+        problems.add(path, f"must be a string, got {short_repr(value)} ({type_name(value)}){hint}")
+    return (value,)
+
+
+def _read_types(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+    names = value if isinstance(value, list) and value else [value]
+    types: list[type] = []
+    for name in names:
+        if name is None:
+            name = "null"  # YAML reads an unquoted `null` as no value at all
+        if not isinstance(name, str) or name not in _TYPES:
+            problems.add(
+                path,
+                f"unknown type {short_repr(name)}; accepted: {', '.join(_TYPES)}, or a list "
+                "of them",
+            )
+            return ()
+        types.extend(_TYPES[name])
+    return tuple(types)
+
+
+_READERS: dict[str, Callable[[object, str, Problems], tuple[Any, ...]]] = {
+    "plain": lambda value, path, problems: (_plain(value, path, problems),),
+    "value": lambda value, path, problems: (_value(value, path, problems),),
+    "number": lambda value, path, problems: (value,),  # the constructor says what is wrong
+    "values": _read_values,
+    "mapping": _read_mapping,
+    "text": _read_text,
+    "true": _read_true,
+    "types": _read_types,
+    # a non-empty list of value positions, passed as one list
+    "list": lambda value, path, problems: (list(_read_values(value, path, problems)),),
+}
+
+
+_STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
+
+# Every matcher key a spec file knows: its builder, how its value is read, its options.
+# The one table: the loader, the docs table test and the legacy warnings all read it.
+# Readers (see _READERS): "plain" a value taken as written, no matchers inside; "value" a
+# value position (matchers inside); "values" a non-empty list of value positions, spread;
+# "mapping" a mapping whose values are value positions; "text" a string; "number" a number;
+# "true" only `true`, passing nothing; "types" a type name or a list of them. Option kinds
+# ("bool", "number", "text") say what an option takes; each is passed as written, a "bool"
+# checked first so that the message speaks YAML (true or false).
+MATCHER_KEYS: dict[str, MatcherKey] = {
+    "$literal": MatcherKey(Literal, "plain", _STRING_OPTIONS),
+    "$fuzzy": MatcherKey(Fuzzy, "text"),
+    "$regex": MatcherKey(_regex, "text", {"ignore_case": "bool"}),
+    "$any": MatcherKey(_anything, "true"),
+    "$one_of": MatcherKey(OneOf, "values"),
+    "$approx": MatcherKey(Approx, "number", {"rel": "number", "abs": "number"}),
+    "$contains": MatcherKey(Contains, "value"),
+    "$type": MatcherKey(IsType, "types"),
+    "$partial": MatcherKey(Partial, "mapping", _STRING_OPTIONS),
+    "$exact": MatcherKey(Exact, "mapping", _STRING_OPTIONS),
+    "$not": MatcherKey(Not, "value"),
+    "$all_of": MatcherKey(AllOf, "values"),
+    "$any_of": MatcherKey(AnyOf, "values"),
+    "$maybe": MatcherKey(Maybe, "value"),
+    "$absent": MatcherKey(_absent, "true"),
+    "$gt": MatcherKey(Gt, "number"),
+    "$ge": MatcherKey(Ge, "number"),
+    "$lt": MatcherKey(Lt, "number"),
+    "$le": MatcherKey(Le, "number"),
+    "$between": MatcherKey(Between, "values", {"inclusive": "bool"}),
+    "$datetime": MatcherKey(_keyword_form(IsDatetime, ("near", "within", "tz_aware")), "plain"),
+    "$date": MatcherKey(_keyword_form(IsDate, ("near", "within_days")), "plain"),
+    "$unordered": MatcherKey(Unordered, "list"),
+    "$contains_all": MatcherKey(ContainsAll, "list"),
+    "$each": MatcherKey(Each, "value"),
+    "$len": MatcherKey(Len, "value"),
+    "$starts_with": MatcherKey(StartsWith, "text", {"case_insensitive": "bool"}),
+    "$ends_with": MatcherKey(EndsWith, "text", {"case_insensitive": "bool"}),
+    "$uuid": MatcherKey(_uuid, "plain"),
+    "$email": MatcherKey(IsEmail, "true"),
+    "$url": MatcherKey(_keyword_form(IsURL, ("scheme", "host", "path")), "mapping"),
+    "$json": MatcherKey(IsJSON, "value"),
+    "$conforms_to": MatcherKey(_conforms_to, "plain"),
+}

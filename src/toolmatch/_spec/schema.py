@@ -1,0 +1,312 @@
+"""The JSON Schema (draft 2020-12) of spec files, shipped beside this module.
+
+Editors validate and complete YAML against it; the loader stays the judge, and its
+messages the reference (a schema cannot say "max_count must be >= count"). The file is
+made from the loader's tables (``MATCHER_KEYS``): after adding a matcher key, write it
+again with ``python -m toolmatch._spec.schema``; a test fails until the file matches.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["SCHEMA_FILE", "build_schema", "built_text", "schema_text", "spec_schema"]
+
+SCHEMA_FILE = "spec.schema.json"
+_ID = "https://github.com/toolmatch/toolmatch/raw/main/src/toolmatch/spec.schema.json"
+_TYPE_NAMES = ["int", "float", "number", "str", "bool", "list", "dict", "null", None]
+
+
+def schema_text() -> str:
+    """The schema's JSON text, as ``toolmatch schema`` prints it."""
+    from importlib.resources import files
+
+    return files("toolmatch").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+@public
+def spec_schema() -> dict[str, Any]:
+    """The JSON Schema that spec files follow, as a dict (for ``jsonschema`` and the like).
+
+    >>> schema = spec_schema()
+    >>> schema["$schema"], schema["required"]
+    ('https://json-schema.org/draft/2020-12/schema', ['test_cases'])
+    """
+    import json
+
+    schema: dict[str, Any] = json.loads(schema_text())
+    return schema
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _readers() -> dict[str, dict[str, Any]]:
+    """What each way of reading a matcher key's value accepts (``MatcherKey.reads``)."""
+    type_name = {"enum": _TYPE_NAMES}
+    return {
+        "plain": {"description": "a value compared as written: no matchers inside"},
+        "value": _ref("item"),
+        "values": {"type": "array", "minItems": 1, "items": _ref("item")},
+        "list": {"type": "array", "items": _ref("item")},
+        "mapping": {"type": "object", "additionalProperties": _ref("value")},
+        "text": {"type": "string"},
+        "number": {"type": "number"},
+        "true": {"const": True},
+        "types": {"anyOf": [type_name, {"type": "array", "minItems": 1, "items": type_name}]},
+    }
+
+
+_OPTION_KINDS: dict[str, dict[str, Any]] = {
+    "bool": {"type": "boolean"},
+    "number": {"type": "number"},
+    "text": {"type": "string"},
+    "value": _ref("item"),
+}
+
+
+def _matchers() -> dict[str, dict[str, Any]]:
+    from toolmatch._spec.matcher_keys import MATCHER_KEYS, SEED_FORMS
+
+    readers = _readers()
+    found: dict[str, dict[str, Any]] = {}
+    for key, row in MATCHER_KEYS.items():
+        properties = {key: readers[row.reads]}
+        properties.update({name: _OPTION_KINDS[kind] for name, kind in row.options.items()})
+        found[f"matcher_{key[1:]}"] = {
+            "description": f"{{{key}: ...}}, see docs/config.md",
+            "type": "object",
+            "required": [key],
+            "properties": properties,
+            "additionalProperties": False,
+        }
+    for bare, key in SEED_FORMS.items():
+        row = MATCHER_KEYS[key]
+        properties = {bare: readers[row.reads]}
+        properties.update({name: _OPTION_KINDS[kind] for name, kind in row.options.items()})
+        found[f"seed_{bare}"] = {
+            "description": f"the seed's {{{bare}: ...}}, read as {key}",
+            "type": "object",
+            "required": [bare],
+            "properties": properties,
+            "additionalProperties": False,
+        }
+    return found
+
+
+def _seed_shapes() -> list[dict[str, Any]]:
+    """The mappings the seed forms claim: data mappings are none of them."""
+    from toolmatch._spec.matcher_keys import MATCHER_KEYS, SEED_FORMS
+
+    return [
+        {"required": [bare], "propertyNames": {"enum": [bare, *MATCHER_KEYS[key].options]}}
+        for bare, key in SEED_FORMS.items()
+    ]
+
+
+def _tool(keys: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "description": "a tool name (a substring of the called tool's name) or a mapping",
+        "anyOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "object",
+                "required": ["name"],
+                "properties": keys,
+                "additionalProperties": False,
+                "allOf": [
+                    {
+                        "if": {"required": ["count"], "properties": {"count": {"const": 0}}},
+                        "then": {
+                            "required": ["max_count"],
+                            "properties": {"max_count": {"type": "integer"}},
+                        },
+                    },
+                    {
+                        "if": {"required": ["never"], "properties": {"never": {"const": True}}},
+                        "then": {
+                            "not": {"anyOf": [{"required": ["count"]}, {"required": ["max_count"]}]}
+                        },
+                    },
+                ],
+            },
+        ],
+    }
+
+
+def build_schema() -> dict[str, Any]:
+    """The schema, made from the loader's tables (what ``spec.schema.json`` holds)."""
+    flag = {"type": "boolean"}
+    budget = {"type": ["integer", "null"], "minimum": 0}
+    selecting = {
+        "name": {
+            "description": "a substring of the called tool's name, or a name matcher",
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {"allOf": [_ref("matcher"), _ref("not_about_keys")]},
+            ],
+        },
+        "args": {
+            "description": "the expected arguments by name, each a value (a subset, unless exact)",
+            "type": ["object", "null"],
+            "propertyNames": {"type": "string"},
+            "additionalProperties": _ref("value"),
+        },
+        "exact": {**flag, "description": "true: no arguments beyond those in args"},
+        "result": {
+            "description": "what the tool's recorded result must match",
+            "allOf": [_ref("item"), {"not": {"type": "null"}}],
+        },
+        "failed": {"description": "the call's recorded failed flag", "type": ["boolean", "null"]},
+    }
+    counting = {
+        "count": {
+            "description": "at least this many matching calls",
+            "type": "integer",
+            "minimum": 0,
+        },
+        "max_count": {"description": "at most this many; null: no limit", **budget},
+        "never": {**flag, "description": "true: no call may match"},
+    }
+    tools = {
+        "description": (
+            "the tools' definitions every call must satisfy: a JSON or YAML file (relative to "
+            "the spec) or a list of definitions"
+        ),
+        "oneOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    # a function tool's name, OpenAI Chat's function, a Gemini Tool's list
+                    "anyOf": [
+                        {"required": [key]}
+                        for key in (
+                            "name",
+                            "function",
+                            "function_declarations",
+                            "functionDeclarations",
+                        )
+                    ],
+                },
+            },
+        ],
+    }
+    turn = {
+        "expected_tools": {"type": "array", "items": _ref("expected_tool")},
+        "distinct": {**flag, "description": "each expectation needs its own call"},
+        "ordered": {**flag, "description": "the expectations are met in this order"},
+        "exhaustive": {**flag, "description": "every call not ignored must be expected"},
+        "ignore": {"type": "array", "items": _ref("ignored_tool")},
+        "max_calls": {"description": "at most this many calls, ignored ones not counted", **budget},
+        "no_repeats": {**flag, "description": "no two calls with the same name and arguments"},
+        "tools": tools,
+    }
+    name = {"type": "string", "minLength": 1}
+    matchers = _matchers()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": _ID,
+        "title": "toolmatch spec file",
+        "description": (
+            "Test cases for toolmatch check and load_test_cases (docs/config.md). The loader "
+            "is the judge: its messages name each problem and its place."
+        ),
+        "type": "object",
+        "required": ["test_cases"],
+        "properties": {"test_cases": {"type": "array", "minItems": 1, "items": _ref("case")}},
+        "additionalProperties": False,
+        "$defs": {
+            "case": {
+                "description": "a named test case: turns, or expected_tools for a single turn",
+                "oneOf": [_ref("single_turn_case"), _ref("case_with_turns")],
+            },
+            "single_turn_case": {
+                "type": "object",
+                "required": ["name", "expected_tools"],
+                "properties": {"name": name, **turn},
+                "additionalProperties": False,
+            },
+            "case_with_turns": {
+                "type": "object",
+                "required": ["name", "turns"],
+                "properties": {
+                    "name": name,
+                    "turns": {"type": "array", "minItems": 1, "items": _ref("turn")},
+                    "max_calls": {"description": "at most this many calls in all turns", **budget},
+                    "tools": {
+                        **tools,
+                        "description": "every turn's tools, unless a turn gives its own",
+                    },
+                },
+                "additionalProperties": False,
+            },
+            "turn": {
+                "type": "object",
+                "required": ["expected_tools"],
+                "properties": turn,
+                "additionalProperties": False,
+            },
+            "expected_tool": _tool({**selecting, **counting}),
+            "ignored_tool": _tool(selecting),
+            "value": {
+                "description": (
+                    "a value position: a mapping with a $ key (or a seed form) is a matcher, "
+                    "any other value is data"
+                ),
+                "anyOf": [
+                    {"type": ["null", "boolean", "number", "string"]},
+                    {"type": "array", "items": _ref("item")},
+                    _ref("data_mapping"),
+                    _ref("matcher"),
+                ],
+            },
+            "item": {
+                "description": "a value position where $maybe and $absent mean nothing",
+                "allOf": [_ref("value"), _ref("not_about_keys")],
+            },
+            "not_about_keys": {
+                "description": "not $maybe or $absent, which only say whether a key may be missing",
+                "not": {
+                    "type": "object",
+                    "anyOf": [{"required": [key]} for key in ("$maybe", "$absent")],
+                },
+            },
+            "data_mapping": {
+                "description": "a mapping compared by value, key by key; its values are values",
+                "type": "object",
+                "propertyNames": {"not": {"pattern": "^\\$"}},
+                "not": {"anyOf": _seed_shapes()},
+                "additionalProperties": _ref("value"),
+            },
+            "matcher": {
+                "description": "a mapping with one $ key and its options, or a seed form",
+                "anyOf": [_ref(definition) for definition in matchers],
+            },
+            **matchers,
+        },
+    }
+
+
+def built_text() -> str:
+    """:func:`build_schema` as the text of ``spec.schema.json``."""
+    import json
+
+    return json.dumps(build_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _write() -> None:
+    from pathlib import Path
+
+    # beside the package's __init__: the file's place is part of its published $id
+    Path(__file__).parent.parent.joinpath(SCHEMA_FILE).write_text(built_text(), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    _write()

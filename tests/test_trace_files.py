@@ -19,7 +19,8 @@ import pytest
 
 from commands import DYING_JUDGE
 from commands import jsonl as lines
-from toolmatch._runs.traces import Place, Reading, RecordError, read_item, trace_items
+from toolmatch._runs.envelope import RecordError
+from toolmatch._runs.traces import Place, Reading, read_item, trace_items
 from toolmatch._runs.workers import _CHUNK as CHUNK
 
 TIMEOUT = 120

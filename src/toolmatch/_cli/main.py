@@ -61,13 +61,12 @@ from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import (
     Reading,
     StoppedError,
     TracesError,
-    columns_of,
-    envelope_of,
     same_file,
     trace_blocks,
 )

@@ -22,13 +22,11 @@ import sys
 from toolmatch._cli.report import fail, printable
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
 from toolmatch._runs.traces import (
     Reading,
-    RecordError,
     StoppedError,
     TracesError,
-    columns_of,
-    envelope_of,
     read_item,
     same_file,
     trace_items,
@@ -39,7 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
-    from toolmatch._runs.traces import Envelope
+    from toolmatch._runs.envelope import Envelope
 
 __all__ = ["add_record"]
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._runs.envelope import Envelope
-    from toolmatch._runs.traces import Reading
+    from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
 
     Path = tuple[Any, ...]
@@ -571,7 +571,7 @@ def spooled(file: IO[bytes]) -> IO[bytes]:
 def update_spec(
     options: Any,
     cases: Sequence[TestCase],
-    reading: Reading,
+    reading: TracesSource,
     envelope: Envelope | None,
     load: Callable[[str], list[TestCase]],
 ) -> int | list[TestCase]:

@@ -2,9 +2,10 @@
 
 :func:`trace_blocks` yields every record of TRACES (JSON Lines, ``.gz``, ``.json``,
 Parquet, a directory of them: docs/cli.md) with a number, in blocks as read (JSON Lines a
-read's lines at a time), :func:`trace_items` one at a time, and :meth:`Reading.place` says
-which file and line, row or item a number is. :func:`read_item` gives the record an item
-holds, which ``--case-key/--turns-key/--one-turn`` map onto a run (``envelope.py``).
+read's lines at a time), :func:`trace_items` one at a time, and
+:meth:`TracesSource.place` says which file and line, row or item a number is.
+:func:`read_item` gives the record an item holds, which
+``--case-key/--turns-key/--one-turn`` map onto a run (``envelope.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Lines",
     "Place",
-    "Reading",
+    "TracesSource",
     "Span",
     "StoppedError",
     "TracesError",
@@ -63,7 +64,8 @@ class StoppedError(Exception):
     """The run stopped before its end: a worker died or the traces could not be read.
 
     ``problem`` says what happened, ``first`` is the number of the first record not checked
-    and ``advice`` ends the message; :meth:`Reading.stopped` says it with the record's place.
+    and ``advice`` ends the message; :meth:`TracesSource.stopped` says it with the record's
+    place.
     """
 
     def __init__(self, problem: str, first: int, advice: str = "") -> None:
@@ -189,7 +191,7 @@ def _reason(error: BaseException) -> str:
 class _Kind(NamedTuple):
     unit: str  # what its records are numbered by
     open: Callable[[str], Any]
-    read: Callable[[Any, str, Reading, Collection[str] | None], Iterator[Block]]
+    read: Callable[[Any, str, TracesSource, Collection[str] | None], Iterator[Block]]
 
 
 class _LinesFile(NamedTuple):
@@ -227,7 +229,7 @@ def _open_gzip_lines(path: str) -> _LinesFile:
 
 
 def _read_lines(
-    file: _LinesFile, path: str, reading: Reading, columns: Collection[str] | None
+    file: _LinesFile, path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     return _line_blocks(file.lines, path, reading, file.packed, file.at)
 
@@ -303,7 +305,7 @@ _BLOCK = 1 << 16
 def _line_blocks(
     file: IO[bytes],
     path: str,
-    reading: Reading,
+    reading: TracesSource,
     packed: IO[bytes] | None = None,
     at: str | None = None,  # the file on disk the lines may be read again from
 ) -> Iterator[Block]:
@@ -378,7 +380,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _read_json(
-    file: IO[bytes], path: str, reading: Reading, columns: Collection[str] | None
+    file: IO[bytes], path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     """A ``.json`` file: a JSON array of runs, one run, or JSON Lines (as Spark and Ray
     write ``.json`` files), told apart by its first line that is not blank."""
@@ -440,7 +442,7 @@ def _extra(text: str, position: int, message: str = "Extra data") -> _BadTextErr
     return _BadTextError(f"invalid JSON: {error.msg} at column {error.colno}", error.lineno)
 
 
-def _json_document(data: bytes, path: str, reading: Reading) -> Iterator[Block]:
+def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Block]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -506,7 +508,7 @@ def _open_parquet(path: str) -> Any:
 
 
 def _read_parquet(
-    file: Any, path: str, reading: Reading, columns: Collection[str] | None
+    file: Any, path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     import pyarrow
 
@@ -572,14 +574,14 @@ def _open_errors(kind: _Kind) -> tuple[type[BaseException], ...]:
     return _READ_ERRORS
 
 
-class Reading:
+class TracesSource:
     """TRACES being read: its files, where each record came from, and the records (lines,
     rows, items) and bytes read so far.
 
-    ``Reading(path)`` takes a file, a directory or ``-`` for standard input. A directory's
-    files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet`` under it,
-    in sorted order, but for the files ``besides`` names (such as the spec); one named
-    alone is opened now, so that a file that cannot be read fails before anything is
+    ``TracesSource(path)`` takes a file, a directory or ``-`` for standard input. A
+    directory's files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet``
+    under it, in sorted order, but for the files ``besides`` names (such as the spec); one
+    named alone is opened now, so that a file that cannot be read fails before anything is
     checked; ``stdin`` is what ``-`` reads instead of standard input (a copy, read twice by
     ``--update``). Raises :class:`TracesError` saying why TRACES cannot be read. Records are
     numbered from 1 across all the files; :meth:`place` says where a number is.
@@ -708,7 +710,7 @@ class Reading:
             self._opened.close()
             self._opened = None
 
-    def __enter__(self) -> Reading:
+    def __enter__(self) -> TracesSource:
         return self
 
     def __exit__(self, *exception: object) -> None:
@@ -750,7 +752,7 @@ class Reading:
         return f"{error.problem}; {self.not_checked(error.first)}{error.advice}"
 
 
-def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> Iterator[Block]:
+def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) -> Iterator[Block]:
     """Every record of TRACES, numbered from 1 across its files, in blocks as read.
 
     A block is ``(first, count, item)``: the number of its first record, how many numbers
@@ -766,7 +768,7 @@ def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> It
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text(json.dumps([{"case": "z", "turns": []}]))
-    >>> with Reading(str(folder)) as reading:
+    >>> with TracesSource(str(folder)) as reading:
     ...     for first, count, item in trace_blocks(reading):
     ...         print(first, count, os.path.basename(reading.place(first).file), type(item))
     1 3 a.jsonl <class 'toolmatch._runs.traces.Lines'>
@@ -793,7 +795,7 @@ def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> It
 
 
 def trace_items(
-    reading: Reading, columns: Collection[str] | None = None
+    reading: TracesSource, columns: Collection[str] | None = None
 ) -> Iterator[tuple[int, object]]:
     """Every record of :func:`trace_blocks`, as ``(number, item)``: a JSON Lines line's
     bytes (blank lines skipped, but numbered) or a record read already.
@@ -802,7 +804,7 @@ def trace_items(
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text('[{"case": "z", "turns": []}]')
-    >>> with Reading(str(folder)) as reading:
+    >>> with TracesSource(str(folder)) as reading:
     ...     for number, item in trace_items(reading):
     ...         file, unit, place = reading.place(number)
     ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])

@@ -19,7 +19,8 @@ import pytest
 
 from commands import DYING_JUDGE
 from commands import jsonl as lines
-from toolmatch._runs.traces import Place, Reading, RecordError, read_item, trace_items
+from toolmatch._runs.envelope import RecordError
+from toolmatch._runs.traces import Place, TracesSource, read_item, trace_items
 from toolmatch._runs.workers import _CHUNK as CHUNK
 
 TIMEOUT = 120
@@ -541,7 +542,7 @@ def test_trace_items_reads_parquet_a_batch_at_a_time(tmp_path: Path) -> None:
         {"case": [f"c{n}" for n in range(3000)], "turns": ["[]"] * 3000, "extra": [1] * 3000},
         rows_per_group=500,
     )
-    with Reading(str(path)) as reading:
+    with TracesSource(str(path)) as reading:
         items = trace_items(reading, columns={"case", "turns"})
         first_number, first = next(items)
         # one batch of rows read, not the file: the progress has counted a part of it
@@ -559,7 +560,7 @@ def test_trace_items_numbers_records_across_the_files(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_text(lines(SEARCH, "", FETCH))
     (tmp_path / "b.json").write_text(json.dumps([FETCH, "bad"]))
     write_parquet(tmp_path / "c.parquet", {"case": ["x"], "turns": ["[]"]})
-    with Reading(str(tmp_path)) as reading:
+    with TracesSource(str(tmp_path)) as reading:
         items = list(trace_items(reading))
     assert [(number, str(reading.place(number))) for number, _ in items] == [
         (1, f"{tmp_path}/a.jsonl:1"),

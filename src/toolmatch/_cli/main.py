@@ -61,13 +61,12 @@ from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import (
-    Reading,
     StoppedError,
     TracesError,
-    columns_of,
-    envelope_of,
+    TracesSource,
     same_file,
     trace_blocks,
 )
@@ -303,7 +302,7 @@ def _check(options: argparse.Namespace) -> int:
             return updated
         cases = updated
     try:
-        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
+        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
         return fail(str(error))
     for skipped in reading.warnings():
@@ -336,7 +335,7 @@ def _update(
     from toolmatch._cli.update import update_spec
 
     try:
-        reading = Reading(options.traces, besides=[options.spec], stdin=_reread(stdin))
+        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
         return fail(str(error))
     with reading:
@@ -357,7 +356,7 @@ def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
 def _run(
     options: argparse.Namespace,
     cases: Sequence[TestCase],
-    reading: Reading,
+    reading: TracesSource,
     junit: JUnit | None,
 ) -> int:
     """Checks every record and reports; however the run ends, the JUnit report is written."""

@@ -22,13 +22,11 @@ import sys
 from toolmatch._cli.report import fail, printable
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
 from toolmatch._runs.traces import (
-    Reading,
-    RecordError,
     StoppedError,
     TracesError,
-    columns_of,
-    envelope_of,
+    TracesSource,
     read_item,
     same_file,
     trace_items,
@@ -39,7 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
-    from toolmatch._runs.traces import Envelope
+    from toolmatch._runs.envelope import Envelope
 
 __all__ = ["add_record"]
 
@@ -107,7 +105,7 @@ def _record(options: argparse.Namespace) -> int:
     if output is not None and not output.lower().endswith(_SUFFIXES):
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     try:
-        reading = Reading(options.traces)
+        reading = TracesSource(options.traces)
     except TracesError as error:
         return fail(str(error))
     for skipped in reading.warnings():
@@ -124,13 +122,13 @@ def _record(options: argparse.Namespace) -> int:
     return _write(options, reading, runs, errors)
 
 
-def _bad(reading: Reading, number: int, message: str) -> None:
+def _bad(reading: TracesSource, number: int, message: str) -> None:
     where = reading.place(number)
     print(printable(f"ERROR {where}: {message.partition(chr(10))[0]}"), file=sys.stderr)
 
 
 def _read_runs(
-    reading: Reading, columns: set[str], envelope: Envelope | None
+    reading: TracesSource, columns: set[str], envelope: Envelope | None
 ) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
     """Each case's runs (record number and calls), in order of first appearance, and how
     many records were bad (each reported as it is read)."""
@@ -169,7 +167,7 @@ def _case_and_turns(run: object) -> tuple[str, object]:
 
 
 def _note_differing(
-    reading: Reading,
+    reading: TracesSource,
     case: str,
     written: Any,
     numbered: list[tuple[int, list[list[ToolCall]]]],
@@ -194,7 +192,7 @@ def _note_differing(
 
 def _write(
     options: argparse.Namespace,
-    reading: Reading,
+    reading: TracesSource,
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
     errors: int,
 ) -> int:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from typing import IO, TypeVar
 
     from toolmatch._runs.judging import Outcome
-    from toolmatch._runs.traces import Place, Reading
+    from toolmatch._runs.traces import Place, TracesSource
     from toolmatch._runs.trials import MinPassRate
 
     _T = TypeVar("_T")
@@ -58,7 +58,7 @@ class Progress:
         )
         self.read = 0
 
-    def update(self, runs: int, reading: Reading) -> None:
+    def update(self, runs: int, reading: TracesSource) -> None:
         self.bar.set_postfix_str(f"{runs:,} run(s) checked", refresh=False)
         self.bar.update(reading.bytes - self.read)
         self.read = reading.bytes
@@ -262,7 +262,7 @@ class Report:
         self,
         names: Iterable[str],
         json_lines: bool,
-        reading: Reading,
+        reading: TracesSource,
         junit: JUnit | None,
         progress: Progress | None,
         min_pass_rate: MinPassRate | None = None,
@@ -376,7 +376,7 @@ class Report:
         assert self.short is not None, "the report is not finished"
         return 1 if self.short or self.without_case else 0
 
-    def finish(self, cases: Sequence[TestCase], reading: Reading) -> None:
+    def finish(self, cases: Sequence[TestCase], reading: TracesSource) -> None:
         for case in cases:
             if case.name in self.runs:
                 continue
@@ -453,7 +453,9 @@ class Report:
         them (with three decimals), else 0.0 (JSON and JUnit show every digit)."""
         return _SHOWN_AS_ZERO if text and self.junit is None else 0.0
 
-    def _totals(self, by_counts: Counter[tuple[int, int]], reading: Reading, text: bool) -> None:
+    def _totals(
+        self, by_counts: Counter[tuple[int, int]], reading: TracesSource, text: bool
+    ) -> None:
         """The mean pass rate and pass^k over the cases that ran, with the summary row."""
         cases = sum(by_counts.values())
         means = mean_pass_k(by_counts, self._negligible(text))

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from toolmatch._calls.call import ToolCall
-    from toolmatch._runs.traces import Envelope, Reading
+    from toolmatch._runs.envelope import Envelope
+    from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
 
     Path = tuple[Any, ...]
@@ -478,8 +479,9 @@ def read_runs(
     """The runs of the trace records (``trace_items``), read as ``toolmatch check`` and
     ``toolmatch record`` read them; a record that holds no readable run is left out (the
     check reports it)."""
+    from toolmatch._runs.envelope import RecordError
     from toolmatch._runs.recording import calls_of_run
-    from toolmatch._runs.traces import RecordError, read_item
+    from toolmatch._runs.traces import read_item
 
     known = set(names)
     runs = Runs()
@@ -569,7 +571,7 @@ def spooled(file: IO[bytes]) -> IO[bytes]:
 def update_spec(
     options: Any,
     cases: Sequence[TestCase],
-    reading: Reading,
+    reading: TracesSource,
     envelope: Envelope | None,
     load: Callable[[str], list[TestCase]],
 ) -> int | list[TestCase]:
@@ -578,7 +580,8 @@ def update_spec(
     Prints the change as a unified diff on stderr, then one line for each change it did
     not make; returns the cases of the spec as it is now, or 2 when it cannot update it.
     """
-    from toolmatch._runs.traces import StoppedError, columns_of, trace_items
+    from toolmatch._runs.envelope import columns_of
+    from toolmatch._runs.traces import StoppedError, trace_items
 
     where = options.spec
     try:

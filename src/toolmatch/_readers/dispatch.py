@@ -35,15 +35,18 @@ from toolmatch._readers import (
     anthropic,
     atif,
     bedrock,
-    frameworks,
     gemini,
     langchain,
+    langgraph,
+    llama_index,
     mcp,
     messages,
     mocks,
     openai,
+    openai_agents,
     otel,
     pydantic_ai,
+    smolagents,
     streams,
     vercel,
 )
@@ -53,6 +56,7 @@ from toolmatch._readers.reading import (
     as_data,
     cannot_read,
     no_call,
+    not_a_run,
     unknown_value,
 )
 
@@ -183,50 +187,51 @@ KEYS: list[tuple[str, Handler]] = [
     *((key, no_call) for key in bedrock.CALL_FREE_KEYS),
 ]
 
-# Agent frameworks (frameworks), test doubles (mocks) and ATIF trajectories (atif).
+# Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
+# doubles (mocks) and ATIF trajectories (atif).
 BY_TYPE[FunctionType] = mocks.read_function  # a function create_autospec made
 BY_CLASS.update(
     {
-        ("agents", "RunResultBase"): frameworks.read_agents_result,
-        ("agents", "ToolCallItem"): frameworks.read_agents_call_item,
-        ("agents", "HandoffCallItem"): frameworks.read_agents_call_item,
-        ("agents", "ToolApprovalItem"): frameworks.read_agents_approval_item,
-        ("agents", "ToolCallOutputItem"): frameworks.read_agents_output_item,
-        ("agents", "RunItemBase"): frameworks.read_agents_item,
-        ("agents", "RunItemStreamEvent"): frameworks.read_agents_item_event,
-        ("agents", "RawResponsesStreamEvent"): frameworks.read_agents_raw_event,
+        ("agents", "RunResultBase"): openai_agents.read_agents_result,
+        ("agents", "ToolCallItem"): openai_agents.read_agents_call_item,
+        ("agents", "HandoffCallItem"): openai_agents.read_agents_call_item,
+        ("agents", "ToolApprovalItem"): openai_agents.read_agents_approval_item,
+        ("agents", "ToolCallOutputItem"): openai_agents.read_agents_output_item,
+        ("agents", "RunItemBase"): openai_agents.read_agents_item,
+        ("agents", "RunItemStreamEvent"): openai_agents.read_agents_item_event,
+        ("agents", "RawResponsesStreamEvent"): openai_agents.read_agents_raw_event,
         ("agents", "AgentUpdatedStreamEvent"): no_call,
-        ("agents", "Agent"): frameworks.not_a_run("pass what Runner.run(agent, ...) returns"),
-        ("langgraph", "StateSnapshot"): frameworks.read_langgraph_snapshot,
-        ("langgraph", "Pregel"): frameworks.not_a_run(
+        ("agents", "Agent"): not_a_run("pass what Runner.run(agent, ...) returns"),
+        ("langgraph", "StateSnapshot"): langgraph.read_langgraph_snapshot,
+        ("langgraph", "Pregel"): not_a_run(
             "pass the state graph.invoke(...) returns, or graph.get_state(config)"
         ),
-        ("pydantic_ai", "AgentRunResult"): frameworks.read_all_messages,
-        ("pydantic_ai", "StreamedRunResult"): frameworks.read_all_messages,
-        ("pydantic_ai", "StreamedRunResultSync"): frameworks.read_all_messages,
-        ("pydantic_ai", "AgentRun"): frameworks.read_all_messages,
-        ("pydantic_ai", "AbstractAgent"): frameworks.not_a_run(
+        ("pydantic_ai", "AgentRunResult"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "StreamedRunResult"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "StreamedRunResultSync"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "AgentRun"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "AbstractAgent"): not_a_run(
             "pass what agent.run_sync(...) returns, or its all_messages()"
         ),
-        ("llama_index", "ChatResponse"): frameworks.read_llama_response,
-        ("llama_index", "ChatMessage"): frameworks.read_llama_message,
-        ("llama_index", "ToolCallBlock"): frameworks.read_llama_block,
-        ("llama_index", "ToolSelection"): frameworks.read_llama_selection,
-        ("llama_index", "AgentOutput"): frameworks.read_llama_agent_output,
-        ("llama_index", "ToolCall"): frameworks.read_llama_selection,
-        ("llama_index", "ToolCallResult"): frameworks.read_llama_tool_result_event,
+        ("llama_index", "ChatResponse"): llama_index.read_llama_response,
+        ("llama_index", "ChatMessage"): llama_index.read_llama_message,
+        ("llama_index", "ToolCallBlock"): llama_index.read_llama_block,
+        ("llama_index", "ToolSelection"): llama_index.read_llama_selection,
+        ("llama_index", "AgentOutput"): llama_index.read_llama_agent_output,
+        ("llama_index", "ToolCall"): llama_index.read_llama_selection,
+        ("llama_index", "ToolCallResult"): llama_index.read_llama_tool_result_event,
         # the model's input, and its partial calls (the AgentOutput after it has them whole)
         ("llama_index", "AgentInput"): no_call,
         ("llama_index", "AgentStream"): no_call,
-        ("workflows", "StopEvent"): frameworks.read_workflow_stop,
-        ("workflows", "WorkflowHandler"): frameworks.not_a_run(
+        ("workflows", "StopEvent"): llama_index.read_workflow_stop,
+        ("workflows", "WorkflowHandler"): not_a_run(
             "pass what awaiting it returns, or the events of its stream_events()"
         ),
-        ("smolagents", "ActionStep"): frameworks.read_smol_step,
+        ("smolagents", "ActionStep"): smolagents.read_smol_step,
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
-        ("smolagents", "AgentMemory"): frameworks.read_smol_memory,
-        ("smolagents", "RunResult"): frameworks.read_smol_run_result,
-        ("smolagents", "MultiStepAgent"): frameworks.not_a_run(
+        ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
+        ("smolagents", "RunResult"): smolagents.read_smol_run_result,
+        ("smolagents", "MultiStepAgent"): not_a_run(
             "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
             "returns"
         ),
@@ -235,19 +240,19 @@ BY_CLASS.update(
         ("unittest", "_Call"): mocks.read_mock_call,
     }
 )
-TYPES["updates"] = frameworks.read_langgraph_part  # LangGraph's stream parts (version="v2")
+TYPES["updates"] = langgraph.read_langgraph_part  # LangGraph's stream parts (version="v2")
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),
     ("source_call_id", atif.read_atif_result),
-    ("messages", frameworks.read_message_state),  # a LangGraph state, or a node's update
+    ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("__interrupt__", no_call),  # LangGraph's update for an interrupt
-    ("step_number", frameworks.read_smol_step),  # a smolagents ActionStep's dict
+    ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
-    (frameworks.is_langgraph_update, frameworks.read_langgraph_update),
+    (langgraph.is_langgraph_update, langgraph.read_langgraph_update),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""pydantic-ai: ``ModelResponse`` / ``ModelRequest`` parts, told by their ``part_kind``.
+"""pydantic-ai: ``ModelResponse`` / ``ModelRequest`` parts, told by their ``part_kind``, and
+run results, read as their ``all_messages()``.
 
 A ``ToolReturnPart`` is a result: a failure unless its ``outcome`` is ``"success"`` (the
 default, and what versions before ``outcome`` meant); a ``RetryPromptPart`` for a tool (it
@@ -16,7 +17,7 @@ from toolmatch._readers.reading import Reading, unknown_value
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CALL_FREE_KINDS", "CALL_KINDS", "RETURN_KINDS", "read_part"]
+__all__ = ["CALL_FREE_KINDS", "CALL_KINDS", "RETURN_KINDS", "read_all_messages", "read_part"]
 
 CALL_KINDS = frozenset({"tool-call", "builtin-tool-call"})
 RETURN_KINDS = frozenset({"tool-return", "builtin-tool-return"})
@@ -52,3 +53,9 @@ def read_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             reading.result(data.get("tool_call_id"), data.get("content"), True)
     elif kind not in CALL_FREE_KINDS:
         raise unknown_value(where, "part_kind", str(kind), sorted(_KNOWN))
+
+
+def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
+    """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``."""
+    messages = obj.all_messages()
+    reading.read_each(messages, f"{where}.all_messages()")

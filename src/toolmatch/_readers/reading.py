@@ -33,6 +33,7 @@ __all__ = [
     "as_data",
     "cannot_read",
     "no_call",
+    "not_a_run",
     "unknown_value",
     "parse_arguments",
     "wrong_shape",
@@ -261,6 +262,16 @@ def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]])
 
 def no_call(data: object, where: str, reading: Reading) -> None:
     """The handler of a shape known to hold no call and no result (a text block, ...)."""
+
+
+def not_a_run(advice: str) -> Callable[[object, str, Reading], None]:
+    """A reader for an object that holds no run, such as the agent itself: it says what to
+    pass instead."""
+
+    def refuse(obj: object, where: str, reading: Reading) -> None:
+        raise cannot_read(obj, where, f"it holds no run: {advice}")
+
+    return refuse
 
 
 class NoShapeError(TypeError):

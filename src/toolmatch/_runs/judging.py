@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.traces import Envelope, Lines, RecordError, lines_of, read_item, turns_value
+from toolmatch._runs.envelope import Envelope, RecordError, turns_value
+from toolmatch._runs.traces import Lines, lines_of, read_item
 from toolmatch._selection.results import TurnResult
 from toolmatch._spec.loading import TestCase, judge_case
 

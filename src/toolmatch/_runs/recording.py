@@ -23,7 +23,7 @@ from toolmatch._matchers.literal import Literal, is_bool, is_number
 from toolmatch._matchers.shapes import IsUUID
 from toolmatch._matchers.strings import Regex
 from toolmatch._matchers.values import Approx
-from toolmatch._runs.traces import turns_value
+from toolmatch._runs.envelope import turns_value
 from toolmatch._spec.importing import escaped, exact_name
 from toolmatch._spec.loading import read_run_turns
 from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, matcher_key, unbounded

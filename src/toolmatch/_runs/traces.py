@@ -2,11 +2,10 @@
 
 :func:`trace_blocks` yields every record of TRACES (JSON Lines, ``.gz``, ``.json``,
 Parquet, a directory of them: docs/cli.md) with a number, in blocks as read (JSON Lines a
-read's lines at a time), :func:`trace_items` one at a time, and :meth:`Reading.place` says
-which file and line, row or item a number is. :func:`read_item` gives the record an item
-holds; ``--case-key/--turns-key/--one-turn`` map it through an :class:`Envelope`, and every
-run's turns, there and in ``check_runs`` and ``check_batch``, may be JSON text
-(:func:`turns_value`).
+read's lines at a time), :func:`trace_items` one at a time, and
+:meth:`TracesSource.place` says which file and line, row or item a number is.
+:func:`read_item` gives the record an item holds, which
+``--case-key/--turns-key/--one-turn`` map onto a run (``envelope.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from typing import NamedTuple
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import scan_object
+from toolmatch._runs.envelope import RecordError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator
@@ -33,106 +33,22 @@ if TYPE_CHECKING:
     Block = tuple[int, int, object]
 
 __all__ = [
-    "Envelope",
     "Lines",
     "Place",
-    "Reading",
-    "RecordError",
+    "TracesSource",
     "Span",
     "StoppedError",
     "TracesError",
-    "columns_of",
-    "envelope_of",
     "not_checked",
     "read_item",
     "same_file",
     "lines_of",
     "trace_blocks",
     "trace_items",
-    "turns_value",
 ]
 
 # What reading a traces file can raise: a gzip file's damaged or cut-off data is not OSError.
 _READ_ERRORS = (OSError, EOFError, zlib.error)
-
-_MISSING = object()
-
-
-class RecordError(Exception):
-    """A record that cannot be read or mapped onto a run: the message, and its case's name
-    when it was found."""
-
-    def __init__(self, message: str, case: str | None = None) -> None:
-        super().__init__(message)
-        self.case = case
-
-    def __reduce__(self) -> tuple[type[RecordError], tuple[str, str | None]]:
-        return (RecordError, (str(self), self.case))
-
-
-def turns_value(value: object) -> object:
-    """A run's turns: JSON text (a string or UTF-8 bytes) read as JSON, anything else as it is.
-
-    Turns are a list, never text, so text can only be the list written as JSON.
-
-    >>> turns_value('[[{"name": "search"}]]'), turns_value([[]])
-    ([[{'name': 'search'}]], [[]])
-    """
-    if not isinstance(value, (str, bytes)):
-        return value
-    try:
-        return json.loads(value)
-    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-        message = "nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise ValueError(f"the turns are text that is not JSON: {message}") from None
-
-
-def _field(record: object, path: tuple[str, ...]) -> object:
-    for key in path:
-        if not isinstance(record, dict) or key not in record:
-            return _MISSING
-        record = record[key]
-    return record
-
-
-class Envelope:
-    """Maps a record onto ``{"case": ..., "turns": ...}``: dotted paths to both fields, and
-    whether the turns field holds one turn (a message list) rather than a list of turns.
-
-    >>> envelope = Envelope("info.task_id", "traj", one_turn=True)
-    >>> envelope({"info": {"task_id": "lookup"}, "traj": [{"role": "user", "content": "hi"}]})
-    {'case': 'lookup', 'turns': [[{'role': 'user', 'content': 'hi'}]]}
-    """
-
-    __slots__ = ("case_key", "turns_key", "one_turn", "_case_path", "_turns_path")
-
-    def __init__(self, case_key: str = "case", turns_key: str = "turns", one_turn: bool = False):
-        self.case_key = case_key
-        self.turns_key = turns_key
-        self.one_turn = one_turn
-        self._case_path = tuple(case_key.split("."))
-        self._turns_path = tuple(turns_key.split("."))
-
-    def __reduce__(self) -> tuple[type[Envelope], tuple[str, str, bool]]:
-        return (Envelope, (self.case_key, self.turns_key, self.one_turn))
-
-    def __call__(self, record: object) -> object:
-        """The run the record holds; a record that is not a JSON object is left as it is."""
-        if not isinstance(record, dict):
-            return record  # reported as any line that is not a run
-        case = _field(record, self._case_path)
-        if case is _MISSING:
-            raise RecordError(f"no {self.case_key!r} field (--case-key) in this record")
-        name = case if isinstance(case, str) else None
-        turns = _field(record, self._turns_path)
-        if turns is _MISSING:
-            raise RecordError(f"no {self.turns_key!r} field (--turns-key) in this record", name)
-        if self.one_turn:
-            try:
-                turns = [turns_value(turns)]
-            except ValueError as error:
-                raise RecordError(str(error), name) from None
-        return {"case": case, "turns": turns}
 
 
 def same_file(path: str, other: str | int) -> bool:
@@ -144,24 +60,12 @@ def same_file(path: str, other: str | int) -> bool:
         return False
 
 
-def envelope_of(options: Any) -> Envelope | None:
-    """The envelope of a command's ``--case-key/--turns-key/--one-turn``; ``None`` for
-    the trace format's own ``{"case": ..., "turns": [...]}``."""
-    if (options.case_key, options.turns_key, options.one_turn) == ("case", "turns", False):
-        return None
-    return Envelope(options.case_key, options.turns_key, options.one_turn)
-
-
-def columns_of(options: Any) -> set[str]:
-    """The top-level fields holding the case and the turns: all a Parquet file must read."""
-    return {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
-
-
 class StoppedError(Exception):
     """The run stopped before its end: a worker died or the traces could not be read.
 
     ``problem`` says what happened, ``first`` is the number of the first record not checked
-    and ``advice`` ends the message; :meth:`Reading.stopped` says it with the record's place.
+    and ``advice`` ends the message; :meth:`TracesSource.stopped` says it with the record's
+    place.
     """
 
     def __init__(self, problem: str, first: int, advice: str = "") -> None:
@@ -287,7 +191,7 @@ def _reason(error: BaseException) -> str:
 class _Kind(NamedTuple):
     unit: str  # what its records are numbered by
     open: Callable[[str], Any]
-    read: Callable[[Any, str, Reading, Collection[str] | None], Iterator[Block]]
+    read: Callable[[Any, str, TracesSource, Collection[str] | None], Iterator[Block]]
 
 
 class _LinesFile(NamedTuple):
@@ -325,7 +229,7 @@ def _open_gzip_lines(path: str) -> _LinesFile:
 
 
 def _read_lines(
-    file: _LinesFile, path: str, reading: Reading, columns: Collection[str] | None
+    file: _LinesFile, path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     return _line_blocks(file.lines, path, reading, file.packed, file.at)
 
@@ -401,7 +305,7 @@ _BLOCK = 1 << 16
 def _line_blocks(
     file: IO[bytes],
     path: str,
-    reading: Reading,
+    reading: TracesSource,
     packed: IO[bytes] | None = None,
     at: str | None = None,  # the file on disk the lines may be read again from
 ) -> Iterator[Block]:
@@ -476,7 +380,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _read_json(
-    file: IO[bytes], path: str, reading: Reading, columns: Collection[str] | None
+    file: IO[bytes], path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     """A ``.json`` file: a JSON array of runs, one run, or JSON Lines (as Spark and Ray
     write ``.json`` files), told apart by its first line that is not blank."""
@@ -538,7 +442,7 @@ def _extra(text: str, position: int, message: str = "Extra data") -> _BadTextErr
     return _BadTextError(f"invalid JSON: {error.msg} at column {error.colno}", error.lineno)
 
 
-def _json_document(data: bytes, path: str, reading: Reading) -> Iterator[Block]:
+def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Block]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -604,7 +508,7 @@ def _open_parquet(path: str) -> Any:
 
 
 def _read_parquet(
-    file: Any, path: str, reading: Reading, columns: Collection[str] | None
+    file: Any, path: str, reading: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     import pyarrow
 
@@ -670,14 +574,14 @@ def _open_errors(kind: _Kind) -> tuple[type[BaseException], ...]:
     return _READ_ERRORS
 
 
-class Reading:
+class TracesSource:
     """TRACES being read: its files, where each record came from, and the records (lines,
     rows, items) and bytes read so far.
 
-    ``Reading(path)`` takes a file, a directory or ``-`` for standard input. A directory's
-    files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet`` under it,
-    in sorted order, but for the files ``besides`` names (such as the spec); one named
-    alone is opened now, so that a file that cannot be read fails before anything is
+    ``TracesSource(path)`` takes a file, a directory or ``-`` for standard input. A
+    directory's files are every ``*.jsonl``, ``*.jsonl.gz``, ``*.json`` and ``*.parquet``
+    under it, in sorted order, but for the files ``besides`` names (such as the spec); one
+    named alone is opened now, so that a file that cannot be read fails before anything is
     checked; ``stdin`` is what ``-`` reads instead of standard input (a copy, read twice by
     ``--update``). Raises :class:`TracesError` saying why TRACES cannot be read. Records are
     numbered from 1 across all the files; :meth:`place` says where a number is.
@@ -806,7 +710,7 @@ class Reading:
             self._opened.close()
             self._opened = None
 
-    def __enter__(self) -> Reading:
+    def __enter__(self) -> TracesSource:
         return self
 
     def __exit__(self, *exception: object) -> None:
@@ -848,7 +752,7 @@ class Reading:
         return f"{error.problem}; {self.not_checked(error.first)}{error.advice}"
 
 
-def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> Iterator[Block]:
+def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) -> Iterator[Block]:
     """Every record of TRACES, numbered from 1 across its files, in blocks as read.
 
     A block is ``(first, count, item)``: the number of its first record, how many numbers
@@ -864,7 +768,7 @@ def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> It
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text(json.dumps([{"case": "z", "turns": []}]))
-    >>> with Reading(str(folder)) as reading:
+    >>> with TracesSource(str(folder)) as reading:
     ...     for first, count, item in trace_blocks(reading):
     ...         print(first, count, os.path.basename(reading.place(first).file), type(item))
     1 3 a.jsonl <class 'toolmatch._runs.traces.Lines'>
@@ -891,7 +795,7 @@ def trace_blocks(reading: Reading, columns: Collection[str] | None = None) -> It
 
 
 def trace_items(
-    reading: Reading, columns: Collection[str] | None = None
+    reading: TracesSource, columns: Collection[str] | None = None
 ) -> Iterator[tuple[int, object]]:
     """Every record of :func:`trace_blocks`, as ``(number, item)``: a JSON Lines line's
     bytes (blank lines skipped, but numbered) or a record read already.
@@ -900,7 +804,7 @@ def trace_items(
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text('[{"case": "z", "turns": []}]')
-    >>> with Reading(str(folder)) as reading:
+    >>> with TracesSource(str(folder)) as reading:
     ...     for number, item in trace_items(reading):
     ...         file, unit, place = reading.place(number)
     ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])

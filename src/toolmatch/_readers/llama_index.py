@@ -1,0 +1,159 @@
+"""Readers for LlamaIndex: chat responses and messages, tool selections, and agent
+workflow events. See docs/formats.md, "LlamaIndex".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import as_data, wrong_shape
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._readers.reading import Reading
+
+__all__ = [
+    "read_llama_agent_output",
+    "read_llama_block",
+    "read_llama_message",
+    "read_llama_response",
+    "read_llama_selection",
+    "read_llama_tool_result_event",
+    "read_workflow_stop",
+]
+
+
+_LLAMA_SPEAKERS = frozenset({"assistant", "model", "chatbot"})  # what the model says
+
+
+class _LlamaStream:
+    """The last streamed ``ChatResponse`` of a reading: each one ``stream_chat`` gives
+    holds the whole message so far, so of one stream only the last is read. A response
+    whose message does not go on from the one before (a later turn's stream) ends that
+    stream: its last message is read then, in order."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: tuple[Any, str] | None = None
+
+    def add(self, message: Any, where: str, reading: Reading) -> None:
+        if self.last is not None and not _goes_on(self.last[0], message):
+            self.finish(reading)
+        self.last = (message, where)
+
+    def finish(self, reading: Reading) -> None:
+        if self.last is not None:
+            message, where = self.last
+            self.last = None
+            reading.read(message, where)
+
+
+def _goes_on(before: Any, after: Any) -> bool:
+    """Whether ``after`` is ``before`` with more streamed onto it."""
+    text = before.content or ""
+    return (after.content or "").startswith(text) and _llama_ids(before) <= _llama_ids(after)
+
+
+def _llama_ids(message: Any) -> set[object]:
+    ids = {
+        block.tool_call_id
+        for block in message.blocks
+        if getattr(block, "block_type", None) == "tool_call"
+    }
+    for entry in message.additional_kwargs.get("tool_calls") or ():
+        data = as_data(entry)
+        if isinstance(data, Mapping):
+            ids.add(data.get("id"))
+    return ids
+
+
+def read_llama_response(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ChatResponse``: its ``message``; of a stream (``delta`` set), the last one's."""
+    if obj.delta is not None:
+        reading.state(_LlamaStream).add(obj.message, f"{where}.message", reading)
+    else:
+        reading.read(obj.message, f"{where}.message")
+
+
+def read_llama_message(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ChatMessage``.
+
+    The model's calls are its ``ToolCallBlock``s; an integration that keeps them in
+    ``additional_kwargs["tool_calls"]`` instead (or as well: OpenAI's does both) is read
+    there when no block holds one. A ``tool`` message answers the call of its
+    ``additional_kwargs["tool_call_id"]``.
+    """
+    role = obj.role
+    extra: Mapping[str, Any] = obj.additional_kwargs
+    if role == "tool":
+        reading.result(extra.get("tool_call_id"), obj.content, None)
+        return
+    if role not in _LLAMA_SPEAKERS:
+        return  # a user, system, developer or function message
+    found = False
+    for index, block in enumerate(obj.blocks):
+        if getattr(block, "block_type", None) == "tool_call":
+            read_llama_block(block, f"{where}.blocks[{index}]", reading)
+            found = True
+    entries = extra.get("tool_calls")
+    if found or entries is None:
+        return
+    inner = f"{where}.additional_kwargs['tool_calls']"
+    if not isinstance(entries, (list, tuple)):
+        raise wrong_shape(inner, "a list", entries)
+    reading.read_each(entries, inner)
+
+
+def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallBlock``; its ``tool_kwargs`` are a dict or JSON text."""
+    reading.call(
+        obj.tool_name,
+        obj.tool_kwargs,
+        obj.tool_call_id,
+        where,
+    )
+
+
+class _LlamaAgentRun:
+    """The call ids one reading has seen in llama-index agent workflow events: the model's
+    call comes in its ``AgentOutput``, again as the ``ToolCall`` event that runs it and in
+    the ``ToolCallResult`` that answers it; each counts once."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+
+def read_llama_agent_output(obj: Any, where: str, reading: Reading) -> None:
+    """An agent workflow's ``AgentOutput``: after a turn, the calls the model made in it
+    (``ToolSelection``s); the run's last one, which ``await handler`` gives, holds every
+    call of the run with its ``ToolCallResult``."""
+    reading.read_each(obj.tool_calls, f"{where}.tool_calls")
+
+
+def read_workflow_stop(obj: Any, where: str, reading: Reading) -> None:
+    """A workflow's ``StopEvent``: its ``result`` (an agent workflow's last ``AgentOutput``)."""
+    reading.read(obj.result, f"{where}.result")
+
+
+def read_llama_selection(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, an ``AgentOutput``),
+    or a ``ToolCall`` event: a call about to run."""
+    call_id = obj.tool_id
+    if call_id is not None:
+        seen = reading.state(_LlamaAgentRun).seen
+        if call_id in seen:
+            return
+        seen.add(call_id)
+    reading.call(obj.tool_name, obj.tool_kwargs, call_id, where)
+
+
+def read_llama_tool_result_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallResult`` event: the call and its ``tool_output`` (``is_error``)."""
+    read_llama_selection(obj, where, reading)
+    output = obj.tool_output
+    reading.result(obj.tool_id, output.content, bool(output.is_error))

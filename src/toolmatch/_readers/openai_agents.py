@@ -1,0 +1,110 @@
+"""Readers for the OpenAI Agents SDK (``agents``): runs, run items and stream events.
+
+A run item holds a Responses item (its ``raw_item``), handed back to ``reading.read``, so a
+call and its result are read by the OpenAI reader, once. See docs/formats.md, "OpenAI
+Agents SDK".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.reading import as_data
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._readers.reading import Reading
+
+__all__ = [
+    "read_agents_approval_item",
+    "read_agents_call_item",
+    "read_agents_item",
+    "read_agents_item_event",
+    "read_agents_output_item",
+    "read_agents_raw_event",
+    "read_agents_result",
+]
+
+
+class _AgentsRun:
+    """What one reading has seen of an openai-agents run.
+
+    ``called``: the call ids of the ``ToolCallItem``s read, so that a ``ToolApprovalItem``
+    for one of them (the same call, awaiting approval) is not counted again.
+    ``streamed``: a raw response event was read. The model's stream then gives the calls,
+    and the run-item events that repeat them give only the tools' results.
+    """
+
+    __slots__ = ("called", "streamed")
+
+    def __init__(self) -> None:
+        self.called: set[str] = set()
+        self.streamed = False
+
+
+_RESULT_ITEMS = frozenset({"ToolCallOutputItem", "HandoffOutputItem"})
+
+
+def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RunResult`` or ``RunResultStreaming``: the items of this run, ``new_items``."""
+    if getattr(obj, "is_complete", True) is False:
+        raise ValueError(
+            f"{where}: the streamed run is not complete, so its new_items are not all there; "
+            "consume result.stream_events() first"
+        )
+    reading.read_each(obj.new_items, f"{where}.new_items")
+
+
+def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
+    """A run item (message, reasoning, tool output, ...): its Responses ``raw_item``."""
+    reading.read(obj.raw_item, f"{where}.raw_item")
+
+
+def read_agents_output_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallOutputItem``: the answer to the call of its raw item's ``call_id``, as
+    the tool returned it (``output``; the model was sent its text, ``raw_item``)."""
+    reading.result(_call_id(obj.raw_item), obj.output, None)
+
+
+def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallItem`` or ``HandoffCallItem``: the model's call in its ``raw_item``."""
+    raw = obj.raw_item
+    call_id = _call_id(raw)
+    if call_id is not None:
+        reading.state(_AgentsRun).called.add(call_id)
+    reading.read(raw, f"{where}.raw_item")
+
+
+def read_agents_approval_item(obj: Any, where: str, reading: Reading) -> None:
+    """A ``ToolApprovalItem``: a call awaiting approval. In ``new_items`` its call is also
+    the ``ToolCallItem`` before it; read alone (``result.interruptions``) it is the call."""
+    raw = obj.raw_item
+    if _call_id(raw) not in reading.state(_AgentsRun).called:
+        read_agents_call_item(obj, where, reading)
+
+
+def read_agents_item_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RunItemStreamEvent``: its ``item``, or only a result once the model's raw
+    stream (which gave the calls) has been read."""
+    item = obj.item
+    if reading.state(_AgentsRun).streamed and type(item).__name__ not in _RESULT_ITEMS:
+        return
+    reading.read(item, f"{where}.item")
+
+
+def read_agents_raw_event(obj: Any, where: str, reading: Reading) -> None:
+    """A ``RawResponsesStreamEvent``: the Responses stream event in its ``data``."""
+    reading.state(_AgentsRun).streamed = True
+    reading.read(obj.data, f"{where}.data")
+
+
+def _call_id(raw: object) -> str | None:
+    data = as_data(raw)
+    if not isinstance(data, Mapping):
+        return None
+    call_id = data.get("call_id")
+    if call_id is None:
+        call_id = data.get("id")
+    return None if call_id is None else str(call_id)

@@ -33,6 +33,7 @@ from toolmatch._matchers.explain import explain
 from toolmatch._matchers.literal import Literal, as_matcher
 from toolmatch._matchers.mappings import Partial
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._selection.expected import NO_RESULT
 from toolmatch._selection.results import (
     Candidate,
     IgnoredCall,
@@ -67,7 +68,6 @@ _NAMES_REMEMBERED = 4096
 _NO_LIMIT = 2**62  # more calls than any turn holds
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
-_NO_RESULT = "no recorded result"
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -389,7 +389,7 @@ class ExpectedTool(Matcher):
                 )
         if self._result_matcher is not None:
             if call.result is None:
-                found.append(Mismatch(_RESULT, _NO_RESULT))
+                found.append(Mismatch(_RESULT, NO_RESULT))
             else:
                 found += (
                     Mismatch(_under_result(mismatch.path), mismatch.reason)
@@ -1120,7 +1120,7 @@ def _score(
 def _closest_reason(candidates: Sequence[Candidate]) -> str:
     closest = closest_candidate(candidates)
     mismatches = closest.mismatches
-    if len(mismatches) == 1 and mismatches[0].reason == _NO_RESULT:
+    if len(mismatches) == 1 and mismatches[0].reason == NO_RESULT:
         return f"call {closest.index} has no recorded result"
     if closest.call.parse_error is None:
         for mismatch in mismatches:

@@ -34,15 +34,18 @@ from toolmatch._matchers.literal import Literal, as_matcher
 from toolmatch._matchers.mappings import Partial
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.expected import NO_RESULT
+from toolmatch._selection.reasons import (
+    count_reason,
+    distinct_reason,
+    order_reason,
+)
 from toolmatch._selection.results import (
     Candidate,
     IgnoredCall,
     ToolCheck,
     TurnResult,
     call_text,
-    closest_candidate,
     indices_text,
-    mismatch_summary,
 )
 
 if TYPE_CHECKING:
@@ -61,7 +64,6 @@ __all__ = [
 ]
 
 _MISSING: Any = object()
-_SHOWN_CONFLICTS = 5
 _SHOWN_NAMES = 8
 _SHOWN_CALLS = 10
 _NAMES_REMEMBERED = 4096
@@ -762,15 +764,15 @@ class _Verdict:
         if self.met[number]:
             reason = None
         else:
-            reason, candidates = _count_reason(expectation, calls, candidate_indices, matching)
+            reason, candidates = count_reason(expectation, calls, candidate_indices, matching)
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
             if reason is None and self._short(number):
                 if self.turn.ordered:
-                    reason = _order_reason(number, expectation, matching, self.assigned)
+                    reason = order_reason(number, expectation, matching, self.assigned)
                 else:
-                    reason = _distinct_reason(expectation, matching, got, self._owners())
+                    reason = distinct_reason(expectation, matching, got, self._owners())
         score = (
             None
             if reason is None
@@ -1065,31 +1067,6 @@ def _repeats(calls: list[ToolCall], kept: list[int] | None) -> list[list[int]]:
     return sorted(found, key=lambda group: group[1])
 
 
-def _count_reason(
-    expectation: ExpectedTool,
-    calls: Sequence[ToolCall],
-    candidate_indices: Sequence[int],
-    matching: Sequence[int],
-) -> tuple[str, tuple[Candidate, ...] | None]:
-    """Why an expectation's count is not met; the judged candidates, when they were needed."""
-    found = len(matching)
-    most = expectation.max_count
-    if most is not None and found > most:
-        if most == 0:
-            return f"expected no matching call, got {found}", None
-        return f"expected at most {most} matching call(s), got {found}", None
-    if not candidate_indices:
-        no_candidate = expectation._no_candidate_text(calls)
-        return f"expected {expectation.count} matching call(s), got 0: {no_candidate}", None
-    if found == 0:
-        candidates = tuple(
-            Candidate(index, calls[index], expectation._explain_call(calls[index]))
-            for index in candidate_indices
-        )
-        return _closest_reason(candidates), candidates
-    return f"expected {expectation.count} matching call(s), got {found}", None
-
-
 def _score(
     expectation: ExpectedTool,
     candidates: Sequence[Candidate] | None,
@@ -1115,65 +1092,6 @@ def _score(
     else:
         what = "assertions on its arguments, result and failed flag"
     return best, parts, f"the closest call matches {best} of {parts} {what}"
-
-
-def _closest_reason(candidates: Sequence[Candidate]) -> str:
-    closest = closest_candidate(candidates)
-    mismatches = closest.mismatches
-    if len(mismatches) == 1 and mismatches[0].reason == NO_RESULT:
-        return f"call {closest.index} has no recorded result"
-    if closest.call.parse_error is None:
-        for mismatch in mismatches:
-            # A top-level key: the path is the bare name (docs/selection.md's wording).
-            if mismatch.reason == "missing" and mismatch.path.isidentifier():
-                return f"arg '{mismatch.path}' missing"
-    if len(mismatches) == 1:
-        return f"call {closest.index}: {mismatches[0]}"
-    # The reasons follow, one per line, in the check's explanation: here only where.
-    return f"call {closest.index}: {mismatch_summary(mismatches)}"
-
-
-def _distinct_reason(
-    expectation: ExpectedTool, matching: list[int], got: list[int], owner: dict[int, int]
-) -> str:
-    taken = [call for call in matching if call not in set(got)]
-    conflicts = [
-        f"call {call} is needed by expectation {owner[call]} too"
-        if call in owner
-        else f"call {call} is unavailable"
-        for call in taken[:_SHOWN_CONFLICTS]
-    ]
-    if len(taken) > _SHOWN_CONFLICTS:
-        conflicts.append(f"and {len(taken) - _SHOWN_CONFLICTS} more")
-    return (
-        f"expected {expectation.count} matching call(s) of its own, got {len(got)}: "
-        + "; ".join(conflicts)
-    )
-
-
-def _order_reason(
-    number: int,
-    expectation: ExpectedTool,
-    matching: list[int],
-    assigned: list[list[int] | None],
-) -> str:
-    previous = next((earlier for earlier in range(number - 1, -1, -1) if assigned[earlier]), None)
-    if previous is None:  # cannot happen: alone, the expectation has enough calls
-        return f"expected {expectation.count} matching call(s) in order, got fewer"
-    previous_calls = assigned[previous]
-    assert previous_calls
-    last = previous_calls[-1]
-    after = [call for call in matching if call > last]
-    early = [call for call in matching if call <= last]
-    reason = (
-        f"expected {expectation.count} matching call(s) after call {last} "
-        f"(the last call used by expectation {previous}), got {len(after)}"
-    )
-    if early:
-        shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
-        more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
-        reason += f"; matching call(s) {shown}{more} come at or before it"
-    return reason
 
 
 @public

@@ -11,9 +11,10 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.matching import _Selection
+from toolmatch._selection.options import expectation_list, turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
-from toolmatch._selection.turn import ExpectedTool, _expectation_list, _Turn, judge, turn_options
+from toolmatch._selection.turn import ExpectedTool, _Turn, judge
 
 if TYPE_CHECKING:
     from typing import Any
@@ -64,7 +65,7 @@ def check_turn(
         no_repeats=no_repeats,
         tools=tools,
     )
-    turn = _Turn(_Selection(_expectation_list(expected)), **options)
+    turn = _Turn(_Selection(expectation_list(expected)), **options)
     return judge(turn, to_calls(calls)).result()
 
 
@@ -112,7 +113,7 @@ def check_turns(
     turns = []
     for number, expectations in enumerate(expected_turns):
         turn = ExpectedTurn.__new__(ExpectedTurn)
-        turn._setup(_expectation_list(expectations, f"expected_turns[{number}]"), options)
+        turn._setup(expectation_list(expectations, f"expected_turns[{number}]"), options)
         turns.append(turn)
     return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 

@@ -11,15 +11,9 @@ from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.matching import _Selection
+from toolmatch._selection.options import expectation_list, turn_options
 from toolmatch._selection.results import TurnResult
-from toolmatch._selection.turn import (
-    ExpectedTool,
-    _expectation_list,
-    _Turn,
-    _Verdict,
-    judge,
-    turn_options,
-)
+from toolmatch._selection.turn import ExpectedTool, _Turn, _Verdict, judge
 
 if TYPE_CHECKING:
     from typing import Any
@@ -85,7 +79,7 @@ class ExpectedTurn(Record):
             no_repeats=no_repeats,
             tools=tools,
         )
-        self._setup(_expectation_list(expected_tools, "expected_tools"), options)
+        self._setup(expectation_list(expected_tools, "expected_tools"), options)
 
     def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
         """Keep the expectations and options, each checked already."""

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
     from toolmatch._selection.expected import Expected
 
-__all__ = ["ExpectedTool", "judge", "turn_options"]
+__all__ = ["ExpectedTool", "judge"]
 
 _SHOWN_NAMES = 8
 _SHOWN_CALLS = 10
@@ -442,52 +442,6 @@ class ExpectedTool(Matcher):
         return f"{text}; the turn called {shown}{more}"
 
 
-def _expectation_list(expected: object, where: str = "expected") -> list[ExpectedTool]:
-    if isinstance(expected, ExpectedTool) or not isinstance(expected, (list, tuple)):
-        raise TypeError(
-            f"{where} must be a list of ExpectedTool, got {short_repr(expected)} "
-            f"({type_name(expected)})"
-        )
-    for number, item in enumerate(expected):
-        if not isinstance(item, ExpectedTool):
-            raise TypeError(
-                f"{where}[{number}] must be an ExpectedTool, got {short_repr(item)} "
-                f"({type_name(item)})"
-            )
-    return list(expected)
-
-
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
-    return value
-
-
-def check_max_calls(max_calls: object) -> int | None:
-    """``max_calls`` as given, once checked: ``None`` or an int >= 0."""
-    if max_calls is None:
-        return None
-    if isinstance(max_calls, bool) or not isinstance(max_calls, int):
-        raise TypeError(
-            f"max_calls must be an int >= 0 or None, got {short_repr(max_calls)} "
-            f"({type_name(max_calls)})"
-        )
-    if max_calls < 0:
-        raise ValueError(f"max_calls must be >= 0, got {max_calls}")
-    return max_calls
-
-
-def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
-    patterns = _expectation_list(ignore, "ignore")
-    for number, pattern in enumerate(patterns):
-        if pattern.count != 1 or pattern.max_count is not None:
-            raise ValueError(
-                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
-                "and max_count mean nothing there; write ExpectedTool(name, args) without them"
-            )
-    return patterns
-
-
 class _Turn:
     """What one turn expects, and how it is judged: every turn option, checked once."""
 
@@ -523,41 +477,6 @@ class _Turn:
         self.max_calls = max_calls
         self.no_repeats = no_repeats
         self.tools = tools
-
-
-def turn_options(
-    *,
-    distinct: object = False,
-    ordered: object = False,
-    exhaustive: object = False,
-    ignore: object = (),
-    max_calls: object = None,
-    no_repeats: object = False,
-    tools: object = None,
-) -> dict[str, Any]:
-    """The turn options, each checked: a bad one raises naming what it got."""
-    for name, value in (
-        ("distinct", distinct),
-        ("ordered", ordered),
-        ("exhaustive", exhaustive),
-        ("no_repeats", no_repeats),
-    ):
-        _check_flag(name, value)
-    return {
-        "distinct": distinct,
-        "ordered": ordered,
-        "exhaustive": exhaustive,
-        "ignore": _ignore_patterns(ignore),
-        "max_calls": check_max_calls(max_calls),
-        "no_repeats": no_repeats,
-        "tools": tools
-        if tools is None or isinstance(tools, ToolCatalogue)
-        else ToolCatalogue(tools),
-    }
-
-
-def _catalogue(tools: object) -> ToolCatalogue | None:
-    return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
 
 
 class _Verdict:

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from toolmatch._runs.batch import check_batch, check_runs
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
+    from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection.run import ExpectedTurn
-    from toolmatch._selection.turn import ExpectedTool
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
     from toolmatch._spec.loading import TestCase, load_expected_tools, load_test_cases
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
-    "ExpectedTool": "_selection.turn",
+    "ExpectedTool": "_selection.expectation",
     "assert_called": "_selection.api",
     "assert_turn": "_selection.api",
     "check_turn": "_selection.api",

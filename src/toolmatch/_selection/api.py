@@ -10,11 +10,12 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._readers.to_calls import to_calls
+from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import expectation_list, turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
-from toolmatch._selection.turn import ExpectedTool, _Turn, judge
+from toolmatch._selection.turn import _Turn, judge
 
 if TYPE_CHECKING:
     from typing import Any

@@ -6,7 +6,7 @@ from __future__ import annotations
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._selection.turn import ExpectedTool
+from toolmatch._selection.expectation import ExpectedTool
 
 if TYPE_CHECKING:
     from typing import Any

@@ -10,10 +10,11 @@ from toolmatch._core.public import public
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import expectation_list, turn_options
 from toolmatch._selection.results import TurnResult
-from toolmatch._selection.turn import ExpectedTool, _Turn, _Verdict, judge
+from toolmatch._selection.turn import _Turn, _Verdict, judge
 
 if TYPE_CHECKING:
     from typing import Any

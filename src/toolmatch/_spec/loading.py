@@ -14,9 +14,9 @@ from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
+from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.options import check_max_calls
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
-from toolmatch._selection.turn import ExpectedTool
 from toolmatch._spec.files import read_spec_file
 from toolmatch._spec.matcher_keys import (
     ARGS_KEYS_01,

@@ -32,4 +32,7 @@ def test_selection_and_configuration_load_on_first_use() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.splitlines() == ["[]", "toolmatch._selection.expectation toolmatch._spec.loading"]
+    assert result.stdout.splitlines() == [
+        "[]",
+        "toolmatch._selection.expectation toolmatch._spec.loading",
+    ]

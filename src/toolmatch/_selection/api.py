@@ -57,15 +57,11 @@ def check_turn(
     >>> check_turn(expected[:1], calls, exhaustive=True).problems
     ("call 1 s({'q': 'x'}) is not expected",)
     """
-    options = turn_options(
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
+    return _checked_turn(expected, calls, turn_options(locals()))
+
+
+def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> TurnResult:
+    """What :func:`check_turn` gives, for options already checked."""
     turn = _Turn(_Selection(expectation_list(expected)), **options)
     return judge(turn, to_calls(calls)).result()
 
@@ -102,15 +98,7 @@ def check_turns(
                 f"{where} must be a list with one entry per turn, got {short_repr(value)} "
                 f"({type_name(value)})"
             )
-    options = turn_options(
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
+    options = turn_options(locals())
     turns = []
     for number, expectations in enumerate(expected_turns):
         turn = ExpectedTurn.__new__(ExpectedTurn)
@@ -171,17 +159,7 @@ def assert_turn(
     <TurnResult passed: 2 of 2 expectation(s) met over 2 call(s)>
     """
     __tracebackhide__ = True
-    result = check_turn(
-        expected,
-        calls,
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
+    result = _checked_turn(expected, calls, turn_options(locals()))
     if not result.passed:
         raise AssertionError(str(result))
     return result

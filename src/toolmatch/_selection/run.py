@@ -12,7 +12,13 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.matching import _Selection
-from toolmatch._selection.options import expectation_list, turn_options
+from toolmatch._selection.options import (
+    TURN_OPTIONS,
+    TurnOption,
+    expectation_list,
+    option_names,
+    turn_options,
+)
 from toolmatch._selection.results import TurnResult
 from toolmatch._selection.turn import _Turn, _Verdict, judge
 
@@ -38,16 +44,7 @@ class ExpectedTurn(Record):
     True
     """
 
-    _fields = (
-        "expected_tools",
-        "distinct",
-        "ordered",
-        "exhaustive",
-        "ignore",
-        "max_calls",
-        "no_repeats",
-        "tools",
-    )
+    _fields = ("expected_tools", *option_names())
     __slots__ = (*_fields, "_turn")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
     expected_tools: tuple[ExpectedTool, ...]
@@ -71,31 +68,13 @@ class ExpectedTurn(Record):
         no_repeats: bool = False,
         tools: Sequence[object] | None = None,
     ) -> None:
-        options = turn_options(
-            distinct=distinct,
-            ordered=ordered,
-            exhaustive=exhaustive,
-            ignore=ignore,
-            max_calls=max_calls,
-            no_repeats=no_repeats,
-            tools=tools,
-        )
+        options = turn_options(locals())
         self._setup(expectation_list(expected_tools, "expected_tools"), options)
 
     def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
         """Keep the expectations and options, each checked already."""
         expected = tuple(expected_tools)
-        catalogue = options["tools"]
-        self._assign(
-            expected,
-            options["distinct"],
-            options["ordered"],
-            options["exhaustive"],
-            tuple(options["ignore"]),
-            options["max_calls"],
-            options["no_repeats"],
-            None if catalogue is None else tuple(catalogue.definitions.values()),
-        )
+        self._assign(expected, *(_kept(option, options[option.name]) for option in TURN_OPTIONS))
         # Kept for every run this turn judges: it remembers which expectations select a name.
         object.__setattr__(self, "_turn", _Turn(_Selection(expected), **options))
 
@@ -107,6 +86,16 @@ class ExpectedTurn(Record):
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
         return judge(self._turn, to_calls(calls)).result(turn)
+
+
+def _kept(option: TurnOption, value: Any) -> object:
+    """An option's checked value as a turn keeps it: ``ignore`` as a tuple, ``tools`` as
+    the ``ToolDefinition`` values read."""
+    if option.kind == "patterns":
+        return tuple(value)
+    if option.kind == "tools":
+        return None if value is None else tuple(value.definitions.values())
+    return value
 
 
 def read_turns(

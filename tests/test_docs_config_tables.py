@@ -92,3 +92,20 @@ def test_the_matcher_table_is_the_loaders_table() -> None:
         key: (tuple(entry.options), _ADAPTED.get(key, getattr(entry.make, "__name__", "")))
         for key, entry in MATCHER_KEYS.items()
     }
+
+
+def test_the_turn_keys_table_is_the_turn_options_table() -> None:
+    """docs/config.md's table of a turn's keys lists exactly TURN_OPTIONS, after expected_tools."""
+    from toolmatch._selection.options import TURN_OPTIONS
+
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    start = lines.index("The keys of a turn (or of a single-turn case):") + 4
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("| "):
+            break
+        rows.append(line)
+    assert rows[0].startswith("| `expected_tools` |")
+    assert rows[1:] == [
+        f"| `{option.name}` | {option.docs} | {option.docs_default} |" for option in TURN_OPTIONS
+    ]

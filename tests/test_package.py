@@ -24,7 +24,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_selection_and_configuration_load_on_first_use() -> None:
     code = (
         "import sys, toolmatch\n"
-        "lazy = ('toolmatch._selection.turn', 'toolmatch._spec.matcher_keys', 'toolmatch._spec.loading', 'toolmatch._readers.dispatch')\n"
+        "lazy = ('toolmatch._selection.expectation', 'toolmatch._spec.matcher_keys', 'toolmatch._spec.loading', 'toolmatch._readers.dispatch')\n"
         "print(sorted(name for name in lazy if name in sys.modules))\n"
         "from toolmatch import ExpectedTool, load_test_cases\n"
         "print(ExpectedTool.__module__, load_test_cases.__module__)\n"
@@ -32,4 +32,7 @@ def test_selection_and_configuration_load_on_first_use() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.splitlines() == ["[]", "toolmatch._selection.turn toolmatch._spec.loading"]
+    assert result.stdout.splitlines() == [
+        "[]",
+        "toolmatch._selection.expectation toolmatch._spec.loading",
+    ]

@@ -30,7 +30,7 @@ from toolmatch import (
     explain,
 )
 from toolmatch._core.pairing import assign_distinct, assign_ordered
-from toolmatch._selection.turn import _NAMES_REMEMBERED, _Selection  # the memory bound only
+from toolmatch._selection.matching import _NAMES_REMEMBERED, _Selection  # the memory bound only
 
 
 def call(name: str, **args: object) -> dict[str, object]:

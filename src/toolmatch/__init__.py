@@ -29,15 +29,10 @@ if TYPE_CHECKING:
     from toolmatch._readers.to_calls import to_calls
     from toolmatch._runs.batch import check_batch, check_runs
     from toolmatch._runs.trials import pass_hat_k
+    from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
+    from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
-    from toolmatch._selection.turn import (
-        ExpectedTool,
-        ExpectedTurn,
-        assert_called,
-        assert_turn,
-        check_turn,
-        check_turns,
-    )
+    from toolmatch._selection.run import ExpectedTurn
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
     from toolmatch._spec.loading import TestCase, load_expected_tools, load_test_cases
@@ -55,11 +50,11 @@ if TYPE_CHECKING:
 _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
-    "ExpectedTool": "_selection.turn",
-    "assert_called": "_selection.turn",
-    "assert_turn": "_selection.turn",
-    "check_turn": "_selection.turn",
-    "check_turns": "_selection.turn",
+    "ExpectedTool": "_selection.expectation",
+    "assert_called": "_selection.api",
+    "assert_turn": "_selection.api",
+    "check_turn": "_selection.api",
+    "check_turns": "_selection.api",
     "Candidate": "_selection.results",
     "IgnoredCall": "_selection.results",
     "ToolCheck": "_selection.results",
@@ -68,7 +63,7 @@ _LAZY = {
     "ConfigProblem": "_spec.matcher_keys",
     "SpecWarning": "_spec.matcher_keys",
     "matcher_from_config": "_spec.matcher_keys",
-    "ExpectedTurn": "_selection.turn",
+    "ExpectedTurn": "_selection.run",
     "TestCase": "_spec.loading",
     "load_expected_tools": "_spec.loading",
     "load_test_cases": "_spec.loading",

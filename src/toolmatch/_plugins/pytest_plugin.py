@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from toolmatch._core.describe import short_repr
 from toolmatch._matchers.explain import explain, holds_matcher
+from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.results import ToolCheck, TurnResult
-from toolmatch._selection.turn import ExpectedTool
 
 __all__ = ["explain_comparison"]
 

@@ -17,7 +17,7 @@ from toolmatch._matchers.base import Mismatch
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._selection.turn import ExpectedTool
+    from toolmatch._selection.expected import Expected
 
 __all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
 
@@ -229,7 +229,7 @@ class IgnoredCall(Record):
     index: int
     call: ToolCall
     by: int
-    pattern: ExpectedTool
+    pattern: Expected
 
     def __str__(self) -> str:
         return (
@@ -279,7 +279,7 @@ class ToolCheck(TextDisplay):
         "_requirement",
         "_no_candidate",
     )
-    expected_tool: ExpectedTool
+    expected_tool: Expected
     passed: bool
     matching_call_indices: tuple[int, ...]
     assigned_call_indices: tuple[int, ...] | None
@@ -294,7 +294,7 @@ class ToolCheck(TextDisplay):
 
     def __init__(
         self,
-        expected_tool: ExpectedTool,
+        expected_tool: Expected,
         calls: Sequence[ToolCall],
         candidate_indices: Sequence[int],
         matching_call_indices: Sequence[int],

@@ -1,5 +1,5 @@
-"""Call selection (docs/semantics.md, docs/selection.md): ``ExpectedTool``, ``check_turn``,
-``check_turns``, ``assert_called``, ``assert_turn``.
+"""The turn engine (docs/semantics.md, docs/selection.md): ``_Turn``, a turn's expectations
+with its options, and :func:`judge`, which reaches its verdict.
 
 One function, :func:`judge`, judges a turn: it leaves out the ignored calls, judges each
 (expectation, call) pair once, counts, and when asked assigns calls of their own and
@@ -11,11 +11,10 @@ takes the same path and skips only the words.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._calls.catalogue import ToolCatalogue
-from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.pairing import (
     assign_covering,
     assign_distinct,
@@ -24,625 +23,30 @@ from toolmatch._core.pairing import (
     common_subsequence,
     extend_ordered,
 )
-from toolmatch._core.public import public
-from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.base import Matcher, Mismatch
-from toolmatch._matchers.canonical import canonical_key, literal_args_key
-from toolmatch._matchers.explain import explain
-from toolmatch._matchers.literal import Literal, as_matcher
-from toolmatch._matchers.mappings import Partial
-from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._matchers.canonical import canonical_key
+from toolmatch._matchers.literal import Literal
+from toolmatch._selection.matching import _Selection, match_turn, numbered
+from toolmatch._selection.reasons import (
+    count_reason,
+    distinct_reason,
+    order_reason,
+)
 from toolmatch._selection.results import (
     Candidate,
     IgnoredCall,
     ToolCheck,
     TurnResult,
     call_text,
-    closest_candidate,
     indices_text,
-    mismatch_summary,
 )
 
 if TYPE_CHECKING:
-    from typing import Any
+    from toolmatch._selection.expected import Expected
 
-    from toolmatch._calls.definitions import ToolDefinition
-    from toolmatch._matchers.base import ConstructorArgs
+__all__ = ["_Turn", "_Verdict", "judge"]
 
-__all__ = [
-    "ExpectedTool",
-    "ExpectedTurn",
-    "assert_called",
-    "assert_turn",
-    "check_turn",
-    "check_turns",
-]
-
-_MISSING: Any = object()
-_SHOWN_CONFLICTS = 5
-_SHOWN_NAMES = 8
 _SHOWN_CALLS = 10
-_NAMES_REMEMBERED = 4096
-_NO_LIMIT = 2**62  # more calls than any turn holds
-_RESULT = "(result)"  # a mismatch path that no argument name can take
-_FAILED = "(failed)"
-_NO_RESULT = "no recorded result"
-
-
-def _validated_name(name: object) -> str | Matcher:
-    if isinstance(name, Matcher):
-        return name
-    if not isinstance(name, str):
-        raise TypeError(
-            "ExpectedTool name must be a str (matched as a substring of the tool name) or a "
-            f"matcher such as Regex('get_.*'), got {short_repr(name)} ({type_name(name)})"
-        )
-    if not name:
-        raise ValueError(
-            "ExpectedTool name must not be empty: '' is in every tool name; "
-            "write ExpectedTool(ANY) to select any tool"
-        )
-    return name
-
-
-def _args_matcher(args: object) -> Matcher | None:
-    if args is None:
-        return None
-    if isinstance(args, Matcher):
-        return args
-    if isinstance(args, Mapping):
-        return Partial(dict(args))
-    raise TypeError(
-        "ExpectedTool args must be a dict of expected arguments, a matcher such as "
-        f"Exact({{...}}), or None, got {short_repr(args)} ({type_name(args)})"
-    )
-
-
-def _validated_counts(count: object, max_count: object) -> tuple[int, int | None]:
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(
-            f"ExpectedTool count must be an int >= 0, got {short_repr(count)} ({type_name(count)})"
-        )
-    if count < 0:
-        raise ValueError(f"ExpectedTool count must be >= 0, got {count}")
-    if max_count is None:
-        if count == 0:
-            raise ValueError(
-                "ExpectedTool count=0 without max_count asserts nothing: give max_count=N "
-                "for at most N matching calls, or use ExpectedTool.never(name, args) to "
-                "assert that no call matches"
-            )
-        return count, None
-    if isinstance(max_count, bool) or not isinstance(max_count, int):
-        raise TypeError(
-            "ExpectedTool max_count must be an int >= count or None, got "
-            f"{short_repr(max_count)} ({type_name(max_count)})"
-        )
-    if max_count < count:
-        raise ValueError(f"ExpectedTool max_count ({max_count}) must be >= count ({count})")
-    return count, max_count
-
-
-def _validated_failed(failed: object) -> bool | None:
-    if failed is not None and not isinstance(failed, bool):
-        raise TypeError(
-            "ExpectedTool failed must be True, False or None (either), got "
-            f"{short_repr(failed)} ({type_name(failed)})"
-        )
-    return failed
-
-
-def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
-    """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
-    if result is None and failed is None:
-        return None
-    if result is None:
-        return lambda call: call.failed is failed
-    if failed is None:
-        return lambda call: call.result is not None and result == call.result
-    return lambda call: call.failed is failed and call.result is not None and result == call.result
-
-
-def _under_result(path: str) -> str:
-    """A mismatch path inside the recorded result, below the ``(result)`` path."""
-    if not path:
-        return _RESULT
-    return f"{_RESULT}{path}" if path.startswith("[") else f"{_RESULT}.{path}"
-
-
-@public
-class ExpectedTool(Matcher):
-    """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
-
-    A ``str`` name selects calls whose name contains it, case-sensitively; a matcher
-    (``Regex``, ``Literal``...) selects names it matches. ``args`` as a dict asserts
-    those keys only (``Partial``); a matcher such as ``Exact({...})`` judges the whole
-    args dict; ``None`` asserts the name only. ``result`` (a matcher, or a plain value
-    compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
-    ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
-    ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
-    most 2"). It is a matcher over a turn's calls, so it can sit on either side of ``==``.
-
-    >>> from toolmatch import Fuzzy
-    >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
-    >>> calls == ExpectedTool("search", {"q": Fuzzy("paris")})
-    True
-    >>> ExpectedTool("search", {"q": "rome"}).check(calls).unmatched_reason
-    "call 0: q: expected 'rome', got 'Paris '"
-    >>> from toolmatch import Regex, ToolCall
-    >>> done = [ToolCall("cancel", {"id": "ZZZ999"}, result="Error: no such booking")]
-    >>> ExpectedTool("cancel", result=Regex("Error.*")) == done
-    True
-    >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
-    'call 0: (failed): expected False, the trace does not say'
-
-    """
-
-    __slots__ = (
-        "name",
-        "args",
-        "count",
-        "max_count",
-        "result",
-        "failed",
-        "_selects",
-        "_args_matcher",
-        "_args_check",
-        "_result_matcher",
-        "_call_check",
-        "_literal_key",
-        "_arg_paths",
-        "_alone",
-        "_requirement",
-        "_repr",
-    )
-    name: str | Matcher
-    args: Mapping[str, Any] | Matcher | None
-    count: int
-    max_count: int | None
-    result: object
-    failed: bool | None
-    _selects: Callable[[str], bool]
-    _args_matcher: Matcher | None
-    _args_check: Callable[[object], bool] | None
-    _result_matcher: Matcher | None
-    _call_check: Callable[[ToolCall], bool] | None
-    _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
-    _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
-    _alone: _Turn
-    _requirement: str
-    _repr: str | None
-
-    def __init__(
-        self,
-        name: str | Matcher,
-        args: Mapping[str, Any] | Matcher | None = None,
-        *,
-        count: int = 1,
-        max_count: int | None = None,
-        result: object = None,
-        failed: bool | None = None,
-    ) -> None:
-        count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count, result, failed)
-
-    @classmethod
-    def never(
-        cls,
-        name: str | Matcher,
-        args: Mapping[str, Any] | Matcher | None = None,
-        *,
-        result: object = None,
-        failed: bool | None = None,
-    ) -> ExpectedTool:
-        """An expectation that no call in the turn matches ``name``, ``args``, ``result`` and
-        ``failed``.
-
-        >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
-        'expected no matching call, got 1'
-        """
-        tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0, result, failed)
-        return tool
-
-    def _setup(
-        self,
-        name: object,
-        args: object,
-        count: int,
-        max_count: int | None,
-        result: object,
-        failed: object,
-    ) -> None:
-        name = _validated_name(name)
-        matcher = _args_matcher(args)
-        failed = _validated_failed(failed)
-        result_matcher = None if result is None else as_matcher(result)
-        set_ = object.__setattr__
-        set_(self, "name", name)
-        set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
-        set_(self, "count", count)
-        set_(self, "max_count", max_count)
-        set_(self, "result", result)
-        set_(self, "failed", failed)
-        if isinstance(name, str):
-            set_(self, "_selects", lambda tool: name in tool)
-        else:
-            set_(self, "_selects", name.__eq__)
-        set_(self, "_args_matcher", matcher)
-        set_(self, "_args_check", None if matcher is None else matcher.__eq__)
-        set_(self, "_result_matcher", result_matcher)
-        set_(self, "_call_check", _call_check(result_matcher, failed))
-        # Only arguments are looked up by key; a result or failed flag is checked call by call.
-        literal = (
-            isinstance(args, Mapping)
-            and not isinstance(args, Matcher)
-            and result_matcher is None
-            and failed is None
-        )
-        set_(self, "_literal_key", literal_args_key(args) if literal else None)
-        # For scores: each asserted argument's mismatch path, and the prefixes below it.
-        tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
-        set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
-        # Alone, one expectation is looked up faster pair by pair than through the index.
-        set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
-        # Said in every result of this expectation: worded once.
-        set_(self, "_requirement", self._requirement_text())
-        set_(self, "_repr", None)
-
-    @property
-    def is_never(self) -> bool:
-        """Whether this expectation asserts that no call matches (made by :meth:`never`)."""
-        return self.max_count == 0
-
-    def _constructor_args(self) -> ConstructorArgs:
-        args: tuple[object, ...] = (self.name,) if self.args is None else (self.name, self.args)
-        options: dict[str, object] = {}
-        if self.count != 1:
-            options["count"] = self.count
-        if self.max_count is not None:
-            options["max_count"] = self.max_count
-        return args, {**options, **self._call_options()}
-
-    def _call_options(self) -> dict[str, object]:
-        options: dict[str, object] = {}
-        if self.result is not None:
-            options["result"] = self.result
-        if self.failed is not None:
-            options["failed"] = self.failed
-        return options
-
-    def __repr__(self) -> str:
-        # Made once: every result of this expectation shows it (toolmatch check --format
-        # json prints it for each run), and an expectation does not change.
-        if self._repr is None:
-            if self.is_never:
-                parts = (
-                    [repr(self.name)] if self.args is None else [repr(self.name), repr(self.args)]
-                )
-                parts += [f"{key}={value!r}" for key, value in self._call_options().items()]
-                shown = f"ExpectedTool.never({', '.join(parts)})"
-            else:
-                shown = super().__repr__()
-            object.__setattr__(self, "_repr", shown)
-            return shown
-        return self._repr
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        if self.is_never:
-            return (type(self)._rebuild_never, (self.name, self.args, self.result, self.failed))
-        return super().__reduce_ex__(protocol)
-
-    @classmethod
-    def _rebuild_never(
-        cls,
-        name: str | Matcher,
-        args: Mapping[str, Any] | Matcher | None,
-        result: object = None,
-        failed: bool | None = None,
-    ) -> ExpectedTool:
-        return cls.never(name, args, result=result, failed=failed)
-
-    def matches(self, actual: object) -> bool:
-        try:
-            calls = to_calls(actual)
-        except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
-            return False
-        return judge(self._alone, calls).passed
-
-    def mismatches(self, actual: object, path: str = "") -> Any:
-        try:
-            check = self.check(actual)
-        except Exception as error:
-            yield Mismatch(path, str(error).partition("\n")[0])
-            return
-        if not check.passed:
-            yield Mismatch(path, str(check.unmatched_reason))
-
-    def describe_mismatch(self, actual: object) -> str:
-        return "; ".join(str(mismatch) for mismatch in self.mismatches(actual)) or (
-            f"expected {self!r}, got {short_repr(actual)}"
-        )
-
-    def check(self, calls: object) -> ToolCheck:
-        """Judge one turn's calls (anything :func:`to_calls` reads) against this expectation.
-
-        >>> check = ExpectedTool("search", count=2).check([{"name": "search"}, {"name": "fetch"}])
-        >>> check.passed, check.matching_call_indices, check.unmatched_reason
-        (False, (0,), 'expected 2 matching call(s), got 1')
-        """
-        return judge(self._alone, to_calls(calls)).check(0)
-
-    def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
-        """Why ``call``, of a selected name and judged not to match, does not match."""
-        found: list[Mismatch] = []
-        if self._args_matcher is not None:
-            if call.parse_error is not None:
-                found.append(Mismatch("", call.parse_error))
-            else:
-                # As explain() gives it: never empty for a mismatch, so the full reason. With
-                # nothing asserted beyond the args, they are what did not match: no need to
-                # compare them again first.
-                found += self._args_matcher._found_mismatches(
-                    call.args, "", self._call_check is None
-                )
-        if self._result_matcher is not None:
-            if call.result is None:
-                found.append(Mismatch(_RESULT, _NO_RESULT))
-            else:
-                found += (
-                    Mismatch(_under_result(mismatch.path), mismatch.reason)
-                    for mismatch in explain(self._result_matcher, call.result)
-                )
-        if self.failed is not None and call.failed is not self.failed:
-            said = "the trace does not say" if call.failed is None else f"got {call.failed}"
-            found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
-        return tuple(found)
-
-    def _call_matches(self, call: ToolCall) -> bool:
-        check, extra = self._args_check, self._call_check
-        return (check is None or (call.parse_error is None and check(call.args))) and (
-            extra is None or extra(call)
-        )
-
-    def _credit(self, mismatches: Sequence[Mismatch]) -> tuple[int, int]:
-        """How many of its parts (each argument, the result, the failed flag) a call with
-        these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
-        paths = [mismatch.path for mismatch in mismatches]
-        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED))]
-        met = parts = 0
-        args = self.args
-        if isinstance(args, dict):
-            parts += len(args)
-            if "" not in args_paths:  # "": the arguments could not be read at all
-                for top, below in self._arg_paths:
-                    met += not any(path == top or path.startswith(below) for path in args_paths)
-        elif args is not None:
-            parts += 1
-            met += not args_paths
-        for asserted, path in ((self._result_matcher, _RESULT), (self.failed, _FAILED)):
-            if asserted is not None:
-                parts += 1
-                met += not any(found.startswith(path) for found in paths)
-        return met, parts
-
-    def _requirement_text(self) -> str:
-        count, most = self.count, self.max_count
-        if most == 0:
-            return "no matching call"
-        if most is None:
-            return f"at least {count} matching call{'s' if count > 1 else ''}"
-        if most == count:
-            return f"exactly {count} matching call{'s' if count > 1 else ''}"
-        if count == 0:
-            return f"at most {most} matching call{'s' if most > 1 else ''}"
-        return f"between {count} and {most} matching calls"
-
-    def _no_candidate_text(self, calls: Sequence[ToolCall]) -> str:
-        verb = "contains" if isinstance(self.name, str) else "matches"
-        text = f"no call's name {verb} {self.name!r}"
-        if not calls:
-            return f"{text}: the turn has no calls"
-        names = list(dict.fromkeys(call.name for call in calls))
-        shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
-        more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-        return f"{text}; the turn called {shown}{more}"
-
-
-class _Selection:
-    """Which of a turn's expectations select each tool name, worked out once per name.
-
-    Tool names repeat from run to run, so a spec's turn keeps one of these for all the runs
-    it judges: a call's candidates are then one dict lookup away. A name matcher is asked
-    once per distinct name (matchers are pure). At most ``_NAMES_REMEMBERED`` names are
-    kept, so memory stays flat on a trace of ever-new names.
-    """
-
-    __slots__ = (
-        "expectations",
-        "use_index",
-        "counts",
-        "expected_calls",
-        "allowed",
-        "plans",
-        "_selects",
-        "_known",
-    )
-
-    def __init__(self, expectations: Sequence[ExpectedTool], *, use_index: bool = True) -> None:
-        self.expectations = list(expectations)
-        # How many matching calls each expectation needs (and claims of its own when calls
-        # are distinct), and every count it allows, as a range: judging a turn then asks
-        # each expectation's count in one pass that takes no Python step per expectation.
-        self.counts = [tool.count for tool in self.expectations]
-        self.expected_calls = sum(self.counts)
-        self.allowed = [
-            range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
-            for tool in self.expectations
-        ]
-        # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
-        self.use_index = use_index
-        # How each expectation judges its candidates: its number, its check of the args and
-        # of the rest of a call (None: nothing to check), and the keys it is looked up by.
-        self.plans = [
-            (
-                number,
-                tool._args_check,
-                tool._call_check,
-                tool._literal_key[0] if use_index and tool._literal_key is not None else None,
-            )
-            for number, tool in enumerate(self.expectations)
-        ]
-        self._selects = [expectation._selects for expectation in self.expectations]
-        self._known: dict[str, tuple[int, ...]] = {}
-
-    def selecting(self, name: str) -> tuple[int, ...]:
-        """The numbers of the expectations that select ``name``, in order."""
-        known = self._known.get(name)
-        if known is None:
-            known = tuple(number for number, selects in enumerate(self._selects) if selects(name))
-            if len(self._known) >= _NAMES_REMEMBERED:
-                self._known.clear()
-            self._known[name] = known
-        return known
-
-
-def _match_turn(
-    selection: _Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
-) -> tuple[list[list[int]], list[list[int]]]:
-    """For each expectation: the calls whose name it selects, and those that also match.
-
-    Only the calls numbered in ``kept`` are judged (all of them when it is ``None``).
-    """
-    expectations = selection.expectations
-    candidates: list[list[int]] = [[] for _ in expectations]
-    known = selection._known
-    for index, call in enumerate(calls) if kept is None else _numbered(calls, kept):
-        numbers = known.get(call.name)
-        if numbers is None:
-            numbers = selection.selecting(call.name)
-        for number in numbers:
-            candidates[number].append(index)
-
-    matching: list[list[int]] = []
-    indexed: dict[tuple[str, ...], list[int]] = {}
-    for number, check, extra, keys in selection.plans:
-        selected = candidates[number]
-        if extra is not None and selected:
-            matches = expectations[number]._call_matches
-            matching.append([index for index in selected if matches(calls[index])])
-        elif check is None or not selected:
-            matching.append(selected)
-        elif keys is not None:
-            matching.append([])
-            indexed.setdefault(keys, []).append(number)
-        else:
-            found = []
-            for index in selected:
-                call = calls[index]
-                if call.parse_error is None and check(call.args):
-                    found.append(index)
-            matching.append(found)
-    for keys, members in indexed.items():
-        _match_indexed(keys, members, selection, calls, kept, matching)
-    return candidates, matching
-
-
-def _numbered(
-    calls: Sequence[ToolCall], kept: Sequence[int] | None
-) -> Iterable[tuple[int, ToolCall]]:
-    return enumerate(calls) if kept is None else ((index, calls[index]) for index in kept)
-
-
-def _match_indexed(
-    keys: tuple[str, ...],
-    members: list[int],
-    selection: _Selection,
-    calls: Sequence[ToolCall],
-    kept: Sequence[int] | None,
-    matching: list[list[int]],
-) -> None:
-    """Match literal expectations asserting the same keys by looking each call's values up."""
-    expectations = selection.expectations
-    table: dict[tuple[Hashable, ...], list[int]] = {}
-    for number in members:
-        literal = expectations[number]._literal_key
-        assert literal is not None
-        table.setdefault(literal[1], []).append(number)
-    # Which members select each name, as a set: K literal expectations over M calls of one
-    # name then cost M lookups, not K x M comparisons.
-    member_set = frozenset(members)
-    takers_of_name: dict[str, frozenset[int]] = {}
-    for index, call in _numbered(calls, kept):
-        takers = takers_of_name.get(call.name)
-        if takers is None:
-            takers = takers_of_name[call.name] = member_set.intersection(
-                selection.selecting(call.name)
-            )
-        if not takers or call.parse_error is not None:
-            continue
-        values = []
-        for key in keys:
-            value = call.args.get(key, _MISSING)
-            if value is _MISSING:
-                break
-            values.append(canonical_key(value))
-        else:
-            if None in values:
-                # A value without a canonical key (an odd type): compare the slow way.
-                found = [number for number in members if expectations[number]._call_matches(call)]
-            else:
-                found = table.get(tuple(values), [])
-            for number in found:
-                if number in takers:
-                    matching[number].append(index)
-
-
-def _expectation_list(expected: object, where: str = "expected") -> list[ExpectedTool]:
-    if isinstance(expected, ExpectedTool) or not isinstance(expected, (list, tuple)):
-        raise TypeError(
-            f"{where} must be a list of ExpectedTool, got {short_repr(expected)} "
-            f"({type_name(expected)})"
-        )
-    for number, item in enumerate(expected):
-        if not isinstance(item, ExpectedTool):
-            raise TypeError(
-                f"{where}[{number}] must be an ExpectedTool, got {short_repr(item)} "
-                f"({type_name(item)})"
-            )
-    return list(expected)
-
-
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
-    return value
-
-
-def check_max_calls(max_calls: object) -> int | None:
-    """``max_calls`` as given, once checked: ``None`` or an int >= 0."""
-    if max_calls is None:
-        return None
-    if isinstance(max_calls, bool) or not isinstance(max_calls, int):
-        raise TypeError(
-            f"max_calls must be an int >= 0 or None, got {short_repr(max_calls)} "
-            f"({type_name(max_calls)})"
-        )
-    if max_calls < 0:
-        raise ValueError(f"max_calls must be >= 0, got {max_calls}")
-    return max_calls
-
-
-def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
-    patterns = _expectation_list(ignore, "ignore")
-    for number, pattern in enumerate(patterns):
-        if pattern.count != 1 or pattern.max_count is not None:
-            raise ValueError(
-                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
-                "and max_count mean nothing there; write ExpectedTool(name, args) without them"
-            )
-    return patterns
 
 
 class _Turn:
@@ -666,7 +70,7 @@ class _Turn:
         distinct: bool = False,
         ordered: bool = False,
         exhaustive: bool = False,
-        ignore: Sequence[ExpectedTool] = (),
+        ignore: Sequence[Expected] = (),
         max_calls: int | None = None,
         no_repeats: bool = False,
         tools: ToolCatalogue | None = None,
@@ -680,41 +84,6 @@ class _Turn:
         self.max_calls = max_calls
         self.no_repeats = no_repeats
         self.tools = tools
-
-
-def turn_options(
-    *,
-    distinct: object = False,
-    ordered: object = False,
-    exhaustive: object = False,
-    ignore: object = (),
-    max_calls: object = None,
-    no_repeats: object = False,
-    tools: object = None,
-) -> dict[str, Any]:
-    """The turn options, each checked: a bad one raises naming what it got."""
-    for name, value in (
-        ("distinct", distinct),
-        ("ordered", ordered),
-        ("exhaustive", exhaustive),
-        ("no_repeats", no_repeats),
-    ):
-        _check_flag(name, value)
-    return {
-        "distinct": distinct,
-        "ordered": ordered,
-        "exhaustive": exhaustive,
-        "ignore": _ignore_patterns(ignore),
-        "max_calls": check_max_calls(max_calls),
-        "no_repeats": no_repeats,
-        "tools": tools
-        if tools is None or isinstance(tools, ToolCatalogue)
-        else ToolCatalogue(tools),
-    }
-
-
-def _catalogue(tools: object) -> ToolCatalogue | None:
-    return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
 
 
 class _Verdict:
@@ -762,15 +131,15 @@ class _Verdict:
         if self.met[number]:
             reason = None
         else:
-            reason, candidates = _count_reason(expectation, calls, candidate_indices, matching)
+            reason, candidates = count_reason(expectation, calls, candidate_indices, matching)
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
             if reason is None and self._short(number):
                 if self.turn.ordered:
-                    reason = _order_reason(number, expectation, matching, self.assigned)
+                    reason = order_reason(number, expectation, matching, self.assigned)
                 else:
-                    reason = _distinct_reason(expectation, matching, got, self._owners())
+                    reason = distinct_reason(expectation, matching, got, self._owners())
         score = (
             None
             if reason is None
@@ -924,7 +293,7 @@ class _Verdict:
         return matched_calls, met_calls
 
 
-def _extras(expectations: Sequence[ExpectedTool]) -> list[int]:
+def _extras(expectations: Sequence[Expected]) -> list[int]:
     """The calls beyond its count each positive expectation's range allows."""
     return [
         tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
@@ -938,13 +307,13 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     kept: list[int] | None = None
     if turn.ignoring is not None:
         ignored = {}
-        for number, found in enumerate(_match_turn(turn.ignoring, calls)[1]):
+        for number, found in enumerate(match_turn(turn.ignoring, calls)[1]):
             for index in found:
                 ignored.setdefault(index, number)
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
     selection = turn.selection
-    candidates, matching = _match_turn(selection, calls, kept)
+    candidates, matching = match_turn(selection, calls, kept)
     # Whether each count of matching calls is one its expectation allows.
     allowed = selection.allowed
     met = [len(found) in allowed[number] for number, found in enumerate(matching)]
@@ -1047,7 +416,7 @@ def _repeats(calls: list[ToolCall], kept: list[int] | None) -> list[list[int]]:
     """Groups of calls with the same name and equal args (Literal rules), each in turn order."""
     groups: dict[tuple[str, Hashable], list[int]] = {}
     odd: list[list[int]] = []  # calls whose args have no canonical key: compared pair by pair
-    for index, call in _numbered(calls, kept):
+    for index, call in numbered(calls, kept):
         if call.parse_error is not None:
             continue  # unreadable arguments repeat nothing
         key = canonical_key(call.args)
@@ -1065,33 +434,8 @@ def _repeats(calls: list[ToolCall], kept: list[int] | None) -> list[list[int]]:
     return sorted(found, key=lambda group: group[1])
 
 
-def _count_reason(
-    expectation: ExpectedTool,
-    calls: Sequence[ToolCall],
-    candidate_indices: Sequence[int],
-    matching: Sequence[int],
-) -> tuple[str, tuple[Candidate, ...] | None]:
-    """Why an expectation's count is not met; the judged candidates, when they were needed."""
-    found = len(matching)
-    most = expectation.max_count
-    if most is not None and found > most:
-        if most == 0:
-            return f"expected no matching call, got {found}", None
-        return f"expected at most {most} matching call(s), got {found}", None
-    if not candidate_indices:
-        no_candidate = expectation._no_candidate_text(calls)
-        return f"expected {expectation.count} matching call(s), got 0: {no_candidate}", None
-    if found == 0:
-        candidates = tuple(
-            Candidate(index, calls[index], expectation._explain_call(calls[index]))
-            for index in candidate_indices
-        )
-        return _closest_reason(candidates), candidates
-    return f"expected {expectation.count} matching call(s), got {found}", None
-
-
 def _score(
-    expectation: ExpectedTool,
+    expectation: Expected,
     candidates: Sequence[Candidate] | None,
     matching: Sequence[int],
     got: Sequence[int] | None,
@@ -1115,417 +459,3 @@ def _score(
     else:
         what = "assertions on its arguments, result and failed flag"
     return best, parts, f"the closest call matches {best} of {parts} {what}"
-
-
-def _closest_reason(candidates: Sequence[Candidate]) -> str:
-    closest = closest_candidate(candidates)
-    mismatches = closest.mismatches
-    if len(mismatches) == 1 and mismatches[0].reason == _NO_RESULT:
-        return f"call {closest.index} has no recorded result"
-    if closest.call.parse_error is None:
-        for mismatch in mismatches:
-            # A top-level key: the path is the bare name (docs/selection.md's wording).
-            if mismatch.reason == "missing" and mismatch.path.isidentifier():
-                return f"arg '{mismatch.path}' missing"
-    if len(mismatches) == 1:
-        return f"call {closest.index}: {mismatches[0]}"
-    # The reasons follow, one per line, in the check's explanation: here only where.
-    return f"call {closest.index}: {mismatch_summary(mismatches)}"
-
-
-def _distinct_reason(
-    expectation: ExpectedTool, matching: list[int], got: list[int], owner: dict[int, int]
-) -> str:
-    taken = [call for call in matching if call not in set(got)]
-    conflicts = [
-        f"call {call} is needed by expectation {owner[call]} too"
-        if call in owner
-        else f"call {call} is unavailable"
-        for call in taken[:_SHOWN_CONFLICTS]
-    ]
-    if len(taken) > _SHOWN_CONFLICTS:
-        conflicts.append(f"and {len(taken) - _SHOWN_CONFLICTS} more")
-    return (
-        f"expected {expectation.count} matching call(s) of its own, got {len(got)}: "
-        + "; ".join(conflicts)
-    )
-
-
-def _order_reason(
-    number: int,
-    expectation: ExpectedTool,
-    matching: list[int],
-    assigned: list[list[int] | None],
-) -> str:
-    previous = next((earlier for earlier in range(number - 1, -1, -1) if assigned[earlier]), None)
-    if previous is None:  # cannot happen: alone, the expectation has enough calls
-        return f"expected {expectation.count} matching call(s) in order, got fewer"
-    previous_calls = assigned[previous]
-    assert previous_calls
-    last = previous_calls[-1]
-    after = [call for call in matching if call > last]
-    early = [call for call in matching if call <= last]
-    reason = (
-        f"expected {expectation.count} matching call(s) after call {last} "
-        f"(the last call used by expectation {previous}), got {len(after)}"
-    )
-    if early:
-        shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
-        more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
-        reason += f"; matching call(s) {shown}{more} come at or before it"
-    return reason
-
-
-@public
-def check_turn(
-    expected: Sequence[ExpectedTool],
-    calls: object,
-    *,
-    distinct: bool = False,
-    ordered: bool = False,
-    exhaustive: bool = False,
-    ignore: Sequence[ExpectedTool] = (),
-    max_calls: int | None = None,
-    no_repeats: bool = False,
-    tools: Sequence[object] | None = None,
-) -> TurnResult:
-    """Judge one turn's calls against a list of expectations.
-
-    By default each expectation is judged on its own, so one call may satisfy two.
-    With ``distinct=True`` each expectation needs ``count`` calls of its own, found by an
-    optimal assignment; with ``ordered=True`` the expectations must be met in their order
-    by distinct calls (others may sit between); with ``exhaustive=True`` every call must
-    also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
-    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
-    and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
-    every call left must satisfy its tool's definition (docs/selection.md).
-
-    >>> from toolmatch import ExpectedTool
-    >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
-    >>> calls = [{"name": "s", "args": {"q": "x", "lim": 5}}, {"name": "s", "args": {"q": "x"}}]
-    >>> check_turn(expected, calls, distinct=True).passed
-    True
-    >>> check_turn(expected, calls, ordered=True).passed
-    False
-    >>> check_turn(expected[:1], calls, exhaustive=True).problems
-    ("call 1 s({'q': 'x'}) is not expected",)
-    """
-    options = turn_options(
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
-    turn = _Turn(_Selection(_expectation_list(expected)), **options)
-    return judge(turn, to_calls(calls)).result()
-
-
-@public
-def check_turns(
-    expected_turns: Sequence[Sequence[ExpectedTool]],
-    call_turns: Sequence[object],
-    *,
-    distinct: bool = False,
-    ordered: bool = False,
-    exhaustive: bool = False,
-    ignore: Sequence[ExpectedTool] = (),
-    max_calls: int | None = None,
-    no_repeats: bool = False,
-    tools: Sequence[object] | None = None,
-) -> list[TurnResult]:
-    """Judge each turn's calls against that turn's expectations only.
-
-    A turn present on one side only fails with a ``reason``; the options are as for
-    :func:`check_turn`, for every turn (``max_calls`` bounds each turn).
-
-    >>> from toolmatch import ExpectedTool
-    >>> results = check_turns([[ExpectedTool("search")], [ExpectedTool("search")]],
-    ...                       [[{"name": "search"}, {"name": "search"}]])
-    >>> [result.passed for result in results]
-    [True, False]
-    >>> results[1].reason
-    'turn 1 has no calls: got 1 call turn(s) for 2 expected turn(s)'
-    """
-    for where, value in (("expected_turns", expected_turns), ("call_turns", call_turns)):
-        if not isinstance(value, (list, tuple)):
-            raise TypeError(
-                f"{where} must be a list with one entry per turn, got {short_repr(value)} "
-                f"({type_name(value)})"
-            )
-    options = turn_options(
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
-    turns = []
-    for number, expectations in enumerate(expected_turns):
-        turn = ExpectedTurn.__new__(ExpectedTurn)
-        turn._setup(_expectation_list(expectations, f"expected_turns[{number}]"), options)
-        turns.append(turn)
-    return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
-
-
-_NO_TURN = _Turn(_Selection(()))
-
-
-@public
-class ExpectedTurn(Record):
-    """One turn of a :class:`TestCase`: its expected tools, and the options
-    :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read).
-
-    >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
-    >>> turn.check([{"name": "web_search"}]).passed
-    True
-    """
-
-    _fields = (
-        "expected_tools",
-        "distinct",
-        "ordered",
-        "exhaustive",
-        "ignore",
-        "max_calls",
-        "no_repeats",
-        "tools",
-    )
-    __slots__ = (*_fields, "_turn")
-    __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
-    expected_tools: tuple[ExpectedTool, ...]
-    distinct: bool
-    ordered: bool
-    exhaustive: bool
-    ignore: tuple[ExpectedTool, ...]
-    max_calls: int | None
-    no_repeats: bool
-    tools: tuple[ToolDefinition, ...] | None
-    _turn: _Turn
-
-    def __init__(
-        self,
-        expected_tools: Sequence[ExpectedTool],
-        distinct: bool = False,
-        ordered: bool = False,
-        exhaustive: bool = False,
-        ignore: Sequence[ExpectedTool] = (),
-        max_calls: int | None = None,
-        no_repeats: bool = False,
-        tools: Sequence[object] | None = None,
-    ) -> None:
-        options = turn_options(
-            distinct=distinct,
-            ordered=ordered,
-            exhaustive=exhaustive,
-            ignore=ignore,
-            max_calls=max_calls,
-            no_repeats=no_repeats,
-            tools=tools,
-        )
-        self._setup(_expectation_list(expected_tools, "expected_tools"), options)
-
-    def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
-        """Keep the expectations and options, each checked already."""
-        expected = tuple(expected_tools)
-        catalogue = options["tools"]
-        self._assign(
-            expected,
-            options["distinct"],
-            options["ordered"],
-            options["exhaustive"],
-            tuple(options["ignore"]),
-            options["max_calls"],
-            options["no_repeats"],
-            None if catalogue is None else tuple(catalogue.definitions.values()),
-        )
-        # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_turn", _Turn(_Selection(expected), **options))
-
-    def check(self, calls: object, turn: int | None = None) -> TurnResult:
-        """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.
-
-        >>> ExpectedTurn([ExpectedTool("fetch")]).check([{"name": "search"}], turn=2)
-        <TurnResult turn 2 failed: 0 of 1 expectation(s) met over 1 call(s); expectation 0: \
-expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
-        """
-        return judge(self._turn, to_calls(calls)).result(turn)
-
-
-def read_turns(
-    call_turns: Sequence[object], where: str, copy_args: bool = True
-) -> list[list[ToolCall]]:
-    """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it,
-    and one it will not guess at (several choices) ``ValueError``, named the same way."""
-    calls_per_turn = []
-    for number, turn in enumerate(call_turns):
-        try:
-            calls_per_turn.append(read_json_syntax(turn, copy_args))
-        except TypeError as error:
-            raise TypeError(f"{where}[{number}]: {error}") from None
-        except ValueError as error:
-            raise ValueError(f"{where}[{number}]: {error}") from None
-    return calls_per_turn
-
-
-def _judge_run(
-    turns: Sequence[ExpectedTurn],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None,
-    judged: list[_Verdict],
-    until_failure: bool = False,
-) -> bool:
-    """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
-    is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
-    calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
-    stops at its first failing turn (a verdict needs no more). Whether every turn judged
-    passed."""
-    expected, recorded = len(turns), len(calls_per_turn)
-    total = 0
-    if judged and max_calls is not None:
-        total = sum(verdict.kept_count for verdict in judged)
-    passed = True
-    # Not max(): a builtin's call costs more than the comparison.
-    for number in range(len(judged), expected if expected > recorded else recorded):
-        if number < expected and number < recorded:
-            verdict = judge(turns[number]._turn, calls_per_turn[number])
-        else:
-            verdict = _judge_missing(turns, calls_per_turn, number)
-        if max_calls is not None:
-            before, total = total, total + verdict.kept_count
-            if before <= max_calls < total:
-                verdict.over = (
-                    f"expected at most {max_calls} call(s) in the case, got {total} "
-                    f"by the end of turn {number}"
-                )
-                verdict.passed = False
-        judged.append(verdict)
-        if not verdict.passed:
-            passed = False
-            if until_failure:
-                break
-    return passed
-
-
-def _judge_missing(
-    turns: Sequence[ExpectedTurn], calls_per_turn: Sequence[list[ToolCall]], number: int
-) -> _Verdict:
-    """A turn present on one side only: judged as if the other side were empty, failing."""
-    if number >= len(calls_per_turn):
-        verdict, missing = judge(turns[number]._turn, []), "has no calls"
-    else:
-        verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
-    verdict.reason = (
-        f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
-        f"{len(turns)} expected turn(s)"
-    )
-    verdict.passed = False
-    return verdict
-
-
-class RunVerdict:
-    """A run's verdict, reached turn by turn up to its first failing turn; :meth:`results`
-    judges the turns after that one and puts every turn's verdict into words."""
-
-    __slots__ = ("_turns", "_calls_per_turn", "_max_calls", "_judged", "passed")
-
-    def __init__(
-        self,
-        turns: Sequence[ExpectedTurn],
-        calls_per_turn: Sequence[list[ToolCall]],
-        max_calls: int | None = None,
-    ) -> None:
-        self._turns = turns
-        self._calls_per_turn = calls_per_turn
-        self._max_calls = max_calls
-        self._judged: list[_Verdict] = []
-        # until_failure, passed positionally: a keyword would keep the call unspecialized
-        self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, True)
-
-    def results(self) -> list[TurnResult]:
-        """Each turn's full result."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
-        return [verdict.result(number) for number, verdict in enumerate(self._judged)]
-
-    def failed_results(self) -> list[TurnResult]:
-        """The full results of the turns that failed, in order: what a report of the
-        failures needs, without the words of the turns that passed."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
-        return [
-            verdict.result(number)
-            for number, verdict in enumerate(self._judged)
-            if not verdict.passed
-        ]
-
-
-@public
-def assert_called(
-    calls: object,
-    name: str | Matcher,
-    args: Mapping[str, Any] | Matcher | None = None,
-    count: int = 1,
-    max_count: int | None = None,
-) -> ToolCheck:
-    """Assert that ``calls`` hold a call of ``name`` with ``args``; return the passing check.
-
-    The ``AssertionError`` message is the check's full explanation.
-
-    >>> assert_called([{"name": "search", "args": {"q": "paris"}}], "search", {"q": "paris"})
-    <ToolCheck passed ExpectedTool('search', {'q': 'paris'}) matching=[0]>
-    >>> assert_called([{"name": "search", "args": {}}], "search", {"q": "paris"})
-    Traceback (most recent call last):
-    AssertionError: FAILED ExpectedTool('search', {'q': 'paris'}): arg 'q' missing
-      required: at least 1 matching call; found 0
-      score 0/1 = 0.00: the closest call matches 0 of 1 asserted argument(s)
-      call 0 search({}): q: missing
-    """
-    __tracebackhide__ = True
-    check = ExpectedTool(name, args, count=count, max_count=max_count).check(calls)
-    if not check.passed:
-        raise AssertionError(str(check))
-    return check
-
-
-@public
-def assert_turn(
-    expected: Sequence[ExpectedTool],
-    calls: object,
-    *,
-    distinct: bool = False,
-    ordered: bool = False,
-    exhaustive: bool = False,
-    ignore: Sequence[ExpectedTool] = (),
-    max_calls: int | None = None,
-    no_repeats: bool = False,
-    tools: Sequence[object] | None = None,
-) -> TurnResult:
-    """Assert that one turn's ``calls`` meet every expectation; return the passing result.
-
-    ``expected`` and the options are what :func:`check_turn` takes; the
-    ``AssertionError`` message is the turn's full explanation.
-
-    >>> calls = [{"name": "search", "args": {"q": "x", "lim": 5}}, {"name": "search"}]
-    >>> expected = [ExpectedTool("search", {"q": "x"}), ExpectedTool("search")]
-    >>> assert_turn(expected, calls, distinct=True)
-    <TurnResult passed: 2 of 2 expectation(s) met over 2 call(s)>
-    """
-    __tracebackhide__ = True
-    result = check_turn(
-        expected,
-        calls,
-        distinct=distinct,
-        ordered=ordered,
-        exhaustive=exhaustive,
-        ignore=ignore,
-        max_calls=max_calls,
-        no_repeats=no_repeats,
-        tools=tools,
-    )
-    if not result.passed:
-        raise AssertionError(str(result))
-    return result

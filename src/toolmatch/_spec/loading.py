@@ -14,13 +14,9 @@ from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
-from toolmatch._selection.turn import (
-    ExpectedTool,
-    ExpectedTurn,
-    RunVerdict,
-    check_max_calls,
-    read_turns,
-)
+from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
+from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
 from toolmatch._spec.files import read_spec_file
 from toolmatch._spec.matcher_keys import (
     ARGS_KEYS_01,
@@ -54,10 +50,7 @@ _TOOL_KEYS = (
     "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
 )  # fmt: skip
 _IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
-_TURN_KEYS = (
-    "expected_tools", "distinct", "ordered", "exhaustive", "ignore", "max_calls", "no_repeats",
-    "tools",
-)  # fmt: skip
+_TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS)
 _TOP_KEYS = ("test_cases",)
 # What a 0.1 file meant by args: {KEY: ...}, and how 0.2 says it.
@@ -550,9 +543,8 @@ def _turn(
     if not isinstance(data, dict):
         problems.add(
             path,
-            "a turn must be a mapping with expected_tools (and optionally distinct, ordered, "
-            f"exhaustive, ignore, max_calls, no_repeats, tools), got {short_repr(data)} "
-            f"({type_name(data)})",
+            f"a turn must be a mapping with expected_tools (and optionally "
+            f"{', '.join(option_names())}), got {short_repr(data)} ({type_name(data)})",
         )
         return ExpectedTurn(())
     _unknown_keys(data, _TURN_KEYS, path, problems)
@@ -564,10 +556,7 @@ def _turn(
         tools = []
     else:
         tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
-    flags = {
-        key: _flag(data, key, path, problems)
-        for key in ("distinct", "ordered", "exhaustive", "no_repeats")
-    }
+    flags = {key: _flag(data, key, path, problems) for key in option_names("flag")}
     ignore: list[ExpectedTool] = []
     if "ignore" in data:
         where = join_path(path, "ignore")
@@ -620,12 +609,13 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
             "expected_tools: [...] for a single turn",
         )
     elif "turns" in data:
-        for key in _TURN_KEYS:
-            if key in data and key not in ("expected_tools", "max_calls", "tools"):
+        for option in TURN_OPTIONS:
+            key = option.name
+            if key in data and not option.case_wide:
                 problems.add(
                     join_path(path, key),
                     f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
-                    f"{key}: {'[...]' if key == 'ignore' else 'true'}}}]",
+                    f"{key}: {'[...]' if option.kind == 'patterns' else 'true'}}}]",
                 )
         max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
         # The case's tools are every turn's, unless a turn names its own.

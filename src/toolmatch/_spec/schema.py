@@ -2,8 +2,9 @@
 
 Editors validate and complete YAML against it; the loader stays the judge, and its
 messages the reference (a schema cannot say "max_count must be >= count"). The file is
-made from the loader's tables (``MATCHER_KEYS``): after adding a matcher key, write it
-again with ``python -m toolmatch._spec.schema``; a test fails until the file matches.
+made from the loader's tables (``MATCHER_KEYS``, ``TURN_OPTIONS``): after adding a matcher
+key or a turn option, write it again with ``python -m toolmatch._spec.schema``; a test
+fails until the file matches.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
+
+    from toolmatch._selection.options import TurnOption
 
 __all__ = ["SCHEMA_FILE", "build_schema", "built_text", "schema_text", "spec_schema"]
 
@@ -141,6 +145,9 @@ def _tool(keys: dict[str, Any]) -> dict[str, Any]:
 
 def build_schema() -> dict[str, Any]:
     """The schema, made from the loader's tables (what ``spec.schema.json`` holds)."""
+    from toolmatch._selection.options import TURN_OPTIONS
+
+    options = {option.name: option for option in TURN_OPTIONS}
     flag = {"type": "boolean"}
     budget = {"type": ["integer", "null"], "minimum": 0}
     selecting = {
@@ -174,10 +181,7 @@ def build_schema() -> dict[str, Any]:
         "never": {**flag, "description": "true: no call may match"},
     }
     tools = {
-        "description": (
-            "the tools' definitions every call must satisfy: a JSON or YAML file (relative to "
-            "the spec) or a list of definitions"
-        ),
+        "description": options["tools"].summary,
         "oneOf": [
             {"type": "string", "minLength": 1},
             {
@@ -198,15 +202,16 @@ def build_schema() -> dict[str, Any]:
             },
         ],
     }
+    # Each turn option's schema by its kind, in TURN_OPTIONS' order (the file's key order).
+    by_kind: dict[str, Callable[[TurnOption], dict[str, Any]]] = {
+        "flag": lambda option: {**flag, "description": option.summary},
+        "patterns": lambda option: {"type": "array", "items": _ref("ignored_tool")},
+        "budget": lambda option: {"description": option.summary, **budget},
+        "tools": lambda option: tools,
+    }
     turn = {
         "expected_tools": {"type": "array", "items": _ref("expected_tool")},
-        "distinct": {**flag, "description": "each expectation needs its own call"},
-        "ordered": {**flag, "description": "the expectations are met in this order"},
-        "exhaustive": {**flag, "description": "every call not ignored must be expected"},
-        "ignore": {"type": "array", "items": _ref("ignored_tool")},
-        "max_calls": {"description": "at most this many calls, ignored ones not counted", **budget},
-        "no_repeats": {**flag, "description": "no two calls with the same name and arguments"},
-        "tools": tools,
+        **{name: by_kind[option.kind](option) for name, option in options.items()},
     }
     name = {"type": "string", "minLength": 1}
     matchers = _matchers()

@@ -1,0 +1,412 @@
+"""``ExpectedTool``: one expected tool call in a turn (a name, its args, a result, a count),
+checked when made, and the matcher that judges a turn's calls against it alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+
+from toolmatch._calls.call import ToolCall
+from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher, Mismatch
+from toolmatch._matchers.canonical import literal_args_key
+from toolmatch._matchers.explain import explain
+from toolmatch._matchers.literal import as_matcher
+from toolmatch._matchers.mappings import Partial
+from toolmatch._readers.to_calls import to_calls
+from toolmatch._selection.expected import NO_RESULT
+from toolmatch._selection.matching import _Selection
+from toolmatch._selection.results import ToolCheck
+from toolmatch._selection.turn import _Turn, judge
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolmatch._matchers.base import ConstructorArgs
+
+__all__ = ["ExpectedTool"]
+
+_SHOWN_NAMES = 8
+_RESULT = "(result)"  # a mismatch path that no argument name can take
+_FAILED = "(failed)"
+
+
+def _validated_name(name: object) -> str | Matcher:
+    if isinstance(name, Matcher):
+        return name
+    if not isinstance(name, str):
+        raise TypeError(
+            "ExpectedTool name must be a str (matched as a substring of the tool name) or a "
+            f"matcher such as Regex('get_.*'), got {short_repr(name)} ({type_name(name)})"
+        )
+    if not name:
+        raise ValueError(
+            "ExpectedTool name must not be empty: '' is in every tool name; "
+            "write ExpectedTool(ANY) to select any tool"
+        )
+    return name
+
+
+def _args_matcher(args: object) -> Matcher | None:
+    if args is None:
+        return None
+    if isinstance(args, Matcher):
+        return args
+    if isinstance(args, Mapping):
+        return Partial(dict(args))
+    raise TypeError(
+        "ExpectedTool args must be a dict of expected arguments, a matcher such as "
+        f"Exact({{...}}), or None, got {short_repr(args)} ({type_name(args)})"
+    )
+
+
+def _validated_counts(count: object, max_count: object) -> tuple[int, int | None]:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(
+            f"ExpectedTool count must be an int >= 0, got {short_repr(count)} ({type_name(count)})"
+        )
+    if count < 0:
+        raise ValueError(f"ExpectedTool count must be >= 0, got {count}")
+    if max_count is None:
+        if count == 0:
+            raise ValueError(
+                "ExpectedTool count=0 without max_count asserts nothing: give max_count=N "
+                "for at most N matching calls, or use ExpectedTool.never(name, args) to "
+                "assert that no call matches"
+            )
+        return count, None
+    if isinstance(max_count, bool) or not isinstance(max_count, int):
+        raise TypeError(
+            "ExpectedTool max_count must be an int >= count or None, got "
+            f"{short_repr(max_count)} ({type_name(max_count)})"
+        )
+    if max_count < count:
+        raise ValueError(f"ExpectedTool max_count ({max_count}) must be >= count ({count})")
+    return count, max_count
+
+
+def _validated_failed(failed: object) -> bool | None:
+    if failed is not None and not isinstance(failed, bool):
+        raise TypeError(
+            "ExpectedTool failed must be True, False or None (either), got "
+            f"{short_repr(failed)} ({type_name(failed)})"
+        )
+    return failed
+
+
+def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
+    """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
+    if result is None and failed is None:
+        return None
+    if result is None:
+        return lambda call: call.failed is failed
+    if failed is None:
+        return lambda call: call.result is not None and result == call.result
+    return lambda call: call.failed is failed and call.result is not None and result == call.result
+
+
+def _under_result(path: str) -> str:
+    """A mismatch path inside the recorded result, below the ``(result)`` path."""
+    if not path:
+        return _RESULT
+    return f"{_RESULT}{path}" if path.startswith("[") else f"{_RESULT}.{path}"
+
+
+@public
+class ExpectedTool(Matcher):
+    """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
+
+    A ``str`` name selects calls whose name contains it, case-sensitively; a matcher
+    (``Regex``, ``Literal``...) selects names it matches. ``args`` as a dict asserts
+    those keys only (``Partial``); a matcher such as ``Exact({...})`` judges the whole
+    args dict; ``None`` asserts the name only. ``result`` (a matcher, or a plain value
+    compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
+    ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
+    ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
+    most 2"). It is a matcher over a turn's calls, so it can sit on either side of ``==``.
+
+    >>> from toolmatch import Fuzzy
+    >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
+    >>> calls == ExpectedTool("search", {"q": Fuzzy("paris")})
+    True
+    >>> ExpectedTool("search", {"q": "rome"}).check(calls).unmatched_reason
+    "call 0: q: expected 'rome', got 'Paris '"
+    >>> from toolmatch import Regex, ToolCall
+    >>> done = [ToolCall("cancel", {"id": "ZZZ999"}, result="Error: no such booking")]
+    >>> ExpectedTool("cancel", result=Regex("Error.*")) == done
+    True
+    >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
+    'call 0: (failed): expected False, the trace does not say'
+
+    """
+
+    __slots__ = (
+        "name",
+        "args",
+        "count",
+        "max_count",
+        "result",
+        "failed",
+        "_selects",
+        "_args_matcher",
+        "_args_check",
+        "_result_matcher",
+        "_call_check",
+        "_literal_key",
+        "_arg_paths",
+        "_alone",
+        "_requirement",
+        "_repr",
+    )
+    name: str | Matcher
+    args: Mapping[str, Any] | Matcher | None
+    count: int
+    max_count: int | None
+    result: object
+    failed: bool | None
+    _selects: Callable[[str], bool]
+    _args_matcher: Matcher | None
+    _args_check: Callable[[object], bool] | None
+    _result_matcher: Matcher | None
+    _call_check: Callable[[ToolCall], bool] | None
+    _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
+    _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
+    _alone: _Turn
+    _requirement: str
+    _repr: str | None
+
+    def __init__(
+        self,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None = None,
+        *,
+        count: int = 1,
+        max_count: int | None = None,
+        result: object = None,
+        failed: bool | None = None,
+    ) -> None:
+        count, max_count = _validated_counts(count, max_count)
+        self._setup(name, args, count, max_count, result, failed)
+
+    @classmethod
+    def never(
+        cls,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None = None,
+        *,
+        result: object = None,
+        failed: bool | None = None,
+    ) -> ExpectedTool:
+        """An expectation that no call in the turn matches ``name``, ``args``, ``result`` and
+        ``failed``.
+
+        >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
+        'expected no matching call, got 1'
+        """
+        tool = cls.__new__(cls)
+        tool._setup(name, args, 0, 0, result, failed)
+        return tool
+
+    def _setup(
+        self,
+        name: object,
+        args: object,
+        count: int,
+        max_count: int | None,
+        result: object,
+        failed: object,
+    ) -> None:
+        name = _validated_name(name)
+        matcher = _args_matcher(args)
+        failed = _validated_failed(failed)
+        result_matcher = None if result is None else as_matcher(result)
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
+        set_(self, "count", count)
+        set_(self, "max_count", max_count)
+        set_(self, "result", result)
+        set_(self, "failed", failed)
+        if isinstance(name, str):
+            set_(self, "_selects", lambda tool: name in tool)
+        else:
+            set_(self, "_selects", name.__eq__)
+        set_(self, "_args_matcher", matcher)
+        set_(self, "_args_check", None if matcher is None else matcher.__eq__)
+        set_(self, "_result_matcher", result_matcher)
+        set_(self, "_call_check", _call_check(result_matcher, failed))
+        # Only arguments are looked up by key; a result or failed flag is checked call by call.
+        literal = (
+            isinstance(args, Mapping)
+            and not isinstance(args, Matcher)
+            and result_matcher is None
+            and failed is None
+        )
+        set_(self, "_literal_key", literal_args_key(args) if literal else None)
+        # For scores: each asserted argument's mismatch path, and the prefixes below it.
+        tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
+        set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
+        # Alone, one expectation is looked up faster pair by pair than through the index.
+        set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
+        # Said in every result of this expectation: worded once.
+        set_(self, "_requirement", self._requirement_text())
+        set_(self, "_repr", None)
+
+    @property
+    def is_never(self) -> bool:
+        """Whether this expectation asserts that no call matches (made by :meth:`never`)."""
+        return self.max_count == 0
+
+    def _constructor_args(self) -> ConstructorArgs:
+        args: tuple[object, ...] = (self.name,) if self.args is None else (self.name, self.args)
+        options: dict[str, object] = {}
+        if self.count != 1:
+            options["count"] = self.count
+        if self.max_count is not None:
+            options["max_count"] = self.max_count
+        return args, {**options, **self._call_options()}
+
+    def _call_options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        if self.result is not None:
+            options["result"] = self.result
+        if self.failed is not None:
+            options["failed"] = self.failed
+        return options
+
+    def __repr__(self) -> str:
+        # Made once: every result of this expectation shows it (toolmatch check --format
+        # json prints it for each run), and an expectation does not change.
+        if self._repr is None:
+            if self.is_never:
+                parts = (
+                    [repr(self.name)] if self.args is None else [repr(self.name), repr(self.args)]
+                )
+                parts += [f"{key}={value!r}" for key, value in self._call_options().items()]
+                shown = f"ExpectedTool.never({', '.join(parts)})"
+            else:
+                shown = super().__repr__()
+            object.__setattr__(self, "_repr", shown)
+            return shown
+        return self._repr
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if self.is_never:
+            return (type(self)._rebuild_never, (self.name, self.args, self.result, self.failed))
+        return super().__reduce_ex__(protocol)
+
+    @classmethod
+    def _rebuild_never(
+        cls,
+        name: str | Matcher,
+        args: Mapping[str, Any] | Matcher | None,
+        result: object = None,
+        failed: bool | None = None,
+    ) -> ExpectedTool:
+        return cls.never(name, args, result=result, failed=failed)
+
+    def matches(self, actual: object) -> bool:
+        try:
+            calls = to_calls(actual)
+        except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
+            return False
+        return judge(self._alone, calls).passed
+
+    def mismatches(self, actual: object, path: str = "") -> Any:
+        try:
+            check = self.check(actual)
+        except Exception as error:
+            yield Mismatch(path, str(error).partition("\n")[0])
+            return
+        if not check.passed:
+            yield Mismatch(path, str(check.unmatched_reason))
+
+    def describe_mismatch(self, actual: object) -> str:
+        return "; ".join(str(mismatch) for mismatch in self.mismatches(actual)) or (
+            f"expected {self!r}, got {short_repr(actual)}"
+        )
+
+    def check(self, calls: object) -> ToolCheck:
+        """Judge one turn's calls (anything :func:`to_calls` reads) against this expectation.
+
+        >>> check = ExpectedTool("search", count=2).check([{"name": "search"}, {"name": "fetch"}])
+        >>> check.passed, check.matching_call_indices, check.unmatched_reason
+        (False, (0,), 'expected 2 matching call(s), got 1')
+        """
+        return judge(self._alone, to_calls(calls)).check(0)
+
+    def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
+        """Why ``call``, of a selected name and judged not to match, does not match."""
+        found: list[Mismatch] = []
+        if self._args_matcher is not None:
+            if call.parse_error is not None:
+                found.append(Mismatch("", call.parse_error))
+            else:
+                # As explain() gives it: never empty for a mismatch, so the full reason. With
+                # nothing asserted beyond the args, they are what did not match: no need to
+                # compare them again first.
+                found += self._args_matcher._found_mismatches(
+                    call.args, "", self._call_check is None
+                )
+        if self._result_matcher is not None:
+            if call.result is None:
+                found.append(Mismatch(_RESULT, NO_RESULT))
+            else:
+                found += (
+                    Mismatch(_under_result(mismatch.path), mismatch.reason)
+                    for mismatch in explain(self._result_matcher, call.result)
+                )
+        if self.failed is not None and call.failed is not self.failed:
+            said = "the trace does not say" if call.failed is None else f"got {call.failed}"
+            found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
+        return tuple(found)
+
+    def _call_matches(self, call: ToolCall) -> bool:
+        check, extra = self._args_check, self._call_check
+        return (check is None or (call.parse_error is None and check(call.args))) and (
+            extra is None or extra(call)
+        )
+
+    def _credit(self, mismatches: Sequence[Mismatch]) -> tuple[int, int]:
+        """How many of its parts (each argument, the result, the failed flag) a call with
+        these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
+        paths = [mismatch.path for mismatch in mismatches]
+        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED))]
+        met = parts = 0
+        args = self.args
+        if isinstance(args, dict):
+            parts += len(args)
+            if "" not in args_paths:  # "": the arguments could not be read at all
+                for top, below in self._arg_paths:
+                    met += not any(path == top or path.startswith(below) for path in args_paths)
+        elif args is not None:
+            parts += 1
+            met += not args_paths
+        for asserted, path in ((self._result_matcher, _RESULT), (self.failed, _FAILED)):
+            if asserted is not None:
+                parts += 1
+                met += not any(found.startswith(path) for found in paths)
+        return met, parts
+
+    def _requirement_text(self) -> str:
+        count, most = self.count, self.max_count
+        if most == 0:
+            return "no matching call"
+        if most is None:
+            return f"at least {count} matching call{'s' if count > 1 else ''}"
+        if most == count:
+            return f"exactly {count} matching call{'s' if count > 1 else ''}"
+        if count == 0:
+            return f"at most {most} matching call{'s' if most > 1 else ''}"
+        return f"between {count} and {most} matching calls"
+
+    def _no_candidate_text(self, calls: Sequence[ToolCall]) -> str:
+        verb = "contains" if isinstance(self.name, str) else "matches"
+        text = f"no call's name {verb} {self.name!r}"
+        if not calls:
+            return f"{text}: the turn has no calls"
+        names = list(dict.fromkeys(call.name for call in calls))
+        shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
+        more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+        return f"{text}; the turn called {shown}{more}"

@@ -1,0 +1,208 @@
+"""The turn options (``distinct``, ``ordered``, ``exhaustive``, ``ignore``, ``max_calls``,
+``no_repeats``, ``tools``), one :class:`TurnOption` row each in :data:`TURN_OPTIONS`, and
+the expectation lists; each checked once where given.
+
+The table is the one place an option is named: the Python functions check through it,
+the spec loader reads its keys from it, the JSON Schema and docs/config.md's table of a
+turn's keys are made from (or checked against) it. A new option is a row, its check, and
+the engine's code for it.
+"""
+
+from __future__ import annotations
+
+from toolmatch._calls.catalogue import ToolCatalogue
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._selection.expectation import ExpectedTool
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+__all__ = [
+    "TURN_OPTIONS",
+    "TurnOption",
+    "check_max_calls",
+    "expectation_list",
+    "option_names",
+    "turn_options",
+]
+
+
+def expectation_list(expected: object, where: str = "expected") -> list[ExpectedTool]:
+    if isinstance(expected, ExpectedTool) or not isinstance(expected, (list, tuple)):
+        raise TypeError(
+            f"{where} must be a list of ExpectedTool, got {short_repr(expected)} "
+            f"({type_name(expected)})"
+        )
+    for number, item in enumerate(expected):
+        if not isinstance(item, ExpectedTool):
+            raise TypeError(
+                f"{where}[{number}] must be an ExpectedTool, got {short_repr(item)} "
+                f"({type_name(item)})"
+            )
+    return list(expected)
+
+
+def _check_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
+    return value
+
+
+def check_max_calls(max_calls: object) -> int | None:
+    """``max_calls`` as given, once checked: ``None`` or an int >= 0."""
+    if max_calls is None:
+        return None
+    if isinstance(max_calls, bool) or not isinstance(max_calls, int):
+        raise TypeError(
+            f"max_calls must be an int >= 0 or None, got {short_repr(max_calls)} "
+            f"({type_name(max_calls)})"
+        )
+    if max_calls < 0:
+        raise ValueError(f"max_calls must be >= 0, got {max_calls}")
+    return max_calls
+
+
+def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
+    patterns = expectation_list(ignore, "ignore")
+    for number, pattern in enumerate(patterns):
+        if pattern.count != 1 or pattern.max_count is not None:
+            raise ValueError(
+                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
+                "and max_count mean nothing there; write ExpectedTool(name, args) without them"
+            )
+    return patterns
+
+
+def turn_options(given: Mapping[str, object]) -> dict[str, Any]:
+    """The turn options in ``given`` (a public function's ``locals()``: its keyword
+    arguments are the table's), each checked: a bad one raises naming what it got.
+
+    The flags are checked first, then the others in the table's order: with several bad
+    options, the one named is the one it always was.
+    """
+    checked: dict[str, object] = {
+        option.name: _check_flag(option.name, given[option.name])
+        for option in TURN_OPTIONS
+        if option.kind == "flag"
+    }
+    for option in TURN_OPTIONS:
+        if option.kind != "flag":
+            checked[option.name] = _CHECKS[option.kind](given[option.name])
+    return {option.name: checked[option.name] for option in TURN_OPTIONS}
+
+
+def _catalogue(tools: object) -> ToolCatalogue | None:
+    """Tool definitions as given read into one catalogue (one given already stays itself)."""
+    return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
+
+
+_CHECKS: dict[str, Callable[[object], object]] = {
+    "patterns": _ignore_patterns,
+    "budget": check_max_calls,
+    "tools": _catalogue,
+}
+
+
+class TurnOption(Record):
+    """One turn option: its ``name`` (a keyword argument and a spec key), its ``kind``
+    (``flag``, ``patterns``, ``budget`` or ``tools``: how a value is checked, read and
+    described), its ``default``; ``case_wide``, whether a case with turns takes it for
+    all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
+    and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
+
+    __slots__ = _fields = (
+        "name",
+        "kind",
+        "default",
+        "case_wide",
+        "summary",
+        "docs",
+        "docs_default",
+    )
+    name: str
+    kind: str
+    default: object
+    case_wide: bool
+    summary: str | None
+    docs: str
+    docs_default: str
+
+
+TURN_OPTIONS = (
+    TurnOption(
+        "distinct",
+        "flag",
+        False,
+        False,
+        "each expectation needs its own call",
+        "`true`: each expectation needs its own call, two expectations cannot share one",
+        "`false`",
+    ),
+    TurnOption(
+        "ordered",
+        "flag",
+        False,
+        False,
+        "the expectations are met in this order",
+        "`true`: the expectations must be met by calls in this order (implies `distinct`)",
+        "`false`",
+    ),
+    TurnOption(
+        "exhaustive",
+        "flag",
+        False,
+        False,
+        "every call not ignored must be expected",
+        "`true`: every call not ignored must be claimed by an expectation (implies `distinct`)",
+        "`false`",
+    ),
+    TurnOption(
+        "ignore",
+        "patterns",
+        (),
+        False,
+        None,
+        "a list of calls to leave out before judging, each written like an expected tool (a "
+        "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`; no counts)",
+        "`[]`",
+    ),
+    TurnOption(
+        "max_calls",
+        "budget",
+        None,
+        True,
+        "at most this many calls, ignored ones not counted",
+        "an int >= 0: at most this many calls in the turn (ignored calls not counted)",
+        "no limit",
+    ),
+    TurnOption(
+        "no_repeats",
+        "flag",
+        False,
+        False,
+        "no two calls with the same name and arguments",
+        "`true`: no two calls with the same name and equal arguments",
+        "`false`",
+    ),
+    TurnOption(
+        "tools",
+        "tools",
+        None,
+        True,
+        "the tools' definitions every call must satisfy: a JSON or YAML file (relative to "
+        "the spec) or a list of definitions",
+        "the tools' definitions every call not ignored must satisfy: the path of a JSON or "
+        "YAML file holding a list of them, or the list itself "
+        "([selection.md](selection.md#calls-that-fit-their-definitions-tools))",
+        "none",
+    ),
+)
+"""Every turn option, in the order the signatures, spec keys and messages list them."""
+
+
+def option_names(kind: str | None = None) -> tuple[str, ...]:
+    """The options' names, in order; only those of ``kind`` when given."""
+    return tuple(option.name for option in TURN_OPTIONS if kind is None or option.kind == kind)

@@ -27,7 +27,8 @@ def test_selection_and_configuration_load_on_first_use() -> None:
         "lazy = ('toolmatch._selection.expectation', 'toolmatch._spec.matcher_keys', 'toolmatch._spec.loading', 'toolmatch._readers.dispatch')\n"
         "print(sorted(name for name in lazy if name in sys.modules))\n"
         "from toolmatch import ExpectedTool, load_test_cases\n"
-        "print(ExpectedTool.__module__, load_test_cases.__module__)\n"
+        "home = ('toolmatch._selection.expectation', 'toolmatch._spec.loading')\n"
+        "print(*(name for name in home if name in sys.modules))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

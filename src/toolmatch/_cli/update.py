@@ -20,9 +20,10 @@ from toolmatch._cli.report import fail, printable
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.loading import TestCase
-from toolmatch._spec.matcher_keys import ConfigError, matcher_from_config, matcher_key
+from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

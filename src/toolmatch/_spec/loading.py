@@ -21,15 +21,9 @@ from toolmatch._selection.turn import (
     check_max_calls,
     read_turns,
 )
+from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.files import read_spec_file
-from toolmatch._spec.matcher_keys import (
-    ARGS_KEYS_01,
-    ConfigError,
-    Problems,
-    build_arguments,
-    build_value,
-    read_by_01,
-)
+from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,7 +32,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._selection.results import TurnResult
-    from toolmatch._spec.matcher_keys import SpecWarning
+    from toolmatch._spec.errors import SpecWarning
 
 __all__ = [
     "TestCase",

@@ -11,11 +11,12 @@ changed through one of them. A JSON spec is written again, with the indentation 
 from __future__ import annotations
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.edits import Append, NotDone, Replace, apply_to_data
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._cli.update import Edit, NotDone
+    from toolmatch._spec.edits import Edit
 
 __all__ = ["SpecText", "inline_yaml"]
 
@@ -118,8 +119,6 @@ class SpecText:
     def edited(self, edits: list[Edit], where: Any) -> tuple[str, list[Edit], list[NotDone]]:
         """The text with the edits made, the edits made, and the ones left out (with why);
         ``where`` names a path as the loader does."""
-        from toolmatch._cli.update import Append, NotDone
-
         if self.json:
             return self._json_text(edits), edits, []
         splices: list[tuple[int, int, int, str]] = []
@@ -151,8 +150,6 @@ class SpecText:
     def _json_text(self, edits: list[Edit]) -> str:
         import json
         import re
-
-        from toolmatch._cli.update import apply_to_data
 
         data = apply_to_data(self.data, edits)
         found = re.search(r"\n([ \t]+)\S", self.text)
@@ -227,8 +224,6 @@ class SpecText:
     # Splices ------------------------------------------------------------------------------
 
     def _splices(self, edit: Edit) -> list[tuple[int, int, str]]:
-        from toolmatch._cli.update import Append, Replace
-
         if isinstance(edit, Replace):
             node, key_node = self._node(edit.path)
             return [self._replace(node, key_node, edit.value)]

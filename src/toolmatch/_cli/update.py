@@ -426,7 +426,8 @@ def read_runs(
 def plan_new(runs: Runs, planner: _Planner) -> None:
     """One case for each name with runs and no case, at the end of ``test_cases``, built by
     ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
-    from toolmatch._runs.recording import plain_data, recorded_case
+    from toolmatch._runs.recording import recorded_case
+    from toolmatch._spec.writing import plain_data
 
     added = len(planner.data["test_cases"])
     for name, calls in runs.new.items():

@@ -27,7 +27,7 @@ from toolmatch._runs.traces import turns_value
 from toolmatch._spec.importing import escaped, exact_name
 from toolmatch._spec.loading import read_run_turns
 from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, matcher_key, unbounded
-from toolmatch._spec.writing import NEEDS_RUAMEL
+from toolmatch._spec.writing import NEEDS_RUAMEL, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -39,7 +39,6 @@ __all__ = [
     "add_comment",
     "calls_of_run",
     "kept_turn_count",
-    "plain_data",
     "recorded_case",
     "recorded_spec",
 ]
@@ -47,7 +46,6 @@ __all__ = [
 _SHOWN_VALUES = 5  # observed values listed in a comment; past them, a count
 _VALUE_WIDTH = 40  # one observed value in a comment, at most
 _SHOWN_CALLS = 5  # calls left out, listed on a turn
-_INLINE_WIDTH = 60  # a matcher or a list this short stands on its key's line, as in spec_yaml
 
 
 def calls_of_run(run_turns: object) -> list[list[ToolCall]]:
@@ -571,7 +569,7 @@ def _escape(text: str) -> str:
 
 def _node(value: Any) -> Any:
     """``value`` (plain data, or nodes already made) as ruamel nodes: mappings and lists on
-    one line when :func:`_one_line` says so and nothing inside carries a comment."""
+    one line when :func:`one_line` says so and nothing inside carries a comment."""
     comments = _ruamel()
     if isinstance(value, comments.CommentedBase):
         return value
@@ -595,28 +593,11 @@ def _text(value: Any) -> Any:
 
 
 def _flow_if_short(node: Any) -> Any:
-    if not _has_comments(node) and _one_line(node):
+    if not _has_comments(node) and one_line(node, loose=True):
         node.fa.set_flow_style()
     else:
         node.fa.set_block_style()
     return node
-
-
-def _one_line(node: Any) -> bool:
-    """Whether ``node`` reads well on one line: short, made of scalars, lists and matcher
-    mappings, with no data mapping but a matcher's options (``{$datetime: {tz_aware: true}}``)."""
-    return _flat(node) and len(repr(plain_data(node))) <= _INLINE_WIDTH
-
-
-def _flat(node: Any, options: bool = False) -> bool:
-    if isinstance(node, dict):
-        matcher = matcher_key(node) is not None
-        if not matcher and not options:
-            return False
-        return all(_flat(value, options=matcher) for value in node.values())
-    if isinstance(node, list):
-        return all(map(_flat, node))
-    return True
 
 
 def _flow(node: Any) -> Any:
@@ -634,15 +615,6 @@ def _has_comments(node: Any) -> bool:
     if isinstance(node, list):
         return any(map(_has_comments, node))
     return False
-
-
-def plain_data(node: Any) -> Any:
-    """A ruamel.yaml node as the plain dicts and lists the loader reads it to."""
-    if isinstance(node, dict):
-        return {key: plain_data(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [plain_data(item) for item in node]
-    return node
 
 
 def _observed(values: list[Any]) -> str:

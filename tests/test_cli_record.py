@@ -20,7 +20,7 @@ import yaml
 import commands
 from test_readers import _CONTAINERS, _call_shapes
 from toolmatch import spec_schema
-from toolmatch._runs.recording import NEEDS_RUAMEL
+from toolmatch._spec.writing import NEEDS_RUAMEL
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "traces.jsonl"

@@ -15,14 +15,8 @@ from hypothesis import strategies as st
 
 from strategies import json_values, keys
 from toolmatch import ToolCall, load_test_cases
-from toolmatch._runs.recording import (
-    NEEDS_RUAMEL,
-    calls_of_run,
-    kept_turn_count,
-    recorded_case,
-    recorded_spec,
-    spec_text,
-)
+from toolmatch._runs.recording import calls_of_run, kept_turn_count, recorded_case, recorded_spec
+from toolmatch._spec.writing import NEEDS_RUAMEL, spec_text
 
 Runs = list[list[list[ToolCall]]]
 

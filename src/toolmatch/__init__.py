@@ -33,15 +33,11 @@ if TYPE_CHECKING:
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._spec.errors import ConfigError, ConfigProblem, SpecWarning
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
     from toolmatch._spec.loading import TestCase, load_expected_tools, load_test_cases
-    from toolmatch._spec.matcher_keys import (
-        ConfigError,
-        ConfigProblem,
-        SpecWarning,
-        matcher_from_config,
-    )
+    from toolmatch._spec.matcher_keys import matcher_from_config
     from toolmatch._spec.schema import spec_schema
     from toolmatch._spec.writing import spec_yaml
 
@@ -59,9 +55,9 @@ _LAZY = {
     "IgnoredCall": "_selection.results",
     "ToolCheck": "_selection.results",
     "TurnResult": "_selection.results",
-    "ConfigError": "_spec.matcher_keys",
-    "ConfigProblem": "_spec.matcher_keys",
-    "SpecWarning": "_spec.matcher_keys",
+    "ConfigError": "_spec.errors",
+    "ConfigProblem": "_spec.errors",
+    "SpecWarning": "_spec.errors",
     "matcher_from_config": "_spec.matcher_keys",
     "ExpectedTurn": "_selection.run",
     "TestCase": "_spec.loading",

@@ -72,8 +72,8 @@ from toolmatch._runs.traces import (
 )
 from toolmatch._runs.trials import MinPassRate, parse_min_pass_rate
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
+from toolmatch._spec.errors import ConfigError, SpecWarning
 from toolmatch._spec.loading import TestCase, load_test_cases_quietly
-from toolmatch._spec.matcher_keys import ConfigError, SpecWarning
 
 if TYPE_CHECKING:
     from typing import IO

@@ -95,7 +95,7 @@ def add_record(commands: Any) -> None:
 
 
 def _record(options: argparse.Namespace) -> int:
-    from toolmatch._runs.recording import NEEDS_RUAMEL
+    from toolmatch._spec.writing import NEEDS_RUAMEL
 
     try:
         import ruamel.yaml  # noqa: F401  # before reading: a missing extra wastes no run
@@ -196,7 +196,8 @@ def _write(
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
     errors: int,
 ) -> int:
-    from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec, spec_text
+    from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec
+    from toolmatch._spec.writing import spec_text
 
     loosen = options.loosen == "varying"
     cases = []

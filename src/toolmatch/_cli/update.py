@@ -18,11 +18,12 @@ from collections.abc import Iterable, Sequence
 
 from toolmatch._cli.report import fail, printable
 from toolmatch._core.describe import join_path, short_repr
-from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.edits import Append, NotDone, Rekey, Replace, apply_to_data, value_at
+from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.loading import TestCase
-from toolmatch._spec.matcher_keys import ConfigError, matcher_from_config, matcher_key
+from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
+    from toolmatch._spec.edits import Edit
 
     Path = tuple[Any, ...]
 
@@ -46,91 +48,6 @@ def in_ci(environ: Mapping[str, str]) -> bool:
     """
     value = environ.get("CI", "")
     return value not in ("", "false")
-
-
-# The changes, on the spec's data -----------------------------------------------------------
-
-
-class Replace(Record):
-    """The value at ``path`` becomes ``value``."""
-
-    __slots__ = _fields = ("path", "value")
-    path: Path
-    value: Any
-
-
-class Rekey(Record):
-    """The mapping at ``path`` loses the keys ``delete`` and gains ``add`` (key, value pairs),
-    placed after the key ``after`` when it stays, else after its last key."""
-
-    __slots__ = _fields = ("path", "delete", "add", "after")
-    path: Path
-    delete: tuple[Any, ...]
-    add: tuple[tuple[Any, Any], ...]
-    after: Any
-
-    def __init__(
-        self,
-        path: Path,
-        delete: tuple[Any, ...],
-        add: tuple[tuple[Any, Any], ...],
-        after: Any = None,
-    ) -> None:
-        self._assign(path, delete, add, after)
-
-
-class Append(Record):
-    """``item`` is added at the end of the list at ``path``; ``shown`` is how a YAML spec
-    writes it (the record builder's mapping, with its comments)."""
-
-    __slots__ = _fields = ("path", "item", "shown")
-    path: Path
-    item: Any
-    shown: Any
-
-
-if TYPE_CHECKING:
-    Edit = Replace | Rekey | Append
-
-
-class NotDone(Record):
-    """A change the update does not make: where (a spec path), why, and what was not done
-    (``fixed``, or ``added`` for a new case)."""
-
-    __slots__ = _fields = ("where", "why", "what")
-    where: str
-    why: str
-    what: str
-
-    def __init__(self, where: str, why: str, what: str = "fixed") -> None:
-        self._assign(where, why, what)
-
-
-def _at(data: Any, path: Path) -> Any:
-    for step in path:
-        data = data[step]
-    return data
-
-
-def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
-    """A copy of ``data`` with the edits made (what the written file must read back as)."""
-    import copy
-
-    data = copy.deepcopy(data)
-    for edit in edits:
-        if isinstance(edit, Replace):
-            _at(data, edit.path[:-1])[edit.path[-1]] = copy.deepcopy(edit.value)
-        elif isinstance(edit, Rekey):
-            mapping = _at(data, edit.path)
-            items = [(key, value) for key, value in mapping.items() if key not in edit.delete]
-            kept = [key for key, _ in items]
-            place = kept.index(edit.after) + 1 if edit.after in kept else len(items)
-            items[place:place] = copy.deepcopy(list(edit.add))
-            mapping.clear()
-            mapping.update(items)
-        else:
-            _at(data, edit.path).append(copy.deepcopy(edit.item))
-    return data
 
 
 def same_data(first: object, second: object) -> bool:
@@ -266,7 +183,7 @@ class _Planner:
         return left
 
     def fix_turn(self, turn: Path, result: TurnResult, calls: list[ToolCall]) -> None:
-        items = _at(self.data, turn)["expected_tools"]
+        items = value_at(self.data, turn)["expected_tools"]
         claimed = {index for ignored in result.ignored for index in [ignored.index]}
         for check in result.checks:
             if check.passed:
@@ -309,7 +226,7 @@ class _Planner:
     ) -> ToolCall | None:
         """The call a wrongly named expectation stands for, its name fixed in the spec."""
         name_path = path if isinstance(item, str) else (*path, "name")
-        name = _at(self.data, name_path)
+        name = value_at(self.data, name_path)
         if isinstance(name, dict) and matcher_key(name) == "$literal":
             name_path, name = (*name_path, "$literal"), name["$literal"]
         if not isinstance(name, str):
@@ -511,7 +428,8 @@ def read_runs(
 def plan_new(runs: Runs, planner: _Planner) -> None:
     """One case for each name with runs and no case, at the end of ``test_cases``, built by
     ``toolmatch record``'s builder from all of its runs (docs/record.md)."""
-    from toolmatch._runs.recording import plain_data, recorded_case
+    from toolmatch._runs.recording import recorded_case
+    from toolmatch._spec.writing import plain_data
 
     added = len(planner.data["test_cases"])
     for name, calls in runs.new.items():

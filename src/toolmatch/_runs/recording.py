@@ -27,6 +27,7 @@ from toolmatch._runs.envelope import turns_value
 from toolmatch._spec.importing import escaped, exact_name
 from toolmatch._spec.loading import read_run_turns
 from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, matcher_key, unbounded
+from toolmatch._spec.writing import NEEDS_RUAMEL, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -35,23 +36,16 @@ if TYPE_CHECKING:
     from toolmatch._calls.call import ToolCall
 
 __all__ = [
-    "NEEDS_RUAMEL",
     "add_comment",
     "calls_of_run",
     "kept_turn_count",
-    "plain_data",
     "recorded_case",
     "recorded_spec",
-    "spec_text",
 ]
-
-NEEDS_RUAMEL = "writing a recorded spec needs ruamel.yaml: pip install 'toolmatch[cli]'"
-"""The message of the ``ImportError`` raised without ruamel.yaml."""
 
 _SHOWN_VALUES = 5  # observed values listed in a comment; past them, a count
 _VALUE_WIDTH = 40  # one observed value in a comment, at most
 _SHOWN_CALLS = 5  # calls left out, listed on a turn
-_INLINE_WIDTH = 60  # a matcher or a list this short stands on its key's line, as in spec_yaml
 
 
 def calls_of_run(run_turns: object) -> list[list[ToolCall]]:
@@ -104,6 +98,7 @@ def recorded_case(
     when the case would be nested deeper than a spec may be (docs/config.md, Limits).
 
     >>> from toolmatch import ToolCall
+    >>> from toolmatch._spec.writing import spec_text
     >>> runs = [[[ToolCall("search", {"q": "ORD-20931"})]], [[ToolCall("search", {"q": "ORD-11"})]]]
     >>> print(spec_text(recorded_spec([recorded_case("lookup", runs)])), end="")
     test_cases:
@@ -174,53 +169,12 @@ def recorded_spec(cases: Iterable[Any]) -> Any:
     return spec
 
 
-def spec_text(spec: Any, indents: tuple[int, int, int] | None = None) -> str:
-    """``spec`` as YAML text, with its comments, read back by :func:`load_test_cases` as the
-    same spec: strings that YAML 1.1 (PyYAML's, the loader's) reads as something else,
-    such as ``yes`` or ``12:30``, are quoted. ``indents`` are ruamel.yaml's mapping,
-    sequence and offset indents (``check --update new`` follows its file's).
-
-    >>> print(spec_text({"answer": "yes", "at": "12:30", "count": 3}), end="")
-    answer: 'yes'
-    at: '12:30'
-    count: 3
-    """
-    import io
-
-    yaml = _ruamel_yaml()
-    # YAML 1.1's rules decide what needs quotes; its %YAML directive is left out, as
-    # PyYAML reads 1.1 whether or not the file says so.
-    yaml.version = (1, 1)
-    if indents is not None:
-        mapping, sequence, offset = indents
-        yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
-    out = io.StringIO()
-    yaml.dump(spec, out, transform=_without_directive)
-    return out.getvalue()
-
-
-def _without_directive(text: str) -> str:
-    return text.removeprefix("%YAML 1.1\n---\n")
-
-
 def _ruamel() -> Any:
     try:
         from ruamel.yaml import comments
     except ImportError:
         raise ImportError(NEEDS_RUAMEL) from None
     return comments
-
-
-def _ruamel_yaml() -> Any:
-    try:
-        from ruamel.yaml import YAML
-    except ImportError:
-        raise ImportError(NEEDS_RUAMEL) from None
-    yaml = YAML()
-    yaml.width = 1 << 20  # a long string stays on its line, as spec_yaml keeps it
-    yaml.allow_unicode = True
-    yaml.brace_single_entry_mapping_in_flow_sequence = True  # [null, {$gt: 3}], as written
-    return yaml
 
 
 def add_comment(node: Any, text: str, key: Any) -> None:
@@ -615,7 +569,7 @@ def _escape(text: str) -> str:
 
 def _node(value: Any) -> Any:
     """``value`` (plain data, or nodes already made) as ruamel nodes: mappings and lists on
-    one line when :func:`_one_line` says so and nothing inside carries a comment."""
+    one line when :func:`one_line` says so and nothing inside carries a comment."""
     comments = _ruamel()
     if isinstance(value, comments.CommentedBase):
         return value
@@ -639,28 +593,11 @@ def _text(value: Any) -> Any:
 
 
 def _flow_if_short(node: Any) -> Any:
-    if not _has_comments(node) and _one_line(node):
+    if not _has_comments(node) and one_line(node, loose=True):
         node.fa.set_flow_style()
     else:
         node.fa.set_block_style()
     return node
-
-
-def _one_line(node: Any) -> bool:
-    """Whether ``node`` reads well on one line: short, made of scalars, lists and matcher
-    mappings, with no data mapping but a matcher's options (``{$datetime: {tz_aware: true}}``)."""
-    return _flat(node) and len(repr(plain_data(node))) <= _INLINE_WIDTH
-
-
-def _flat(node: Any, options: bool = False) -> bool:
-    if isinstance(node, dict):
-        matcher = matcher_key(node) is not None
-        if not matcher and not options:
-            return False
-        return all(_flat(value, options=matcher) for value in node.values())
-    if isinstance(node, list):
-        return all(map(_flat, node))
-    return True
 
 
 def _flow(node: Any) -> Any:
@@ -678,15 +615,6 @@ def _has_comments(node: Any) -> bool:
     if isinstance(node, list):
         return any(map(_has_comments, node))
     return False
-
-
-def plain_data(node: Any) -> Any:
-    """A ruamel.yaml node as the plain dicts and lists the loader reads it to."""
-    if isinstance(node, dict):
-        return {key: plain_data(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [plain_data(item) for item in node]
-    return node
 
 
 def _observed(values: list[Any]) -> str:

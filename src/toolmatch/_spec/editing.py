@@ -11,57 +11,15 @@ changed through one of them. A JSON spec is written again, with the indentation 
 from __future__ import annotations
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._spec.edits import Append, NotDone, Replace, apply_to_data
+from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._cli.update import Edit, NotDone
+    from toolmatch._spec.edits import Edit
 
-__all__ = ["SpecText", "inline_yaml"]
-
-_NO_FOLDING = 1 << 20  # a long value stays on its line, as the spec writer keeps it
-_BREAKS = "\n\r\x85\u2028\u2029"
-
-
-def inline_yaml(value: Any, quotes: str | None = None) -> str:
-    """``value`` as one line of YAML (flow style) that the spec loader reads back as itself;
-    a string in ``quotes`` (``'`` or ``"``) when they can hold it.
-
-    >>> print(inline_yaml({"city": "yes", "days": [1, 2], "note": "a: b"}))
-    {city: 'yes', days: [1, 2], note: 'a: b'}
-    >>> print(inline_yaml("Lyon", '"'), inline_yaml("it's", "'"), inline_yaml("a\\nb"))
-    "Lyon" 'it''s' "a\\nb"
-    """
-    import yaml
-
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-        # A line break in a plain or single-quoted string would spread it over lines.
-        style = '"' if any(char in _BREAKS for char in text) else quotes
-        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-    Dumper.add_representer(str, string)
-    text: str = yaml.dump(
-        [value],
-        Dumper=Dumper,
-        default_flow_style=True,
-        allow_unicode=True,
-        width=_NO_FOLDING,
-        sort_keys=False,
-    )
-    return text.strip()[1:-1]  # inside the list: a flow context, the strictest one
-
-
-def _block_yaml(value: Any, column: int) -> str:
-    """``value`` as block YAML whose lines after the first start at ``column``."""
-    import yaml
-
-    text: str = yaml.safe_dump(
-        value, default_flow_style=False, allow_unicode=True, width=_NO_FOLDING, sort_keys=False
-    )
-    return ("\n" + " " * column).join(text.rstrip("\n").split("\n"))
+__all__ = ["SpecText"]
 
 
 class _UnplacedError(Exception):
@@ -118,8 +76,6 @@ class SpecText:
     def edited(self, edits: list[Edit], where: Any) -> tuple[str, list[Edit], list[NotDone]]:
         """The text with the edits made, the edits made, and the ones left out (with why);
         ``where`` names a path as the loader does."""
-        from toolmatch._cli.update import Append, NotDone
-
         if self.json:
             return self._json_text(edits), edits, []
         splices: list[tuple[int, int, int, str]] = []
@@ -151,8 +107,6 @@ class SpecText:
     def _json_text(self, edits: list[Edit]) -> str:
         import json
         import re
-
-        from toolmatch._cli.update import apply_to_data
 
         data = apply_to_data(self.data, edits)
         found = re.search(r"\n([ \t]+)\S", self.text)
@@ -227,8 +181,6 @@ class SpecText:
     # Splices ------------------------------------------------------------------------------
 
     def _splices(self, edit: Edit) -> list[tuple[int, int, str]]:
-        from toolmatch._cli.update import Append, Replace
-
         if isinstance(edit, Replace):
             node, key_node = self._node(edit.path)
             return [self._replace(node, key_node, edit.value)]
@@ -254,7 +206,7 @@ class SpecText:
         else:
             extra = ""
         if block and isinstance(value, (dict, list)) and value:
-            new = _block_yaml(value, column)
+            new = block_yaml(value, column)
         else:
             quotes = None  # a quoted string stays in its quotes
             if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):
@@ -379,7 +331,5 @@ class SpecText:
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:
     """A new case's mapping as block YAML (with its comments), its keys at column 0: as
     ``toolmatch record`` writes it (:func:`spec_text`'s settings), indented as the file is."""
-    from toolmatch._runs.recording import spec_text
-
     mapping, sequence, offset = indents
     return spec_text(case, (mapping, max(sequence, offset + 2), offset)).rstrip("\n")

@@ -17,15 +17,9 @@ from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
+from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.files import read_spec_file
-from toolmatch._spec.matcher_keys import (
-    ARGS_KEYS_01,
-    ConfigError,
-    Problems,
-    build_arguments,
-    build_value,
-    read_by_01,
-)
+from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,7 +28,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._selection.results import TurnResult
-    from toolmatch._spec.matcher_keys import SpecWarning
+    from toolmatch._spec.errors import SpecWarning
 
 __all__ = [
     "TestCase",

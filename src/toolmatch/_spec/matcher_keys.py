@@ -1,10 +1,11 @@
-"""Matchers from configuration values (YAML or JSON), and the errors loading reports.
+"""Matchers from configuration values (YAML or JSON).
 
 One rule (:func:`matcher_key`) says which mappings are matchers: those with a ``$`` key,
 and the seed's ``{fuzzy: ...}`` and ``{regex: ...}``; one table (:data:`MATCHER_KEYS`)
 says how each is built, with the public constructors. Every mistake is found while
 loading, with the exact path to it, and all of a file's mistakes are reported together in
-one ``ConfigError``. Test cases and files: ``toolmatch._spec.loading``.
+one ``ConfigError`` (``toolmatch._spec.errors``). Test cases and files:
+``toolmatch._spec.loading``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from toolmatch._matchers.numbers import Between, Ge, Gt, Le, Lt
 from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._matchers.strings import Fuzzy, Regex
 from toolmatch._matchers.values import ANY, Approx, Contains, IsType, OneOf
+from toolmatch._spec.errors import Problems
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -35,14 +37,10 @@ __all__ = [
     "MATCHER_KEYS",
     "SEED_FORMS",
     "MatcherKey",
-    "SpecWarning",
     "matcher_key",
     "MAX_NESTING",
     "MAX_REPEATED",
     "NESTED_TOO_DEEPLY",
-    "ConfigError",
-    "ConfigProblem",
-    "Problems",
     "build_arguments",
     "build_value",
     "matcher_from_config",
@@ -64,85 +62,6 @@ _REPEATS_TOO_MUCH = (
     f"repeats a mapping or list used before (as a YAML alias does), past {MAX_REPEATED:,} "
     "repeated values in all"
 )
-
-
-@public
-class ConfigProblem:
-    """One mistake in a configuration: where (``path``) and what is wrong (``message``).
-
-    >>> print(ConfigProblem("args.amount.regex", "invalid regular expression '('"))
-    args.amount.regex: invalid regular expression '('
-    """
-
-    __slots__ = ("path", "message")
-
-    def __init__(self, path: str, message: str) -> None:
-        self.path = path
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
-
-    def __repr__(self) -> str:
-        return f"ConfigProblem({self.path!r}, {self.message!r})"
-
-
-@public
-class ConfigError(ValueError):
-    """A configuration that cannot be loaded; lists every problem found, one per line.
-
-    >>> try:
-    ...     matcher_from_config({"fuzzy": 206588}, path="args.a")
-    ... except ConfigError as error:
-    ...     print(error)
-    args.a.fuzzy: must be a string, got 206588 (int); quote it: "206588"
-    """
-
-    def __init__(self, problems: list[ConfigProblem], source: str | None = None) -> None:
-        self.problems = list(problems)
-        self.source = source
-        lines = [str(problem) for problem in self.problems]
-        if source is not None:
-            lines = [f"{source}: {line}" for line in lines]
-        super().__init__("\n".join(lines))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # BaseException's would call ConfigError(message): problems are what it is made of.
-        return (type(self), (self.problems, self.source), self.__dict__)
-
-    def __repr__(self) -> str:
-        # BaseException's would show ConfigError(message), which no constructor call takes.
-        source = "" if self.source is None else f", source={self.source!r}"
-        return f"ConfigError({self.problems!r}{source})"
-
-
-class Problems:
-    """Collects problems (and warnings) while loading, so one run reports all of a file's."""
-
-    def __init__(self) -> None:
-        self.found: list[ConfigProblem] = []
-        self.warnings: list[ConfigProblem] = []
-
-    def add(self, path: str, message: str) -> None:
-        self.found.append(ConfigProblem(path, message))
-
-    def warn(self, path: str, message: str) -> None:
-        self.warnings.append(ConfigProblem(path, message))
-
-    def raise_if_any(self, source: str | None = None) -> None:
-        if self.found:
-            raise ConfigError(self.found, source)
-
-    def spec_warnings(self, source: str | None = None) -> list[SpecWarning]:
-        return [SpecWarning(found.path, found.message, source) for found in self.warnings]
-
-    def emit_warnings(self, source: str | None = None, stacklevel: int = 2) -> None:
-        """Each warning as a :class:`SpecWarning`, through :mod:`warnings`."""
-        if self.warnings:
-            import warnings
-
-            for warning in self.spec_warnings(source):
-                warnings.warn(warning, stacklevel=stacklevel + 1)
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -281,39 +200,6 @@ def matcher_key(mapping: dict[Any, Any]) -> str | None:
     if "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping):
         return "regex"
     return None
-
-
-@public
-class SpecWarning(UserWarning):
-    """A spec that loads, written in a way whose meaning changed: ``path`` and ``message``.
-
-    Loading a spec warns once for each place that toolmatch 0.1 read as a matcher and that
-    is data now, naming the ``$`` spelling; see docs/config.md.
-
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     days = matcher_from_config({"days": {"approx": 3}})
-    >>> print(caught[0].message.path, "--", caught[0].message.message.partition(";")[0])
-    args.days -- {approx: ...} is data now, not the approx matcher toolmatch 0.1 read
-    >>> days == {"days": {"approx": 3}}
-    True
-    """
-
-    def __init__(self, path: str, message: str, source: str | None = None) -> None:
-        self.path = path
-        self.message = message
-        self.source = source
-        text = f"{path}: {message}"
-        super().__init__(text if source is None else f"{source}: {text}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # BaseException's would call SpecWarning(text): these three are what it is made of.
-        return (type(self), (self.path, self.message, self.source), self.__dict__)
-
-    def __repr__(self) -> str:
-        source = "" if self.source is None else f", source={self.source!r}"
-        return f"SpecWarning({self.path!r}, {self.message!r}{source})"
 
 
 @public

@@ -1,0 +1,102 @@
+"""The changes ``--update`` plans on a spec's data, each at a path of keys and indices.
+
+A plan is a list of :data:`Edit` (:class:`Replace`, :class:`Rekey`, :class:`Append`);
+:func:`apply_to_data` makes it on the data, ``toolmatch._spec.editing`` in the file's text;
+:class:`NotDone` is a change left out, with why.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    Path = tuple[Any, ...]
+
+__all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "value_at"]
+
+
+class Replace(Record):
+    """The value at ``path`` becomes ``value``."""
+
+    __slots__ = _fields = ("path", "value")
+    path: Path
+    value: Any
+
+
+class Rekey(Record):
+    """The mapping at ``path`` loses the keys ``delete`` and gains ``add`` (key, value pairs),
+    placed after the key ``after`` when it stays, else after its last key."""
+
+    __slots__ = _fields = ("path", "delete", "add", "after")
+    path: Path
+    delete: tuple[Any, ...]
+    add: tuple[tuple[Any, Any], ...]
+    after: Any
+
+    def __init__(
+        self,
+        path: Path,
+        delete: tuple[Any, ...],
+        add: tuple[tuple[Any, Any], ...],
+        after: Any = None,
+    ) -> None:
+        self._assign(path, delete, add, after)
+
+
+class Append(Record):
+    """``item`` is added at the end of the list at ``path``; ``shown`` is how a YAML spec
+    writes it (the record builder's mapping, with its comments)."""
+
+    __slots__ = _fields = ("path", "item", "shown")
+    path: Path
+    item: Any
+    shown: Any
+
+
+if TYPE_CHECKING:
+    Edit = Replace | Rekey | Append
+
+
+class NotDone(Record):
+    """A change the update does not make: where (a spec path), why, and what was not done
+    (``fixed``, or ``added`` for a new case)."""
+
+    __slots__ = _fields = ("where", "why", "what")
+    where: str
+    why: str
+    what: str
+
+    def __init__(self, where: str, why: str, what: str = "fixed") -> None:
+        self._assign(where, why, what)
+
+
+def value_at(data: Any, path: Path) -> Any:
+    """The value at ``path`` (keys and indices) in ``data``."""
+    for step in path:
+        data = data[step]
+    return data
+
+
+def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
+    """A copy of ``data`` with the edits made (what the written file must read back as)."""
+    import copy
+
+    data = copy.deepcopy(data)
+    for edit in edits:
+        if isinstance(edit, Replace):
+            value_at(data, edit.path[:-1])[edit.path[-1]] = copy.deepcopy(edit.value)
+        elif isinstance(edit, Rekey):
+            mapping = value_at(data, edit.path)
+            items = [(key, value) for key, value in mapping.items() if key not in edit.delete]
+            kept = [key for key, _ in items]
+            place = kept.index(edit.after) + 1 if edit.after in kept else len(items)
+            items[place:place] = copy.deepcopy(list(edit.add))
+            mapping.clear()
+            mapping.update(items)
+        else:
+            value_at(data, edit.path).append(copy.deepcopy(edit.item))
+    return data

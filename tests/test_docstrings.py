@@ -63,7 +63,8 @@ def _examples(name: str) -> list[doctest.DocTest]:
     no longer finds them in the modules that define them: they run here, each once.
     """
     obj = getattr(toolmatch, name)
-    globs = vars(toolmatch).copy()
+    # every public name, loaded: the lazy ones are not in vars(toolmatch) until first used
+    globs = {**vars(toolmatch), **{public: getattr(toolmatch, public) for public in PUBLIC}}
     if inspect.isclass(obj) or inspect.isroutine(obj):
         return doctest.DocTestFinder(exclude_empty=True).find(
             obj, f"toolmatch.{name}", module=False, globs=globs

@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 import yaml
 
+from config_tables import error_rows
 from toolmatch import ConfigError, import_bfcl, import_tau2, load_test_cases, spec_schema
 
 ROOT = Path(__file__).parent.parent
@@ -350,10 +351,7 @@ LOADER_ONLY_MESSAGES = (
 
 
 def config_error_rows() -> list[tuple[str, str, str]]:
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_docs_config_tables import ROWS
-
-    return [(loader, text, message) for loader, text, _, message in ROWS]
+    return [(loader, text, message) for loader, text, _, message in error_rows()]
 
 
 def row_spec(loader: str, text: str) -> Any:

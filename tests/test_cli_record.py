@@ -13,14 +13,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-import yaml
 
 import commands
 from shapes import CONTAINERS, call_shapes
 from toolmatch import spec_schema
 from toolmatch._runs.recording import NEEDS_RUAMEL
+
+jsonschema = pytest.importorskip("jsonschema")
+yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "traces.jsonl"

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from bfcl_data import BFCL_DOC_FILES
 from toolmatch import (
@@ -34,6 +33,8 @@ from toolmatch import (
     spec_yaml,
     to_calls,
 )
+
+yaml = pytest.importorskip("yaml")
 
 DATA = Path(__file__).parent / "data"
 BFCL = DATA / "bfcl"

@@ -9,7 +9,6 @@ import textwrap
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,8 @@ from toolmatch._runs.recording import (
     recorded_spec,
     spec_text,
 )
+
+yaml = pytest.importorskip("yaml")
 
 Runs = list[list[list[ToolCall]]]
 

@@ -11,12 +11,13 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-import yaml
 
 from config_tables import error_rows
 from toolmatch import ConfigError, import_bfcl, import_tau2, load_test_cases, spec_schema
+
+jsonschema = pytest.importorskip("jsonschema")
+yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).parent.parent
 SCHEMA = spec_schema()

@@ -13,14 +13,15 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from commands import DYING_JUDGE, peak_rss_kib
 from commands import jsonl as lines
 from toolmatch._runs.traces import Place, Reading, RecordError, read_item, trace_items
 from toolmatch._runs.workers import _CHUNK as CHUNK
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
 
 TIMEOUT = 120
 SPEC = {

@@ -1,4 +1,5 @@
-"""The command as the tests run it: ``toolmatch`` in a subprocess, and traces as JSON Lines."""
+"""The command as the tests run it: ``toolmatch`` in a subprocess, its peak memory, and traces
+as JSON Lines."""
 
 from __future__ import annotations
 
@@ -51,3 +52,17 @@ def toolmatch(
         timeout=timeout,
         check=False,
     )
+
+
+PEAK_RSS = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_rss_kib(*args: str | Path) -> int:
+    """The peak resident memory of `toolmatch` run in a fresh wrapper process (KiB on Linux)."""
+    command = [sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "toolmatch", *map(str, args)]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return int(output)

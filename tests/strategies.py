@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
+import pytest
 from hypothesis import strategies as st
 
 from toolmatch import (
@@ -46,6 +46,8 @@ from toolmatch import (
     StartsWith,
     Unordered,
 )
+
+np = pytest.importorskip("numpy")
 
 # Whitespace, thousands separators and a few non-ASCII letters make strings that the
 # string options (trim, case folding) and Fuzzy's normalization actually act on.

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
 import pytest
 
 from toolmatch import (
@@ -35,6 +34,8 @@ from toolmatch import (
     Regex,
     explain,
 )
+
+np = pytest.importorskip("numpy")
 
 # --- hostile actual values -------------------------------------------------------------
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pickle
 import re
 
-import numpy as np
 import pytest
 
 from toolmatch import ANY, AllOf, AnyOf, Approx, Fuzzy, IsType, Literal, Matcher, Not, OneOf, Regex
+
+np = pytest.importorskip("numpy")
 
 
 class IsEven(Matcher):

@@ -13,11 +13,12 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-import pyarrow as pa
 import pytest
 
 from toolmatch import TestCase, check_batch, check_runs, load_test_cases
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
 
 SPEC = {
     "test_cases": [

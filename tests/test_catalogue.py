@@ -12,7 +12,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -46,6 +45,8 @@ from toolmatch import (
     explain,
 )
 from toolmatch._matchers.base import Mismatches
+
+np = pytest.importorskip("numpy")
 
 UTC = timezone.utc
 NEW_KINDS = (

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from commands import DYING_JUDGE, jsonl, toolmatch
+from commands import DYING_JUDGE, jsonl, peak_rss_kib, toolmatch
 from toolmatch._runs.workers import _CHUNK as CHUNK  # lines a worker judges per task
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -514,20 +514,6 @@ def test_ctrl_c_with_jobs_stops_every_process_quietly(spec: Path) -> None:
     stdout = bytes(output)
     # The report's last lines too: they say how a run that was not interrupted ended.
     assert (process.returncode, stderr) == (130, b"toolmatch: interrupted\n"), stdout[-300:]
-
-
-PEAK_RSS = """
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
-
-
-def peak_rss_kib(*args: str | Path) -> int:
-    """The peak resident memory of `toolmatch` run in a fresh wrapper process (KiB on Linux)."""
-    command = [sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "toolmatch", *map(str, args)]
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    return int(output)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units differ by platform")

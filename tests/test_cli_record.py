@@ -13,14 +13,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-import yaml
 
 import commands
-from test_readers import _CONTAINERS, _call_shapes
+from shapes import CONTAINERS, call_shapes
 from toolmatch import spec_schema
 from toolmatch._spec.writing import NEEDS_RUAMEL
+
+jsonschema = pytest.importorskip("jsonschema")
+yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "traces.jsonl"
@@ -64,13 +65,13 @@ def _shape_traces() -> tuple[str, int]:
     """Every call shape of every reader, in every container of its kind: one case each,
     two runs, two calls a turn whose arguments differ between the runs."""
     lines = []
-    for kind, containers in _CONTAINERS.items():
-        for shape in range(len(_call_shapes("f", {}, "c")[kind])):
+    for kind, containers in CONTAINERS.items():
+        for shape in range(len(call_shapes("f", {}, "c")[kind])):
             for holder, container in enumerate(containers):
                 case = f"{kind}-{shape}-{holder}"
                 for run in range(2):
                     items = [
-                        _call_shapes(name, {"q": f"ORD-{run}{index}", "n": run}, f"c{run}")[kind][
+                        call_shapes(name, {"q": f"ORD-{run}{index}", "n": run}, f"c{run}")[kind][
                             shape
                         ]
                         for index, name in enumerate(["search_one", "fetch_two"])

@@ -74,8 +74,14 @@ def _examples(name: str) -> list[doctest.DocTest]:
     return [doctest.DocTestParser().get_doctest(docstring, globs, f"toolmatch.{name}", None, 0)]
 
 
+# The exports whose examples need an extra, and the module it installs.
+NEEDS_EXTRA = {"ConformsTo": "jsonschema", "spec_yaml": "yaml"}
+
+
 @pytest.mark.parametrize("name", PUBLIC)
 def test_public_examples_run(name: str) -> None:
+    if name in NEEDS_EXTRA:
+        pytest.importorskip(NEEDS_EXTRA[name])
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in _examples(name):
         runner.run(test)

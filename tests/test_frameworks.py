@@ -9,6 +9,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+
+from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+from toolmatch._readers.reading import FORMATS_DOC
+
+pytest.importorskip("agents")
+pytest.importorskip("langchain_core")
+pytest.importorskip("langgraph")
+pytest.importorskip("llama_index.core")
+pytest.importorskip("openai")
+pytest.importorskip("pydantic_ai")
+pytest.importorskip("smolagents")
 from agents import (
     Agent,
     ModelResponse,
@@ -77,9 +88,6 @@ from smolagents.models import (
     MessageRole,
 )
 from smolagents.models import Model as SmolModel
-
-from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
-from toolmatch._readers.reading import FORMATS_DOC
 
 # --- openai-agents ------------------------------------------------------------------------
 

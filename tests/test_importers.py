@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from bfcl_data import BFCL_DOC_FILES
 from toolmatch import (
     Exact,
     ExpectedTool,
@@ -33,6 +33,8 @@ from toolmatch import (
     spec_yaml,
     to_calls,
 )
+
+yaml = pytest.importorskip("yaml")
 
 DATA = Path(__file__).parent / "data"
 BFCL = DATA / "bfcl"
@@ -780,8 +782,6 @@ def test_all_of_bfcl_s_single_turn_ground_truth_imports_and_loads_back(tmp_path:
 
 @pytest.mark.skipif(_BFCL_EVAL is None, reason="bfcl-eval is not installed")
 def test_all_of_bfcl_s_multi_turn_ground_truth_imports_and_passes_itself() -> None:
-    from test_python_calls import BFCL_DOC_FILES
-
     assert _BFCL_EVAL is not None
     assert _BFCL_EVAL.submodule_search_locations
     data = Path(next(iter(_BFCL_EVAL.submodule_search_locations))) / "data"

@@ -7,10 +7,11 @@ without the variables that make inline-snapshot stand down: ``CI`` and its kin, 
 
 from __future__ import annotations
 
-import inline_snapshot
 import pytest
 
 from toolmatch import ANY, Approx, IsDatetime, IsUUID, Partial, StartsWith, ToolCall, to_calls
+
+inline_snapshot = pytest.importorskip("inline_snapshot")
 
 pytest_plugins = ["pytester"]
 

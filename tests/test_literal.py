@@ -5,10 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from toolmatch import ANY, Fuzzy, Literal, Regex
+
+np = pytest.importorskip("numpy")
 
 
 class TestNumbersCompareByValue:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from test_spec_catalogue import ROWS
+from catalogue_rows import ROWS
 from toolmatch import ExpectedTool, ExpectedTurn, Fuzzy, Partial, TestCase, load_test_cases
 
 yaml = pytest.importorskip("yaml")
@@ -45,7 +45,7 @@ def _run(value: object) -> list[list[dict[str, Any]]]:
 
 @pytest.fixture(scope="module")
 def catalogue_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A YAML spec file with a case for each catalogue matcher row (tests/test_spec_catalogue.py)."""
+    """A YAML spec file with a case for each catalogue matcher row (tests/catalogue_rows.py)."""
     lines = ["test_cases:"]
     for index, (text, _, _) in enumerate(ROWS):
         lines.append(f"  - name: row {index}")

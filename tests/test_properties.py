@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -28,6 +27,8 @@ from strategies import (
     values_without_nan,
 )
 from toolmatch import ANY, AllOf, AnyOf, Literal, Matcher, Mismatch, Not, explain
+
+np = pytest.importorskip("numpy")
 
 FAST = settings(
     max_examples=40,

@@ -16,24 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bfcl_data import BFCL_DOC_FILES
 from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
 
 BFCL_FIXTURES = Path(__file__).parent / "data" / "bfcl"
-# Which function-doc file holds each class a multi-turn entry involves (BFCL's own table).
-BFCL_DOC_FILES = {
-    "GorillaFileSystem": "gorilla_file_system.json",
-    "MathAPI": "math_api.json",
-    "MessageAPI": "message_api.json",
-    "TwitterAPI": "posting_api.json",
-    "TicketAPI": "ticket_api.json",
-    "TradingBot": "trading_bot.json",
-    "TravelAPI": "travel_booking.json",
-    "VehicleControlAPI": "vehicle_control.json",
-    "WebSearchAPI": "web_search.json",
-    "MemoryAPI_kv": "memory_kv.json",
-    "MemoryAPI_vector": "memory_vector.json",
-    "MemoryAPI_rec_sum": "memory_rec_sum.json",
-}
 SORT = {
     "name": "sort",
     "parameters": {

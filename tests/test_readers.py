@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shapes import CONTAINERS, call_shapes
 from toolmatch import ToolCall, to_calls
 from toolmatch._readers import anthropic, bedrock, gemini, openai, otel, pydantic_ai, vercel
 from toolmatch._readers import dispatch as _readers
@@ -314,108 +315,7 @@ def test_other_call_free_shapes(obj: object) -> None:
 
 # --- never silently empty: every call shape, in every container that holds it ------------
 
-
-def _call_shapes(name: str, args: dict[str, Any], call_id: str) -> dict[str, list[Any]]:
-    """Each accepted call shape, by the container kind that holds it."""
-    text = _json(args)
-    return {
-        "tool_calls": [
-            {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}},
-            {"function": {"name": name, "arguments": args}},  # Ollama
-            {"name": name, "args": args, "id": call_id, "type": "tool_call"},  # LangChain
-        ],
-        "content": [
-            {"type": "tool_use", "id": call_id, "name": name, "input": args},
-            {"type": "server_tool_use", "id": call_id, "name": name, "input": args},
-            {"type": "mcp_tool_use", "id": call_id, "name": name, "input": args},
-            {"type": "tool-call", "toolCallId": call_id, "toolName": name, "input": args},
-            {"toolUse": {"toolUseId": call_id, "name": name, "input": args}},
-        ],
-        "parts": [
-            {"functionCall": {"name": name, "args": args}},
-            {"function_call": {"name": name, "args": args, "id": call_id}},
-            {"type": "tool_call", "id": call_id, "name": name, "arguments": args},  # OTel
-            {"type": "dynamic-tool", "toolName": name, "toolCallId": call_id, "input": args},
-            {
-                "type": f"tool-{name}",
-                "toolCallId": call_id,
-                "state": "input-available",
-                "input": args,
-            },
-        ],
-        "output": [
-            {"type": "function_call", "call_id": call_id, "name": name, "arguments": text},
-            {"type": "custom_tool_call", "call_id": call_id, "name": name, "input": "x"},
-            {"type": "mcp_call", "id": call_id, "name": name, "arguments": text},
-        ],
-        "pydantic": [
-            {"part_kind": "tool-call", "tool_name": name, "args": args, "tool_call_id": call_id}
-        ],
-        "spans": [
-            {
-                "name": f"execute_tool {name}",
-                "attributes": {"gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id},
-            }
-        ],
-        "atif": [{"tool_call_id": call_id, "function_name": name, "arguments": args}],
-        "items": [
-            {"name": name, "args": args, "id": call_id},
-            {"name": name, "arguments": text},
-            {"name": name},
-            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}},
-            ToolCall(name, args, call_id),
-        ],
-    }
-
-
-def _json(value: object) -> str:
-    import json
-
-    return json.dumps(value)
-
-
-# Containers of each kind: they take the items and give the object a user would hold.
-_CONTAINERS: dict[str, list[Any]] = {
-    "tool_calls": [
-        lambda items: {"role": "assistant", "content": None, "tool_calls": items},
-        lambda items: {"index": 0, "message": {"role": "assistant", "tool_calls": items}},
-        lambda items: {
-            "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": items}}],
-        },
-        lambda items: {"message": {"role": "assistant", "tool_calls": items}, "done": True},
-        lambda items: {"type": "ai", "content": "", "tool_calls": items},
-        lambda items: {"type": "ai", "data": {"type": "ai", "content": "", "tool_calls": items}},
-    ],
-    "content": [
-        lambda items: {"role": "assistant", "content": items},
-        lambda items: {"type": "message", "role": "assistant", "content": items},
-        lambda items: {"output": {"message": {"role": "assistant", "content": items}}},
-    ],
-    "parts": [
-        lambda items: {"role": "model", "parts": items},
-        lambda items: {"content": {"role": "model", "parts": items}},
-        lambda items: {"candidates": [{"content": {"role": "model", "parts": items}}]},
-        lambda items: {"role": "assistant", "parts": items},
-    ],
-    "output": [
-        lambda items: {"object": "response", "output": items},
-        lambda items: {"id": "resp_1", "output": items},
-    ],
-    "pydantic": [lambda items: {"kind": "response", "parts": items}],
-    "spans": [
-        lambda items: {"resourceSpans": [{"scopeSpans": [{"spans": items}]}]},
-        lambda items: {"scopeSpans": [{"spans": items}]},
-    ],
-    "atif": [
-        lambda items: {"step_id": 1, "source": "agent", "message": "", "tool_calls": items},
-        lambda items: {
-            "schema_version": "ATIF-v1.4",
-            "steps": [{"step_id": 1, "source": "agent", "message": "", "tool_calls": items}],
-        },
-    ],
-    "items": [lambda items: items],
-}
+# (the shapes and their containers are in shapes.py: toolmatch record's tests use them too)
 # Any accepted call can also sit in a list or tuple of such objects, or in a LangGraph
 # state, update or stream part.
 _OUTER = [
@@ -433,12 +333,12 @@ _OUTER = [
 def _wrapped_calls(draw: st.DrawFn) -> tuple[object, str]:
     name = draw(st.text(alphabet="abcdefgh_", min_size=1, max_size=8))
     args = draw(st.dictionaries(st.sampled_from(["q", "city", "n"]), st.integers(), max_size=2))
-    shapes = _call_shapes(name, args, "call_1")
+    shapes = call_shapes(name, args, "call_1")
     kind = draw(st.sampled_from(sorted(shapes)))
     call = draw(st.sampled_from(shapes[kind]))
     others = draw(st.lists(st.sampled_from(shapes[kind]), max_size=2))
     items = [*draw(st.permutations([call, *others]))]
-    container = draw(st.sampled_from(_CONTAINERS[kind] + _CONTAINERS["items"]))
+    container = draw(st.sampled_from(CONTAINERS[kind] + CONTAINERS["items"]))
     outer = draw(st.sampled_from(_OUTER))
     return outer(container(items)), name
 

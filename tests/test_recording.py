@@ -9,7 +9,6 @@ import textwrap
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,8 @@ from strategies import json_values, keys
 from toolmatch import ToolCall, load_test_cases
 from toolmatch._runs.recording import calls_of_run, kept_turn_count, recorded_case, recorded_spec
 from toolmatch._spec.writing import NEEDS_RUAMEL, spec_text
+
+yaml = pytest.importorskip("yaml")
 
 Runs = list[list[list[ToolCall]]]
 

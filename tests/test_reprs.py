@@ -63,6 +63,9 @@ from toolmatch import (
     check_turn,
 )
 
+# The samples build a ConformsTo, which needs jsonschema.
+pytest.importorskip("jsonschema")
+
 UTC = datetime.timezone.utc
 TURN = ExpectedTurn([ExpectedTool("search", {"q": "paris"})], ordered=True, max_calls=3)
 

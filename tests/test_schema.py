@@ -11,11 +11,13 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-import yaml
 
+from config_tables import error_rows
 from toolmatch import ConfigError, import_bfcl, import_tau2, load_test_cases, spec_schema
+
+jsonschema = pytest.importorskip("jsonschema")
+yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).parent.parent
 SCHEMA = spec_schema()
@@ -350,10 +352,7 @@ LOADER_ONLY_MESSAGES = (
 
 
 def config_error_rows() -> list[tuple[str, str, str]]:
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_docs_config_tables import ROWS
-
-    return [(loader, text, message) for loader, text, _, message in ROWS]
+    return [(loader, text, message) for loader, text, _, message in error_rows()]
 
 
 def row_spec(loader: str, text: str) -> Any:

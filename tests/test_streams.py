@@ -18,17 +18,20 @@ from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
 
-import anthropic
-import httpx
-import openai
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from toolmatch import ExpectedTool, ToolCall, to_calls
+
+pytest.importorskip("langchain_core")
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
 
-from toolmatch import ExpectedTool, ToolCall, to_calls
+anthropic = pytest.importorskip("anthropic")
+httpx = pytest.importorskip("httpx")
+openai = pytest.importorskip("openai")
 
 SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
 WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")

@@ -8,16 +8,21 @@ import re
 from pathlib import Path
 from typing import Any
 
-import mcp.types as mcp
 import pytest
+
+from toolmatch import ToolCall, to_calls
+from toolmatch._calls.definitions import ToolDefinition, read_tool_definitions
+
+pytest.importorskip("anthropic")
+pytest.importorskip("google.genai")
+pytest.importorskip("openai")
 from anthropic.types import ToolParam
 from google.genai import types as genai
 from openai.types.chat import ChatCompletionFunctionTool, ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionTool, FunctionToolParam
 from openai.types.shared import FunctionDefinition
 
-from toolmatch import ToolCall, to_calls
-from toolmatch._calls.definitions import ToolDefinition, read_tool_definitions
+mcp = pytest.importorskip("mcp.types")
 
 BFCL_DOCS = Path(__file__).parent / "data" / "bfcl" / "multi_turn_func_doc"
 # The order differs from the alphabetical one: positional names must follow the declaration.

@@ -10,11 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import mcp.types as mcp_types
 import pytest
-from google.genai import types as genai_types
-from openai.types.chat import ChatCompletionFunctionTool
-from openai.types.responses import FunctionTool
 
 from toolmatch import (
     ConfigError,
@@ -25,6 +21,14 @@ from toolmatch import (
     check_turns,
     load_test_cases,
 )
+
+pytest.importorskip("google.genai")
+pytest.importorskip("openai")
+from google.genai import types as genai_types
+from openai.types.chat import ChatCompletionFunctionTool
+from openai.types.responses import FunctionTool
+
+mcp_types = pytest.importorskip("mcp.types")
 
 FLIGHTS_SCHEMA: dict[str, Any] = {
     "type": "object",

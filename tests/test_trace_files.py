@@ -13,15 +13,16 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-from commands import DYING_JUDGE
+from commands import DYING_JUDGE, peak_rss_kib
 from commands import jsonl as lines
 from toolmatch._runs.envelope import RecordError
 from toolmatch._runs.traces import Place, TracesSource, read_item, trace_items
 from toolmatch._runs.workers import _CHUNK as CHUNK
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
 
 TIMEOUT = 120
 SPEC = {
@@ -608,8 +609,6 @@ def test_without_pyarrow_parquet_names_the_extra(spec: Path, tmp_path: Path, whi
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units differ by platform")
 def test_memory_stays_flat_however_long_the_parquet_file(spec: Path, tmp_path: Path) -> None:
-    from test_cli import peak_rss_kib
-
     def table(rows: int) -> dict[str, list[object]]:
         turns = json.dumps([[{"name": "search", "args": {"q": "x" * 200}}]])
         return {"case": ["search", "other"] * (rows // 2), "turns": [turns] * rows}

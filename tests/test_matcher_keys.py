@@ -1,5 +1,6 @@
-"""Spec files v2: argument names are names, a `$` key marks a matcher, the new keys, and
-the warnings a file written for toolmatch 0.1 gets (issue 13, deliverables 1-3 and 6)."""
+"""Matcher keys in spec files (v2): argument names are names, a `$` key marks a matcher, the
+new keys, and the warnings a file written for toolmatch 0.1 gets (issue 13, deliverables 1-3
+and 6)."""
 
 from __future__ import annotations
 

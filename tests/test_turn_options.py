@@ -1,5 +1,5 @@
-"""Selection v2 (issue 12): budgets, ignored calls, exhaustive turns and scores, through the
-public API: check_turn, assert_turn, check_turns, ExpectedTurn and TestCase."""
+"""Turn options (selection v2, issue 12): budgets, ignored calls, exhaustive turns and scores,
+through the public API: check_turn, assert_turn, check_turns, ExpectedTurn and TestCase."""
 
 from __future__ import annotations
 

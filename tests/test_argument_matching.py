@@ -1,4 +1,5 @@
-"""Seed 000 section 7: the SC-006 acceptance matrix, one row per line, as the seed reads.
+"""Argument matching, row by row: seed 000 section 7's SC-006 acceptance matrix, one row per
+line, as the seed reads.
 
 Each row asserts argument ``a`` (rows 16 and 17 other keys too) against the actual
 arguments of one call, with the call-level rule of section 1: asserted keys must be

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from itertools import chain
 
+from toolmatch._cli.streams import printable
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import ERROR, PASS
 from toolmatch._runs.traces import LINE
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     # the text after it (made from the value), what ends it.
     _Sink = tuple[Callable[[str], None], str, str, Callable[[_T], str], str]
 
-__all__ = ["JUnit", "Progress", "Report", "Tally", "fail", "printable", "progress_bar"]
+__all__ = ["JUnit", "Progress", "Report", "Tally", "progress_bar"]
 
 _PROGRESS_EVERY = 0.1  # seconds between progress redraws
 
@@ -239,20 +240,6 @@ class JUnit:
         self.properties.close()
         if self.destination is not None and not self.finished:
             os.unlink(self.target.name)
-
-
-def printable(text: str) -> str:
-    """``text`` with what could break or forge a report line (newlines, carriage returns,
-    terminal escapes, any unprintable character) escaped as a Python repr escapes it."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
-
-
-def fail(message: str) -> int:
-    """Print ``toolmatch: message`` on stderr, escaped; the exit status of a bad input, 2."""
-    print(printable(f"toolmatch: {message}"), file=sys.stderr)
-    return 2
 
 
 class Report:

@@ -56,7 +56,7 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.report import JUnit, Report, progress_bar
+from toolmatch._cli.reports.report import JUnit, Report, progress_bar
 from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._cli.streams import fail, printable
 from toolmatch._core.describe import short_repr

@@ -56,7 +56,9 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.reports.report import JUnit, Report, progress_bar
+from toolmatch._cli.reports.junit import JUnit
+from toolmatch._cli.reports.progress import progress_bar
+from toolmatch._cli.reports.report import Report
 from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._cli.streams import fail, printable
 from toolmatch._core.describe import short_repr

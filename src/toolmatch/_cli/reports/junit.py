@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 
+from toolmatch._cli.reports.base import Format
+from toolmatch._cli.reports.series import json_mean, json_sink, json_value
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.traces import LINE
 
 if TYPE_CHECKING:
     from typing import IO
 
-    from toolmatch._cli.reports.base import Tally
+    from toolmatch._cli.reports.base import Summary, Tally
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.traces import Place, Reading
 
 __all__ = ["JUnit"]
 
 
-class JUnit:
+class JUnit(Format):
     """A JUnit XML report: test cases go to a temporary file as they come, since the
     ``<testsuite>`` element's counts, written first, are known only at the end.
 
@@ -24,7 +30,9 @@ class JUnit:
     A PATH that is not a file, such as ``/dev/stdout`` or a named pipe, is written to.
     """
 
-    def __init__(self, path: str, suite: str, traces: str) -> None:
+    placed = True
+
+    def __init__(self, path: str, suite: str, reading: Reading) -> None:
         import stat
         import tempfile
 
@@ -47,7 +55,8 @@ class JUnit:
         # The suite's <properties> come before its test cases, and are known only at the end.
         self.properties = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.suite = suite
-        self.traces = traces
+        self.traces = reading.name
+        self.directory = reading.directory  # each run's test case names its own file
         self.open_property = False
         self.finished = False
 
@@ -80,9 +89,15 @@ class JUnit:
         opening = f"<{tag} type={quoteattr(kind)} message={quoteattr(self._text(message))}"
         return f"{opening}>{escape(self._text(text))}</{tag}>" if text else f"{opening} />"
 
-    # ``file``: the run's own file, when TRACES is a directory; ``line``: None for a row or item
-    def passed(self, name: str, line: int | None, file: str | None = None) -> None:
-        self._testcase(name, line, file=file)
+    def _at(self, place: Place) -> tuple[int | None, str | None]:
+        """A test case's line (None for a row or item) and its file (None: TRACES itself)."""
+        line = place.number if place.unit == LINE else None
+        return line, place.file if self.directory else None
+
+    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+        assert place is not None
+        line, file = self._at(place)
+        self._testcase(title, line, file=file)
 
     def property(self, name: str) -> Callable[[str], None]:
         """Starts ``<property name=NAME value=...>``; the value is written in pieces through the
@@ -104,15 +119,44 @@ class JUnit:
             self.open_property = False
 
     def failed(
-        self, name: str, line: int | None, message: str, details: list[str], file: str | None = None
+        self,
+        name: str,
+        run: int,
+        title: str,
+        place: Place | None,
+        message: str,
+        details: list[str],
+        body: str,
     ) -> None:
+        assert place is not None
+        line, file = self._at(place)
         failure = self._element("failure", "mismatch", message, "\n".join(details))
-        self._testcase(name, line, failure, file)
+        self._testcase(title, line, failure, file)
 
-    def error(
+    def _error(
         self, name: str, line: int | None, kind: str, message: str, file: str | None = None
     ) -> None:
         self._testcase(name, line, self._element("error", kind, message), file)
+
+    def error(self, place: Place, message: str) -> None:
+        line, file = self._at(place)
+        self._error(str(place), line, "trace-error", message, file)
+
+    def missing(self, case: str, message: str) -> None:
+        self._error(case, None, "missing", message)
+
+    def trials_shown(self, repeated: bool) -> float | None:
+        return 0.0  # every case's, with every digit
+
+    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+        counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs}
+        write = self.property(f"trials:{name}")
+        return json_sink(write, json.dumps(counts), json_value, "}}")
+
+    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+        totals = {"cases": summary.cases, "pass_rate": summary.pass_rate}
+        write = self.property("trials")
+        return json_sink(write, json.dumps(totals), json_mean, f"}}{summary.gate()}}}")
 
     def finish(self, tally: Tally, stopped: str | None) -> None:
         """Writes the report; ``stopped`` says why the run ended early, as one more error."""
@@ -122,7 +166,7 @@ class JUnit:
         tests = tally.passed + tally.failed + tally.errors + tally.missing
         errors = tally.errors + tally.missing
         if stopped is not None:
-            self.error("toolmatch check", None, "incomplete", stopped)
+            self._error("toolmatch check", None, "incomplete", stopped)
             tests, errors = tests + 1, errors + 1
         counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
         with self.target:

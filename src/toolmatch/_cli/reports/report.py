@@ -88,7 +88,8 @@ class Report:
 
     def flush(self) -> None:
         """Writes the lines of the outcomes added since the last flush, at once."""
-        self.output.flush()
+        if self._pending:
+            self.output.flush()
 
     def add(self, outcome: Outcome) -> None:
         # Counted before it is told: printing may fail (| head).

@@ -727,7 +727,7 @@ def test_a_file_changed_while_workers_read_it_stops_the_run_where_it_changed(
 
 
 CTRL_C_BEFORE_WRITING = """
-from toolmatch._cli import report as _report
+from toolmatch._cli.reports import report as _report
 
 write_batch = _report.Report.flush
 pressed = []

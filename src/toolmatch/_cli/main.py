@@ -56,8 +56,12 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.report import JUnit, Report, fail, printable, progress_bar
+from toolmatch._cli.reports.base import Output
+from toolmatch._cli.reports.junit import JUnit
+from toolmatch._cli.reports.progress import progress_bar
+from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
+from toolmatch._cli.streams import fail, printable
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
@@ -184,7 +188,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=tuple(OUTPUT_FORMATS),
         default="text",
         help="text (default): PASS/FAIL lines and a summary; json: JSON Lines, one object a "
         "run, error or missing case, then a summary object",
@@ -318,7 +322,7 @@ def _check(options: argparse.Namespace) -> int:
                     return fail(f"cannot write {options.junit_xml}: it is {what}")
             suite = os.path.splitext(os.path.basename(options.spec))[0]
             try:
-                junit = JUnit(options.junit_xml, suite, reading.name)
+                junit = JUnit(options.junit_xml, suite, reading)
             except OSError as error:
                 return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
         try:
@@ -361,15 +365,14 @@ def _run(
 ) -> int:
     """Checks every record and reports; however the run ends, the JUnit report is written."""
     progress = None if options.no_progress else progress_bar(reading.size or None)
-    report = Report(
-        [case.name for case in cases],
-        options.format == "json",
-        reading,
-        junit,
-        progress,
-        options.min_pass_rate,
-    )
-    judge = Judge(cases, want_json=options.format == "json", envelope=envelope_of(options))
+    output = Output(sys.stdout, progress)
+    formats = [OUTPUT_FORMATS[options.format](output, reading)]
+    if junit is not None:
+        formats.append(junit)
+    names = [case.name for case in cases]
+    report = Report(names, reading, formats, output, options.min_pass_rate)
+    want_json = any(each.wants_json for each in formats)
+    judge = Judge(cases, want_json=want_json, envelope=envelope_of(options))
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.report import fail, printable
+from toolmatch._cli.streams import fail, printable, write_stdout
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
@@ -241,8 +241,6 @@ def _write(
     else:
         text = spec_text(spec)
     if options.output is None:
-        from toolmatch._cli.spec_commands import write_stdout
-
         write_stdout(text)
     else:
         try:

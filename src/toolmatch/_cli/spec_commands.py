@@ -8,21 +8,19 @@ Exit status: 0 written, 2 bad input or an unwritable file.
 
 from __future__ import annotations
 
-import sys
-
+from toolmatch._cli.record import add_record
+from toolmatch._cli.streams import fail, write_stdout
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-__all__ = ["add_commands", "run_command", "write_stdout"]
+__all__ = ["add_commands", "run_command"]
 
 
 def add_commands(commands: Any) -> None:
     """Add ``import``, ``schema`` and ``record`` to the ``toolmatch`` command's subparsers."""
-    from toolmatch._cli.record import add_record
-
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of spec files (for editors and validators)",
@@ -67,19 +65,6 @@ def run_command(options: argparse.Namespace) -> int:
     return status
 
 
-def _fail(message: str) -> int:
-    print(f"toolmatch: {message}", file=sys.stderr)
-    return 2
-
-
-def write_stdout(text: str) -> None:
-    """``text`` on standard output as UTF-8, as a file gets it, whatever the console's
-    encoding: a spec is data, and an escaped character would change it."""
-    sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.buffer.flush()
-
-
 def _schema(options: argparse.Namespace) -> int:
     from toolmatch._spec.schema import schema_text
 
@@ -103,15 +88,15 @@ def _write(options: argparse.Namespace, make: Any) -> int:
     try:
         spec = make()
     except OSError as error:
-        return _fail(f"cannot read {error.filename}: {error.strerror or error}")
+        return fail(f"cannot read {error.filename}: {error.strerror or error}")
     except (TypeError, ValueError) as error:
-        return _fail(str(error))
+        return fail(str(error))
     try:
         from toolmatch._spec.writing import spec_yaml
 
         text = spec_yaml(spec)
     except ImportError:
-        return _fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
+        return fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
     if options.output is None:
         write_stdout(text)
         return 0
@@ -119,5 +104,5 @@ def _write(options: argparse.Namespace, make: Any) -> int:
         with open(options.output, "w", encoding="utf-8") as file:
             file.write(text)
     except OSError as error:
-        return _fail(f"cannot write {options.output}: {error.strerror or error}")
+        return fail(f"cannot write {options.output}: {error.strerror or error}")
     return 0

@@ -16,7 +16,7 @@ import sys
 import warnings
 from collections.abc import Iterable, Sequence
 
-from toolmatch._cli.report import fail, printable
+from toolmatch._cli.streams import fail, printable
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.edits import Append, NotDone, Rekey, Replace, apply_to_data, value_at

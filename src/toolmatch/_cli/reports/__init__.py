@@ -1,0 +1,1 @@
+"""What ``toolmatch check`` reports, one format a module, all told the same outcomes."""

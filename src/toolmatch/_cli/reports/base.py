@@ -1,0 +1,151 @@
+"""What every format of the report is told (:class:`Format`), and what they share.
+
+A format is told each outcome as it comes: a passed run, a failed run with its failure
+lines, a bad record; then, at the end, each missing case, each case's trials and their
+mean, with the :class:`Summary`. The formats that print on standard output write their
+lines to one :class:`Output`, which the report writes a batch at a time.
+"""
+
+from __future__ import annotations
+
+import json
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import IO
+
+    from toolmatch._cli.reports.progress import Progress
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.traces import Place
+    from toolmatch._runs.trials import MinPassRate
+
+__all__ = ["Format", "Output", "Summary", "Tally", "plural"]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+        self.errors = 0
+        self.missing = 0
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failed or self.errors or self.missing else 0
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class Output:
+    """The report's lines on standard output: kept in :attr:`pending` until :meth:`flush`
+    writes them at once, so that a batch of outcomes from --jobs workers is one write, not
+    one per line (unbuffered output included)."""
+
+    def __init__(self, out: IO[str], progress: Progress | None) -> None:
+        self.out = out
+        self.progress = progress  # cleared before the lines are written
+        self.pending: list[str] = []  # lines, each ending with a newline
+
+    def flush(self) -> None:
+        pending = self.pending
+        if pending:
+            if self.progress is not None:
+                self.progress.clear()
+            text = pending[0] if len(pending) == 1 else "".join(pending)
+            pending.clear()
+            self.out.write(text)
+
+    def write(self, text: str) -> None:
+        """Writes ``text`` now, after the lines pending: a long series, in pieces."""
+        self.flush()
+        self.out.write(text)
+
+
+class Summary:
+    """What the report knows at its end: the tally, the lines read, and the trials."""
+
+    def __init__(
+        self,
+        tally: Tally,
+        lines: int,
+        cases: int,
+        pass_rate: float | None,
+        min_pass_rate: MinPassRate | None,
+        short: list[tuple[str, str]],
+        without_case: int,
+    ) -> None:
+        self.tally = tally
+        self.lines = lines  # every line read, blank ones included
+        self.cases = cases  # the cases that ran
+        self.pass_rate = pass_rate  # their mean pass rate; None when none ran
+        self.min_pass_rate = min_pass_rate
+        self.short = short  # the cases below --min-pass-rate, with their counts
+        self.without_case = without_case  # bad lines that name no case of the spec
+
+    def gate(self) -> str:
+        """The ``--min-pass-rate`` keys of a JSON object, after a comma; "" without it."""
+        if self.min_pass_rate is None:
+            return ""
+        gate = {
+            "min_pass_rate": float(self.min_pass_rate.value),
+            "below_min_pass_rate": [name for name, _ in self.short],
+            "lines_without_case": self.without_case,
+        }
+        return ", " + json.dumps(gate)[1:-1]
+
+
+class Format:
+    """One format of the report. ``title`` is a run's name in the report: the case's,
+    ``(run N)`` after it from its second run on, ``at <place>`` when reading a directory.
+    ``place`` is where the record is, or None when no format asked for it (:attr:`placed`).
+    """
+
+    # Whether it needs each run's place (finding it costs a little, on every line).
+    placed = False
+    # Whether it needs each run's result as JSON (the Judge makes it only when asked).
+    wants_json = False
+
+    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+        """A run that passed; ``body`` is its result as a JSON object, or ""."""
+        raise NotImplementedError
+
+    def failed(
+        self,
+        name: str,
+        run: int,
+        title: str,
+        place: Place | None,
+        message: str,
+        details: list[str],
+        body: str,
+    ) -> None:
+        """A run that failed: ``message`` in a line, ``details`` the report's lines."""
+        raise NotImplementedError
+
+    def error(self, place: Place, message: str) -> None:
+        """A record that is not a run of a case (bad JSON, no case, ...)."""
+        raise NotImplementedError
+
+    def missing(self, case: str, message: str) -> None:
+        """A case of the spec with no run."""
+        raise NotImplementedError
+
+    def trials_shown(self, repeated: bool) -> float | None:
+        """Below what this format shows a pass^k value as 0.0, or None when it shows no
+        trials; ``repeated``: some case ran more than once."""
+        raise NotImplementedError
+
+    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`)."""
+        raise NotImplementedError
+
+    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+        """Where the mean pass^k series over the cases goes, each value with how many cases
+        it is over (asked only when :meth:`trials_shown`)."""
+        raise NotImplementedError
+
+    def end(self, summary: Summary) -> None:
+        """The report's last lines, if any."""

@@ -1,0 +1,89 @@
+"""The JSON Lines report of ``toolmatch check --format json``: one object a run, bad line
+and missing case, one a case's trials, then a summary object (docs/cli.md).
+
+JSON Lines are ASCII: no value can forge a line, and nothing needs escaping.
+"""
+
+from __future__ import annotations
+
+import json
+
+from toolmatch._cli.reports.base import Format
+from toolmatch._cli.reports.series import json_mean, json_sink, json_value
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolmatch._cli.reports.base import Output, Summary
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.traces import Place, TracesSource
+
+__all__ = ["JsonLines"]
+
+
+class JsonLines(Format):
+    placed = True
+    wants_json = True
+
+    def __init__(self, output: Output, reading: TracesSource) -> None:
+        self.output = output
+        self.pending = output.pending
+        # Reading a directory, each row says its file.
+        self.directory = reading.directory
+
+    def _where(self, place: Place) -> dict[str, object]:
+        """A row's place: its line, row or item, after its file when reading a directory."""
+        if self.directory:
+            return {"file": place.file, place.unit: place.number}
+        return {place.unit: place.number}
+
+    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+        assert place is not None
+        head = json.dumps({"type": "case", "case": name, "run": run, **self._where(place)})
+        self.pending.append(f"{head[:-1]}, {body[1:]}\n" if body else f"{head}\n")
+
+    def failed(
+        self,
+        name: str,
+        run: int,
+        title: str,
+        place: Place | None,
+        message: str,
+        details: list[str],
+        body: str,
+    ) -> None:
+        self.passed(name, run, title, place, body)  # the same row: its body says it failed
+
+    def error(self, place: Place, message: str) -> None:
+        row = {"type": "error", **self._where(place), "message": message}
+        self.pending.append(f"{json.dumps(row)}\n")
+
+    def missing(self, case: str, message: str) -> None:
+        self.pending.append(f"{json.dumps({'type': 'missing', 'case': case})}\n")
+
+    def trials_shown(self, repeated: bool) -> float | None:
+        return 0.0  # every case's, with every digit
+
+    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+        row = {
+            "type": "trials",
+            "case": name,
+            "runs": runs,
+            "passed": passed,
+            "pass_rate": passed / runs,
+        }
+        return json_sink(self.output.write, json.dumps(row), json_value, "}}\n")
+
+    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+        tally = summary.tally
+        row = {
+            "type": "summary",
+            "passed": tally.passed,
+            "failed": tally.failed,
+            "errors": tally.errors,
+            "missing": tally.missing,
+            "lines": summary.lines,
+            "cases": summary.cases,
+            "pass_rate": summary.pass_rate,
+        }
+        ending = f"}}{summary.gate()}}}\n"
+        return json_sink(self.output.write, json.dumps(row), json_mean, ending)

@@ -1,0 +1,204 @@
+"""The JUnit XML report of ``toolmatch check`` (``--junit-xml PATH``), for CI."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+
+from toolmatch._cli.reports.base import Format
+from toolmatch._cli.reports.series import json_mean, json_sink, json_value
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.traces import LINE
+
+if TYPE_CHECKING:
+    from typing import IO
+
+    from toolmatch._cli.reports.base import Summary, Tally
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.traces import Place, TracesSource
+
+__all__ = ["JUnit"]
+
+
+class JUnit(Format):
+    """A JUnit XML report: test cases go to a temporary file as they come, since the
+    ``<testsuite>`` element's counts, written first, are known only at the end.
+
+    The report is written whole to a temporary file beside PATH, then renamed to PATH:
+    a reader never sees half a report, and PATH keeps its previous report until then.
+    A PATH that is not a file, such as ``/dev/stdout`` or a named pipe, is written to.
+    """
+
+    placed = True
+
+    def __init__(self, path: str, suite: str, reading: TracesSource) -> None:
+        import stat
+        import tempfile
+
+        try:
+            in_place = not stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:  # nothing there yet
+            in_place = False
+        self.target: IO[str]
+        if in_place:  # (a folder fails here, as it should)
+            self.destination = None
+            self.target = open(path, "w", encoding="utf-8")  # noqa: SIM115  # closed in finish()
+        else:
+            # Through a symbolic link, the file it names is the one replaced.
+            self.destination = os.path.realpath(path) if os.path.islink(path) else path
+            folder, name = os.path.split(os.path.abspath(self.destination))
+            self.target = tempfile.NamedTemporaryFile(  # noqa: SIM115  # renamed in finish()
+                "w", encoding="utf-8", dir=folder, prefix=f".{name}.", suffix=".tmp", delete=False
+            )
+        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        # The suite's <properties> come before its test cases, and are known only at the end.
+        self.properties = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self.suite = suite
+        self.traces = reading.name
+        self.directory = reading.directory  # each run's test case names its own file
+        self.open_property = False
+        self.finished = False
+
+    @staticmethod
+    def _text(text: str) -> str:
+        import re
+
+        # XML 1.0 cannot hold control characters, even escaped.
+        return re.sub("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", "?", text)
+
+    def _testcase(
+        self, name: str, line: int | None, inner: str = "", file: str | None = None
+    ) -> None:
+        from xml.sax.saxutils import quoteattr
+
+        attributes = (
+            f"classname={quoteattr(self._text(self.suite))} name={quoteattr(self._text(name))} "
+            f"file={quoteattr(self._text(self.traces if file is None else file))}"
+        )
+        if line is not None:
+            attributes += f' line="{line}"'
+        if inner:
+            self.body.write(f"    <testcase {attributes}>\n      {inner}\n    </testcase>\n")
+        else:
+            self.body.write(f"    <testcase {attributes} />\n")
+
+    def _element(self, tag: str, kind: str, message: str, text: str = "") -> str:
+        from xml.sax.saxutils import escape, quoteattr
+
+        opening = f"<{tag} type={quoteattr(kind)} message={quoteattr(self._text(message))}"
+        return f"{opening}>{escape(self._text(text))}</{tag}>" if text else f"{opening} />"
+
+    def _at(self, place: Place) -> tuple[int | None, str | None]:
+        """A test case's line (None for a row or item) and its file (None: TRACES itself)."""
+        line = place.number if place.unit == LINE else None
+        return line, place.file if self.directory else None
+
+    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+        assert place is not None
+        line, file = self._at(place)
+        self._testcase(title, line, file=file)
+
+    def property(self, name: str) -> Callable[[str], None]:
+        """Starts ``<property name=NAME value=...>``; the value is written in pieces through the
+        function returned, and ends with the next property or the report."""
+        from xml.sax.saxutils import escape, quoteattr
+
+        self._end_property()
+        self.properties.write(f'      <property name={quoteattr(self._text(name))} value="')
+        self.open_property = True
+
+        def write(text: str) -> None:
+            self.properties.write(escape(self._text(text), {'"': "&quot;"}))
+
+        return write
+
+    def _end_property(self) -> None:
+        if self.open_property:
+            self.properties.write('" />\n')
+            self.open_property = False
+
+    def failed(
+        self,
+        name: str,
+        run: int,
+        title: str,
+        place: Place | None,
+        message: str,
+        details: list[str],
+        body: str,
+    ) -> None:
+        assert place is not None
+        line, file = self._at(place)
+        failure = self._element("failure", "mismatch", message, "\n".join(details))
+        self._testcase(title, line, failure, file)
+
+    def _error(
+        self, name: str, line: int | None, kind: str, message: str, file: str | None = None
+    ) -> None:
+        self._testcase(name, line, self._element("error", kind, message), file)
+
+    def error(self, place: Place, message: str) -> None:
+        line, file = self._at(place)
+        self._error(str(place), line, "trace-error", message, file)
+
+    def missing(self, case: str, message: str) -> None:
+        self._error(case, None, "missing", message)
+
+    def trials_shown(self, repeated: bool) -> float | None:
+        return 0.0  # every case's, with every digit
+
+    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+        counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs}
+        write = self.property(f"trials:{name}")
+        return json_sink(write, json.dumps(counts), json_value, "}}")
+
+    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+        totals = {"cases": summary.cases, "pass_rate": summary.pass_rate}
+        write = self.property("trials")
+        return json_sink(write, json.dumps(totals), json_mean, f"}}{summary.gate()}}}")
+
+    def finish(self, tally: Tally, stopped: str | None) -> None:
+        """Writes the report; ``stopped`` says why the run ended early, as one more error."""
+        import shutil
+        from xml.sax.saxutils import quoteattr
+
+        tests = tally.passed + tally.failed + tally.errors + tally.missing
+        errors = tally.errors + tally.missing
+        if stopped is not None:
+            self._error("toolmatch check", None, "incomplete", stopped)
+            tests, errors = tests + 1, errors + 1
+        counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
+        with self.target:
+            self.target.write('<?xml version="1.0" encoding="utf-8"?>\n')
+            self.target.write(f"<testsuites {counts}>\n")
+            self.target.write(
+                f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
+            )
+            self._end_property()
+            if self.properties.tell():
+                self.target.write("    <properties>\n")
+                self.properties.seek(0)
+                shutil.copyfileobj(self.properties, self.target)  # a value may be long
+                self.target.write("    </properties>\n")
+            self.body.seek(0)
+            for line in self.body:
+                self.target.write(line)
+            self.target.write("  </testsuite>\n</testsuites>\n")
+        self.body.close()
+        self.properties.close()
+        if self.destination is not None:
+            # The temporary file is private to its owner; the report gets a new file's mode.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.target.name, 0o666 & ~umask)
+            os.replace(self.target.name, self.destination)
+        self.finished = True
+
+    def discard(self) -> None:
+        """Removes the temporary file of a report that was not finished."""
+        self.target.close()
+        self.body.close()
+        self.properties.close()
+        if self.destination is not None and not self.finished:
+            os.unlink(self.target.name)

@@ -1,0 +1,191 @@
+"""What ``toolmatch check`` reports: each outcome counted, then told to every format chosen
+(text or JSON Lines on standard output, a JUnit report); the trials and the exit status.
+
+The formats are described in docs/cli.md; each is a :class:`Format`, one module each.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from itertools import chain
+
+from toolmatch._cli.reports.base import Summary, Tally
+from toolmatch._cli.reports.json_lines import JsonLines
+from toolmatch._cli.reports.series import write_series
+from toolmatch._cli.reports.text import Text
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import ERROR, PASS
+from toolmatch._runs.trials import mean_pass_k, pass_k_stretches
+from toolmatch._spec.loading import TestCase
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from toolmatch._cli.reports.base import Format, Output
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.judging import Outcome
+    from toolmatch._runs.traces import TracesSource
+    from toolmatch._runs.trials import MinPassRate
+
+__all__ = ["OUTPUT_FORMATS", "Report"]
+
+# The formats of standard output, by their --format name: each made from the Output and
+# the TracesSource.
+OUTPUT_FORMATS: dict[str, Callable[[Output, TracesSource], Format]] = {
+    "text": Text,
+    "json": JsonLines,
+}
+
+
+def _each(methods: list[Callable[..., None]]) -> Callable[..., None]:
+    """One call that makes each of ``methods`` with the same arguments; one format's own
+    method itself, so that a report in one format pays nothing on each line."""
+    if len(methods) == 1:
+        return methods[0]
+
+    def each(*arguments: Any) -> None:
+        for method in methods:
+            method(*arguments)
+
+    return each
+
+
+class Report:
+    """Counts outcomes as they come and tells each format of ``formats``, in their order."""
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        reading: TracesSource,
+        formats: Sequence[Format],
+        output: Output,
+        min_pass_rate: MinPassRate | None = None,
+    ) -> None:
+        self.names = frozenset(names)
+        self.reading = reading  # where each record is
+        self.traces = reading.name
+        # Reading a directory, each run says its file in its title.
+        self.directory = reading.directory
+        self.formats = formats
+        self.output = output
+        self.min_pass_rate = min_pass_rate
+        self.tally = Tally()
+        # Each case's trials, as counts only: memory does not grow with the runs.
+        self.runs: dict[str, int] = {}
+        self.passes: dict[str, int] = {}
+        self.without_case = 0  # bad lines that name no case of the spec
+        self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
+        # Whether an outcome needs its place: its file in the title, or a format asks.
+        self._placed = reading.directory or any(each.placed for each in formats)
+        self._pending = output.pending  # report lines not written yet
+        self.next_line = 1  # the first line not reported yet
+        # Decided once, not on each line: what tells the formats.
+        self._passed = _each([each.passed for each in formats])
+        self._failed = _each([each.failed for each in formats])
+
+    def flush(self) -> None:
+        """Writes the lines of the outcomes added since the last flush, at once."""
+        if self._pending:
+            self.output.flush()
+
+    def add(self, outcome: Outcome) -> None:
+        # Counted before it is told: printing may fail (| head).
+        kind, number, name, details, message, body = outcome
+        self.next_line = number + 1
+        if kind == ERROR:
+            self.tally.errors += 1
+            if name in self.names:
+                # The case did run, badly: reported once as an error, not again as missing,
+                # and a trial that did not pass.
+                self.runs[name] = self.runs.get(name, 0) + 1
+            else:
+                self.without_case += 1
+            where = self.reading.place(number)
+            for each in self.formats:
+                each.error(where, message)
+            return
+        assert name is not None
+        run = self.runs[name] = self.runs.get(name, 0) + 1
+        title = name if run == 1 else f"{name} (run {run})"
+        place = None
+        if self._placed:
+            place = self.reading.place(number)
+            if self.directory:
+                title = f"{title} at {place}"
+        if kind == PASS:
+            self.tally.passed += 1
+            self.passes[name] = self.passes.get(name, 0) + 1
+            self._passed(name, run, title, place, body)
+        else:
+            self.tally.failed += 1
+            self._failed(name, run, title, place, message, details, body)
+
+    @property
+    def exit_code(self) -> int:
+        """As :attr:`Tally.exit_code`; with ``--min-pass-rate``, 1 exactly when a case's
+        pass rate is below it or a bad line names no case (its run counts for none)."""
+        if self.min_pass_rate is None:
+            return self.tally.exit_code
+        assert self.short is not None, "the report is not finished"
+        return 1 if self.short or self.without_case else 0
+
+    def finish(self, cases: Sequence[TestCase], reading: TracesSource) -> None:
+        for case in cases:
+            if case.name in self.runs:
+                continue
+            self.tally.missing += 1
+            message = f"no run in {self.traces}"
+            for each in self.formats:
+                each.missing(case.name, message)
+        repeated = any(runs > 1 for runs in self.runs.values())
+        shows = [(each, each.trials_shown(repeated)) for each in self.formats]
+        shown = [each for each, below in shows if below is not None]
+        # Below what pass^k is 0.0: as the format that shows the most digits shows it.
+        negligible = min((below for _, below in shows if below is not None), default=0.0)
+        by_counts, short = self._trials(cases, shown, negligible)
+        self.short = [name for name, _ in short]
+        means = mean_pass_k(by_counts, negligible)
+        first = next(means, None)
+        summary = Summary(
+            self.tally,
+            reading.lines,
+            sum(by_counts.values()),
+            None if first is None else first[0][0],
+            self.min_pass_rate,
+            short,
+            self.without_case,
+        )
+        # The mean pass rate and pass^k over the cases that ran, with the summary.
+        mean_sinks = [each.mean_trials(summary) for each in shown]
+        write_series(means if first is None else chain([first], means), mean_sinks)
+        for each in self.formats:
+            each.end(summary)
+        self.flush()
+        self.output.out.flush()
+
+    def _trials(
+        self, cases: Sequence[TestCase], shown: list[Format], negligible: float
+    ) -> tuple[Counter[tuple[int, int]], list[tuple[str, str]]]:
+        """Tells ``shown`` each case's trials, in the spec's order; returns how many cases
+        had each number of runs and passes, and the cases below ``--min-pass-rate`` with
+        their counts."""
+        by_counts: Counter[tuple[int, int]] = Counter()
+        short: list[tuple[str, str]] = []
+        least = None if self.min_pass_rate is None else self.min_pass_rate.value
+        for case in cases:
+            name = case.name
+            runs = self.runs.get(name)
+            if runs is None:  # missing: no run passed
+                if least is not None and least > 0:
+                    short.append((name, "no run"))
+                continue
+            passed = self.passes.get(name, 0)
+            by_counts[runs, passed] += 1
+            if least is not None and Fraction(passed, runs) < least:
+                short.append((name, f"{passed}/{runs} passed"))
+            sinks: list[Sink[float]] = [each.case_trials(name, runs, passed) for each in shown]
+            write_series(pass_k_stretches(runs, passed, negligible), sinks)
+        return by_counts, short

@@ -1,0 +1,87 @@
+"""Series of pass^k values, written a chunk at a time to each format that shows them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
+    # Where a series goes: how to write, what comes before it, the text before each k,
+    # the text after it (made from the value), what ends it.
+    Sink = tuple[Callable[[str], None], str, str, Callable[[_T], str], str]
+
+__all__ = ["SHOWN_AS_ZERO", "json_mean", "json_sink", "json_value", "text_value", "write_series"]
+
+
+_CHUNK = 1024  # items of a series formatted at a time
+
+
+def json_sink(
+    write: Callable[[str], None], head: str, shown: Callable[[_T], str], ending: str
+) -> Sink[_T]:
+    """A JSON object whose last key, ``pass_k``, is a series; ``head`` is the object
+    without it, and ``ending`` closes ``pass_k`` and what follows it."""
+    return (write, f'{head[:-1]}, "pass_k": {{', '"', shown, ending)
+
+
+def json_value(value: float) -> str:
+    return f'": {value!r}'
+
+
+def json_mean(value: tuple[float, int]) -> str:
+    return f'": {value[0]!r}'
+
+
+def text_value(value: float) -> str:
+    return f" {value:.3f}"
+
+
+# A float below it shows as 0.000 with three decimals; 0.0005 itself shows as 0.001.
+SHOWN_AS_ZERO = 0.0005
+
+
+def write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[Sink[_T]]) -> None:
+    """Writes one line of pass^k values to each sink, a chunk at a time: a case of many
+    runs has as many values, and its line is never whole in memory. Each stretch of equal
+    values is shown once, its numbers k joined by what comes between them."""
+    if not sinks:  # nothing shows them: not worth computing
+        return
+    for write, head, _, _, _ in sinks:
+        write(head)
+    separator = ""
+    for chunk in _chunks(stretches):
+        for write, _, before, shown, _ in sinks:
+            texts = []
+            for k, value, times in chunk:
+                after = shown(value)
+                if times == 1:  # most stretches: a cheaper f-string than a join
+                    texts.append(f"{before}{k}{after}")
+                else:
+                    numbers = map(str, range(k, k + times))
+                    texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
+            write(separator + ", ".join(texts))
+        separator = ", "
+    for write, _, _, _, ending in sinks:
+        write(ending)
+
+
+def _chunks(stretches: Iterable[tuple[_T, int]]) -> Iterator[list[tuple[int, _T, int]]]:
+    """The stretches as ``(first k, value, how many)``, in lists of _CHUNK values in all."""
+    chunk: list[tuple[int, _T, int]] = []
+    room, k = _CHUNK, 1
+    for value, times in stretches:
+        while times > room:  # a long stretch: the rest of this chunk, then the next
+            chunk.append((k, value, room))
+            yield chunk
+            k, times, chunk, room = k + room, times - room, [], _CHUNK
+        chunk.append((k, value, times))
+        k, room = k + times, room - times
+        if not room:
+            yield chunk
+            chunk, room = [], _CHUNK
+    if chunk:
+        yield chunk

@@ -1,0 +1,92 @@
+"""The text report of ``toolmatch check`` (the default): PASS, FAIL, ERROR and MISSING lines,
+the trials of cases that ran more than once, and the counts (docs/cli.md).
+
+Every text from the spec or the traces is printed through :func:`printable`, so that no
+value can forge a report line.
+"""
+
+from __future__ import annotations
+
+from toolmatch._cli.reports.base import Format, plural
+from toolmatch._cli.reports.series import SHOWN_AS_ZERO, text_value
+from toolmatch._cli.streams import printable
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolmatch._cli.reports.base import Output, Summary
+    from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.traces import Place, TracesSource
+
+__all__ = ["Text"]
+
+
+class Text(Format):
+    def __init__(self, output: Output, reading: TracesSource) -> None:
+        self.output = output
+        self.pending = output.pending
+
+    # Most lines are printable: asked first, that costs no call of printable.
+    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+        line = f"PASS {title}"
+        self.pending.append(f"{line}\n" if line.isprintable() else f"{printable(line)}\n")
+
+    def failed(
+        self,
+        name: str,
+        run: int,
+        title: str,
+        place: Place | None,
+        message: str,
+        details: list[str],
+        body: str,
+    ) -> None:
+        pending = self.pending
+        for line in (f"FAIL {title}", *details):
+            pending.append(f"{line}\n" if line.isprintable() else f"{printable(line)}\n")
+
+    def _print(self, line: str) -> None:
+        self.pending.append(f"{printable(line)}\n")
+
+    def error(self, place: Place, message: str) -> None:
+        self._print(f"ERROR {place}: {message}")
+
+    def missing(self, case: str, message: str) -> None:
+        self._print(f"MISSING {case}: {message}")
+
+    def trials_shown(self, repeated: bool) -> float | None:
+        # A report of single runs stays as it was: one run's statistics only repeat its
+        # PASS or FAIL. The values show with three decimals.
+        return SHOWN_AS_ZERO if repeated else None
+
+    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+        head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
+        return (self.output.write, head, "pass^", text_value, "\n")
+
+    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+        cases = summary.cases
+
+        def mean(value: tuple[float, int]) -> str:
+            shown = f" {value[0]:.3f}"
+            return shown if value[1] == cases else f"{shown} ({plural(value[1], 'case')})"
+
+        head = f"TRIALS mean over {plural(cases, 'case')}: "
+        return (self.output.write, head, "pass^", mean, "\n")
+
+    def end(self, summary: Summary) -> None:
+        tally = summary.tally
+        extra = []
+        if tally.errors:
+            extra.append(plural(tally.errors, "error"))
+        if tally.missing:
+            extra.append(f"{tally.missing} missing")
+        if extra:
+            self._print(", ".join(extra))
+        if summary.min_pass_rate is not None:
+            if summary.short:
+                shown = ", ".join(f"{name} ({how})" for name, how in summary.short)
+                self._print(f"pass rate below {summary.min_pass_rate.text}: {shown}")
+            if summary.without_case:
+                lines = plural(summary.without_case, "line")
+                verb = "names" if summary.without_case == 1 else "name"
+                self._print(f"pass rate unknown: {lines} {verb} no case of the spec")
+        self._print(f"{tally.passed} passed, {tally.failed} failed")

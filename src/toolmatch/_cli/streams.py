@@ -1,0 +1,30 @@
+"""What the commands write on the standard streams: messages on stderr, escaped so that no
+value can forge a line, and data (a spec) on stdout exactly as a file would get it."""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["fail", "printable", "write_stdout"]
+
+
+def printable(text: str) -> str:
+    """``text`` with what could break or forge a report line (newlines, carriage returns,
+    terminal escapes, any unprintable character) escaped as a Python repr escapes it."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def fail(message: str) -> int:
+    """Print ``toolmatch: message`` on stderr, escaped; the exit status of a bad input, 2."""
+    print(printable(f"toolmatch: {message}"), file=sys.stderr)
+    return 2
+
+
+def write_stdout(text: str) -> None:
+    """``text`` on standard output as UTF-8, as a file gets it, whatever the console's
+    encoding: a spec is data, and an escaped character would change it."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()

@@ -450,6 +450,143 @@ def test_without_the_regex_package_re_runs_every_match() -> None:
     ]
 
 
+# Patterns the backtracking analysis once judged quick that are not: bodies that consume
+# nothing, repeated by nested counts, cost steps however short the input, and the regex
+# package takes as long to compile them. No time limit can hold them: they are refused.
+NO_LIMIT_HOLDS = ["(?:(?:(?:){1000}){1000}){100}x", "a*(?:(?:\\B){1000}){1000}b"]
+REFUSED = """
+import math, sys
+from toolmatch import Regex
+try:
+    Regex(sys.argv[1])
+except ValueError as error:
+    print(error)
+print(Regex(sys.argv[1], timeout=math.inf) != "b")
+"""
+
+
+@needs_regex
+@pytest.mark.parametrize("pattern", NO_LIMIT_HOLDS)
+def test_a_pattern_no_time_limit_can_hold_is_refused_at_once(pattern: str) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", REFUSED, pattern],
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines() == [
+        f"Regex {pattern!r} has counted repeats that nest to more than 100,000 turns in one "
+        "walk through it, which no time limit can hold: count fewer, or pass "
+        "timeout=math.inf to match it with no limit",
+        "True",
+    ]
+
+
+@needs_regex
+def test_check_refuses_a_spec_regex_no_time_limit_can_hold(tmp_path: Path) -> None:
+    # Before: one trace line kept `toolmatch check --regex-timeout 0.1` busy for hours.
+    spec = SPEC % NO_LIMIT_HOLDS[1].replace("\\", "\\\\")
+    completed = toolmatch_check(tmp_path, spec, TRACE % ("a" * 315), "--regex-timeout", "0.1")
+    assert completed.returncode == 2, completed.stdout
+    [line] = completed.stderr.splitlines()
+    assert line == (
+        "spec.yaml: test_cases[0](backtrack).expected_tools[0].args.x.regex: Regex "
+        "'a*(?:(?:\\\\B){1000}){1000}b' has counted repeats that nest to more than 100,000 "
+        "turns in one walk through it, which no time limit can hold: count fewer, or pass "
+        "timeout=math.inf to match it with no limit"
+    )
+
+
+# Generated patterns: literals, classes, anchors and empty groups, composed by sequences,
+# alternations, lookaheads and repeats counted (up to 1,000, nested) or not. Every match
+# must end within its limit, the untimed path included: re, for inputs the analysis
+# judges short, up to the longest of them. The budget is 100,000 steps, about 3 ms of
+# processor time; the limit here is 10 ms; a match may take 30 ms.
+LIMIT_HOLDS = """
+import time
+from hypothesis import HealthCheck, given, settings, strategies as st, target
+from toolmatch import Regex
+from toolmatch._matchers.backtracking import bounds
+
+atoms = st.sampled_from(["a", "b", "[ab]", ".", "a*", r"\\b", r"\\B", "", "^", "$", "(?:)"])
+counts = st.one_of(st.integers(0, 3), st.sampled_from([10, 100, 1000]))
+
+
+def repeat(body, low, high, kind):
+    low, high = min(low, high), max(low, high)
+    return {
+        0: f"(?:{body}){{{high}}}",
+        1: f"(?:{body}){{{low},{high}}}",
+        2: f"(?:{body})*",
+        3: f"(?:{body})+",
+        4: f"(?:{body})?",
+    }[kind]
+
+
+def compose(inner):
+    repeats = st.builds(repeat, inner, counts, counts, st.integers(0, 4))
+    return st.one_of(
+        repeats,  # twice as likely as the others: nested counts are where steps multiply
+        repeats,
+        st.lists(inner, min_size=2, max_size=3).map("".join),
+        st.tuples(inner, inner).map(lambda pair: f"(?:{pair[0]}|{pair[1]})"),
+        inner.map(lambda body: f"(?={body})"),
+    )
+
+
+patterns = st.recursive(atoms, compose, max_leaves=8)
+
+
+def took(pattern, length, end):
+    # processor seconds of building the matcher (or refusing the pattern) and one match
+    if length is None:  # the longest input the analysis sends to re, with no time limit
+        length = max(bounds(pattern, 0)[1], 0)
+    text = "a" * length + end
+    start = time.process_time()
+    try:
+        Regex(pattern, timeout=0.01) == text
+    except ValueError:
+        pass
+    return time.process_time() - start
+
+
+@settings(max_examples=1000, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(patterns, st.one_of(st.none(), st.integers(0, 400)), st.sampled_from(["", "b", "!"]))
+def check(pattern, length, end):
+    seconds = took(pattern, length, end)
+    target(seconds)  # steer the search to the slowest patterns
+    assert seconds < 0.03, (pattern, length, seconds)
+
+
+check()
+
+# And every nest of up to three counted repeats around a body that consumes nothing or one
+# character, after a* or not: where the steps of nested counts multiply.
+import itertools
+
+bodies = ["", r"\\B", r"\\b", "a", "[ab]", "(?:a|b)", "(?=a)"]
+for depth in (1, 2, 3):
+    for body, prefix, end in itertools.product(bodies, ["", "a*"], ["", "x"]):
+        for nest in itertools.product([10, 100, 1000], repeat=depth):
+            pattern = body
+            for count in nest:
+                pattern = f"(?:{pattern}){{{count}}}"
+            pattern = prefix + pattern + end
+            for length in (None, 0, 30, 315):
+                seconds = took(pattern, length, "b")
+                assert seconds < 0.03, (pattern, length, seconds)
+print("held")
+"""
+
+
+@needs_regex
+def test_the_time_limit_holds_for_generated_patterns() -> None:
+    assert run_python(LIMIT_HOLDS, timeout=600).split() == ["held"]
+
+
 def test_regex_timeouts_are_part_of_the_matcher() -> None:
     import pickle
 

@@ -1,15 +1,23 @@
-"""How long a backtracking full match may run: a bound read from the parsed pattern.
+"""How long a backtracking full match may run: bounds read from the parsed pattern.
 
 A backtracking engine tries the ways a pattern can consume its input one after another.
-Their number is bounded, for an input of ``n`` characters, by ``C * (n + 1) ** d``: a
+Their number is bounded, for an input of ``n`` characters, by ``W * (n + 1) ** d``: a
 repeat of a single-way body (``[a-z]+``) adds 1 to ``d``, an alternation adds its
-branches' counts to ``C``, a bounded repeat multiplies them. A repeat whose body can be
+branches' counts to ``W``, a bounded repeat multiplies them. A repeat whose body can be
 consumed in more than one way (``(a+)+``, ``(a|aa)+``) has no such bound: the number of
-ways grows exponentially. Each way costs at most ``n`` more steps, hence the extra power.
+ways grows exponentially.
 
-:func:`quick_length` turns the bound into the longest input on which a full match is
-sure to stay within a budget of steps; :class:`~toolmatch.Regex` matches longer inputs
-under a time limit instead.
+One way costs at most ``K * (n + 1)`` steps, where ``K`` is the steps of one walk
+through the pattern: each item counts once, a counted repeat's body once per turn
+(``(?:\\B){1000}`` walks 1,000 steps however short the input), an unbounded repeat's body
+once per character it consumes (the ``n + 1``). So a full match takes at most
+``W * K * (n + 1) ** (d + 1)`` steps.
+
+:func:`bounds` gives ``K`` and the longest input on which a full match is sure to stay
+within a budget of steps; :class:`~toolmatch.Regex` matches longer inputs under a time
+limit instead, and refuses a pattern whose walk alone is over the budget: the ``regex``
+package takes time in proportion to ``K`` to compile it, and neither engine can stop
+inside such a walk.
 """
 
 from __future__ import annotations
@@ -21,20 +29,22 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["quick_length"]
+__all__ = ["BUDGET", "bounds"]
 
-# Steps a match may take without a time limit: far below a millisecond in either engine.
+# Steps a match may take without a time limit: about 3 ms of processor time in re.
 BUDGET = 100_000
 _CAP = BUDGET + 1  # counts above the budget are all alike
 
 
-def quick_length(pattern: str, flags: int) -> int:
-    """The longest input whose full match stays within :data:`BUDGET` steps; -1 if none.
+def bounds(pattern: str, flags: int) -> tuple[int, int]:
+    """The steps of one walk through ``pattern`` (``K``, capped just above
+    :data:`BUDGET`), and the longest input whose full match stays within :data:`BUDGET`
+    steps (-1 if none).
 
-    >>> quick_length(r"\\d{4}-\\d{2}-\\d{2}", 0), quick_length("[a-z]+", 0)
-    (99999, 315)
-    >>> quick_length("(a+)+b", 0), quick_length("(a|aa)+b", 0)
-    (-1, -1)
+    >>> bounds(r"\\d{4}-\\d{2}-\\d{2}", 0), bounds("[a-z]+", 0)
+    ((13, 7691), (2, 222))
+    >>> bounds("(a+)+b", 0), bounds("(a|aa)+b", 0), bounds("(?:(?:){1000}){1000}", 0)
+    ((5, -1), (6, -1), (100001, -1))
     """
     if sys.version_info >= (3, 11):
         from re import _constants as constants
@@ -43,25 +53,29 @@ def quick_length(pattern: str, flags: int) -> int:
         import sre_constants as constants
         import sre_parse as parser
     try:
-        bound = _Bound(constants).sequence(parser.parse(pattern, flags))
+        items = parser.parse(pattern, flags)
+        reading = _Reading(constants)
+        walk, bound = reading.walk(items), reading.sequence(items)
     except Exception:  # a construct this reading does not know, or nesting too deep
-        bound = None
+        return 0, -1
     if bound is None:
-        return -1
+        return walk, -1
     ways, degree = bound
-    # The largest n with ways * (n + 1) ** (degree + 1) <= BUDGET.
-    if ways > BUDGET:
-        return -1
-    n = int((BUDGET / ways) ** (1 / (degree + 1))) - 1
-    while n >= 0 and ways * (n + 1) ** (degree + 1) > BUDGET:
+    # The largest n with ways * walk * (n + 1) ** (degree + 1) <= BUDGET.
+    factor = ways * max(walk, 1)
+    if factor > BUDGET:
+        return walk, -1
+    n = int((BUDGET / factor) ** (1 / (degree + 1))) - 1
+    while n >= 0 and factor * (n + 1) ** (degree + 1) > BUDGET:
         n -= 1
-    while ways * (n + 2) ** (degree + 1) <= BUDGET:
+    while factor * (n + 2) ** (degree + 1) <= BUDGET:
         n += 1
-    return n
+    return walk, n
 
 
-class _Bound:
-    """Reads ``(C, d)`` off a parsed pattern; ``None`` where no polynomial bound holds."""
+class _Reading:
+    """Reads ``K`` (:meth:`walk`) and ``(W, d)`` (:meth:`sequence`; ``None`` where no
+    polynomial bound holds) off a parsed pattern."""
 
     def __init__(self, constants: Any) -> None:
         self.c = constants
@@ -78,6 +92,32 @@ class _Bound:
             constants.MIN_REPEAT,
             getattr(constants, "POSSESSIVE_REPEAT", constants.MAX_REPEAT),
         }
+
+    def walk(self, items: Any) -> int:
+        """The steps of one walk through ``items``: one an item, a counted repeat's body
+        once per turn (a turn that consumes nothing still costs one), every branch tried."""
+        c = self.c
+        steps = 0
+        for op, argument in items:
+            if op in self.repeats:  # (min, max, items)
+                high = argument[1]
+                turns = 1 if high is c.MAXREPEAT else high
+                steps += 1 + turns * max(self.walk(argument[2]), 1)
+            elif op is c.SUBPATTERN:  # (group, add_flags, del_flags, items)
+                steps += 1 + self.walk(argument[-1])
+            elif op is c.BRANCH:  # (None, [items, ...])
+                steps += 1 + sum(self.walk(branch) for branch in argument[1])
+            elif op is c.GROUPREF_EXISTS:  # (group, yes, no or None)
+                steps += 1 + sum(self.walk(branch) for branch in argument[1:] if branch)
+            elif op in (c.ASSERT, c.ASSERT_NOT):  # (direction, items)
+                steps += 1 + self.walk(argument[1])
+            elif op is getattr(c, "ATOMIC_GROUP", None):
+                steps += 1 + self.walk(argument)
+            else:
+                steps += 1
+            if steps >= _CAP:
+                return _CAP
+        return steps
 
     def sequence(self, items: Any) -> tuple[int, int] | None:
         ways, degree = 1, 0

@@ -290,6 +290,17 @@ class Regex(Matcher, _trusted=True):
         bounded, quick = None, sys.maxsize
         engine = _regex_package() if seconds != math.inf else None
         if engine:
+            from toolmatch._matchers.backtracking import BUDGET, bounds
+
+            walk, quick_enough = bounds(pattern, flags)
+            if walk > BUDGET:
+                # The regex package compiles it in time in proportion to the walk, and
+                # neither engine can stop inside one: no time limit could hold.
+                raise ValueError(
+                    f"Regex {short_repr(pattern)} has counted repeats that nest to more "
+                    f"than {BUDGET:,} turns in one walk through it, which no time limit can "
+                    "hold: count fewer, or pass timeout=math.inf to match it with no limit"
+                )
             # Inputs too short to backtrack for long are matched by re; longer ones by the
             # regex package in its re-compatible mode, the one of the two with a time limit.
             engine_flags = (flags & (re.I | re.L | re.M | re.S | re.U | re.X)) | engine.VERSION0
@@ -302,10 +313,8 @@ class Regex(Matcher, _trusted=True):
             else:
                 from functools import partial
 
-                from toolmatch._matchers.backtracking import quick_length
-
                 bounded = partial(timed.fullmatch, timeout=seconds)
-                quick = quick_length(pattern, flags)
+                quick = quick_enough
         set_ = object.__setattr__
         set_(self, "pattern", pattern)
         set_(self, "flags", int(flags))

@@ -34,3 +34,5 @@ _.width
 _.allow_unicode
 _.brace_single_entry_mapping_in_flow_sequence
 _.ignore_aliases
+# Read by tests/test_docs_config_tables.py, which checks docs/config.md against the table.
+_.docs_default

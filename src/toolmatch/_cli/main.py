@@ -56,12 +56,12 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
+from toolmatch._cli.console import fail, printable
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
-from toolmatch._cli.streams import fail, printable
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout

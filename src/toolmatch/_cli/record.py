@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.streams import fail, printable, write_stdout
+from toolmatch._cli.console import fail, printable, write_stdout
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError, columns_of, envelope_of

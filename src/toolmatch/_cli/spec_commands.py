@@ -8,8 +8,8 @@ Exit status: 0 written, 2 bad input or an unwritable file.
 
 from __future__ import annotations
 
+from toolmatch._cli.console import fail, write_stdout
 from toolmatch._cli.record import add_record
-from toolmatch._cli.streams import fail, write_stdout
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -16,14 +16,14 @@ import sys
 import warnings
 from collections.abc import Iterable, Sequence
 
-from toolmatch._cli.streams import fail, printable
+from toolmatch._cli.console import fail, printable
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.edits import Append, NotDone, Rekey, Replace, apply_to_data, value_at
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.loading import TestCase
 from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
+from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data, value_at
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
-    from toolmatch._spec.edits import Edit
+    from toolmatch._spec.update_plan import Edit
 
     Path = tuple[Any, ...]
 
@@ -512,7 +512,7 @@ def update_spec(
         runs = read_runs(items, (case.name for case in cases), envelope)
     except StoppedError as error:
         return fail(reading.stopped(error))
-    from toolmatch._spec.editing import SpecText
+    from toolmatch._spec.splicing import SpecText
 
     spec = SpecText(where, raw)
     planner = _Planner(spec.data)

@@ -1,4 +1,5 @@
-"""Number ranges: ``Gt``, ``Ge``, ``Lt``, ``Le`` and ``Between``."""
+"""Numbers: ``Approx`` (within a tolerance) and the ranges ``Gt``, ``Ge``, ``Lt``, ``Le`` and
+``Between``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["Between", "Ge", "Gt", "Le", "Lt"]
+__all__ = ["Approx", "Between", "Ge", "Gt", "Le", "Lt"]
 
 
 def _bound(owner: str, name: str, value: object) -> object:
@@ -228,3 +229,91 @@ class Between(Matcher, _trusted=True):
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.low, self.high), {} if self.inclusive else {"inclusive": False}
+
+
+def _as_float(name: str, value: object) -> float:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except Exception as error:  # 10**400, Decimal('sNaN'), a number type whose __float__ raises
+        raise ValueError(
+            f"Approx {name} {short_repr(value)} is not usable as a float: {error}"
+        ) from None
+
+
+def _tolerance(name: str, value: object) -> float:
+    if not is_number(value):
+        raise TypeError(f"Approx {name} must be a number, got {short_repr(value)}")
+    number = _as_float(name, value)
+    if math.isnan(number) or number < 0:
+        raise ValueError(f"Approx {name} must be zero or positive, got {short_repr(value)}")
+    return number
+
+
+@public
+class Approx(Matcher, _trusted=True):
+    """A number within ``max(rel * |value|, abs)`` of ``value`` (docs/matchers.md); never a bool.
+
+    An infinity equals the same infinity; NaN never matches.
+
+    >>> Approx(3.0, rel=0.01) == 3.02, Approx(3.0, rel=0.01) == 3.1
+    (True, False)
+    >>> Approx(1) == True
+    False
+    >>> Approx(3.0, rel=0.01).explain(3.1)
+    'expected 3.0 ± 0.03, got 3.1'
+    """
+
+    __slots__ = ("value", "rel", "abs", "_value", "_tolerance")
+    value: float
+    rel: float
+    abs: float
+    _value: float
+    _tolerance: float
+
+    def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:
+        if not is_number(value):
+            raise TypeError(f"Approx needs a number, got {short_repr(value)} ({type_name(value)})")
+        number = _as_float("value", value)
+        if math.isnan(number):
+            raise ValueError("Approx(nan) can never match: NaN equals nothing, not even NaN")
+        rel_tolerance = _tolerance("rel", rel)
+        abs_tolerance = _tolerance("abs", abs)
+        set_ = object.__setattr__
+        set_(self, "value", value)
+        set_(self, "rel", rel)
+        set_(self, "abs", abs)
+        set_(self, "_value", number)
+        tolerance = max(rel_tolerance * math.fabs(number), abs_tolerance)
+        if math.isinf(number):
+            tolerance = -1.0  # an infinity is near nothing; only the same infinity equals it
+        set_(self, "_tolerance", tolerance)
+
+    def matches(self, actual: object) -> bool:
+        kind = type(actual)
+        try:
+            if kind is not float and kind is not int:
+                if not is_number(actual):
+                    return False
+                actual = float(actual)  # type: ignore[arg-type]
+            # Equal infinities differ by NaN, hence the second test.
+            return abs(actual - self._value) <= self._tolerance or actual == self._value  # type: ignore[operator]
+        except Exception:  # an int too large for a float, a number type that cannot convert
+            return False
+
+    def describe_mismatch(self, actual: object) -> str:
+        expected = short_repr(self.value)
+        if self._tolerance > 0:
+            expected += f" ± {self._tolerance:g}"
+        if isinstance(actual, bool) or not is_number(actual):
+            return (
+                f"expected a number near {expected}, got {short_repr(actual)} ({type_name(actual)})"
+            )
+        return f"expected {expected}, got {short_repr(actual)}"
+
+    def _constructor_args(self) -> ConstructorArgs:
+        options: dict[str, object] = {}
+        if self.rel != 1e-6:
+            options["rel"] = self.rel
+        if self.abs != 0.0:
+            options["abs"] = self.abs
+        return (self.value,), options

@@ -1,9 +1,8 @@
-"""Value matchers (docs/semantics.md, docs/matchers.md): ANY, OneOf, Approx, Contains and IsType."""
+"""Value matchers (docs/semantics.md, docs/matchers.md): ANY, OneOf, Contains and IsType."""
 
 from __future__ import annotations
 
 import functools
-import math
 import operator
 from collections.abc import Mapping
 
@@ -11,7 +10,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, nesting_depth
-from toolmatch._matchers.literal import as_matcher, is_number
+from toolmatch._matchers.literal import as_matcher
 
 if TYPE_CHECKING:
     from typing import Any
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["ANY", "Approx", "Contains", "IsType", "OneOf"]
+__all__ = ["ANY", "Contains", "IsType", "OneOf"]
 
 
 _NOTHING = object()
@@ -90,94 +89,6 @@ class OneOf(Matcher, _trusted=True):
 
     def _constructor_args(self) -> ConstructorArgs:
         return self.values, {}
-
-
-def _as_float(name: str, value: object) -> float:
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except Exception as error:  # 10**400, Decimal('sNaN'), a number type whose __float__ raises
-        raise ValueError(
-            f"Approx {name} {short_repr(value)} is not usable as a float: {error}"
-        ) from None
-
-
-def _tolerance(name: str, value: object) -> float:
-    if not is_number(value):
-        raise TypeError(f"Approx {name} must be a number, got {short_repr(value)}")
-    number = _as_float(name, value)
-    if math.isnan(number) or number < 0:
-        raise ValueError(f"Approx {name} must be zero or positive, got {short_repr(value)}")
-    return number
-
-
-@public
-class Approx(Matcher, _trusted=True):
-    """A number within ``max(rel * |value|, abs)`` of ``value`` (docs/matchers.md); never a bool.
-
-    An infinity equals the same infinity; NaN never matches.
-
-    >>> Approx(3.0, rel=0.01) == 3.02, Approx(3.0, rel=0.01) == 3.1
-    (True, False)
-    >>> Approx(1) == True
-    False
-    >>> Approx(3.0, rel=0.01).explain(3.1)
-    'expected 3.0 ± 0.03, got 3.1'
-    """
-
-    __slots__ = ("value", "rel", "abs", "_value", "_tolerance")
-    value: float
-    rel: float
-    abs: float
-    _value: float
-    _tolerance: float
-
-    def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:
-        if not is_number(value):
-            raise TypeError(f"Approx needs a number, got {short_repr(value)} ({type_name(value)})")
-        number = _as_float("value", value)
-        if math.isnan(number):
-            raise ValueError("Approx(nan) can never match: NaN equals nothing, not even NaN")
-        rel_tolerance = _tolerance("rel", rel)
-        abs_tolerance = _tolerance("abs", abs)
-        set_ = object.__setattr__
-        set_(self, "value", value)
-        set_(self, "rel", rel)
-        set_(self, "abs", abs)
-        set_(self, "_value", number)
-        tolerance = max(rel_tolerance * math.fabs(number), abs_tolerance)
-        if math.isinf(number):
-            tolerance = -1.0  # an infinity is near nothing; only the same infinity equals it
-        set_(self, "_tolerance", tolerance)
-
-    def matches(self, actual: object) -> bool:
-        kind = type(actual)
-        try:
-            if kind is not float and kind is not int:
-                if not is_number(actual):
-                    return False
-                actual = float(actual)  # type: ignore[arg-type]
-            # Equal infinities differ by NaN, hence the second test.
-            return abs(actual - self._value) <= self._tolerance or actual == self._value  # type: ignore[operator]
-        except Exception:  # an int too large for a float, a number type that cannot convert
-            return False
-
-    def describe_mismatch(self, actual: object) -> str:
-        expected = short_repr(self.value)
-        if self._tolerance > 0:
-            expected += f" ± {self._tolerance:g}"
-        if isinstance(actual, bool) or not is_number(actual):
-            return (
-                f"expected a number near {expected}, got {short_repr(actual)} ({type_name(actual)})"
-            )
-        return f"expected {expected}, got {short_repr(actual)}"
-
-    def _constructor_args(self) -> ConstructorArgs:
-        options: dict[str, object] = {}
-        if self.rel != 1e-6:
-            options["rel"] = self.rel
-        if self.abs != 0.0:
-            options["abs"] = self.abs
-        return (self.value,), options
 
 
 @public

@@ -20,9 +20,9 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.lists import Unordered
 from toolmatch._matchers.literal import Literal, is_bool, is_number
+from toolmatch._matchers.numbers import Approx
 from toolmatch._matchers.shapes import IsUUID
 from toolmatch._matchers.strings import Regex
-from toolmatch._matchers.values import Approx
 from toolmatch._runs.envelope import turns_value
 from toolmatch._spec.importing import escaped, exact_name
 from toolmatch._spec.loading import read_run_turns

@@ -15,7 +15,7 @@ from toolmatch._matchers.explain import explain
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._matchers.mappings import Partial
 from toolmatch._readers.to_calls import to_calls
-from toolmatch._selection.expected import NO_RESULT
+from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.results import ToolCheck
 from toolmatch._selection.turn import _Turn, judge

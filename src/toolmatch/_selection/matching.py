@@ -12,7 +12,7 @@ from toolmatch._matchers.canonical import canonical_key
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._selection.expected import Expected
+    from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["_Selection", "match_turn", "numbered"]
 

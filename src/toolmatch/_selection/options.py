@@ -109,14 +109,13 @@ _CHECKS: dict[str, Callable[[object], object]] = {
 class TurnOption(Record):
     """One turn option: its ``name`` (a keyword argument and a spec key), its ``kind``
     (``flag``, ``patterns``, ``budget`` or ``tools``: how a value is checked, read and
-    described), its ``default``; ``case_wide``, whether a case with turns takes it for
+    described); ``case_wide``, whether a case with turns takes it for
     all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
     and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
 
     __slots__ = _fields = (
         "name",
         "kind",
-        "default",
         "case_wide",
         "summary",
         "docs",
@@ -124,7 +123,6 @@ class TurnOption(Record):
     )
     name: str
     kind: str
-    default: object
     case_wide: bool
     summary: str | None
     docs: str
@@ -136,7 +134,6 @@ TURN_OPTIONS = (
         "distinct",
         "flag",
         False,
-        False,
         "each expectation needs its own call",
         "`true`: each expectation needs its own call, two expectations cannot share one",
         "`false`",
@@ -144,7 +141,6 @@ TURN_OPTIONS = (
     TurnOption(
         "ordered",
         "flag",
-        False,
         False,
         "the expectations are met in this order",
         "`true`: the expectations must be met by calls in this order (implies `distinct`)",
@@ -154,7 +150,6 @@ TURN_OPTIONS = (
         "exhaustive",
         "flag",
         False,
-        False,
         "every call not ignored must be expected",
         "`true`: every call not ignored must be claimed by an expectation (implies `distinct`)",
         "`false`",
@@ -162,7 +157,6 @@ TURN_OPTIONS = (
     TurnOption(
         "ignore",
         "patterns",
-        (),
         False,
         None,
         "a list of calls to leave out before judging, each written like an expected tool (a "
@@ -172,7 +166,6 @@ TURN_OPTIONS = (
     TurnOption(
         "max_calls",
         "budget",
-        None,
         True,
         "at most this many calls, ignored ones not counted",
         "an int >= 0: at most this many calls in the turn (ignored calls not counted)",
@@ -182,7 +175,6 @@ TURN_OPTIONS = (
         "no_repeats",
         "flag",
         False,
-        False,
         "no two calls with the same name and arguments",
         "`true`: no two calls with the same name and equal arguments",
         "`false`",
@@ -190,7 +182,6 @@ TURN_OPTIONS = (
     TurnOption(
         "tools",
         "tools",
-        None,
         True,
         "the tools' definitions every call must satisfy: a JSON or YAML file (relative to "
         "the spec) or a list of definitions",

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._selection.expected import NO_RESULT
+from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.results import Candidate, closest_candidate, mismatch_summary
 
 if TYPE_CHECKING:
-    from toolmatch._selection.expected import Expected
+    from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["count_reason", "distinct_reason", "order_reason"]
 

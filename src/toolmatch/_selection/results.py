@@ -17,7 +17,7 @@ from toolmatch._matchers.base import Mismatch
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._selection.expected import Expected
+    from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
 

@@ -42,7 +42,7 @@ from toolmatch._selection.results import (
 )
 
 if TYPE_CHECKING:
-    from toolmatch._selection.expected import Expected
+    from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["_Turn", "_Verdict", "judge"]
 

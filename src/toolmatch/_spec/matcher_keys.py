@@ -21,10 +21,10 @@ from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
-from toolmatch._matchers.numbers import Between, Ge, Gt, Le, Lt
+from toolmatch._matchers.numbers import Approx, Between, Ge, Gt, Le, Lt
 from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
 from toolmatch._matchers.strings import Fuzzy, Regex
-from toolmatch._matchers.values import ANY, Approx, Contains, IsType, OneOf
+from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 from toolmatch._spec.errors import Problems
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ value can forge a report line.
 
 from __future__ import annotations
 
+from toolmatch._cli.console import printable
 from toolmatch._cli.reports.base import Format, plural
 from toolmatch._cli.reports.series import SHOWN_AS_ZERO, text_value
-from toolmatch._cli.streams import printable
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -11,13 +11,13 @@ changed through one of them. A JSON spec is written again, with the indentation 
 from __future__ import annotations
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.edits import Append, NotDone, Replace, apply_to_data
+from toolmatch._spec.update_plan import Append, NotDone, Replace, apply_to_data
 from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._spec.edits import Edit
+    from toolmatch._spec.update_plan import Edit
 
 __all__ = ["SpecText"]
 

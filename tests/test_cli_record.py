@@ -441,12 +441,12 @@ def test_an_infinity_is_a_json_number_too_large_for_a_float(
 @pytest.mark.parametrize(
     ("value", "found"),
     [
-        (decimal.Decimal("1.50"), "Decimal('1.50') (Decimal)"),
+        (decimal.Decimal("1.50"), "Decimal('1.50') (decimal.Decimal)"),
         (
             datetime.datetime(2024, 1, 2, 3, 4, 5),
-            "datetime.datetime(2024, 1, 2, 3, 4, 5) (datetime)",
+            "datetime.datetime(2024, 1, 2, 3, 4, 5) (datetime.datetime)",
         ),
-        (datetime.date(2024, 1, 2), "datetime.date(2024, 1, 2) (date)"),
+        (datetime.date(2024, 1, 2), "datetime.date(2024, 1, 2) (datetime.date)"),
         (b"\x00", "b'\\x00' (bytes)"),
     ],
 )

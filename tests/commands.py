@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,8 +40,10 @@ def toolmatch(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 300,
+    largest_file: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m toolmatch ARGS``, its output read as UTF-8; a hang fails after ``timeout``."""
+    """``python -m toolmatch ARGS``, its output read as UTF-8; a hang fails after ``timeout``.
+    ``largest_file``: the bytes a file it writes may hold, as on a full disk (POSIX only)."""
     return subprocess.run(
         [sys.executable, "-m", "toolmatch", *map(str, args)],
         input=stdin,
@@ -51,7 +54,15 @@ def toolmatch(
         env=env,
         timeout=timeout,
         check=False,
+        preexec_fn=None if largest_file is None else partial(_limit_files, largest_file),
     )
+
+
+def _limit_files(size: int) -> None:
+    import resource
+
+    # Past it a write fails with EFBIG (Python ignores SIGXFSZ), as on a full disk.
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
 PEAK_RSS = """

@@ -657,3 +657,35 @@ def test_memory_stays_flat_with_jobs_whatever_the_length_of_the_lines(tmp_path: 
     long_peak = peak_rss_kib("check", spec, long, "--jobs", "2")
     # The tasks in flight hold a few tens of megabytes on either file.
     assert long_peak <= short_peak + 40 * 1024, (short_peak, long_peak)
+
+
+def test_json_rows_are_strict_json_whatever_the_values(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n- name: a\n  expected_tools:\n"
+        "  - name: f\n    args: {x: .inf, z: [-.inf]}\n    result: .inf\n",
+        encoding="utf-8",
+    )
+    call = '{"name": "f", "args": {"x": 1e400, "y": NaN}, "id": NaN, "result": -Infinity}'
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(f'{{"case": "a", "turns": [[{call}]]}}\n{{"case": NaN}}\n', "utf-8")
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    result = toolmatch("check", spec, traces, "--format", "json", "--min-pass-rate", "1")
+    rows = [json.loads(line, parse_constant=refuse) for line in result.stdout.splitlines()]
+    [candidate] = rows[0]["turns"][0]["checks"][0]["candidates"]
+    assert (candidate["args"], candidate["id"]) == ({"x": "inf", "y": "nan"}, "nan")
+    assert rows[0]["turns"][0]["checks"][0]["args"] == {"x": "inf", "z": ["-inf"]}
+    assert [row["type"] for row in rows] == ["case", "error", "trials", "summary"]
+
+
+def test_a_junit_report_replaced_keeps_its_mode(spec: Path, tmp_path: Path) -> None:
+    report = tmp_path / "junit.xml"
+    report.write_text("the previous report", encoding="utf-8")
+    report.chmod(0o640)
+    result = toolmatch("check", spec, write_traces(tmp_path, SEARCH_OK), "--junit-xml", report)
+    assert result.returncode == 1  # quiet has no run
+    assert report.read_text(encoding="utf-8").startswith("<?xml")
+    assert report.stat().st_mode & 0o777 == 0o640

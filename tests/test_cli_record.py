@@ -3,6 +3,8 @@ traces it came from, in every format the readers take; bad lines and exit status
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import gzip
 import json
 import os
@@ -357,3 +359,113 @@ def test_a_directory_is_read_as_check_reads_it_with_each_bad_record_at_its_place
     assert "days: {$between: [3, 5]}  # observed: 3, 5, 4" in spec  # all three runs, in order
     checked = toolmatch("check", tmp_path / "spec.yaml", runs)
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
+
+
+# Writing the spec: never destroying the one there, strict JSON, JSON values only -----------
+
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE")
+
+
+def _strict_json(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_lone_surrogate_is_written_escaped_and_the_spec_replaced_whole(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text("the previous spec", encoding="utf-8")
+    traces = '{"case": "a", "turns": [[{"name": "f", "args": {"x": "\\ud800", "y": "é"}}]]}\n'
+    recorded = toolmatch("record", "-", "-o", spec, stdin=traces)
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    text = spec.read_text(encoding="utf-8")
+    assert '"x": "\\ud800",\n' in text
+    assert '"y": "é"\n' in text
+    assert _strict_json(text)["test_cases"][0]["expected_tools"][0]["args"] == {
+        "x": "\ud800",
+        "y": "é",
+    }
+    checked = toolmatch("check", spec, "-", stdin=traces)
+    assert (checked.returncode, checked.stdout) == (0, "PASS a\n1 passed, 0 failed\n")
+    assert os.listdir(tmp_path) == ["spec.json"]
+
+
+@POSIX
+@pytest.mark.parametrize("name", ["spec.yaml", "spec.json"])
+def test_a_spec_that_cannot_be_written_whole_leaves_the_previous_one(
+    tmp_path: Path, name: str
+) -> None:
+    spec = tmp_path / name
+    spec.write_text("the previous spec", encoding="utf-8")
+    recorded = commands.toolmatch(
+        "record", EXAMPLES, "-o", spec, cwd=tmp_path, largest_file=100
+    )  # the disk fills up after 100 bytes
+    assert (recorded.returncode, recorded.stderr) == (
+        2,
+        f"toolmatch: cannot write {spec}: File too large; {spec} is unchanged\n",
+    )
+    assert spec.read_text(encoding="utf-8") == "the previous spec"
+    assert os.listdir(tmp_path) == [name]  # no temporary file left behind
+
+
+def test_the_spec_written_through_a_link_replaces_the_file_it_names(tmp_path: Path) -> None:
+    (tmp_path / "specs").mkdir()
+    target = tmp_path / "specs" / "spec.yaml"
+    target.write_text("the previous spec", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "spec.yaml"
+    link.symlink_to(target)
+    recorded = toolmatch("record", EXAMPLES, "-o", link)
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8").startswith("test_cases:")
+    assert target.stat().st_mode & 0o777 == 0o640  # a spec replaced keeps its mode
+
+
+@pytest.mark.parametrize(("number", "written"), [("1e400", "1e400"), ("-1e400", "-1e400")])
+def test_an_infinity_is_a_json_number_too_large_for_a_float(
+    tmp_path: Path, number: str, written: str
+) -> None:
+    traces = f'{{"case": "a", "turns": [[{{"name": "f", "args": {{"x": {number}}}}}]]}}\n'
+    spec = tmp_path / "spec.json"
+    recorded = toolmatch("record", "-", "-o", spec, stdin=traces)
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    text = spec.read_text(encoding="utf-8")
+    assert f'"x": {written}\n' in text
+    assert _strict_json(text)["test_cases"][0]["expected_tools"][0]["args"] == {"x": float(number)}
+    checked = toolmatch("check", spec, "-", stdin=traces)
+    assert (checked.returncode, checked.stdout) == (0, "PASS a\n1 passed, 0 failed\n")
+
+
+@pytest.mark.parametrize(
+    ("value", "found"),
+    [
+        (decimal.Decimal("1.50"), "Decimal('1.50') (decimal.Decimal)"),
+        (
+            datetime.datetime(2024, 1, 2, 3, 4, 5),
+            "datetime.datetime(2024, 1, 2, 3, 4, 5) (datetime.datetime)",
+        ),
+        (datetime.date(2024, 1, 2), "datetime.date(2024, 1, 2) (datetime.date)"),
+        (b"\x00", "b'\\x00' (bytes)"),
+    ],
+)
+def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
+    tmp_path: Path, value: object, found: str
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    traces = tmp_path / "runs.parquet"
+    turns = [
+        [[{"name": "f", "args": {"x": None, "y": 1}}]],
+        [[{"name": "f", "args": {"x": value}}]],
+    ]
+    pq.write_table(pa.table({"case": ["good", "bad"], "turns": turns}), traces)
+    spec = tmp_path / "spec.json"
+    recorded = toolmatch("record", traces, "-o", spec)
+    assert (recorded.returncode, recorded.stdout) == (1, "")
+    assert recorded.stderr == (
+        f"ERROR {traces}:row 2: turn 0, call 0 ('f'): args.x: {found} is not a JSON value, "
+        "and a spec holds only those (store the column as JSON text); not recorded\n"
+    )
+    assert [case["name"] for case in json.loads(spec.read_text("utf-8"))["test_cases"]] == ["good"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import commands
 from bfcl_data import BFCL_DOC_FILES
 from toolmatch import (
     Exact,
@@ -825,3 +826,25 @@ def test_spec_yaml_writes_a_value_used_twice_twice_and_refuses_objects() -> None
         "spec_yaml writes plain data (dicts, lists, strings, numbers, booleans, None), got "
         "Fuzzy('f') (toolmatch.Fuzzy)"
     )
+
+
+def test_toolmatch_import_o_json_writes_json(tmp_path: Path) -> None:
+    answers = ANSWERS / "BFCL_v4_parallel.json"
+    spec = tmp_path / "spec.json"
+    written = toolmatch("import", "bfcl", str(answers), "-o", str(spec))
+    assert (written.returncode, written.stdout, written.stderr) == (0, "", "")
+    assert json.loads(spec.read_text("utf-8")) == import_bfcl(answers)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE")
+def test_a_spec_that_cannot_be_written_whole_leaves_the_previous_one(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("the previous spec", encoding="utf-8")
+    answers = str(ANSWERS / "BFCL_v4_parallel.json")
+    result = commands.toolmatch("import", "bfcl", answers, "-o", spec, largest_file=100)
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"toolmatch: cannot write {spec}: File too large; {spec} is unchanged\n",
+    )
+    assert spec.read_text(encoding="utf-8") == "the previous spec"
+    assert os.listdir(tmp_path) == ["spec.yaml"]

@@ -57,6 +57,7 @@ from collections.abc import Sequence
 
 from toolmatch import __version__
 from toolmatch._cli.console import fail, printable
+from toolmatch._cli.files import unchanged
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
@@ -414,5 +415,6 @@ def _run(
             with InterruptsHeld():  # the report is written whole or not at all
                 junit.finish(report.tally, stopped)
         except OSError as error:
-            return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+            why = error.strerror or error
+            return fail(f"cannot write {options.junit_xml}: {why}{unchanged(options.junit_xml)}")
     return status

@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 
 from toolmatch._cli.console import fail, printable, write_stdout
+from toolmatch._cli.files import unchanged, write_file
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
@@ -132,7 +133,7 @@ def _read_runs(
 ) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
     """Each case's runs (record number and calls), in order of first appearance, and how
     many records were bad (each reported as it is read)."""
-    from toolmatch._runs.recording import calls_of_run
+    from toolmatch._runs.recording import calls_of_run, not_json
 
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]] = {}
     errors = 0
@@ -145,6 +146,11 @@ def _read_runs(
             calls = calls_of_run(turns)
         except (RecordError, TypeError, ValueError) as error:
             _bad(reading, number, str(error))
+            errors += 1
+            continue
+        problem = not_json(calls)
+        if problem is not None:  # a Parquet value: in no spec, it would not load
+            _bad(reading, number, f"{problem}; not recorded")
             errors += 1
             continue
         runs.setdefault(case, []).append((number, calls))
@@ -197,7 +203,7 @@ def _write(
     errors: int,
 ) -> int:
     from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec
-    from toolmatch._spec.writing import spec_text
+    from toolmatch._spec.writing import plain_data, spec_json, spec_text
 
     loosen = options.loosen == "varying"
     cases = []
@@ -234,18 +240,15 @@ def _write(
     if not cases:
         return fail(f"no run to record in {reading.name}")
     spec = recorded_spec(cases)
-    if options.output is not None and options.output.lower().endswith(".json"):
-        import json
-
-        text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
+    output = options.output
+    if output is not None and output.lower().endswith(".json"):
+        text = spec_json(plain_data(spec))
     else:
         text = spec_text(spec)
-    if options.output is None:
+    if output is None:
         write_stdout(text)
-    else:
-        try:
-            with open(options.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as error:
-            return fail(f"cannot write {options.output}: {error.strerror or error}")
+        return 1 if errors else 0
+    problem = write_file(output, text)
+    if problem is not None:
+        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
     return 1 if errors else 0

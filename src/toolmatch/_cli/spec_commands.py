@@ -1,14 +1,16 @@
 """``toolmatch import`` and ``toolmatch schema``: spec files from benchmarks, and their schema.
 
 ``toolmatch import bfcl POSSIBLE_ANSWERS.json [--functions DOCS.json ...] [-o spec.yaml]``
-and ``toolmatch import tau2 tasks.json [-o spec.yaml]`` write a spec (YAML) to the file
-given, or to standard output; ``toolmatch schema`` prints the spec files' JSON Schema.
-Exit status: 0 written, 2 bad input or an unwritable file.
+and ``toolmatch import tau2 tasks.json [-o spec.yaml]`` write a spec to the file given
+(JSON when its name ends in ``.json``, else YAML) whole or not at all, or to standard
+output (YAML); ``toolmatch schema`` prints the spec files' JSON Schema. Exit status: 0
+written, 2 bad input or an unwritable file.
 """
 
 from __future__ import annotations
 
 from toolmatch._cli.console import fail, write_stdout
+from toolmatch._cli.files import unchanged, write_file
 from toolmatch._cli.record import add_record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -91,18 +93,25 @@ def _write(options: argparse.Namespace, make: Any) -> int:
         return fail(f"cannot read {error.filename}: {error.strerror or error}")
     except (TypeError, ValueError) as error:
         return fail(str(error))
-    try:
-        from toolmatch._spec.writing import spec_yaml
+    output = options.output
+    if output is not None and output.lower().endswith(".json"):
+        from toolmatch._spec.writing import spec_json
 
-        text = spec_yaml(spec)
-    except ImportError:
-        return fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
-    if options.output is None:
+        try:
+            text = spec_json(spec)
+        except ValueError as error:  # NaN
+            return fail(f"cannot write {output}: {error}")
+    else:
+        try:
+            from toolmatch._spec.writing import spec_yaml
+
+            text = spec_yaml(spec)
+        except ImportError:
+            return fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
+    if output is None:
         write_stdout(text)
         return 0
-    try:
-        with open(options.output, "w", encoding="utf-8") as file:
-            file.write(text)
-    except OSError as error:
-        return fail(f"cannot write {options.output}: {error.strerror or error}")
+    problem = write_file(output, text)
+    if problem is not None:
+        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
     return 0

@@ -15,7 +15,7 @@ import itertools
 import math
 import re
 
-from toolmatch._core.describe import short_repr
+from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.lists import Unordered
@@ -39,6 +39,7 @@ __all__ = [
     "add_comment",
     "calls_of_run",
     "kept_turn_count",
+    "not_json",
     "recorded_case",
     "recorded_spec",
 ]
@@ -127,6 +128,9 @@ def recorded_case(
                         f"case {name!r}: turn {number}, call {index} ({short_repr(call.name)}): "
                         f"its arguments are {NESTED_TOO_DEEPLY} (a spec's limit)"
                     )
+        problem = not_json(run)
+        if problem is not None:
+            raise ValueError(f"case {name!r}: {problem}")
     case = comments.CommentedMap()
     case["name"] = _text(name)
     notes = []
@@ -153,6 +157,48 @@ def recorded_case(
             "(the spec's own levels and the matchers written around values count too)"
         )
     return case
+
+
+def not_json(turns: Sequence[Sequence[ToolCall]]) -> str | None:
+    """What in a run's arguments a spec cannot hold, or ``None``: a spec holds JSON values
+    only (strings, numbers, booleans, null, lists, mappings with string keys), and a
+    Parquet column may hold others (a decimal, a timestamp, bytes).
+
+    >>> from decimal import Decimal
+    >>> from toolmatch import ToolCall
+    >>> not_json([[ToolCall("f", {"x": [1, {"y": Decimal("1.5")}]})]])
+    "turn 0, call 0 ('f'): args.x[1].y: Decimal('1.5') (decimal.Decimal) is not a JSON value, and \
+a spec holds only those (store the column as JSON text)"
+    """
+    for number, calls in enumerate(turns):
+        for index, call in enumerate(calls):
+            found = _not_json(call.args)
+            if found is not None:
+                path, value = found
+                return (
+                    f"turn {number}, call {index} ({short_repr(call.name)}): {path}: "
+                    f"{short_repr(value)} ({type_name(value)}) is not a JSON value, and a "
+                    "spec holds only those (store the column as JSON text)"
+                )
+    return None
+
+
+def _not_json(args: object) -> tuple[str, object] | None:
+    """The first value in ``args`` that is not a JSON value, with its path (a key for a key)."""
+    # Walked without recursion: a run's arguments may nest deeper than the stack.
+    stack: list[tuple[str, object]] = [("args", args)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if not isinstance(key, str):
+                    return f"{path} (a key)", key
+                stack.append((f"{path}.{key}", item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+        elif not (value is None or isinstance(value, (str, int, float))):
+            return path, value
+    return None
 
 
 def recorded_spec(cases: Iterable[Any]) -> Any:

@@ -2,11 +2,13 @@
 
 :func:`spec_yaml` writes plain data with PyYAML, block style with matchers and short lists
 inline; :func:`spec_text` writes ruamel.yaml nodes with their comments (``toolmatch
-record``); :func:`inline_yaml` and :func:`block_yaml` write one value to splice into a
-spec's text (``--update``).
+record``); :func:`spec_json` writes strict JSON; :func:`inline_yaml` and :func:`block_yaml`
+write one value to splice into a spec's text (``--update``).
 """
 
 from __future__ import annotations
+
+import re
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
@@ -22,6 +24,7 @@ __all__ = [
     "inline_yaml",
     "one_line",
     "plain_data",
+    "spec_json",
     "spec_text",
     "spec_yaml",
 ]
@@ -133,6 +136,41 @@ def spec_yaml(data: Any) -> str:
             f"got {short_repr(found)} ({type_name(found)})"
         ) from None
     return text
+
+
+def spec_json(data: Any) -> str:
+    """``data`` as strict JSON text, indented, that the loader reads back as the same spec.
+
+    JSON has no infinity: an infinity is written as ``1e400`` (``-1e400``), a number too
+    large for a float, which JSON parsers read back as the infinity. A lone surrogate,
+    which UTF-8 cannot hold, is written as its ``\\u`` escape. NaN, which no spec holds
+    (it equals nothing), raises ``ValueError``.
+
+    >>> print(spec_json({"x": [float("inf"), "caf\\u00e9" + chr(0xD800)]}))
+    {
+      "x": [
+        1e400,
+        "café\\ud800"
+      ]
+    }
+    """
+    import json
+
+    def strict(found: re.Match[str]) -> str:
+        token = found.group()
+        if token == "NaN":
+            raise ValueError("NaN cannot be written in a spec: it equals nothing")
+        if token.startswith('"'):
+            return _SURROGATE.sub(lambda char: f"\\u{ord(char.group()):04x}", token)
+        return token.replace("Infinity", "1e400")
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    # Outside strings (where quotes and backslashes are escaped), these are JSON's numbers.
+    return _JSON_TOKENS.sub(strict, text)
+
+
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
 def inline_yaml(value: Any, quotes: str | None = None) -> str:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 
+from toolmatch._cli.files import Replacement
 from toolmatch._cli.reports.base import Format
 from toolmatch._cli.reports.series import json_mean, json_sink, json_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.traces import LINE
 
 if TYPE_CHECKING:
-    from typing import IO
-
     from toolmatch._cli.reports.base import Summary, Tally
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
@@ -25,32 +23,16 @@ class JUnit(Format):
     """A JUnit XML report: test cases go to a temporary file as they come, since the
     ``<testsuite>`` element's counts, written first, are known only at the end.
 
-    The report is written whole to a temporary file beside PATH, then renamed to PATH:
-    a reader never sees half a report, and PATH keeps its previous report until then.
-    A PATH that is not a file, such as ``/dev/stdout`` or a named pipe, is written to.
+    The report is written whole as :class:`Replacement` writes: a reader never sees half
+    a report, and PATH keeps its previous report until then.
     """
 
     placed = True
 
     def __init__(self, path: str, suite: str, reading: TracesSource) -> None:
-        import stat
         import tempfile
 
-        try:
-            in_place = not stat.S_ISREG(os.stat(path).st_mode)
-        except OSError:  # nothing there yet
-            in_place = False
-        self.target: IO[str]
-        if in_place:  # (a folder fails here, as it should)
-            self.destination = None
-            self.target = open(path, "w", encoding="utf-8")  # noqa: SIM115  # closed in finish()
-        else:
-            # Through a symbolic link, the file it names is the one replaced.
-            self.destination = os.path.realpath(path) if os.path.islink(path) else path
-            folder, name = os.path.split(os.path.abspath(self.destination))
-            self.target = tempfile.NamedTemporaryFile(  # noqa: SIM115  # renamed in finish()
-                "w", encoding="utf-8", dir=folder, prefix=f".{name}.", suffix=".tmp", delete=False
-            )
+        self.target = Replacement(path)
         self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         # The suite's <properties> come before its test cases, and are known only at the end.
         self.properties = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
@@ -58,7 +40,6 @@ class JUnit(Format):
         self.traces = reading.name
         self.directory = reading.directory  # each run's test case names its own file
         self.open_property = False
-        self.finished = False
 
     @staticmethod
     def _text(text: str) -> str:
@@ -169,36 +150,28 @@ class JUnit(Format):
             self._error("toolmatch check", None, "incomplete", stopped)
             tests, errors = tests + 1, errors + 1
         counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
-        with self.target:
-            self.target.write('<?xml version="1.0" encoding="utf-8"?>\n')
-            self.target.write(f"<testsuites {counts}>\n")
-            self.target.write(
-                f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
-            )
-            self._end_property()
-            if self.properties.tell():
-                self.target.write("    <properties>\n")
-                self.properties.seek(0)
-                shutil.copyfileobj(self.properties, self.target)  # a value may be long
-                self.target.write("    </properties>\n")
-            self.body.seek(0)
-            for line in self.body:
-                self.target.write(line)
-            self.target.write("  </testsuite>\n</testsuites>\n")
+        target = self.target.file
+        target.write('<?xml version="1.0" encoding="utf-8"?>\n')
+        target.write(f"<testsuites {counts}>\n")
+        target.write(
+            f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
+        )
+        self._end_property()
+        if self.properties.tell():
+            target.write("    <properties>\n")
+            self.properties.seek(0)
+            shutil.copyfileobj(self.properties, target)  # a value may be long
+            target.write("    </properties>\n")
+        self.body.seek(0)
+        for line in self.body:
+            target.write(line)
+        target.write("  </testsuite>\n</testsuites>\n")
         self.body.close()
         self.properties.close()
-        if self.destination is not None:
-            # The temporary file is private to its owner; the report gets a new file's mode.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self.target.name, 0o666 & ~umask)
-            os.replace(self.target.name, self.destination)
-        self.finished = True
+        self.target.commit()
 
     def discard(self) -> None:
         """Removes the temporary file of a report that was not finished."""
-        self.target.close()
+        self.target.discard()
         self.body.close()
         self.properties.close()
-        if self.destination is not None and not self.finished:
-            os.unlink(self.target.name)

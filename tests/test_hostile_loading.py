@@ -435,7 +435,7 @@ def test_an_ignore_pattern_that_is_no_dotted_path_is_refused_saying_why(
     from toolmatch import Exact, Partial
 
     for kind in (Partial, Exact):
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError, match="is not a dotted path") as caught:
             kind({"a": 1}, ignore=["*_id", pattern])
         assert str(caught.value) == (
             f"ignore[1]: {pattern!r} is not a dotted path of key globs like 'trace.*': {reason}"

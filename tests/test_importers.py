@@ -1026,3 +1026,16 @@ def test_every_bfcl_fixture_imports_to_a_spec_that_loads(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(TAU2.glob("*/tasks.json")), ids=lambda p: p.parent.name)
 def test_every_tau2_fixture_imports_to_a_spec_that_loads(path: Path) -> None:
     load_test_cases(yaml.safe_load(spec_yaml(import_tau2(path))))
+
+
+def test_ground_truth_without_entries_is_refused_naming_the_file(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text("[]")
+    result = toolmatch("import", "tau2", str(tasks))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert (
+        result.stderr == f"toolmatch: {tasks}: holds no entries; a spec needs at least one case\n"
+    )
+    with pytest.raises(ValueError, match="holds no entries") as caught:
+        import_bfcl([])
+    assert str(caught.value) == "possible_answers: holds no entries; a spec needs at least one case"

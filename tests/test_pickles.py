@@ -227,7 +227,7 @@ def test_results_with_other_content_are_not_equal() -> None:
     )
     assert result != other
     assert result.checks[0] != other.checks[0]
-    assert result.checks[1] == other.checks[1]
+    assert result.checks[1] != other.checks[1]  # the same verdict, on other calls
     assert result.ignored == other.ignored
     # An ExpectedTool == reads the other side as calls; a result compares its expectations
     # as values: ExpectedTool("lo") selects a call named "log", but is not the same pattern.

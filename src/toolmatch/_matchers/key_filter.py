@@ -15,10 +15,10 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["KeyFilter", "pattern_problem"]
+__all__ = ["MAX_STEPS", "KeyFilter", "pattern_problem"]
 
 # Paths deeper than this are not followed (MAX_DEPTH bounds what could be compared anyway).
-_MAX_STEPS = 100
+MAX_STEPS = 100
 
 
 def pattern_problem(pattern: str) -> str | None:
@@ -36,8 +36,8 @@ def pattern_problem(pattern: str) -> str | None:
         reason = "it ends with a dot"
     elif not all(steps):
         reason = "it has two dots in a row"
-    elif len(steps) > _MAX_STEPS:
-        reason = f"it has more than {_MAX_STEPS} steps"
+    elif len(steps) > MAX_STEPS:
+        reason = f"it has more than {MAX_STEPS} steps"
     else:
         return None
     return f"{pattern!r} is not a dotted path of key globs like 'trace.*': {reason}"

@@ -416,3 +416,65 @@ def test_results_come_back_from_a_worker_process() -> None:
         results = pool.submit(check_turns, EXPECTED, CALLS).result(timeout=TIMEOUT)
     assert shown(results) == shown(check_turns(EXPECTED, CALLS))
     assert [result.passed for result in results] == [False, False]
+
+
+# --- ignore_args patterns that are no dotted path (issue 29) ---------------------------------
+
+BAD_PATTERNS = [
+    ("", "it is empty"),
+    ("a.", "it ends with a dot"),
+    (".a", "it starts with a dot"),
+    ("a..b", "it has two dots in a row"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "reason"), BAD_PATTERNS, ids=[p for p, _ in BAD_PATTERNS])
+def test_an_ignore_pattern_that_is_no_dotted_path_is_refused_saying_why(
+    pattern: str, reason: str
+) -> None:
+    from toolmatch import Exact, Partial
+
+    for kind in (Partial, Exact):
+        with pytest.raises(ValueError, match="is not a dotted path") as caught:
+            kind({"a": 1}, ignore=["*_id", pattern])
+        assert str(caught.value) == (
+            f"ignore[1]: {pattern!r} is not a dotted path of key globs like 'trace.*': {reason}"
+        )
+
+
+@pytest.mark.parametrize(("pattern", "reason"), BAD_PATTERNS, ids=[p for p, _ in BAD_PATTERNS])
+def test_an_ignore_args_pattern_that_is_no_dotted_path_is_a_config_error_at_its_place(
+    tmp_path: Path, pattern: str, reason: str
+) -> None:
+    from commands import toolmatch
+
+    spec = tmp_path / "spec.yaml"
+    text = yaml.safe_dump(
+        {
+            "test_cases": [
+                {
+                    "name": "a",
+                    "expected_tools": [
+                        {"name": "f", "args": {"x": 1}, "ignore_args": ["*_id", pattern]},
+                        {"name": "g", "exact": True, "ignore_args": [pattern]},
+                    ],
+                    "ignore": [{"name": "h", "ignore_args": [pattern]}],
+                }
+            ]
+        }
+    )
+    spec.write_text(text)
+    message = f"{pattern!r} is not a dotted path of key globs like 'trace.*': {reason}"
+    with pytest.raises(ConfigError) as caught:
+        load_test_cases(spec)
+    assert problems(caught.value) == [
+        ("test_cases[0](a).expected_tools[0].ignore_args[1]", message),
+        ("test_cases[0](a).expected_tools[1].ignore_args[0]", message),
+        ("test_cases[0](a).ignore[0].ignore_args[0]", message),
+    ]
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text("")
+    result = toolmatch("check", spec, traces, timeout=TIMEOUT)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"{spec}: test_cases[0](a).expected_tools[0].ignore_args[1]: {message}" in result.stderr
+    assert "Traceback" not in result.stderr

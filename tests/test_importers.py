@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import commands
 from bfcl_data import BFCL_DOC_FILES
@@ -38,6 +40,7 @@ from toolmatch import (
 yaml = pytest.importorskip("yaml")
 
 DATA = Path(__file__).parent / "data"
+NAN = float("nan")
 BFCL = DATA / "bfcl"
 TAU2 = DATA / "tau2"
 ANSWERS = BFCL / "possible_answer"
@@ -848,3 +851,214 @@ def test_a_spec_that_cannot_be_written_whole_leaves_the_previous_one(tmp_path: P
     )
     assert spec.read_text(encoding="utf-8") == "the previous spec"
     assert os.listdir(tmp_path) == ["spec.yaml"]
+
+
+# --- an importer writes a spec that loads, or refuses naming the entry (issue 29) -----------
+
+REFUSED = [
+    (
+        import_tau2,
+        [{"id": 1, "evaluation_criteria": {"actions": [{"name": "f", "compare_args": [{}]}]}}],
+        "tasks[0] (1).evaluation_criteria.actions[0].compare_args[0]: must be an argument name "
+        "(a string), got {} (dict)",
+    ),
+    (
+        import_tau2,
+        [{"id": 1, "evaluation_criteria": {"actions": [{"name": "f", "compare_args": [1]}]}}],
+        "tasks[0] (1).evaluation_criteria.actions[0].compare_args[0]: must be an argument name "
+        "(a string), got 1 (int)",
+    ),
+    (
+        import_tau2,
+        [{"id": "7"}, {"id": "8"}, {"id": 7}],
+        "tasks[2] (7): duplicate task id '7'; first used by tasks[0]",
+    ),
+    (
+        import_tau2,
+        [{"id": "7", "evaluation_criteria": {"actions": [{"name": "f", "arguments": {"x": NAN}}]}}],
+        "tasks[0] (7): the spec would not load: expected_tools[0].args.x: NaN never equals "
+        "anything; use {$type: float} or remove it",
+    ),
+    (
+        import_bfcl,
+        [{"id": "a", "ground_truth": []}, {"id": "a", "ground_truth": []}],
+        "possible_answers[1] (a): duplicate entry id 'a'; first used by possible_answers[0]",
+    ),
+    (
+        import_bfcl,
+        [{"id": "a", "ground_truth": [{"f": {"x": [NAN]}}]}],
+        "possible_answers[0] (a): the spec would not load: expected_tools[0].args.x.$one_of[0]: "
+        "NaN never equals anything; use {$type: float} or remove it",
+    ),
+    (
+        import_bfcl,
+        [{"id": "a", "ground_truth": [{"f": {"x": [{"k": [NAN]}]}}]}],
+        "possible_answers[0] (a): the spec would not load: "
+        "expected_tools[0].args.x.$one_of[0].k.$one_of[0]: NaN never equals anything; use "
+        "{$type: float} or remove it",
+    ),
+]
+
+
+@pytest.mark.parametrize(("function", "data", "message"), REFUSED, ids=[m for _, _, m in REFUSED])
+def test_ground_truth_that_would_not_load_is_refused_naming_the_entry(
+    function: Any, data: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=r"^(tasks|possible_answers)") as caught:
+        function(data)
+    assert str(caught.value) == message
+
+
+def test_toolmatch_import_refuses_with_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text('[{"id": "1"}, {"id": "1"}]')
+    out = tmp_path / "spec.yaml"
+    result = toolmatch("import", "tau2", str(tasks), "-o", str(out))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert (
+        result.stderr
+        == f"toolmatch: {tasks}[1] (1): duplicate task id '1'; first used by {tasks}[0]\n"
+    )
+    assert not out.exists()
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"id": "a", "ground_truth": [{"f": {"x": [NaN]}}]}\n')
+    result = toolmatch("import", "bfcl", str(answers), "-o", str(out))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"toolmatch: {answers}:1 (a): the spec would not load: ")
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+# Values hostile to a spec: NaN and infinities, matcher look-alikes, non-string keys' kin.
+_HOSTILE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=3),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["", "a", "$x", "(", "a..b", "2026-01-02"]),
+    st.sampled_from(
+        [
+            {"$regex": "("},
+            {"regex": "("},
+            {"$absent": True},
+            {"$maybe": 1},
+            {"fuzzy": 3},
+            {"$literal": 1},
+            {"$one_of": []},
+        ]
+    ),
+)
+_JSON = st.recursive(
+    _HOSTILE,
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["a", "b", "$regex", "regex", "", "$absent"]), children, max_size=3
+        ),
+    ),
+    max_leaves=8,
+)
+_IDS = st.one_of(st.sampled_from(["1", "2", "x", ""]), st.integers(0, 2), _HOSTILE)
+
+
+def _tau2_tasks() -> st.SearchStrategy[Any]:
+    action = st.fixed_dictionaries(
+        {},
+        optional={
+            "name": st.one_of(st.sampled_from(["f", "g", ""]), _HOSTILE),
+            "arguments": st.one_of(
+                st.dictionaries(st.sampled_from(["a", "b", "$regex", ""]), _JSON, max_size=3), _JSON
+            ),
+            "compare_args": st.one_of(
+                st.lists(st.one_of(st.sampled_from(["a", "b", ""]), _JSON), max_size=3), _JSON
+            ),
+        },
+    )
+    task = st.fixed_dictionaries(
+        {"id": _IDS},
+        optional={
+            "evaluation_criteria": st.one_of(
+                st.fixed_dictionaries({"actions": st.lists(action, max_size=3)}), _JSON
+            )
+        },
+    )
+    return st.lists(st.one_of(task, _JSON), min_size=1, max_size=3)
+
+
+def _bfcl_entries() -> st.SearchStrategy[Any]:
+    parameters = st.dictionaries(
+        st.sampled_from(["a", "b", "$regex", "regex", ""]),
+        st.one_of(st.lists(st.one_of(_JSON, st.just("")), max_size=3), _JSON),
+        max_size=3,
+    )
+    call = st.one_of(
+        st.dictionaries(st.sampled_from(["f", "g", "$any"]), parameters, min_size=1, max_size=1),
+        _JSON,
+    )
+    truth = st.one_of(
+        st.lists(call, max_size=3),
+        st.lists(
+            st.lists(
+                st.sampled_from(
+                    ["f(a=1)", "g()", "f(a=float('nan'))", "f(1)", "h(a=[1, {'$regex': '('}])"]
+                ),
+                max_size=2,
+            ),
+            min_size=1,
+            max_size=2,
+        ),
+        _JSON,
+    )
+    entry = st.fixed_dictionaries(
+        {"id": st.one_of(st.sampled_from(["a", "b"]), _IDS)}, optional={"ground_truth": truth}
+    )
+    return st.lists(st.one_of(entry, _JSON), min_size=1, max_size=3)
+
+
+def _loads_or_refuses(function: Any, data: Any, what: str) -> None:
+    refusal = None
+    try:
+        spec = function(data)
+    except (TypeError, ValueError) as error:
+        refusal = str(error)
+    if refusal is not None:
+        assert refusal.startswith(what), refusal
+        return
+    load_test_cases(spec)
+    load_test_cases(yaml.safe_load(spec_yaml(spec)))  # what `toolmatch import` writes
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_tau2_tasks())
+def test_every_tau2_import_loads_or_is_refused_naming_the_task(tasks: Any) -> None:
+    _loads_or_refuses(import_tau2, tasks, "tasks[")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_bfcl_entries())
+def test_every_bfcl_import_loads_or_is_refused_naming_the_entry(entries: Any) -> None:
+    _loads_or_refuses(import_bfcl, entries, "possible_answers[")
+
+
+@pytest.mark.parametrize("path", sorted(ANSWERS.glob("*.json")), ids=lambda p: p.name)
+def test_every_bfcl_fixture_imports_to_a_spec_that_loads(path: Path) -> None:
+    docs = MULTI_TURN_DOCS if "multi_turn" in path.name else None
+    load_test_cases(yaml.safe_load(spec_yaml(import_bfcl(path, docs))))
+
+
+@pytest.mark.parametrize("path", sorted(TAU2.glob("*/tasks.json")), ids=lambda p: p.parent.name)
+def test_every_tau2_fixture_imports_to_a_spec_that_loads(path: Path) -> None:
+    load_test_cases(yaml.safe_load(spec_yaml(import_tau2(path))))
+
+
+def test_ground_truth_without_entries_is_refused_naming_the_file(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text("[]")
+    result = toolmatch("import", "tau2", str(tasks))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert (
+        result.stderr == f"toolmatch: {tasks}: holds no entries; a spec needs at least one case\n"
+    )
+    with pytest.raises(ValueError, match="holds no entries") as caught:
+        import_bfcl([])
+    assert str(caught.value) == "possible_answers: holds no entries; a spec needs at least one case"

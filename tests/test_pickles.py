@@ -203,6 +203,48 @@ def test_a_pickle_stored_before_the_modules_moved_loads() -> None:
         assert shown(stored[name]) == shown(value), name
 
 
+# The results and problems: values, equal to their pickles and to a result built again.
+VALUE_EQUAL = ["ToolCheck", "Candidate", "IgnoredCall", "TurnResult", "ConfigProblem"]
+
+
+@pytest.mark.parametrize("name", VALUE_EQUAL)
+def test_a_result_equals_its_pickle_and_the_same_result_built_again(name: str) -> None:
+    value, again = examples()[name], examples()[name]
+    assert value is not again
+    assert value == again
+    assert not value != again  # noqa: SIM202 (!= is what is tested)
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(value, protocol=protocol)) == value
+    assert pickle.loads(FIXTURE.read_bytes())[name] == value
+
+
+def test_results_with_other_content_are_not_equal() -> None:
+    result = _turn_result()
+    other = check_turn(
+        [ExpectedTool("search", {"q": Fuzzy("paris")}), ExpectedTool.never("delete")],
+        [{"name": "search", "args": {"q": "paris"}}, {"name": "log"}],
+        ignore=[ExpectedTool("log")],
+    )
+    assert result != other
+    assert result.checks[0] != other.checks[0]
+    assert result.checks[1] != other.checks[1]  # the same verdict, on other calls
+    assert result.ignored == other.ignored
+    # An ExpectedTool == reads the other side as calls; a result compares its expectations
+    # as values: ExpectedTool("lo") selects a call named "log", but is not the same pattern.
+    looser = check_turn([], [{"name": "log"}], ignore=[ExpectedTool("lo")])
+    assert looser.ignored != check_turn([], [{"name": "log"}], ignore=[ExpectedTool("log")]).ignored
+    assert ConfigProblem("a", "x") != ConfigProblem("a", "y")
+    assert ConfigProblem("a", "x") != ConfigProblem("b", "x")
+
+
+def test_results_are_unhashable_and_problems_hash_by_value() -> None:
+    # A result holds calls, whose args are dicts: like ToolCall, it has no hash.
+    for name in ("ToolCheck", "Candidate", "IgnoredCall", "TurnResult"):
+        with pytest.raises(TypeError, match="unhashable type"):
+            hash(examples()[name])
+    assert len({ConfigProblem("a", "x"), ConfigProblem("a", "x"), ConfigProblem("a", "y")}) == 2
+
+
 if __name__ == "__main__":
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
     FIXTURE.write_bytes(pickle.dumps(examples(), protocol=4))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from config_tables import error_rows
+from config_tables import error_rows, loader_only_rows
 from toolmatch import ConfigError, import_bfcl, import_tau2, load_test_cases, spec_schema
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -230,6 +230,12 @@ MALFORMED = [
     ("tool", "{name: {$maybe: f}}"),
     ("tool", "{name: {$absent: true}}"),
     ("tool", "{name: f, args: {1: x}}"),
+    ("tool", "{name: f, ignore_args: request_id}"),
+    ("tool", "{name: f, ignore_args: [3]}"),
+    ("tool", "{name: f, ignore_args: ['']}"),
+    ("tool", "{name: f, ignore_args: ['a.']}"),
+    ("tool", "{name: f, ignore_args: ['.a']}"),
+    ("tool", "{name: f, ignore_args: ['a..b']}"),
     # values and matchers
     ("value", "{$regex: x, $fuzzy: y}"),
     ("value", "{$regex: 'x', flags: 2}"),
@@ -260,20 +266,14 @@ MALFORMED = [
     ("value", "[1, {$approx: x}]"),
 ]
 
-# Rules a JSON Schema cannot state: only the loader refuses these (its messages say why).
-LOADER_ONLY = [
-    ("max_count below count", "tool", "{name: f, count: 3, max_count: 2}"),
-    ("an invalid regular expression", "value", "{$regex: '4[0-9'}"),
-    ("an invalid regular expression, seed form", "value", "{regex: '4[0-9'}"),
-    ("NaN, which equals nothing", "value", ".nan"),
-    ("NaN as an approx target", "value", "{$approx: .nan}"),
-    ("a negative tolerance", "value", "{$approx: 3, rel: -0.1}"),
-    (
-        "a case name used twice",
-        "spec",
-        "{test_cases: [{name: a, expected_tools: []}, {name: a, expected_tools: []}]}",
-    ),
-]
+# Rules a JSON Schema cannot state, which only the loader refuses: docs/config.md's table.
+LOADER_ONLY = loader_only_rows()
+LOADER_ONLY_MESSAGES = tuple(message for *_, message in LOADER_ONLY)
+
+
+def is_loader_only(error: ConfigError) -> bool:
+    """Whether every problem is one of the documented rules only the loader checks."""
+    return all(any(part in p.message for part in LOADER_ONLY_MESSAGES) for p in error.problems)
 
 
 def test_the_malformed_corpus_is_large() -> None:
@@ -288,13 +288,18 @@ def test_a_malformed_spec_is_refused_by_the_loader_and_the_schema(kind: str, tex
     assert schema_errors(spec), "the schema accepts what the loader refuses"
 
 
+def test_the_table_of_rules_only_the_loader_checks_is_read() -> None:
+    assert len(LOADER_ONLY) >= 9
+
+
 @pytest.mark.parametrize(
-    ("rule", "kind", "text"), LOADER_ONLY, ids=[rule for rule, _, _ in LOADER_ONLY]
+    ("rule", "kind", "text", "message"), LOADER_ONLY, ids=[rule for rule, *_ in LOADER_ONLY]
 )
-def test_what_only_the_loader_refuses(rule: str, kind: str, text: str) -> None:
+def test_what_only_the_loader_refuses(rule: str, kind: str, text: str, message: str) -> None:
     spec = wrapped(kind, text)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError) as caught:
         load_test_cases(spec)
+    assert [message in problem.message for problem in caught.value.problems] == [True]
     assert schema_errors(spec) == [], f"the schema can state {rule!r} after all: move it up"
 
 
@@ -312,6 +317,9 @@ VALID = [
     ("tool", "{name: {$one_of: [search, fetch]}}"),
     ("tool", "{name: {$any: true}, never: true}"),
     ("tool", "{name: f, args: {type: restaurant, exact: 1, $note: x}}"),
+    ("tool", "{name: f, args: {q: 1}, ignore_args: ['*_id', trace.span_id, 'items.*']}"),
+    ("tool", "{name: f, exact: true, ignore_args: []}"),
+    ("tool", "{name: f, ignore_args: null}"),
     ("value", "{type: restaurant, city: {fuzzy: paris}}"),
     ("value", "{fuzzy: x, other: 1}"),
     ("value", "{regex: 3, other: 1}"),
@@ -327,6 +335,7 @@ VALID = [
     ("case", "{name: a, expected_tools: [], ignore: [f, {name: g, args: {q: 1}}], max_calls: 3}"),
     ("case", "{name: a, expected_tools: [f], exhaustive: true, no_repeats: true, ordered: true}"),
     ("case", "{name: a, max_calls: 0, turns: [{expected_tools: [], max_calls: null}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: g, ignore_args: ['*_id']}]}"),
 ]
 
 
@@ -338,17 +347,6 @@ def test_a_valid_spec_is_accepted_by_both(kind: str, text: str) -> None:
 
 
 # --- docs/config.md's error tables: every loader message, with an input ---------------------
-
-# The rows whose rule a schema cannot state, by a part of their message.
-LOADER_ONLY_MESSAGES = (
-    "invalid regular expression",  # a schema's "pattern" is a regex, not a check of one
-    "must be zero or positive",  # rel and abs: the loader's table knows numbers, not signs
-    "NaN",  # JSON has no NaN; YAML's .nan is a float to a schema
-    "must be >= count",  # one value against another
-    "duplicate case name",  # uniqueness of a key inside objects of a list
-    "low is above high",  # one bound against the other
-    "IsDatetime takes",  # a keyword form's names are its builder's, read as plain data
-)
 
 
 def config_error_rows() -> list[tuple[str, str, str]]:
@@ -376,3 +374,168 @@ def test_every_error_row_of_the_docs_is_refused_by_the_schema(
         assert schema_errors(spec) == [], f"the schema can state {message!r} after all"
     else:
         assert schema_errors(spec), f"the schema accepts what the loader refuses: {message}"
+
+
+# --- generated specs: the schema and the loader agree, both ways ----------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from toolmatch._spec.matcher_keys import MATCHER_KEYS  # noqa: E402
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([0.5, -0.1, 1e400, "", "a", "x.*", "(", "int", "today", "2026-01-02"]),
+)
+_OPTIONS = {
+    "ignore_case": st.booleans(),
+    "trim_strings": st.booleans(),
+    "case_insensitive": st.booleans(),
+    "rel": st.sampled_from([0, 0.1, -1]),
+    "abs": st.sampled_from([0, 1]),
+    "inclusive": st.booleans(),
+}
+
+
+def _read_as(reads: str, inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A value of the kind a matcher key reads (``MatcherKey.reads``), mostly right."""
+    right = {
+        "plain": st.one_of(_SCALARS, st.lists(_SCALARS, max_size=2)),
+        "value": inner,
+        "values": st.lists(inner, min_size=1, max_size=2),
+        "list": st.lists(inner, max_size=2),
+        "mapping": st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2),
+        "text": st.sampled_from(["a", "x.*", "(", ""]),
+        "number": st.sampled_from([0, 1, 2.5, -1]),
+        "true": st.just(True),
+        "types": st.one_of(
+            st.sampled_from(["int", "str", "image", None]),
+            st.lists(st.sampled_from(["int", "null"]), max_size=2),
+        ),
+    }[reads]
+    return st.one_of(right, right, right, _SCALARS)
+
+
+def _values(depth: int = 2) -> st.SearchStrategy[Any]:
+    if depth == 0:
+        return _SCALARS
+    inner = _values(depth - 1)
+    matchers = [
+        st.builds(
+            lambda key, value, options: {key: value, **options},
+            st.just(key),
+            _read_as(row.reads, inner),
+            st.dictionaries(
+                st.sampled_from([*row.options, "ignore_case"]),
+                st.one_of(*_OPTIONS.values()),
+                max_size=1,
+            ),
+        )
+        for key, row in sorted(MATCHER_KEYS.items())
+    ]
+    return st.one_of(
+        _SCALARS,
+        *matchers,
+        st.lists(inner, max_size=2),
+        st.dictionaries(st.sampled_from(["a", "b", "regex", "fuzzy"]), inner, max_size=2),
+    )
+
+
+_NAMES = st.one_of(st.sampled_from(["f", "search", ""]), _values(1))
+_TOOL_KEYS = {
+    "name": _NAMES,
+    "args": st.one_of(
+        st.none(), st.dictionaries(st.sampled_from(["q", "a"]), _values(), max_size=2), _SCALARS
+    ),
+    "exact": st.one_of(st.booleans(), _SCALARS),
+    "ignore_args": st.one_of(
+        st.none(),
+        st.lists(st.sampled_from(["*_id", "a.b", "a..b", "", ".a", 3]), max_size=2),
+        _SCALARS,
+    ),
+    "count": st.one_of(st.integers(-1, 3), _SCALARS),
+    "max_count": st.one_of(st.none(), st.integers(-1, 3), _SCALARS),
+    "never": st.one_of(st.booleans(), _SCALARS),
+    "result": st.one_of(_values(), st.none()),
+    "failed": st.one_of(st.none(), st.booleans(), _SCALARS),
+}
+
+
+def _tools(keys: dict[str, Any]) -> st.SearchStrategy[Any]:
+    mapping = st.fixed_dictionaries({"name": _NAMES}, optional=keys)
+    return st.one_of(st.sampled_from(["f", "search", ""]), mapping, _SCALARS)
+
+
+_EXPECTED = _tools({key: value for key, value in _TOOL_KEYS.items() if key != "name"})
+_IGNORED = _tools(
+    {k: v for k, v in _TOOL_KEYS.items() if k not in ("name", "count", "max_count", "never")}
+)
+_TURN = {
+    "distinct": st.one_of(st.booleans(), _SCALARS),
+    "ordered": st.one_of(st.booleans(), _SCALARS),
+    "exhaustive": st.booleans(),
+    "no_repeats": st.booleans(),
+    "max_calls": st.one_of(st.none(), st.integers(-1, 2), _SCALARS),
+    "ignore": st.one_of(st.lists(_IGNORED, max_size=2), _SCALARS),
+}
+_TURNS = st.fixed_dictionaries(
+    {"expected_tools": st.one_of(st.lists(_EXPECTED, max_size=3), _SCALARS)}, optional=_TURN
+)
+_CASES = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "name": st.sampled_from(["a", "b", ""]),
+            "expected_tools": st.lists(_EXPECTED, max_size=3),
+        },
+        optional=_TURN,
+    ),
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["a", "b"]), "turns": st.lists(_TURNS, min_size=0, max_size=2)},
+        optional={"max_calls": st.one_of(st.none(), st.integers(-1, 2))},
+    ),
+)
+SPECS = st.fixed_dictionaries({"test_cases": st.lists(_CASES, min_size=1, max_size=2)})
+
+
+@pytest.mark.xfail(
+    reason="open gaps: KNOWN_GAPS, and $between's count of bounds (found by this test)"
+)
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(SPECS)
+def test_generated_specs_the_loader_reads_are_valid_and_valid_ones_load(spec: Any) -> None:
+    """Both directions: a spec the loader reads validates; a spec that validates loads,
+    unless each problem is one of the documented rules only the loader checks."""
+    errors = schema_errors(spec)
+    refused = None
+    try:
+        load_test_cases(spec)
+    except ConfigError as error:
+        refused = error
+    if refused is None:
+        assert errors == [], f"the loader reads what the schema refuses: {errors}"
+    elif not errors:
+        assert is_loader_only(refused), f"the schema accepts what the loader refuses: {refused}"
+
+
+# Disagreements found by hand and not fixed yet (issue 29, deliverable 5): the schema reads
+# these keys' values as "plain" or "mapping" and cannot refuse them; the generated specs
+# above are too rarely valid to reach them. Strict: fixing one makes this fail, move it up.
+KNOWN_GAPS = [
+    "{$uuid: a}",
+    "{$datetime: 3}",
+    "{$date: x}",
+    "{$conforms_to: 3}",
+    "{$len: a}",
+    "{$url: {a: 1}}",
+]
+
+
+@pytest.mark.xfail(strict=True, reason="the schema accepts these; the loader refuses them")
+@pytest.mark.parametrize("text", KNOWN_GAPS)
+def test_known_gaps_where_the_schema_accepts_what_the_loader_refuses(text: str) -> None:
+    spec = wrapped("value", text)
+    with pytest.raises(ConfigError):
+        load_test_cases(spec)
+    assert schema_errors(spec)

@@ -15,10 +15,32 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["KeyFilter"]
+__all__ = ["MAX_STEPS", "KeyFilter", "pattern_problem"]
 
 # Paths deeper than this are not followed (MAX_DEPTH bounds what could be compared anyway).
-_MAX_STEPS = 100
+MAX_STEPS = 100
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is no dotted path of key globs (for a message), or None if it is one.
+
+    >>> pattern_problem("trace.*"), pattern_problem("a..b")
+    (None, "'a..b' is not a dotted path of key globs like 'trace.*': it has two dots in a row")
+    """
+    steps = pattern.split(".")
+    if not pattern:
+        reason = "it is empty"
+    elif not steps[0]:
+        reason = "it starts with a dot"
+    elif not steps[-1]:
+        reason = "it ends with a dot"
+    elif not all(steps):
+        reason = "it has two dots in a row"
+    elif len(steps) > MAX_STEPS:
+        reason = f"it has more than {MAX_STEPS} steps"
+    else:
+        return None
+    return f"{pattern!r} is not a dotted path of key globs like 'trace.*': {reason}"
 
 
 class KeyFilter:
@@ -36,18 +58,17 @@ class KeyFilter:
                 f"{short_repr(patterns)} ({type_name(patterns)})"
             )
         paths = []
-        for pattern in patterns:
+        for index, pattern in enumerate(patterns):
             if not isinstance(pattern, str):
                 raise TypeError(
                     f"an ignore pattern must be a str, got {short_repr(pattern)} "
                     f"({type_name(pattern)})"
                 )
-            steps = tuple(str.__str__(pattern).split("."))
-            if not all(steps) or len(steps) > _MAX_STEPS:
-                raise ValueError(
-                    f"ignore pattern {pattern!r} is not a dotted path of key globs like 'trace.*'"
-                )
-            paths.append(steps)
+            text = str.__str__(pattern)
+            problem = pattern_problem(text)
+            if problem is not None:
+                raise ValueError(f"ignore[{index}]: {problem}")
+            paths.append(tuple(text.split(".")))
         from fnmatch import fnmatchcase  # here: only an ignoring matcher needs it (and re)
 
         self.patterns = tuple(str.__str__(pattern) for pattern in patterns)

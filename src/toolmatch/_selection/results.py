@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from toolmatch._calls.call import ToolCall
-from toolmatch._core.describe import short_repr
+from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table, verdict_html
 from toolmatch._core.public import public
 from toolmatch._core.record import Record
@@ -112,6 +112,13 @@ def indices_text(indices: Sequence[int]) -> str:
     return f"{', '.join(texts)} ({len(indices)} calls)"
 
 
+def _same_expectation(one: Expected, other: Expected) -> bool:
+    """Whether two expectations are the same value. Not ``==``: an ``ExpectedTool`` reads
+    the other side as calls, so ``ExpectedTool("s") == ExpectedTool("search")``. Their repr
+    is their constructor's arguments, which is also what their pickle rebuilds them from."""
+    return one is other or (type(one) is type(other) and safe_repr(one) == safe_repr(other))
+
+
 @public
 class Candidate(Record):
     """A call whose name the expectation selects: its ``index`` in the turn, and why it matched.
@@ -125,6 +132,7 @@ class Candidate(Record):
     """
 
     __slots__ = _fields = ("index", "call", "mismatches")
+    __hash__ = None  # type: ignore[assignment]  # a call is unhashable (its args are a dict)
     index: int
     call: ToolCall
     mismatches: tuple[Mismatch, ...]
@@ -226,10 +234,18 @@ class IgnoredCall(Record):
     """
 
     __slots__ = _fields = ("index", "call", "by", "pattern")
+    __hash__ = None  # type: ignore[assignment]  # a call is unhashable (its args are a dict)
     index: int
     call: ToolCall
     by: int
     pattern: Expected
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (self.index, self.call, self.by) == (other.index, other.call, other.by) and (
+            _same_expectation(self.pattern, other.pattern)
+        )
 
     def __str__(self) -> str:
         return (
@@ -329,6 +345,31 @@ class ToolCheck(TextDisplay):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        # By content, so that a copy or a pickle equals its original; the words' makers
+        # are left out: they are functions of the expectation and the calls.
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or (
+            _same_expectation(self.expected_tool, other.expected_tool)
+            and self._content() == other._content()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # its calls are unhashable (args are dicts)
+
+    def _content(self) -> tuple[object, ...]:
+        return (
+            self.passed,
+            self.matching_call_indices,
+            self.assigned_call_indices,
+            self.unmatched_reason,
+            tuple(self._calls),
+            tuple(self._candidate_indices),
+            self.candidates,
+            self._score_parts(),
+            self._requirement,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # By its constructor, so that a copy or an unpickled check (from a process pool, Ray,
@@ -590,6 +631,7 @@ class TurnResult(TextDisplay, Record):
         "_pairs",
         "_pairing",
     )
+    __hash__ = None  # type: ignore[assignment]  # its calls are unhashable (args are dicts)
     _checks: tuple[ToolCheck, ...] | Callable[[], tuple[ToolCheck, ...]]
     call_count: int
     distinct: bool

@@ -35,6 +35,14 @@ class ConfigProblem:
     def __repr__(self) -> str:
         return f"ConfigProblem({self.path!r}, {self.message!r})"
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (self.path, self.message) == (other.path, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.message))
+
 
 @public
 class ConfigError(ValueError):

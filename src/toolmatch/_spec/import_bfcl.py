@@ -11,7 +11,13 @@ from __future__ import annotations
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import escaped, exact_name, read_json_entries
+from toolmatch._spec.importing import (
+    case_name,
+    escaped,
+    exact_name,
+    loadable,
+    read_json_entries,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -50,6 +56,8 @@ def import_bfcl(
     # Read once: every multi-turn call is named from the same definitions.
     tools = None if functions is None else _definitions(functions)
     cases = []
+    places = []
+    first: dict[str, str] = {}
     for where, entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             raise ValueError(
@@ -64,11 +72,13 @@ def import_bfcl(
                 else f"{short_repr(truth)} ({type_name(truth)})"
             )
             raise ValueError(f"{where} ({entry['id']}): ground_truth must be a list, got {found}")
+        name = case_name(entry["id"], where, first, "entry")
         if truth and all(isinstance(turn, list) for turn in truth):
-            cases.append(_multi_turn(entry["id"], truth, tools, where))
+            cases.append(_multi_turn(name, truth, tools, where))
         else:
-            cases.append(_single_turn(entry["id"], truth, where))
-    return {"test_cases": cases}
+            cases.append(_single_turn(name, truth, where))
+        places.append(f"{where} ({name})")
+    return loadable(cases, places, possible_answers, "possible_answers")
 
 
 def _single_turn(name: str, truth: list[Any], where: str) -> dict[str, Any]:

@@ -10,7 +10,13 @@ from __future__ import annotations
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import escaped, exact_name, read_json_entries
+from toolmatch._spec.importing import (
+    case_name,
+    escaped,
+    exact_name,
+    loadable,
+    read_json_entries,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -36,13 +42,17 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
 'distinct': True}
     """
     cases = []
+    places = []
+    first: dict[str, str] = {}
     for where, task in read_json_entries(tasks, "tasks"):
-        if not isinstance(task, dict) or not isinstance(task.get("id"), (str, int)):
+        task_id = task.get("id") if isinstance(task, dict) else None
+        if isinstance(task_id, bool) or not isinstance(task_id, (str, int)):
             raise ValueError(
                 f"{where}: a tau2-bench task must be an object with an id, got "
                 f"{short_repr(task)} ({type_name(task)})"
             )
-        name = str(task["id"])
+        # 7 and "7" are one case name: the second is a duplicate.
+        name = case_name(str(task_id), where, first, "task")
         place = f"{where} ({name})"
         criteria = task.get("evaluation_criteria")
         actions = (
@@ -55,7 +65,8 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
             for index, action in enumerate(actions or [])
         ]
         cases.append({"name": name, "expected_tools": expected, "distinct": True})
-    return {"test_cases": cases}
+        places.append(place)
+    return loadable(cases, places, tasks, "tasks")
 
 
 def _field(mapping: object, key: str, kind: type, place: str) -> Any:
@@ -80,6 +91,12 @@ def _action(action: object, place: str) -> dict[str, Any]:
     compared = _field(action, "compare_args", list, place)
     if compared is None:
         compared = list(arguments)
+    for index, key in enumerate(compared):
+        if not isinstance(key, str):
+            raise ValueError(
+                f"{place}.compare_args[{index}]: must be an argument name (a string), got "
+                f"{short_repr(key)} ({type_name(key)})"
+            )
     # A compared argument the action lacks: tau2-bench wants the call to lack it too.
     args = {
         key: escaped(arguments[key]) if key in arguments else {"$absent": True} for key in compared

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import Any
 
-__all__ = ["escaped", "exact_name", "read_json_entries"]
+__all__ = ["case_name", "escaped", "exact_name", "loadable", "read_json_entries"]
 
 
 def exact_name(name: str) -> dict[str, str]:
@@ -99,3 +99,50 @@ def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
                 where = join_path(where, key)
             raise ValueError(f"{where}: {message}")
     return entries
+
+
+def case_name(name: str, where: str, first: dict[str, str], what: str) -> str:
+    """``name`` as a case's name, once no entry before used it (``first``: name to place)."""
+    if not name:
+        raise ValueError(f"{where}: the {what} id must not be empty: it names the case")
+    if name in first:
+        raise ValueError(
+            f"{where} ({name}): duplicate {what} id {name!r}; first used by {first[name]}"
+        )
+    first[name] = where
+    return name
+
+
+def loadable(
+    cases: list[dict[str, Any]], places: list[str], source: object, what: str
+) -> dict[str, Any]:
+    """The spec of ``cases``, once the loader reads it; else a ``ValueError`` naming the
+    entry (``places``, one per case) and the loader's first problem, so that an import
+    never writes a spec that ``check`` refuses."""
+    import os
+
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases_quietly
+
+    if not cases:
+        named = os.fspath(source) if isinstance(source, (str, os.PathLike)) else what
+        raise ValueError(f"{named}: holds no entries; a spec needs at least one case")
+    spec = {"test_cases": cases}
+    try:
+        load_test_cases_quietly(spec)
+    except ConfigError as error:
+        problem = error.problems[0]
+        import re
+
+        # The loader's path starts at the case: test_cases[N](name), or test_cases[N].
+        found = re.match(r"test_cases\[(\d+)\]", problem.path)
+        if found is None:
+            raise ValueError(f"the spec would not load: {problem}") from None
+        index = int(found[1])
+        inside = problem.path[found.end() :]
+        inside = inside.removeprefix(f"({cases[index]['name']})").removeprefix(".")
+        where = f"{inside}: " if inside else ""
+        raise ValueError(
+            f"{places[index]}: the spec would not load: {where}{problem.message}"
+        ) from None
+    return spec

@@ -13,6 +13,7 @@ from toolmatch._core.public import public
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.key_filter import pattern_problem
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
@@ -383,7 +384,12 @@ def _ignore_args(item: dict[Any, Any], path: str, problems: Problems) -> list[st
             f"must be a list of key patterns (strings such as '*_id'), got {short_repr(patterns)}",
         )
         return None
-    return patterns
+    found = len(problems.found)
+    for index, pattern in enumerate(patterns):
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            problems.add(join_path(join_path(path, "ignore_args"), index), problem)
+    return patterns if len(problems.found) == found else None
 
 
 def _tool_args(

@@ -145,6 +145,7 @@ def _tool(keys: dict[str, Any]) -> dict[str, Any]:
 
 def build_schema() -> dict[str, Any]:
     """The schema, made from the loader's tables (what ``spec.schema.json`` holds)."""
+    from toolmatch._matchers.key_filter import MAX_STEPS
     from toolmatch._selection.options import TURN_OPTIONS
 
     options = {option.name: option for option in TURN_OPTIONS}
@@ -165,6 +166,12 @@ def build_schema() -> dict[str, Any]:
             "additionalProperties": _ref("value"),
         },
         "exact": {**flag, "description": "true: no arguments beyond those in args"},
+        "ignore_args": {
+            "description": "argument keys left out on both sides: dotted paths of globs",
+            "type": ["array", "null"],
+            # a step is a glob without dots, and a path has at most MAX_STEPS of them
+            "items": {"type": "string", "pattern": f"^[^.]+(\\.[^.]+){{0,{MAX_STEPS - 1}}}$"},
+        },
         "result": {
             "description": "what the tool's recorded result must match",
             "allOf": [_ref("item"), {"not": {"type": "null"}}],

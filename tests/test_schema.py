@@ -502,7 +502,10 @@ SPECS = st.fixed_dictionaries({"test_cases": st.lists(_CASES, min_size=1, max_si
 @pytest.mark.xfail(
     reason="open gaps: KNOWN_GAPS, and $between's count of bounds (found by this test)"
 )
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+# Derandomized: an xfail is strict here, so a run that happened to miss every gap would fail.
+@settings(
+    max_examples=1500, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 @given(SPECS)
 def test_generated_specs_the_loader_reads_are_valid_and_valid_ones_load(spec: Any) -> None:
     """Both directions: a spec the loader reads validates; a spec that validates loads,

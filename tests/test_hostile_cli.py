@@ -728,15 +728,22 @@ def test_a_file_changed_while_workers_read_it_stops_the_run_where_it_changed(
 
 REPLACED_WHILE_CHECKED = """
 import os
+import time
 from toolmatch._runs import traces as _trace_inputs
 
 read_again = _trace_inputs.Span.read
 
 
 def read(self):
-    if self.offset > 0 and os.path.exists(NEW):  # another file, of lines as long, put there
+    # Once the first task's lines are read, another file of lines as long is put there.
+    if self.offset >= FIRST and os.path.exists(NEW):
+        while not os.path.exists(NEW + ".read"):
+            time.sleep(0.01)
         os.replace(NEW, self.path)
-    return read_again(self)
+    lines = read_again(self)
+    if self.offset + self.size == FIRST:
+        open(NEW + ".read", "w").close()
+    return lines
 
 
 _trace_inputs.Span.read = read
@@ -751,7 +758,8 @@ def test_a_file_replaced_while_workers_read_it_stops_the_run_where_it_changed(
     other = {"case": "search", "turns": [[{"name": "web_search", "args": {"q": "rome!!"}}]]}
     new = write_traces(tmp_path, *[other] * (3 * CHUNK), name="new.jsonl")
     assert new.stat().st_size == traces.stat().st_size
-    script = REPLACED_WHILE_CHECKED.replace("NEW", repr(str(new)))
+    first = CHUNK * len(jsonl(SEARCH_OK))
+    script = REPLACED_WHILE_CHECKED.replace("NEW", repr(str(new))).replace("FIRST", str(first))
     result = patched(script, "check", spec, traces, "--jobs", "2")
     assert result.stdout.splitlines() == passes(CHUNK)
     assert result.stderr == (

@@ -237,30 +237,30 @@ def _read_lines(
 class Span:
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
-    copying them to it through a pipe.
+    copying them to it through a pipe; ``crc`` is the CRC-32 of the bytes counted, so that
+    a file replaced or rewritten meanwhile, even with lines as long, is found out.
 
-    >>> Span("runs.jsonl", 0, 4096, 3).lines
+    >>> Span("runs.jsonl", 0, 4096, 3, 0x1234).lines
     3
     """
 
     # A plain class: a NamedTuple costs a compile at import time.
-    __slots__ = ("lines", "offset", "path", "size")
+    __slots__ = ("crc", "lines", "offset", "path", "size")
 
-    def __init__(self, path: str, offset: int, size: int, lines: int) -> None:
-        self.path, self.offset, self.size, self.lines = path, offset, size, lines
+    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int) -> None:
+        self.path, self.offset, self.size, self.lines, self.crc = path, offset, size, lines, crc
 
-    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int]]:
-        return Span, (self.path, self.offset, self.size, self.lines)
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int]]:
+        return Span, (self.path, self.offset, self.size, self.lines, self.crc)
 
     def read(self) -> Lines:
-        """The lines again; ``OSError`` when the file no longer holds them whole."""
+        """The lines again; ``OSError`` when the file no longer holds the bytes counted."""
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             data = file.read(self.size)
-        lines = Lines(BytesIO(data).readlines(), len(data))
-        if lines.size != self.size or len(lines) != self.lines:
+        if len(data) != self.size or zlib.crc32(data) != self.crc:
             raise OSError("the file changed while it was checked")
-        return lines
+        return Lines(BytesIO(data).readlines(), len(data))
 
 
 class Lines(list):  # type: ignore[type-arg]  # of bytes
@@ -291,9 +291,16 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
         span = self.span
         if span is not None:
-            head.span = Span(span.path, span.offset, taken, count)
-            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count)
+            head.span = Span(span.path, span.offset, taken, count, _crc(head))
+            tail.span = Span(
+                span.path, span.offset + taken, tail.size, span.lines - count, _crc(tail)
+            )
         return head, tail
+
+
+def _crc(lines: list[bytes]) -> int:
+    # One pass over a copy: crc32 called once per line costs more than joining them.
+    return zlib.crc32(b"".join(lines))
 
 
 # Bytes asked of a file at a time. A block holds the whole lines of what one read gave, so
@@ -318,7 +325,8 @@ def _line_blocks(
         first = reading.lines + 1
         reading.lines += len(read)
         size = sum(map(len, read))
-        lines = Lines(read, size, None if at is None else Span(at, offset, size, len(read)))
+        span = None if at is None else Span(at, offset, size, len(read), _crc(read))
+        lines = Lines(read, size, span)
         offset += size
         if packed is None:
             reading.bytes += size

@@ -802,7 +802,8 @@ def test_an_empty_json_file_holds_no_run(spec: Path, tmp_path: Path, text: bytes
         "2 passed, 0 failed",
     ]
     alone = toolmatch(spec, runs / "part-00000.json", "--format", "json")
-    assert json.loads(alone.stdout.splitlines()[-1])["summary"]["errors"] == 0
+    summary = json.loads(alone.stdout.splitlines()[-1])
+    assert (summary["type"], summary["errors"], summary["lines"]) == ("summary", 0, 0)
 
 
 def test_a_folder_reached_again_is_walked_once(spec: Path, tmp_path: Path) -> None:
@@ -818,22 +819,26 @@ def test_a_folder_reached_again_is_walked_once(spec: Path, tmp_path: Path) -> No
     for folder, below in itertools.pairwise(folders):
         (folder / "a").symlink_to(below)
         (folder / "b").symlink_to(below)
+    (folders[0] / "y.jsonl").write_text(lines(FETCH))
     done = toolmatch(spec, "runs/level0", cwd=tmp_path)
     first = "runs/level0"
     expected_warnings = []
     for _ in range(levels):
         expected_warnings.append(f"warning: skipped {first}/b: the same folder as {first}/a")
         first += "/a"
-    assert done.stderr.splitlines() == expected_warnings
-    assert done.stdout.splitlines()[-1] == f"{levels + 1} passed, 0 failed"
+    # depth first: the deepest folder is reached again first
+    assert done.stderr.splitlines() == expected_warnings[::-1]
+    assert done.stdout.splitlines()[-1] == f"{levels + 2} passed, 0 failed"
     assert done.returncode == 0
 
 
 def test_a_deep_directory_is_walked_without_recursion(spec: Path, tmp_path: Path) -> None:
     folder = tmp_path / "runs"
     deepest = Path(*["d"] * 1100)  # deeper than Python's recursion limit, within PATH_MAX
-    os.makedirs(folder / deepest)
+    for depth in range(len(deepest.parts) + 1):  # os.makedirs recurses
+        (folder / Path(*deepest.parts[:depth])).mkdir()
     (folder / deepest / "x.jsonl").write_text(lines(SEARCH))
+    (folder / "y.jsonl").write_text(lines(FETCH))
     done = toolmatch(spec, "runs", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[0] == f"PASS search at runs/{deepest.as_posix()}/x.jsonl:1"

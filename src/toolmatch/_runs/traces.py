@@ -17,6 +17,7 @@ import stat
 import sys
 import zlib
 from bisect import bisect_right
+from contextlib import suppress
 from io import BytesIO
 from typing import NamedTuple
 
@@ -150,7 +151,11 @@ def _read_line(raw: bytes) -> object:
     except json.JSONDecodeError as error:
         raise RecordError(f"invalid JSON: {error.msg} at column {error.colno}") from None
     except RecursionError:
-        raise RecordError("invalid JSON: nested too deeply") from None
+        try:
+            _, case = _deep_value(text, _SPACE.match(text).end())  # type: ignore[union-attr]
+        except ValueError:
+            case = None
+        raise RecordError(_TOO_DEEP, case) from None
     except ValueError as error:  # valid JSON, but an integer too long for Python to read
         name, message = _too_long_integer(text, error, _SPACE.match(text).end())  # type: ignore[union-attr]
         raise RecordError(message, name) from None
@@ -179,6 +184,48 @@ def _too_long_integer(text: str, error: ValueError, start: int) -> tuple[str | N
         "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
     )
     return (name if isinstance(name, str) else None), message
+
+
+_TOO_DEEP = "invalid JSON: nested too deeply"
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STRUCTURE = re.compile(r'["\[\]{}]')
+_CASE_VALUE = re.compile(r'[ \t\n\r]*:[ \t\n\r]*("[^"\\]*(?:\\.[^"\\]*)*")', re.DOTALL)
+
+
+def _deep_value(text: str, start: int) -> tuple[int, str | None]:
+    """Where the JSON value at ``start``, nested too deeply for ``json`` to read, ends, and
+    the ``"case"`` its top level names: found by its brackets alone, without recursion, so
+    that the run is reported as its case's and the runs after it are still read.
+
+    Raises ``ValueError`` when its brackets or a string never close.
+
+    >>> _deep_value('{"turns": [[[]]], "case": "lookup"} []', 0)
+    (35, 'lookup')
+    """
+    depth = 0
+    case = None
+    position = start
+    while True:
+        found = _STRUCTURE.search(text, position)
+        if found is None:
+            raise ValueError("the value never ends")
+        if found.group() == '"':
+            string = _STRING.match(text, found.start())
+            if string is None:
+                raise ValueError("a string never ends")
+            position = string.end()
+            # At the top of an object, a string followed by a colon is a key.
+            if depth == 1 and text[start] == "{" and string.group() == '"case"':
+                value = _CASE_VALUE.match(text, position)
+                if value is not None:
+                    position = value.end()
+                    with suppress(ValueError):
+                        case = json.loads(value.group(1))
+            continue
+        position = found.end()
+        depth += 1 if found.group() in "[{" else -1
+        if depth == 0:
+            return position, case
 
 
 def _reason(error: BaseException) -> str:
@@ -399,13 +446,13 @@ def _read_json(
             if raw.strip():
                 break
         first = peeked[-1].removeprefix(_BOM).lstrip() if peeked else b""
+        document = first.startswith(b"[")
         try:
             json.loads(first)
-            document = first.startswith(b"[")
         except json.JSONDecodeError:  # the first line is not a value by itself
             document = True
-        except (ValueError, RecursionError):  # a value, if one too big for Python
-            document = False
+        except (ValueError, RecursionError):  # a value, if one too big or deep for Python
+            pass
         if not document:
             file.seek(0)  # a file on disk: read from its start again, by blocks
             yield from _line_blocks(file, path, reading, at=_on_disk(file, path))
@@ -426,6 +473,14 @@ class _BadTextError(Exception):
         self.case = case
 
 
+class _TooDeepError(_BadTextError):
+    """A value nested too deeply to read, whose end was found: what follows can be read."""
+
+    def __init__(self, line: int, case: str | None, end: int) -> None:
+        super().__init__(_TOO_DEEP, line, case)
+        self.end = end
+
+
 def _line_of(text: str, position: int) -> int:
     return text.count("\n", 0, position) + 1
 
@@ -439,7 +494,12 @@ def _decoded(text: str, start: int) -> tuple[object, int]:
             f"invalid JSON: {error.msg} at column {error.colno}", error.lineno
         ) from None
     except RecursionError:
-        raise _BadTextError("invalid JSON: nested too deeply", _line_of(text, start)) from None
+        line = _line_of(text, start)
+        try:
+            end, case = _deep_value(text, start)
+        except ValueError:
+            raise _BadTextError(_TOO_DEEP, line) from None
+        raise _TooDeepError(line, case, end) from None
     except ValueError as error:  # an integer too long for Python to read
         name, message = _too_long_integer(text, error, start)
         raise _BadTextError(message, _line_of(text, start), name) from None
@@ -460,6 +520,8 @@ def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Bl
         return
     text = text.removeprefix("\ufeff")
     start = _SPACE.match(text).end()  # type: ignore[union-attr]  # it matches anywhere
+    if start == len(text):  # an empty file (Spark writes one for an empty partition)
+        return
     if not text.startswith("[", start):
         try:
             run, end = _decoded(text, start)
@@ -478,8 +540,11 @@ def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Bl
             position += 1
         else:
             while True:
-                run, end = _decoded(text, position)
                 number += 1
+                try:
+                    run, end = _decoded(text, position)
+                except _TooDeepError as deep:  # reported as its case's run; the next is read
+                    run, end = _Unreadable(str(deep), deep.case), deep.end
                 yield reading.record(path, ITEM, number, run)
                 position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
                 if text.startswith(",", position):
@@ -604,8 +669,9 @@ class TracesSource:
         self.bytes = 0  # of the files on disk
         self.directory = not self.stdin and os.path.isdir(path)
         self.skipped: list[str] = []  # a directory's files that are not traces
-        # A directory's files reached again through a link, with the path they were read at.
-        self.again: list[tuple[str, str]] = []
+        # A directory's files and folders reached again through a link: the path, what it
+        # is ("file" or "folder") and the path it was read at.
+        self.again: list[tuple[str, str, str]] = []
         self.sizes: dict[str, int] = {}
         self._files: list[tuple[str, _Kind]] = []
         self._opened: Any = None  # the file named alone, opened
@@ -639,39 +705,8 @@ class TracesSource:
             except OSError:
                 pass
 
-        listed: dict[tuple[int, int], str] = {}  # each file listed, by its device and inode
-
-        def visit(directory: str, inside: frozenset[tuple[int, int]]) -> None:
-            with os.scandir(directory) as scanned:
-                entries = sorted(scanned, key=lambda entry: entry.name)
-            for entry in entries:
-                if entry.name.startswith((".", "_")):  # hidden, or a writer's own (_SUCCESS)
-                    continue
-                if entry.is_dir():
-                    status = entry.stat()
-                    key = (status.st_dev, status.st_ino)
-                    if key not in inside:  # a link to a folder it is in would loop
-                        visit(entry.path, inside | {key})
-                    continue
-                kind = _kind_in_directory(entry.name)
-                if kind is None or not entry.is_file():
-                    self.skipped.append(entry.path)
-                    continue
-                status = entry.stat()
-                key = (status.st_dev, status.st_ino)
-                if key in others:  # the spec, say: not traces
-                    continue
-                first = listed.get(key)
-                if first is not None:  # through a link: its runs would count twice
-                    self.again.append((entry.path, first))
-                    continue
-                listed[key] = entry.path
-                self._files.append((entry.path, kind))
-                self.sizes[entry.path] = status.st_size
-
         try:
-            status = os.stat(folder)
-            visit(folder, frozenset({(status.st_dev, status.st_ino)}))
+            self._walk(folder, others)
         except OSError as error:
             where = error.filename if isinstance(error.filename, str) else folder
             raise TracesError(f"cannot read the traces {where}: {_reason(error)}") from None
@@ -685,6 +720,62 @@ class TracesSource:
             except ImportError as error:
                 first = next(path for path, kind in self._files if kind is _PARQUET)
                 raise TracesError(f"cannot read the traces {first}: {error}") from None
+
+    def _walk(self, top: str, others: set[tuple[int, int]]) -> None:
+        """Lists the trace files under ``top``, depth first in sorted order, each real file
+        and folder once (by device and inode): a folder reached again through a link is
+        skipped whole, so the walk takes time in proportion to the folders, not to the
+        ways there. No recursion: a folder may be nested deeper than Python recurses."""
+
+        def entries(directory: str) -> Iterator[os.DirEntry[str]]:
+            with os.scandir(directory) as scanned:
+                return iter(sorted(scanned, key=lambda entry: entry.name))
+
+        def key_of(status: os.stat_result) -> tuple[int, int]:
+            return status.st_dev, status.st_ino
+
+        listed: dict[tuple[int, int], str] = {}  # each file listed, with its path
+        walked: dict[tuple[int, int], str] = {}  # each folder walked, with its path
+        top_key = key_of(os.stat(top))
+        walked[top_key] = top
+        inside = {top_key}  # the folders the walk is in: a link to one would loop
+        stack = [(top_key, entries(top))]
+        while stack:
+            folder_key, pending = stack[-1]
+            entry = next(pending, None)
+            if entry is None:
+                stack.pop()
+                inside.discard(folder_key)
+                continue
+            if entry.name.startswith((".", "_")):  # hidden, or a writer's own (_SUCCESS)
+                continue
+            if entry.is_dir():
+                key = key_of(entry.stat())
+                if key in inside:  # a link to a folder it is in: never followed, quietly
+                    continue
+                first = walked.get(key)
+                if first is not None:  # through a link: each of its runs would count twice
+                    self.again.append((entry.path, "folder", first))
+                    continue
+                walked[key] = entry.path
+                inside.add(key)
+                stack.append((key, entries(entry.path)))
+                continue
+            kind = _kind_in_directory(entry.name)
+            if kind is None or not entry.is_file():
+                self.skipped.append(entry.path)
+                continue
+            status = entry.stat()
+            key = key_of(status)
+            if key in others:  # the spec, say: not traces
+                continue
+            first = listed.get(key)
+            if first is not None:  # through a link: its runs would count twice
+                self.again.append((entry.path, "file", first))
+                continue
+            listed[key] = entry.path
+            self._files.append((entry.path, kind))
+            self.sizes[entry.path] = status.st_size
 
     @property
     def size(self) -> int | None:
@@ -710,7 +801,7 @@ class TracesSource:
                 f"skipped {len(self.skipped)} entries of {self.name} that are not "
                 f"{_TRACE_NAMES} files: {shown}"
             )
-        lines += (f"skipped {path}: the same file as {first}" for path, first in self.again)
+        lines += (f"skipped {path}: the same {what} as {first}" for path, what, first in self.again)
         return lines
 
     def close(self) -> None:

@@ -153,10 +153,14 @@ def judge_blocks(
                     raise _worker_died(sent[0][0]) from None
                 except StoppedError:
                     raise
-                except Exception:  # noqa: BLE001  # the pool could not send the task
+                except Exception:  # the pool could not send the task
                     # A run pickle cannot copy (a lambda, nesting too deep for it) is judged
                     # here, as with one process: the same verdicts whatever --jobs is.
-                    outcomes = [out for first, _, item in sent for out in judge.judge_block(first, item)]
+                    outcomes = [
+                        outcome
+                        for first, _, item in sent
+                        for outcome in judge.judge_block(first, item)
+                    ]
                 yield outcomes
             if stopped_at:
                 raise _worker_died(stopped_at)

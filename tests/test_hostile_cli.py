@@ -739,7 +739,10 @@ def read(self):
     if self.offset >= FIRST and os.path.exists(NEW):
         while not os.path.exists(NEW + ".read"):
             time.sleep(0.01)
-        os.replace(NEW, self.path)
+        try:
+            os.replace(NEW, self.path)
+        except FileNotFoundError:  # the other worker was first
+            pass
     lines = read_again(self)
     if self.offset + self.size == FIRST:
         open(NEW + ".read", "w").close()

@@ -835,11 +835,17 @@ def test_a_folder_reached_again_is_walked_once(spec: Path, tmp_path: Path) -> No
 def test_a_deep_directory_is_walked_without_recursion(spec: Path, tmp_path: Path) -> None:
     folder = tmp_path / "runs"
     deepest = Path(*["d"] * 1100)  # deeper than Python's recursion limit, within PATH_MAX
-    for depth in range(len(deepest.parts) + 1):  # os.makedirs recurses
-        (folder / Path(*deepest.parts[:depth])).mkdir()
+    folders = [folder / Path(*deepest.parts[:depth]) for depth in range(len(deepest.parts) + 1)]
+    for each in folders:  # os.makedirs recurses
+        each.mkdir()
     (folder / deepest / "x.jsonl").write_text(lines(SEARCH))
     (folder / "y.jsonl").write_text(lines(FETCH))
-    done = toolmatch(spec, "runs", cwd=tmp_path)
+    try:
+        done = toolmatch(spec, "runs", cwd=tmp_path)
+    finally:  # pytest's clean-up of old temporary folders recurses too
+        (folder / deepest / "x.jsonl").unlink()
+        for each in reversed(folders[1:]):
+            each.rmdir()
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[0] == f"PASS search at runs/{deepest.as_posix()}/x.jsonl:1"
 

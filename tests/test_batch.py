@@ -279,3 +279,21 @@ def test_check_batch_in_a_process_pool(method: str, tmp_path: Path) -> None:
         results = list(pool.map(task, batches))
     assert results == [check_batch(cases, batch) for batch in batches]
     assert results[0] == {**COLUMNS, **VERDICTS}
+
+
+def _nested(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_jobs_judge_runs_that_cannot_be_pickled_as_one_process_does() -> None:
+    # A run is any object: one pickle cannot send to a worker is judged here instead.
+    runs = [
+        SEARCH_OK,
+        {"case": "search", "turns": [[{"name": "search", "args": {"q": lambda: "Paris"}}]]},
+        {"case": "search", "turns": [[{"name": "search", "args": {"q": _nested(100_000)}}]]},
+        SEARCH_BAD,
+    ] * 3
+    assert list(check_runs(CASES, runs, jobs=2)) == list(check_runs(CASES, runs))

@@ -726,6 +726,52 @@ def test_a_file_changed_while_workers_read_it_stops_the_run_where_it_changed(
     )
 
 
+REPLACED_WHILE_CHECKED = """
+import os
+import time
+from toolmatch._runs import traces as _trace_inputs
+
+read_again = _trace_inputs.Span.read
+
+
+def read(self):
+    # Once the first task's lines are read, another file of lines as long is put there.
+    if self.offset >= FIRST and os.path.exists(NEW):
+        while not os.path.exists(NEW + ".read"):
+            time.sleep(0.01)
+        try:
+            os.replace(NEW, self.path)
+        except FileNotFoundError:  # the other worker was first
+            pass
+    lines = read_again(self)
+    if self.offset + self.size == FIRST:
+        open(NEW + ".read", "w").close()
+    return lines
+
+
+_trace_inputs.Span.read = read
+"""
+
+
+def test_a_file_replaced_while_workers_read_it_stops_the_run_where_it_changed(
+    spec: Path, tmp_path: Path
+) -> None:
+    # The new file's lines are as long as the old one's: only its identity tells them apart.
+    traces = write_traces(tmp_path, *[SEARCH_OK] * (3 * CHUNK))
+    other = {"case": "search", "turns": [[{"name": "web_search", "args": {"q": "rome!!"}}]]}
+    new = write_traces(tmp_path, *[other] * (3 * CHUNK), name="new.jsonl")
+    assert new.stat().st_size == traces.stat().st_size
+    first = CHUNK * len(jsonl(SEARCH_OK))
+    script = REPLACED_WHILE_CHECKED.replace("NEW", repr(str(new))).replace("FIRST", str(first))
+    result = patched(script, "check", spec, traces, "--jobs", "2")
+    assert result.stdout.splitlines() == passes(CHUNK)
+    assert result.stderr == (
+        f"toolmatch: cannot read the traces {traces}: the file changed while it was checked; "
+        f"the lines from line {CHUNK + 1} on were not checked\n"
+    )
+    assert result.returncode == 2
+
+
 CTRL_C_BEFORE_WRITING = """
 from toolmatch._cli.reports import report as _report
 

@@ -4,6 +4,7 @@ each bad line, row or item reported with its file and place; `--jobs 2` and `--j
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import multiprocessing
 import os
@@ -781,3 +782,108 @@ def test_jobs_auto_is_one_worker_a_usable_cpu_up_to_the_limit(
     traces.write_text(lines(SEARCH))
     done = toolmatch(spec, traces, "--jobs", "auto", before=COUNTED_POOL.replace("CPUS", str(cpus)))
     assert done.stderr == f"the command tried to start a pool of {workers} workers\n"
+
+
+# Hardening v3 (issue 29) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [b"", b"\n\n  \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf\n"])
+def test_an_empty_json_file_holds_no_run(spec: Path, tmp_path: Path, text: bytes) -> None:
+    # Spark writes an empty part file for an empty partition: nothing to report, no error.
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "part-00000.json").write_bytes(text)
+    (runs / "part-00001.json").write_text(lines(SEARCH, FETCH))
+    done = toolmatch(spec, "runs", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "PASS search at runs/part-00001.json:1",
+        "PASS other at runs/part-00001.json:2",
+        "2 passed, 0 failed",
+    ]
+    alone = toolmatch(spec, runs / "part-00000.json", "--format", "json")
+    summary = json.loads(alone.stdout.splitlines()[-1])
+    assert (summary["type"], summary["errors"], summary["lines"]) == ("summary", 0, 0)
+
+
+def test_a_folder_reached_again_is_walked_once(spec: Path, tmp_path: Path) -> None:
+    """Each folder holds two links to the next: reached again, a folder is skipped with one
+    warning naming where it was read, so the walk takes time in proportion to the folders,
+    not to the ways there (2 ** 16 here)."""
+    levels = 16
+    runs = tmp_path / "runs"
+    folders = [runs / f"level{index}" for index in range(levels + 1)]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        (folder / "x.jsonl").write_text(lines(SEARCH))
+    for folder, below in itertools.pairwise(folders):
+        (folder / "a").symlink_to(below)
+        (folder / "b").symlink_to(below)
+    (folders[0] / "y.jsonl").write_text(lines(FETCH))
+    done = toolmatch(spec, "runs/level0", cwd=tmp_path)
+    first = "runs/level0"
+    expected_warnings = []
+    for _ in range(levels):
+        expected_warnings.append(f"warning: skipped {first}/b: the same folder as {first}/a")
+        first += "/a"
+    # depth first: the deepest folder is reached again first
+    assert done.stderr.splitlines() == expected_warnings[::-1]
+    assert done.stdout.splitlines()[-1] == f"{levels + 2} passed, 0 failed"
+    assert done.returncode == 0
+
+
+def test_a_deep_directory_is_walked_without_recursion(spec: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "runs"
+    deepest = Path(*["d"] * 1100)  # deeper than Python's recursion limit, within PATH_MAX
+    folders = [folder / Path(*deepest.parts[:depth]) for depth in range(len(deepest.parts) + 1)]
+    for each in folders:  # os.makedirs recurses
+        each.mkdir()
+    (folder / deepest / "x.jsonl").write_text(lines(SEARCH))
+    (folder / "y.jsonl").write_text(lines(FETCH))
+    try:
+        done = toolmatch(spec, "runs", cwd=tmp_path)
+    finally:  # pytest's clean-up of old temporary folders recurses too
+        (folder / deepest / "x.jsonl").unlink()
+        for each in reversed(folders[1:]):
+            each.rmdir()
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[0] == f"PASS search at runs/{deepest.as_posix()}/x.jsonl:1"
+
+
+TOO_DEEP = {"case": "search", "turns": [[{"name": "search", "args": {"x": []}}]]}
+TOO_DEEP_TEXT = json.dumps(TOO_DEEP).replace("[]", "[" * 100_000 + "]" * 100_000)
+
+
+@pytest.mark.parametrize("separator", [", ", ",\n"])
+def test_every_run_of_an_array_around_a_run_too_deep_is_reported(
+    spec: Path, tmp_path: Path, separator: str
+) -> None:
+    # Too deep to read, a run still has an end, where the next one begins; it names its case.
+    path = tmp_path / "runs.json"
+    runs = [json.dumps(SEARCH), TOO_DEEP_TEXT, json.dumps(FETCH), json.dumps(SEARCH)]
+    path.write_text("[" + separator.join(runs) + "]")
+    done = toolmatch(spec, path)
+    assert done.stdout.splitlines() == [
+        "PASS search",
+        f"ERROR {path}:item 2: invalid JSON: nested too deeply",
+        "PASS other",
+        "PASS search (run 3)",
+        "TRIALS search: 2/3 passed, pass^1 0.667, pass^2 0.333, pass^3 0.000",
+        "TRIALS other: 1/1 passed, pass^1 1.000",
+        "TRIALS mean over 2 cases: pass^1 0.833, pass^2 0.333 (1 case), pass^3 0.000 (1 case)",
+        "1 error",
+        "3 passed, 0 failed",
+    ]
+
+
+@pytest.mark.parametrize("name", ["runs.jsonl", "runs.json"])
+def test_a_line_too_deep_is_a_run_of_its_case(spec: Path, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text(TOO_DEEP_TEXT + "\n" + json.dumps(FETCH) + "\n")
+    done = toolmatch(spec, path)
+    assert done.stdout.splitlines() == [
+        f"ERROR {path}:1: invalid JSON: nested too deeply",
+        "PASS other",
+        "1 error",
+        "1 passed, 0 failed",
+    ]

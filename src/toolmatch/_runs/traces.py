@@ -17,6 +17,7 @@ import stat
 import sys
 import zlib
 from bisect import bisect_right
+from contextlib import suppress
 from io import BytesIO
 from typing import NamedTuple
 
@@ -150,7 +151,11 @@ def _read_line(raw: bytes) -> object:
     except json.JSONDecodeError as error:
         raise RecordError(f"invalid JSON: {error.msg} at column {error.colno}") from None
     except RecursionError:
-        raise RecordError("invalid JSON: nested too deeply") from None
+        try:
+            _, case = _deep_value(text, _SPACE.match(text).end())  # type: ignore[union-attr]
+        except ValueError:
+            case = None
+        raise RecordError(_TOO_DEEP, case) from None
     except ValueError as error:  # valid JSON, but an integer too long for Python to read
         name, message = _too_long_integer(text, error, _SPACE.match(text).end())  # type: ignore[union-attr]
         raise RecordError(message, name) from None
@@ -179,6 +184,48 @@ def _too_long_integer(text: str, error: ValueError, start: int) -> tuple[str | N
         "PYTHONINTMAXSTRDIGITS=0 lifts the limit"
     )
     return (name if isinstance(name, str) else None), message
+
+
+_TOO_DEEP = "invalid JSON: nested too deeply"
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STRUCTURE = re.compile(r'["\[\]{}]')
+_CASE_VALUE = re.compile(r'[ \t\n\r]*:[ \t\n\r]*("[^"\\]*(?:\\.[^"\\]*)*")', re.DOTALL)
+
+
+def _deep_value(text: str, start: int) -> tuple[int, str | None]:
+    """Where the JSON value at ``start``, nested too deeply for ``json`` to read, ends, and
+    the ``"case"`` its top level names: found by its brackets alone, without recursion, so
+    that the run is reported as its case's and the runs after it are still read.
+
+    Raises ``ValueError`` when its brackets or a string never close.
+
+    >>> _deep_value('{"turns": [[[]]], "case": "lookup"} []', 0)
+    (35, 'lookup')
+    """
+    depth = 0
+    case = None
+    position = start
+    while True:
+        found = _STRUCTURE.search(text, position)
+        if found is None:
+            raise ValueError("the value never ends")
+        if found.group() == '"':
+            string = _STRING.match(text, found.start())
+            if string is None:
+                raise ValueError("a string never ends")
+            position = string.end()
+            # At the top of an object, a string followed by a colon is a key.
+            if depth == 1 and text[start] == "{" and string.group() == '"case"':
+                value = _CASE_VALUE.match(text, position)
+                if value is not None:
+                    position = value.end()
+                    with suppress(ValueError):
+                        case = json.loads(value.group(1))
+            continue
+        position = found.end()
+        depth += 1 if found.group() in "[{" else -1
+        if depth == 0:
+            return position, case
 
 
 def _reason(error: BaseException) -> str:
@@ -237,30 +284,30 @@ def _read_lines(
 class Span:
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
-    copying them to it through a pipe.
+    copying them to it through a pipe; ``crc`` is the CRC-32 of the bytes counted, so that
+    a file replaced or rewritten meanwhile, even with lines as long, is found out.
 
-    >>> Span("runs.jsonl", 0, 4096, 3).lines
+    >>> Span("runs.jsonl", 0, 4096, 3, 0x1234).lines
     3
     """
 
     # A plain class: a NamedTuple costs a compile at import time.
-    __slots__ = ("lines", "offset", "path", "size")
+    __slots__ = ("crc", "lines", "offset", "path", "size")
 
-    def __init__(self, path: str, offset: int, size: int, lines: int) -> None:
-        self.path, self.offset, self.size, self.lines = path, offset, size, lines
+    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int) -> None:
+        self.path, self.offset, self.size, self.lines, self.crc = path, offset, size, lines, crc
 
-    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int]]:
-        return Span, (self.path, self.offset, self.size, self.lines)
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int]]:
+        return Span, (self.path, self.offset, self.size, self.lines, self.crc)
 
     def read(self) -> Lines:
-        """The lines again; ``OSError`` when the file no longer holds them whole."""
+        """The lines again; ``OSError`` when the file no longer holds the bytes counted."""
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             data = file.read(self.size)
-        lines = Lines(BytesIO(data).readlines(), len(data))
-        if lines.size != self.size or len(lines) != self.lines:
+        if len(data) != self.size or zlib.crc32(data) != self.crc:
             raise OSError("the file changed while it was checked")
-        return lines
+        return Lines(BytesIO(data).readlines(), len(data))
 
 
 class Lines(list):  # type: ignore[type-arg]  # of bytes
@@ -291,9 +338,16 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
         span = self.span
         if span is not None:
-            head.span = Span(span.path, span.offset, taken, count)
-            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count)
+            head.span = Span(span.path, span.offset, taken, count, _crc(head))
+            tail.span = Span(
+                span.path, span.offset + taken, tail.size, span.lines - count, _crc(tail)
+            )
         return head, tail
+
+
+def _crc(lines: list[bytes]) -> int:
+    # One pass over a copy: crc32 called once per line costs more than joining them.
+    return zlib.crc32(b"".join(lines))
 
 
 # Bytes asked of a file at a time. A block holds the whole lines of what one read gave, so
@@ -318,7 +372,8 @@ def _line_blocks(
         first = reading.lines + 1
         reading.lines += len(read)
         size = sum(map(len, read))
-        lines = Lines(read, size, None if at is None else Span(at, offset, size, len(read)))
+        span = None if at is None else Span(at, offset, size, len(read), _crc(read))
+        lines = Lines(read, size, span)
         offset += size
         if packed is None:
             reading.bytes += size
@@ -391,13 +446,13 @@ def _read_json(
             if raw.strip():
                 break
         first = peeked[-1].removeprefix(_BOM).lstrip() if peeked else b""
+        document = first.startswith(b"[")
         try:
             json.loads(first)
-            document = first.startswith(b"[")
         except json.JSONDecodeError:  # the first line is not a value by itself
             document = True
-        except (ValueError, RecursionError):  # a value, if one too big for Python
-            document = False
+        except (ValueError, RecursionError):  # a value, if one too big or deep for Python
+            pass
         if not document:
             file.seek(0)  # a file on disk: read from its start again, by blocks
             yield from _line_blocks(file, path, reading, at=_on_disk(file, path))
@@ -418,6 +473,14 @@ class _BadTextError(Exception):
         self.case = case
 
 
+class _TooDeepError(_BadTextError):
+    """A value nested too deeply to read, whose end was found: what follows can be read."""
+
+    def __init__(self, line: int, case: str | None, end: int) -> None:
+        super().__init__(_TOO_DEEP, line, case)
+        self.end = end
+
+
 def _line_of(text: str, position: int) -> int:
     return text.count("\n", 0, position) + 1
 
@@ -431,7 +494,12 @@ def _decoded(text: str, start: int) -> tuple[object, int]:
             f"invalid JSON: {error.msg} at column {error.colno}", error.lineno
         ) from None
     except RecursionError:
-        raise _BadTextError("invalid JSON: nested too deeply", _line_of(text, start)) from None
+        line = _line_of(text, start)
+        try:
+            end, case = _deep_value(text, start)
+        except ValueError:
+            raise _BadTextError(_TOO_DEEP, line) from None
+        raise _TooDeepError(line, case, end) from None
     except ValueError as error:  # an integer too long for Python to read
         name, message = _too_long_integer(text, error, start)
         raise _BadTextError(message, _line_of(text, start), name) from None
@@ -452,6 +520,8 @@ def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Bl
         return
     text = text.removeprefix("\ufeff")
     start = _SPACE.match(text).end()  # type: ignore[union-attr]  # it matches anywhere
+    if start == len(text):  # an empty file (Spark writes one for an empty partition)
+        return
     if not text.startswith("[", start):
         try:
             run, end = _decoded(text, start)
@@ -470,8 +540,11 @@ def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Bl
             position += 1
         else:
             while True:
-                run, end = _decoded(text, position)
                 number += 1
+                try:
+                    run, end = _decoded(text, position)
+                except _TooDeepError as deep:  # reported as its case's run; the next is read
+                    run, end = _Unreadable(str(deep), deep.case), deep.end
                 yield reading.record(path, ITEM, number, run)
                 position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
                 if text.startswith(",", position):
@@ -596,8 +669,9 @@ class TracesSource:
         self.bytes = 0  # of the files on disk
         self.directory = not self.stdin and os.path.isdir(path)
         self.skipped: list[str] = []  # a directory's files that are not traces
-        # A directory's files reached again through a link, with the path they were read at.
-        self.again: list[tuple[str, str]] = []
+        # A directory's files and folders reached again through a link: the path, what it
+        # is ("file" or "folder") and the path it was read at.
+        self.again: list[tuple[str, str, str]] = []
         self.sizes: dict[str, int] = {}
         self._files: list[tuple[str, _Kind]] = []
         self._opened: Any = None  # the file named alone, opened
@@ -631,39 +705,8 @@ class TracesSource:
             except OSError:
                 pass
 
-        listed: dict[tuple[int, int], str] = {}  # each file listed, by its device and inode
-
-        def visit(directory: str, inside: frozenset[tuple[int, int]]) -> None:
-            with os.scandir(directory) as scanned:
-                entries = sorted(scanned, key=lambda entry: entry.name)
-            for entry in entries:
-                if entry.name.startswith((".", "_")):  # hidden, or a writer's own (_SUCCESS)
-                    continue
-                if entry.is_dir():
-                    status = entry.stat()
-                    key = (status.st_dev, status.st_ino)
-                    if key not in inside:  # a link to a folder it is in would loop
-                        visit(entry.path, inside | {key})
-                    continue
-                kind = _kind_in_directory(entry.name)
-                if kind is None or not entry.is_file():
-                    self.skipped.append(entry.path)
-                    continue
-                status = entry.stat()
-                key = (status.st_dev, status.st_ino)
-                if key in others:  # the spec, say: not traces
-                    continue
-                first = listed.get(key)
-                if first is not None:  # through a link: its runs would count twice
-                    self.again.append((entry.path, first))
-                    continue
-                listed[key] = entry.path
-                self._files.append((entry.path, kind))
-                self.sizes[entry.path] = status.st_size
-
         try:
-            status = os.stat(folder)
-            visit(folder, frozenset({(status.st_dev, status.st_ino)}))
+            self._walk(folder, others)
         except OSError as error:
             where = error.filename if isinstance(error.filename, str) else folder
             raise TracesError(f"cannot read the traces {where}: {_reason(error)}") from None
@@ -677,6 +720,62 @@ class TracesSource:
             except ImportError as error:
                 first = next(path for path, kind in self._files if kind is _PARQUET)
                 raise TracesError(f"cannot read the traces {first}: {error}") from None
+
+    def _walk(self, top: str, others: set[tuple[int, int]]) -> None:
+        """Lists the trace files under ``top``, depth first in sorted order, each real file
+        and folder once (by device and inode): a folder reached again through a link is
+        skipped whole, so the walk takes time in proportion to the folders, not to the
+        ways there. No recursion: a folder may be nested deeper than Python recurses."""
+
+        def entries(directory: str) -> Iterator[os.DirEntry[str]]:
+            with os.scandir(directory) as scanned:
+                return iter(sorted(scanned, key=lambda entry: entry.name))
+
+        def key_of(status: os.stat_result) -> tuple[int, int]:
+            return status.st_dev, status.st_ino
+
+        listed: dict[tuple[int, int], str] = {}  # each file listed, with its path
+        walked: dict[tuple[int, int], str] = {}  # each folder walked, with its path
+        top_key = key_of(os.stat(top))
+        walked[top_key] = top
+        inside = {top_key}  # the folders the walk is in: a link to one would loop
+        stack = [(top_key, entries(top))]
+        while stack:
+            folder_key, pending = stack[-1]
+            entry = next(pending, None)
+            if entry is None:
+                stack.pop()
+                inside.discard(folder_key)
+                continue
+            if entry.name.startswith((".", "_")):  # hidden, or a writer's own (_SUCCESS)
+                continue
+            if entry.is_dir():
+                key = key_of(entry.stat())
+                if key in inside:  # a link to a folder it is in: never followed, quietly
+                    continue
+                first = walked.get(key)
+                if first is not None:  # through a link: each of its runs would count twice
+                    self.again.append((entry.path, "folder", first))
+                    continue
+                walked[key] = entry.path
+                inside.add(key)
+                stack.append((key, entries(entry.path)))
+                continue
+            kind = _kind_in_directory(entry.name)
+            if kind is None or not entry.is_file():
+                self.skipped.append(entry.path)
+                continue
+            status = entry.stat()
+            key = key_of(status)
+            if key in others:  # the spec, say: not traces
+                continue
+            first = listed.get(key)
+            if first is not None:  # through a link: its runs would count twice
+                self.again.append((entry.path, "file", first))
+                continue
+            listed[key] = entry.path
+            self._files.append((entry.path, kind))
+            self.sizes[entry.path] = status.st_size
 
     @property
     def size(self) -> int | None:
@@ -702,7 +801,7 @@ class TracesSource:
                 f"skipped {len(self.skipped)} entries of {self.name} that are not "
                 f"{_TRACE_NAMES} files: {shown}"
             )
-        lines += (f"skipped {path}: the same file as {first}" for path, first in self.again)
+        lines += (f"skipped {path}: the same {what} as {first}" for path, what, first in self.again)
         return lines
 
     def close(self) -> None:

@@ -117,7 +117,7 @@ def judge_blocks(
     # a worker that dies and fails its tasks instead of waiting for them forever.
     with InterruptsHeld():
         pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
-    pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
+    pending: deque[tuple[list[Block], Future[list[Outcome]]]] = deque()
     stopped_at = 0  # the first record of a task the pool refused
     unread: StoppedError | None = None  # raised once what was read before it is reported
     ended = False
@@ -135,7 +135,7 @@ def judge_blocks(
                     # and this process gets one pressed meanwhile once they are started.
                     with InterruptsHeld():
                         future = pool.submit(_judge_in_worker, task)
-                    pending.append((task[0][0], future))
+                    pending.append((task, future))
                 except BrokenProcessPool:  # a worker died since the last task was sent
                     stopped_at, task = task[0][0], []
                 except OSError as error:  # no more processes or files for this user
@@ -146,11 +146,21 @@ def judge_blocks(
             # Report what is ready; wait only when the window is full or the input ended.
             last = not task or unread is not None
             while pending and (last or len(pending) > jobs * 4 or pending[0][1].done()):
-                first, future = pending.popleft()
+                sent, future = pending.popleft()
                 try:
                     outcomes = future.result()
                 except BrokenProcessPool:
-                    raise _worker_died(first) from None
+                    raise _worker_died(sent[0][0]) from None
+                except StoppedError:
+                    raise
+                except Exception:  # the pool could not send the task
+                    # A run pickle cannot copy (a lambda, nesting too deep for it) is judged
+                    # here, as with one process: the same verdicts whatever --jobs is.
+                    outcomes = [
+                        outcome
+                        for first, _, item in sent
+                        for outcome in judge.judge_block(first, item)
+                    ]
                 yield outcomes
             if stopped_at:
                 raise _worker_died(stopped_at)

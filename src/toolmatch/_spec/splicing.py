@@ -332,11 +332,25 @@ class SpecText:
                 splices.append((self._line_start(start), stop, ""))
             elif following is not None:
                 splices.append((start, self._pair_start(following[0]), ""))
-            else:  # the last pairs of a flow mapping: from the end of the one before
-                before = own[position - len(run) - 1]
-                splices.append((self._end(before[1]), self._end(last_value), ""))
+            else:
+                splices.extend(self._last_deletion(node, own[position - len(run) - 1], run))
             run = []
         return splices
+
+    def _last_deletion(
+        self, node: Any, before: tuple[Any, Any], run: list[tuple[Any, Any]]
+    ) -> list[tuple[int, int, str]]:
+        """The last pairs of a flow mapping removed. On the line of the pair before, from
+        its end; on lines of their own, with the comment after the closing brace, while
+        the comment of the pair before stays with it (only its comma goes)."""
+        kept_end, start = self._end(before[1]), self._pair_start(run[0][0])
+        if not self._first_on_line(start):
+            return [(kept_end, self._end(run[-1][1]), "")]
+        comma = self.text.index(",", kept_end)
+        closing = int(node.end_mark.index) - 1
+        comment = re.compile(r"[ \t]*#[^\r\n\x85\u2028\u2029]*").match(self.text, closing + 1)
+        after = closing + 1 if comment is None else comment.end()
+        return [(comma, comma + 1, ""), (start, closing, ""), (closing + 1, after, "")]
 
     def _insertion(
         self, node: Any, kept: list[tuple[Any, Any]], anchor: tuple[Any, Any], add: Any

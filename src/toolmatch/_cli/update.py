@@ -23,7 +23,7 @@ from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.loading import TestCase
 from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
-from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data, value_at
+from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, value_at
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -48,23 +48,6 @@ def in_ci(environ: Mapping[str, str]) -> bool:
     """
     value = environ.get("CI", "")
     return value not in ("", "false")
-
-
-def same_data(first: object, second: object) -> bool:
-    """Equal, and of the same types throughout (``1``, ``1.0`` and ``True`` differ here)."""
-    if type(first) is not type(second):
-        return False
-    if isinstance(first, dict):
-        assert isinstance(second, dict)
-        return list(first) == list(second) and all(
-            same_data(first[key], second[key]) for key in first
-        )
-    if isinstance(first, list):
-        assert isinstance(second, list)
-        return len(first) == len(second) and all(map(same_data, first, second))
-    if isinstance(first, float) and first != first:  # NaN
-        return second != second
-    return first == second
 
 
 # Planning the fixes -------------------------------------------------------------------------
@@ -277,10 +260,12 @@ class _Planner:
             if isinstance(expected, dict):
                 expected = strip(expected)
         if expected is None:
-            if exact and recorded:
-                added = tuple((key, escaped(value)) for key, value in recorded.items())
-                if self.all_writable(path, recorded):
-                    self.edits.append(Rekey(path, (), (("args", dict(added)),), after="name"))
+            if exact and recorded and self.all_writable(path, recorded):
+                added = {key: escaped(value) for key, value in recorded.items()}
+                if "args" in item:  # an empty args: takes the arguments in its place
+                    self.edits.append(Replace((*path, "args"), added))
+                else:
+                    self.edits.append(Rekey(path, (), (("args", added),), after="name"))
             return
         self.fix_mapping((*path, "args"), expected, recorded, exact, "call")
 
@@ -389,13 +374,22 @@ class Runs:
         self.last: dict[str, list[list[ToolCall]]] = {}
         self.new: dict[str, list[list[list[ToolCall]]]] = {}
 
+    def for_cases(self, names: Iterable[str]) -> None:
+        """Sorted again by the case names of the spec as it is read now, which may differ
+        from those the runs were read for (another update added or removed a case)."""
+        known = set(names)
+        for name in [name for name in self.new if name in known]:
+            self.last[name] = self.new.pop(name)[-1]
+        for name in [name for name in self.last if name not in known]:
+            self.new[name] = [self.last.pop(name)]
+
 
 def read_runs(
     items: Iterable[tuple[int, object]], names: Iterable[str], envelope: Envelope | None
 ) -> Runs:
     """The runs of the trace records (``trace_items``), read as ``toolmatch check`` and
     ``toolmatch record`` read them; a record that holds no readable run is left out (the
-    check reports it)."""
+    check reports it). Only the last run of a case in ``names`` is kept."""
     from toolmatch._runs.envelope import RecordError
     from toolmatch._runs.recording import calls_of_run
     from toolmatch._runs.traces import read_item
@@ -495,25 +489,41 @@ def update_spec(
 ) -> int | list[TestCase]:
     """Updates the spec from the runs of TRACES, read through ``reading``.
 
-    Prints the change as a unified diff on stderr, then one line for each change it did
-    not make; returns the cases of the spec as it is now, or 2 when it cannot update it.
+    The runs are read first; then, holding the spec's lock, the spec is read, the changes
+    planned and the new spec written whole, or nothing. Prints the change as a unified diff
+    on stderr, then one line for each change it did not make; returns the cases of the
+    spec as it is now, or 2 when it cannot update it.
     """
     from toolmatch._runs.envelope import columns_of
     from toolmatch._runs.traces import StoppedError, trace_items
 
     where = options.spec
     try:
-        with open(where, "rb") as spec_file:
-            raw = spec_file.read()
-    except OSError as error:
-        return fail(f"cannot read the spec {where}: {error.strerror or error}")
-    try:
         items = trace_items(reading, columns_of(options))
         runs = read_runs(items, (case.name for case in cases), envelope)
     except StoppedError as error:
         return fail(reading.stopped(error))
-    from toolmatch._spec.splicing import SpecText
+    try:
+        lock = _locked(where)
+    except OSError as error:
+        return fail(f"cannot update the spec {where}: {error.strerror or error}")
+    try:
+        return _update_locked(options, runs, load)
+    finally:
+        lock.close()
 
+
+def _update_locked(
+    options: Any, runs: Runs, load: Callable[[str], list[TestCase]]
+) -> int | list[TestCase]:
+    from toolmatch._spec.splicing import SpecText, SplicingError
+
+    where = options.spec
+    read = _read_spec(where, load)
+    if isinstance(read, str):
+        return fail(f"cannot update the spec {where}: {read}; the spec is unchanged")
+    raw, cases = read
+    runs.for_cases(case.name for case in cases)
     spec = SpecText(where, raw)
     planner = _Planner(spec.data)
     if options.update in ("fix", "all"):
@@ -527,18 +537,15 @@ def update_spec(
             plan_new(runs, planner)
         except ImportError as error:  # ruamel.yaml, from the cli extra
             return fail(str(error))
-    text, made, not_placed = spec.edited(planner.edits, planner.where)
+    try:
+        text, _, not_placed = spec.edited(planner.edits, planner.where)
+    except SplicingError as error:
+        return fail(f"cannot update the spec {where}: {error} (a bug in toolmatch); unchanged")
     not_done = [*planner.not_done, *not_placed]
     if text == spec.text:
         _report_not_done([*not_done, *planner.problems_left(None, runs)])
-        return list(cases)
-    written = spec.bytes_of(text)
-    if not same_data(SpecText(where, written).data, apply_to_data(spec.data, made)):
-        return fail(
-            f"cannot update the spec {where}: the edited text does not read back as planned "
-            "(a bug in toolmatch); the spec is unchanged"
-        )
-    updated = _replace_file(where, written, load)
+        return cases
+    updated = _replace_file(where, raw, spec.bytes_of(text), load)
     if isinstance(updated, str):
         return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
@@ -546,26 +553,87 @@ def update_spec(
     return updated
 
 
+class _Lock:
+    """An exclusive ``flock`` held on the open spec file until closed (none on Windows)."""
+
+    def __init__(self, file: IO[bytes] | None) -> None:
+        self.file = file
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()  # which releases the lock
+
+
+def _locked(where: str) -> _Lock:
+    """The spec's lock: ``flock`` on the spec file itself, so that nothing is left beside
+    it. An update replaces the file by renaming, so a lock won on a file the path no
+    longer names is let go, and the new file locked."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return _Lock(None)
+    target = os.path.realpath(where)
+    while True:
+        file = open(target, "rb")  # noqa: SIM115  # the lock's owner closes it
+        try:
+            try:
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                print(
+                    printable(f"toolmatch: waiting for another update of {where} to end"),
+                    file=sys.stderr,
+                )
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX)
+            held, named = os.fstat(file.fileno()), os.stat(target)
+        except BaseException:
+            file.close()
+            raise
+        if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+            return _Lock(file)
+        file.close()
+
+
+def _read_spec(
+    where: str, load: Callable[[str], list[TestCase]]
+) -> tuple[bytes, list[TestCase]] | str:
+    """The spec's bytes and its cases, read together, or why they cannot be."""
+    try:
+        with open(where, "rb") as spec_file:
+            raw = spec_file.read()
+        cases = load(where)
+        with open(where, "rb") as spec_file:
+            again = spec_file.read()
+    except OSError as error:
+        return f"cannot read it: {error.strerror or error}"
+    except ConfigError as error:  # changed since the check loaded it
+        problem = error.problems[0]
+        return f"it changed, and no longer loads: {problem.path}: {problem.message}"
+    if again != raw:
+        return "it changed while it was read; run the update again"
+    return raw, cases
+
+
 def _replace_file(
-    where: str, content: bytes, load: Callable[[str], list[TestCase]]
+    where: str, before: bytes, content: bytes, load: Callable[[str], list[TestCase]]
 ) -> list[TestCase] | str:
     """Writes the spec whole beside itself, loads it, then renames it over the spec (the file
-    a symbolic link names); the cases it holds, or why it was not written."""
+    a symbolic link names) if that still holds ``before``; the cases it holds, or why it was
+    not written."""
     import contextlib
-    import tempfile
 
     target = os.path.realpath(where)
-    folder, name = os.path.split(target)
-    suffix = "." + name.rpartition(".")[2]  # the loader reads by the suffix
+    # A tools: path is relative to the spec as it is named: the new spec is loaded there.
+    named_in = os.path.dirname(os.path.abspath(where))
+    temporaries: list[str] = []
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=suffix)
-    except OSError as error:
-        return f"cannot write in {folder}: {error.strerror or error}"
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(content)
+        temporary = _temporary(target, content, temporaries)
+        checked = temporary
+        if os.path.dirname(target) != named_in:
+            checked = _temporary(
+                os.path.join(named_in, os.path.basename(where)), content, temporaries
+            )
         try:
-            cases = load(temporary)
+            cases = load(checked)
         except ConfigError as error:
             problem = error.problems[0]
             return f"the updated spec would not load: {problem.path}: {problem.message}"
@@ -573,21 +641,37 @@ def _replace_file(
         os.chmod(temporary, found.st_mode & 0o7777)
         with contextlib.suppress(OSError, AttributeError):  # Windows has no chown
             os.chown(temporary, found.st_uid, found.st_gid)  # not ours to give: the updater's
+        with open(target, "rb") as now:
+            if now.read() != before:
+                return "it changed since it was read (saved by hand?); run the update again"
         os.replace(temporary, target)
     except OSError as error:
-        return f"cannot write {where}: {error.strerror or error}"
+        return f"cannot write {error.filename or where}: {error.strerror or error}"
     finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        for path in temporaries:
+            if os.path.exists(path):
+                os.unlink(path)
     return cases
+
+
+def _temporary(beside: str, content: bytes, made: list[str]) -> str:
+    """A new file holding ``content`` in the folder of ``beside``, with its suffix (which
+    the loader reads by); its path is added to ``made``."""
+    import tempfile
+
+    folder, name = os.path.split(beside)
+    suffix = "." + name.rpartition(".")[2]
+    descriptor, path = tempfile.mkstemp(dir=folder or ".", prefix=f".{name}.", suffix=suffix)
+    made.append(path)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(content)
+    return path
 
 
 def _print_diff(where: str, before: str, after: str) -> None:
     import difflib
 
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True), where, where
-    )
+    lines = difflib.unified_diff(_lines(before), _lines(after), where, where)
     for line in lines:
         print(printable(line.rstrip("\r\n")), file=sys.stderr)
 
@@ -595,3 +679,11 @@ def _print_diff(where: str, before: str, after: str) -> None:
 def _report_not_done(not_done: Iterable[NotDone]) -> None:
     for item in not_done:
         print(printable(f"toolmatch: not {item.what}: {item.where}: {item.why}"), file=sys.stderr)
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, each with its ``\\n``: a form feed, NEL or line separator inside
+    a line is a character of it here, as in the editor the diff is read beside."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]

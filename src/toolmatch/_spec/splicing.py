@@ -10,8 +10,12 @@ changed through one of them. A JSON spec is written again, with the indentation 
 
 from __future__ import annotations
 
+import itertools
+import re
+
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.update_plan import Append, NotDone, Replace, apply_to_data
+from toolmatch._spec.update_plan import Append, NotDone, Replace, apply_to_data, same_data
 from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
 
 if TYPE_CHECKING:
@@ -19,7 +23,14 @@ if TYPE_CHECKING:
 
     from toolmatch._spec.update_plan import Edit
 
-__all__ = ["SpecText"]
+__all__ = ["SpecText", "SplicingError"]
+
+_BREAKS = "\r\n\x85\u2028\u2029"  # YAML 1.1's line breaks, PyYAML's
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+class SplicingError(Exception):
+    """The edits, each of which reads back as planned, do not together (a bug)."""
 
 
 class _UnplacedError(Exception):
@@ -38,6 +49,7 @@ class SpecText:
         self.json = where.rpartition(".")[2].lower() == "json"
         self.root: Any = None
         self.indents: tuple[int, int, int] | None = None  # measured when a case is added
+        self.explicit: dict[int, int] | None = None  # a key's start: its "?", read when needed
         if self.json:
             import json
 
@@ -53,20 +65,13 @@ class SpecText:
         loader = _spec_loader(yaml)(self.text)
         try:
             self.root = loader.get_single_node()
-            # Building the data flattens each merge key into its mapping's pairs, in place.
+            # Counted before the data is built, which flattens each merge key into its
+            # mapping's pairs in place: a mapping merged elsewhere is reached twice.
+            self.visits = _visits(yaml, self.root)
             self.data = loader.construct_document(self.root)
             self.loader = loader
         finally:
             loader.dispose()
-        self.visits: dict[int, int] = {}
-        stack = [self.root]
-        while stack:  # every path to every node: an aliased node is reached more than once
-            node = stack.pop()
-            self.visits[id(node)] = self.visits.get(id(node), 0) + 1
-            if isinstance(node, yaml.MappingNode):
-                stack.extend(child for pair in node.value for child in pair)
-            elif isinstance(node, yaml.SequenceNode):
-                stack.extend(node.value)
 
     # The new text -------------------------------------------------------------------------
 
@@ -75,7 +80,40 @@ class SpecText:
 
     def edited(self, edits: list[Edit], where: Any) -> tuple[str, list[Edit], list[NotDone]]:
         """The text with the edits made, the edits made, and the ones left out (with why);
-        ``where`` names a path as the loader does."""
+        ``where`` names a path as the loader does. The text reads back as this data with
+        the edits made: an edit that would not is left out, the others are made; raises
+        :class:`SplicingError` when they do not read back together."""
+        text, made, not_done = self._spliced(edits, where)
+        if text is not None and self._reads_back(text, made):
+            return text, made, not_done
+        kept = []
+        for edit in made:
+            alone, placed, _ = self._spliced([edit], where)
+            if alone is not None and placed and self._reads_back(alone, placed):
+                kept.append(edit)
+            else:
+                why = "written in the text, it would not read back as planned; change it by hand"
+                what = "added" if isinstance(edit, Append) else "fixed"
+                not_done.append(NotDone(where(edit.path), why, what))
+        text, made, _ = self._spliced(kept, where)
+        if text is None or not self._reads_back(text, made):
+            raise SplicingError("the edited text does not read back as planned")
+        return text, made, not_done
+
+    def _reads_back(self, text: str, made: list[Edit]) -> bool:
+        import yaml
+
+        try:
+            found = SpecText(self.where, self.bytes_of(text)).data
+        except (yaml.YAMLError, ValueError, RecursionError):  # a UnicodeError is a ValueError
+            return False
+        return same_data(found, apply_to_data(self.data, made))
+
+    def _spliced(
+        self, edits: list[Edit], where: Any
+    ) -> tuple[str | None, list[Edit], list[NotDone]]:
+        """The text with the edits made (``None`` when two overlap), the edits made, and
+        those that have no place in the text."""
         if self.json:
             return self._json_text(edits), edits, []
         splices: list[tuple[int, int, int, str]] = []
@@ -98,8 +136,8 @@ class SpecText:
         text = self.text
         end = len(text) + 1
         for start, stop, _, new in sorted(splices, reverse=True):
-            if stop > end:
-                raise AssertionError(f"overlapping edits at {start}-{stop}")
+            if stop > end:  # overlapping edits
+                return None, made, not_done
             text = text[:start] + new + text[stop:]
             end = start
         return text, made, not_done
@@ -112,7 +150,9 @@ class SpecText:
         found = re.search(r"\n([ \t]+)\S", self.text)
         indent: str | None = found.group(1) if found else None
         text = json.dumps(data, indent=indent, ensure_ascii=self.text.isascii())
-        return text + ("\n" if self.text.endswith("\n") else "")
+        text += "\n" if self.text.endswith("\n") else ""
+        # JSON escapes a line break in a string: each one here is the layout's own.
+        return text.replace("\n", "\r\n") if "\r\n" in self.text else text
 
     # Places in the YAML text --------------------------------------------------------------
 
@@ -163,14 +203,40 @@ class SpecText:
         return self._end(last)
 
     def _line_start(self, index: int) -> int:
-        return self.text.rfind("\n", 0, index) + 1
+        """Where the line holding ``index`` starts: after any YAML line break, as the
+        loader counts lines (NEL and the Unicode separators break lines too)."""
+        return max(self.text.rfind(char, 0, index) for char in _BREAKS) + 1
 
     def _line_end(self, index: int) -> int:
         """Where the line holding ``index`` ends, before its line break."""
-        end = self.text.find("\n", index)
-        if end == -1:
-            return len(self.text)
-        return end - 1 if end > 0 and self.text[end - 1] == "\r" else end
+        found = _BREAK.search(self.text, index)
+        return len(self.text) if found is None else found.start()
+
+    def _break_after(self, index: int) -> int:
+        """Where the line break at ``index`` (the end of a line) ends."""
+        found = _BREAK.match(self.text, index)
+        return index if found is None else found.end()
+
+    def _pair_start(self, key_node: Any) -> int:
+        """Where a mapping pair starts: its key, or the ``?`` of an explicit key before it."""
+        if self.explicit is None:
+            import yaml
+
+            from toolmatch._spec.files import _spec_loader
+
+            # The scanner's tokens tell an explicit key's ``?`` from one in a comment.
+            self.explicit = {}
+            tokens = list(yaml.scan(self.text, Loader=_spec_loader(yaml)))
+            for token, following in itertools.pairwise(tokens):
+                if isinstance(token, yaml.KeyToken) and self.text[token.start_mark.index] == "?":
+                    self.explicit[following.start_mark.index] = token.start_mark.index
+        start = int(key_node.start_mark.index)
+        return self.explicit.get(start, start)
+
+    def _pair_column(self, key_node: Any) -> int:
+        return int(key_node.start_mark.column) - (
+            int(key_node.start_mark.index) - self._pair_start(key_node)
+        )
 
     def _newline(self) -> str:
         return "\r\n" if "\r\n" in self.text else "\n"
@@ -226,6 +292,11 @@ class SpecText:
         node, key_node = self._node(edit.path)
         own = self._own_pairs(node)
         gone = [pair for pair in own if self._key(pair[0]) in edit.delete]
+        merged = [key for key in edit.delete if key not in map(self._key, (k for k, _ in own))]
+        if merged:
+            raise _UnplacedError(
+                f"{short_repr(merged[0])} is brought in by a merge key (<<); change it by hand"
+            )
         for pair in gone:
             self._not_shared(pair[1])
         kept = [pair for pair in own if pair not in gone]
@@ -254,19 +325,32 @@ class SpecText:
             if not run:
                 continue
             first_key, last_value = run[0][0], run[-1][1]
-            start = int(first_key.start_mark.index)
+            start = self._pair_start(first_key)
             following = pair
             if not node.flow_style and self._first_on_line(start):
-                stop = self._line_end(self._end(last_value))
-                stop = min(len(self.text), stop + len(self._newline()))
+                stop = self._break_after(self._line_end(self._end(last_value)))
                 splices.append((self._line_start(start), stop, ""))
             elif following is not None:
-                splices.append((start, int(following[0].start_mark.index), ""))
-            else:  # the last pairs of a flow mapping: from the end of the one before
-                before = own[position - len(run) - 1]
-                splices.append((self._end(before[1]), self._end(last_value), ""))
+                splices.append((start, self._pair_start(following[0]), ""))
+            else:
+                splices.extend(self._last_deletion(node, own[position - len(run) - 1], run))
             run = []
         return splices
+
+    def _last_deletion(
+        self, node: Any, before: tuple[Any, Any], run: list[tuple[Any, Any]]
+    ) -> list[tuple[int, int, str]]:
+        """The last pairs of a flow mapping removed. On the line of the pair before, from
+        its end; on lines of their own, with the comment after the closing brace, while
+        the comment of the pair before stays with it (only its comma goes)."""
+        kept_end, start = self._end(before[1]), self._pair_start(run[0][0])
+        if not self._first_on_line(start):
+            return [(kept_end, self._end(run[-1][1]), "")]
+        comma = self.text.index(",", kept_end)
+        closing = int(node.end_mark.index) - 1
+        comment = re.compile(r"[ \t]*#[^\r\n\x85\u2028\u2029]*").match(self.text, closing + 1)
+        after = closing + 1 if comment is None else comment.end()
+        return [(comma, comma + 1, ""), (start, closing, ""), (closing + 1, after, "")]
 
     def _insertion(
         self, node: Any, kept: list[tuple[Any, Any]], anchor: tuple[Any, Any], add: Any
@@ -276,7 +360,7 @@ class SpecText:
             at = self._end(anchor[1])
             return at, at, "".join(f", {entry}" for entry in entries)
         at = self._line_end(self._end(anchor[1]))
-        indent = " " * int(kept[0][0].start_mark.column)
+        indent = " " * self._pair_column(kept[0][0])
         return at, at, "".join(f"{self._newline()}{indent}{entry}" for entry in entries)
 
     def _append(self, edit: Any) -> tuple[int, int, str]:
@@ -326,6 +410,20 @@ class SpecText:
                     sequence = value.value[0].start_mark.column - key.start_mark.column
             stack.extend(reversed([value for _, value in node.value]))
         return mapping or 2, sequence or 2, offset or 0
+
+
+def _visits(yaml: Any, root: Any) -> dict[int, int]:
+    """How many paths reach each node: an aliased node, or one merged in, more than one."""
+    visits: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        visits[id(node)] = visits.get(id(node), 0) + 1
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(child for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return visits
 
 
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "value_at"]
+__all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "same_data", "value_at"]
 
 
 class Replace(Record):
@@ -100,3 +100,20 @@ def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
         else:
             value_at(data, edit.path).append(copy.deepcopy(edit.item))
     return data
+
+
+def same_data(first: object, second: object) -> bool:
+    """Equal, and of the same types throughout (``1``, ``1.0`` and ``True`` differ here)."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, dict):
+        assert isinstance(second, dict)
+        return list(first) == list(second) and all(
+            same_data(first[key], second[key]) for key in first
+        )
+    if isinstance(first, list):
+        assert isinstance(second, list)
+        return len(first) == len(second) and all(map(same_data, first, second))
+    if isinstance(first, float) and first != first:  # NaN
+        return second != second
+    return first == second

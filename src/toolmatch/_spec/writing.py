@@ -70,11 +70,14 @@ def _flat(value: Any, loose: bool, options: bool) -> bool:
 
 
 def plain_data(node: Any) -> Any:
-    """A ruamel.yaml node as the plain dicts and lists the loader reads it to."""
+    """A ruamel.yaml node as the plain dicts, lists, strings and numbers the loader reads it
+    to (a quoted string's ``ScalarString`` is a ``str``)."""
     if isinstance(node, dict):
-        return {key: plain_data(value) for key, value in node.items()}
+        return {plain_data(key): plain_data(value) for key, value in node.items()}
     if isinstance(node, list):
         return [plain_data(item) for item in node]
+    if isinstance(node, str):
+        return str(node)
     return node
 
 
@@ -173,6 +176,22 @@ _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
+def _string_dumper(quotes: str | None) -> Any:
+    """PyYAML's safe dumper, writing a string with a line break double-quoted (plain or
+    single-quoted, the break would be folded or spread over lines), else in ``quotes``."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+        style = '"' if any(char in _BREAKS for char in text) else quotes
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+    Dumper.add_representer(str, string)
+    return Dumper
+
+
 def inline_yaml(value: Any, quotes: str | None = None) -> str:
     """``value`` as one line of YAML (flow style) that the spec loader reads back as itself;
     a string in ``quotes`` (``'`` or ``"``) when they can hold it.
@@ -182,26 +201,13 @@ def inline_yaml(value: Any, quotes: str | None = None) -> str:
     >>> print(inline_yaml("Lyon", '"'), inline_yaml("it's", "'"), inline_yaml("a\\nb"))
     "Lyon" 'it''s' "a\\nb"
     """
-    import yaml
-
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-        # A line break in a plain or single-quoted string would spread it over lines.
-        style = '"' if any(char in _BREAKS for char in text) else quotes
-        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-    Dumper.add_representer(str, string)
-    text = _dumped([value], Dumper, flow=True)
+    text = _dumped([value], _string_dumper(quotes), flow=True)
     return text.strip()[1:-1]  # inside the list: a flow context, the strictest one
 
 
 def block_yaml(value: Any, column: int) -> str:
     """``value`` as block YAML whose lines after the first start at ``column``."""
-    import yaml
-
-    text = _dumped(value, yaml.SafeDumper, flow=False)
+    text = _dumped(value, _string_dumper(None), flow=False)
     return ("\n" + " " * column).join(text.rstrip("\n").split("\n"))
 
 

@@ -1394,3 +1394,30 @@ def test_a_spec_changed_before_the_rename_is_left_as_it_was_saved(tmp_path: Path
     assert result.returncode == 2
     assert spec.read_text() == TWO_CASES + "# saved by hand\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["spec.yaml", "traces.jsonl"]
+
+
+def test_a_parquet_value_a_spec_cannot_hold_is_not_fixed_and_the_rest_is(tmp_path: Path) -> None:
+    # Before: a timestamp column under --update fix ended in a TypeError traceback.
+    pa = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    import datetime
+
+    when = datetime.datetime(2026, 1, 1, 12, 0)
+    calls = [[{"name": "book", "args": {"when": when, "seats": 2}}]]
+    parquet.write_table(pa.table({"case": ["b"], "turns": [calls]}), tmp_path / "runs.parquet")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n  - name: b\n    expected_tools:\n"
+        "      - name: book\n        args: {when: '2025', seats: 1}\n",
+        encoding="utf-8",
+    )
+    result = toolmatch("check", spec, tmp_path / "runs.parquet", "--update", "fix")
+    assert result.returncode == 1, result.stderr
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](b).expected_tools[0].args.when: the recorded "
+        "datetime.datetime(2026, 1, 1, 12, 0) cannot be written in a spec"
+    ]
+    assert spec.read_text(encoding="utf-8") == (
+        "test_cases:\n  - name: b\n    expected_tools:\n"
+        "      - name: book\n        args: {when: '2025', seats: 2}\n"
+    )

@@ -90,14 +90,15 @@ def _holds_matcher(value: object) -> bool:
 
 
 def _writable(value: object) -> bool:
-    """Whether a spec can hold ``value`` as a plain value that equals it: not NaN, and no
-    lone surrogate (JSON text can hold one, a UTF-8 file cannot)."""
+    """Whether a spec can hold ``value`` as a plain value that equals it: a JSON value (a
+    Parquet column may hold a timestamp or a decimal), not NaN, and no lone surrogate (JSON
+    text can hold one, a UTF-8 file cannot)."""
     import json
 
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
         return bool(_quiet_matcher(escaped(value)) == value)
-    except (ConfigError, UnicodeEncodeError, ValueError):
+    except (ConfigError, TypeError, UnicodeEncodeError, ValueError):
         return False
 
 

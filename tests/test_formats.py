@@ -408,6 +408,22 @@ def test_gemini_sdk_objects() -> None:
     assert to_calls(types.Part(text="hi")) == []
 
 
+@pytest.mark.parametrize(
+    "dump",
+    [
+        lambda response: response,
+        lambda response: response.model_dump(),
+        lambda response: response.model_dump(mode="json", by_alias=True, exclude_none=True),
+    ],
+    ids=["object", "model_dump", "json_by_alias"],
+)
+def test_a_gemini_response_to_a_blocked_prompt_holds_no_call(dump: Any) -> None:
+    # A blocked prompt has no candidates, only its feedback: an empty answer, not unknown.
+    types = pytest.importorskip("google.genai.types")
+    feedback = types.GenerateContentResponsePromptFeedback(block_reason="SAFETY")
+    assert to_calls(dump(types.GenerateContentResponse(prompt_feedback=feedback))) == []
+
+
 # --- LangChain ------------------------------------------------------------------------
 
 LANGCHAIN_AI: dict[str, Any] = {

@@ -267,6 +267,30 @@ def test_mcp_sdk_result_objects() -> None:
     assert call.result[0]["text"] == "ok"
 
 
+@pytest.mark.parametrize(
+    "dump",
+    [
+        lambda result: result,
+        lambda result: result.model_dump(),
+        lambda result: result.model_dump(by_alias=True),
+        lambda result: result.model_dump(mode="json"),
+        lambda result: result.model_dump(mode="json", by_alias=True),
+    ],
+    ids=["object", "model_dump", "by_alias", "json", "json_by_alias"],
+)
+@pytest.mark.parametrize("failed", [True, False])
+def test_mcp_sdk_results_fail_in_every_dump(dump: Any, failed: bool) -> None:
+    # mcp 2's model_dump() writes is_error, the field's name; by_alias=True writes isError.
+    mcp_types = pytest.importorskip("mcp.types")
+    result = mcp_types.CallToolResult(
+        content=[mcp_types.TextContent(type="text", text="disk full")], isError=failed
+    )
+    request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "save"}}
+    (call,) = to_calls([request, {"jsonrpc": "2.0", "id": 7, "result": dump(result)}])
+    assert call.failed is failed
+    assert call.result[0]["text"] == "disk full"
+
+
 def test_pydantic_ai_returns_and_retries() -> None:
     messages = pytest.importorskip("pydantic_ai.messages")
     response = messages.ModelResponse(

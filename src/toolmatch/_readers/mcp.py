@@ -18,7 +18,8 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
     """A JSON-RPC request, notification or response.
 
     A response's ``result`` is a ``CallToolResult``: its ``content`` is the result and its
-    ``isError`` says whether the tool failed; a JSON-RPC ``error`` is a failure (the
+    ``isError`` (``is_error`` as mcp 2's ``model_dump()`` writes it) says whether the tool
+    failed; a JSON-RPC ``error`` is a failure (the
     error object is the result). Responses to other requests answer no call, and are
     ignored like any result without its call.
     """
@@ -32,7 +33,10 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
             return
         result = as_data(data.get("result"))
         if isinstance(result, Mapping) and "content" in result:
-            reading.result(data.get("id"), result.get("content"), bool(result.get("isError")))
+            failed = result.get("isError")
+            if failed is None:  # mcp 2's model_dump() writes its field name, not the alias
+                failed = result.get("is_error")
+            reading.result(data.get("id"), result.get("content"), bool(failed))
         return
     if method != "tools/call":
         return  # initialize, tools/list, notifications, ...: no call

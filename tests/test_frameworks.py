@@ -35,13 +35,22 @@ from agents.stream_events import (
     RawResponsesStreamEvent,
     RunItemStreamEvent,
 )
+from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import (
     FakeMessagesListChatModel,
 )
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    ToolMessage,
+)
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.tools import ToolException
 from langchain_core.tools import tool as langchain_tool
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.config import get_stream_writer
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, interrupt
@@ -436,8 +445,63 @@ class ToolCallingFakeModel(FakeMessagesListChatModel):
         return self
 
 
-def weather_graph(checkpointer: Any = None) -> Any:
-    model = ToolCallingFakeModel(
+class ChunkStreamingFakeModel(BaseChatModel):
+    """A chat model that streams its two calls in pieces (``tool_call_chunks``, as OpenAI's
+    integration does), then its answer, so stream_mode="messages" yields chunks."""
+
+    turns: int = 0
+
+    @property
+    def _llm_type(self) -> str:
+        return "chunk-streaming-fake"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+    def _pieces(self) -> list[AIMessageChunk]:
+        self.turns += 1
+        if self.turns == 1:
+            paris = {"name": "get_weather", "args": '{"city": ', "id": "call_1", "index": 0}
+            rest = {"name": None, "args": '"Paris"}', "id": None, "index": 0}
+            atlantis = {
+                "name": "get_weather",
+                "args": '{"city": "Atlantis"}',
+                "id": "call_2",
+                "index": 1,
+            }
+            return [
+                AIMessageChunk("", tool_call_chunks=[paris]),  # type: ignore[list-item]
+                AIMessageChunk("", tool_call_chunks=[rest]),  # type: ignore[list-item]
+                AIMessageChunk(
+                    "",
+                    tool_call_chunks=[atlantis],  # type: ignore[list-item]
+                    chunk_position="last",
+                ),
+            ]
+        return [AIMessageChunk("Paris "), AIMessageChunk("is sunny.", chunk_position="last")]
+
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
+        pieces = self._pieces()
+        whole = pieces[0]
+        for piece in pieces[1:]:
+            whole = whole + piece
+        message = AIMessage(content=whole.content, tool_calls=whole.tool_calls)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> Any:
+        for piece in self._pieces():
+            chunk = ChatGenerationChunk(message=piece)
+            if run_manager:
+                run_manager.on_llm_new_token(str(piece.content), chunk=chunk)
+            yield chunk
+
+
+def weather_graph(checkpointer: Any = None, streaming: bool = False) -> Any:
+    model: Any = ToolCallingFakeModel(
         responses=[
             AIMessage(
                 "",
@@ -449,12 +513,15 @@ def weather_graph(checkpointer: Any = None) -> Any:
             AIMessage("Paris is sunny."),
         ]
     )
+    if streaming:
+        model = ChunkStreamingFakeModel()
 
     def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
         return {"messages": [model.invoke(state["messages"])]}
 
     def log(state: MessagesState) -> None:
-        return None  # a node that updates nothing
+        """A node that updates nothing, and writes what stream_mode="custom" yields."""
+        get_stream_writer()({"progress": "started"})
 
     builder = StateGraph(MessagesState)
     builder.add_node("log", log)
@@ -537,6 +604,125 @@ def test_langgraph_graph_itself_says_what_to_pass() -> None:
     assert str(error.value).endswith(
         "(langgraph.CompiledStateGraph); it holds no run: pass the state graph.invoke(...) "
         "returns, or graph.get_state(config); accepted shapes: " + FORMATS_DOC
+    )
+
+
+# Every stream mode, alone, in a list (v1: (mode, chunk) tuples) and as v2 parts, counts
+# each call once: a message is read once per id, however many chunks repeat it.
+LANGGRAPH_MODES = ["values", "updates", "messages", "debug", "tasks", "checkpoints"]
+
+
+def langgraph_stream(mode: Any, version: str = "v1", streaming: bool = False) -> list[Any]:
+    graph = weather_graph(InMemorySaver(), streaming)
+    config = {"configurable": {"thread_id": "modes"}}
+    return list(graph.stream(QUESTION, config, stream_mode=mode, version=version))
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("mode", LANGGRAPH_MODES)
+def test_langgraph_every_stream_mode_counts_each_call_once(mode: str, version: str) -> None:
+    chunks = langgraph_stream(mode, version)
+    assert len(chunks) >= 4
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(iter(chunks)) == LANGGRAPH_CALLS
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize(
+    "modes", [["updates", "messages"], ["values", "updates"], [*LANGGRAPH_MODES, "custom"]]
+)
+def test_langgraph_mixed_stream_modes_count_each_call_once(modes: list[str], version: str) -> None:
+    chunks = langgraph_stream(modes, version)
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("modes", ["messages", ["messages", "updates"], ["values", "messages"]])
+def test_langgraph_streamed_chunks_count_once_with_the_whole_message(
+    modes: Any, version: str
+) -> None:
+    # the model streams its calls in pieces: the chunks and the whole message share an id
+    chunks = langgraph_stream(modes, version, streaming=True)
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+
+
+@pytest.mark.parametrize("modes", ["updates", ["updates", "messages", "values"]])
+def test_langgraph_subgraph_namespaced_chunks_count_each_call_once(modes: Any) -> None:
+    chunks = list(weather_graph().stream(QUESTION, stream_mode=modes, subgraphs=True))
+    assert all(chunk[0] == () for chunk in chunks)  # (namespace, [mode,] chunk)
+    assert to_calls(chunks) == LANGGRAPH_CALLS
+    named = [(("agent:1",), *chunk[1:]) for chunk in chunks]  # as a subgraph's chunks
+    assert to_calls(named) == LANGGRAPH_CALLS
+
+
+def test_langgraph_a_values_stream_and_its_final_state_count_each_call_once() -> None:
+    graph = weather_graph()
+    snapshots = list(graph.stream(QUESTION, stream_mode="values"))
+    assert len(snapshots) == 4
+    assert to_calls(snapshots) == LANGGRAPH_CALLS
+    assert to_calls([*snapshots, snapshots[-1]]) == LANGGRAPH_CALLS
+    assert to_calls(snapshots[-1]) == LANGGRAPH_CALLS
+    # as JSON (messages_to_dict), the ids still tell the repeats
+    dumped = [{"messages": [message.model_dump() for message in s["messages"]]} for s in snapshots]
+    assert to_calls(dumped) == LANGGRAPH_CALLS
+
+
+def test_langgraph_snapshots_without_message_ids_count_by_position() -> None:
+    first = AIMessage(
+        "", tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "c1"}]
+    )
+    answer = ToolMessage("Sunny", tool_call_id="c1")
+    again = AIMessage(
+        "", tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "c1"}]
+    )
+    assert first.id is None
+    snapshots = [
+        {"messages": [HumanMessage("Weather?"), first]},
+        {"messages": [HumanMessage("Weather?"), first, answer]},
+        {"messages": [HumanMessage("Weather?"), first, answer, again]},
+    ]
+    paris = ToolCall("get_weather", {"city": "Paris"}, id="c1")
+    # the same call asked again (a reused call id) is a second call: ids of calls are no identity
+    assert to_calls(snapshots) == [
+        ToolCall("get_weather", {"city": "Paris"}, id="c1", result="Sunny", failed=False),
+        paris,
+    ]
+
+
+def test_langgraph_reused_call_ids_in_distinct_messages_count_twice() -> None:
+    state = weather_graph().invoke(QUESTION)
+    # another run: new message ids, the same call ids (a fake model answering with one
+    # AIMessage object twice gives it one id: LangGraph's add_messages merges it too)
+    second = weather_graph().invoke(QUESTION)
+    assert to_calls([state, second]) == LANGGRAPH_CALLS * 2
+
+
+def test_langgraph_custom_parts_alone_say_what_to_pass() -> None:
+    parts = langgraph_stream("custom", "v2")
+    assert parts == [{"type": "custom", "ns": (), "data": {"progress": "started"}}]
+    with pytest.raises(TypeError) as error:
+        to_calls(parts)
+    assert str(error.value) == (
+        "to_calls cannot read tool calls from input[0]: stream_mode='custom' holds what the "
+        "graph's nodes wrote with get_stream_writer(), not the run's messages; pass the final "
+        "state, or stream with stream_mode=['updates', 'custom']"
+    )
+    chunks = langgraph_stream(["custom"])
+    assert chunks == [("custom", {"progress": "started"})]
+    with pytest.raises(TypeError) as error:
+        to_calls(chunks)
+    assert str(error.value).startswith(
+        "to_calls cannot read tool calls from input[0]: stream_mode='custom' holds"
+    )
+
+
+def test_langgraph_an_unknown_mode_in_a_pair_names_it() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls([("update", {"agent": None})])
+    assert str(error.value) == (
+        "to_calls cannot read tool calls from input[0]: ('update', {'agent': None}) (tuple); "
+        "a (mode, chunk) pair's mode 'update' is not a LangGraph stream mode (values, "
+        "updates, messages, debug, tasks, checkpoints, custom); accepted shapes: " + FORMATS_DOC
     )
 
 
@@ -921,11 +1107,9 @@ def test_langgraph_v2_update_parts() -> None:
     parts = list(weather_graph().stream(QUESTION, stream_mode="updates", version="v2"))
     assert [part["type"] for part in parts] == ["updates"] * 4
     assert to_calls(parts) == LANGGRAPH_CALLS
-    # other modes repeat what the updates hold: they are not read, so not counted twice
+    # other modes repeat what the updates hold: each message counts once
     mixed = list(weather_graph().stream(QUESTION, stream_mode=["updates", "values"], version="v2"))
-    with pytest.raises(TypeError, match=r"its type 'values' is not one to_calls knows"):
-        to_calls(mixed)
-    assert to_calls([part for part in mixed if part["type"] == "updates"]) == LANGGRAPH_CALLS
+    assert to_calls(mixed) == LANGGRAPH_CALLS
 
 
 def test_llama_index_streamed_responses_give_the_last_message() -> None:

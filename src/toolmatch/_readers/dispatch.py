@@ -88,6 +88,22 @@ def read_sequence(items: Sequence[object], where: str, reading: Reading) -> None
     reading.read_each(items, where)
 
 
+def read_tuple(items: tuple[object, ...], where: str, reading: Reading) -> None:
+    """A tuple: a LangGraph ``(mode, chunk)`` pair (``stream_mode=[...]``), else each item
+    in order."""
+    if not langgraph.read_langgraph_pair(items, where, reading):
+        reading.read_each(items, where)
+
+
+def read_custom_type(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """``type: "custom"``: a LangGraph stream part (``ns``, ``data``) or an OpenAI custom
+    tool call."""
+    if langgraph.is_stream_part(data):
+        langgraph.read_langgraph_part(data, where, reading)
+    else:
+        openai.read_custom_entry(data, where, reading)
+
+
 def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     """A ``ToolCall``: itself, unless a matcher stands for one of its fields."""
     held = matcher_fields(call)
@@ -101,7 +117,7 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
 
 # --- 1. by type and class ------------------------------------------------------------------
 
-BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_sequence, ToolCall: read_tool_call}
+BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_tuple, ToolCall: read_tool_call}
 BY_CLASS: dict[tuple[str, str], Handler] = {}
 
 # --- 2. mappings: discriminator values, then keys ------------------------------------------
@@ -240,19 +256,26 @@ BY_CLASS.update(
         ("unittest", "_Call"): mocks.read_mock_call,
     }
 )
-TYPES["updates"] = langgraph.read_langgraph_part  # LangGraph's stream parts (version="v2")
+# LangGraph's stream parts (version="v2"), one type a mode, and its debug events
+TYPES.update(dict.fromkeys(langgraph.PART_TYPES, langgraph.read_langgraph_part))
+TYPES["custom"] = read_custom_type  # also OpenAI's custom tool calls
+TYPES.update(dict.fromkeys(langgraph.DEBUG_TYPES, langgraph.read_debug_event))
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),
     ("source_call_id", atif.read_atif_result),
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
+    ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
+    ("interrupts", langgraph.read_task),
+    ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
     ("__interrupt__", no_call),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_update, langgraph.read_langgraph_update),
+    (langgraph.is_langgraph_checkpoint, langgraph.read_langgraph_checkpoint),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------

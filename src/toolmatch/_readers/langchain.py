@@ -27,6 +27,10 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if isinstance(inner, Mapping):
             reading.read(inner, f"{where}.data")
             return
+    # An AI message counts once per id (a state's snapshots repeat it). Only AI messages:
+    # others hold no call, and a RemoveMessage's id is the removed message's.
+    if data.get("type") == "ai" and not reading.first_sight(data.get("id"), True):
+        return
     calls = data.get("tool_calls")
     invalid = data.get("invalid_tool_calls")
     # The parsed calls are authoritative: the content holds the provider's raw blocks, the
@@ -59,6 +63,8 @@ def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> 
         if isinstance(inner, Mapping):
             reading.read(inner, f"{where}.data")
             return
+    if not reading.first_sight(data.get("id"), True):
+        return  # a repeat of an answer already read: it would go to a reused call id
     status = data.get("status", "success")
     reading.result(data.get("tool_call_id"), data.get("content"), status == "error")
 

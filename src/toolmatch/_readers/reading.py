@@ -91,6 +91,7 @@ class Reading:
         "_calls",
         "_copy_args",
         "_dispatch",
+        "_message_ids",
         "_open_slots",
         "_read_dict",
         "_results",
@@ -112,6 +113,8 @@ class Reading:
         # Made on first use: most runs have no results and no states.
         self._results: list[tuple[str, object, bool | None]] | None = None
         self._states: dict[type, object] | None = None
+        # Message id -> whether it was seen whole (True) or only in chunks (False).
+        self._message_ids: dict[str, bool] | None = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
@@ -207,6 +210,27 @@ class Reading:
             if self._results is None:
                 self._results = []
             self._results.append((str(call_id), content, failed))
+
+    def first_sight(self, message_id: object, whole: bool) -> bool:
+        """Whether to read the message of ``message_id``, a ``whole`` message or a chunk of
+        one: a message counts once per id, however many snapshots, stream modes or final
+        objects repeat it (docs/formats.md, "Counted once"). The chunks of one id are all
+        read (they assemble one message); once a message of that id was read, whole or in
+        chunks, a later whole one or chunk of it is not. No id (``None``): always read.
+        """
+        if type(message_id) is not str or not message_id:
+            return True
+        seen = self._message_ids
+        if seen is None:
+            seen = self._message_ids = {}
+        earlier = seen.get(message_id)
+        if earlier is None:
+            seen[message_id] = whole
+            return True
+        if whole:
+            seen[message_id] = True  # chunks of it that come later repeat it too
+            return False
+        return not earlier
 
     def state(self, kind: type[S]) -> S:
         """This run's one ``kind()`` object; its ``finish(reading)``, if any, runs at finish."""

@@ -466,6 +466,8 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
     if "data" in data and len(data) == 2:  # LangChain's messages_to_dict()
         where = f"{where}.data"
         data = _mapping(data["data"], where)
+    if not reading.first_sight(data.get("id"), False):
+        return  # the message was read whole already
     state = reading.state(_LangChainChunks)
     entries = _items(data.get("tool_call_chunks"), f"{where}.tool_call_chunks")
     for number, entry in enumerate(entries):

@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from toolmatch import __version__
 from toolmatch._cli.console import fail, printable
 from toolmatch._cli.files import unchanged
+from toolmatch._cli.record import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
@@ -237,6 +238,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
+    add_syntax(check)
     check.add_argument(
         "--update",
         choices=("new", "fix", "all"),
@@ -281,6 +283,9 @@ def _check(options: argparse.Namespace) -> int:
         refused = refusal(options, os.environ)
         if refused is not None:
             return fail(refused)
+    unreadable = read_syntax(options)
+    if unreadable is not None:
+        return unreadable
     try:
         cases, warned = _load(options, options.spec)
     except ConfigError as error:
@@ -373,7 +378,7 @@ def _run(
     names = [case.name for case in cases]
     report = Report(names, reading, formats, output, options.min_pass_rate)
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json=want_json, envelope=envelope_of(options))
+    judge = Judge(cases, want_json, envelope_of(options), options.python_turns)
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:

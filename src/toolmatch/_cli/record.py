@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._runs.envelope import Envelope
+    from toolmatch._runs.syntax import PythonTurns
 
-__all__ = ["add_record"]
+__all__ = ["add_record", "add_syntax", "read_syntax"]
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -92,7 +93,41 @@ def add_record(commands: Any) -> None:
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
+    add_syntax(record)
     record.set_defaults(run=_record)
+
+
+def add_syntax(command: argparse.ArgumentParser) -> None:
+    """Add ``--syntax`` and ``--functions``, how a turn given as text is read, to ``command``."""
+    command.add_argument(
+        "--syntax",
+        choices=("json", "python"),
+        default="json",
+        help="json (default): a turn given as text is JSON; python: it is calls written as "
+        "Python, [cd(folder='docs')], as BFCL's model outputs hold them (a list of such texts "
+        "is a turn's steps)",
+    )
+    command.add_argument(
+        "--functions",
+        metavar="DOCS",
+        action="append",
+        help="with --syntax python, function docs naming positional arguments, as for "
+        "toolmatch import bfcl (JSON Lines or a JSON list; may be given several times)",
+    )
+
+
+def read_syntax(options: argparse.Namespace) -> int | None:
+    """Sets ``options.python_turns`` from ``--syntax`` and ``--functions``; the exit status
+    when they cannot be read."""
+    from toolmatch._runs.syntax import python_turns_of
+
+    try:
+        options.python_turns = python_turns_of(options)
+    except OSError as error:
+        return fail(f"cannot read {error.filename}: {error.strerror or error}")
+    except (TypeError, ValueError) as error:
+        return fail(str(error))
+    return None
 
 
 def _record(options: argparse.Namespace) -> int:
@@ -105,6 +140,9 @@ def _record(options: argparse.Namespace) -> int:
     output = options.output
     if output is not None and not output.lower().endswith(_SUFFIXES):
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
+    refused = read_syntax(options)
+    if refused is not None:
+        return refused
     try:
         reading = TracesSource(options.traces)
     except TracesError as error:
@@ -115,7 +153,9 @@ def _record(options: argparse.Namespace) -> int:
         if output is not None and any(same_file(output, file) for file in reading.files):
             return fail(f"cannot write {output}: it is the traces file")
         try:
-            runs, errors = _read_runs(reading, columns_of(options), envelope_of(options))
+            runs, errors = _read_runs(
+                reading, columns_of(options), envelope_of(options), options.python_turns
+            )
         except StoppedError as error:
             return fail(reading.stopped(error))
     if not runs:
@@ -129,7 +169,10 @@ def _bad(reading: TracesSource, number: int, message: str) -> None:
 
 
 def _read_runs(
-    reading: TracesSource, columns: set[str], envelope: Envelope | None
+    reading: TracesSource,
+    columns: set[str],
+    envelope: Envelope | None,
+    python: PythonTurns | None,
 ) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
     """Each case's runs (record number and calls), in order of first appearance, and how
     many records were bad (each reported as it is read)."""
@@ -143,7 +186,7 @@ def _read_runs(
             if envelope is not None:
                 run = envelope(run)
             case, turns = _case_and_turns(run)
-            calls = calls_of_run(turns)
+            calls = calls_of_run(turns, python)
         except (RecordError, TypeError, ValueError) as error:
             _bad(reading, number, str(error))
             errors += 1

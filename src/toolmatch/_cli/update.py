@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._runs.envelope import Envelope
+    from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
     from toolmatch._spec.update_plan import Edit
@@ -386,7 +387,10 @@ class Runs:
 
 
 def read_runs(
-    items: Iterable[tuple[int, object]], names: Iterable[str], envelope: Envelope | None
+    items: Iterable[tuple[int, object]],
+    names: Iterable[str],
+    envelope: Envelope | None,
+    python: PythonTurns | None = None,
 ) -> Runs:
     """The runs of the trace records (``trace_items``), read as ``toolmatch check`` and
     ``toolmatch record`` read them; a record that holds no readable run is left out (the
@@ -410,7 +414,7 @@ def read_runs(
         if not isinstance(name, str):
             continue
         try:
-            calls = calls_of_run(run["turns"])
+            calls = calls_of_run(run["turns"], python)
         except (TypeError, ValueError, RecursionError):
             continue
         if name in known:
@@ -501,7 +505,7 @@ def update_spec(
     where = options.spec
     try:
         items = trace_items(reading, columns_of(options))
-        runs = read_runs(items, (case.name for case in cases), envelope)
+        runs = read_runs(items, (case.name for case in cases), envelope, options.python_turns)
     except StoppedError as error:
         return fail(reading.stopped(error))
     try:

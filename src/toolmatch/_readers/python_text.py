@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-__all__ = ["python_calls", "read_syntax"]
+__all__ = ["NotCallsError", "python_calls", "read_syntax"]
 
 # The line breaks Python's tokenizer knows (str.splitlines() knows more).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -31,6 +31,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LEADING = " \t\f\r\n"
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _SHOWN = 60
+
+
+class NotCallsError(ValueError):
+    """Text that is not one call or a bracketed list of calls: words, or other code."""
 
 
 def read_syntax(obj: object, syntax: str, tools: object) -> list[ToolCall]:
@@ -100,35 +104,35 @@ class _Source:
 
 def _call_nodes(source: _Source) -> list[ast.Call]:
     if not source.body:
-        raise ValueError("expected a call or a list of calls, got no text")
+        raise NotCallsError("expected a call or a list of calls, got no text")
     try:
         tree = ast.parse(source.body, mode="eval")
     except SyntaxError as error:
         place = ""
         if error.lineno:
             place = f" at {source.at(error.lineno, error.offset or 1)}"
-        raise ValueError(f"invalid Python call syntax{place}: {error.msg}") from None
+        raise NotCallsError(f"invalid Python call syntax{place}: {error.msg}") from None
     except ValueError as error:  # null bytes, lone surrogates
-        raise ValueError(f"invalid Python call syntax: {error}") from None
+        raise NotCallsError(f"invalid Python call syntax: {error}") from None
     except (MemoryError, RecursionError):
-        raise ValueError("invalid Python call syntax: too deeply nested to parse") from None
+        raise NotCallsError("invalid Python call syntax: too deeply nested to parse") from None
     body = tree.body
     if isinstance(body, ast.Call):
         return [body]
     if not isinstance(body, ast.List):
-        raise ValueError(
+        raise NotCallsError(
             f"expected a call or a list of calls at {source.of(body)}, got {source.text(body)}"
         )
     for item in body.elts:
         if not isinstance(item, ast.Call):
-            raise ValueError(f"expected a call at {source.of(item)}, got {source.text(item)}")
+            raise NotCallsError(f"expected a call at {source.of(item)}, got {source.text(item)}")
     return body.elts  # type: ignore[return-value]  # each checked above
 
 
 def _call(node: ast.Call, source: _Source, tools: Mapping[str, ToolDefinition] | None) -> ToolCall:
     name = _dotted_name(node.func)
     if name is None:
-        raise ValueError(
+        raise NotCallsError(
             f"expected a tool name at {source.of(node.func)}, got {source.text(node.func)}"
         )
     for argument in node.args:

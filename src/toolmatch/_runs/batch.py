@@ -13,6 +13,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
 from toolmatch._runs.workers import judge_blocks
 from toolmatch._spec.loading import TestCase
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     from toolmatch._runs.judging import Outcome
+    from toolmatch._runs.syntax import PythonTurns
 
     _Records = TypeVar("_Records")
 
@@ -32,8 +34,8 @@ _ADDED = ("passed", "score", "reason")
 class _RowJudge(Judge):
     """The command's judge, given runs already read, that also scores each one."""
 
-    def __init__(self, cases: Sequence[TestCase]) -> None:
-        super().__init__(cases, want_json=False)
+    def __init__(self, cases: Sequence[TestCase], python: PythonTurns | None) -> None:
+        super().__init__(cases, want_json=False, python=python)
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         # Each block is one run given, whatever it is: bytes are not lines here.
@@ -68,7 +70,8 @@ def _row(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _judge_for(cases: object) -> _RowJudge:
+def _judge_for(cases: object, syntax: str, tools: object) -> _RowJudge:
+    python = python_turns(syntax, tools)
     if isinstance(cases, (str, bytes)) or hasattr(cases, "__fspath__"):
         raise TypeError(
             f"cases must be the test cases load_test_cases returns, got the path "
@@ -89,12 +92,17 @@ def _judge_for(cases: object) -> _RowJudge:
         if case.name in names:
             raise ValueError(f"cases[{index}]: a second test case named {short_repr(case.name)}")
         names.add(case.name)
-    return _RowJudge(loaded)
+    return _RowJudge(loaded, python)
 
 
 @public
 def check_runs(
-    cases: Iterable[TestCase], runs: Iterable[object], *, jobs: int = 1
+    cases: Iterable[TestCase],
+    runs: Iterable[object],
+    *,
+    jobs: int = 1,
+    syntax: str = "json",
+    tools: Sequence[object] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Judge recorded runs, ``{"case": NAME, "turns": [...]}`` mappings, against their cases.
 
@@ -103,7 +111,9 @@ def check_runs(
     ``reason`` its first failure (empty when it passed). A run that cannot be checked (an
     unknown case, unreadable turns) is a row too, failed, scored 0, with what is wrong with
     it as its reason, in the words of ``toolmatch check``. ``jobs`` worker processes judge
-    the runs as ``toolmatch check --jobs`` does; the rows come in the same order.
+    the runs as ``toolmatch check --jobs`` does; the rows come in the same order. With
+    ``syntax="python"`` a turn given as text is read as Python calls, naming positional
+    arguments from ``tools``, as ``toolmatch check --syntax python --functions`` reads it.
 
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
@@ -114,7 +124,7 @@ def check_runs(
     >>> second["passed"], second["score"], second["reason"]
     (False, 0.0, "unknown case 'other'; the spec has 'lookup'")
     """
-    judge = _judge_for(cases)
+    judge = _judge_for(cases, syntax, tools)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number >= 1, got {short_repr(jobs)}")
     return _rows(judge, runs, jobs)
@@ -145,6 +155,8 @@ def check_batch(
     *,
     case_key: str = "case",
     turns_key: str = "turns",
+    syntax: str = "json",
+    tools: Sequence[object] | None = None,
 ) -> _Records:
     """Judge a batch of runs held in columns; returns it with ``passed``, ``score``, ``reason``.
 
@@ -154,7 +166,8 @@ def check_batch(
     back is the same kind of batch with the input's columns and three more: ``passed``
     (bool), ``score`` (float) and ``reason`` (str, empty when passed), as in
     :func:`check_runs`. A row that cannot be checked fails with its reason; a batch without
-    those columns, or already holding one of the three, raises ``ValueError``.
+    those columns, or already holding one of the three, raises ``ValueError``. ``syntax``
+    and ``tools`` read text turns as in :func:`check_runs`.
 
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
@@ -165,7 +178,7 @@ def check_batch(
     >>> checked["reason"][1].startswith("turn 0, expected_tools[0]: expected 1 matching call(s)")
     True
     """
-    judge = _judge_for(cases)
+    judge = _judge_for(cases, syntax, tools)
     module = type(records).__module__.partition(".")[0]
     if module == "pyarrow":
         return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]

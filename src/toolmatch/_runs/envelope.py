@@ -63,17 +63,25 @@ class Envelope:
     {'case': 'lookup', 'turns': [[{'role': 'user', 'content': 'hi'}]]}
     """
 
-    __slots__ = ("case_key", "turns_key", "one_turn", "_case_path", "_turns_path")
+    __slots__ = ("case_key", "turns_key", "one_turn", "text_calls", "_case_path", "_turns_path")
 
-    def __init__(self, case_key: str = "case", turns_key: str = "turns", one_turn: bool = False):
+    def __init__(
+        self,
+        case_key: str = "case",
+        turns_key: str = "turns",
+        one_turn: bool = False,
+        text_calls: bool = False,
+    ):
         self.case_key = case_key
         self.turns_key = turns_key
         self.one_turn = one_turn
+        # --syntax python: one turn given as text is calls written as Python, not JSON
+        self.text_calls = text_calls
         self._case_path = tuple(case_key.split("."))
         self._turns_path = tuple(turns_key.split("."))
 
-    def __reduce__(self) -> tuple[type[Envelope], tuple[str, str, bool]]:
-        return (Envelope, (self.case_key, self.turns_key, self.one_turn))
+    def __reduce__(self) -> tuple[type[Envelope], tuple[str, str, bool, bool]]:
+        return (Envelope, (self.case_key, self.turns_key, self.one_turn, self.text_calls))
 
     def __call__(self, record: object) -> object:
         """The run the record holds; a record that is not a JSON object is left as it is."""
@@ -86,7 +94,9 @@ class Envelope:
         turns = _field(record, self._turns_path)
         if turns is _MISSING:
             raise RecordError(f"no {self.turns_key!r} field (--turns-key) in this record", name)
-        if self.one_turn:
+        if self.one_turn and self.text_calls and isinstance(turns, str):
+            turns = [turns]
+        elif self.one_turn:
             try:
                 turns = [turns_value(turns)]
             except ValueError as error:
@@ -95,11 +105,12 @@ class Envelope:
 
 
 def envelope_of(options: Any) -> Envelope | None:
-    """The envelope of a command's ``--case-key/--turns-key/--one-turn``; ``None`` for
-    the trace format's own ``{"case": ..., "turns": [...]}``."""
+    """The envelope of a command's ``--case-key/--turns-key/--one-turn`` (and
+    ``--syntax``); ``None`` for the trace format's own ``{"case": ..., "turns": [...]}``."""
     if (options.case_key, options.turns_key, options.one_turn) == ("case", "turns", False):
         return None
-    return Envelope(options.case_key, options.turns_key, options.one_turn)
+    text_calls = options.syntax == "python"
+    return Envelope(options.case_key, options.turns_key, options.one_turn, text_calls)
 
 
 def columns_of(options: Any) -> set[str]:

@@ -19,6 +19,8 @@ from toolmatch._spec.loading import TestCase, judge_case
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._runs.syntax import PythonTurns
+
     # What a line came to: kind, line number, case name (when known), the report's lines,
     # a one-line message (the first failure's place and reason, or the error), the JSON body.
     Outcome = tuple[str, int, str | None, list[str], str, str | None]
@@ -35,11 +37,16 @@ class Judge:
     """Judges trace records against the spec; sent once to each worker process."""
 
     def __init__(
-        self, cases: Sequence[TestCase], want_json: bool, envelope: Envelope | None = None
+        self,
+        cases: Sequence[TestCase],
+        want_json: bool,
+        envelope: Envelope | None = None,
+        python: PythonTurns | None = None,
     ) -> None:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
         self.envelope = envelope  # where another trace format keeps case and turns
+        self.python = python  # --syntax python: text turns read as Python calls
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         """The outcomes of a block of ``trace_blocks``: its lines', or its one record's."""
@@ -89,7 +96,10 @@ class Judge:
         # From here on the line is its case's run: whatever goes wrong, it is reported once,
         # as this run's error, and the case is not missing.
         try:
-            return self._verdict(number, name, case, turns_value(run["turns"]))
+            turns = turns_value(run["turns"])
+            if self.python is not None:
+                turns = self.python(turns)
+            return self._verdict(number, name, case, turns)
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return _bad(number, str(error), name)
         except Exception as error:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._runs.syntax import PythonTurns
 
 __all__ = [
     "add_comment",
@@ -49,8 +50,9 @@ _VALUE_WIDTH = 40  # one observed value in a comment, at most
 _SHOWN_CALLS = 5  # calls left out, listed on a turn
 
 
-def calls_of_run(run_turns: object) -> list[list[ToolCall]]:
-    """A recorded run's turns (a list, or that list as JSON text), each read by :func:`to_calls`.
+def calls_of_run(run_turns: object, python: PythonTurns | None = None) -> list[list[ToolCall]]:
+    """A recorded run's turns (a list, or that list as JSON text), each read by :func:`to_calls`
+    (its text turns as Python calls with ``python``, ``--syntax python``).
 
     Raises ``TypeError`` (or ``ValueError``) naming the turn that cannot be read, as
     ``toolmatch check`` reports it.
@@ -58,7 +60,8 @@ def calls_of_run(run_turns: object) -> list[list[ToolCall]]:
     >>> calls_of_run('[[{"name": "search", "args": {"q": "paris"}}], []]')
     [[ToolCall(name='search', args={'q': 'paris'})], []]
     """
-    return read_run_turns(turns_value(run_turns))
+    turns = turns_value(run_turns)
+    return read_run_turns(turns if python is None else python(turns))
 
 
 def kept_turn_count(runs: Sequence[Sequence[object]]) -> int | None:

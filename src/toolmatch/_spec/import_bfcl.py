@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.definitions import ToolDefinition
 
-__all__ = ["import_bfcl"]
+__all__ = ["function_docs", "import_bfcl"]
 
 # BFCL's mark for "this parameter may be left out".
 _OMITTED = ""
@@ -54,7 +54,7 @@ def import_bfcl(
     """
     entries = read_json_entries(possible_answers, "possible_answers")
     # Read once: every multi-turn call is named from the same definitions.
-    tools = None if functions is None else _definitions(functions)
+    tools = None if functions is None else function_docs(functions)
     cases = []
     places = []
     first: dict[str, str] = {}
@@ -188,7 +188,7 @@ def _multi_turn(
     return {"name": name, "turns": turns}
 
 
-def _definitions(functions: str | PathLike[str] | Sequence[object]) -> list[ToolDefinition]:
+def function_docs(functions: str | PathLike[str] | Sequence[object]) -> list[ToolDefinition]:
     """The function docs, read one by one so that a bad one is named by its file and line."""
     import os
 

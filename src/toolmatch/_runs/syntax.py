@@ -1,0 +1,113 @@
+"""``--syntax python``: a run's turns given as Python call text, as BFCL's model outputs hold
+them, read as calls (docs/cli.md, Python-text turns).
+
+A turn that is a string is one model output, ``[cd(folder='docs'), ls()]``, read by the
+Python reader (``toolmatch._readers.python_text``): text that is no call syntax is the
+turn's error. A turn that is a non-empty list of strings is the steps of a BFCL multi-turn
+turn, one model output each, their calls in order: a step that is no call syntax is the
+model answering in words (BFCL ends a turn on it) and holds no call. Any other turn is read
+as without the option. Positional arguments take their names from the function docs.
+"""
+
+from __future__ import annotations
+
+from toolmatch._calls.definitions import read_tool_definitions
+from toolmatch._core.describe import short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.python_text import NotCallsError, python_calls
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._calls.definitions import ToolDefinition
+
+__all__ = ["PythonTurns", "python_turns", "python_turns_of"]
+
+
+class PythonTurns:
+    """Reads the text turns of a run as Python calls, naming positional arguments from
+    ``tools``; sent to each ``--jobs`` worker with the judge.
+
+    >>> PythonTurns(None)(["[cd(folder='docs')]", ["ls()", "Done: the folder is listed."], []])
+    [[ToolCall(name='cd', args={'folder': 'docs'})], [ToolCall(name='ls', args={})], []]
+    """
+
+    __slots__ = ("tools",)
+
+    def __init__(self, tools: Mapping[str, ToolDefinition] | None) -> None:
+        self.tools = tools
+
+    def __reduce__(self) -> tuple[type[PythonTurns], tuple[Mapping[str, ToolDefinition] | None]]:
+        return (PythonTurns, (self.tools,))
+
+    def __call__(self, turns: object) -> object:
+        """``turns`` with each text turn read as calls; anything that is not a list of
+        turns as it is (the judge names what is wrong with it)."""
+        if not isinstance(turns, (list, tuple)):
+            return turns
+        return [self._turn(turn, f"turns[{number}]") for number, turn in enumerate(turns)]
+
+    def _turn(self, turn: object, where: str) -> object:
+        if isinstance(turn, str):
+            return self._calls(turn, where)
+        if not isinstance(turn, (list, tuple)) or not turn:
+            return turn
+        if not all(isinstance(step, str) for step in turn):
+            return turn
+        calls: list[ToolCall] = []
+        for index, step in enumerate(turn):
+            try:
+                calls += self._calls(step, f"{where}[{index}]", words=True)
+            except NotCallsError:
+                continue  # the model's reply in words
+        return calls
+
+    def _calls(self, text: str, where: str, words: bool = False) -> list[ToolCall]:
+        try:
+            return python_calls(text, self.tools)
+        except ValueError as error:
+            if words and isinstance(error, NotCallsError):
+                raise
+            raise ValueError(f"{where}: {error}") from None
+
+
+def python_turns(syntax: str, tools: object = None) -> PythonTurns | None:
+    """The reader of text turns for ``syntax`` (``"json"``: none; ``"python"``), naming
+    positional arguments from ``tools`` (definitions in any shape ``to_calls`` takes);
+    ``ValueError`` for any other syntax, or ``tools`` without ``"python"``.
+
+    >>> python_turns("json") is None
+    True
+    >>> python_turns("yaml")
+    Traceback (most recent call last):
+    ...
+    ValueError: syntax must be 'json' or 'python', got 'yaml'
+    """
+    if syntax == "python":
+        return PythonTurns(None if tools is None else read_tool_definitions(tools))
+    if syntax != "json":
+        raise ValueError(f"syntax must be 'json' or 'python', got {short_repr(syntax)}")
+    if tools is not None:
+        raise ValueError(
+            "tools= names positional arguments in Python call text; pass syntax='python'"
+        )
+    return None
+
+
+def python_turns_of(options: Any) -> PythonTurns | None:
+    """The reader of a command's ``--syntax`` and ``--functions DOCS`` (read here, once);
+    ``ValueError`` or ``OSError`` for docs that cannot be read."""
+    if options.syntax != "python":
+        if options.functions:
+            raise ValueError(
+                "--functions names positional arguments in Python call text: it needs "
+                "--syntax python"
+            )
+        return None
+    if not options.functions:
+        return PythonTurns(None)
+    from toolmatch._spec.import_bfcl import function_docs
+
+    return PythonTurns(read_tool_definitions(function_docs(options.functions)))

@@ -579,11 +579,9 @@ def _read_fields(value: object, path: str, problems: Problems, row: MatcherKey) 
     if value is True and row.reads == "keywords":
         return ({},)
     if not isinstance(value, dict):
-        either = "true or " if row.reads == "keywords" else ""
-        problems.add(
-            path,
-            f"must be {either}a mapping of {names}, got {short_repr(value)} ({type_name(value)})",
-        )
+        # the texts each reader had before it took fields: messages are API
+        what = f"true or a mapping of {names}" if row.reads == "keywords" else "a mapping"
+        problems.add(path, f"must be {what}, got {short_repr(value)} ({type_name(value)})")
         return ()
     unknown = [name for name in value if name not in row.fields]
     if unknown:

@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["EndsWith", "IsEmail", "IsJSON", "IsURL", "IsUUID", "StartsWith"]
+__all__ = ["UUID_VERSIONS", "EndsWith", "IsEmail", "IsJSON", "IsURL", "IsUUID", "StartsWith"]
+
+UUID_VERSIONS = range(1, 9)
+"""The UUID versions ``IsUUID`` knows (RFC 9562)."""
 
 
 def _text(actual: object) -> str | None:
@@ -132,7 +135,9 @@ class IsUUID(ReasonedMatcher, _trusted=True):
     def __init__(self, version: int | None = None) -> None:
         global _CANONICAL_UUID
         if version is not None and (
-            isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 8
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or version not in UUID_VERSIONS
         ):
             raise ValueError(f"IsUUID version must be None or 1 to 8, got {short_repr(version)}")
         if _CANONICAL_UUID is None:

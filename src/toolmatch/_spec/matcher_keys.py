@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "FIELD_KINDS",
     "ARGS_KEYS_01",
     "KEYS_01",
     "MATCHER_KEYS",
@@ -91,33 +92,20 @@ def _regex(pattern: str, *, ignore_case: bool = False) -> Matcher:
     return Regex(pattern, flags=2 if ignore_case else 0)
 
 
-def _keyword_form(make: Callable[..., Matcher], names: tuple[str, ...]) -> Callable[..., Matcher]:
-    """A builder for ``{$key: true}`` (no arguments) or ``{$key: {name: value, ...}}`` (those
-    keyword arguments, ``names`` only): the file spelling of a matcher whose arguments all
-    have names."""
+def _by_name(make: Callable[..., Matcher]) -> Callable[..., Matcher]:
+    """A builder of ``make`` from one mapping of its keyword arguments, as the "keywords" and
+    "fields" readers pass them (each name checked against the row's ``fields``)."""
 
-    def build(spec: object) -> Matcher:
-        if spec is True:
-            return make()
-        if not isinstance(spec, dict):
-            raise TypeError(
-                f"must be true or a mapping of {', '.join(names)}, got {short_repr(spec)} "
-                f"({type_name(spec)})"
-            )
-        unknown = [key for key in spec if key not in names]
-        if unknown:
-            raise ValueError(
-                f"unknown option {short_repr(unknown[0])}; {make.__name__} takes {', '.join(names)}"
-            )
-        return make(**spec)
+    def build(fields: dict[str, Any]) -> Matcher:
+        return make(**fields)
 
     build.__name__ = build.__qualname__ = make.__name__
     return build
 
 
-def _uuid(version: object) -> Matcher:
+def _uuid(version: object = None) -> Matcher:
     """``{$uuid: true}`` is any UUID, ``{$uuid: 4}`` a version-4 one."""
-    return IsUUID() if version is True else IsUUID(version)  # type: ignore[arg-type]
+    return IsUUID(version)  # type: ignore[arg-type]  # its constructor checks it
 
 
 def _conforms_to(schema: object) -> Matcher:
@@ -134,26 +122,39 @@ class MatcherKey:
     """One row of :data:`MATCHER_KEYS`: how a ``$`` key's mapping becomes a matcher.
 
     ``make`` is called with the key's value, read as ``reads`` says, as positional
-    arguments, and each option present as a keyword argument.
+    arguments, and each option present as a keyword argument. ``fields`` names the
+    keys of the mapping that the "keywords" and "fields" readers take, each with its kind
+    (see ``FIELD_KINDS``); the schema (``toolmatch._spec.schema``) reads the same row.
 
     >>> MATCHER_KEYS["$approx"]
     MatcherKey(Approx, 'number', {'rel': 'number', 'abs': 'number'})
     """
 
-    __slots__ = ("make", "reads", "options")
+    __slots__ = ("make", "reads", "options", "fields")
 
     def __init__(
-        self, make: Callable[..., Matcher], reads: str, options: dict[str, str] | None = None
+        self,
+        make: Callable[..., Matcher],
+        reads: str,
+        options: dict[str, str] | None = None,
+        fields: dict[str, str] | None = None,
     ) -> None:
         if reads not in _READERS:
             raise ValueError(f"unknown reader {reads!r}; known: {', '.join(_READERS)}")
+        if (reads in _FIELD_READERS) != bool(fields):
+            raise ValueError(f"fields go with the readers {', '.join(_FIELD_READERS)}, only")
+        unknown = [kind for kind in (fields or {}).values() if kind not in FIELD_KINDS]
+        if unknown:
+            raise ValueError(f"unknown field kind {unknown[0]!r}; known: {', '.join(FIELD_KINDS)}")
         self.make = make
         self.reads = reads
         self.options = dict(options or {})
+        self.fields = dict(fields or {})
 
     def __repr__(self) -> str:
         name = getattr(self.make, "__name__", repr(self.make))
-        return f"MatcherKey({name}, {self.reads!r}, {self.options!r})"
+        fields = f", fields={self.fields!r}" if self.fields else ""
+        return f"MatcherKey({name}, {self.reads!r}, {self.options!r}{fields})"
 
 
 SEED_FORMS: dict[str, str] = {"fuzzy": "$fuzzy", "regex": "$regex"}
@@ -483,7 +484,7 @@ def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -
     # `args.when.$regex`, not join_path's quoted `args.when['$regex']`: a matcher key's place.
     where = f"{path}.{key}" if key[1:].isidentifier() else join_path(path, key)
     before = len(problems.found)
-    args = _READERS[row.reads](mapping[key], where, problems)
+    args = _READERS[row.reads](mapping[key], where, problems, row)
     read = len(problems.found) == before
     options = {}
     for option in others:
@@ -498,27 +499,33 @@ def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -
     return ANY if len(problems.found) > before else built
 
 
-def _read_true(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+def _read_true(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
     if value is not True:
         problems.add(path, f"must be true, got {short_repr(value)}")
     return ()
 
 
-def _read_values(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+def _read_values(
+    value: object, path: str, problems: Problems, row: MatcherKey | None = None
+) -> tuple[Any, ...]:
     if not isinstance(value, list) or not value:
         problems.add(path, f"must be a non-empty list, got {short_repr(value)}")
         return ()
     return tuple(_value(item, join_path(path, index), problems) for index, item in enumerate(value))
 
 
-def _read_mapping(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+def _read_mapping(
+    value: object, path: str, problems: Problems, row: MatcherKey | None = None
+) -> tuple[Any, ...]:
     if not isinstance(value, dict):
         problems.add(path, f"must be a mapping, got {short_repr(value)} ({type_name(value)})")
         return ()
     return (_entries(value, path, problems),)
 
 
-def _read_text(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+def _read_text(
+    value: object, path: str, problems: Problems, row: MatcherKey | None = None
+) -> tuple[Any, ...]:
     if not isinstance(value, str):
         hint = ""
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -527,7 +534,9 @@ def _read_text(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
     return (value,)
 
 
-def _read_types(value: object, path: str, problems: Problems) -> tuple[Any, ...]:
+def _read_types(
+    value: object, path: str, problems: Problems, row: MatcherKey | None = None
+) -> tuple[Any, ...]:
     names = value if isinstance(value, list) and value else [value]
     types: list[type] = []
     for name in names:
@@ -544,18 +553,79 @@ def _read_types(value: object, path: str, problems: Problems) -> tuple[Any, ...]
     return tuple(types)
 
 
-_READERS: dict[str, Callable[[object, str, Problems], tuple[Any, ...]]] = {
-    "plain": lambda value, path, problems: (_plain(value, path, problems),),
-    "value": lambda value, path, problems: (_value(value, path, problems),),
-    "number": lambda value, path, problems: (value,),  # the constructor says what is wrong
+def _read_bounds(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
+    if not isinstance(value, list) or len(value) != 2:
+        problems.add(path, f"must be a list of two numbers, low and high, got {short_repr(value)}")
+        return ()
+    return tuple(_plain(item, join_path(path, index), problems) for index, item in enumerate(value))
+
+
+def _read_version(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
+    if value is True:
+        return ()
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.add(
+            path,
+            f"must be true or a UUID version from 1 to 8, got {short_repr(value)} "
+            f"({type_name(value)})",
+        )
+        return ()
+    return (value,)  # the constructor checks the range
+
+
+def _read_fields(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
+    """The row's named fields, as one mapping; "keywords" also reads ``true``: none of them."""
+    names = ", ".join(row.fields)
+    if value is True and row.reads == "keywords":
+        return ({},)
+    if not isinstance(value, dict):
+        # the texts each reader had before it took fields: messages are API
+        what = f"true or a mapping of {names}" if row.reads == "keywords" else "a mapping"
+        problems.add(path, f"must be {what}, got {short_repr(value)} ({type_name(value)})")
+        return ()
+    unknown = [name for name in value if name not in row.fields]
+    if unknown:
+        maker = getattr(row.make, "__name__", "it")
+        problems.add(path, f"unknown option {short_repr(unknown[0])}; {maker} takes {names}")
+        return ()
+    return (
+        {
+            name: (_value if row.fields[name] == "part" else _plain)(
+                item, join_path(path, name), problems
+            )
+            for name, item in value.items()
+        },
+    )
+
+
+_READERS: dict[str, Callable[[object, str, Problems, MatcherKey], tuple[Any, ...]]] = {
+    "plain": lambda value, path, problems, row: (_plain(value, path, problems),),
+    "value": lambda value, path, problems, row: (_value(value, path, problems),),
+    "number": lambda value, path, problems, row: (value,),  # the constructor says what is wrong
     "values": _read_values,
     "mapping": _read_mapping,
     "text": _read_text,
     "true": _read_true,
     "types": _read_types,
     # a non-empty list of value positions, passed as one list
-    "list": lambda value, path, problems: (list(_read_values(value, path, problems)),),
+    "list": lambda value, path, problems, row: (list(_read_values(value, path, problems)),),
+    "bounds": _read_bounds,
+    "version": _read_version,
+    # an int or a matcher; a JSON Schema: the constructors say what else is wrong
+    "length": lambda value, path, problems, row: (_value(value, path, problems),),
+    "schema": lambda value, path, problems, row: (_plain(value, path, problems),),
+    "keywords": _read_fields,
+    "fields": _read_fields,
 }
+_FIELD_READERS = ("keywords", "fields")
+FIELD_KINDS = {
+    "text": "a string, or null",
+    "flag": "true or false, or null",
+    "count": "an int >= 0",
+    "part": "a string or a matcher, or null",
+}
+"""What a field of a "keywords" or "fields" row takes: "part" is a value position, the
+others are read as written (the constructor checks them; the schema states them)."""
 
 
 _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
@@ -565,7 +635,10 @@ _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 # Readers (see _READERS): "plain" a value taken as written, no matchers inside; "value" a
 # value position (matchers inside); "values" a non-empty list of value positions, spread;
 # "mapping" a mapping whose values are value positions; "text" a string; "number" a number;
-# "true" only `true`, passing nothing; "types" a type name or a list of them. Option kinds
+# "true" only `true`, passing nothing; "types" a type name or a list of them; "bounds" a
+# list of two numbers; "version" `true` or a UUID version; "length" an int or a matcher;
+# "schema" a JSON Schema; "keywords" `true` or a mapping of the row's fields, "fields" that
+# mapping only, each field of a FIELD_KINDS kind. Option kinds
 # ("bool", "number", "text") say what an option takes; each is passed as written, a "bool"
 # checked first so that the message speaks YAML (true or false).
 MATCHER_KEYS: dict[str, MatcherKey] = {
@@ -588,18 +661,26 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
     "$ge": MatcherKey(Ge, "number"),
     "$lt": MatcherKey(Lt, "number"),
     "$le": MatcherKey(Le, "number"),
-    "$between": MatcherKey(Between, "values", {"inclusive": "bool"}),
-    "$datetime": MatcherKey(_keyword_form(IsDatetime, ("near", "within", "tz_aware")), "plain"),
-    "$date": MatcherKey(_keyword_form(IsDate, ("near", "within_days")), "plain"),
+    "$between": MatcherKey(Between, "bounds", {"inclusive": "bool"}),
+    "$datetime": MatcherKey(
+        _by_name(IsDatetime),
+        "keywords",
+        fields={"near": "text", "within": "text", "tz_aware": "flag"},
+    ),
+    "$date": MatcherKey(
+        _by_name(IsDate), "keywords", fields={"near": "text", "within_days": "count"}
+    ),
     "$unordered": MatcherKey(Unordered, "list"),
     "$contains_all": MatcherKey(ContainsAll, "list"),
     "$each": MatcherKey(Each, "value"),
-    "$len": MatcherKey(Len, "value"),
+    "$len": MatcherKey(Len, "length"),
     "$starts_with": MatcherKey(StartsWith, "text", {"case_insensitive": "bool"}),
     "$ends_with": MatcherKey(EndsWith, "text", {"case_insensitive": "bool"}),
-    "$uuid": MatcherKey(_uuid, "plain"),
+    "$uuid": MatcherKey(_uuid, "version"),
     "$email": MatcherKey(IsEmail, "true"),
-    "$url": MatcherKey(_keyword_form(IsURL, ("scheme", "host", "path")), "mapping"),
+    "$url": MatcherKey(
+        _by_name(IsURL), "fields", fields={"scheme": "part", "host": "part", "path": "part"}
+    ),
     "$json": MatcherKey(IsJSON, "value"),
-    "$conforms_to": MatcherKey(_conforms_to, "plain"),
+    "$conforms_to": MatcherKey(_conforms_to, "schema"),
 }

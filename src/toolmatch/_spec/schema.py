@@ -51,19 +51,51 @@ def _ref(name: str) -> dict[str, str]:
 
 
 def _readers() -> dict[str, dict[str, Any]]:
-    """What each way of reading a matcher key's value accepts (``MatcherKey.reads``)."""
+    """What each way of reading a matcher key's value accepts (``MatcherKey.reads``); the
+    "keywords" and "fields" readers are the row's own (:func:`_fields`)."""
+    from toolmatch._matchers.shapes import UUID_VERSIONS
+
     type_name = {"enum": _TYPE_NAMES}
+    number = {"type": "number"}
+    values = {"type": "array", "minItems": 1, "items": _ref("item")}
     return {
         "plain": {"description": "a value compared as written: no matchers inside"},
         "value": _ref("item"),
-        "values": {"type": "array", "minItems": 1, "items": _ref("item")},
-        "list": {"type": "array", "items": _ref("item")},
+        "values": values,
+        "list": values,  # the same list, passed whole rather than spread
         "mapping": {"type": "object", "additionalProperties": _ref("value")},
         "text": {"type": "string"},
-        "number": {"type": "number"},
+        "number": number,
         "true": {"const": True},
         "types": {"anyOf": [type_name, {"type": "array", "minItems": 1, "items": type_name}]},
+        "bounds": {"type": "array", "prefixItems": [number, number], "minItems": 2, "maxItems": 2},
+        "version": {
+            "anyOf": [
+                {"const": True},
+                {"type": "integer", "minimum": UUID_VERSIONS[0], "maximum": UUID_VERSIONS[-1]},
+            ]
+        },
+        "length": {"anyOf": [{"type": "integer", "minimum": 0}, _ref("item_matcher")]},
+        "schema": {"description": "a JSON Schema", "type": ["object", "boolean"]},
     }
+
+
+_FIELD_KINDS: dict[str, dict[str, Any]] = {
+    "text": {"type": ["string", "null"]},
+    "flag": {"type": ["boolean", "null"]},
+    "count": {"type": "integer", "minimum": 0},
+    "part": {"anyOf": [{"type": ["string", "null"]}, _ref("item_matcher")]},
+}
+
+
+def _fields(reads: str, fields: dict[str, str]) -> dict[str, Any]:
+    """A "keywords" or "fields" row's value: a mapping of its fields (or ``true``)."""
+    mapping = {
+        "type": "object",
+        "properties": {name: _FIELD_KINDS[kind] for name, kind in fields.items()},
+        "additionalProperties": False,
+    }
+    return {"anyOf": [{"const": True}, mapping]} if reads == "keywords" else mapping
 
 
 _OPTION_KINDS: dict[str, dict[str, Any]] = {
@@ -80,7 +112,7 @@ def _matchers() -> dict[str, dict[str, Any]]:
     readers = _readers()
     found: dict[str, dict[str, Any]] = {}
     for key, row in MATCHER_KEYS.items():
-        properties = {key: readers[row.reads]}
+        properties = {key: _fields(row.reads, row.fields) if row.fields else readers[row.reads]}
         properties.update({name: _OPTION_KINDS[kind] for name, kind in row.options.items()})
         found[f"matcher_{key[1:]}"] = {
             "description": f"{{{key}: ...}}, see docs/config.md",
@@ -156,7 +188,7 @@ def build_schema() -> dict[str, Any]:
             "description": "a substring of the called tool's name, or a name matcher",
             "anyOf": [
                 {"type": "string", "minLength": 1},
-                {"allOf": [_ref("matcher"), _ref("not_about_keys")]},
+                _ref("item_matcher"),
             ],
         },
         "args": {
@@ -282,6 +314,10 @@ def build_schema() -> dict[str, Any]:
             "item": {
                 "description": "a value position where $maybe and $absent mean nothing",
                 "allOf": [_ref("value"), _ref("not_about_keys")],
+            },
+            "item_matcher": {
+                "description": "a matcher where $maybe and $absent mean nothing",
+                "allOf": [_ref("matcher"), _ref("not_about_keys")],
             },
             "not_about_keys": {
                 "description": "not $maybe or $absent, which only say whether a key may be missing",

@@ -89,6 +89,21 @@ def test_calls_of_one_id_take_its_results_in_order() -> None:
     assert [call.result for call in to_calls(trace)] == ["one", "two"]
 
 
+def test_a_reused_id_is_answered_by_the_answer_after_each_call() -> None:
+    # tau-bench runs reuse call ids, each call answered by its own message right after: an
+    # answer goes to a call of its id made before it, never to a later call.
+    trace = [_call("c"), _answer("c", "one"), _answer("c", "one, again"), _call("c")]
+    trace += [_answer("c", "two")]
+    assert [call.result for call in to_calls(trace)] == ["one", "two"]
+
+
+def test_a_call_left_unanswered_does_not_shift_the_later_answers() -> None:
+    # Calls of one id made since its last answer wait together; a later call of that id
+    # starts afresh, so one unanswered call costs its own answer, not every later one.
+    trace = [_call("c"), _call("c"), _answer("c", "one"), _call("c"), _answer("c", "two")]
+    assert [call.result for call in to_calls(trace)] == ["one", None, "two"]
+
+
 def test_a_call_without_an_id_gets_no_result() -> None:
     trace = [{"name": "search", "args": {}}, {"role": "tool", "tool_call_id": None, "content": "x"}]
     assert to_calls(trace) == [ToolCall("search", {})]
@@ -396,6 +411,65 @@ def test_vercel_tool_results() -> None:
     ui_error = {"type": "tool-search", "toolCallId": "c2", "state": "output-error", "input": {}}
     (read,) = to_calls([dict(ui_error, errorText="timeout")])
     assert (read.result, read.failed) == ("timeout", True)
+
+
+TAU2 = Path(__file__).parent / "data" / "tau2"
+
+
+def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
+    # A simulation as tau2-bench writes it (tests/data/tau2/README.md): the agent's and the
+    # user's calls, each answered by a tool message right after; the user reuses call_1.
+    simulation = json.loads((TAU2 / "simulation.json").read_text(encoding="utf-8"))
+    assert to_calls(simulation["messages"]) == [
+        ToolCall(
+            "get_customer_by_phone",
+            {"phone_number": "555-123-2002"},
+            "call_1",
+            result='{"customer_id": "C1001", "full_name": "John Smith", '
+            '"line_ids": ["L1001", "L1002"]}',
+            failed=False,
+        ),
+        ToolCall(
+            "get_details_by_id",
+            {"id": "L1009"},
+            "call_2",
+            result="Error: Line L1009 not found",
+            failed=True,
+        ),
+        ToolCall(
+            "check_status_bar",
+            {},
+            "call_1",
+            result="Status Bar: \U0001f4f5 No Signal | Airplane Mode: ON",
+            failed=False,
+        ),
+    ]
+
+
+def test_tau2_multi_tool_messages_answer_each_call() -> None:
+    # tau2's MultiToolMessage: the answers to one message's several calls, wrapped.
+    calls = [
+        {"id": "c1", "name": "get_order", "arguments": {"id": "#W1"}, "requestor": "assistant"},
+        {"id": "c2", "name": "get_user", "arguments": {"id": "u1"}, "requestor": "assistant"},
+    ]
+    answers = [
+        {
+            "id": "c1",
+            "role": "tool",
+            "content": "no such order",
+            "requestor": "assistant",
+            "error": True,
+        },
+        {"id": "c2", "role": "tool", "content": "{}", "requestor": "assistant", "error": False},
+    ]
+    trace = [
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_messages": answers},
+    ]
+    assert [(call.result, call.failed) for call in to_calls(trace)] == [
+        ("no such order", True),
+        ("{}", False),
+    ]
 
 
 # --- the CLI's JSON output ----------------------------------------------------------------

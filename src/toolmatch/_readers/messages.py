@@ -30,7 +30,11 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     result."""
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
-        reading.result(tool_call_id, data.get("content"), None)
+        # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status
+        # only where the tool failed.
+        status = data.get("status")
+        failed = None if status is None else status == "error"
+        reading.result(tool_call_id, data.get("content"), failed)
         return
     if data.get("role") == "tool" and _read_tau2_answers(data, where, reading):
         return

@@ -604,47 +604,48 @@ def _anthropic(dump: Dump) -> Case:
     error = types.WebSearchToolResultError(
         type="web_search_tool_result_error", error_code="max_uses_exceeded"
     )
-    message = types.Message(
-        id="msg_1",
-        type="message",
-        role="assistant",
-        model="claude-test",
-        content=[
-            types.ToolUseBlock(type="tool_use", id="toolu_1", name="write", input={}),
-            types.ToolUseBlock(type="tool_use", id="toolu_2", name="read", input={}),
-            types.ServerToolUseBlock(
-                type="server_tool_use", id="srv_1", name="web_search", input={"query": "x"}
-            ),
-            types.WebSearchToolResultBlock(
-                type="web_search_tool_result", tool_use_id="srv_1", content=error
-            ),
-        ],
-        stop_reason="tool_use",
-        stop_sequence=None,
-        usage=types.Usage(input_tokens=1, output_tokens=1),
+
+    def message(cls: Any, usage: Any, stop: str, *blocks: Any) -> Any:
+        return cls(
+            id="msg_1",
+            type="message",
+            role="assistant",
+            model="claude-test",
+            content=list(blocks),
+            stop_reason=stop,
+            stop_sequence=None,
+            usage=usage(input_tokens=1, output_tokens=1),
+        )
+
+    answered = message(
+        types.Message,
+        types.Usage,
+        "tool_use",
+        types.ToolUseBlock(type="tool_use", id="toolu_1", name="write", input={}),
+        types.ToolUseBlock(type="tool_use", id="toolu_2", name="read", input={}),
+        types.ServerToolUseBlock(
+            type="server_tool_use", id="srv_1", name="web_search", input={"query": "x"}
+        ),
+        types.WebSearchToolResultBlock(
+            type="web_search_tool_result", tool_use_id="srv_1", content=error
+        ),
     )
-    mcp = beta.BetaMessage(
-        id="msg_2",
-        type="message",
-        role="assistant",
-        model="claude-test",
-        content=[
-            beta.BetaMCPToolUseBlock(
-                type="mcp_tool_use", id="mcp_1", name="lookup", input={}, server_name="s"
-            ),
-            beta.BetaMCPToolResultBlock(
-                type="mcp_tool_result", tool_use_id="mcp_1", content="gone", is_error=True
-            ),
-        ],
-        stop_reason="end_turn",
-        stop_sequence=None,
-        usage=beta.BetaUsage(input_tokens=1, output_tokens=1),
+    mcp = message(
+        beta.BetaMessage,
+        beta.BetaUsage,
+        "end_turn",
+        beta.BetaMCPToolUseBlock(
+            type="mcp_tool_use", id="mcp_1", name="lookup", input={}, server_name="s"
+        ),
+        beta.BetaMCPToolResultBlock(
+            type="mcp_tool_result", tool_use_id="mcp_1", content="gone", is_error=True
+        ),
     )
     # The answers a client sends are TypedDicts (ToolResultBlockParam): plain data.
     answers = {"role": "user", "content": [_answer("toolu_1", "disk full", is_error=True)]}
     answers["content"].append(_answer("toolu_2", "hello"))
-    dumped_error = dump(message)
-    error_result = _data(dumped_error, message)["content"][3]["content"]
+    dumped_error = dump(answered)
+    error_result = _data(dumped_error, answered)["content"][3]["content"]
     expected = [
         ("write", "disk full", True),
         ("read", "hello", False),

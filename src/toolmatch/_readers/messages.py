@@ -36,8 +36,6 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         failed = None if status is None else status == "error"
         reading.result(tool_call_id, data.get("content"), failed)
         return
-    if data.get("role") == "tool" and _read_tau2_answers(data, where, reading):
-        return
     legacy = data.get("function_call")
     if "tool_calls" in data or "invalid_tool_calls" in data:
         _entries(data.get("tool_calls"), f"{where}.tool_calls", reading)
@@ -46,6 +44,8 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             _legacy_function_call(legacy, where, reading)
         return
     if legacy is not None and _legacy_function_call(legacy, where, reading):
+        return
+    if data.get("role") == "tool" and _read_tau2_answers(data, where, reading):
         return
     for key in ("content", "parts"):
         value = data.get(key)

@@ -89,6 +89,21 @@ def test_calls_of_one_id_take_its_results_in_order() -> None:
     assert [call.result for call in to_calls(trace)] == ["one", "two"]
 
 
+def test_a_reused_id_is_answered_by_the_answer_after_each_call() -> None:
+    # tau-bench runs reuse call ids, each call answered by its own message right after: an
+    # answer goes to a call of its id made before it, never to a later call.
+    trace = [_call("c"), _answer("c", "one"), _answer("c", "one, again"), _call("c")]
+    trace += [_answer("c", "two")]
+    assert [call.result for call in to_calls(trace)] == ["one", "two"]
+
+
+def test_a_call_left_unanswered_does_not_shift_the_later_answers() -> None:
+    # Calls of one id made since its last answer wait together; a later call of that id
+    # starts afresh, so one unanswered call costs its own answer, not every later one.
+    trace = [_call("c"), _call("c"), _answer("c", "one"), _call("c"), _answer("c", "two")]
+    assert [call.result for call in to_calls(trace)] == ["one", None, "two"]
+
+
 def test_a_call_without_an_id_gets_no_result() -> None:
     trace = [{"name": "search", "args": {}}, {"role": "tool", "tool_call_id": None, "content": "x"}]
     assert to_calls(trace) == [ToolCall("search", {})]
@@ -232,6 +247,41 @@ def test_langchain_tool_messages_and_their_status() -> None:
     assert (read.result, read.failed) == ("hello", False)
     dicts = messages.messages_to_dict(history)
     assert to_calls(dicts) == [written, read]
+
+
+def test_langchain_tool_messages_dumped_without_their_defaults_keep_a_failure() -> None:
+    # exclude_defaults drops type "tool" (and status "success"): the message reads as a
+    # chat message of its tool_call_id, whose status still says it failed.
+    messages = pytest.importorskip("langchain_core.messages")
+    ai = messages.AIMessage(content="", tool_calls=[{"name": "write", "args": {}, "id": "c1"}])
+    denied = messages.ToolMessage("denied", tool_call_id="c1", status="error")
+    (call,) = to_calls([ai, denied.model_dump(exclude_defaults=True)])
+    assert (call.result, call.failed) == ("denied", True)
+
+
+def test_langchain_serialized_messages() -> None:
+    # langchain_core.load's dumpd / dumps: {"lc": 1, "type": "constructor", "kwargs": ...}.
+    messages = pytest.importorskip("langchain_core.messages")
+    load = pytest.importorskip("langchain_core.load")
+    history = [
+        messages.HumanMessage("save it"),
+        messages.AIMessage(content="", tool_calls=[{"name": "write", "args": {}, "id": "c1"}]),
+        messages.ToolMessage("denied", tool_call_id="c1", status="error"),
+    ]
+    expected = [ToolCall("write", {}, "c1", result="denied", failed=True)]
+    assert to_calls([load.dumpd(message) for message in history]) == expected
+    assert to_calls(json.loads(load.dumps(history))) == expected
+
+
+def test_a_constructor_that_is_not_langchains_is_refused() -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls({"type": "constructor", "kwargs": {}})
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input: {'type': 'constructor', 'kwargs': {}} "
+        "(dict); a 'constructor' is LangChain's serialization, with \"lc\": 1 and its "
+        '"kwargs"; accepted shapes: '
+        "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
+    )
 
 
 def test_mcp_responses_to_tools_call() -> None:
@@ -398,6 +448,65 @@ def test_vercel_tool_results() -> None:
     assert (read.result, read.failed) == ("timeout", True)
 
 
+TAU2 = Path(__file__).parent / "data" / "tau2"
+
+
+def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
+    # A simulation as tau2-bench writes it (tests/data/tau2/README.md): the agent's and the
+    # user's calls, each answered by a tool message right after; the user reuses call_1.
+    simulation = json.loads((TAU2 / "simulation.json").read_text(encoding="utf-8"))
+    assert to_calls(simulation["messages"]) == [
+        ToolCall(
+            "get_customer_by_phone",
+            {"phone_number": "555-123-2002"},
+            "call_1",
+            result='{"customer_id": "C1001", "full_name": "John Smith", '
+            '"line_ids": ["L1001", "L1002"]}',
+            failed=False,
+        ),
+        ToolCall(
+            "get_details_by_id",
+            {"id": "L1009"},
+            "call_2",
+            result="Error: Line L1009 not found",
+            failed=True,
+        ),
+        ToolCall(
+            "check_status_bar",
+            {},
+            "call_1",
+            result="Status Bar: \U0001f4f5 No Signal | Airplane Mode: ON",
+            failed=False,
+        ),
+    ]
+
+
+def test_tau2_multi_tool_messages_answer_each_call() -> None:
+    # tau2's MultiToolMessage: the answers to one message's several calls, wrapped.
+    calls = [
+        {"id": "c1", "name": "get_order", "arguments": {"id": "#W1"}, "requestor": "assistant"},
+        {"id": "c2", "name": "get_user", "arguments": {"id": "u1"}, "requestor": "assistant"},
+    ]
+    answers = [
+        {
+            "id": "c1",
+            "role": "tool",
+            "content": "no such order",
+            "requestor": "assistant",
+            "error": True,
+        },
+        {"id": "c2", "role": "tool", "content": "{}", "requestor": "assistant", "error": False},
+    ]
+    trace = [
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_messages": answers},
+    ]
+    assert [(call.result, call.failed) for call in to_calls(trace)] == [
+        ("no such order", True),
+        ("{}", False),
+    ]
+
+
 # --- the CLI's JSON output ----------------------------------------------------------------
 
 
@@ -425,3 +534,375 @@ def test_check_json_output_carries_result_and_failed(tmp_path: Path) -> None:
         "disk full",
         True,
     )
+
+
+# --- every SDK object, dumped every way ---------------------------------------------------
+#
+# Each case builds a run's calls and answers with the SDK's own classes and hands them to
+# `dump`: the objects themselves, or what model_dump() writes with each option. The
+# answers' `result` and `failed` must not depend on how the run was saved.
+
+Dump = Any  # a function of one SDK object to what the test passes to_calls
+Case = tuple[list[Any], list[tuple[str, Any, Any]]]  # the trace; (name, result, failed)
+
+
+def _model_dumps() -> dict[str, Dump]:
+    return {
+        "object": lambda obj: obj,
+        "model_dump": lambda obj: obj.model_dump(),
+        "by_alias": lambda obj: obj.model_dump(by_alias=True),
+        "json": lambda obj: obj.model_dump(mode="json"),
+        "json_by_alias": lambda obj: obj.model_dump(mode="json", by_alias=True),
+    }
+
+
+def _openai_chat(dump: Dump) -> Case:
+    chat = pytest.importorskip("openai.types.chat")
+    entries = [
+        {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "call_2", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+    ]
+    message = chat.ChatCompletionMessage.model_validate(
+        {"role": "assistant", "content": None, "tool_calls": entries}
+    )
+    # The SDK's tool message is a TypedDict: plain data whatever the dump.
+    answers: list[Any] = [
+        chat.ChatCompletionToolMessageParam(role="tool", tool_call_id="call_1", content="ok"),
+        chat.ChatCompletionToolMessageParam(
+            role="tool", tool_call_id="call_2", content=[{"type": "text", "text": "ok"}]
+        ),
+    ]
+    expected = [("f", "ok", None), ("g", [{"type": "text", "text": "ok"}], None)]
+    return [dump(message), *answers], expected
+
+
+def _openai_responses(dump: Dump) -> Case:
+    responses = pytest.importorskip("openai.types.responses")
+    from openai.types.responses.response_input_item import FunctionCallOutput
+
+    call = responses.ResponseFunctionToolCall(
+        type="function_call", call_id="call_1", name="f", arguments="{}", id="fc_1"
+    )
+    second = responses.ResponseFunctionToolCall(
+        type="function_call", call_id="call_2", name="g", arguments="{}", id="fc_2"
+    )
+    output = responses.ResponseFunctionToolCallOutputItem(
+        id="fco_1",
+        type="function_call_output",
+        call_id="call_1",
+        output="3 hits",
+        status="completed",
+    )
+    given = FunctionCallOutput(type="function_call_output", call_id="call_2", output="none")
+    expected = [("f", "3 hits", None), ("g", "none", None)]
+    return [dump(call), dump(output), dump(second), dump(given)], expected
+
+
+def _anthropic(dump: Dump) -> Case:
+    types = pytest.importorskip("anthropic.types")
+    beta = pytest.importorskip("anthropic.types.beta")
+    error = types.WebSearchToolResultError(
+        type="web_search_tool_result_error", error_code="max_uses_exceeded"
+    )
+
+    def message(cls: Any, usage: Any, stop: str, *blocks: Any) -> Any:
+        return cls(
+            id="msg_1",
+            type="message",
+            role="assistant",
+            model="claude-test",
+            content=list(blocks),
+            stop_reason=stop,
+            stop_sequence=None,
+            usage=usage(input_tokens=1, output_tokens=1),
+        )
+
+    answered = message(
+        types.Message,
+        types.Usage,
+        "tool_use",
+        types.ToolUseBlock(type="tool_use", id="toolu_1", name="write", input={}),
+        types.ToolUseBlock(type="tool_use", id="toolu_2", name="read", input={}),
+        types.ServerToolUseBlock(
+            type="server_tool_use", id="srv_1", name="web_search", input={"query": "x"}
+        ),
+        types.WebSearchToolResultBlock(
+            type="web_search_tool_result", tool_use_id="srv_1", content=error
+        ),
+    )
+    mcp = message(
+        beta.BetaMessage,
+        beta.BetaUsage,
+        "end_turn",
+        beta.BetaMCPToolUseBlock(
+            type="mcp_tool_use", id="mcp_1", name="lookup", input={}, server_name="s"
+        ),
+        beta.BetaMCPToolResultBlock(
+            type="mcp_tool_result", tool_use_id="mcp_1", content="gone", is_error=True
+        ),
+    )
+    # The answers a client sends are TypedDicts (ToolResultBlockParam): plain data.
+    answers = {"role": "user", "content": [_answer("toolu_1", "disk full", is_error=True)]}
+    answers["content"].append(_answer("toolu_2", "hello"))
+    dumped_error = dump(answered)
+    error_result = _data(dumped_error, answered)["content"][3]["content"]
+    expected = [
+        ("write", "disk full", True),
+        ("read", "hello", False),
+        ("web_search", error_result, True),
+        ("lookup", "gone", True),
+    ]
+    return [dumped_error, answers, dump(mcp)], expected
+
+
+def _gemini(dump: Dump) -> Case:
+    types = pytest.importorskip("google.genai.types")
+
+    def response(call_id: str, name: str, value: dict[str, Any]) -> Any:
+        answer = types.FunctionResponse(id=call_id, name=name, response=value)
+        return types.Part(function_response=answer)
+
+    model = types.Content(
+        role="model",
+        parts=[
+            types.Part(function_call=types.FunctionCall(id="fc_1", name="book", args={})),
+            types.Part(function_call=types.FunctionCall(id="fc_2", name="pay", args={})),
+        ],
+    )
+    user = types.Content(
+        role="user",
+        parts=[
+            response("fc_1", "book", {"output": "booked"}),
+            response("fc_2", "pay", {"error": "card declined"}),
+        ],
+    )
+    expected = [("book", {"output": "booked"}, False), ("pay", {"error": "card declined"}, True)]
+    return [dump(model), dump(user)], expected
+
+
+def _langchain(dump: Dump) -> Case:
+    messages = pytest.importorskip("langchain_core.messages")
+    ai = messages.AIMessage(
+        content="",
+        tool_calls=[
+            {"name": "write", "args": {}, "id": "c1"},
+            {"name": "read", "args": {}, "id": "c2"},
+        ],
+    )
+    denied = messages.ToolMessage("denied", tool_call_id="c1", status="error")
+    read = messages.ToolMessage("hello", tool_call_id="c2")
+    return [dump(ai), dump(denied), dump(read)], [
+        ("write", "denied", True),
+        ("read", "hello", False),
+    ]
+
+
+def _mcp(dump: Dump) -> Case:
+    types = pytest.importorskip("mcp.types")
+    trace: list[Any] = []
+    expected: list[tuple[str, Any, Any]] = []
+    for request_id, failed in [(1, True), (2, False)]:
+        params = {"name": "save", "arguments": {}}
+        trace.append({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+        text = types.TextContent(type="text", text="disk full" if failed else "saved")
+        result = types.CallToolResult(content=[text], isError=failed)
+        dumped = dump(result)
+        trace.append({"jsonrpc": "2.0", "id": request_id, "result": dumped})
+        expected.append(("save", _data(dumped, result)["content"], failed))
+    return trace, expected
+
+
+def _data(dumped: Any, obj: Any) -> Any:
+    """What the reader sees of ``obj``: its dump as given, or (the object given) the one
+    ``model_dump()`` writes."""
+    return dumped if isinstance(dumped, dict) else obj.model_dump()
+
+
+def _bedrock(dump: Dump) -> Case:
+    # boto3 returns plain dicts: the data is the object.
+    use = [
+        {"toolUse": {"toolUseId": "t1", "name": "search", "input": {}}},
+        {"toolUse": {"toolUseId": "t2", "name": "fetch", "input": {}}},
+    ]
+    results = [
+        {"toolResult": {"toolUseId": "t1", "content": [{"text": "x"}], "status": "error"}},
+        {"toolResult": {"toolUseId": "t2", "content": [{"json": {"n": 1}}], "status": "success"}},
+    ]
+    trace = [{"role": "assistant", "content": use}, {"role": "user", "content": results}]
+    return trace, [("search", [{"text": "x"}], True), ("fetch", [{"json": {"n": 1}}], False)]
+
+
+def _vercel(dump: Dump) -> Case:
+    # The AI SDK is JavaScript: its messages reach Python as JSON.
+    calls = [
+        {"type": "tool-call", "toolCallId": "c1", "toolName": "search", "input": {}},
+        {"type": "tool-call", "toolCallId": "c2", "toolName": "fetch", "input": {}},
+    ]
+    error = {"type": "error-text", "value": "timeout"}
+    text = {"type": "text", "value": "page"}
+    results = [
+        {"type": "tool-result", "toolCallId": "c1", "toolName": "search", "output": error},
+        {"type": "tool-result", "toolCallId": "c2", "toolName": "fetch", "output": text},
+    ]
+    trace = [{"role": "assistant", "content": calls}, {"role": "tool", "content": results}]
+    return trace, [("search", error, True), ("fetch", text, False)]
+
+
+MODEL_CASES = {
+    "openai_chat": _openai_chat,
+    "openai_responses": _openai_responses,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+    "langchain": _langchain,
+    "mcp": _mcp,
+}
+
+
+@pytest.mark.parametrize("dump", list(_model_dumps()))
+@pytest.mark.parametrize("case", list(MODEL_CASES))
+def test_results_are_read_from_sdk_objects_in_every_dump(case: str, dump: str) -> None:
+    trace, expected = MODEL_CASES[case](_model_dumps()[dump])
+    calls = to_calls(trace)
+    assert [(call.name, call.result, call.failed) for call in calls] == expected
+
+
+def _pydantic_ai_dumps() -> dict[str, Dump]:
+    # pydantic-ai's messages are dataclasses: its type adapter writes what a run saves.
+    messages = pytest.importorskip("pydantic_ai.messages")
+    adapter = messages.ModelMessagesTypeAdapter
+    return {
+        "object": lambda obj: obj,
+        "dump_python": lambda obj: adapter.dump_python([obj])[0],
+        "by_alias": lambda obj: adapter.dump_python([obj], by_alias=True)[0],
+        "json": lambda obj: adapter.dump_python([obj], mode="json")[0],
+        "dump_json": lambda obj: json.loads(adapter.dump_json([obj]))[0],
+    }
+
+
+def _pydantic_ai(dump: Dump) -> Case:
+    messages = pytest.importorskip("pydantic_ai.messages")
+    response = messages.ModelResponse(
+        parts=[
+            messages.ToolCallPart("search", {"q": "paris"}, tool_call_id="c1"),
+            messages.ToolCallPart("book", {"n": 1}, tool_call_id="c2"),
+        ]
+    )
+    request = messages.ModelRequest(
+        parts=[
+            messages.ToolReturnPart("search", {"hits": 3}, tool_call_id="c1"),
+            messages.ToolReturnPart("book", "sold out", tool_call_id="c2", outcome="failed"),
+        ]
+    )
+    expected = [("search", {"hits": 3}, False), ("book", "sold out", True)]
+    return [dump(response), dump(request)], expected
+
+
+def _agents_dumps() -> dict[str, Dump]:
+    # openai-agents' run items are dataclasses; a saved run is result.to_input_list(),
+    # each item's to_input_item().
+    return {"object": lambda item: item, "to_input_item": lambda item: item.to_input_item()}
+
+
+def _openai_agents(dump: Dump) -> Case:
+    agents = pytest.importorskip("agents")
+    from agents.items import ToolCallItem, ToolCallOutputItem
+    from openai.types.responses import ResponseFunctionToolCall
+
+    agent = agents.Agent(name="assistant")
+    items: list[Any] = []
+    for call_id, output in [("c1", "Sunny in Paris"), ("c2", "An error occurred: timeout")]:
+        raw = ResponseFunctionToolCall(
+            type="function_call", call_id=call_id, name="get_weather", arguments="{}", id=call_id
+        )
+        answer = {"type": "function_call_output", "call_id": call_id, "output": output}
+        items.append(ToolCallItem(agent=agent, raw_item=raw))
+        items.append(ToolCallOutputItem(agent=agent, raw_item=answer, output=output))
+    # The SDK does not say whether a tool failed: its error is the text the model was sent.
+    expected = [
+        ("get_weather", "Sunny in Paris", None),
+        ("get_weather", "An error occurred: timeout", None),
+    ]
+    return [dump(item) for item in items], expected
+
+
+def _smolagents_dumps() -> dict[str, Dump]:
+    # A saved run is agent.run(..., return_full_result=True).steps: each step's dict().
+    return {"object": lambda step: step, "dict": lambda step: step.dict()}
+
+
+def _smolagents(dump: Dump) -> Case:
+    pytest.importorskip("smolagents")
+    from smolagents.memory import ActionStep
+    from smolagents.memory import ToolCall as SmolCall
+    from smolagents.monitoring import AgentLogger, LogLevel, Timing
+    from smolagents.utils import AgentToolExecutionError
+
+    logger = AgentLogger(level=LogLevel.OFF)
+    ok = ActionStep(
+        step_number=1,
+        timing=Timing(start_time=0.0, end_time=1.0),
+        tool_calls=[SmolCall(name="get_weather", arguments={"city": "Paris"}, id="c1")],
+        observations="Sunny in Paris",
+    )
+    broken = ActionStep(
+        step_number=2,
+        timing=Timing(start_time=1.0, end_time=2.0),
+        tool_calls=[SmolCall(name="get_weather", arguments={"city": "Rome"}, id="c2")],
+        error=AgentToolExecutionError("the weather service timed out", logger),
+    )
+    expected = [
+        ("get_weather", "Sunny in Paris", False),
+        ("get_weather", "the weather service timed out", True),
+    ]
+    return [dump(ok), dump(broken)], expected
+
+
+def _otel_dumps() -> dict[str, Dump]:
+    return {"object": lambda span: span, "to_json": lambda span: json.loads(span.to_json())}
+
+
+def _otel(dump: Dump) -> Case:
+    trace = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    from opentelemetry.trace import Status, StatusCode
+
+    exporter = export.InMemorySpanExporter()
+    provider = trace.TracerProvider()
+    provider.add_span_processor(trace.export.SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("t")
+    for call_id, code in [("c1", StatusCode.OK), ("c2", StatusCode.ERROR)]:
+        with tracer.start_as_current_span("execute_tool search") as span:
+            span.set_attributes(dict(_span(None)["attributes"], **{"gen_ai.tool.call.id": call_id}))
+            span.set_status(Status(code))
+    expected = [("search", '{"hits": 0}', False), ("search", '{"hits": 0}', True)]
+    return [dump(span) for span in exporter.get_finished_spans()], expected
+
+
+def _plain_data_dumps() -> dict[str, Dump]:
+    # Formats that reach Python as JSON: the data, and its JSON text read back.
+    return {"data": lambda data: data, "json_text": lambda data: json.loads(json.dumps(data))}
+
+
+OTHER_CASES = {
+    "pydantic_ai": (_pydantic_ai, _pydantic_ai_dumps),
+    "openai_agents": (_openai_agents, _agents_dumps),
+    "smolagents": (_smolagents, _smolagents_dumps),
+    "otel": (_otel, _otel_dumps),
+    "bedrock": (_bedrock, _plain_data_dumps),
+    "vercel": (_vercel, _plain_data_dumps),
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "dump"),
+    [("pydantic_ai", dump) for dump in ["object", "dump_python", "by_alias", "json", "dump_json"]]
+    + [("openai_agents", dump) for dump in ["object", "to_input_item"]]
+    + [("smolagents", dump) for dump in ["object", "dict"]]
+    + [("otel", dump) for dump in ["object", "to_json"]]
+    + [(case, dump) for case in ["bedrock", "vercel"] for dump in ["data", "json_text"]],
+)
+def test_results_are_read_from_framework_objects_in_every_dump(case: str, dump: str) -> None:
+    build, dumps = OTHER_CASES[case]
+    trace, expected = build(dumps()[dump])
+    calls = to_calls(trace)
+    assert [(call.name, call.result, call.failed) for call in calls] == expected

@@ -143,6 +143,7 @@ TYPES: dict[str, Handler] = {
     # LangChain (and OTel's 'tool_call' part, the same plain shape)
     **dict.fromkeys(langchain.MESSAGE_TYPES, langchain.read_message),
     "tool": langchain.read_tool_message,
+    "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
     # OpenTelemetry GenAI message parts

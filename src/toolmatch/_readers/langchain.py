@@ -1,5 +1,6 @@
-"""LangChain: messages as ``model_dump()`` and ``messages_to_dict()`` give them, tool calls,
-invalid tool calls and ``ToolMessage`` results. LangChain names the speaker in ``type``."""
+"""LangChain: messages as ``model_dump()``, ``messages_to_dict()`` and ``dumpd()`` give them,
+tool calls, invalid tool calls and ``ToolMessage`` results. LangChain names the speaker in
+``type``."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, as_data
+from toolmatch._readers.reading import Reading, as_data, cannot_read
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["MESSAGE_TYPES", "read_invalid_tool_call", "read_message", "read_tool_message"]
+__all__ = [
+    "MESSAGE_TYPES",
+    "read_invalid_tool_call",
+    "read_message",
+    "read_serialized",
+    "read_tool_message",
+]
 
 # Message types other than 'tool', whose messages read like any chat message. A
 # FunctionMessage ('function') shares its type with OpenAI's tool-call entries, and is read
@@ -67,6 +74,16 @@ def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> 
         return  # a repeat of an answer already read: it would go to a reused call id
     status = data.get("status", "success")
     reading.result(data.get("tool_call_id"), data.get("content"), status == "error")
+
+
+def read_serialized(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An object as ``langchain_core.load.dumpd`` / ``dumps`` write it: ``{"lc": 1, "type":
+    "constructor", "id": [...class path], "kwargs": {...}}``, read as its ``kwargs``."""
+    kwargs = data.get("kwargs")
+    if data.get("lc") != 1 or not isinstance(kwargs, Mapping):
+        hint = 'a \'constructor\' is LangChain\'s serialization, with "lc": 1 and its "kwargs"'
+        raise cannot_read(data, where, hint)
+    reading.read(kwargs, f"{where}.kwargs")
 
 
 def read_invalid_tool_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -26,10 +26,15 @@ _BARE_CALL_KEYS = frozenset({"name", "id"})
 
 def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
-    blocks of its ``content`` or ``parts``; an OpenAI ``tool`` message is a result."""
+    blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
+    result."""
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
-        reading.result(tool_call_id, data.get("content"), None)
+        # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status
+        # only where the tool failed.
+        status = data.get("status")
+        failed = None if status is None else status == "error"
+        reading.result(tool_call_id, data.get("content"), failed)
         return
     legacy = data.get("function_call")
     if "tool_calls" in data or "invalid_tool_calls" in data:
@@ -39,6 +44,8 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             _legacy_function_call(legacy, where, reading)
         return
     if legacy is not None and _legacy_function_call(legacy, where, reading):
+        return
+    if data.get("role") == "tool" and _read_tau2_answers(data, where, reading):
         return
     for key in ("content", "parts"):
         value = data.get(key)
@@ -55,6 +62,30 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if isinstance(value, str):
             return  # text
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
+
+
+def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:
+    """tau2-bench's answers, if ``data`` is one: a ``ToolMessage`` (the call's ``id``, text
+    ``content``, an ``error`` flag) or a ``MultiToolMessage`` (``tool_messages``).
+
+    Vercel's tool messages may have an ``id`` too, but their content is a list of parts;
+    OpenTelemetry's hold ``parts``.
+    """
+    answers = data.get("tool_messages")
+    if answers is not None:
+        if type(answers) is not list:
+            answers = as_data(answers)
+            if not isinstance(answers, (list, tuple)):
+                raise wrong_shape(f"{where}.tool_messages", "a list", answers)
+        reading.read_each(answers, f"{where}.tool_messages")
+        return True
+    call_id = data.get("id")
+    content = data.get("content")
+    if call_id is None or "parts" in data or not (content is None or isinstance(content, str)):
+        return False
+    error = data.get("error")
+    reading.result(call_id, content, None if error is None else bool(error))
+    return True
 
 
 def _entries(value: object, where: str, reading: Reading) -> None:

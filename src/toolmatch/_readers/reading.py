@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     S = TypeVar("S")
+    # A result: the call id it answers, its content, failed, and the number of calls
+    # recorded before it.
+    _Result = tuple[str, object, bool | None, int]
     Dispatch = Callable[[object, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
 
@@ -111,7 +114,7 @@ class Reading:
         self._calls: list[ToolCall | None] = []
         self._open_slots = 0
         # Made on first use: most runs have no results and no states.
-        self._results: list[tuple[str, object, bool | None]] | None = None
+        self._results: list[_Result] | None = None
         self._states: dict[type, object] | None = None
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
@@ -209,7 +212,8 @@ class Reading:
         if call_id is not None:
             if self._results is None:
                 self._results = []
-            self._results.append((str(call_id), content, failed))
+            # Where it stands among the calls: the pairing looks at calls before it first.
+            self._results.append((str(call_id), content, failed, len(self._calls)))
 
     def first_sight(self, message_id: object, whole: bool) -> bool:
         """Whether to read the message of ``message_id``, a ``whole`` message or a chunk of
@@ -268,20 +272,63 @@ _INDEXED = 256
 _INDICES = tuple(f"[{index}]" for index in range(_INDEXED))
 
 
-def _pair(calls: list[ToolCall], results: list[tuple[str, object, bool | None]]) -> None:
-    """Give each result to the first call of its id that has none yet."""
-    waiting: dict[str, list[int]] = {}
+def _pair(calls: list[ToolCall], results: list[_Result]) -> None:
+    """Give each result to a call of its id, the one rule of docs/formats.md#tool-results.
+
+    A result answers the first unanswered call of its id among those made since that id's
+    previous result (calls of one id take its results in order; a call made after one of
+    them was answered starts afresh, as runs that reuse ids do). A result before every
+    call of its id then answers the first of them still unanswered.
+    """
+    waiting: dict[str, list[int]] = {}  # per id: its unanswered calls since its last result
+    answered: set[str] = set()  # ids with a result since their last call
+    early: list[_Result] = []
+    done = 0  # calls[:done] are placed
+    for result in results:
+        call_id, content, failed, position = result
+        while done < position:
+            _place(calls, done, waiting, answered)
+            done += 1
+        indices = waiting.get(call_id)
+        if indices is None:
+            early.append(result)
+            continue
+        answered.add(call_id)
+        if indices:
+            _answer(calls, indices.pop(0), content, failed)
+    if not early:
+        return
+    # Every call is placed and has waited: an early result takes the first unanswered call
+    # of its id, wherever it is (all of them come after it).
+    pending: dict[str, list[int]] = {}
     for index, call in enumerate(calls):
         if call.id is not None and call.result is None and call.failed is None:
-            waiting.setdefault(call.id, []).append(index)
-    for call_id, content, failed in results:
-        indices = waiting.get(call_id)
+            pending.setdefault(call.id, []).append(index)
+    for call_id, content, failed, _ in early:
+        indices = pending.get(call_id)
         if indices:
-            index = indices.pop(0)
-            call = calls[index]
-            calls[index] = ToolCall(
-                call.name, call.args, call.id, call.parse_error, content, failed
-            )
+            _answer(calls, indices.pop(0), content, failed)
+
+
+def _place(
+    calls: list[ToolCall], index: int, waiting: dict[str, list[int]], answered: set[str]
+) -> None:
+    """Let ``calls[index]`` wait for its result (a call that brought its own does not)."""
+    call = calls[index]
+    call_id = call.id
+    if call_id is None:
+        return
+    indices = waiting.get(call_id)
+    if indices is None or call_id in answered:
+        indices = waiting[call_id] = []
+        answered.discard(call_id)
+    if call.result is None and call.failed is None:
+        indices.append(index)
+
+
+def _answer(calls: list[ToolCall], index: int, content: object, failed: bool | None) -> None:
+    call = calls[index]
+    calls[index] = ToolCall(call.name, call.args, call.id, call.parse_error, content, failed)
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
-from toolmatch._matchers.explain import explain, holds_matcher
+from toolmatch._matchers.explain import explain, holds, holds_matcher
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.results import ToolCheck, TurnResult
 
@@ -14,7 +15,9 @@ def explain_comparison(left: object, right: object) -> list[str] | None:
     """The lines pytest shows for a failed ``left == right``; ``None`` when toolmatch takes no part.
 
     The first line shows both sides, shortened; then one line per failing path, nothing
-    for the paths that matched.
+    for the paths that matched. toolmatch takes part when a matcher or a ``ToolCall`` is
+    on either side or anywhere inside it. The expected side is the one holding a matcher,
+    else the right one, as in ``assert actual == expected``.
 
     >>> from toolmatch import Fuzzy
     >>> for line in explain_comparison({"a": Fuzzy("206588"), "b": 1}, {"a": 205000}):
@@ -29,8 +32,11 @@ def explain_comparison(left: object, right: object) -> list[str] | None:
             return [summary, *_selection_lines(expected, actual)]
         if isinstance(expected, (ToolCheck, TurnResult)):
             return [summary, *expected.lines()]
-    if not (holds_matcher(left) or holds_matcher(right)):
-        return None
+    matchers = holds_matcher(left) or holds_matcher(right)
+    if not matchers:
+        if not (holds(left, ToolCall) or holds(right, ToolCall)):
+            return None
+        left, right = right, left  # explain takes the expected value first
     mismatches = explain(left, right)
     if not mismatches:  # `==` said no, yet toolmatch finds no difference: say so, not nothing
         return [summary, "toolmatch found no mismatch; the values differ only by Python's =="]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
 from toolmatch._matchers.explain import explain, holds, holds_matcher
@@ -32,9 +34,8 @@ def explain_comparison(left: object, right: object) -> list[str] | None:
             return [summary, *_selection_lines(expected, actual)]
         if isinstance(expected, (ToolCheck, TurnResult)):
             return [summary, *expected.lines()]
-    matchers = holds_matcher(left) or holds_matcher(right)
-    if not matchers:
-        if not (holds(left, ToolCall) or holds(right, ToolCall)):
+    if not (holds_matcher(left) or holds_matcher(right)):
+        if not _compares_calls(left, right):
             return None
         left, right = right, left  # explain takes the expected value first
     mismatches = explain(left, right)
@@ -49,3 +50,17 @@ def _selection_lines(expected: ExpectedTool, calls: object) -> list[str]:
         return expected.check(calls).lines()
     except Exception as error:  # not calls at all: say so instead of failing the report
         return [f"{expected!r} cannot read these calls: {str(error).partition(chr(10))[0]}"]
+
+
+def _compares_calls(left: object, right: object) -> bool:
+    """Whether calls take part and both sides are calls or plain containers.
+
+    Another type may be a wrapper that its own plugin unwraps and explains (an
+    inline-snapshot value, which compares as the calls it holds).
+    """
+    plain = (ToolCall, Mapping, list, tuple)
+    return (
+        isinstance(left, plain)
+        and isinstance(right, plain)
+        and (holds(left, ToolCall) or holds(right, ToolCall))
+    )

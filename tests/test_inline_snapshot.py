@@ -278,3 +278,21 @@ def test_fields_that_are_neither_their_type_nor_a_matcher_are_refused(arguments,
     with pytest.raises(TypeError) as raised:
         ToolCall(*arguments)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("flags", [(), ("disable",)])
+def test_a_failing_snapshot_of_calls_prints_one_line_per_failing_field(pytester, run, flags):
+    # n no longer matches its Approx and the id changed: a line each, nothing for the rest.
+    pytester.makepyfile(
+        LOOSENED.replace("assert to_calls(response())", "assert to_calls(response('7', 'call_2'))")
+    )
+    result = run(*flags)
+    result.assert_outcomes(failed=1, errors=0 if flags else 1)
+    assert [line for line in result.stdout.lines if line.startswith("E ")] == [
+        "E       AssertionError: assert [ToolCall(name='book', args={'id': "
+        "'0b7d5c57-9a5a-4f0e-8c1e-1f0d7b3a6f11', 'when': '2026-12-01T10:00:00Z', 'n': 7, 'f... "
+        "== [ToolCall(name='book', args={'id': IsUUID(), 'when': IsDatetime(), 'n': "
+        "Approx(3, abs=1), 'filters': Partial({'city':...",
+        "E         [0].args.n: expected 3 ± 1, got 7",
+        "E         [0].id: expected 'call_1', got 'call_2'",
+    ]

@@ -216,7 +216,7 @@ def test_failures_at_scale_print_one_line_per_path_once_closest_first(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(AT_SCALE_TEST)
-    result = pytester.runpytest()
+    result = pytester.runpytest_subprocess()  # a subprocess: see CALL_TEST's test
     result.assert_outcomes(failed=5)
     output = result.stdout.lines
     assert _e_lines(output, "test_assert_called") == [
@@ -262,3 +262,100 @@ def test_failures_at_scale_print_one_line_per_path_once_closest_first(
         "expectation 1: expected 1 matching call(s), got 0: no call's name contains 'fetch'; "
         "the turn called 'search'>"
     )
+
+
+CALL_TEST = """
+from toolmatch import ANY, ExpectedTool, Fuzzy, Partial, StartsWith, ToolCall, to_calls
+
+CALLS = to_calls([
+    {"name": "get_weather", "args": {"city": "Paris", "days": 3}, "id": "call_1"},
+    {"name": "book", "args": {"hotel": "Ritz", "nights": 2}, "id": "call_2"},
+])
+EXPECTED = [
+    ToolCall("get_weather", {"city": Fuzzy("rome"), "days": 3}, id=ANY),
+    ToolCall("book", {"hotel": "Ritz", "nights": 2}, id="call_2"),
+]
+
+def test_list_matchers_right():
+    assert CALLS == EXPECTED
+
+def test_list_matchers_left():
+    assert EXPECTED == CALLS
+
+def test_no_id_in_the_expected_call():
+    assert CALLS[:1] == [ToolCall("get_weather", {"city": Fuzzy("rome"), "days": 3})]
+
+def test_one_call_without_matchers():
+    assert CALLS[0] == ToolCall("get_forecast", {"city": "Paris", "days": 4}, id="call_1")
+
+def test_whole_fields():
+    assert CALLS[1:] == [ToolCall("book", Partial({"guests": 2}), id=StartsWith("toolu_"))]
+
+def test_missing_call():
+    assert CALLS[:1] == [EXPECTED[0], ToolCall("book", {"hotel": "Ritz"})]
+
+def test_extra_call():
+    assert CALLS == [ToolCall("get_weather", {"city": "Paris", "days": 3}, id=ANY)]
+
+def test_turns_and_tuples():
+    assert [tuple(CALLS)] == [(CALLS[0], ToolCall("book", {"hotel": "Ritz", "nights": 3}, "call_2"))]
+
+def test_call_and_expected_tool():
+    assert CALLS[1] == ExpectedTool("book", {"nights": 5})
+"""
+
+
+def test_tool_call_comparisons_print_one_line_per_failing_field_or_argument(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(CALL_TEST)
+    # A subprocess: in process, pytester drops the modules an earlier run loaded lazily,
+    # while toolmatch's lazy names keep their classes, and isinstance checks then fail.
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=9)
+    output = result.stdout.lines
+    weather = "ToolCall(name='get_weather', args={'city': 'Paris', 'days': 3}, id='call_1')"
+    assert _e_lines(output, "test_list_matchers_right") == [
+        f"AssertionError: assert [{weather}, ToolCall(name='book', args={{'hotel': '... == "
+        "[ToolCall(name='get_weather', args={'city': Fuzzy('rome'), 'days': 3}, id=ANY), "
+        "ToolCall(name='book', args={'hotel': ...",
+        "  [0].args.city: fuzzy 'rome' does not match 'Paris'",
+    ]
+    assert _e_lines(output, "test_list_matchers_left")[1:] == [
+        "  [0].args.city: fuzzy 'rome' does not match 'Paris'",
+    ]
+    assert _e_lines(output, "test_no_id_in_the_expected_call")[1:] == [
+        "  [0].args.city: fuzzy 'rome' does not match 'Paris'",
+        "  [0].id: expected None, got 'call_1'",
+    ]
+    assert _e_lines(output, "test_one_call_without_matchers") == [
+        f"AssertionError: assert {weather} == ToolCall(name='get_forecast', args={{'city': "
+        "'Paris', 'days': 4}, id='call_1')",
+        "  name: expected 'get_forecast', got 'get_weather'",
+        "  args.days: expected 4, got 3",
+    ]
+    assert _e_lines(output, "test_whole_fields")[1:] == [
+        "  [0].args.guests: missing",
+        "  [0].id: expected a str starting with 'toolu_', got 'call_2'",
+    ]
+    assert _e_lines(output, "test_missing_call")[1:] == [
+        "  [0].args.city: fuzzy 'rome' does not match 'Paris'",
+        "  [1]: missing, expected ToolCall(name='book', args={'hotel': 'Ritz'})",
+    ]
+    assert _e_lines(output, "test_extra_call")[1:] == [
+        "  [1]: extra, got ToolCall(name='book', args={'hotel': 'Ritz', 'nights': 2}, id='call_2')",
+    ]
+    assert _e_lines(output, "test_turns_and_tuples") == [
+        "AssertionError: assert [(ToolCall(name='get_weather', args={...}, id='call_1'), "
+        "ToolCall(name='book', args={...}, id='call_2'))] == [(ToolCall(name='get_weather', "
+        "args={...}, id='call_1'), ToolCall(name='book', args={...}, id='call_2'))]",
+        "  [0][1].args.nights: expected 3, got 2",
+    ]
+    assert _e_lines(output, "test_call_and_expected_tool") == [
+        "AssertionError: assert ToolCall(name='book', args={'hotel': 'Ritz', 'nights': 2}, "
+        "id='call_2') == ExpectedTool('book', {'nights': 5})",
+        "  FAILED ExpectedTool('book', {'nights': 5}): call 0: nights: expected 5, got 2",
+        "    required: at least 1 matching call; found 0",
+        "    score 0/1 = 0.00: the closest call matches 0 of 1 asserted argument(s)",
+        "    call 0 book({'hotel': 'Ritz', 'nights': 2}): nights: expected 5, got 2",
+    ]

@@ -9,6 +9,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = ["ToolCall", "matcher_fields"]
@@ -106,11 +107,15 @@ class ToolCall(_Slots, Record):
         self._assign(name, args, id, parse_error, result, failed)
 
     def __repr__(self) -> str:
-        shown = [f"name={self.name!r}", f"args={self.args!r}"]
+        return self._repr_with(repr)
+
+    def _repr_with(self, write: Callable[[object], str]) -> str:
+        """The repr, each value written by ``write`` (``short_repr``'s, in messages)."""
+        shown = [f"name={write(self.name)}", f"args={write(self.args)}"]
         for field in ("id", "parse_error", "result", "failed"):
             value = getattr(self, field)
             if value is not None:
-                shown.append(f"{field}={value!r}")
+                shown.append(f"{field}={write(value)}")
         return f"ToolCall({', '.join(shown)})"
 
     def as_dict(self) -> dict[str, Any]:

@@ -42,6 +42,14 @@ class _ShortRepr(reprlib.Repr):
             keep = max(0, (self.maxlong - 3) // 2)
             return _huge_int(x, keep, self.maxlong - 3 - keep)
 
+    def repr_instance(self, x: object, level: int) -> str:
+        # reprlib cuts a repr in the middle; a value that writes its own repr from its
+        # parts' (ToolCall's _repr_with) is shortened part by part instead.
+        write = getattr(type(x), "_repr_with", None)
+        if write is None or level <= 0:
+            return super().repr_instance(x, level)
+        return str(write(x, lambda part: self.repr1(part, level - 1)))
+
     def repr_str(self, x: str, level: int) -> str:
         # reprlib cuts strings in the middle; the start of a value is what users recognise.
         if len(x) <= self.maxstring:

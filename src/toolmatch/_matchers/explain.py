@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 from toolmatch._core.describe import describe_found, join_path, short_repr
 from toolmatch._core.public import public
+from toolmatch._core.record import Record
 from toolmatch._matchers.base import Matcher, Mismatch, Mismatches, is_instance
 
-__all__ = ["explain", "holds_matcher"]
+__all__ = ["explain", "holds", "holds_matcher"]
 
 _MAX_DEPTH = 100
 
@@ -19,6 +20,8 @@ def explain(expected: object, actual: object) -> Mismatches:
 
     Works on a matcher, or on plain dicts and lists holding matchers at any depth, on
     either side. Plain parts are judged as ``==`` judges them, matchers by their own rules.
+    Two records of one type (two calls) are compared field by field, and two
+    lists holding records item by item, a missing or extra item at its index.
 
     >>> from toolmatch import Fuzzy, Regex
     >>> expected = {"a": Fuzzy("206588"), "b": 1, "items": [{"id": Regex("[0-9]+")}]}
@@ -27,6 +30,14 @@ def explain(expected: object, actual: object) -> Mismatches:
     a: fuzzy '206588' does not match 205000
     b: missing
     items[0].id: regex '[0-9]+' does not match 'x7'
+
+    >>> from toolmatch import ToolCall
+    >>> expected = [ToolCall("search", {"q": Fuzzy("paris")}), ToolCall("fetch")]
+    >>> for mismatch in explain(expected, [ToolCall("search", {"q": "rome"}, id="call_1")]):
+    ...     print(mismatch)
+    [0].args.q: fuzzy 'paris' does not match 'rome'
+    [0].id: expected None, got 'call_1'
+    [1]: missing, expected ToolCall(name='fetch', args={})
     """
     # is_instance, not isinstance: a lazy proxy's __class__ lookup may raise.
     if is_instance(expected, Matcher):
@@ -41,17 +52,24 @@ def explain(expected: object, actual: object) -> Mismatches:
         return Mismatches([Mismatch("", f"could not compare: {type(error).__name__}: {error}")])
 
 
-def holds_matcher(value: object, depth: int = 0) -> bool:
-    """Whether ``value`` is a matcher or a dict, list or tuple holding one at any depth."""
-    if is_instance(value, Matcher):
+def holds_matcher(value: object) -> bool:
+    """Whether ``value`` is a matcher or a dict, list, tuple or record holding one at any depth."""
+    return holds(value, Matcher)
+
+
+def holds(value: object, kind: type, depth: int = 0) -> bool:
+    """Whether ``value`` is a ``kind`` or a dict, list, tuple or record holding one at any depth."""
+    if is_instance(value, kind):
         return True
     if depth > _MAX_DEPTH:
         return False
     try:
         if isinstance(value, Mapping):
-            return any(holds_matcher(item, depth + 1) for item in value.values())
+            return any(holds(item, kind, depth + 1) for item in value.values())
         if isinstance(value, (list, tuple)):
-            return any(holds_matcher(item, depth + 1) for item in value)
+            return any(holds(item, kind, depth + 1) for item in value)
+        if is_instance(value, Record):
+            return any(holds(item, kind, depth + 1) for item in value._values())
     except Exception:  # a hostile container is simply not one of ours
         return False
     return False
@@ -88,17 +106,36 @@ def _plain_mismatches(
         is_instance(expected, tuple) and is_instance(actual, tuple)
     )
     if same_sequence:
-        if len(expected) != len(actual):  # type: ignore[arg-type]
-            found = f"got {len(actual)}: {short_repr(actual)}"  # type: ignore[arg-type]
-            yield Mismatch(path, f"expected {len(expected)} items, {found}")  # type: ignore[arg-type]
-            return
-        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):  # type: ignore[call-overload]
-            yield from _plain_mismatches(left, right, join_path(path, index), depth + 1)
+        yield from _sequence_mismatches(expected, actual, path, depth)  # type: ignore[arg-type]
+        return
+    if is_instance(expected, Record) and type(expected) is type(actual):
+        # Record's == compares the fields in order: so does its explanation.
+        fields = zip(expected._fields, expected._values(), actual._values(), strict=True)
+        for field, left, right in fields:
+            yield from _plain_mismatches(left, right, join_path(path, field), depth + 1)
         return
     if not _equal(expected, actual):
         yield Mismatch(
             path, f"expected {short_repr(expected)}, got {describe_found(expected, actual)}"
         )
+
+
+def _sequence_mismatches(
+    expected: Sequence[object], actual: Sequence[object], path: str, depth: int
+) -> Iterator[Mismatch]:
+    records = any(is_instance(item, Record) for item in (*expected, *actual))
+    if len(expected) != len(actual) and not records:
+        found = f"got {len(actual)}: {short_repr(actual)}"
+        yield Mismatch(path, f"expected {len(expected)} items, {found}")
+        return
+    # Calls (records) are explained index by index whatever the lengths: each one's
+    # mismatches say more than a count.
+    for index, (left, right) in enumerate(zip(expected, actual, strict=False)):
+        yield from _plain_mismatches(left, right, join_path(path, index), depth + 1)
+    for index in range(len(actual), len(expected)):
+        yield Mismatch(join_path(path, index), f"missing, expected {short_repr(expected[index])}")
+    for index in range(len(expected), len(actual)):
+        yield Mismatch(join_path(path, index), f"extra, got {short_repr(actual[index])}")
 
 
 def _equal(expected: object, actual: object) -> bool:

@@ -508,7 +508,7 @@ def test_check_refuses_a_spec_regex_no_time_limit_can_hold(tmp_path: Path) -> No
 # processor time; the limit here is 10 ms; a match may take 50 ms.
 LIMIT_HOLDS = """
 import time
-from hypothesis import HealthCheck, given, settings, strategies as st, target
+from hypothesis import HealthCheck, given, settings, strategies as st
 from toolmatch import Regex
 from toolmatch._matchers.backtracking import bounds
 
@@ -569,7 +569,8 @@ def holds(pattern, length, end):
           suppress_health_check=list(HealthCheck))
 @given(patterns, st.one_of(st.none(), st.integers(0, 400)), st.sampled_from(["", "b", "!"]))
 def check(pattern, length, end):
-    target(holds(pattern, length, end))  # steer the search to the slowest matches
+    # No target(): timings are noisy, and hypothesis would climb on the noise for minutes.
+    holds(pattern, length, end)
 
 
 check()

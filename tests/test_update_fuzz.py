@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from toolmatch import load_test_cases
@@ -36,6 +36,15 @@ def quoted(value: object) -> str:
     return json.dumps(value, ensure_ascii=True)  # JSON is YAML: escapes, one line
 
 
+def written(value: object, style: str) -> str:
+    """``value`` in the spec's text: JSON (escaped), or a string single-quoted with its raw
+    characters (the loader folds NEL, LS and PS in it: the spec holds what it reads). CR
+    and LF stay escaped: the file's own line endings are the only ones it has."""
+    if style == "single" and isinstance(value, str) and not {"\r", "\n"} & set(value):
+        return "'" + value.replace("'", "''") + "'"
+    return quoted(value)
+
+
 @st.composite
 def specs(draw: st.DrawFn) -> tuple[str, dict[str, object], dict[str, object]]:
     """A spec's text, the arguments its expectation of f holds, and the recorded ones."""
@@ -43,15 +52,25 @@ def specs(draw: st.DrawFn) -> tuple[str, dict[str, object], dict[str, object]]:
     expected = {key: draw(values) for key in keys}
     recorded = {key: draw(values) for key in keys if draw(st.booleans())}
     recorded.update({key: draw(values) for key in draw(st.lists(st.sampled_from(["w", "v"])))})
-    style = draw(st.sampled_from(["block", "flow", "explicit"]))
+    style = draw(st.sampled_from(["block", "flow", "flow-lines", "explicit"]))
+    pairs = [
+        (quoted(k), written(v, draw(st.sampled_from(["json", "single"]))))
+        for k, v in expected.items()
+    ]
+    comments = [draw(st.sampled_from(["", "  # c", " #é:"])) for _ in pairs]
     if style == "flow":
-        args = " {" + ", ".join(f"{quoted(k)}: {quoted(v)}" for k, v in expected.items()) + "}"
+        args = " {" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}" + comments[0]
+    elif style == "flow-lines":
+        items = [
+            f"\n          {k}: {v}," + note for (k, v), note in zip(pairs, comments, strict=True)
+        ]
+        args = " {" + "".join(items) + "\n        }"
     else:
         lines = [
-            f"\n          ? {quoted(k)}\n          : {quoted(v)}"
-            if style == "explicit" or "\n" in k
-            else f"\n          {quoted(k)}: {quoted(v)}"
-            for k, v in expected.items()
+            f"\n          ? {k}\n          : {v}{note}"
+            if style == "explicit" or "\\n" in k
+            else f"\n          {k}: {v}{note}"
+            for (k, v), note in zip(pairs, comments, strict=True)
         ]
         args = "".join(lines)
     merged = draw(st.booleans())
@@ -112,6 +131,7 @@ def test_update_writes_a_spec_that_loads_or_refuses_cleanly(
             err = capsys.readouterr().err
             assert "Traceback" not in err
             assert "a bug in toolmatch" not in err
+            event(f"exit {status}")
             if status == 2:
                 assert after == text.encode("utf-8"), err
                 return
@@ -120,6 +140,7 @@ def test_update_writes_a_spec_that_loads_or_refuses_cleanly(
             original = Path(folder) / "original.yaml"
             original.write_bytes(text.encode("utf-8"))
             spec, made = planned(original, traces, mode, err)
+            event(f"{len(made)} edits made")
             # It equals the plan: what the planner planned, but what it reported not made.
             assert same_data(SpecText(str(path), after).data, apply_to_data(spec.data, made)), err
             # It keeps the bytes outside the changed values, in order, and the BOM.

@@ -1441,3 +1441,11 @@ def test_the_last_lines_of_the_last_case_removed_while_a_case_is_added(tmp_path:
         "        exact: true\n"
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_block_written_anew_in_a_windows_file_has_its_line_endings(tmp_path: Path) -> None:
+    # Before: the new block's lines ended in LF alone (found by tests/test_update_fuzz.py).
+    spec = "test_cases:\r\n  - name: a\r\n    expected_tools:\r\n      - name: f\r\n        exact: true\r\n        args:\r\n          n: 1\r\n"
+    result, text = update(tmp_path, spec, run("a", [call("f", w=[0, 1])]))
+    assert text == spec.replace("n: 1\r\n", "w:\r\n          - 0\r\n          - 1\r\n")
+    assert result.returncode == 0

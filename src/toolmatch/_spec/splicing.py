@@ -272,7 +272,8 @@ class SpecText:
         else:
             extra = ""
         if block and isinstance(value, (dict, list)) and value:
-            new = block_yaml(value, column)
+            # Its line breaks are the layout's (a string in it is quoted, escaped).
+            new = block_yaml(value, column).replace("\n", self._newline())
         else:
             quotes = None  # a quoted string stays in its quotes
             if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):

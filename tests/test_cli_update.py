@@ -1421,3 +1421,31 @@ def test_a_parquet_value_a_spec_cannot_hold_is_not_fixed_and_the_rest_is(tmp_pat
         "test_cases:\n  - name: b\n    expected_tools:\n"
         "      - name: book\n        args: {when: '2025', seats: 2}\n"
     )
+
+
+def test_the_last_lines_of_the_last_case_removed_while_a_case_is_added(tmp_path: Path) -> None:
+    # Before: the removed lines took the line break a new case is added before, and the
+    # update was refused as "a bug in toolmatch" (found by tests/test_update_fuzz.py).
+    spec = (
+        "test_cases:\n  - name: a\n    expected_tools:\n      - name: f\n"
+        "        exact: true\n        args:\n          x: 0\n          y: 0\n"
+    )
+    result, text = update(
+        tmp_path, spec, run("a", [call("f", x=0)]), run("b", [call("g")]), mode="all"
+    )
+    assert text == spec.replace("          y: 0\n", "") + (
+        "  - name: b\n"
+        "    exhaustive: true\n"
+        "    expected_tools:\n"
+        "      - name: {$literal: g}\n"
+        "        exact: true\n"
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_block_written_anew_in_a_windows_file_has_its_line_endings(tmp_path: Path) -> None:
+    # Before: the new block's lines ended in LF alone (found by tests/test_update_fuzz.py).
+    spec = "test_cases:\r\n  - name: a\r\n    expected_tools:\r\n      - name: f\r\n        exact: true\r\n        args:\r\n          n: 1\r\n"
+    result, text = update(tmp_path, spec, run("a", [call("f", w=[0, 1])]))
+    assert text == spec.replace("n: 1\r\n", "w:\r\n          - 0\r\n          - 1\r\n")
+    assert result.returncode == 0

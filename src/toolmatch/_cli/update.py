@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["in_ci", "refusal", "spooled", "update_spec"]
+__all__ = ["in_ci", "plan", "read_runs", "refusal", "spooled", "update_spec"]
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -446,6 +446,22 @@ def plan_new(runs: Runs, planner: _Planner) -> None:
         added += 1
 
 
+def plan(mode: str, data: Any, cases: Sequence[TestCase], runs: Runs) -> _Planner:
+    """The changes ``--update mode`` plans on the spec's ``data`` (whose loaded ``cases``
+    they are) from ``runs``, in its planner's ``edits`` and ``not_done``. Raises
+    :class:`ImportError` when a new case cannot be built (the cli extra is missing)."""
+    planner = _Planner(data)
+    if mode in ("fix", "all"):
+        by_name = {case.name: case for case in cases}
+        for index, case_data in enumerate(data["test_cases"]):
+            turns = runs.last.get(case_data["name"])
+            if turns is not None:
+                planner.fix_case(index, by_name[case_data["name"]], turns)
+    if mode in ("new", "all"):
+        plan_new(runs, planner)
+    return planner
+
+
 # The command --------------------------------------------------------------------------------
 
 
@@ -530,18 +546,10 @@ def _update_locked(
     raw, cases = read
     runs.for_cases(case.name for case in cases)
     spec = SpecText(where, raw)
-    planner = _Planner(spec.data)
-    if options.update in ("fix", "all"):
-        by_name = {case.name: case for case in cases}
-        for index, case_data in enumerate(spec.data["test_cases"]):
-            turns = runs.last.get(case_data["name"])
-            if turns is not None:
-                planner.fix_case(index, by_name[case_data["name"]], turns)
-    if options.update in ("new", "all"):
-        try:
-            plan_new(runs, planner)
-        except ImportError as error:  # ruamel.yaml, from the cli extra
-            return fail(str(error))
+    try:
+        planner = plan(options.update, spec.data, cases, runs)
+    except ImportError as error:  # ruamel.yaml, from the cli extra
+        return fail(str(error))
     try:
         text, _, not_placed = spec.edited(planner.edits, planner.where)
     except SplicingError as error:

@@ -272,7 +272,8 @@ class SpecText:
         else:
             extra = ""
         if block and isinstance(value, (dict, list)) and value:
-            new = block_yaml(value, column)
+            # Its line breaks are the layout's (a string in it is quoted, escaped).
+            new = block_yaml(value, column).replace("\n", self._newline())
         else:
             quotes = None  # a quoted string stays in its quotes
             if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):
@@ -385,7 +386,13 @@ class SpecText:
         lines = _case_yaml(edit.shown, self.indents).split("\n")
         first = " " * dash + "-" + " " * (column - dash - 1) + lines[0]
         rest = [(" " * column + line) if line else line for line in lines[1:]]
-        return at, at, newline + gap + newline.join([first, *rest])
+        case = newline.join([first, *rest])
+        after = self._break_after(at)
+        if after > at:
+            # Added after the last line's break rather than before it (the same text): an
+            # edit that removes the last lines, break and all, does not overlap it.
+            return after, after, gap + case + newline
+        return at, at, newline + gap + case
 
     def _indents(self) -> tuple[int, int, int]:
         """How the file indents a nested mapping, and a list under a key (its items, its

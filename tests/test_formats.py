@@ -760,29 +760,17 @@ def test_pydantic_ai_sdk_objects() -> None:
 # --- empty responses are empty: each SDK's response with no output -------------------
 
 
-def _openai_refusal() -> Any:
+def _completion(choices: list[dict[str, Any]]) -> Any:
     chat = pytest.importorskip("openai.types.chat")
-    return chat.ChatCompletion.model_validate(
-        {
-            "id": "chatcmpl_1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": "gpt-4.1",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": None, "refusal": "I can't."},
-                }
-            ],
-        }
-    )
+    completion = {"id": "c", "object": "chat.completion", "created": 0, "model": "gpt-4.1"}
+    return chat.ChatCompletion.model_validate({**completion, "choices": choices})
 
 
-def _openai_no_choices() -> Any:
-    chat = pytest.importorskip("openai.types.chat")
-    completion = {"id": "c", "object": "chat.completion", "created": 0, "model": "m"}
-    return chat.ChatCompletion.model_validate({**completion, "choices": []})
+_REFUSAL_CHOICE = {
+    "index": 0,
+    "finish_reason": "stop",
+    "message": {"role": "assistant", "content": None, "refusal": "I can't."},
+}
 
 
 def _responses(output: list[dict[str, Any]]) -> Any:
@@ -847,8 +835,8 @@ def _langchain_dumpd(message: Any) -> Any:
 
 
 EMPTY_RESPONSES = {
-    "openai-refusal": _openai_refusal,
-    "openai-no-choices": _openai_no_choices,
+    "openai-refusal": lambda: _completion([_REFUSAL_CHOICE]),
+    "openai-no-choices": lambda: _completion([]),
     "responses-empty-output": lambda: _responses([]),
     "responses-refusal": _responses_refusal,
     "anthropic-refusal": _anthropic_refusal,

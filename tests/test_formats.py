@@ -757,6 +757,146 @@ def test_pydantic_ai_sdk_objects() -> None:
     assert broken.parse_error is not None
 
 
+# --- empty responses are empty: each SDK's response with no output -------------------
+
+
+def _completion(choices: list[dict[str, Any]]) -> Any:
+    chat = pytest.importorskip("openai.types.chat")
+    completion = {"id": "c", "object": "chat.completion", "created": 0, "model": "gpt-4.1"}
+    return chat.ChatCompletion.model_validate({**completion, "choices": choices})
+
+
+_REFUSAL_CHOICE = {
+    "index": 0,
+    "finish_reason": "stop",
+    "message": {"role": "assistant", "content": None, "refusal": "I can't."},
+}
+
+
+def _responses(output: list[dict[str, Any]]) -> Any:
+    responses = pytest.importorskip("openai.types.responses")
+    return responses.Response.model_validate(
+        {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 0,
+            "model": "gpt-4.1",
+            "output": output,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    )
+
+
+def _responses_refusal() -> Any:
+    refusal = {"type": "refusal", "refusal": "I can't."}
+    item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed"}
+    return _responses([{**item, "content": [refusal]}])
+
+
+def _anthropic_refusal() -> Any:
+    types = pytest.importorskip("anthropic.types")
+    return types.Message.model_validate(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [],
+            "stop_reason": "refusal",
+            "usage": {"input_tokens": 10, "output_tokens": 0},
+        }
+    )
+
+
+def _gemini_blocked_candidate() -> Any:
+    # The prompt passed, the answer was blocked: a candidate with a reason and no content.
+    types = pytest.importorskip("google.genai.types")
+    rating = types.SafetyRating(category="HARM_CATEGORY_HARASSMENT", probability="HIGH")
+    candidate = types.Candidate(finish_reason="SAFETY", index=0, safety_ratings=[rating])
+    return types.GenerateContentResponse(candidates=[candidate], model_version="gemini-2.5")
+
+
+def _gemini_no_parts() -> Any:
+    types = pytest.importorskip("google.genai.types")
+    candidate = types.Candidate(content=types.Content(role="model"), finish_reason="STOP")
+    return types.GenerateContentResponse(candidates=[candidate])
+
+
+def _langchain_text() -> Any:
+    messages = pytest.importorskip("langchain_core.messages")
+    return messages.AIMessage("Hello!", id="run-1")
+
+
+def _langchain_dumpd(message: Any) -> Any:
+    load = pytest.importorskip("langchain_core.load")
+    return load.dumpd(message)
+
+
+EMPTY_RESPONSES = {
+    "openai-refusal": lambda: _completion([_REFUSAL_CHOICE]),
+    "openai-no-choices": lambda: _completion([]),
+    "responses-empty-output": lambda: _responses([]),
+    "responses-refusal": _responses_refusal,
+    "anthropic-refusal": _anthropic_refusal,
+    "gemini-blocked-candidate": _gemini_blocked_candidate,
+    "gemini-no-parts": _gemini_no_parts,
+    "langchain-text": _langchain_text,
+}
+DUMPS = {
+    "object": lambda obj: obj,
+    "model_dump": lambda obj: obj.model_dump(),
+    "json_by_alias": lambda obj: obj.model_dump(mode="json", by_alias=True, exclude_none=True),
+    "json_round_trip": lambda obj: obj.model_dump_json(),  # text given to to_calls
+}
+
+
+@pytest.mark.parametrize("dump", DUMPS.values(), ids=DUMPS.keys())
+@pytest.mark.parametrize("build", EMPTY_RESPONSES.values(), ids=EMPTY_RESPONSES.keys())
+def test_an_sdk_response_with_no_output_gives_no_call(build: Any, dump: Any) -> None:
+    assert to_calls(dump(build())) == []
+
+
+def test_a_langchain_message_serialized_with_no_tool_calls_gives_no_call() -> None:
+    assert to_calls(_langchain_dumpd(_langchain_text())) == []
+
+
+def test_a_gemini_response_object_with_nothing_set_gives_no_call() -> None:
+    # The class says it is a response; its dump, {}, says nothing and still raises.
+    types = pytest.importorskip("google.genai.types")
+    assert to_calls(types.GenerateContentResponse()) == []
+    assert to_calls(types.GenerateContentResponse(candidates=[])) == []
+    with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input: \{\} "):
+        to_calls(types.GenerateContentResponse().model_dump(exclude_none=True))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [[], [{"text": "I can't help with that."}]],
+    ids=["no-content", "guardrail-text"],
+)
+def test_a_bedrock_converse_response_with_no_call_gives_no_call(content: list[Any]) -> None:
+    response = {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": "guardrail_intervened",
+        "usage": {"inputTokens": 10, "outputTokens": 0, "totalTokens": 10},
+        "metrics": {"latencyMs": 100},
+    }
+    assert to_calls(response) == []
+
+
+def test_a_gemini_candidate_of_unknown_keys_still_raises() -> None:
+    candidate = {"finishReason": "SAFETY", "banana": {"name": "search"}}
+    with pytest.raises(TypeError) as raised:
+        to_calls({"candidates": [candidate]})
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input.candidates[0]: {'finishReason': 'SAFETY', "
+        "'banana': {'name': 'search'}} (dict); accepted shapes: "
+        "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
+    )
+
+
 # --- the package stays light ----------------------------------------------------------
 
 

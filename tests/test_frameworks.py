@@ -1145,3 +1145,70 @@ def test_llama_index_streamed_responses_give_the_last_message() -> None:
     (cut,) = to_calls(stream[:2])  # a stream cut off in the arguments
     assert cut.name == "get_weather"
     assert cut.parse_error is not None
+
+
+# --- runs that made no call give [] -------------------------------------------------------
+
+
+def test_agents_run_that_only_answered_gives_no_call() -> None:
+    agent = Agent(name="greeter", model=FakeModel("Hello."))
+    result = run_agent(agent, "Hi", run_config=NO_TRACING)
+    assert [item.type for item in result.new_items] == ["message_output_item"]
+    assert to_calls(result) == []
+    assert to_calls(result.new_items) == []
+
+    async def streamed() -> tuple[Any, list[Any]]:
+        agent = Agent(name="greeter", model=FakeModel("Hello."))
+        run = Runner.run_streamed(agent, "Hi", run_config=NO_TRACING)
+        return run, [event async for event in run.stream_events()]
+
+    run, events = asyncio.run(streamed())
+    assert to_calls(run) == []
+    assert to_calls(events) == []
+
+
+def test_pydantic_ai_run_that_only_answered_gives_no_call() -> None:
+    from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
+        return PaiResponse(parts=[TextPart("Hello.")])
+
+    result = PydanticAgent(FunctionModel(answer)).run_sync("Hi")
+    assert to_calls(result) == []
+    assert to_calls(result.all_messages()) == []
+    assert to_calls(ModelMessagesTypeAdapter.dump_python(result.all_messages(), mode="json")) == []
+
+
+def test_langgraph_run_that_only_answered_gives_no_call() -> None:
+    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
+        return {"messages": [AIMessage("Hello.")]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_edge(START, "agent")
+    graph = builder.compile()
+    assert to_calls(graph.invoke(QUESTION)) == []
+    for mode in ["values", "updates", "messages"]:
+        assert to_calls(list(graph.stream(QUESTION, stream_mode=mode))) == []
+
+
+def test_llama_index_answer_without_calls_gives_no_call() -> None:
+    response = ChatResponse(message=ChatMessage(role="assistant", content="Hello."))
+    assert to_calls(response) == []
+    assert to_calls(response.message) == []
+
+
+def test_a_run_not_awaited_is_told_to_be_awaited() -> None:
+    agents_run = Runner.run(weather_agent(), "Hi", run_config=NO_TRACING)
+    pai_run = pydantic_agent().run("Hi")
+    try:
+        for run, name in [(agents_run, "Runner.run"), (pai_run, "AbstractAgent.run")]:
+            with pytest.raises(TypeError) as error:
+                to_calls(run)
+            assert str(error.value).endswith(
+                f"(coroutine); await it first: to_calls(await {name}(...)); accepted shapes: "
+                + FORMATS_DOC
+            )
+    finally:
+        agents_run.close()
+        pai_run.close()

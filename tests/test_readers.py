@@ -29,8 +29,8 @@ LINK = f"; accepted shapes: {FORMATS_DOC}"
     ("obj", "message"),
     [
         (
-            {"type": "banana", "name": "x"},
-            "input: its type 'banana' is not one to_calls knows (nearest accepted: 'reasoning')",
+            {"type": "Tool_Use", "name": "x"},
+            "input: its type 'Tool_Use' is not one to_calls knows (nearest accepted: 'tool_use')",
         ),
         (
             [{"role": "assistant", "content": [{"type": "tool_usage", "name": "x"}]}],
@@ -57,6 +57,27 @@ def test_an_unknown_discriminator_raises_naming_the_nearest(obj: object, message
     with pytest.raises(TypeError) as raised:
         to_calls(obj)
     assert str(raised.value) == f"to_calls cannot read tool calls from {message}{LINK}"
+
+
+@pytest.mark.parametrize(
+    ("obj", "where", "found"),
+    [
+        ({"type": "banana", "name": "x"}, "input", "type 'banana'"),
+        ({"role": "assistant", "content": [{"type": "usage"}]}, "input.content[0]", "type 'usage'"),
+        ({"role": "robot", "content": "Hi"}, "input", "role 'robot'"),
+        ({"object": "list", "data": []}, "input", "object 'list'"),
+        ({"role": "ai", "content": "Hi"}, "input", "role 'ai'"),
+    ],
+)
+def test_an_unrelated_discriminator_gets_no_suggestion_but_the_docs(
+    obj: object, where: str, found: str
+) -> None:
+    # A suggestion only for a likely typo: difflib's ratio of 0.8 or more, ignoring case.
+    with pytest.raises(TypeError) as raised:
+        to_calls(obj)
+    assert str(raised.value) == (
+        f"to_calls cannot read tool calls from {where}: its {found} is not one to_calls knows{LINK}"
+    )
 
 
 def test_a_method_without_json_rpc_is_not_read_as_json_rpc() -> None:
@@ -137,6 +158,92 @@ def test_an_sdk_object_of_no_accepted_shape_is_named_not_its_dump() -> None:
         "to_calls cannot read tool calls from input[0]: RunState(steps=3, history=[]) "
         f"(test_readers.RunState); pass its .messages{LINK}"
     )
+
+
+def _unaddressed(message: str) -> str:
+    return re.sub(r" at 0x[0-9a-f]+>", ">", message)
+
+
+def test_a_coroutine_is_told_to_be_awaited() -> None:
+    async def fetch_run() -> list[object]:
+        return []
+
+    run = fetch_run()
+    try:
+        with pytest.raises(TypeError) as raised:
+            to_calls([run])
+    finally:
+        run.close()
+    # The coroutine's repr is cut short; the hint names its function whole.
+    name = "test_a_coroutine_is_told_to_be_awaited.<locals>.fetch_run"
+    assert _unaddressed(str(raised.value)) == (
+        "to_calls cannot read tool calls from input[0]: <coroutine object test_a_cor....fetch_run> "
+        f"(coroutine); await it first: to_calls(await {name}(...)){LINK}"
+    )
+
+
+def test_a_future_is_told_to_be_awaited() -> None:
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        with pytest.raises(TypeError) as raised:
+            to_calls(loop.create_future())
+    finally:
+        loop.close()
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input: <Future pending> (_asyncio.Future); "
+        f"await it first{LINK}"
+    )
+
+
+def test_an_exhausted_generator_is_an_error_not_no_calls() -> None:
+    stream = (call for call in [ToolCall("now")])
+    assert to_calls(stream) == [ToolCall("now")]
+    with pytest.raises(TypeError) as raised:
+        to_calls(stream)  # read a second time: nothing is left of it
+    assert _unaddressed(str(raised.value)) == (
+        "to_calls cannot read tool calls from input: <generator object "
+        "test_an_ex....<genexpr>> (generator); "
+        "it is exhausted: its items were read before; keep them in a list "
+        f"(items = list(stream)) and pass that{LINK}"
+    )
+    assert to_calls(call for call in []) == []  # a fresh generator of nothing is no call
+
+
+def test_bytes_inside_a_value_are_told_to_be_decoded() -> None:
+    with pytest.raises(TypeError) as raised:
+        to_calls([b'{"name": "now"}'])
+    assert str(raised.value) == (
+        'to_calls cannot read tool calls from input[0]: b\'{"name": "now"}\' (bytes); '
+        f"decode it first: json.loads(data){LINK}"
+    )
+
+
+def test_an_httpx_response_is_told_to_pass_its_json() -> None:
+    httpx = pytest.importorskip("httpx")
+    response = httpx.Response(200, json={"role": "assistant", "content": "Hi"})
+    with pytest.raises(TypeError) as raised:
+        to_calls(response)
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input: <Response [200 OK]> (httpx.Response); "
+        f"it is an HTTP response: pass its .json(){LINK}"
+    )
+    assert to_calls(response.json()) == []
+
+
+def test_a_requests_response_is_told_to_pass_its_json() -> None:
+    requests = pytest.importorskip("requests")
+    response = requests.Response()
+    response.status_code = 200
+    response._content = b'{"role": "assistant", "content": "Hi"}'
+    with pytest.raises(TypeError) as raised:
+        to_calls([response])
+    assert str(raised.value) == (
+        "to_calls cannot read tool calls from input[0]: <Response [200]> (requests.Response); "
+        f"it is an HTTP response: pass its .json(){LINK}"
+    )
+    assert to_calls(response.json()) == []
 
 
 def test_an_object_without_an_accessor_gets_no_hint() -> None:

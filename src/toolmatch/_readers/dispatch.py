@@ -12,8 +12,10 @@
 3. a mapping no row claims, by a test of its whole shape (``SHAPES``: LangGraph's
    ``{node: update}`` chunks, which have no key of their own);
 4. a mapping whose ``type`` / ``object`` / ``role`` no table knows raises ``TypeError``
-   naming the place, the value and the nearest accepted one; so does any other value of
-   no listed shape. Shapes known to hold no call are listed too, read by ``no_call``.
+   naming the place, the value and, for a likely typo, the accepted one it is nearest; so
+   does any other value of no listed shape (values users pass by mistake, such as an
+   un-awaited coroutine or an HTTP response, say what to pass). Shapes known to hold no
+   call are listed too, read by ``no_call``.
 
 Adding a shape is adding a row here, and its line to the accepted shapes in
 docs/formats.md (a test keeps the two equal): ``TYPES["my_block"] = provider.read_my_block``;
@@ -26,7 +28,7 @@ a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from types import FunctionType
+from types import CoroutineType, FunctionType, GeneratorType
 
 from toolmatch._calls.call import ToolCall, matcher_fields
 from toolmatch._core.describe import short_repr
@@ -57,6 +59,7 @@ from toolmatch._readers.reading import (
     cannot_read,
     no_call,
     not_a_run,
+    refuse,
     unknown_value,
 )
 
@@ -199,10 +202,15 @@ KEYS: list[tuple[str, Handler]] = [
     ("usageMetadata", gemini.read_response),
     ("prompt_feedback", gemini.read_response),
     ("promptFeedback", gemini.read_response),
+    # A Gemini candidate with no content: its answer was blocked, or empty.
+    ("finish_reason", gemini.read_candidate_without_content),
+    ("finishReason", gemini.read_candidate_without_content),
     # Keys of parts and content items known to hold no call and no result.
     *((key, no_call) for key in gemini.CALL_FREE_KEYS),
     *((key, no_call) for key in bedrock.CALL_FREE_KEYS),
 ]
+
+_HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
 
 # Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
 # doubles (mocks) and ATIF trajectories (atif).
@@ -252,6 +260,11 @@ BY_CLASS.update(
             "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
             "returns"
         ),
+        # Google's response class: a response even with nothing set (its dump, {}, is not)
+        ("google", "GenerateContentResponse"): gemini.read_response_object,
+        # HTTP responses of a provider's REST API: their JSON is what to_calls reads
+        ("httpx", "Response"): refuse(_HTTP_RESPONSE),
+        ("requests", "Response"): refuse(_HTTP_RESPONSE),
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -425,13 +438,20 @@ def _by_prefix(kind: str) -> Handler | None:
 def read_object(obj: object, where: str, reading: Reading) -> None:
     """An object of no listed class: read as the data it dumps to; if that is of no
     accepted shape, the error names the object (and its obvious accessor, if any)."""
-    if obj is None or isinstance(obj, (str, bytes, bytearray, int, float)):
+    if obj is None or isinstance(obj, (str, int, float)):
         raise cannot_read(obj, where)
+    if isinstance(obj, (bytes, bytearray)):  # to_calls parses bytes it is given, not inner ones
+        raise cannot_read(obj, where, "decode it first: json.loads(data)")
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
+        if isinstance(obj, GeneratorType) and obj.gi_frame is None:
+            # finished: an empty reading would pass every `never` check
+            raise cannot_read(obj, where, _EXHAUSTED)
         reading.read_each(obj, where)
         return
     if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
         raise cannot_read(obj, where, "collect an async stream first: [e async for e in stream]")
+    if hasattr(obj, "__await__"):  # agent.run(...) not awaited, a task
+        raise cannot_read(obj, where, _await_hint(obj))
     data = as_data(obj)
     try:
         if isinstance(data, Mapping):
@@ -446,6 +466,19 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
         if error.value is not data:
             raise  # something inside it, named where it is
         raise cannot_read(obj, where, _accessor_hint(obj)) from None
+
+
+_EXHAUSTED = (
+    "it is exhausted: its items were read before; keep them in a list (items = list(stream)) "
+    "and pass that"
+)
+
+
+def _await_hint(awaitable: object) -> str:
+    """What to write instead: a coroutine names the function it runs."""
+    if isinstance(awaitable, CoroutineType):
+        return f"await it first: to_calls(await {awaitable.__qualname__}(...))"
+    return "await it first"
 
 
 # Accessors of common result objects that hold what to_calls reads: (attribute, is a method).

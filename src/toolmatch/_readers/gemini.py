@@ -10,13 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, as_data, read_one_option, wrong_shape
+from toolmatch._readers.reading import (
+    Reading,
+    as_data,
+    cannot_read,
+    read_one_option,
+    wrong_shape,
+)
 
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
     "CALL_FREE_KEYS",
+    "read_candidate_without_content",
+    "read_response_object",
     "read_function_call_part",
     "read_function_response_part",
     "read_response",
@@ -48,6 +56,48 @@ CALL_FREE_KEYS = (
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A response: its one candidate (several are alternative answers, not one turn)."""
     read_one_option(data, "candidates", "response", where, reading)
+
+
+def read_response_object(obj: object, where: str, reading: Reading) -> None:
+    """A ``GenerateContentResponse``: a response whatever it holds, even nothing."""
+    data = as_data(obj)
+    if isinstance(data, Mapping):
+        read_response(data, where, reading)
+
+
+# A candidate's keys besides its content (both spellings): the answer's metadata.
+_CANDIDATE_KEYS = frozenset(
+    {
+        "content",
+        "index",
+        "finishReason",
+        "finish_reason",
+        "finishMessage",
+        "finish_message",
+        "safetyRatings",
+        "safety_ratings",
+        "citationMetadata",
+        "citation_metadata",
+        "tokenCount",
+        "token_count",
+        "avgLogprobs",
+        "avg_logprobs",
+        "logprobsResult",
+        "logprobs_result",
+        "groundingMetadata",
+        "grounding_metadata",
+        "urlContextMetadata",
+        "url_context_metadata",
+    }
+)
+
+
+def read_candidate_without_content(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A candidate with a finish reason and no content (an answer blocked for safety, say):
+    no call. A mapping with keys of no candidate is of no known shape."""
+    for key, value in data.items():
+        if value is not None and key not in _CANDIDATE_KEYS:
+            raise cannot_read(data, where)
 
 
 def read_function_call_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -37,6 +37,8 @@ __all__ = [
     "cannot_read",
     "no_call",
     "not_a_run",
+    "likely_typo_of",
+    "refuse",
     "unknown_value",
     "parse_arguments",
     "wrong_shape",
@@ -335,14 +337,20 @@ def no_call(data: object, where: str, reading: Reading) -> None:
     """The handler of a shape known to hold no call and no result (a text block, ...)."""
 
 
+def refuse(hint: str) -> Callable[[object, str, Reading], None]:
+    """A reader for an object users pass by mistake: ``cannot_read`` with ``hint``, which
+    says what to pass instead."""
+
+    def read(obj: object, where: str, reading: Reading) -> None:
+        raise cannot_read(obj, where, hint)
+
+    return read
+
+
 def not_a_run(advice: str) -> Callable[[object, str, Reading], None]:
     """A reader for an object that holds no run, such as the agent itself: it says what to
     pass instead."""
-
-    def refuse(obj: object, where: str, reading: Reading) -> None:
-        raise cannot_read(obj, where, f"it holds no run: {advice}")
-
-    return refuse
+    return refuse(f"it holds no run: {advice}")
 
 
 class NoShapeError(TypeError):
@@ -376,20 +384,40 @@ def cannot_read(obj: object, where: str, hint: str = "") -> NoShapeError:
 
 
 def unknown_value(where: str, key: str, value: str, accepted: Iterable[str]) -> TypeError:
-    """The error for a discriminator (``type``, ``role``, ...) no reader knows.
+    """The error for a discriminator (``type``, ``role``, ...) no reader knows; it names
+    the accepted value only when ``value`` is a likely typo of it (``likely_typo_of``).
 
     >>> error = unknown_value("input[0]", "type", "tool_usee", ["text", "tool_use"])
     >>> print(str(error).split("; ")[0].split(": ", 1)[1])
     its type 'tool_usee' is not one to_calls knows (nearest accepted: 'tool_use')
     """
-    import difflib  # here, not at the top: `import toolmatch` stays fast
-
-    nearest = difflib.get_close_matches(value, list(accepted), n=1, cutoff=0.0)
-    near = f" (nearest accepted: {nearest[0]!r})" if nearest else ""
+    nearest = likely_typo_of(value, accepted)
+    near = f" (nearest accepted: {nearest!r})" if nearest is not None else ""
     return TypeError(
         f"to_calls cannot read tool calls from {where}: its {key} {short_repr(value)} is not "
         f"one to_calls knows{near}; accepted shapes: {FORMATS_DOC}"
     )
+
+
+# How alike a value and an accepted one must be for the value to be a likely typo of it:
+# difflib's ratio, ignoring case (docs/formats.md, "Unknown shapes").
+TYPO_RATIO = 0.8
+
+
+def likely_typo_of(value: str, accepted: Iterable[str]) -> str | None:
+    """The accepted value ``value`` is most likely a typo of, if any: the most alike one
+    whose ratio to it is ``TYPO_RATIO`` or more, ignoring case.
+
+    >>> likely_typo_of("Tool_Usee", ["text", "tool_use"]), likely_typo_of("banana", ["text"])
+    ('tool_use', None)
+    """
+    import difflib  # here, not at the top: `import toolmatch` stays fast
+
+    by_folded: dict[str, str] = {}
+    for name in accepted:
+        by_folded.setdefault(name.casefold(), name)
+    nearest = difflib.get_close_matches(value.casefold(), by_folded, n=1, cutoff=TYPO_RATIO)
+    return by_folded[nearest[0]] if nearest else None
 
 
 def list_at(data: Mapping[str, Any], key: str, where: str) -> list[Any] | tuple[Any, ...] | None:

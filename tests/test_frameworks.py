@@ -414,6 +414,46 @@ def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
     ]
 
 
+def handoff_agents() -> Agent[Any]:
+    """triage checks the weather, then hands off to billing, which looks up an invoice."""
+    billing = Agent(
+        name="billing",
+        model=FakeModel((("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent."),
+        tools=[get_weather],
+    )
+    return Agent(
+        name="triage",
+        model=FakeModel(
+            (("call_t", "get_weather", '{"city": "Paris"}'),),
+            (("call_h", "transfer_to_billing", "{}"),),
+        ),
+        tools=[get_weather],
+        handoffs=[billing],
+    )
+
+
+def test_agents_each_call_names_its_agent_across_a_handoff() -> None:
+    result = run_agent(handoff_agents(), "Weather, then my invoice", run_config=NO_TRACING)
+    assert [(call.name, call.agent) for call in to_calls(result)] == [
+        ("get_weather", "triage"),
+        ("transfer_to_billing", "triage"),  # the handoff is the call of the agent handing off
+        ("get_weather", "billing"),
+    ]
+    assert to_calls(result)[2] == ToolCall(
+        "get_weather", {"city": "Rome"}, id="call_b", result="Sunny in Rome", agent="billing"
+    )
+
+    # streamed: the raw events are made by the agent the last AgentUpdatedStreamEvent named
+    async def run() -> list[Any]:
+        streamed = Runner.run_streamed(handoff_agents(), "Weather?", run_config=NO_TRACING)
+        return [event async for event in streamed.stream_events()]
+
+    events = asyncio.run(run())
+    assert [call.agent for call in to_calls(events)] == ["triage", "triage", "billing"]
+    raw = [event for event in events if isinstance(event, RawResponsesStreamEvent)]
+    assert [call.agent for call in to_calls(raw)] == [None, None, None]  # no agent named
+
+
 def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
     agent = Agent(
         name="files",
@@ -617,6 +657,44 @@ def test_langgraph_interrupt_update_holds_no_call() -> None:
 def test_langgraph_update_of_other_keys_is_not_read_silently() -> None:
     with pytest.raises(TypeError, match=r"^to_calls cannot read tool calls from input\[0\]"):
         to_calls([{"counter": {"count": 1}}])
+
+
+def two_node_graph(named: bool) -> Any:
+    """A researcher node searches, a writer node saves: each one model call; with
+    ``named`` their messages carry the agents' names (as ``create_agent(name=...)`` sets)."""
+
+    def node(name: str, call: dict[str, Any]) -> Any:
+        def run(state: MessagesState) -> dict[str, list[BaseMessage]]:
+            message = AIMessage("", tool_calls=[call], name=f"{name}-agent" if named else None)
+            return {"messages": [message]}
+
+        return run
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("researcher", node("researcher", {"name": "search", "args": {}, "id": "c1"}))
+    builder.add_node("writer", node("writer", {"name": "save", "args": {}, "id": "c2"}))
+    builder.add_edge(START, "researcher")
+    builder.add_edge("researcher", "writer")
+    return builder.compile()
+
+
+def test_langgraph_calls_name_the_node_or_the_named_agent_that_made_them() -> None:
+    graph = two_node_graph(named=False)
+    for mode in ("updates", "messages", "tasks", "debug", ["values", "updates"]):
+        chunks = list(graph.stream(QUESTION, stream_mode=mode))
+        assert [call.agent for call in to_calls(chunks)] == ["researcher", "writer"], mode
+    # a state does not say which node added a message
+    assert [call.agent for call in to_calls(graph.invoke(QUESTION))] == [None, None]
+    # a message's own name says it in every mode, and wins over its node's
+    named = two_node_graph(named=True)
+    for mode in ("values", "updates", "messages"):
+        chunks = list(named.stream(QUESTION, stream_mode=mode))
+        agents = [call.agent for call in to_calls(chunks)]
+        assert agents == ["researcher-agent", "writer-agent"], mode
+    state = named.invoke(QUESTION)
+    assert to_calls(state)[0] == ToolCall("search", {}, id="c1", agent="researcher-agent")
+    dumped = [message.model_dump() for message in state["messages"]]
+    assert [call.agent for call in to_calls(dumped)] == ["researcher-agent", "writer-agent"]
 
 
 def test_langgraph_graph_itself_says_what_to_pass() -> None:

@@ -55,9 +55,16 @@ def trajectory() -> dict[str, Any]:
     }
 
 
-PARIS = ToolCall("get_weather", {"city": "Paris"}, id="call_paris", result="Sunny, 21 C")
+# A trajectory's calls are made by its agent; a step read alone does not name it.
+PARIS = ToolCall(
+    "get_weather", {"city": "Paris"}, id="call_paris", result="Sunny, 21 C", agent="weather-agent"
+)
 ATLANTIS = ToolCall(
-    "get_weather", {"city": "Atlantis"}, id="call_atlantis", result="error: unknown city"
+    "get_weather",
+    {"city": "Atlantis"},
+    id="call_atlantis",
+    result="error: unknown city",
+    agent="weather-agent",
 )
 
 
@@ -82,7 +89,12 @@ def test_every_v1_version_is_read() -> None:
 
 def test_a_step_a_tool_call_and_a_result_by_themselves() -> None:
     step = trajectory()["steps"][2]
-    assert to_calls(step) == [PARIS, ATLANTIS]
+    assert to_calls(step) == [
+        ToolCall("get_weather", {"city": "Paris"}, id="call_paris", result="Sunny, 21 C"),
+        ToolCall(
+            "get_weather", {"city": "Atlantis"}, id="call_atlantis", result="error: unknown city"
+        ),
+    ]
     assert to_calls(step["tool_calls"]) == [
         ToolCall("get_weather", {"city": "Paris"}, id="call_paris"),
         ToolCall("get_weather", {"city": "Atlantis"}, id="call_atlantis"),
@@ -103,7 +115,7 @@ def test_results_in_a_later_step_and_unanswered_calls() -> None:
     data["steps"].insert(3, later)
     assert to_calls(data) == [
         PARIS,
-        ToolCall("get_weather", {"city": "Atlantis"}, id="call_atlantis"),
+        ToolCall("get_weather", {"city": "Atlantis"}, id="call_atlantis", agent="weather-agent"),
     ]
 
 

@@ -270,9 +270,15 @@ def weather_agent() -> Agent[Any]:
     return Agent(name="weather", model=FakeModel(*WEATHER_TURNS), tools=[get_weather])
 
 
-AGENTS_CALLS = [
+# The run's items name the agent that made each call; its replay list (plain Responses
+# items) and the raw stream events alone do not.
+AGENTS_REPLAYED = [
     ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris"),
     ToolCall("get_weather", {"city": "Atlantis"}, id="call_2", result=TOOL_ERROR),
+]
+AGENTS_CALLS = [
+    ToolCall(call.name, call.args, call.id, result=call.result, agent="weather")
+    for call in AGENTS_REPLAYED
 ]
 AGENTS_CALLS_WITHOUT_RESULTS = [
     ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
@@ -300,7 +306,7 @@ def test_agents_run_result_gives_the_calls_with_their_outputs() -> None:
     assert to_calls(result.new_items) == AGENTS_CALLS
     # the SDK's own replay list holds the same Responses items (with the outputs as text,
     # which for these string-returning tools is the same)
-    assert to_calls(result.to_input_list()) == AGENTS_CALLS
+    assert to_calls(result.to_input_list()) == AGENTS_REPLAYED
     assert_called(result, "get_weather", {"city": "Paris"})
     assert ExpectedTool.never("delete_file") == result
 
@@ -320,7 +326,7 @@ def test_agents_result_is_what_the_tool_returned() -> None:
     result = run_agent(agent, "Forecast for Paris?", run_config=NO_TRACING)
     returned = {"city": "Paris", "sky": "sunny"}
     assert to_calls(result) == [
-        ToolCall("forecast", {"city": "Paris"}, id="call_f", result=returned)
+        ToolCall("forecast", {"city": "Paris"}, id="call_f", result=returned, agent="forecast")
     ]
     # the model was sent its text, which is what the replay list keeps
     (call,) = to_calls(result.to_input_list())
@@ -332,7 +338,9 @@ def test_agents_items_by_themselves() -> None:
     call_item, _, output_item, _, message_item = result.new_items
     assert isinstance(call_item, ToolCallItem)
     assert isinstance(output_item, ToolCallOutputItem)
-    assert to_calls(call_item) == AGENTS_CALLS_WITHOUT_RESULTS[:1]
+    assert to_calls(call_item) == [
+        ToolCall("get_weather", {"city": "Paris"}, "call_1", agent="weather")
+    ]
     assert to_calls(output_item) == []  # a tool's output alone holds no call
     assert to_calls(message_item) == []
 
@@ -394,9 +402,56 @@ def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
         "HandoffOutputItem",
         "MessageOutputItem",
     ]
+    # the handoff is the call of the agent that hands off
     assert to_calls(result) == [
-        ToolCall("transfer_to_billing", {}, id="call_h", result='{"assistant": "billing"}')
+        ToolCall(
+            "transfer_to_billing",
+            {},
+            id="call_h",
+            result='{"assistant": "billing"}',
+            agent="triage",
+        )
     ]
+
+
+def handoff_agents() -> Agent[Any]:
+    """triage checks the weather, then hands off to billing, which looks up an invoice."""
+    billing = Agent(
+        name="billing",
+        model=FakeModel((("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent."),
+        tools=[get_weather],
+    )
+    return Agent(
+        name="triage",
+        model=FakeModel(
+            (("call_t", "get_weather", '{"city": "Paris"}'),),
+            (("call_h", "transfer_to_billing", "{}"),),
+        ),
+        tools=[get_weather],
+        handoffs=[billing],
+    )
+
+
+def test_agents_each_call_names_its_agent_across_a_handoff() -> None:
+    result = run_agent(handoff_agents(), "Weather, then my invoice", run_config=NO_TRACING)
+    assert [(call.name, call.agent) for call in to_calls(result)] == [
+        ("get_weather", "triage"),
+        ("transfer_to_billing", "triage"),  # the handoff is the call of the agent handing off
+        ("get_weather", "billing"),
+    ]
+    assert to_calls(result)[2] == ToolCall(
+        "get_weather", {"city": "Rome"}, id="call_b", result="Sunny in Rome", agent="billing"
+    )
+
+    # streamed: the raw events are made by the agent the last AgentUpdatedStreamEvent named
+    async def run() -> list[Any]:
+        streamed = Runner.run_streamed(handoff_agents(), "Weather?", run_config=NO_TRACING)
+        return [event async for event in streamed.stream_events()]
+
+    events = asyncio.run(run())
+    assert [call.agent for call in to_calls(events)] == ["triage", "triage", "billing"]
+    raw = [event for event in events if isinstance(event, RawResponsesStreamEvent)]
+    assert [call.agent for call in to_calls(raw)] == [None, None, None]  # no agent named
 
 
 def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
@@ -410,7 +465,7 @@ def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> No
         "ToolCallItem",
         "ToolApprovalItem",
     ]
-    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d")]
+    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d", agent="files")]
     assert to_calls(result) == pending
     assert to_calls(result.interruptions) == pending
 
@@ -545,6 +600,12 @@ LANGGRAPH_CALLS = [
         failed=True,
     ),
 ]
+# A state does not say which node added a message; the streams of the other modes do.
+BY_NODE = [
+    ToolCall(call.name, call.args, call.id, None, call.result, call.failed, "agent")
+    for call in LANGGRAPH_CALLS
+]
+STATE_MODES = ("values", "checkpoints")
 
 
 def test_langgraph_state_gives_the_calls_with_the_tool_messages() -> None:
@@ -559,9 +620,9 @@ def test_langgraph_updates_stream() -> None:
     chunks = list(weather_graph().stream(QUESTION, stream_mode="updates"))
     assert [list(chunk) for chunk in chunks] == [["log"], ["agent"], ["tools"], ["agent"]]
     assert chunks[0] == {"log": None}
-    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks) == BY_NODE
     assert to_calls(chunks[1]) == [
-        ToolCall(call.name, call.args, call.id) for call in LANGGRAPH_CALLS
+        ToolCall(call.name, call.args, call.id, agent="agent") for call in LANGGRAPH_CALLS
     ]
     assert to_calls(chunks[0]) == []
 
@@ -598,6 +659,44 @@ def test_langgraph_update_of_other_keys_is_not_read_silently() -> None:
         to_calls([{"counter": {"count": 1}}])
 
 
+def two_node_graph(named: bool) -> Any:
+    """A researcher node searches, a writer node saves: each one model call; with
+    ``named`` their messages carry the agents' names (as ``create_agent(name=...)`` sets)."""
+
+    def node(name: str, call: dict[str, Any]) -> Any:
+        def run(state: MessagesState) -> dict[str, list[BaseMessage]]:
+            message = AIMessage("", tool_calls=[call], name=f"{name}-agent" if named else None)
+            return {"messages": [message]}
+
+        return run
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("researcher", node("researcher", {"name": "search", "args": {}, "id": "c1"}))
+    builder.add_node("writer", node("writer", {"name": "save", "args": {}, "id": "c2"}))
+    builder.add_edge(START, "researcher")
+    builder.add_edge("researcher", "writer")
+    return builder.compile()
+
+
+def test_langgraph_calls_name_the_node_or_the_named_agent_that_made_them() -> None:
+    graph = two_node_graph(named=False)
+    for mode in ("updates", "messages", "tasks", "debug", ["values", "updates"]):
+        chunks = list(graph.stream(QUESTION, stream_mode=mode))
+        assert [call.agent for call in to_calls(chunks)] == ["researcher", "writer"], mode
+    # a state does not say which node added a message
+    assert [call.agent for call in to_calls(graph.invoke(QUESTION))] == [None, None]
+    # a message's own name says it in every mode, and wins over its node's
+    named = two_node_graph(named=True)
+    for mode in ("values", "updates", "messages"):
+        chunks = list(named.stream(QUESTION, stream_mode=mode))
+        agents = [call.agent for call in to_calls(chunks)]
+        assert agents == ["researcher-agent", "writer-agent"], mode
+    state = named.invoke(QUESTION)
+    assert to_calls(state)[0] == ToolCall("search", {}, id="c1", agent="researcher-agent")
+    dumped = [message.model_dump() for message in state["messages"]]
+    assert [call.agent for call in to_calls(dumped)] == ["researcher-agent", "writer-agent"]
+
+
 def test_langgraph_graph_itself_says_what_to_pass() -> None:
     with pytest.raises(TypeError) as error:
         to_calls(weather_graph())
@@ -623,8 +722,9 @@ def langgraph_stream(mode: Any, version: str = "v1", streaming: bool = False) ->
 def test_langgraph_every_stream_mode_counts_each_call_once(mode: str, version: str) -> None:
     chunks = langgraph_stream(mode, version)
     assert len(chunks) >= 4
-    assert to_calls(chunks) == LANGGRAPH_CALLS
-    assert to_calls(iter(chunks)) == LANGGRAPH_CALLS
+    expected = LANGGRAPH_CALLS if mode in STATE_MODES else BY_NODE
+    assert to_calls(chunks) == expected
+    assert to_calls(iter(chunks)) == expected
 
 
 @pytest.mark.parametrize("version", ["v1", "v2"])
@@ -633,7 +733,7 @@ def test_langgraph_every_stream_mode_counts_each_call_once(mode: str, version: s
 )
 def test_langgraph_mixed_stream_modes_count_each_call_once(modes: list[str], version: str) -> None:
     chunks = langgraph_stream(modes, version)
-    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks) == BY_NODE  # a node's update or message comes before the state
 
 
 @pytest.mark.parametrize("version", ["v1", "v2"])
@@ -643,16 +743,16 @@ def test_langgraph_streamed_chunks_count_once_with_the_whole_message(
 ) -> None:
     # the model streams its calls in pieces: the chunks and the whole message share an id
     chunks = langgraph_stream(modes, version, streaming=True)
-    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks) == BY_NODE
 
 
 @pytest.mark.parametrize("modes", ["updates", ["updates", "messages", "values"]])
 def test_langgraph_subgraph_namespaced_chunks_count_each_call_once(modes: Any) -> None:
     chunks = list(weather_graph().stream(QUESTION, stream_mode=modes, subgraphs=True))
     assert all(chunk[0] == () for chunk in chunks)  # (namespace, [mode,] chunk)
-    assert to_calls(chunks) == LANGGRAPH_CALLS
+    assert to_calls(chunks) == BY_NODE
     named = [(("agent:1",), *chunk[1:]) for chunk in chunks]  # as a subgraph's chunks
-    assert to_calls(named) == LANGGRAPH_CALLS
+    assert to_calls(named) == BY_NODE
 
 
 def test_langgraph_a_values_stream_and_its_final_state_count_each_call_once() -> None:
@@ -1106,10 +1206,10 @@ def test_smolagents_code_agent_action_is_a_python_interpreter_call() -> None:
 def test_langgraph_v2_update_parts() -> None:
     parts = list(weather_graph().stream(QUESTION, stream_mode="updates", version="v2"))
     assert [part["type"] for part in parts] == ["updates"] * 4
-    assert to_calls(parts) == LANGGRAPH_CALLS
+    assert to_calls(parts) == BY_NODE
     # other modes repeat what the updates hold: each message counts once
     mixed = list(weather_graph().stream(QUESTION, stream_mode=["updates", "values"], version="v2"))
-    assert to_calls(mixed) == LANGGRAPH_CALLS
+    assert to_calls(mixed) == BY_NODE
 
 
 def test_llama_index_streamed_responses_give_the_last_message() -> None:

@@ -588,7 +588,7 @@ def test_a_key_set_of_no_row_is_read_by_its_whole_shape_each_time() -> None:
     ):
         to_calls({"agent": 1})
     assert to_calls({"agent": {"messages": [{"role": "assistant", "tool_calls": [ENTRY]}]}}) == [
-        ToolCall("f", {}, id="call_1")
+        ToolCall("f", {}, id="call_1", agent="agent")  # made by that node
     ]
     assert to_calls({"agent": None}) == []
 

@@ -454,6 +454,7 @@ TAU2 = Path(__file__).parent / "data" / "tau2"
 def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
     # A simulation as tau2-bench writes it (tests/data/tau2/README.md): the agent's and the
     # user's calls, each answered by a tool message right after; the user reuses call_1.
+    # Each call's requestor is its agent.
     simulation = json.loads((TAU2 / "simulation.json").read_text(encoding="utf-8"))
     assert to_calls(simulation["messages"]) == [
         ToolCall(
@@ -463,6 +464,7 @@ def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
             result='{"customer_id": "C1001", "full_name": "John Smith", '
             '"line_ids": ["L1001", "L1002"]}',
             failed=False,
+            agent="assistant",
         ),
         ToolCall(
             "get_details_by_id",
@@ -470,6 +472,7 @@ def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
             "call_2",
             result="Error: Line L1009 not found",
             failed=True,
+            agent="assistant",
         ),
         ToolCall(
             "check_status_bar",
@@ -477,6 +480,7 @@ def test_tau2_tool_messages_answer_by_id_with_their_error_flag() -> None:
             "call_1",
             result="Status Bar: \U0001f4f5 No Signal | Airplane Mode: ON",
             failed=False,
+            agent="user",
         ),
     ]
 

@@ -12,13 +12,10 @@ from inspect import signature
 from inline_snapshot import declare_unmanaged
 from inline_snapshot.plugin import Builder, Custom, InlineSnapshotPluginSpec, customize
 
-from toolmatch._calls.call import ToolCall
+from toolmatch._calls.call import OPTIONAL_FIELDS, ToolCall
 from toolmatch._matchers.base import Matcher
 
 __all__ = ["keep_matchers", "tool_call_code"]
-
-# The fields after args, each shown only when set: as ToolCall's repr shows them.
-_OPTIONAL_FIELDS = ("id", "parse_error", "result", "failed")
 
 
 def _call_code(value: object, builder: Builder, written: object) -> Custom | None:
@@ -32,7 +29,7 @@ def _call_code(value: object, builder: Builder, written: object) -> Custom | Non
     if not isinstance(value, ToolCall):
         return None
     fields: dict[str, object] = {}
-    for field in _OPTIONAL_FIELDS:
+    for field in OPTIONAL_FIELDS:  # each written only when set, as the repr
         recorded = getattr(value, field)
         if isinstance(written, ToolCall) and isinstance(getattr(written, field), Matcher):
             # Not marked as a default: inline-snapshot would drop `id=ANY` when the id is None.

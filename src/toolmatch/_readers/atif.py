@@ -2,7 +2,8 @@
 
 A trajectory's ``steps`` hold the agent's ``tool_calls`` (``tool_call_id``,
 ``function_name``, ``arguments``) and an ``observation`` whose ``results`` answer them by
-``source_call_id``. ATIF records no error flag, so ``failed`` stays ``None``. See
+``source_call_id``. ATIF records no error flag, so ``failed`` stays ``None``. The calls'
+``agent`` is the trajectory's ``agent.name`` (only agent steps may call). See
 docs/formats.md, "ATIF trajectories".
 """
 
@@ -35,6 +36,12 @@ def read_atif_trajectory(data: Mapping[str, Any], where: str, reading: Reading) 
     steps = as_data(data.get("steps"))
     if not isinstance(steps, (list, tuple)):
         raise wrong_shape(f"{where}.steps", "a list", steps)
+    agent = as_data(data.get("agent"))
+    name = agent.get("name") if isinstance(agent, Mapping) else None
+    reading.read_by(name, steps, where, _read_steps)
+
+
+def _read_steps(steps: list[Any] | tuple[Any, ...], where: str, reading: Reading) -> None:
     for index, step in enumerate(steps):
         inner = f"{where}.steps[{index}]"
         step = as_data(step)

@@ -225,7 +225,7 @@ BY_CLASS.update(
         ("agents", "RunItemBase"): openai_agents.read_agents_item,
         ("agents", "RunItemStreamEvent"): openai_agents.read_agents_item_event,
         ("agents", "RawResponsesStreamEvent"): openai_agents.read_agents_raw_event,
-        ("agents", "AgentUpdatedStreamEvent"): no_call,
+        ("agents", "AgentUpdatedStreamEvent"): openai_agents.read_agents_agent_event,
         ("agents", "Agent"): not_a_run("pass what Runner.run(agent, ...) returns"),
         ("langgraph", "StateSnapshot"): langgraph.read_langgraph_snapshot,
         ("langgraph", "Pregel"): not_a_run(

@@ -36,8 +36,18 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             return
     # An AI message counts once per id (a state's snapshots repeat it). Only AI messages:
     # others hold no call, and a RemoveMessage's id is the removed message's.
-    if data.get("type") == "ai" and not reading.first_sight(data.get("id"), True):
-        return
+    if data.get("type") == "ai":
+        if not reading.first_sight(data.get("id"), True):
+            return
+        name = data.get("name")
+        if name is not None:  # the agent that wrote it (create_agent(name=...))
+            reading.read_by(name, data, where, _read_calls)
+            return
+    _read_calls(data, where, reading)
+
+
+def _read_calls(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message's calls: its parsed ``tool_calls``, else an AI message's content blocks."""
     calls = data.get("tool_calls")
     invalid = data.get("invalid_tool_calls")
     # The parsed calls are authoritative: the content holds the provider's raw blocks, the

@@ -119,7 +119,7 @@ def read_langgraph_update(data: Mapping[str, Any], where: str, reading: Reading)
     """One ``stream_mode="updates"`` chunk: the messages its node added."""
     reading.state(_Run).other = True
     ((node, update),) = data.items()
-    _read_update(update, f"{where}[{short_repr(node)}]", reading)
+    reading.read_by(node, update, f"{where}[{short_repr(node)}]", _read_update)
 
 
 def _read_updates(updates: object, where: str, reading: Reading) -> None:
@@ -130,7 +130,7 @@ def _read_updates(updates: object, where: str, reading: Reading) -> None:
         raise wrong_shape(where, "a mapping of node names to updates", updates)
     for node, update in updates.items():
         if node != "__interrupt__":
-            _read_update(update, f"{where}[{short_repr(node)}]", reading)
+            reading.read_by(node, update, f"{where}[{short_repr(node)}]", _read_update)
 
 
 def _read_chunk(chunk: object, where: str, reading: Reading) -> None:
@@ -183,6 +183,11 @@ def read_langgraph_pair(items: tuple[Any, ...], where: str, reading: Reading) ->
         return True
     elif len(items) == 2 and type(items[0]) is str:
         mode, chunk, place = items[0], items[1], f"{where}[1]"
+    elif len(items) == 2 and isinstance(items[1], Mapping) and "langgraph_node" in items[1]:
+        # A stream_mode="messages" chunk: the message, and metadata naming its node.
+        reading.state(_Run).other = True
+        reading.read_by(items[1]["langgraph_node"], items[0], f"{where}[0]")
+        return True
     else:
         return False
     if mode not in _MODES:
@@ -246,7 +251,7 @@ def read_task(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         }
     if result is None or (isinstance(result, Mapping) and "messages" not in result):
         return  # a node that changed nothing, or keys other than messages
-    _read_update(result, inner, reading)
+    reading.read_by(data.get("name"), result, inner, _read_update)  # its node's name
 
 
 def is_langgraph_checkpoint(data: Mapping[str, Any]) -> bool:

@@ -108,7 +108,8 @@ def _legacy_function_call(value: object, where: str, reading: Reading) -> bool:
 
 def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A call by itself: ``name`` and one of ``args`` / ``arguments`` / ``input`` (LangChain
-    and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``."""
+    and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``; a tau2
+    call names its caller, ``requestor``."""
     if "args" in data:
         raw = data["args"]
     elif "arguments" in data:
@@ -119,7 +120,10 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
         raw = None
     else:
         raise cannot_read(data, where)  # a tool definition, or a shape of no provider
-    reading.call(data.get("name"), raw, data.get("id"), where)
+    requestor = data.get("requestor")
+    if type(requestor) is not str or not requestor:
+        requestor = None
+    reading.call(data.get("name"), raw, data.get("id"), where, None, None, None, requestor)
 
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:

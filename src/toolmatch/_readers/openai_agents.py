@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from toolmatch._readers.reading import Reading
 
 __all__ = [
+    "read_agents_agent_event",
     "read_agents_approval_item",
     "read_agents_call_item",
     "read_agents_item",
@@ -35,13 +36,16 @@ class _AgentsRun:
     for one of them (the same call, awaiting approval) is not counted again.
     ``streamed``: a raw response event was read. The model's stream then gives the calls,
     and the run-item events that repeat them give only the tools' results.
+    ``agent``: the agent of the last ``AgentUpdatedStreamEvent``, who makes the calls of
+    the raw events after it.
     """
 
-    __slots__ = ("called", "streamed")
+    __slots__ = ("agent", "called", "streamed")
 
     def __init__(self) -> None:
         self.called: set[str] = set()
         self.streamed = False
+        self.agent: object = None
 
 
 _RESULT_ITEMS = frozenset({"ToolCallOutputItem", "HandoffOutputItem"})
@@ -58,8 +62,9 @@ def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
 
 
 def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
-    """A run item (message, reasoning, tool output, ...): its Responses ``raw_item``."""
-    reading.read(obj.raw_item, f"{where}.raw_item")
+    """A run item (message, reasoning, tool output, ...): its Responses ``raw_item``, made
+    by the item's ``agent``."""
+    reading.read_by(_agent_name(obj, "agent"), obj.raw_item, f"{where}.raw_item")
 
 
 def read_agents_output_item(obj: Any, where: str, reading: Reading) -> None:
@@ -74,7 +79,7 @@ def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
     call_id = _call_id(raw)
     if call_id is not None:
         reading.state(_AgentsRun).called.add(call_id)
-    reading.read(raw, f"{where}.raw_item")
+    reading.read_by(_agent_name(obj, "agent"), raw, f"{where}.raw_item")
 
 
 def read_agents_approval_item(obj: Any, where: str, reading: Reading) -> None:
@@ -95,9 +100,22 @@ def read_agents_item_event(obj: Any, where: str, reading: Reading) -> None:
 
 
 def read_agents_raw_event(obj: Any, where: str, reading: Reading) -> None:
-    """A ``RawResponsesStreamEvent``: the Responses stream event in its ``data``."""
-    reading.state(_AgentsRun).streamed = True
-    reading.read(obj.data, f"{where}.data")
+    """A ``RawResponsesStreamEvent``: the Responses stream event in its ``data``, made by
+    the agent the stream last named."""
+    run = reading.state(_AgentsRun)
+    run.streamed = True
+    reading.read_by(run.agent, obj.data, f"{where}.data")
+
+
+def read_agents_agent_event(obj: Any, where: str, reading: Reading) -> None:
+    """An ``AgentUpdatedStreamEvent``: the agent that runs from here on (a handoff's
+    target) holds no call, but makes the calls of the raw events after it."""
+    reading.state(_AgentsRun).agent = _agent_name(obj, "new_agent")
+
+
+def _agent_name(obj: object, attribute: str) -> object:
+    """The name of the agent ``obj`` holds at ``attribute`` (``None`` if it holds none)."""
+    return getattr(getattr(obj, attribute, None), "name", None)
 
 
 def _call_id(raw: object) -> str | None:

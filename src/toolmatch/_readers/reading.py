@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     # recorded before it.
     _Result = tuple[str, object, bool | None, int]
     Dispatch = Callable[[object, str, "Reading"], None]
+    Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
 
 __all__ = [
@@ -93,6 +94,7 @@ class Reading:
     """
 
     __slots__ = (
+        "agent",
         "_calls",
         "_copy_args",
         "_dispatch",
@@ -120,6 +122,8 @@ class Reading:
         self._states: dict[type, object] | None = None
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
+        # Who makes the calls read now, where the format says (``read_by``); stored on each.
+        self.agent: str | None = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
@@ -143,6 +147,21 @@ class Reading:
             elif not text or not isinstance(item, str):
                 dispatch(item, place, self)
 
+    def read_by(self, agent: object, obj: Any, where: str, handler: Handler | None = None) -> None:
+        """Read ``obj`` (with ``handler``, as it reads it) as made by ``agent``: the calls in
+        it get that ``agent`` unless something inside names another. No name (``None``,
+        ``""``): the caller known so far stays."""
+        outer = self.agent
+        if type(agent) is str and agent:
+            self.agent = agent
+        try:
+            if handler is None:
+                self._dispatch(obj, where, self)
+            else:
+                handler(obj, where, self)
+        finally:
+            self.agent = outer
+
     def call(
         self,
         name: object,
@@ -152,11 +171,13 @@ class Reading:
         parse_error: str | None = None,
         result: object = None,
         failed: bool | None = None,
+        agent: str | None = None,
     ) -> None:
         """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
 
         With ``parse_error`` the call keeps that error and its ``args`` are ``{}``; a shape
-        that holds its own result (a tool span, an ``mcp_call`` item) passes it here.
+        that holds its own result (a tool span, an ``mcp_call`` item) passes it here, and a
+        call that names its caller its ``agent`` (else the caller is ``read_by``'s).
         """
         if type(name) is not str and not isinstance(name, str):
             found = f"{short_repr(name)} ({type_name(name)})"
@@ -185,11 +206,12 @@ class Reading:
         call.parse_error = parse_error
         call.result = result
         call.failed = failed
+        call.agent = self.agent if agent is None else agent
         call.__class__ = ToolCall
         self._calls.append(call)  # type: ignore[arg-type]
 
     def add(self, call: ToolCall) -> None:
-        """Record a ``ToolCall`` given as it is."""
+        """Record a ``ToolCall`` given as it is (its own ``agent`` too)."""
         self._calls.append(call)
 
     def apart(self) -> Reading:
@@ -330,7 +352,9 @@ def _place(
 
 def _answer(calls: list[ToolCall], index: int, content: object, failed: bool | None) -> None:
     call = calls[index]
-    calls[index] = ToolCall(call.name, call.args, call.id, call.parse_error, content, failed)
+    calls[index] = ToolCall(
+        call.name, call.args, call.id, call.parse_error, content, failed, call.agent
+    )
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

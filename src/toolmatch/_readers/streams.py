@@ -41,12 +41,13 @@ _OPEN, _ENDED, _CUT = 0, 1, 2
 class _Pending:
     """A call whose pieces are still arriving: its shape, and the text to put in it."""
 
-    __slots__ = ("free", "item", "path", "pieces", "slot", "status", "where")
+    __slots__ = ("agent", "free", "item", "path", "pieces", "slot", "status", "where")
 
     def __init__(
         self, reading: Reading, where: str, item: dict[str, Any], path: str, free: bool
     ) -> None:
         self.slot = reading.reserve()
+        self.agent = reading.agent  # who made the call: the stream ends later, elsewhere
         self.where = where
         self.item = item
         self.path = path  # where the text goes in the item: 'input', or 'function.arguments'
@@ -78,13 +79,14 @@ class _Pending:
         elif self.pieces or outer not in item:  # no piece: an Anthropic block keeps its input
             item[outer] = text
         apart = reading.apart()
+        apart.agent = self.agent
         apart.read(item, self.where)
         (call,) = apart.finish()
         if self.status != _ENDED and (
             self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
-            call = ToolCall(call.name, {}, call.id, error, call.result, call.failed)
+            call = ToolCall(call.name, {}, call.id, error, call.result, call.failed, call.agent)
         reading.fill(self.slot, call)
 
 

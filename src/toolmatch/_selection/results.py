@@ -54,8 +54,18 @@ def _shortened(text: str, limit: int = 120) -> str:
 
 
 def call_text(call: ToolCall) -> str:
-    """A call as one short line: ``search({'q': 'paris'})``."""
-    return f"{call.name}({short_repr(call.args)})"
+    """A call as one short line: ``search({'q': 'paris'})``, and ``by 'triage'`` after it
+    where the trace says which agent made it."""
+    text = f"{call.name}({short_repr(call.args)})"
+    if call.agent is None:
+        return text
+    return f"{text} by {short_repr(call.agent)}"
+
+
+def _agent_json(call: ToolCall) -> dict[str, str]:
+    """``{"agent": ...}`` where the trace names the call's agent, else nothing: a report of
+    calls without one is written as before."""
+    return {} if call.agent is None else {"agent": call.agent}
 
 
 def _ratio(numerator: int, denominator: int) -> float:
@@ -186,6 +196,7 @@ class Candidate(Record):
             "parse_error": self.call.parse_error,
             "result": jsonable(self.call.result),
             "failed": self.call.failed,
+            **_agent_json(self.call),
             "matched": self.matched,
             "mismatches": [mismatch.as_dict() for mismatch in self.mismatches],
         }
@@ -254,11 +265,12 @@ class IgnoredCall(Record):
         )
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the call's index, name and args, and the pattern."""
+        """A JSON-ready dict: the call's index, name, args (and agent), and the pattern."""
         return {
             "index": self.index,
             "name": self.call.name,
             "args": jsonable(self.call.args),
+            **_agent_json(self.call),
             "by": self.by,
             "pattern": repr(self.pattern),
         }

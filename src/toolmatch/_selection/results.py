@@ -17,6 +17,7 @@ from toolmatch._matchers.base import Mismatch
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
@@ -122,7 +123,7 @@ def indices_text(indices: Sequence[int]) -> str:
     return f"{', '.join(texts)} ({len(indices)} calls)"
 
 
-def _same_expectation(one: Expected, other: Expected) -> bool:
+def _same_expectation(one: object, other: object) -> bool:
     """Whether two expectations are the same value. Not ``==``: an ``ExpectedTool`` reads
     the other side as calls, so ``ExpectedTool("s") == ExpectedTool("search")``. Their repr
     is their constructor's arguments, which is also what their pickle rebuilds them from."""
@@ -236,20 +237,25 @@ def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
 @public
 class IgnoredCall(Record):
     """A call left out of a turn before it was judged: its ``index``, the ``call``, and the
-    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first.
+    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first; or,
+    with ``by`` ``None``, left out as another agent's call by the turn option ``agent``
+    (``pattern`` is then that option's value).
 
     >>> from toolmatch import ExpectedTool, check_turn
     >>> result = check_turn([], [{"name": "get_weather"}], ignore=[ExpectedTool("get_")])
     >>> print(result.ignored[0])
     call 0 get_weather({}) ignored by ignore[0] ExpectedTool('get_')
+    >>> user = [{"name": "toggle_airplane_mode", "arguments": {}, "id": "c1", "requestor": "user"}]
+    >>> print(check_turn([], user, agent="assistant").ignored[0])
+    call 0 toggle_airplane_mode({}) by 'user' left out: the turn checks agent 'assistant' only
     """
 
     __slots__ = _fields = ("index", "call", "by", "pattern")
     __hash__ = None  # type: ignore[assignment]  # a call is unhashable (its args are a dict)
     index: int
     call: ToolCall
-    by: int
-    pattern: Expected
+    by: int | None
+    pattern: Expected | str | Matcher
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -259,20 +265,26 @@ class IgnoredCall(Record):
         )
 
     def __str__(self) -> str:
+        if self.by is None:
+            return (
+                f"call {self.index} {call_text(self.call)} left out: the turn checks agent "
+                f"{_shortened(repr(self.pattern))} only"
+            )
         return (
             f"call {self.index} {call_text(self.call)} ignored by ignore[{self.by}] "
             f"{_shortened(repr(self.pattern))}"
         )
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the call's index, name, args (and agent), and the pattern."""
+        """A JSON-ready dict: the call's index, name, args (and agent), and the pattern
+        (``by`` ``null`` and ``pattern`` ``"agent=..."`` for another agent's call)."""
         return {
             "index": self.index,
             "name": self.call.name,
             "args": jsonable(self.call.args),
             **_agent_json(self.call),
             "by": self.by,
-            "pattern": repr(self.pattern),
+            "pattern": repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}",
         }
 
 

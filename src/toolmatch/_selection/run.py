@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._matchers.base import Matcher
 
 __all__ = ["ExpectedTurn", "RunVerdict", "read_turns"]
 
@@ -37,7 +38,8 @@ _NO_TURN = _Turn(_Selection(()))
 class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read).
+    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read,
+    ``agent``).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed
@@ -55,6 +57,7 @@ class ExpectedTurn(Record):
     max_calls: int | None
     no_repeats: bool
     tools: tuple[ToolDefinition, ...] | None
+    agent: str | Matcher | None
     _turn: _Turn
 
     def __init__(
@@ -67,6 +70,7 @@ class ExpectedTurn(Record):
         max_calls: int | None = None,
         no_repeats: bool = False,
         tools: Sequence[object] | None = None,
+        agent: str | Matcher | None = None,
     ) -> None:
         options = turn_options(locals())
         self._setup(expectation_list(expected_tools, "expected_tools"), options)

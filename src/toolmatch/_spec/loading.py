@@ -42,9 +42,10 @@ __all__ = [
 
 
 _TOOL_KEYS = (
-    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
+    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
+    "agent",
 )  # fmt: skip
-_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent")
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS)
 _TOP_KEYS = ("test_cases",)
@@ -342,17 +343,40 @@ def _expected_tool(
             join_path(path, "failed"),
             f"must be true, false or null (either), got {short_repr(failed)}",
         )
+    agent = _agent(item, path, problems)
     if len(problems.found) > before or name is None:
         return None
     try:
         if never:
-            return ExpectedTool.never(name, args, result=result, failed=failed)
+            return ExpectedTool.never(name, args, result=result, failed=failed, agent=agent)
         return ExpectedTool(
-            name, args, count=count, max_count=max_count, result=result, failed=failed
+            name, args, count=count, max_count=max_count, result=result, failed=failed, agent=agent
         )
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
         return None
+
+
+def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:
+    """An ``agent`` key (of an expected tool or a turn): a name, or a matcher mapping read
+    through the matcher-key table; ``None`` when absent or bad."""
+    if "agent" not in mapping:
+        return None
+    where = join_path(path, "agent")
+    raw = mapping["agent"]
+    before = len(problems.found)
+    built = build_value(raw, where, problems) if isinstance(raw, dict) else raw
+    if isinstance(built, Matcher) and built is not Absent and not isinstance(built, Maybe):
+        return built
+    if isinstance(built, str) and built:
+        return built
+    if len(problems.found) == before:  # not said already, at a place inside the matcher
+        problems.add(
+            where,
+            "must be an agent's name (a non-empty string, compared exactly) or a matcher "
+            f"mapping such as {{$regex: 'billing.*'}}, got {short_repr(raw)} ({type_name(raw)})",
+        )
+    return None
 
 
 def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
@@ -539,6 +563,7 @@ def _turn(
     problems: Problems,
     files: _ToolFiles | None = None,
     inherited: Any = None,
+    case_agent: str | Matcher | None = None,
 ) -> ExpectedTurn:
     if not isinstance(data, dict):
         problems.add(
@@ -577,7 +602,10 @@ def _turn(
     catalogue = inherited
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
-    return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
+    agent = _agent(data, path, problems) if "agent" in data else case_agent
+    return ExpectedTurn(
+        tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
+    )
 
 
 def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
@@ -620,6 +648,7 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
         max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
         # The case's tools are every turn's, unless a turn names its own.
         case_tools = _tools(data, path, problems, files) if "tools" in data else None
+        case_agent = _agent(data, path, problems)
         raw_turns = data["turns"]
         if not isinstance(raw_turns, list) or not raw_turns:
             problems.add(
@@ -630,7 +659,12 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
         else:
             turns = [
                 _turn(
-                    turn, join_path(join_path(path, "turns"), number), problems, files, case_tools
+                    turn,
+                    join_path(join_path(path, "turns"), number),
+                    problems,
+                    files,
+                    case_tools,
+                    case_agent,
                 )
                 for number, turn in enumerate(raw_turns)
             ]

@@ -183,6 +183,7 @@ def build_schema() -> dict[str, Any]:
     options = {option.name: option for option in TURN_OPTIONS}
     flag = {"type": "boolean"}
     budget = {"type": ["integer", "null"], "minimum": 0}
+    agent = {"anyOf": [{"type": "string", "minLength": 1}, _ref("item_matcher")]}
     selecting = {
         "name": {
             "description": "a substring of the called tool's name, or a name matcher",
@@ -209,6 +210,10 @@ def build_schema() -> dict[str, Any]:
             "allOf": [_ref("item"), {"not": {"type": "null"}}],
         },
         "failed": {"description": "the call's recorded failed flag", "type": ["boolean", "null"]},
+        "agent": {
+            "description": "who made the call: an agent's name (compared exactly) or a matcher",
+            **agent,
+        },
     }
     counting = {
         "count": {
@@ -247,6 +252,7 @@ def build_schema() -> dict[str, Any]:
         "patterns": lambda option: {"type": "array", "items": _ref("ignored_tool")},
         "budget": lambda option: {"description": option.summary, **budget},
         "tools": lambda option: tools,
+        "agent": lambda option: {"description": option.summary, **agent},
     }
     turn = {
         "expected_tools": {"type": "array", "items": _ref("expected_tool")},
@@ -287,6 +293,10 @@ def build_schema() -> dict[str, Any]:
                     "tools": {
                         **tools,
                         "description": "every turn's tools, unless a turn gives its own",
+                    },
+                    "agent": {
+                        "description": "every turn's agent, unless a turn gives its own",
+                        **agent,
                     },
                 },
                 "additionalProperties": False,

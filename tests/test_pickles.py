@@ -17,6 +17,7 @@ from toolmatch import (
     Absent,
     Approx,
     Between,
+    ChosenAlternative,
     ConfigError,
     ConfigProblem,
     ConformsTo,
@@ -118,6 +119,10 @@ def examples() -> dict[str, Any]:
         "TurnResult": result,
         "ExpectedTurn": ExpectedTurn([ExpectedTool("search")], ordered=True),
         "TestCase": TestCase("weather", [ExpectedTurn([ExpectedTool("search")])]),
+        "OneOfTurns": ExpectedTurn.one_of(
+            ExpectedTurn([ExpectedTool("search")]), ExpectedTurn([ExpectedTool("fetch")])
+        ),
+        "ChosenAlternative": ChosenAlternative("turn", 1, 2, False),
         "ConfigProblem": ConfigProblem("args.q.regex", "invalid regular expression '('"),
         "ConfigError": ConfigError([ConfigProblem("name", "missing")], source="spec.yaml"),
         "SpecWarning": SpecWarning("args.q", "a plain string", source="spec.yaml"),
@@ -198,8 +203,11 @@ def test_a_pickle_stored_before_the_modules_moved_loads() -> None:
     # layers' subpackages; it must keep loading whatever moves inside the package.
     stored = pickle.loads(FIXTURE.read_bytes())
     expected = examples()
-    assert set(stored) == set(expected)
+    added = {"OneOfTurns", "ChosenAlternative"}  # exported since the fixture was written
+    assert set(stored) == set(expected) - added
     for name, value in expected.items():
+        if name in added:
+            continue
         assert shown(stored[name]) == shown(value), name
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
+__all__ = ["Candidate", "ChosenAlternative", "IgnoredCall", "ToolCheck", "TurnResult"]
 
 _SHOWN_CANDIDATES = 10
 _MAX_JSON_DEPTH = 50
@@ -286,6 +286,40 @@ class IgnoredCall(Record):
             "by": self.by,
             "pattern": repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}",
         }
+
+
+@public
+class ChosenAlternative(Record):
+    """Which of several alternatives (``one_of``) a result comes from: ``of`` says whose
+    alternatives they are (``"turn"`` or ``"case"``), ``number`` which one was chosen
+    (counted from 0, as ``one_of[number]`` in a spec), ``count`` how many there were, and
+    ``passed`` whether it passed. The chosen one is the first that passed, or, when none
+    did, the closest: the best score (the turn's f1; a case's mean f1 over its turns), then
+    the fewest failures, then the first (docs/selection.md).
+
+    >>> print(ChosenAlternative("turn", 2, 3, False))
+    none of the turn's 3 alternatives passed; the closest is alternative 2
+    >>> print(ChosenAlternative("case", 0, 2, True))
+    the case's alternative 0 (of 2) passed
+    """
+
+    __slots__ = _fields = ("of", "number", "count", "passed")
+    of: str
+    number: int
+    count: int
+    passed: bool
+
+    def __str__(self) -> str:
+        if self.passed:
+            return f"the {self.of}'s alternative {self.number} (of {self.count}) passed"
+        return (
+            f"none of the {self.of}'s {self.count} alternatives passed; the closest is "
+            f"alternative {self.number}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the fields."""
+        return {"of": self.of, "number": self.number, "count": self.count, "passed": self.passed}
 
 
 @public
@@ -652,6 +686,7 @@ class TurnResult(TextDisplay, Record):
         "_checks",
         *(field for field in _fields if field not in ("checks", "matched_calls", "met_calls")),
         "_failed",
+        "_alternatives",
         "_pairs",
         "_pairing",
     )
@@ -670,6 +705,7 @@ class TurnResult(TextDisplay, Record):
     problems: tuple[str, ...]
     expected_calls: int
     _failed: list[tuple[int, ToolCheck]] | None
+    _alternatives: tuple[ChosenAlternative, ...]
     _pairs: tuple[int, int] | None
     _pairing: Callable[[], tuple[int, int]] | None
 
@@ -711,10 +747,36 @@ class TurnResult(TextDisplay, Record):
             problems,
             expected_calls,
             failed,
+            (),
         )
         _set_slots(_TURN_SETTERS, self, values)
         _set_pairs(self, None if pairing else (matched_calls, met_calls))
         _set_pairing(self, pairing)
+
+    @property
+    def alternatives(self) -> tuple[ChosenAlternative, ...]:
+        """Which alternative this result is from, the case's first and then the turn's;
+        ``()`` without ``one_of``.
+
+        >>> from toolmatch import ExpectedTool, ExpectedTurn
+        >>> turn = ExpectedTurn.one_of(ExpectedTurn([ExpectedTool("a")]),
+        ...                            ExpectedTurn([ExpectedTool("b")]))
+        >>> [str(chosen) for chosen in turn.check([{"name": "b"}]).alternatives]
+        ["the turn's alternative 1 (of 2) passed"]
+        """
+        return self._alternatives
+
+    def _chosen_from(self, chosen: ChosenAlternative) -> TurnResult:
+        """This result, noted as the one chosen among alternatives (outermost first)."""
+        object.__setattr__(self, "_alternatives", (chosen, *self._alternatives))
+        return self
+
+    def __reduce__(self) -> Any:
+        # The fields rebuild it; which alternative it is from comes along as its state.
+        return (type(self), self._values(), {"_alternatives": self._alternatives})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        object.__setattr__(self, "_alternatives", state["_alternatives"])
 
     def _paired(self) -> tuple[int, int]:
         if self._pairs is None:
@@ -845,6 +907,7 @@ the turn has no calls"
             f"{met} of {len(self.checks)} expectation(s) met over {self.call_count} call(s)"
         )
         lines = [head]
+        lines.extend(f"  {chosen}" for chosen in self._alternatives)
         if self.reason is not None:
             lines.append(f"  {self.reason}")
         lines.extend(f"  {problem}" for problem in self.problems)
@@ -899,6 +962,12 @@ the turn has no calls"
             "recall": _ratio_json(self.met_calls, self.expected_calls),
             "f1": self.f1,
             "checks": [check.as_dict() for check in self.checks],
+            # only with one_of: a result without alternatives is written as before
+            **(
+                {"alternatives": [chosen.as_dict() for chosen in self._alternatives]}
+                if self._alternatives
+                else {}
+            ),
         }
 
 

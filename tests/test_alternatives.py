@@ -103,12 +103,17 @@ def test_bad_alternatives_are_refused_at_construction() -> None:
     with pytest.raises(TypeError) as wrong:
         ExpectedTurn.one_of(DIRECT, [ExpectedTool("x")])  # type: ignore[arg-type]
     assert str(wrong.value) == (
-        "one_of alternative 1 must be a list of ExpectedTurn, got [ExpectedTool('x')] (list)"
+        "one_of alternative 1 must be an ExpectedTurn, got [ExpectedTool('x')] (list)"
     )
     with pytest.raises(TypeError) as not_a_list:
         OneOfTurns(DIRECT)  # type: ignore[arg-type]
     assert str(not_a_list.value).startswith(
-        "one_of takes a list of ExpectedTurn, two or more, got ExpectedTurn("
+        "one_of takes a list of two or more alternatives, each an ExpectedTurn, got ExpectedTurn("
+    )
+    with pytest.raises(TypeError) as not_a_case:
+        TestCase.one_of("c", [DIRECT], "refund")  # type: ignore[arg-type]
+    assert str(not_a_case.value) == (
+        "one_of alternative 1 must be a TestCase or a list of turns, got 'refund' (str)"
     )
 
 
@@ -238,8 +243,8 @@ def test_one_of_errors_name_their_place() -> None:
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].ordered",
-            "goes in each alternative of the turn: one_of: [{expected_tools: [...], ordered: "
-            "...}, ...]",
+            "goes in each alternative when the turn has one_of: one_of: [{expected_tools: "
+            "[...], ordered: ...}, ...]",
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[0].expected_tools[0].name",

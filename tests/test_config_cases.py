@@ -348,7 +348,7 @@ class TestCaseErrors:
         assert case_problems(spec) == [
             "version: unknown key 'version'; accepted: test_cases",
             "test_cases[0](c).input: unknown key 'input'; accepted: name, turns, expected_tools, "
-            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent",
+            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent, one_of",
             "test_cases[0](c).turns[0].orderd: unknown key 'orderd' (did you mean 'ordered'?); "
             "accepted: expected_tools, distinct, ordered, exhaustive, ignore, max_calls, no_repeats, "
             "tools, agent",

@@ -114,17 +114,18 @@ expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn ca
 
 
 def alternative_list(alternatives: object, kind: type, what: str) -> list[Any]:
-    """``alternatives`` as a list of at least two ``kind``; else a ``TypeError`` or
-    ``ValueError`` naming what it got."""
+    """``alternatives`` as a list of at least two ``kind`` (``what`` names one); else a
+    ``TypeError`` or ``ValueError`` naming what it got."""
     if not isinstance(alternatives, (list, tuple)):
         raise TypeError(
-            f"one_of takes {what}, got {short_repr(alternatives)} ({type_name(alternatives)})"
+            f"one_of takes a list of two or more alternatives, each {what}, got "
+            f"{short_repr(alternatives)} ({type_name(alternatives)})"
         )
     for number, item in enumerate(alternatives):
         if not isinstance(item, kind):
             raise TypeError(
-                f"one_of alternative {number} must be {what.split(', ')[0]}, got "
-                f"{short_repr(item)} ({type_name(item)})"
+                f"one_of alternative {number} must be {what}, got {short_repr(item)} "
+                f"({type_name(item)})"
             )
     if len(alternatives) < 2:
         raise ValueError(
@@ -155,7 +156,7 @@ class OneOfTurns(Record):
     _turn: _Alternatives
 
     def __init__(self, alternatives: Sequence[ExpectedTurn]) -> None:
-        turns = alternative_list(alternatives, ExpectedTurn, "a list of ExpectedTurn, two or more")
+        turns = alternative_list(alternatives, ExpectedTurn, "an ExpectedTurn")
         self._assign(tuple(turns))
         object.__setattr__(self, "_turn", _Alternatives([turn._turn for turn in turns]))
 
@@ -272,7 +273,12 @@ def _judge_run(
     # Not max(): a builtin's call costs more than the comparison.
     for number in range(len(judged), expected if expected > recorded else recorded):
         if number < expected and number < recorded:
-            verdict = _judged(turns[number]._turn, calls_per_turn[number])
+            plan = turns[number]._turn
+            # Inline, not _judged(): this runs for every turn of every run.
+            if type(plan) is _Turn:
+                verdict = judge(plan, calls_per_turn[number])
+            else:
+                verdict = plan.judge(calls_per_turn[number])  # type: ignore[union-attr]
         else:
             verdict = _judge_missing(turns, calls_per_turn, number)
         if max_calls is not None:

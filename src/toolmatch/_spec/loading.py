@@ -98,7 +98,7 @@ class TestCase(Record):
     ) -> None:
         """``alternatives``: see :meth:`one_of`, which makes a case of them."""
         if alternatives:
-            cases = alternative_list(alternatives, TestCase, "a list of TestCase, two or more")
+            cases = alternative_list(alternatives, TestCase, "a TestCase or a list of turns")
             if turns or max_calls is not None:
                 raise ValueError(
                     "a case with alternatives has no turns or max_calls of its own: give "
@@ -134,7 +134,10 @@ class TestCase(Record):
         >>> [str(chosen) for chosen in case.check([[{"name": "refund"}]])[0].alternatives]
         ["the case's alternative 0 (of 2) passed"]
         """
-        cases = [item if isinstance(item, TestCase) else cls(name, item) for item in alternatives]
+        # A list is an alternative's turns; anything else TestCase checks (and names).
+        cases: list[Any] = [
+            cls(name, item) if isinstance(item, (list, tuple)) else item for item in alternatives
+        ]
         return cls(name, (), None, cases)
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
@@ -770,20 +773,39 @@ def _alternative_items(raw: object, path: str, problems: Problems, what: str) ->
     return raw
 
 
+def _beside_one_of(
+    data: dict[Any, Any],
+    path: str,
+    problems: Problems,
+    owner: str,
+    alone: tuple[str, ...],
+    keys: tuple[str, ...],
+) -> None:
+    """A problem for each key beside a case's or a turn's ``one_of`` (``alone`` may be
+    there): one of its alternatives' ``keys`` goes in each alternative."""
+    example = "turns: [...]" if owner == "case" else "expected_tools: [...]"
+    for key in data:
+        if key in alone:
+            continue
+        if key in keys:
+            message = (
+                f"goes in each alternative when the {owner} has one_of: one_of: [{{{example}, "
+                f"{key}: ...}}, ...]"
+            )
+        else:
+            message = (
+                f"unknown key {short_repr(key)}; a {owner} with one_of has "
+                f"{' and '.join(alone)} only"
+            )
+        problems.add(join_path(path, key), message)
+
+
 def _case_alternatives(
     data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
 ) -> list[tuple[list[ExpectedTurn | OneOfTurns], int | None]]:
     """A case's ``one_of``: each alternative a case without a name (``turns``, or
     ``expected_tools`` for a single turn, with their options); nothing else beside it."""
-    for key in data:
-        if key not in ("name", "one_of"):
-            problems.add(
-                join_path(path, key),
-                "goes in each alternative when the case has one_of: one_of: [{turns: [...], "
-                f"{key}: ...}}, ...]"
-                if key in _ALTERNATIVE_KEYS
-                else f"unknown key {short_repr(key)}; a case with one_of has name and one_of only",
-            )
+    _beside_one_of(data, path, problems, "case", ("name", "one_of"), _ALTERNATIVE_KEYS)
     where = join_path(path, "one_of")
     what = "a mapping with turns (or expected_tools), as a case without its name"
     bodies = []
@@ -810,15 +832,7 @@ def _turn_or_alternatives(
     """A turn of a case's ``turns``: a turn, or ``{one_of: [turn, ...]}``, its alternatives."""
     if not isinstance(data, dict) or "one_of" not in data:
         return _turn(data, path, problems, files, inherited, case_agent)
-    for key in data:
-        if key != "one_of":
-            problems.add(
-                join_path(path, key),
-                "goes in each alternative of the turn: one_of: [{expected_tools: [...], "
-                f"{key}: ...}}, ...]"
-                if key in _TURN_KEYS
-                else f"unknown key {short_repr(key)}; a turn with one_of has one_of only",
-            )
+    _beside_one_of(data, path, problems, "turn", ("one_of",), _TURN_KEYS)
     where = join_path(path, "one_of")
     items = _alternative_items(
         data["one_of"], where, problems, "a turn (a mapping with expected_tools)"

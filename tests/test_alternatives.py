@@ -67,6 +67,14 @@ def test_none_passing_shows_the_closest_alternative_and_how_many_there_were() ->
     ]
 
 
+def test_a_notebook_table_says_it_too() -> None:
+    html = ExpectedTurn.one_of(DIRECT, ESCALATED).check(WRONG_TEAM)._repr_html_()
+    assert (
+        "<br>none of the turn&#x27;s 2 alternatives passed; the closest is alternative 1<br>"
+        in (html)
+    )
+
+
 def test_closest_is_the_best_score_then_the_fewest_failures_then_the_first() -> None:
     calls = [{"name": "a"}, {"name": "b"}]
     worse = ExpectedTurn([ExpectedTool("x"), ExpectedTool("y")])  # f1 0

@@ -923,7 +923,8 @@ the turn has no calls"
         """A row per expectation, then the candidates of each one that failed."""
         head = self.lines()[0]
         caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 2)[-1])}"
-        for line in (self.reason, *self.problems, f"score: {self.score_text()}"):
+        notes = [str(chosen) for chosen in self._alternatives]
+        for line in (*notes, self.reason, *self.problems, f"score: {self.score_text()}"):
             if line is not None:
                 caption += f"<br>{_escape_text(line)}"
         for ignored in self.ignored:

@@ -488,7 +488,8 @@ def test_a_tau2_task_is_one_turn_of_exact_names_in_any_order() -> None:
     }
     task = tau2_tasks("banking_knowledge")[1]
     [_, case] = round_trip(spec)
-    assert not case.turns[0].distinct and not case.turns[0].ordered
+    assert not case.turns[0].distinct
+    assert not case.turns[0].ordered
     calls = action_calls(task)
     assert case.passes([calls])
     assert case.passes([list(reversed(calls))])
@@ -525,7 +526,9 @@ def test_without_compare_args_the_arguments_the_call_passes_are_compared() -> No
 
 def test_one_call_may_satisfy_two_equal_actions_as_in_tau2() -> None:
     [task] = tau2_tasks("retail")
-    lookups = [a for a in task["evaluation_criteria"]["actions"] if a["name"] == "get_order_details"]
+    lookups = [
+        a for a in task["evaluation_criteria"]["actions"] if a["name"] == "get_order_details"
+    ]
     assert [lookup["arguments"] for lookup in lookups] == [
         {"order_id": "#W5490111"},
         {"order_id": "#W7387996"},
@@ -618,7 +621,9 @@ def test_a_bool_is_not_a_number_here_as_everywhere_in_toolmatch() -> None:
     # tau2-bench compares with Python's ==, where True == 1: the one difference left.
     task = {"id": "t", "evaluation_criteria": {"actions": [{"name": "f", "arguments": {"n": 1}}]}}
     [case] = round_trip(import_tau2([task]))
-    assert _tau2_verdict(task["evaluation_criteria"]["actions"], [{"name": "f", "args": {"n": True}}])
+    assert _tau2_verdict(
+        task["evaluation_criteria"]["actions"], [{"name": "f", "args": {"n": True}}]
+    )
     assert not case.passes([[{"name": "f", "args": {"n": True}}]])
     assert case.passes([[{"name": "f", "args": {"n": 1.0}}]])
 

@@ -150,8 +150,7 @@ class TestSimilar:
                 ("a",),
                 {"min": 0},
                 ValueError,
-                "Similar min must be in (0, 1], the share of words the texts have in common; "
-                "got 0",
+                "Similar min must be in (0, 1], the share of words the texts have in common; got 0",
             ),
             (
                 ("a",),
@@ -262,7 +261,9 @@ def test_similar_in_a_spec_is_the_same_matcher() -> None:
 )
 def test_a_bad_similar_is_refused_at_its_place(value: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        load_expected_tools([{"name": "AddMeeting", "args": {"meeting_topic": yaml.safe_load(value)}}])
+        load_expected_tools(
+            [{"name": "AddMeeting", "args": {"meeting_topic": yaml.safe_load(value)}}]
+        )
     assert str(caught.value) == f"expected_tools[0].args.meeting_topic.$similar: {message}"
 
 
@@ -300,7 +301,7 @@ class TestFuzzyWithoutWhitespace:
 
     @pytest.mark.parametrize("whitespace", ["strip", "", True, None])
     def test_other_values_are_refused(self, whitespace: Any) -> None:
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError, match=r"^Fuzzy whitespace must be") as caught:
             Fuzzy("x", whitespace=whitespace)
         assert str(caught.value) == (
             "Fuzzy whitespace must be 'collapse' (runs of it read as one space, the default) "
@@ -368,13 +369,48 @@ def test_the_spec_is_api_banks_ground_truth() -> None:
     ("case", "api", "dialogue", "argument", "other", "passes"),
     [
         # 2 of 3 distinct words shared: more than half, as API-Bank accepts
-        ("meeting", "AddMeeting", "AddMeeting-level-1-1", "meeting_topic", "project updates meeting", True),
+        (
+            "meeting",
+            "AddMeeting",
+            "AddMeeting-level-1-1",
+            "meeting_topic",
+            "project updates meeting",
+            True,
+        ),
         # 2 of 4: exactly half, which API-Bank refuses
-        ("meeting", "AddMeeting", "AddMeeting-level-1-1", "meeting_topic", "updates on the project", False),
-        ("agenda", "AddAgenda", "AddAgenda-level-1-1", "content", "Meeting with marketing team", True),
+        (
+            "meeting",
+            "AddMeeting",
+            "AddMeeting-level-1-1",
+            "meeting_topic",
+            "updates on the project",
+            False,
+        ),
+        (
+            "agenda",
+            "AddAgenda",
+            "AddAgenda-level-1-1",
+            "content",
+            "Meeting with marketing team",
+            True,
+        ),
         # case kept: "meeting" is not "Meeting", 4 of 6 words still shared
-        ("agenda", "AddAgenda", "AddAgenda-level-1-1", "content", "meeting with the marketing team", True),
-        ("agenda", "AddAgenda", "AddAgenda-level-1-1", "content", "Lunch with the sales team", False),
+        (
+            "agenda",
+            "AddAgenda",
+            "AddAgenda-level-1-1",
+            "content",
+            "meeting with the marketing team",
+            True,
+        ),
+        (
+            "agenda",
+            "AddAgenda",
+            "AddAgenda-level-1-1",
+            "content",
+            "Lunch with the sales team",
+            False,
+        ),
         ("reminder", "AddReminder", "AddReminder-level-1-1", "content", "call Mom", True),
         ("reminder", "AddReminder", "AddReminder-level-1-1", "content", "Call dad", False),
         ("calculator", "Calculator", "Calculator-level-1-1", "formula", "(5 + 6) * 3", True),

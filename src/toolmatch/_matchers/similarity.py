@@ -57,12 +57,13 @@ class Similar(Matcher, _trusted=True):
 'team lunch review' (0.20)"
     """
 
-    __slots__ = ("text", "min", "above", "case_insensitive", "_words")
+    __slots__ = ("text", "min", "above", "case_insensitive", "_words", "_threshold")
     text: str
     min: float | None
     above: float | None
     case_insensitive: bool
     _words: frozenset[str]
+    _threshold: float
 
     def __init__(
         self,
@@ -73,10 +74,13 @@ class Similar(Matcher, _trusted=True):
         case_insensitive: bool = False,
     ) -> None:
         if not isinstance(text, str):
-            raise TypeError(f"Similar text must be a str, got {short_repr(text)} ({type_name(text)})")
+            raise TypeError(
+                f"Similar text must be a str, got {short_repr(text)} ({type_name(text)})"
+            )
         if not isinstance(case_insensitive, bool):
             raise TypeError(
-                f"Similar case_insensitive must be True or False, got {short_repr(case_insensitive)}"
+                "Similar case_insensitive must be True or False, got "
+                + short_repr(case_insensitive)
             )
         if (min is None) == (above is None):
             raise TypeError(
@@ -94,9 +98,12 @@ class Similar(Matcher, _trusted=True):
         set_ = object.__setattr__
         set_(self, "text", text)
         set_(self, "min", None if min is None else _bound("min", min, 0, 1, closed_low=False))
-        set_(self, "above", None if above is None else _bound("above", above, 0, 1, closed_low=True))
+        set_(
+            self, "above", None if above is None else _bound("above", above, 0, 1, closed_low=True)
+        )
         set_(self, "case_insensitive", case_insensitive)
         set_(self, "_words", words)
+        set_(self, "_threshold", self.min if self.min is not None else self.above)
 
     @staticmethod
     def _split(text: str, fold: bool) -> frozenset[str]:
@@ -115,17 +122,14 @@ class Similar(Matcher, _trusted=True):
 
     def _passes(self, shared: int, total: int) -> bool:
         score = shared / total
-        return score >= self.min if self.min is not None else score > self.above  # type: ignore[operator]
+        return score >= self._threshold if self.min is not None else score > self._threshold
 
     def matches(self, actual: object) -> bool:
         overlap = self._overlap(actual)
         return overlap is not None and self._passes(*overlap)
 
     def describe_mismatch(self, actual: object) -> str:
-        if self.min is not None:
-            rule = f">= {_shown(self.min)}"
-        else:
-            rule = f"> {_shown(self.above)}"  # type: ignore[arg-type]
+        rule = f"{'>=' if self.min is not None else '>'} {_shown(self._threshold)}"
         how = ", ignoring case" if self.case_insensitive else ""
         expected = f"expected text similar to {short_repr(self.text)} (word overlap {rule}{how})"
         overlap = self._overlap(actual)

@@ -137,9 +137,10 @@ class Fuzzy(Matcher, _trusted=True):
                 f"Fuzzy whitespace must be 'collapse' (runs of it read as one space, the "
                 f"default) or 'remove' (none of it counts), got {short_repr(whitespace)}"
             )
+        whitespace = str.__str__(whitespace)
         text = _normalize(pattern, whitespace == "remove")
         object.__setattr__(self, "pattern", pattern)
-        object.__setattr__(self, "whitespace", str.__str__(whitespace))
+        object.__setattr__(self, "whitespace", whitespace)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_number", _parse_number(text))
 

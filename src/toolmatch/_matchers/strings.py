@@ -116,9 +116,10 @@ class Fuzzy(Matcher, _trusted=True):
     True
     """
 
-    __slots__ = ("pattern", "whitespace", "_text", "_number")
+    __slots__ = ("pattern", "whitespace", "_remove", "_text", "_number")
     pattern: str
     whitespace: str
+    _remove: bool
     _text: str
     _number: float | None
 
@@ -138,9 +139,11 @@ class Fuzzy(Matcher, _trusted=True):
                 f"default) or 'remove' (none of it counts), got {short_repr(whitespace)}"
             )
         whitespace = str.__str__(whitespace)
-        text = _normalize(pattern, whitespace == "remove")
+        remove = whitespace == "remove"
+        text = _normalize(pattern, remove)
         object.__setattr__(self, "pattern", pattern)
         object.__setattr__(self, "whitespace", whitespace)
+        object.__setattr__(self, "_remove", remove)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_number", _parse_number(text))
 
@@ -154,9 +157,7 @@ class Fuzzy(Matcher, _trusted=True):
             except OverflowError:
                 pass  # an int past float range: its text reads as an infinity, as in the reference
         try:
-            text = _normalize(
-                actual if isinstance(actual, str) else str(actual), self.whitespace == "remove"
-            )
+            text = _normalize(actual if isinstance(actual, str) else str(actual), self._remove)
         except Exception:
             return False
         if text == self._text:
@@ -167,11 +168,11 @@ class Fuzzy(Matcher, _trusted=True):
         return number is not None and math.isclose(expected, number, rel_tol=0.0, abs_tol=1e-9)
 
     def describe_mismatch(self, actual: object) -> str:
-        how = " (whitespace removed)" if self.whitespace == "remove" else ""
+        how = " (whitespace removed)" if self._remove else ""
         return f"fuzzy {self.pattern!r}{how} does not match {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.pattern,), {} if self.whitespace == "collapse" else {"whitespace": "remove"}
+        return (self.pattern,), {"whitespace": "remove"} if self._remove else {}
 
 
 _ENGINE: Any = None  # the regex package once looked for; False when it is not installed

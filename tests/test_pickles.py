@@ -47,6 +47,7 @@ from toolmatch import (
     Partial,
     Regex,
     Satisfies,
+    Similar,
     SpecWarning,
     StartsWith,
     TestCase,
@@ -81,6 +82,8 @@ def examples() -> dict[str, Any]:
         "Absent": Absent,
         "Fuzzy": Fuzzy("New York"),
         "Regex": Regex(r"^2026-\d\d$"),
+        "Similar": Similar("quarterly sales review", min=0.6, case_insensitive=True),
+        "Fuzzy whitespace": Fuzzy("(9+6)*3", whitespace="remove"),
         "StartsWith": StartsWith("ab"),
         "EndsWith": EndsWith("yz"),
         "IsUUID": IsUUID(4),
@@ -122,6 +125,9 @@ def examples() -> dict[str, Any]:
         "ConfigError": ConfigError([ConfigProblem("name", "missing")], source="spec.yaml"),
         "SpecWarning": SpecWarning("args.q", "a plain string", source="spec.yaml"),
     }
+
+
+ADDED_SINCE_THE_FIXTURE = {"Similar", "Fuzzy whitespace"}
 
 
 def shown(value: object) -> str:
@@ -198,9 +204,10 @@ def test_a_pickle_stored_before_the_modules_moved_loads() -> None:
     # layers' subpackages; it must keep loading whatever moves inside the package.
     stored = pickle.loads(FIXTURE.read_bytes())
     expected = examples()
-    assert set(stored) == set(expected)
-    for name, value in expected.items():
-        assert shown(stored[name]) == shown(value), name
+    # Examples added since are new classes or options: the stored pickle stays as it was.
+    assert set(stored) == set(expected) - ADDED_SINCE_THE_FIXTURE
+    for name, value in stored.items():
+        assert shown(value) == shown(expected[name]), name
 
 
 # The results and problems: values, equal to their pickles and to a result built again.

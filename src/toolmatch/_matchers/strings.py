@@ -31,16 +31,25 @@ _SEPARATORS = str.maketrans("", "", ",_\u202f")
 _NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 
+# What Fuzzy's whitespace option takes: runs of whitespace read as one space, or as none.
+_WHITESPACE = ("collapse", "remove")
+
 # Whitespace is collapsed this many characters at a time: str.split() on a whole long
 # text would hold one object per word (about 60 bytes each) before the join.
 _CHUNK = 1 << 16
 
 
-def _normalize(text: str) -> str:
-    """Lowercase, drop thousands separators, collapse and trim whitespace."""
+def _normalize(text: str, remove: bool = False) -> str:
+    """Lowercase, drop thousands separators, collapse and trim whitespace (or, with
+    ``remove``, drop every whitespace character)."""
     # str's own methods: a str subclass must not decide how it is normalized.
     # Lowercasing looks at neighbours (a final sigma), so it sees the whole text.
     text = str.translate(str.lower(text), _SEPARATORS)
+    if remove:
+        # Chunk by chunk for the same reason as below; no boundary can join two words here.
+        return "".join(
+            "".join(text[start : start + _CHUNK].split()) for start in range(0, len(text), _CHUNK)
+        )
     if len(text) <= _CHUNK:
         return " ".join(str.split(text))
     pieces: list[str] = []
@@ -96,20 +105,25 @@ class Fuzzy(Matcher, _trusted=True):
     Both sides are lowercased, stripped of thousands separators (``,`` ``_`` and narrow
     no-break space) and whitespace-collapsed; when both then read as numbers
     (``"14.14%"`` reads as 0.1414, ``"206 588"`` as 206588) they compare within 1e-9,
-    otherwise as text. There is no distance tolerance.
+    otherwise as text. There is no distance tolerance. ``whitespace="remove"`` drops
+    every whitespace character instead of collapsing runs of them.
 
     >>> Fuzzy("206588") == "206,588", Fuzzy("14.14%") == 0.1414, Fuzzy("YES") == " yes "
     (True, True, True)
     >>> Fuzzy("206588") == 206000
     False
+    >>> Fuzzy("(9+6)*3", whitespace="remove") == "(9 + 6) * 3"
+    True
     """
 
-    __slots__ = ("pattern", "_text", "_number")
+    __slots__ = ("pattern", "whitespace", "_remove", "_text", "_number")
     pattern: str
+    whitespace: str
+    _remove: bool
     _text: str
     _number: float | None
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, *, whitespace: str = "collapse") -> None:
         if not isinstance(pattern, str):
             try:
                 hint = f"; write Fuzzy({short_repr(str(pattern))})"
@@ -119,8 +133,17 @@ class Fuzzy(Matcher, _trusted=True):
                 f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)})"
                 + hint
             )
-        text = _normalize(pattern)
+        if not isinstance(whitespace, str) or str.__str__(whitespace) not in _WHITESPACE:
+            raise ValueError(
+                f"Fuzzy whitespace must be 'collapse' (runs of it read as one space, the "
+                f"default) or 'remove' (none of it counts), got {short_repr(whitespace)}"
+            )
+        whitespace = str.__str__(whitespace)
+        remove = whitespace == "remove"
+        text = _normalize(pattern, remove)
         object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "whitespace", whitespace)
+        object.__setattr__(self, "_remove", remove)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_number", _parse_number(text))
 
@@ -134,7 +157,7 @@ class Fuzzy(Matcher, _trusted=True):
             except OverflowError:
                 pass  # an int past float range: its text reads as an infinity, as in the reference
         try:
-            text = _normalize(actual if isinstance(actual, str) else str(actual))
+            text = _normalize(actual if isinstance(actual, str) else str(actual), self._remove)
         except Exception:
             return False
         if text == self._text:
@@ -145,10 +168,11 @@ class Fuzzy(Matcher, _trusted=True):
         return number is not None and math.isclose(expected, number, rel_tol=0.0, abs_tol=1e-9)
 
     def describe_mismatch(self, actual: object) -> str:
-        return f"fuzzy {self.pattern!r} does not match {short_repr(actual)}"
+        how = " (whitespace removed)" if self._remove else ""
+        return f"fuzzy {self.pattern!r}{how} does not match {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.pattern,), {}
+        return (self.pattern,), {"whitespace": "remove"} if self._remove else {}
 
 
 _ENGINE: Any = None  # the regex package once looked for; False when it is not installed

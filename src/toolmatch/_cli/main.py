@@ -56,7 +56,7 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.console import fail, printable
+from toolmatch._cli.console import config_problems, fail, printable
 from toolmatch._cli.files import unchanged
 from toolmatch._cli.record import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
@@ -289,10 +289,7 @@ def _check(options: argparse.Namespace) -> int:
     try:
         cases, warned = _load(options, options.spec)
     except ConfigError as error:
-        # One line a problem, whatever the spec's names and values hold.
-        for problem in error.problems:
-            print(printable(str(ConfigError([problem], error.source))), file=sys.stderr)
-        return 2
+        return config_problems(error)
     except OSError as error:
         return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
     for warning in warned:  # one line each: the spec loads, with a meaning that changed

@@ -1,0 +1,225 @@
+"""``toolmatch lint``: the expectations of a loaded spec that can never fail or never pass.
+
+Each rule (docs/cli.md, "Specs that cannot fail") reports a :class:`Finding` only when it
+is certain: a matcher is said to accept every value only when its class can prove it
+(``Matcher._accepts_everything``), and a name to select no defined tool only when the
+tools are known (a turn's ``tools:``, or the definitions given to ``lint --tools``).
+Mistakes the loader refuses (``count`` above ``max_count``, a case name used twice) never
+get this far: the spec does not load.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.mappings import Exact, Maybe, Partial
+from toolmatch._matchers.values import ANY
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._spec.loading import TestCase
+
+__all__ = ["Finding", "lint_cases", "read_tool_names"]
+
+_SHOWN_NAMES = 8
+
+
+class Finding(Record):
+    """One thing in a spec that can never fail or never pass: its ``place`` (a spec path,
+    as the loader's errors name it), its ``rule`` and what is wrong (``message``)."""
+
+    __slots__ = _fields = ("place", "rule", "message")
+    place: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message} [{self.rule}]"
+
+
+def read_tool_names(path: str) -> tuple[str, ...]:
+    """The names of the tool definitions in the JSON or YAML file ``path``, in order.
+
+    Raises ``OSError`` for a file that cannot be read, ``ConfigError`` for one that is not
+    JSON or YAML, ``TypeError`` / ``ValueError`` for definitions that cannot be read.
+    """
+    from toolmatch._calls.definitions import read_tool_definitions
+    from toolmatch._spec.files import read_spec_file
+
+    return tuple(read_tool_definitions(read_spec_file(path), path))
+
+
+def lint_cases(
+    cases: Sequence[TestCase], data: object, tools: Sequence[str] | None = None
+) -> list[Finding]:
+    """The findings of the ``cases`` loaded from the spec ``data`` (its parsed file, which
+    says where each case's turns are written), in the spec's order; ``tools``: the names
+    of the tools defined for every turn without a ``tools:`` of its own."""
+    raw = data.get("test_cases") if isinstance(data, dict) else None
+    written = raw if isinstance(raw, list) else []
+    findings: list[Finding] = []
+    seen: dict[str, str] = {}  # a case's expectations written out -> the first case's place
+    for index, case in enumerate(cases):
+        place = f"test_cases[{index}]({case.name})"
+        item = written[index] if index < len(written) else None
+        several = isinstance(item, dict) and "turns" in item
+        for number, turn in enumerate(case.turns):
+            where = join_path(join_path(place, "turns"), number) if several else place
+            findings += _turn_findings(turn, where, tools)
+        findings += _case_budget(case, place)
+        content = repr((case.turns, case.max_calls))
+        if content in seen:
+            findings.append(
+                Finding(place, "duplicate-case", f"expects exactly what {seen[content]} expects")
+            )
+        else:
+            seen[content] = place
+    return findings
+
+
+def _turn_findings(
+    turn: ExpectedTurn, place: str, tools: Sequence[str] | None
+) -> Iterator[Finding]:
+    own = turn.tools is not None
+    defined = [definition.name for definition in turn.tools] if turn.tools is not None else tools
+    expected = turn.expected_tools
+    positive = [number for number, tool in enumerate(expected) if tool.count]
+    for number, pattern in enumerate(turn.ignore):
+        where = join_path(join_path(place, "ignore"), number)
+        if _selects_every_call(pattern):
+            if positive:
+                needed = ", ".join(f"expected_tools[{each}]" for each in positive)
+                yield Finding(
+                    where, "ignore-everything", f"leaves out every call: {needed} can never pass"
+                )
+            else:
+                yield Finding(where, "ignore-everything", "leaves out every call: the turn can never fail")
+        # With the turn's own tools:, ignoring a tool it does not define is what lets a call
+        # of it through: not vacuous.
+        elif defined is not None and not own and not _selects_any(pattern, defined):
+            yield Finding(where, "ignore-undefined", f"ignores no call: {_undefined(pattern, defined)}")
+    for number, tool in enumerate(expected):
+        where = join_path(join_path(place, "expected_tools"), number)
+        if defined is not None and not _selects_any(tool, defined):
+            if tool.is_never:
+                yield Finding(where, "never-undefined", f"can never fail: {_undefined(tool, defined)}")
+            elif not tool.count:
+                yield Finding(where, "undefined-tool", f"can never fail: {_undefined(tool, defined)}")
+            else:
+                yield Finding(where, "undefined-tool", f"can never pass: {_undefined(tool, defined)}")
+        if tool.count and turn.max_calls is not None and tool.count > turn.max_calls:
+            yield Finding(
+                where,
+                "count-above-max-calls",
+                f"can never pass: it needs {tool.count} matching calls and the turn's "
+                f"max_calls is {turn.max_calls}",
+            )
+        if tool.count:
+            for other, never in enumerate(expected):
+                if never.is_never and _same_calls(tool, never):
+                    yield Finding(
+                        where,
+                        "contradicts-never",
+                        f"can never pass: expected_tools[{other}] forbids the calls it needs",
+                    )
+        if tool.args is not None:
+            yield from _accepting(tool.args, join_path(where, "args"))
+        if tool.result is not None:
+            yield from _accepting(tool.result, join_path(where, "result"))
+    needed = _least_calls(turn)
+    if (
+        turn.max_calls is not None
+        and needed > turn.max_calls
+        and all(tool.count <= turn.max_calls for tool in expected)
+    ):
+        yield Finding(
+            join_path(place, "max_calls"),
+            "count-above-max-calls",
+            f"can never pass: the expectations need {needed} calls of their own and "
+            f"max_calls is {turn.max_calls}",
+        )
+
+
+def _case_budget(case: TestCase, place: str) -> list[Finding]:
+    if case.max_calls is None:
+        return []
+    needed = sum(_least_calls(turn) for turn in case.turns)
+    if needed <= case.max_calls:
+        return []
+    message = (
+        f"can never pass: its turns need at least {needed} calls and max_calls is "
+        f"{case.max_calls}"
+    )
+    return [Finding(join_path(place, "max_calls"), "count-above-max-calls", message)]
+
+
+def _least_calls(turn: ExpectedTurn) -> int:
+    """The fewest calls (ignored ones not counted) with which the turn can pass."""
+    counts = [tool.count for tool in turn.expected_tools]
+    if turn.distinct or turn.ordered or turn.exhaustive:
+        return sum(counts)
+    return max(counts, default=0)
+
+
+def _accepts_everything(matcher: object) -> bool:
+    return matcher is ANY or (isinstance(matcher, Matcher) and matcher._accepts_everything())
+
+
+def _selects_every_call(pattern: ExpectedTool) -> bool:
+    """Whether the ignore pattern leaves out every call: any name, nothing else asserted."""
+    return (
+        _accepts_everything(pattern.name)
+        and pattern.args is None
+        and pattern.result is None
+        and pattern.failed is None
+    )
+
+
+def _selects_any(tool: ExpectedTool, names: Sequence[str]) -> bool:
+    selects = tool._selects  # the judge's own rule for a name
+    return any(selects(name) for name in names)
+
+
+def _undefined(tool: ExpectedTool, names: Sequence[str]) -> str:
+    verb = "contains" if isinstance(tool.name, str) else "matches"
+    shown = ", ".join(names[:_SHOWN_NAMES])
+    more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+    return f"no defined tool's name {verb} {tool.name!r} (defined: {shown or 'none'}{more})"
+
+
+def _same_calls(tool: ExpectedTool, never: ExpectedTool) -> bool:
+    """Whether the two select and match the very same calls: written the same."""
+    parts = ("name", "args", "result", "failed")
+    return repr([getattr(tool, part) for part in parts]) == repr(
+        [getattr(never, part) for part in parts]
+    )
+
+
+def _accepting(value: object, place: str) -> Iterator[Finding]:
+    """Each matcher in ``value`` written as a check that accepts every value.
+
+    ``ANY`` says so itself and asserts that its key is present: only the other spellings
+    of it are reported (``$any_of`` holding ``ANY``, ``~Absent``, ``(?s).*``...).
+    """
+    if isinstance(value, Maybe):
+        yield from _accepting(value.value, place)
+    elif isinstance(value, (Partial, Exact)):
+        yield from _accepting(value._given, place)
+    elif isinstance(value, Matcher):
+        if value is not ANY and value._accepts_everything():
+            yield Finding(
+                place,
+                "accepts-everything",
+                f"{short_repr(value)} accepts every value: it can never fail",
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _accepting(item, join_path(place, key))
+    elif isinstance(value, (list, tuple)):
+        for number, item in enumerate(value):
+            yield from _accepting(item, join_path(place, number))

@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from toolmatch import __version__
 from toolmatch._cli.console import config_problems, fail, printable
 from toolmatch._cli.files import unchanged
+from toolmatch._cli.lint import add_tools, defined_tools, spec_findings, strict_refusal
 from toolmatch._cli.record import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
@@ -67,6 +68,7 @@ from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import (
@@ -258,6 +260,20 @@ def _parser() -> argparse.ArgumentParser:
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
         "from the cli extra, is installed)",
     )
+    # toolmatch lint's checks first, coverage after (docs/cli.md)
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="first run toolmatch lint's checks on the spec, and fail (exit status 1) "
+        "without checking any run when one finds something",
+    )
+    check.add_argument(
+        "--coverage",
+        action="store_true",
+        help="after the summary, per tool: the calls seen, those some expectation matched, "
+        "those ignored; and the defined tools never called",
+    )
+    add_tools(check, "for --strict and --coverage (the spec's tools: also checks the calls)")
     add_commands(commands)
     return parser
 
@@ -283,6 +299,11 @@ def _check(options: argparse.Namespace) -> int:
         refused = refusal(options, os.environ)
         if refused is not None:
             return fail(refused)
+    if options.tools is not None and not (options.strict or options.coverage):
+        return fail(
+            "--tools names the tools the agent is offered, for --strict and --coverage: give "
+            "one of them (a spec's tools: checks the calls against their definitions)"
+        )
     unreadable = read_syntax(options)
     if unreadable is not None:
         return unreadable
@@ -308,6 +329,14 @@ def _check(options: argparse.Namespace) -> int:
         if isinstance(updated, int):
             return updated
         cases = updated
+    tools = defined_tools(options) if options.strict or options.coverage else None
+    if isinstance(tools, int):
+        return tools
+    if options.strict:
+        findings = spec_findings(options.spec, cases, tools)
+        if findings:
+            return strict_refusal(findings)
+    options.defined = tools
     try:
         reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
@@ -375,7 +404,7 @@ def _run(
     names = [case.name for case in cases]
     report = Report(names, reading, formats, output, options.min_pass_rate)
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns)
+    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
@@ -391,6 +420,8 @@ def _run(
             if progress is not None:
                 progress.close()
         report.finish(cases, reading)
+        if judge.coverage is not None:
+            report.coverage(*judge.coverage.rows(defined_names(cases, options.defined)))
         status = report.exit_code
     except KeyboardInterrupt:
         try:  # the runs counted as checked are reported, as the "not checked" line says

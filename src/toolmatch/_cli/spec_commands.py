@@ -23,7 +23,7 @@ __all__ = ["add_commands", "run_command"]
 
 
 def add_commands(commands: Any) -> None:
-    """Add ``import``, ``schema``, ``record`` and ``lint`` to the ``toolmatch`` command's subparsers."""
+    """Add ``import``, ``schema``, ``record`` and ``lint`` to ``toolmatch``'s subparsers."""
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of spec files (for editors and validators)",

@@ -403,7 +403,7 @@ def _matches_every_string(pattern: str, flags: int) -> bool:
     except Exception:  # Regex compiled it already; a parse that differs proves nothing
         return False
     dotall = bool(parsed.state.flags & constants.SRE_FLAG_DOTALL)
-    return _every_string(list(parsed), dotall, constants)
+    return _every_string(list(parsed.data), dotall, constants)
 
 
 def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
@@ -420,14 +420,18 @@ def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
         _, added, removed, inner = value
         flag = constants.SRE_FLAG_DOTALL
         inside = (dotall or bool(added & flag)) and not removed & flag
-        return _every_string(list(inner), inside, constants)
-    repeats = (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None))
+        return _every_string(list(inner.data), inside, constants)
+    repeats = (
+        constants.MAX_REPEAT,
+        constants.MIN_REPEAT,
+        getattr(constants, "POSSESSIVE_REPEAT", None),
+    )
     if op not in repeats:
         return False
     low, high, inner = value
     if low != 0 or high != constants.MAXREPEAT or len(inner) != 1:
         return False
-    kind, what = list(inner)[0]
+    kind, what = inner[0]
     if kind is constants.ANY:
         return dotall
     if kind is constants.IN:

@@ -92,26 +92,21 @@ def _turn_findings(
     for number, pattern in enumerate(turn.ignore):
         where = join_path(join_path(place, "ignore"), number)
         if _selects_every_call(pattern):
-            if positive:
-                needed = ", ".join(f"expected_tools[{each}]" for each in positive)
-                yield Finding(
-                    where, "ignore-everything", f"leaves out every call: {needed} can never pass"
-                )
-            else:
-                yield Finding(where, "ignore-everything", "leaves out every call: the turn can never fail")
+            starved = ", ".join(f"expected_tools[{each}]" for each in positive)
+            why = f"{starved} can never pass" if starved else "the turn can never fail"
+            yield Finding(where, "ignore-everything", f"leaves out every call: {why}")
         # With the turn's own tools:, ignoring a tool it does not define is what lets a call
         # of it through: not vacuous.
         elif defined is not None and not own and not _selects_any(pattern, defined):
-            yield Finding(where, "ignore-undefined", f"ignores no call: {_undefined(pattern, defined)}")
+            why = _undefined(pattern, defined)
+            yield Finding(where, "ignore-undefined", f"ignores no call: {why}")
     for number, tool in enumerate(expected):
         where = join_path(join_path(place, "expected_tools"), number)
         if defined is not None and not _selects_any(tool, defined):
-            if tool.is_never:
-                yield Finding(where, "never-undefined", f"can never fail: {_undefined(tool, defined)}")
-            elif not tool.count:
-                yield Finding(where, "undefined-tool", f"can never fail: {_undefined(tool, defined)}")
-            else:
-                yield Finding(where, "undefined-tool", f"can never pass: {_undefined(tool, defined)}")
+            # A never or a cap (count 0) passes without calls; any other needs one.
+            rule = "never-undefined" if tool.is_never else "undefined-tool"
+            verdict = "can never pass" if tool.count else "can never fail"
+            yield Finding(where, rule, f"{verdict}: {_undefined(tool, defined)}")
         if tool.count and turn.max_calls is not None and tool.count > turn.max_calls:
             yield Finding(
                 where,
@@ -152,8 +147,7 @@ def _case_budget(case: TestCase, place: str) -> list[Finding]:
     if needed <= case.max_calls:
         return []
     message = (
-        f"can never pass: its turns need at least {needed} calls and max_calls is "
-        f"{case.max_calls}"
+        f"can never pass: its turns need at least {needed} calls and max_calls is {case.max_calls}"
     )
     return [Finding(join_path(place, "max_calls"), "count-above-max-calls", message)]
 

@@ -62,7 +62,7 @@ class Coverage:
         self.calls, self.matched, self.ignored = Counter(), Counter(), Counter()
         return taken
 
-    def rows(self, defined: Sequence[str] | None) -> tuple[list[CoverageRow], list[str]]:
+    def rows(self, defined: Sequence[str] | None) -> tuple[list[CoverageRow], list[str] | None]:
         """A row per tool called, by name, and the defined tools never called, in their
         order; ``defined``: the names of the tools defined, ``None`` when none are."""
         known = None if defined is None else set(defined)
@@ -76,7 +76,7 @@ class Coverage:
             )
             for name in sorted(self.calls)
         ]
-        never = [] if defined is None else [name for name in defined if not self.calls[name]]
+        never = None if defined is None else [name for name in defined if not self.calls[name]]
         return rows, never
 
 

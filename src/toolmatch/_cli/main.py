@@ -35,6 +35,11 @@ line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as
 every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
+``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint``) and exits
+with 1 on any finding, before any run is checked; ``--coverage`` adds, after the summary,
+the calls per tool (``toolmatch._runs.coverage``); ``--tools DEFS`` names the tools
+offered, for both.
+
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
 rate is at least R and every bad line is a case's run, 1 otherwise; 2 for a bad spec, bad
@@ -336,7 +341,7 @@ def _check(options: argparse.Namespace) -> int:
         findings = spec_findings(options.spec, cases, tools)
         if findings:
             return strict_refusal(findings)
-    options.defined = tools
+    options.defined = tools  # for --coverage, once the runs are checked
     try:
         reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:

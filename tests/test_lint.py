@@ -28,9 +28,15 @@ def tools_file(tmp_path: Path, *tools: object) -> Path:
     return path
 
 
-def lint(*args: str | Path) -> tuple[int, list[str], str]:
-    done = toolmatch("lint", *args)
-    return done.returncode, done.stdout.splitlines(), done.stderr
+def lint(spec: Path, *args: str | Path) -> tuple[int, list[str], str]:
+    """The status, the lines without the spec's place (its one line: JSON written on one
+    line), and stderr."""
+    done = toolmatch("lint", spec, *args)
+    lines = done.stdout.splitlines()
+    for line in lines[:-1]:
+        assert line.startswith(f"{spec}:1: ")
+    shown = [line.removeprefix(f"{spec}:1: ") for line in lines[:-1]] + lines[-1:]
+    return done.returncode, shown, done.stderr
 
 
 def test_a_clean_spec_has_no_findings(tmp_path: Path) -> None:
@@ -257,13 +263,15 @@ def test_json_lines(tmp_path: Path) -> None:
     spec = spec_file(
         tmp_path, {"name": "b", "expected_tools": [], "ignore": [{"name": {"$any": True}}]}
     )
-    assert lint(spec, "--format", "json") == (
+    done = toolmatch("lint", spec, "--format", "json")
+    assert (done.returncode, done.stdout.splitlines(), done.stderr) == (
         1,
         [
             json.dumps(
                 {
                     "type": "finding",
                     "place": "test_cases[0](b).ignore[0]",
+                    "line": 1,
                     "rule": "ignore-everything",
                     "message": "leaves out every call: the turn can never fail",
                 }
@@ -273,7 +281,12 @@ def test_json_lines(tmp_path: Path) -> None:
         "",
     )
     clean = spec_file(tmp_path, {"name": "a", "expected_tools": ["s"]}, name="clean.json")
-    assert lint(clean, "--format", "json") == (0, ['{"type": "summary", "findings": 0}'], "")
+    done = toolmatch("lint", clean, "--format", "json")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        '{"type": "summary", "findings": 0}\n',
+        "",
+    )
 
 
 def test_bad_tools_files(tmp_path: Path) -> None:
@@ -299,7 +312,7 @@ def test_check_strict_refuses_a_spec_with_findings(tmp_path: Path) -> None:
     done = toolmatch("check", spec, "-", "--strict", stdin=runs)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.splitlines() == [
-        "toolmatch: --strict: test_cases[0](a).expected_tools[0]: can never pass: it needs 2 "
+        f"toolmatch: --strict: {spec}:1: test_cases[0](a).expected_tools[0]: can never pass: it needs 2 "
         "matching calls and the turn's max_calls is 1 [count-above-max-calls]",
         "toolmatch: --strict: 1 finding in the spec; no run was checked",
     ]
@@ -318,7 +331,7 @@ def test_check_strict_with_the_tools_given(tmp_path: Path) -> None:
     done = toolmatch("check", spec, "-", "--strict", "--tools", tools, stdin=runs)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.splitlines()[0] == (
-        "toolmatch: --strict: test_cases[0](a).expected_tools[1]: can never fail: no defined "
+        f"toolmatch: --strict: {spec}:1: test_cases[0](a).expected_tools[1]: can never fail: no defined "
         "tool's name contains 'rm' (defined: search) [never-undefined]"
     )
 
@@ -333,3 +346,37 @@ def test_check_tools_needs_strict_or_coverage(tmp_path: Path) -> None:
         "--coverage: give one of them (a spec's tools: checks the calls against their "
         "definitions)\n"
     )
+
+
+def test_the_line_of_each_finding_in_a_yaml_file(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        """\
+test_cases:
+  - name: a
+    turns:
+      - expected_tools:
+          - search
+          - name: refund
+            args:
+              amount: {$regex: '(?s).*'}
+        max_calls: 0
+  - name: "b"
+    expected_tools:
+      - {name: refund, args: {amount: {$any_of: [{$any: true}, 1]}}}
+""",
+        encoding="utf-8",
+    )
+    done = toolmatch("lint", spec)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.splitlines() == [
+        f"{spec}:5: test_cases[0](a).turns[0].expected_tools[0]: can never pass: it needs 1 "
+        "matching calls and the turn's max_calls is 0 [count-above-max-calls]",
+        f"{spec}:6: test_cases[0](a).turns[0].expected_tools[1]: can never pass: it needs 1 "
+        "matching calls and the turn's max_calls is 0 [count-above-max-calls]",
+        f"{spec}:8: test_cases[0](a).turns[0].expected_tools[1].args.amount: Regex('(?s).*') "
+        "accepts every value: it can never fail [accepts-everything]",
+        f"{spec}:12: test_cases[1](b).expected_tools[0].args.amount: ANY | 1 accepts every "
+        "value: it can never fail [accepts-everything]",
+        "4 findings",
+    ]

@@ -1,9 +1,10 @@
 """``toolmatch lint SPEC [--tools DEFS] [--format text|json]``, and ``check --strict``.
 
-Text: one finding a line, ``<place>: <why> [<rule>]``, then ``<N> finding(s)`` or ``no
-findings``. JSON Lines: ``{"type": "finding", "place", "rule", "message"}`` each, then
-``{"type": "summary", "findings": N}``. Exit status: 0 no finding, 1 some, 2 a bad spec,
-bad definitions or an unreadable file. The rules are ``toolmatch._spec.lint``'s.
+Text: one finding a line, ``SPEC[:<line>]: <place>: <why> [<rule>]``, then ``<N>
+finding(s)`` or ``no findings``. JSON Lines: ``{"type": "finding", "place", "line",
+"rule", "message"}`` each, then ``{"type": "summary", "findings": N}``. Exit status: 0
+no finding, 1 some, 2 a bad spec, bad definitions or an unreadable file. The rules are
+``toolmatch._spec.lint``'s.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ if TYPE_CHECKING:
     from toolmatch._spec.lint import Finding
     from toolmatch._spec.loading import TestCase
 
-__all__ = ["add_lint", "add_tools", "defined_tools", "spec_findings", "strict_refusal"]
+__all__ = [
+    "add_lint",
+    "add_tools",
+    "defined_tools",
+    "finding_line",
+    "spec_findings",
+    "strict_refusal",
+]
 
 
 def add_tools(parser: argparse.ArgumentParser, what: str) -> None:
@@ -76,16 +84,22 @@ def spec_findings(
 ) -> list[Finding]:
     """The findings of the spec file ``where``, whose ``cases`` are loaded already."""
     from toolmatch._spec.files import read_spec_file
-    from toolmatch._spec.lint import lint_cases
+    from toolmatch._spec.lint import lint_cases, with_lines
 
     # The file again, for where each case wrote its turns: it loaded, so it reads.
-    return lint_cases(cases, read_spec_file(where), tools)
+    return with_lines(lint_cases(cases, read_spec_file(where), tools), where)
 
 
-def strict_refusal(findings: list[Finding]) -> int:
+def finding_line(where: str, finding: Finding) -> str:
+    """A finding as a line of text: after the spec's name and, when known, its line."""
+    line = "" if finding.line is None else f":{finding.line}"
+    return printable(f"{where}{line}: {finding}")
+
+
+def strict_refusal(where: str, findings: list[Finding]) -> int:
     """``check --strict`` with findings: each on stderr, then why nothing was checked; 1."""
     for finding in findings:
-        print(printable(f"toolmatch: --strict: {finding}"), file=sys.stderr)
+        print(f"toolmatch: --strict: {finding_line(where, finding)}", file=sys.stderr)
     count = f"{len(findings)} finding{'' if len(findings) == 1 else 's'}"
     print(f"toolmatch: --strict: {count} in the spec; no run was checked", file=sys.stderr)
     return 1
@@ -109,11 +123,11 @@ def _lint(options: argparse.Namespace) -> int:
     lines = []
     for finding in findings:
         if options.format == "json":
-            row = {"type": "finding", "place": finding.place, "rule": finding.rule}
-            row["message"] = finding.message
+            row = {"type": "finding", "place": finding.place, "line": finding.line}
+            row.update(rule=finding.rule, message=finding.message)
             lines.append(json.dumps(row))
         else:
-            lines.append(printable(str(finding)))
+            lines.append(finding_line(options.spec, finding))
     if options.format == "json":
         lines.append(json.dumps({"type": "summary", "findings": len(findings)}))
     elif findings:

@@ -340,7 +340,7 @@ def _check(options: argparse.Namespace) -> int:
     if options.strict:
         findings = spec_findings(options.spec, cases, tools)
         if findings:
-            return strict_refusal(findings)
+            return strict_refusal(options.spec, findings)
     options.defined = tools  # for --coverage, once the runs are checked
     try:
         reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))

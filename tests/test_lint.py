@@ -380,3 +380,26 @@ test_cases:
         "value: it can never fail [accepts-everything]",
         "4 findings",
     ]
+
+
+def test_text_from_the_spec_cannot_forge_a_line(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {"name": "a\nPASS b", "expected_tools": [{"name": "x\ny", "count": 2}], "max_calls": 1},
+    )
+    code, lines, _ = lint(spec)
+    assert (code, lines) == (
+        1,
+        [
+            "test_cases[0](a\\nPASS b).expected_tools[0]: can never pass: it needs 2 matching "
+            "calls and the turn's max_calls is 1 [count-above-max-calls]",
+            "1 finding",
+        ],
+    )
+
+
+def test_a_spec_that_cannot_be_read(tmp_path: Path) -> None:
+    missing = tmp_path / "none.yaml"
+    done = toolmatch("lint", missing)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolmatch: cannot read the spec {missing}: No such file or directory\n"

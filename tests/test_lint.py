@@ -403,3 +403,29 @@ def test_a_spec_that_cannot_be_read(tmp_path: Path) -> None:
     done = toolmatch("lint", missing)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"toolmatch: cannot read the spec {missing}: No such file or directory\n"
+
+
+def test_lines_through_an_alias_and_past_a_merge_key(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        """\
+test_cases:
+  - name: a
+    expected_tools:
+      - &loose {name: s, args: {q: {$regex: '(?s).*'}}}
+  - name: b
+    expected_tools: [t, *loose]
+  - name: c
+    expected_tools:
+      - {<<: *loose, name: u}
+""",
+        encoding="utf-8",
+    )
+    done = toolmatch("lint", spec)
+    found = "Regex('(?s).*') accepts every value: it can never fail [accepts-everything]"
+    assert done.stdout.splitlines() == [
+        f"{spec}:4: test_cases[0](a).expected_tools[0].args.q: {found}",
+        f"{spec}:4: test_cases[1](b).expected_tools[1].args.q: {found}",
+        f"{spec}: test_cases[2](c).expected_tools[0].args.q: {found}",
+        "3 findings",
+    ]

@@ -81,7 +81,8 @@ def read_tool_names(path: str) -> tuple[str, ...]:
 def with_lines(findings: list[Finding], path: str) -> list[Finding]:
     """``findings`` with the line of the spec file ``path`` where each is written, when it
     can be found: the file read as YAML nodes (JSON is YAML too), each finding's steps
-    followed through them. Without PyYAML, or past an alias or a merge key, no line."""
+    followed through them (through an alias, to its anchor's). Without PyYAML, for a file
+    it cannot read, or past a merge key (``<<``), no line."""
     if not findings:
         return findings
     try:

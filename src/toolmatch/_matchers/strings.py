@@ -357,6 +357,10 @@ class Regex(Matcher, _trusted=True):
         except Exception:  # a str() that raises; the time limit (TimeoutError)
             return False
 
+    def _accepts_everything(self) -> bool:
+        # Every value: a regex matches the str() of a non-string.
+        return _matches_every_string(self.pattern, self.flags)
+
     def _reason(self, actual: object) -> str | None:
         """Why ``actual`` does not match, from one match; ``None`` when it does."""
         try:
@@ -397,6 +401,73 @@ class Regex(Matcher, _trusted=True):
         raw = _raw_literal(self.pattern)
         # The plain literal opens the repr (after "Regex("); swap in the raw one.
         return shown if raw is None else f"Regex({raw}{shown[6 + len(plain) :]}"
+
+
+def _matches_every_string(pattern: str, flags: int) -> bool:
+    r"""Whether the full match of ``pattern`` succeeds on every string, read off its parse.
+
+    Only the shapes that certainly do are recognised: a repeat of any character from zero
+    times without bound (``(?s).*``, ``[\s\S]*``, ``[\w\W]*?``), in groups and between
+    ``^`` / ``\A`` and ``$`` / ``\Z``. Anything else answers ``False``, so ``.*``, which
+    refuses a line break without ``(?s)``, does too.
+
+    >>> _matches_every_string("(?s).*", 0), _matches_every_string(r"^[\s\S]*$", 0)
+    (True, True)
+    >>> _matches_every_string(".*", 0), _matches_every_string(".+", 16)
+    (False, False)
+    """
+    if sys.version_info >= (3, 11):
+        from re import _constants as constants
+        from re import _parser as parser
+    else:  # pragma: no cover (3.10)
+        import sre_constants as constants
+        import sre_parse as parser
+    try:
+        parsed = parser.parse(pattern, flags)
+    except Exception:  # Regex compiled it already; a parse that differs proves nothing
+        return False
+    dotall = bool(parsed.state.flags & constants.SRE_FLAG_DOTALL)
+    return _every_string(list(parsed.data), dotall, constants)
+
+
+def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
+    at, begin, end = constants.AT, constants.AT_BEGINNING, constants.AT_END
+    # In a full match, a start anchor first and an end anchor last always hold.
+    while items and items[0][0] is at and items[0][1] in (begin, constants.AT_BEGINNING_STRING):
+        items = items[1:]
+    while items and items[-1][0] is at and items[-1][1] in (end, constants.AT_END_STRING):
+        items = items[:-1]
+    if len(items) != 1:
+        return False
+    op, value = items[0]
+    if op is constants.SUBPATTERN:
+        _, added, removed, inner = value
+        flag = constants.SRE_FLAG_DOTALL
+        inside = (dotall or bool(added & flag)) and not removed & flag
+        return _every_string(list(inner.data), inside, constants)
+    repeats = (
+        constants.MAX_REPEAT,
+        constants.MIN_REPEAT,
+        getattr(constants, "POSSESSIVE_REPEAT", None),
+    )
+    if op not in repeats:
+        return False
+    low, high, inner = value
+    if low != 0 or high != constants.MAXREPEAT or len(inner) != 1:
+        return False
+    kind, what = inner[0]
+    if kind is constants.ANY:
+        return dotall
+    if kind is constants.IN:
+        categories = {item for op, item in what if op is constants.CATEGORY}
+        pairs = (
+            (constants.CATEGORY_DIGIT, constants.CATEGORY_NOT_DIGIT),
+            (constants.CATEGORY_SPACE, constants.CATEGORY_NOT_SPACE),
+            (constants.CATEGORY_WORD, constants.CATEGORY_NOT_WORD),
+        )
+        negated = any(op is constants.NEGATE for op, _ in what)
+        return not negated and any(a in categories and b in categories for a, b in pairs)
+    return False
 
 
 def _raw_literal(text: str) -> str | None:

@@ -343,3 +343,54 @@ def test_update_fixes_the_chosen_alternative(tmp_path: Path) -> None:
     done = toolmatch("check", spec, runs, "--update", "fix", "--no-progress")
     assert done.returncode == 0, done.stderr  # fixed: the run passes the spec written
     assert spec.read_text(encoding="utf-8") == SPEC.replace("team: billing", "team: sales")
+
+
+def test_lint_looks_inside_every_alternative(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: refund\n"
+        "    one_of:\n"
+        "      - expected_tools: [{name: refund, count: 2}]\n"
+        "        max_calls: 1\n"
+        "      - turns:\n"
+        "          - expected_tools: [lookup]\n"
+        "          - one_of:\n"
+        "              - expected_tools: [refund]\n"
+        "              - expected_tools: [{name: escalate, count: 3}]\n"
+        "                max_calls: 2\n",
+        encoding="utf-8",
+    )
+    done = toolmatch("lint", spec)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        f"{spec}:4: test_cases[0](refund).one_of[0].expected_tools[0]: can never pass: it needs "
+        "2 matching calls and the turn's max_calls is 1 [count-above-max-calls]",
+        f"{spec}:10: test_cases[0](refund).one_of[1].turns[1].one_of[1].expected_tools[0]: can "
+        "never pass: it needs 3 matching calls and the turn's max_calls is 2 "
+        "[count-above-max-calls]",
+        "2 findings",
+    ]
+
+
+def test_coverage_counts_the_chosen_alternative(tmp_path: Path) -> None:
+    spec, runs = write_runs(tmp_path)
+    done = toolmatch("check", spec, runs, "--coverage", "--no-progress")
+    assert done.returncode == 1, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.startswith("COVERAGE")] == [
+        "COVERAGE tool     calls matched ignored",
+        "COVERAGE escalate     1       1       0",
+        "COVERAGE lookup       1       1       0",
+        "COVERAGE notify       1       0       0",
+        "COVERAGE refund       2       1       0",
+    ]
+
+
+def test_every_turn_of_a_case_with_alternatives() -> None:
+    [case] = load_test_cases({"test_cases": [{"name": "c", "one_of": [
+        {"expected_tools": ["a"]},
+        {"turns": [{"expected_tools": ["b"]}, {"one_of": [{"expected_tools": ["c"]},
+                                                         {"expected_tools": ["d"]}]}]},
+    ]}]})  # fmt: skip
+    names = [turn.expected_tools[0].name for turn in case.every_turn()]
+    assert names == ["a", "b", "c", "d"]

@@ -349,6 +349,12 @@ class RunVerdict:
             if not verdict.passed
         ]
 
+    def verdicts(self) -> list[_Verdict]:
+        """Every turn's verdict, as data (which calls each expectation matched), without
+        words: what ``check --coverage`` counts."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return self._judged
+
 
 class RunAlternatives:
     """A run judged against a case's alternatives (each its turns and ``max_calls``): it
@@ -356,7 +362,7 @@ class RunAlternatives:
     closest one's (:func:`closest`), each noted with the case's :class:`ChosenAlternative`.
     Same interface as :class:`RunVerdict`."""
 
-    __slots__ = ("_verdicts", "_count", "passed", "_results")
+    __slots__ = ("_verdicts", "_count", "passed", "_results", "_number")
 
     def __init__(
         self,
@@ -366,6 +372,7 @@ class RunAlternatives:
         self._count = len(alternatives)
         self._verdicts: list[RunVerdict] = []
         self._results: list[TurnResult] | None = None
+        self._number = 0  # the chosen alternative, once the results have chosen it
         for turns, max_calls in alternatives:
             verdict = RunVerdict(turns, calls_per_turn, max_calls)
             self._verdicts.append(verdict)
@@ -377,14 +384,20 @@ class RunAlternatives:
         """The chosen alternative's results, each noted as the case's alternative."""
         if self._results is None:
             if self.passed:
-                number, results = len(self._verdicts) - 1, self._verdicts[-1].results()
+                self._number, results = len(self._verdicts) - 1, self._verdicts[-1].results()
             else:
                 every = [verdict.results() for verdict in self._verdicts]
-                number = closest(every)
-                results = every[number]
-            chosen = ChosenAlternative("case", number, self._count, self.passed)
+                self._number = closest(every)
+                results = every[self._number]
+            chosen = ChosenAlternative("case", self._number, self._count, self.passed)
             self._results = [result._chosen_from(chosen) for result in results]
         return self._results
+
+    def verdicts(self) -> list[_Verdict]:
+        """The chosen alternative's verdicts, as :meth:`RunVerdict.verdicts` gives them."""
+        if not self.passed:
+            self.results()  # the closest is chosen by the results' scores
+        return self._verdicts[self._number if not self.passed else -1].verdicts()
 
     def failed_results(self) -> list[TurnResult]:
         """The chosen alternative's failed results (all of a passing one's pass)."""

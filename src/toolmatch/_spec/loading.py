@@ -140,6 +140,23 @@ class TestCase(Record):
         ]
         return cls(name, (), None, cases)
 
+    def every_turn(self) -> list[ExpectedTurn]:
+        """Every ``ExpectedTurn`` the case holds: its turns, each alternative of a turn's
+        ``one_of``, and those of each of its own alternatives, in the spec's order.
+
+        >>> from toolmatch import ExpectedTool
+        >>> a, b = ExpectedTurn([ExpectedTool("a")]), ExpectedTurn([ExpectedTool("b")])
+        >>> len(TestCase.one_of("c", [a], [a, ExpectedTurn.one_of(a, b)]).every_turn())
+        4
+        """
+        bodies = self.alternatives or (self,)
+        return [
+            each
+            for body in bodies
+            for turn in body.turns
+            for each in (turn.alternatives if isinstance(turn, OneOfTurns) else (turn,))
+        ]
+
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.
 

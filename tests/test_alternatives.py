@@ -215,6 +215,17 @@ def test_one_of_in_a_spec_file(tmp_path: Path) -> None:
     assert not case.passes([[{"name": "lookup"}], WRONG_TEAM])
 
 
+def test_a_bad_alternative_is_said_once_at_its_place() -> None:
+    spec = {"test_cases": [{"name": "c", "one_of": [{"expected_tools": ["a"]}, 5]}]}
+    assert problems(spec) == [
+        (
+            "test_cases[0](c).one_of[1]",
+            "an alternative must be a mapping with turns (or expected_tools), as a case without "
+            "its name, got 5 (int)",
+        )
+    ]
+
+
 def test_one_of_errors_name_their_place() -> None:
     spec = {
         "test_cases": [

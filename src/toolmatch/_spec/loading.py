@@ -707,8 +707,10 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
     else:
         path = f"{path}({name})"
     if "one_of" in data:
+        before = len(problems.found)
         alternatives = _case_alternatives(data, path, problems, files)
-        if not isinstance(name, str) or not name or not alternatives:
+        # A bad alternative is said at its place: the case is not built without it.
+        if not isinstance(name, str) or not name or len(problems.found) > before:
             return None
         try:
             return TestCase(name, (), None, [TestCase(name, *body) for body in alternatives])

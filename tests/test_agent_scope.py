@@ -314,3 +314,28 @@ def test_readers_agents_end_to_end() -> None:
     )
     assert [call.agent for call in calls] == ["assistant", "user"]
     assert calls == ExpectedTool("toggle", agent="user")
+
+
+def test_an_ignore_pattern_may_name_an_agent() -> None:
+    [case] = load_test_cases(
+        {
+            "test_cases": [
+                {
+                    "name": "triage_only_looks",
+                    "expected_tools": [{"name": "refund", "agent": "billing"}],
+                    "ignore": [{"name": "lookup", "agent": "triage"}],
+                    "exhaustive": True,
+                }
+            ]
+        }
+    )
+    assert repr(case.turns[0].ignore) == "(ExpectedTool('lookup', agent='triage'),)"
+    [result] = case.check([HANDED_OFF[:1] + HANDED_OFF[2:3]])
+    assert result.passed
+    assert [str(left) for left in result.ignored] == [
+        "call 0 lookup({'order': 7}) by 'triage' ignored by ignore[0] "
+        "ExpectedTool('lookup', agent='triage')"
+    ]
+    # the billing agent's lookup is not ignored: exhaustive finds it unexpected
+    billing_lookup = [ToolCall("lookup", {}, agent="billing"), HANDED_OFF[2]]
+    assert not case.passes([billing_lookup])

@@ -138,8 +138,20 @@ class _Planner:
                 continue
             number = result.turn if result.turn is not None else 0
             turn: Path = ("test_cases", index)
-            if "turns" in raw:
+            body = raw
+            # With one_of, the chosen alternative's (the case's, then the turn's) is fixed.
+            for chosen in result.alternatives:
+                if chosen.of == "case":
+                    turn += ("one_of", chosen.number)
+                    body = raw["one_of"][chosen.number]
+            if "turns" in body:
                 turn += ("turns", number)
+            turn += tuple(
+                step
+                for chosen in result.alternatives
+                if chosen.of == "turn"
+                for step in ("one_of", chosen.number)
+            )
             if result.reason is not None:
                 self.skip(turn, f"{result.reason}; not a value to replace")
                 continue

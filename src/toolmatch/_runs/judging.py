@@ -149,23 +149,34 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
     failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
     lines: list[str] = []
     first = ""
+    case = ""  # with a case's one_of: which alternative the places are in
     for result in results:
         if result.passed:
             continue
+        turn = f"turn {result.turn}"
+        for chosen in result.alternatives:
+            if chosen.of == "case":
+                if not case:
+                    lines.append(f"  {chosen}")
+                    case = f"one_of[{chosen.number}], "
+            else:
+                lines.append(f"  {case}{turn}: {chosen}")
+                turn = f"{turn}, one_of[{chosen.number}]"
+        turn = case + turn
         if result.reason is not None:
             # A turn missing on one side: its expectations' failures would only repeat it.
-            lines.append(f"  turn {result.turn}: {result.reason}")
-            first = first or f"turn {result.turn}: {result.reason}"
+            lines.append(f"  {turn}: {result.reason}")
+            first = first or f"{turn}: {result.reason}"
             continue
         for index, check in result._failed_checks():
             expectation = repr(check.expected_tool)
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
-            where = f"turn {result.turn}, expected_tools[{index}]"
+            where = f"{turn}, expected_tools[{index}]"
             lines.append(f"  {where}: {expectation}")
             lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or f"{where}: {check.unmatched_reason}"
         for problem in result.problems:
-            lines.append(f"  turn {result.turn}: {problem}")
-            first = first or f"turn {result.turn}: {problem}"
+            lines.append(f"  {turn}: {problem}")
+            first = first or f"{turn}: {problem}"
     return lines, first

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.syntax import PythonTurns
 
@@ -71,10 +72,18 @@ def add_record(commands: Any) -> None:
     )
     record.add_argument(
         "--loosen",
-        choices=("varying", "none"),
+        choices=("varying", "strict", "none"),
         default="varying",
-        help="varying (default): values that differ between a case's runs become matchers; "
-        "none: each case is its last run, as recorded",
+        help="varying (default): values that differ between a case's runs become matchers "
+        "that generalise (docs/record.md); strict: only ids, times and UUIDs loosen, other "
+        "values that differ are one of the values seen; none: each case is its last run, "
+        "as recorded",
+    )
+    record.add_argument(
+        "--tools",
+        metavar="DEFS",
+        help="the tools' definitions (a JSON or YAML file of a list of them, as the tools: "
+        "key reads it): their enums, formats and types steer the loosening",
     )
     record.add_argument(
         "--case-key",
@@ -144,6 +153,12 @@ def _record(options: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     try:
+        options.definitions = _definitions(options.tools)
+    except OSError as error:
+        return fail(f"cannot read {error.filename}: {error.strerror or error}")
+    except (TypeError, ValueError) as error:
+        return fail(str(error))
+    try:
         reading = TracesSource(options.traces)
     except TracesError as error:
         return fail(str(error))
@@ -161,6 +176,26 @@ def _record(options: argparse.Namespace) -> int:
     if not runs:
         return fail(f"no run to record in {reading.name}")
     return _write(options, reading, runs, errors)
+
+
+def _definitions(path: str | None) -> dict[str, ToolDefinition] | None:
+    """The definitions in ``--tools DEFS`` by name; ``None`` without it. A file that cannot
+    be read or holds no definitions is an error naming it (raised)."""
+    if path is None:
+        return None
+    from toolmatch._calls.definitions import read_tool_definitions
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.files import read_spec_file
+
+    try:
+        data = read_spec_file(path)
+    except ConfigError as error:
+        problem = error.problems[0]
+        raise ValueError(f"--tools {path}: {problem.path}: {problem.message}") from None
+    try:
+        return read_tool_definitions(data, path)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"--tools {path}: {error}") from None
 
 
 def _bad(reading: TracesSource, number: int, message: str) -> None:
@@ -248,7 +283,7 @@ def _write(
     from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data, spec_json, spec_text
 
-    loosen = options.loosen == "varying"
+    loosen = options.loosen != "none"
     cases = []
     for case, numbered in runs.items():
         recorded = [calls for _, calls in numbered if calls]
@@ -272,7 +307,9 @@ def _write(
         if not recorded:
             continue
         try:
-            written = recorded_case(case, recorded, loosen=loosen)
+            written = recorded_case(
+                case, recorded, loosen=options.loosen, tools=options.definitions
+            )
         except ValueError as error:  # beyond a spec's limits: it would not load
             _bad(reading, numbered[0][0], f"{error}; not recorded")
             errors += len(numbered)

@@ -126,8 +126,8 @@ def test_several_runs_of_a_case_are_loosened(tmp_path: Path) -> None:
             exact: true
             args:
               city: Paris
-              days: {$between: [3, 5]}  # observed: 3, 5, 4
-              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"
+              days: {$between: [1, 7]}  # observed: 3, 5, 4; rule: spread
+              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"; rule: datetime
         """)
     (tmp_path / "spec.yaml").write_text(recorded.stdout, encoding="utf-8")
     checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces)
@@ -356,7 +356,9 @@ def test_a_directory_is_read_as_check_reads_it_with_each_bad_record_at_its_place
         "[...]}, got 7 (int)",
     ]
     spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
-    assert "days: {$between: [3, 5]}  # observed: 3, 5, 4" in spec  # all three runs, in order
+    assert (
+        "days: {$between: [1, 7]}  # observed: 3, 5, 4; rule: spread" in spec
+    )  # all three runs, in order
     checked = toolmatch("check", tmp_path / "spec.yaml", runs)
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
 

@@ -30,14 +30,14 @@ from toolmatch._spec.matcher_keys import matcher_key
 from toolmatch._spec.writing import NEEDS_RUAMEL, one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
-    from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
 
 __all__ = [
     "LEVELS",
+    "SHOWN_VALUES",
     "Loosening",
     "add_comment",
     "all_equal",
@@ -232,10 +232,9 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
         return {"$type": kind}, "nan"
     if how.level == "strict":
         return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
-    if (
-        all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values)
-        and len(set(values)) == len(values)
-    ):
+    if all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values) and len(
+        set(values)
+    ) == len(values):
         return {"$type": "int"}, "id-number"
     rounded = _rounding(values)
     if rounded is not None:
@@ -298,8 +297,9 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
 # Strings -------------------------------------------------------------------------------------
 
 _DIGITS, _LOWER, _UPPER = "0-9", "a-z", "A-Z"
-_FINE_TOKENS = re.compile(r"[0-9]+|[a-z]+|[A-Z]+|.", re.DOTALL)
-_COARSE_TOKENS = re.compile(r"[0-9A-Za-z]+|.", re.DOTALL)
+# Runs of letters and digits together: an id's letters and digits mix at random
+# (``usr_a1b2``), and a pattern of separate letter and digit runs would fit a few values only.
+_TOKENS = re.compile(r"[0-9A-Za-z]+|.", re.DOTALL)
 _REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
 
 
@@ -321,11 +321,9 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     ):
         return {"$one_of": distinct}, "enum-like"
     if all(_identifier(value) for value in values):
-        # Runs of letters and digits together first: an id's letters and digits mix at random
-        # (``usr_a1b2``), and a pattern of their runs from a few values fits those alone.
-        for pattern in (_shape(values, _COARSE_TOKENS), _shape(values, _FINE_TOKENS)):
-            if pattern is not None and all(Regex(pattern) == value for value in values):
-                return {"regex": pattern}, "id-shape"
+        pattern = _shape(values)
+        if pattern is not None and all(Regex(pattern) == value for value in values):
+            return {"regex": pattern}, "id-shape"
         pattern = _affixes(values)
         if pattern is not None and all(Regex(pattern) == value for value in values):
             return {"regex": pattern}, "id-affixes"
@@ -370,10 +368,11 @@ def _words(value: str) -> int:
     return len(value.split())
 
 
-def _shape(values: list[str], tokens: re.Pattern[str]) -> str | None:
-    """A pattern of runs of digits and letters, when every value has the same runs in the
-    same places: equal runs as written, others as their class (``ORD-[0-9]{5}``)."""
-    split = [tokens.findall(value) for value in values]
+def _shape(values: list[str]) -> str | None:
+    """A pattern of runs of letters and digits, when every value has as many runs between
+    the same separators: equal runs as written, others as the classes of their characters,
+    with their length when it is the same everywhere (``ORD-[0-9]{5}``)."""
+    split = [_TOKENS.findall(value) for value in values]
     if len({len(parts) for parts in split}) != 1:
         return None
     pattern = []
@@ -389,8 +388,6 @@ def _shape(values: list[str], tokens: re.Pattern[str]) -> str | None:
             for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
             if any(test(character) for character in characters)
         ]
-        if tokens is _FINE_TOKENS and len(classes) > 1:
-            return None
         if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
             classes = ["0-9a-f"]
         lengths = {len(part) for part in column}

@@ -17,6 +17,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import turns_value
 from toolmatch._runs.loosening import (
+    LEVELS,
     SHOWN_VALUES,
     Loosening,
     add_comment,
@@ -103,9 +104,11 @@ def recorded_case(
     or ``strict`` and several runs, values equal in every run stay as recorded, values
     that differ become what the rules of :mod:`toolmatch._runs.loosening` make of them
     (with a comment listing them and naming the rule; ``tools``, the tools' definitions by
-    name, steer them, and the tools named in ``read_only`` are ignored where they vary), calls missing from some runs are ignored or left out (listed in a
-    comment on ``expected_tools``), and runs with another number of turns than
-    :func:`kept_turn_count` are left out; with ``none``, the case is the last run's. ``toolmatch check --update new`` builds the
+    name, steer them), the tools named in ``read_only`` are ignored (``varying``), calls
+    missing from some runs are ignored or left out (listed in a comment on
+    ``expected_tools``), and runs with another number of turns than
+    :func:`kept_turn_count` are left out; with ``none``, the case is the last run's.
+    ``toolmatch check --update new`` builds the
     cases it adds with this function. Raises ``ValueError`` when no run has a turn, or
     when the case would be nested deeper than a spec may be (docs/config.md, Limits).
 
@@ -122,6 +125,8 @@ def recorded_case(
         args:
           q: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"; rule: id-shape
     """
+    if loosen not in LEVELS:
+        raise ValueError(f"loosen must be one of {', '.join(LEVELS)}, got {short_repr(loosen)}")
     comments = ruamel_comments()
     how = None if loosen == "none" else Loosening(loosen, tools, read_only)
     if how is None:

@@ -255,6 +255,15 @@ def test_a_gzip_traces_file_is_read(tmp_path: Path) -> None:
             "toolmatch: cannot write no-such-dir/spec.yaml: No such file or directory",
         ),
         ([EXAMPLES, "--loosen", "some"], None),
+        (
+            [EXAMPLES, "--tools", "no-such-tools.json"],
+            "toolmatch: cannot read no-such-tools.json: No such file or directory",
+        ),
+        (
+            [EXAMPLES, "--tools", "tools.txt"],
+            "toolmatch: --tools tools.txt: tools.txt: unsupported file type; accepted: .yaml, "
+            ".yml, .json",
+        ),
     ],
 )
 def test_nothing_written_is_exit_status_2(
@@ -266,6 +275,97 @@ def test_nothing_written_is_exit_status_2(
         assert result.stderr == message + "\n"
     else:
         assert "argument --loosen: invalid choice: 'some'" in result.stderr
+
+
+def test_tools_that_are_not_definitions_are_refused_naming_the_place(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text('[{"name": "f"}, 7]', encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--tools", tmp_path / "tools.json")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"toolmatch: --tools {tmp_path / 'tools.json'}: ")
+    assert "[1]" in result.stderr
+
+
+ORDERS = [
+    {
+        "case": "refund",
+        "turns": [
+            [
+                call("get_order", order_id=order),
+                *([call("get_order", order_id=order)] * again),
+                call("refund", order_id=order, lang=lang, amount=amount),
+            ]
+        ],
+    }
+    for order, lang, amount, again in (
+        ("ORD-20931", "en", 39.99, 0),
+        ("ORD-11230", "fr", 40.01, 1),
+        ("ORD-55555", "en", 40.0, 0),
+    )
+]
+
+
+def test_loosen_strict_loosens_only_ids_times_and_uuids() -> None:
+    recorded = toolmatch("record", "-", "--loosen", "strict", stdin=jsonl(*ORDERS))
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    args = recorded.stdout.split("  - name: {$literal: refund}\n    exact: true\n    args:\n")[1]
+    assert textwrap.dedent(args) == textwrap.dedent("""\
+              order_id: {regex: 'ORD-[0-9]{5}'}  # observed: "ORD-20931", "ORD-11230", "ORD-55555"; rule: id-shape
+              lang: {$one_of: [en, fr]}  # observed: "en", "fr"; rule: observed-only
+              amount: {$one_of: [39.99, 40.01, 40.0]}  # observed: 39.99, 40.01, 40.0; rule: observed-only
+        """)
+
+
+def test_tools_definitions_steer_the_rules(tmp_path: Path) -> None:
+    definitions = [
+        {
+            "name": "get_order",
+            "inputSchema": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+            "annotations": {"readOnlyHint": True},
+        },
+        {
+            "name": "refund",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"lang": {"type": "string", "enum": ["en", "fr", "de"]}},
+            },
+            "annotations": {"destructiveHint": True},
+        },
+    ]
+    (tmp_path / "tools.yaml").write_text(yaml.safe_dump(definitions), encoding="utf-8")
+    recorded = toolmatch(
+        "record",
+        "-",
+        "--tools",
+        tmp_path / "tools.yaml",
+        "-o",
+        tmp_path / "spec.yaml",
+        stdin=jsonl(*ORDERS),
+    )
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
+    assert spec.startswith(
+        textwrap.dedent("""\
+        test_cases:
+        - name: refund  # recorded from 3 runs
+          exhaustive: true
+          ignore:
+          - name: {$literal: get_order}
+          expected_tools:  # ignored, read-only by definition: "get_order"
+          - name: {$literal: refund}
+        """)
+    )
+    assert '      lang: {$one_of: [en, fr, de]}  # observed: "en", "fr"; rule: enum\n' in spec
+    new = {
+        "case": "refund",
+        "turns": [[call("refund", order_id="ORD-00001", lang="de", amount=40.02)]],
+    }
+    wrong = {
+        "case": "refund",
+        "turns": [[call("refund", order_id="ORD-00001", lang="zz", amount=40.02)]],
+    }
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=jsonl(new, wrong))
+    assert checked.stdout.splitlines()[0] == "PASS refund"
+    assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
 
 
 def test_the_traces_file_is_never_overwritten(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ def _record(options: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     try:
-        options.definitions = _definitions(options.tools)
+        options.definitions, options.read_only = _definitions(options.tools)
     except OSError as error:
         return fail(f"cannot read {error.filename}: {error.strerror or error}")
     except (TypeError, ValueError) as error:
@@ -178,12 +178,14 @@ def _record(options: argparse.Namespace) -> int:
     return _write(options, reading, runs, errors)
 
 
-def _definitions(path: str | None) -> dict[str, ToolDefinition] | None:
-    """The definitions in ``--tools DEFS`` by name; ``None`` without it. A file that cannot
-    be read or holds no definitions is an error naming it (raised)."""
+def _definitions(path: str | None) -> tuple[dict[str, ToolDefinition] | None, frozenset[str]]:
+    """The definitions in ``--tools DEFS`` by name, and the names of those marked read-only;
+    ``None`` without it. A file that cannot be read or holds anything but definitions is an
+    error naming it (raised)."""
     if path is None:
-        return None
+        return None, frozenset()
     from toolmatch._calls.definitions import read_tool_definitions
+    from toolmatch._runs.loosening import read_only_tools
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.files import read_spec_file
 
@@ -193,7 +195,7 @@ def _definitions(path: str | None) -> dict[str, ToolDefinition] | None:
         problem = error.problems[0]
         raise ValueError(f"--tools {path}: {problem.path}: {problem.message}") from None
     try:
-        return read_tool_definitions(data, path)
+        return read_tool_definitions(data, path), read_only_tools(data)
     except (TypeError, ValueError) as error:
         raise ValueError(f"--tools {path}: {error}") from None
 
@@ -308,7 +310,11 @@ def _write(
             continue
         try:
             written = recorded_case(
-                case, recorded, loosen=options.loosen, tools=options.definitions
+                case,
+                recorded,
+                loosen=options.loosen,
+                tools=options.definitions,
+                read_only=options.read_only,
             )
         except ValueError as error:  # beyond a spec's limits: it would not load
             _bad(reading, numbered[0][0], f"{error}; not recorded")

@@ -2,13 +2,14 @@
 
 A generator makes runs of eight cases with declared variation (ids, timestamps, case and
 whitespace, paraphrased text, small enum sets, numbers with noise, calls made in only some
-runs, calls whose order varies), from fixed seeds. For each case and each k (3 and 5), a
-spec is recorded from k runs through ``recorded_case`` (what ``toolmatch record`` runs),
-loaded by ``load_test_cases``, and checked against
+runs, calls whose order varies), from fixed seeds. For each case and each k (3 and 5, the
+goal's, and 10, to show where more runs lead), 25 specs are recorded, each from k runs of
+its own seed, through ``recorded_case`` (what ``toolmatch record`` runs), loaded by
+``load_test_cases``, and each checked against
 
-(a) held-out good runs of the same generator (other seeds): the share that pass, and
-(b) mutated held-out runs: the share caught (failed). A mutation is what breaks agents: a
-    wrong value in an argument that was constant, an extra call (a destructive
+(a) 20 held-out good runs of the same generator (another seed): the share that pass, and
+(b) every mutation of each of them: the share caught (failed). A mutation is what breaks
+    agents: a wrong value in an argument that was constant, an extra call (a destructive
     ``delete_account``, or a repeated call), a missing call, two calls swapped where their
     order is fixed, a wrong enum value, a number far out of the noise.
 
@@ -16,6 +17,11 @@ Recorders side by side: ``--loosen none`` (the exact recording), today's rules (
 commit ``0592d7f``, before record v2: its figures were measured once with that commit's
 code on the same generator and seeds, and are shown as recorded, since its rules no longer
 exist in the code), ``--loosen strict`` and ``--loosen varying`` (the new rules).
+
+A held-out good run a spec fails is, on this generator, one whose variation the k runs did
+not show: an enum value, a paraphrase or an optional call that happened to be the same in
+all k runs, or an order that happened to hold in all of them. No recorder can tell those
+from constants, so the share rises with k rather than with looser rules.
 
 Real runs: tau-bench's historical airline trajectories (gpt-4o, four trials a task, with
 rewards; benchmarks/data/README.md). For each task with at least three rewarded trials,
@@ -43,7 +49,8 @@ CASES_SEED = 26
 HELD_OUT = 20  # good runs per recorded spec, each mutated too
 REPEATS = 25  # specs recorded per case and k, each from runs of its own seed
 QUICK_REPEATS = 1
-KS = (3, 5)
+KS = (3, 5, 10)
+GOALS = (3, 5)  # the goal holds at these k; k = 10 shows where more runs lead
 LEVELS = ("none", "strict", "varying")
 DATA = Path(__file__).resolve().parent / "data"
 TRAJECTORIES = DATA / "tau_bench_airline_gpt4o.jsonl.gz"
@@ -51,7 +58,7 @@ TOOLS = DATA / "tau_bench_airline_tools.json"  # with readOnlyHint where a tool 
 
 # Main at 0592d7f (before record v2), on this generator and these seeds, measured once with
 # that commit's code: (held-out good passing, mutations caught), by k.
-TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809)}
+TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809), 10: (0.960, 0.774)}
 TODAY_REAL = (0.727, 0.500)  # tau-bench: other rewarded passing, unrewarded caught
 TODAY_NAME = "today's rules (main 0592d7f, recorded)"
 
@@ -540,8 +547,9 @@ def run(config: Config) -> Section:
     for k in KS:
         results = {level: _measure(level, k, repeats) for level in LEVELS}
         good, caught, by_kind = results["varying"]
-        section.figures.append(_goal(f"generator, k={k}, held-out good runs passing", good))
-        section.figures.append(_goal(f"generator, k={k}, mutated runs caught", caught))
+        if k in GOALS:
+            section.figures.append(_goal(f"generator, k={k}, held-out good runs passing", good))
+            section.figures.append(_goal(f"generator, k={k}, mutated runs caught", caught))
         for what, position in (("held-out good runs passing", 0), ("mutated runs caught", 1)):
             mine = results["varying"][position]
             section.figures.append(

@@ -571,3 +571,132 @@ def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
         "and a spec holds only those (store the column as JSON text); not recorded\n"
     )
     assert [case["name"] for case in json.loads(spec.read_text("utf-8"))["test_cases"]] == ["good"]
+
+
+# --into SPEC: more runs widen a spec ----------------------------------------------------------
+
+WIDENED_FROM = textwrap.dedent("""\
+    test_cases:
+    - name: weather
+      exhaustive: true
+      expected_tools:
+      - name: {$literal: get_weather}
+        exact: true
+        args:
+          city: Paris
+          days: 3
+          at: {$datetime: true}   # mine: any time
+    """)
+
+
+def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    runs = [
+        {
+            "case": "weather",
+            "turns": [[call("get_weather", city="paris", days=5, at="2026-12-01T10:00:00Z")]],
+        },
+        {
+            "case": "weather",
+            "turns": [
+                [
+                    call("get_weather", city="PARIS", days=4, at="2026-12-02T10:00:00"),
+                    call("log", level="debug"),
+                ]
+            ],
+        },
+        {"case": "news", "turns": [[call("headlines", country="fr")]]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (widened.returncode, widened.stdout) == (0, "")
+    after = spec.read_text(encoding="utf-8")
+    assert after == textwrap.dedent("""\
+        test_cases:
+        - name: weather
+          exhaustive: true
+          ignore: [{name: {$literal: log}}]
+          expected_tools:
+          - name: {$literal: get_weather}
+            exact: true
+            args:
+              city: {fuzzy: Paris}
+              days: {$between: [1, 7]}
+              at: {$datetime: true}   # mine: any time
+        - name: news
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: headlines}
+            exact: true
+            args:
+              country: fr
+        """)
+    assert [line for line in widened.stderr.splitlines() if line[:1] in "+-"][:4] == [
+        f"--- {spec}",
+        f"+++ {spec}",
+        "+  ignore: [{name: {$literal: log}}]",
+        "-      city: Paris",
+    ]
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    # The matcher kept ("at") is the user's: a run it fails still fails.
+    again = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (again.returncode, again.stderr) == (0, "")  # nothing left to widen
+    assert spec.read_text(encoding="utf-8") == after
+
+
+def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    runs = [
+        {"case": "weather", "turns": [[call("get_weather", city="Lyon", days=3, units="si")]]},
+        {"case": "weather", "turns": [[], []]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 1
+    assert widened.stderr.splitlines()[-3:] == [
+        "toolmatch: not widened: test_cases[0](weather): run 2 has 2 turn(s), the case 1; not used",
+        "toolmatch: not widened: test_cases[0](weather).expected_tools[0].args: argument 'units' "
+        "of a new run is not in the spec",
+        "toolmatch: not widened: test_cases[0](weather): run 1 still fails the widened case: "
+        "turn 0: expectation 0: arg 'at' missing",
+    ]
+    assert "      city: {$type: str}\n" in spec.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["-o", "other.yaml"],
+            "toolmatch: --into widens SPEC in place; give -o or --into, not both",
+        ),
+        (
+            ["--loosen", "none"],
+            "toolmatch: --into widens with loosened values; --loosen none cannot widen a spec",
+        ),
+    ],
+)
+def test_into_refuses_what_cannot_widen(tmp_path: Path, args: list[str], message: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--into", spec, *args, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, message + "\n")
+    assert spec.read_text(encoding="utf-8") == WIDENED_FROM
+
+
+def test_into_a_spec_that_does_not_load_changes_nothing(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases: [{name: weather}]\n", encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--into", spec)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"toolmatch: cannot widen {spec}: test_cases[0]")
+    assert result.stderr.endswith("; it is unchanged\n")
+    assert spec.read_text(encoding="utf-8") == "test_cases: [{name: weather}]\n"
+    missing = toolmatch("record", EXAMPLES, "--into", tmp_path / "none.yaml")
+    assert missing.returncode == 2
+    assert missing.stderr == (
+        f"toolmatch: cannot read {tmp_path / 'none.yaml'}: No such file or directory\n"
+    )

@@ -80,6 +80,13 @@ def add_record(commands: Any) -> None:
         "as recorded",
     )
     record.add_argument(
+        "--into",
+        metavar="SPEC",
+        help="widen this existing spec with the runs instead of writing a new one: literals "
+        "that the runs disagree with become matchers, every other line is kept as it is, "
+        "cases the spec lacks are added; the change is printed as a diff on stderr",
+    )
+    record.add_argument(
         "--tools",
         metavar="DEFS",
         help="the tools' definitions (a JSON or YAML file of a list of them, as the tools: "
@@ -147,6 +154,12 @@ def _record(options: argparse.Namespace) -> int:
     except ImportError:
         return fail(NEEDS_RUAMEL)
     output = options.output
+    if options.into is not None:
+        if output is not None:
+            return fail("--into widens SPEC in place; give -o or --into, not both")
+        if options.loosen == "none":
+            return fail("--into widens with loosened values; --loosen none cannot widen a spec")
+        output = options.into
     if output is not None and not output.lower().endswith(_SUFFIXES):
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     refused = read_syntax(options)
@@ -175,7 +188,55 @@ def _record(options: argparse.Namespace) -> int:
             return fail(reading.stopped(error))
     if not runs:
         return fail(f"no run to record in {reading.name}")
+    if options.into is not None:
+        return _widen(options, runs, errors)
     return _write(options, reading, runs, errors)
+
+
+def _widen(
+    options: argparse.Namespace,
+    runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
+    errors: int,
+) -> int:
+    """``--into SPEC``: SPEC widened with the runs, written whole or not at all, the change
+    printed as a diff on stderr, and what could not be widened after it."""
+    from toolmatch._cli.update import _print_diff, _report_not_done
+    from toolmatch._runs.widening import widening
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases
+    from toolmatch._spec.splicing import SpecText, SplicingError
+
+    where = options.into
+    try:
+        with open(where, "rb") as spec_file:
+            raw = spec_file.read()
+        load_test_cases(where)
+    except OSError as error:
+        return fail(f"cannot read {where}: {error.strerror or error}")
+    except ConfigError as error:
+        problem = error.problems[0]
+        return fail(f"cannot widen {where}: {problem.path}: {problem.message}; it is unchanged")
+    spec = SpecText(where, raw)
+    recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
+    plan = widening(
+        spec.data,
+        recorded,
+        loosen=options.loosen,
+        tools=options.definitions,
+        read_only=options.read_only,
+    )
+    try:
+        text, _, not_placed = spec.edited(plan.edits, plan.where)
+    except SplicingError as error:
+        return fail(f"cannot widen {where}: {error} (a bug in toolmatch); it is unchanged")
+    not_done = [*plan.not_done, *not_placed]
+    if text != spec.text:
+        refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
+        if refused is not None:
+            return fail(f"cannot write {where}: {refused}{unchanged(where)}")
+        _print_diff(where, spec.text, text)
+    _report_not_done(not_done)
+    return 1 if errors or not_done else 0
 
 
 def _definitions(path: str | None) -> tuple[dict[str, ToolDefinition] | None, frozenset[str]]:

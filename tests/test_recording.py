@@ -16,7 +16,9 @@ from strategies import json_values, keys
 from toolmatch import ToolCall, load_test_cases
 from toolmatch._calls.definitions import read_tool_definitions
 from toolmatch._runs.recording import calls_of_run, kept_turn_count, recorded_case, recorded_spec
-from toolmatch._spec.writing import NEEDS_RUAMEL, spec_text
+from toolmatch._runs.widening import widening
+from toolmatch._spec.update_plan import apply_to_data
+from toolmatch._spec.writing import NEEDS_RUAMEL, plain_data, spec_text
 
 yaml = pytest.importorskip("yaml")
 
@@ -537,3 +539,34 @@ def test_a_loosened_value_accepts_every_value_observed(data: st.DataObject, loos
     [case] = load_test_cases(yaml.safe_load(text))
     for run in runs:
         assert case.passes(run), (text, run)
+
+
+# Widening a spec with more runs (record --into) ------------------------------------------------
+
+
+def test_widening_drops_ordered_when_a_new_run_calls_in_another_order() -> None:
+    first = [[ToolCall("a", {"n": 1}), ToolCall("b", {})]]
+    spec = plain_data(recorded_spec([recorded_case("c", [first])]))
+    assert spec["test_cases"][0]["ordered"] is True
+    plan = widening(spec, {"c": [[[ToolCall("b", {}), ToolCall("a", {"n": 2})]]]})
+    widened = apply_to_data(spec, plan.edits)
+    assert "ordered" not in widened["test_cases"][0]
+    assert widened["test_cases"][0]["expected_tools"][0]["args"] == {"n": {"$between": [0, 3]}}
+    assert plan.not_done == []
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(run_sets(), run_sets())
+def test_widening_never_fails_a_run_the_spec_passed(runs: Runs, more: Runs) -> None:
+    spec = plain_data(recorded_spec([recorded_case("case", runs)]))
+    plan = widening(spec, {"case": more})
+    [case] = load_test_cases(apply_to_data(spec, plan.edits))
+    count = kept_turn_count(runs)
+    for run in runs:
+        if len(run) == count:
+            assert case.passes(run), (spec, plan.edits, run)

@@ -57,7 +57,9 @@ TRAJECTORIES = DATA / "tau_bench_airline_gpt4o.jsonl.gz"
 TOOLS = DATA / "tau_bench_airline_tools.json"  # with readOnlyHint where a tool changes nothing
 
 # Main at 0592d7f (before record v2), on this generator and these seeds, measured once with
-# that commit's code: (held-out good passing, mutations caught), by k.
+# that commit's code: this module's _measure and _measure_real run with that commit's src
+# first on the path and its recorded_case(name, runs, loosen=level != "none") (its loosen
+# was a flag). (held-out good passing, mutations caught), by k.
 TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809), 10: (0.960, 0.774)}
 TODAY_REAL = (0.727, 0.500)  # tau-bench: other rewarded passing, unrewarded caught
 TODAY_NAME = "today's rules (main 0592d7f, recorded)"
@@ -66,7 +68,6 @@ TODAY_NAME = "today's rules (main 0592d7f, recorded)"
 
 Value = Callable[[random.Random], Any]
 
-CITIES = ("Paris", "Lyon", "Berlin", "Madrid", "Rome", "Oslo")
 PARAPHRASES = {
     "damaged": (
         "item arrived damaged",
@@ -150,7 +151,7 @@ class Call:
 
 class Case:
     """A case: turns of calls; in a turn listed in ``shuffled`` the calls come in any order.
-    ``kinds`` name each argument's declared variation (what the mutations act on)."""
+    Each call a run makes carries ``at``, its place in the template, for the mutations."""
 
     def __init__(self, name: str, turns: list[list[Call]], shuffled: Sequence[int] = ()) -> None:
         self.name, self.turns, self.shuffled = name, turns, set(shuffled)
@@ -386,26 +387,24 @@ def _swapped(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
     return turns
 
 
-def _wrong_enum(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
-    places = _argument_places(case, lambda value: getattr(value, "kind", None) == "enum")
-    if not places:
-        return None
-    number, place, key = rng.choice(places)
-    call = _find(turns, number, place)
-    assert call is not None
-    call["args"][key] = "zz"
-    return turns
+def _changed(kind: str, change: Callable[[Any], Any]) -> Callable[..., Turns | None]:
+    """The mutation that changes an argument of declared variation ``kind`` with ``change``."""
+
+    def mutate(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+        places = _argument_places(case, lambda value: getattr(value, "kind", None) == kind)
+        if not places:
+            return None
+        number, place, key = rng.choice(places)
+        call = _find(turns, number, place)
+        assert call is not None
+        call["args"][key] = change(call["args"][key])
+        return turns
+
+    return mutate
 
 
-def _far_number(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
-    places = _argument_places(case, lambda value: getattr(value, "kind", None) == "noise")
-    if not places:
-        return None
-    number, place, key = rng.choice(places)
-    call = _find(turns, number, place)
-    assert call is not None
-    call["args"][key] = round(call["args"][key] * 10, 2)
-    return turns
+_wrong_enum = _changed("enum", lambda value: "zz")
+_far_number = _changed("noise", lambda value: round(value * 10, 2))
 
 
 MUTATIONS: dict[str, Callable[[Case, Turns, random.Random], Turns | None]] = {

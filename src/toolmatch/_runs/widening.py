@@ -16,8 +16,7 @@ from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.loosening import Loosening, all_equal, loosened
 from toolmatch._runs.recording import recorded_case
-from toolmatch._spec.importing import exact_name
-from toolmatch._spec.matcher_keys import matcher_key
+from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._spec.writing import plain_data
 
@@ -185,7 +184,7 @@ def _widen_args(
 ) -> None:
     args = tool["args"]
     for key, value in args.items():
-        if _holds_matcher(value):
+        if _holds_matcher_form(value):
             continue  # what the user (or an earlier record) wrote is kept as it is
         present = [call.args[key] for call in calls if key in call.args]
         observed = [value, *present]
@@ -208,14 +207,6 @@ def _schema(how: Loosening, tool: Any, key: str) -> object:
     name = _exact_name(tool)
     schema = how.schema(name) if name is not None else None
     return (schema or {}).get("properties", {}).get(key)
-
-
-def _holds_matcher(value: Any) -> bool:
-    if isinstance(value, dict):
-        return matcher_key(value) is not None or any(map(_holds_matcher, value.values()))
-    if isinstance(value, list):
-        return any(map(_holds_matcher, value))
-    return False
 
 
 def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:

@@ -229,6 +229,19 @@ def test_extra_calls_of_an_expected_tool_are_ignored_when_their_arguments_tell_t
     assert not case.passes([[SEARCH, OPEN, ToolCall("delete_account", {})]])
 
 
+def test_an_ignore_entry_names_extra_calls_by_the_fewest_arguments_that_tell_them_apart() -> None:
+    expected = ToolCall("search", {"q": "release notes", "limit": 10})
+    extra = ToolCall("search", {"q": "changelog", "limit": 10})
+    runs = [[[expected, extra, OPEN]], [[expected, OPEN]], [[expected, OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert "  ignore:\n  - name: {$literal: search}\n    args:\n      q: {fuzzy: changelog}\n" in text
+    case = loaded(text)
+    assert case.passes([[expected, ToolCall("search", {"q": " Changelog", "limit": 20}), OPEN]])
+    assert not case.passes([[expected, expected, OPEN]])
+    strict = written(recorded_case("c", runs, loosen="strict"))
+    assert "  ignore:\n  - name: {$literal: search}\n    args:\n      q: changelog\n" in strict
+
+
 def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
     runs = [[[SEARCH, OPEN]], [[OPEN, SEARCH]], [[SEARCH, OPEN]]]
     text = written(recorded_case("c", runs))

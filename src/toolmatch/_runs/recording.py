@@ -303,27 +303,41 @@ def _ignored(
     how: Loosening,
 ) -> Any:
     """The ``ignore`` entry for the calls of ``name`` left out of a turn: the name alone when
-    no expectation stands for ``name``; else the name with the left-out calls' arguments
-    loosened, when that pattern leaves every expected call of ``name`` alone; else ``None``
-    (the turn cannot be exhaustive)."""
-    from toolmatch._spec.loading import load_expected_tools
-    from toolmatch._spec.writing import plain_data
-
+    no expectation stands for ``name``; else the name with the fewest of the left-out calls'
+    arguments (loosened; with ``varying``, a string they all wrote alike as ``fuzzy``: one
+    run's spelling is not the next's) that leave every expected call of ``name`` alone;
+    else ``None`` (the turn cannot be exhaustive)."""
     entry = {"name": exact_name(name)}
     expected = [calls[pair[run]] for pair in pairs for run, calls in enumerate(runs)]
     expected = [call for call in expected if call.name == name]
     if not expected:
         return node(entry)
     extra = [call for call, _ in left_out.values() if call.name == name]
-    if any(call.parse_error is not None for call in extra + expected):
+    if any(call.parse_error is not None for call in extra + expected) or not any(
+        call.args for call in extra
+    ):
         return None
-    pattern = ruamel_comments().CommentedMap(name=flow(node(exact_name(name))))
-    if any(call.args for call in extra):
-        pattern["args"] = mapping_node([call.args for call in extra], how, None, data=False)
-    [tool] = load_expected_tools([plain_data(pattern)])
-    if any(tool.check([call]).passed for call in expected):
+    args = mapping_node([call.args for call in extra], how, None, data=False)
+    for key, value in list(args.items()):
+        if isinstance(value, str) and how.level == "varying":
+            args[key] = node({"fuzzy": value})
+    if _selects_any(name, args, expected):
         return None
-    return pattern
+    for key in list(args):
+        kept = ruamel_comments().CommentedMap((k, v) for k, v in args.items() if k != key)
+        if kept and not _selects_any(name, kept, expected):
+            del args[key]
+            args.ca.items.pop(key, None)
+    return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
+
+
+def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
+    """Whether the ignore entry of ``name`` with ``args`` would select any of ``calls``."""
+    from toolmatch._spec.loading import load_expected_tools
+    from toolmatch._spec.writing import plain_data
+
+    [tool] = load_expected_tools([{"name": exact_name(name), "args": plain_data(args)}])
+    return any(tool.check([call]).passed for call in calls)
 
 
 def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:

@@ -102,6 +102,19 @@ ENUM_DEFINITION = [
             40.04,
         ),
         ([3, 5, 4], "{$between: [1, 7]}  # observed: 3, 5, 4; rule: spread", 7, 8),
+        (
+            ["ana@example.com", "bo@example.org"],
+            '{$email: true}  # observed: "ana@example.com", "bo@example.org"; rule: email',
+            "cy@example.net",
+            "cy at example.net",
+        ),
+        (
+            ["https://example.com/a", "https://docs.example.org/b?x=1"],
+            '{$url: {}}  # observed: "https://example.com/a", "https://docs.example.org/b?x=1"; '
+            "rule: url",
+            "http://example.net",
+            "example.net/a",
+        ),
         ([1, 2], "{$between: [0, 3]}  # observed: 1, 2; rule: spread", 0, -1),
         (
             [48213, 50877, 91002],
@@ -234,7 +247,9 @@ def test_an_ignore_entry_names_extra_calls_by_the_fewest_arguments_that_tell_the
     extra = ToolCall("search", {"q": "changelog", "limit": 10})
     runs = [[[expected, extra, OPEN]], [[expected, OPEN]], [[expected, OPEN]]]
     text = written(recorded_case("c", runs))
-    assert "  ignore:\n  - name: {$literal: search}\n    args:\n      q: {fuzzy: changelog}\n" in text
+    assert (
+        "  ignore:\n  - name: {$literal: search}\n    args:\n      q: {fuzzy: changelog}\n" in text
+    )
     case = loaded(text)
     assert case.passes([[expected, ToolCall("search", {"q": " Changelog", "limit": 20}), OPEN]])
     assert not case.passes([[expected, expected, OPEN]])

@@ -23,7 +23,7 @@ from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.lists import Unordered
 from toolmatch._matchers.literal import Literal, is_bool, is_number
 from toolmatch._matchers.numbers import Approx
-from toolmatch._matchers.shapes import IsUUID
+from toolmatch._matchers.shapes import IsEmail, IsURL, IsUUID
 from toolmatch._matchers.strings import Fuzzy, Regex
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.matcher_keys import matcher_key
@@ -305,13 +305,18 @@ _REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
 
 def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[Any, str]:
     """The first rule that fits: a UUID, an ISO datetime or date, then (``varying``) the
-    same text but for case, whitespace or separators, a few short words seen again, then
-    an identifier's shape, free text; ``strict`` writes the values seen instead."""
+    same text but for case, whitespace or separators, email addresses, URLs, a few short
+    words seen again, then an identifier's shape, free text; ``strict`` writes the values
+    seen instead of anything but an identifier."""
     timed = _timed(values, schema)
     if timed is not None:
         return timed
     if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
         return {"fuzzy": values[0]}, "case-only"
+    if how.level == "varying" and all(IsEmail() == value for value in values):
+        return {"$email": True}, "email"
+    if how.level == "varying" and all(IsURL() == value for value in values):
+        return {"$url": {}}, "url"
     distinct = list(dict.fromkeys(values))
     if (
         how.level == "varying"

@@ -231,6 +231,14 @@ def _widen(
         return fail(f"cannot widen {where}: {error} (a bug in toolmatch); it is unchanged")
     not_done = [*plan.not_done, *not_placed]
     if text != spec.text:
+        try:
+            load_test_cases(SpecText(where, spec.bytes_of(text)).data)
+        except ConfigError as error:  # a value the rules wrote that the loader refuses
+            problem = error.problems[0]
+            return fail(
+                f"cannot widen {where}: the widened spec would not load: {problem.path}: "
+                f"{problem.message} (a bug in toolmatch); it is unchanged"
+            )
         refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
         if refused is not None:
             return fail(f"cannot write {where}: {refused}{unchanged(where)}")

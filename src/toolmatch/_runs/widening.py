@@ -216,7 +216,7 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
 
     try:
         cases = load_test_cases(apply_to_data(plan.data, plan.edits))
-    except ConfigError as error:  # a user's spec that no longer loads: nothing is written
+    except ConfigError as error:  # the command refuses to write such a spec
         problem = error.problems[0]
         plan.not_done.append(NotDone(problem.path, problem.message))
         return

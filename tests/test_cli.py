@@ -319,6 +319,7 @@ class TestMachineOutput:
             "runs": 2,
             "passed": 1,
             "pass_rate": 0.5,
+            "k": [1, 2],
             "pass_k": {"1": 0.5, "2": 0.0},
         }
         # The run of line 4 could not be checked: a trial that did not pass.
@@ -328,6 +329,7 @@ class TestMachineOutput:
             "runs": 1,
             "passed": 0,
             "pass_rate": 0.0,
+            "k": [1],
             "pass_k": {"1": 0.0},
         }
         assert summary == {
@@ -339,6 +341,7 @@ class TestMachineOutput:
             "lines": 4,
             "cases": 2,
             "pass_rate": 0.25,
+            "k": [1, 2],
             "pass_k": {"1": 0.25, "2": 0.0},
         }
 

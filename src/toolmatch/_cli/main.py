@@ -76,7 +76,7 @@ from toolmatch._runs.traces import (
     same_file,
     trace_blocks,
 )
-from toolmatch._runs.trials import MinPassRate, parse_min_pass_rate
+from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
 from toolmatch._spec.errors import ConfigError, SpecWarning
 from toolmatch._spec.loading import TestCase, load_test_cases_quietly
@@ -165,6 +165,13 @@ def _min_pass_rate(text: str) -> MinPassRate:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _pass_k(text: str) -> PassK:
+    try:
+        return parse_pass_k(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
@@ -204,6 +211,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="R",
         help="exit status 0 exactly when every case's pass rate (its passing runs over its "
         "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
+    )
+    check.add_argument(
+        "--pass-k",
+        type=_pass_k,
+        metavar="LIST",
+        help="the k at which each case's pass^k is shown: numbers separated by commas "
+        "(1,3,5; those above a case's runs are left out) or all; default 1, 2, 4, 8, ... "
+        "and the number of runs",
     )
     check.add_argument(
         "--jobs",
@@ -376,7 +391,7 @@ def _run(
     if junit is not None:
         formats.append(junit)
     names = [case.name for case in cases]
-    report = Report(names, reading, formats, output, options.min_pass_rate)
+    report = Report(names, reading, formats, output, options.min_pass_rate, options.pass_k)
     want_json = any(each.wants_json for each in formats)
     judge = Judge(cases, want_json, envelope_of(options), options.python_turns)
     stopped = None  # why the run ended early, for the JUnit report

@@ -19,8 +19,10 @@ from toolmatch._core.public import public
 
 __all__ = [
     "MinPassRate",
+    "PassK",
     "mean_pass_k",
     "parse_min_pass_rate",
+    "parse_pass_k",
     "pass_hat_k",
     "pass_k_series",
     "pass_k_stretches",
@@ -34,7 +36,8 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     ``n`` runs of whether all ``k`` passed, as the nearest float.
 
     ``pass_hat_k(n, c, 1)`` is the pass rate ``c / n``; ``toolmatch check`` reports it
-    for every ``k`` from 1 to ``n`` (docs/cli.md, Trials).
+    at ``k`` = 1, 2, 4, 8, ... and ``n``, or where ``--pass-k`` says (docs/cli.md, Trials);
+    this function gives it at any ``k``.
 
     >>> from toolmatch import pass_hat_k
     >>> pass_hat_k(4, 2, 1)
@@ -205,3 +208,40 @@ def parse_min_pass_rate(text: str) -> MinPassRate:
     if value is None or not 0 <= value <= 1:
         raise ValueError(f"must be a number from 0 to 1, such as 0.8, got {short_repr(text)}")
     return MinPassRate(text.strip(), value)
+
+
+class PassK(NamedTuple):
+    """``--pass-k``: the ``k`` at which pass^k is shown. ``chosen`` is the sorted list
+    given, or None: ``every`` for ``all``, else the doubling default (:meth:`points`)."""
+
+    chosen: tuple[int, ...] | None = None
+    every: bool = False
+
+    def points(self, n: int) -> range | list[int]:
+        """The ``k`` shown for ``n`` runs: 1, 2, 4, 8, ... below ``n``, then ``n`` itself;
+        every ``k`` up to ``n`` for ``all``; those of the list given that are at most ``n``
+        (a case has no pass^k above its runs)."""
+        if n < 1:
+            return []
+        if self.every:
+            return range(1, n + 1)
+        if self.chosen is not None:
+            return [k for k in self.chosen if k <= n]
+        return [*(1 << power for power in range(max(n - 1, 0).bit_length())), n]
+
+
+def parse_pass_k(text: str) -> PassK:
+    """``all``, or whole numbers of 1 or more separated by commas (``1,3,5``), sorted."""
+    words = text.split(",")
+    if text.strip() == "all":
+        return PassK(every=True)
+    chosen = set()
+    for word in words:
+        word = word.strip()
+        if not (word.isascii() and word.isdigit() and int(word) >= 1):
+            raise ValueError(
+                "must be all or whole numbers of 1 or more separated by commas, such as "
+                f"1,2,5, got {short_repr(text)}"
+            )
+        chosen.add(int(word))
+    return PassK(tuple(sorted(chosen)))

@@ -13,6 +13,7 @@ import json
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import IO
 
     from toolmatch._cli.reports.progress import Progress
@@ -138,13 +139,14 @@ class Format:
         trials; ``repeated``: some case ran more than once."""
         raise NotImplementedError
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
-        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`)."""
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
+        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`);
+        ``points`` are the k it holds (``--pass-k``)."""
         raise NotImplementedError
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         """Where the mean pass^k series over the cases goes, each value with how many cases
-        it is over (asked only when :meth:`trials_shown`)."""
+        it is over (asked only when :meth:`trials_shown`), at the k of ``points``."""
         raise NotImplementedError
 
     def end(self, summary: Summary) -> None:

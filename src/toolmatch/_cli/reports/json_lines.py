@@ -13,6 +13,8 @@ from toolmatch._cli.reports.series import json_mean, json_sink, json_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
@@ -63,17 +65,18 @@ class JsonLines(Format):
     def trials_shown(self, repeated: bool) -> float | None:
         return 0.0  # every case's, with every digit
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
         row = {
             "type": "trials",
             "case": name,
             "runs": runs,
             "passed": passed,
             "pass_rate": passed / runs,
+            "k": list(points),
         }
         return json_sink(self.output.write, json.dumps(row), json_value, "}}\n")
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         tally = summary.tally
         row = {
             "type": "summary",
@@ -84,6 +87,7 @@ class JsonLines(Format):
             "lines": summary.lines,
             "cases": summary.cases,
             "pass_rate": summary.pass_rate,
+            "k": list(points),
         }
         ending = f"}}{summary.gate()}}}\n"
         return json_sink(self.output.write, json.dumps(row), json_mean, ending)

@@ -17,7 +17,7 @@ from toolmatch._cli.reports.series import write_series
 from toolmatch._cli.reports.text import Text
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import ERROR, PASS
-from toolmatch._runs.trials import mean_pass_k, pass_k_stretches
+from toolmatch._runs.trials import PassK, mean_pass_k, pass_k_stretches
 from toolmatch._spec.loading import TestCase
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class Report:
         formats: Sequence[Format],
         output: Output,
         min_pass_rate: MinPassRate | None = None,
+        pass_k: PassK | None = None,
     ) -> None:
         self.names = frozenset(names)
         self.reading = reading  # where each record is
@@ -72,6 +73,7 @@ class Report:
         self.formats = formats
         self.output = output
         self.min_pass_rate = min_pass_rate
+        self.pass_k = PassK() if pass_k is None else pass_k  # the k of pass^k shown
         self.tally = Tally()
         # Each case's trials, as counts only: memory does not grow with the runs.
         self.runs: dict[str, int] = {}
@@ -159,8 +161,10 @@ class Report:
             self.without_case,
         )
         # The mean pass rate and pass^k over the cases that ran, with the summary.
-        mean_sinks = [each.mean_trials(summary) for each in shown]
-        write_series(means if first is None else chain([first], means), mean_sinks)
+        points = self.pass_k.points(max((runs for runs, _ in by_counts), default=0))
+        mean_sinks = [each.mean_trials(summary, points) for each in shown]
+        series = means if first is None else chain([first], means)
+        write_series(series, mean_sinks, None if self.pass_k.every else points)
         for each in self.formats:
             each.end(summary)
         self.flush()
@@ -186,6 +190,10 @@ class Report:
             by_counts[runs, passed] += 1
             if least is not None and Fraction(passed, runs) < least:
                 short.append((name, f"{passed}/{runs} passed"))
-            sinks: list[Sink[float]] = [each.case_trials(name, runs, passed) for each in shown]
-            write_series(pass_k_stretches(runs, passed, negligible), sinks)
+            points = self.pass_k.points(runs)
+            sinks: list[Sink[float]] = [
+                each.case_trials(name, runs, passed, points) for each in shown
+            ]
+            stretches = pass_k_stretches(runs, passed, negligible)
+            write_series(stretches, sinks, None if self.pass_k.every else points)
         return by_counts, short

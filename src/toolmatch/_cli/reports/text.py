@@ -13,6 +13,8 @@ from toolmatch._cli.reports.series import SHOWN_AS_ZERO, text_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
@@ -58,11 +60,11 @@ class Text(Format):
         # PASS or FAIL. The values show with three decimals.
         return SHOWN_AS_ZERO if repeated else None
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
         head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
         return (self.output.write, head, "pass^", text_value, "\n")
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         cases = summary.cases
 
         def mean(value: tuple[float, int]) -> str:

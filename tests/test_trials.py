@@ -250,6 +250,9 @@ def test_text_gives_each_case_its_trials_and_the_means(spec: Path, traces: Path)
         "PASS seat (run 2)\n"
         # k = 1, 2, 4, ... and the runs: book's pass^3 is not shown
         "TRIALS book: 2/4 passed, pass^1 0.500, pass^2 0.167, pass^4 0.000\n"
+        # the check that failed in some of book's runs (docs/cli.md, tests/test_flaky.py)
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 2 of 4 runs (0.50)\n"
         "TRIALS cancel: 2/2 passed, pass^1 1.000, pass^2 1.000\n"
         "TRIALS seat: 1/2 passed, pass^1 0.500, pass^2 0.000\n"
         # pass^2: (1/6 + 1 + 0) / 3; pass^4 only book has
@@ -265,11 +268,14 @@ def test_json_gives_a_trials_row_per_case_and_the_means_in_the_summary(
     result = toolmatch(spec, traces, "--format", "json")
     assert result.returncode == 1
     rows = result.stdout.splitlines()
-    types = ["case"] * 3 + ["error"] + ["case"] * 4 + ["trials"] * 3 + ["summary"]
-    assert [json.loads(row)["type"] for row in rows] == types
-    assert rows[-4:] == [
+    types = ["case"] * 3 + ["error"] + ["case"] * 4 + ["trials", "check"] + ["trials"] * 2
+    assert [json.loads(row)["type"] for row in rows] == [*types, "summary"]
+    assert rows[-5:] == [
         '{"type": "trials", "case": "book", "runs": 4, "passed": 2, "pass_rate": 0.5, '
         '"k": [1, 2, 4], "pass_k": {"1": 0.5, "2": 0.16666666666666666, "4": 0.0}}',
+        '{"type": "check", "case": "book", "check": "turns[0].expected_tools[0]", '
+        '"description": "ExpectedTool(\'book_flight\')", "failed": 2, "runs": 4, "share": 0.5, '
+        '"flaky": true}',
         '{"type": "trials", "case": "cancel", "runs": 2, "passed": 2, "pass_rate": 1.0, '
         '"k": [1, 2], "pass_k": {"1": 1.0, "2": 1.0}}',
         '{"type": "trials", "case": "seat", "runs": 2, "passed": 1, "pass_rate": 0.5, '
@@ -297,6 +303,11 @@ def test_junit_holds_the_trials_as_suite_properties(
             "trials:book",
             '{"runs": 4, "passed": 2, "pass_rate": 0.5, "k": [1, 2, 4], '
             '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "4": 0.0}}',
+        ),
+        (
+            "check:book:turns[0].expected_tools[0]",
+            '{"description": "ExpectedTool(\'book_flight\')", "failed": 2, "runs": 4, '
+            '"share": 0.5, "flaky": true}',
         ),
         (
             "trials:cancel",
@@ -397,7 +408,7 @@ def test_long_series_are_written_whole_across_chunks(spec: Path, tmp_path: Path)
         for k in range(2500)
     ]
     lines = toolmatch(spec, traces, "--pass-k", "all").stdout.splitlines()
-    assert lines[-5] == "TRIALS book: 2000/2500 passed, " + ", ".join(
+    assert lines[-6] == "TRIALS book: 2000/2500 passed, " + ", ".join(
         f"pass^{k} {value:.3f}" for k, value in enumerate(book, 1)
     )
     assert lines[-3] == "TRIALS mean over 2 cases: " + ", ".join(
@@ -510,8 +521,9 @@ def test_case_names_cannot_forge_trials_lines(tmp_path: Path) -> None:
     run = {"case": "a\nPASS b", "turns": [[{"name": "g"}]]}
     result = toolmatch(spec, "-", "--min-pass-rate", "1", stdin=jsonl(run, run))
     lines = result.stdout.splitlines()
-    assert lines[-4:] == [
+    assert lines[-5:] == [
         "TRIALS a\\nPASS b: 0/2 passed, pass^1 0.000, pass^2 0.000",
+        "BROKEN a\\nPASS b: turns[0].expected_tools[0] ExpectedTool('f'): failed in all 2 runs",
         "TRIALS mean over 1 case: pass^1 0.000, pass^2 0.000",
         "pass rate below 1: a\\nPASS b (0/2 passed)",
         "0 passed, 2 failed",
@@ -525,9 +537,11 @@ def test_pass_k_is_shown_at_doubling_k_and_the_runs(spec: Path, tmp_path: Path) 
     # 10 runs of book, 9 passing; 66,000 runs would show 18 values, not 66,000
     stdin = jsonl(*[BOOK] * 9, BOOK_WRONG, CANCEL, CANCEL, CANCEL)
     lines = toolmatch(spec, "-", stdin=stdin).stdout.splitlines()
-    assert lines[-5:-2] == [
+    assert lines[-6:-2] == [
         "TRIALS book: 9/10 passed, pass^1 0.900, pass^2 0.800, pass^4 0.600, pass^8 0.200, "
         "pass^10 0.000",
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 1 of 10 runs (0.10)",
         "TRIALS cancel: 3/3 passed, pass^1 1.000, pass^2 1.000, pass^3 1.000",
         "TRIALS mean over 2 cases: pass^1 0.950, pass^2 0.900, pass^4 0.600 (1 case), "
         "pass^8 0.200 (1 case), pass^10 0.000 (1 case)",
@@ -542,8 +556,10 @@ def test_pass_k_is_shown_at_doubling_k_and_the_runs(spec: Path, tmp_path: Path) 
 def test_pass_k_list_leaves_out_the_k_above_a_cases_runs(spec: Path, tmp_path: Path) -> None:
     stdin = jsonl(*[BOOK] * 4, BOOK_WRONG, CANCEL, CANCEL)
     result = toolmatch(spec, "-", "--pass-k", "5, 3,1,3", stdin=stdin)
-    assert result.stdout.splitlines()[-5:-2] == [
+    assert result.stdout.splitlines()[-6:-2] == [
         "TRIALS book: 4/5 passed, pass^1 0.800, pass^3 0.400, pass^5 0.000",
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 1 of 5 runs (0.20)",
         "TRIALS cancel: 2/2 passed, pass^1 1.000",
         "TRIALS mean over 2 cases: pass^1 0.900, pass^3 0.400 (1 case), pass^5 0.000 (1 case)",
     ]
@@ -558,7 +574,11 @@ def test_pass_k_list_leaves_out_the_k_above_a_cases_runs(spec: Path, tmp_path: P
     ]
     assert json.loads(rows[-1])["k"] == [2]
     [suite] = ElementTree.parse(report).getroot()
-    values = [json.loads(item.get("value")) for item in suite.find("properties")]
+    values = [
+        json.loads(item.get("value"))
+        for item in suite.find("properties")
+        if item.get("name").startswith("trials")
+    ]
     assert [(value["k"], value["pass_k"]) for value in values] == [
         ([2], {"2": 0.6}),
         ([2], {"2": 1.0}),
@@ -569,7 +589,7 @@ def test_pass_k_list_leaves_out_the_k_above_a_cases_runs(spec: Path, tmp_path: P
 def test_pass_k_all_shows_every_k(spec: Path) -> None:
     stdin = jsonl(*[BOOK] * 4, BOOK_WRONG)
     lines = toolmatch(spec, "-", "--pass-k", "all", stdin=stdin).stdout.splitlines()
-    assert lines[-4] == (
+    assert lines[-5] == (
         "TRIALS book: 4/5 passed, pass^1 0.800, pass^2 0.600, pass^3 0.400, pass^4 0.200, "
         "pass^5 0.000"
     )

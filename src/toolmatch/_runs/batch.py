@@ -56,11 +56,11 @@ class _RowJudge(Judge):
         else:  # no turn on either side
             score = 1.0 if passed else 0.0
         # The outcome's body carries the score back from a worker process.
-        return (PASS if passed else FAIL, number, name, [], message, repr(score))
+        return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
-    kind, number, name, _, message, body = outcome
+    kind, number, name, _, message, body, _ = outcome
     return {
         "case": name,
         "run": number,

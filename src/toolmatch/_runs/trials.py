@@ -16,10 +16,17 @@ from typing import NamedTuple
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import expectation_text
+
+if TYPE_CHECKING:
+    from toolmatch._spec.loading import TestCase
 
 __all__ = [
+    "FailedCheck",
     "MinPassRate",
     "PassK",
+    "failed_checks",
     "mean_pass_k",
     "parse_min_pass_rate",
     "parse_pass_k",
@@ -245,3 +252,76 @@ def parse_pass_k(text: str) -> PassK:
             )
         chosen.add(int(word))
     return PassK(tuple(sorted(chosen)))
+
+
+class FailedCheck(NamedTuple):
+    """A check that failed in some of a case's runs: its place in the case
+    (``turns[0].expected_tools[1]``, ``turns[0].max_calls``), what it asks, and in how many
+    of the runs checked it failed."""
+
+    place: str
+    description: str
+    failed: int
+    runs: int
+
+    @property
+    def flaky(self) -> bool:
+        """Whether it failed in some runs but not all."""
+        return self.failed < self.runs
+
+    @property
+    def share(self) -> float:
+        return self.failed / self.runs
+
+    @property
+    def name(self) -> str:
+        """Its place and description, as the text report names it."""
+        return f"{self.place} {self.description}"
+
+
+# What each turn option asks, for its check's description.
+_OPTION_TEXTS = {
+    "distinct": "a call of its own for each expectation",
+    "ordered": "the calls in the expected order",
+    "exhaustive": "no call that is not expected",
+    "no_repeats": "no repeated call",
+    "tools": "each call fits its tool's definition",
+}
+
+
+def failed_checks(
+    case: TestCase, broken: Mapping[tuple[int | None, int | str], int], runs: int
+) -> list[FailedCheck]:
+    """The checks of ``case`` that failed in some of its ``runs`` checked (``broken``
+    counts the runs in which each failed, as :meth:`RunVerdict.broken` names them): the
+    flaky ones first, most often failing first, then those failing in every run; each
+    group in the case's order (a turn's expectations, then its options, turn by turn; the
+    case's own ``max_calls`` and the number of turns last)."""
+    checks = sorted(broken.items(), key=lambda item: _order(item[0]))
+    found = [FailedCheck(*_describe(case, key), failed, runs) for key, failed in checks]
+    flaky = sorted((check for check in found if check.flaky), key=lambda check: -check.failed)
+    return flaky + [check for check in found if not check.flaky]
+
+
+def _order(key: tuple[int | None, int | str]) -> tuple[int, int, int]:
+    turn, item = key
+    last = 1 << 62
+    options = ("distinct", "ordered", "exhaustive", "max_calls", "no_repeats", "tools", "turns")
+    if isinstance(item, int):
+        return (last if turn is None else turn, 0, item)
+    return (last if turn is None else turn, 1, options.index(item))
+
+
+def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, str]:
+    turn, item = key
+    if turn is None:
+        if item == "max_calls":
+            return "max_calls", f"at most {case.max_calls} call(s) in the case"
+        return "turns", f"the case's {len(case.turns)} turn(s)"
+    expected = case.turns[turn]
+    if isinstance(item, int):
+        tool = expected.expected_tools[item]
+        return f"turns[{turn}].expected_tools[{item}]", expectation_text(tool)
+    if item == "max_calls":
+        return f"turns[{turn}].max_calls", f"at most {expected.max_calls} call(s)"
+    return f"turns[{turn}].{item}", _OPTION_TEXTS[item]

@@ -193,6 +193,23 @@ class RunVerdict:
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [verdict.result(number) for number, verdict in enumerate(self._judged)]
 
+    def broken(self) -> list[tuple[int | None, int | str]]:
+        """What fails in the run's turns judged so far (every turn, after :meth:`results`
+        or :meth:`failed_results`), as ``(turn, expectation number or option name)``; the
+        case's own ``max_calls`` and a turn missing on one side (``"turns"``) have turn
+        None."""
+        broken: list[tuple[int | None, int | str]] = []
+        for number, verdict in enumerate(self._judged):
+            if verdict.passed:
+                continue
+            if verdict.reason is not None:  # its expectations' failures would only repeat it
+                broken.append((None, "turns"))
+                continue
+            broken.extend((number, item) for item in verdict.broken())
+            if verdict.over is not None:
+                broken.append((None, "max_calls"))
+        return list(dict.fromkeys(broken))
+
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""

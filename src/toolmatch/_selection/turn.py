@@ -185,6 +185,26 @@ class _Verdict:
         assert self.assigned is not None
         return {call: number for number, got in enumerate(self.assigned) if got for call in got}
 
+    def broken(self) -> list[int | str]:
+        """What fails in this turn, for the trials' failed checks (docs/cli.md): each
+        failing expectation's number, then the name of each turn option broken."""
+        plan = self.turn
+        broken: list[int | str] = [number for number, met in enumerate(self.met) if not met]
+        if any(self._short(number) for number in range(len(self.met))):
+            # Enough calls match, but not enough of their own: the order or the pairing.
+            broken.append(
+                "ordered" if plan.ordered else "exhaustive" if plan.exhaustive else "distinct"
+            )
+        if self.unexpected and "exhaustive" not in broken:
+            broken.append("exhaustive")
+        if plan.max_calls is not None and self.kept_count > plan.max_calls:
+            broken.append("max_calls")
+        if self.repeats:
+            broken.append("no_repeats")
+        if self.misfits:
+            broken.append("tools")
+        return broken
+
     def result(self, turn: int | None = None) -> TurnResult:
         """The turn's full result, with what the run around it found wrong here."""
         plan = self.turn

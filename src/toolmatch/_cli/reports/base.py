@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from toolmatch._cli.reports.progress import Progress
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place
-    from toolmatch._runs.trials import MinPassRate
+    from toolmatch._runs.trials import FailedCheck, MinPassRate
 
 __all__ = ["Format", "Output", "Summary", "Tally", "plural"]
 
@@ -142,6 +142,11 @@ class Format:
     def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
         """Where a case's pass^k series goes (asked only when :meth:`trials_shown`);
         ``points`` are the k it holds (``--pass-k``)."""
+        raise NotImplementedError
+
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        """The checks of a case of several runs that failed in some of them, flaky first
+        (told after its trials, only when :meth:`trials_shown`)."""
         raise NotImplementedError
 
     def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.trials import FailedCheck
 
-__all__ = ["JsonLines"]
+__all__ = ["JsonLines", "check_counts"]
 
 
 class JsonLines(Format):
@@ -76,6 +77,11 @@ class JsonLines(Format):
         }
         return json_sink(self.output.write, json.dumps(row), json_value, "}}\n")
 
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        for check in checks:
+            row = {"type": "check", "case": name, "check": check.place, **check_counts(check)}
+            self.pending.append(f"{json.dumps(row)}\n")
+
     def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         tally = summary.tally
         row = {
@@ -91,3 +97,14 @@ class JsonLines(Format):
         }
         ending = f"}}{summary.gate()}}}\n"
         return json_sink(self.output.write, json.dumps(row), json_mean, ending)
+
+
+def check_counts(check: FailedCheck) -> dict[str, object]:
+    """A failed check's description and counts, as JSON rows and JUnit properties give them."""
+    return {
+        "description": check.description,
+        "failed": check.failed,
+        "runs": check.runs,
+        "share": check.share,
+        "flaky": check.flaky,
+    }

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.trials import FailedCheck
 
 __all__ = ["Text"]
 
@@ -63,6 +64,14 @@ class Text(Format):
     def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
         head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
         return (self.output.write, head, "pass^", text_value, "\n")
+
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        for check in checks:
+            if check.flaky:
+                how = f"failed in {check.failed} of {check.runs} runs ({check.share:.2f})"
+                self._print(f"FLAKY {name}: {check.name}: {how}")
+            else:
+                self._print(f"BROKEN {name}: {check.name}: failed in all {check.runs} runs")
 
     def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         cases = summary.cases

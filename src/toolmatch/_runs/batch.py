@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from toolmatch._runs.judging import Outcome
     from toolmatch._runs.syntax import PythonTurns
+    from toolmatch._selection.results import TurnResult
 
     _Records = TypeVar("_Records")
 
@@ -52,11 +53,19 @@ class _RowJudge(Judge):
         passed = all(result.passed for result in results)
         _, message = ([], "") if passed else failure_lines(results)
         if results:
-            score = sum(result.f1 for result in results) / len(results)
+            score = sum(map(_score, results)) / len(results)
         else:  # no turn on either side
             score = 1.0 if passed else 0.0
         # The outcome's body carries the score back from a worker process.
         return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
+
+
+def _score(result: TurnResult) -> float:
+    """A turn's score: its f1; in a turn of only ``never`` and caps, the share of them kept."""
+    if result.f1 is not None:
+        return result.f1
+    broken, of = result.never_broken or (0, 1)
+    return (of - broken) / of
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
@@ -107,9 +116,10 @@ def check_runs(
     """Judge recorded runs, ``{"case": NAME, "turns": [...]}`` mappings, against their cases.
 
     Yields one row per run, in order: ``{"case", "run", "passed", "score", "reason"}``, where
-    ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` and
-    ``reason`` its first failure (empty when it passed). A run that cannot be checked (an
-    unknown case, unreadable turns) is a row too, failed, scored 0, with what is wrong with
+    ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` (a turn of
+    only ``never`` and caps: the share of them kept) and ``reason`` its first failure (empty
+    when it passed). A run that cannot be checked (an unknown case, unreadable turns) is a
+    row too, failed, scored 0, with what is wrong with
     it as its reason, in the words of ``toolmatch check``. ``jobs`` worker processes judge
     the runs as ``toolmatch check --jobs`` does; the rows come in the same order. With
     ``syntax="python"`` a turn given as text is read as Python calls, naming positional

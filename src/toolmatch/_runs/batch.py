@@ -119,11 +119,11 @@ def check_runs(
     ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` (a turn of
     only ``never`` and caps: the share of them kept) and ``reason`` its first failure (empty
     when it passed). A run that cannot be checked (an unknown case, unreadable turns) is a
-    row too, failed, scored 0, with what is wrong with
-    it as its reason, in the words of ``toolmatch check``. ``jobs`` worker processes judge
-    the runs as ``toolmatch check --jobs`` does; the rows come in the same order. With
-    ``syntax="python"`` a turn given as text is read as Python calls, naming positional
-    arguments from ``tools``, as ``toolmatch check --syntax python --functions`` reads it.
+    row too, failed, scored 0, with what is wrong with it as its reason, in the words of
+    ``toolmatch check``. ``jobs`` worker processes judge the runs as ``toolmatch check
+    --jobs`` does; the rows come in the same order. With ``syntax="python"`` a turn given as
+    text is read as Python calls, naming positional arguments from ``tools``, as
+    ``toolmatch check --syntax python --functions`` reads it.
 
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})

@@ -20,8 +20,13 @@ Text output (the default), on standard output, one block per non-blank line, in 
 
 then, when some case ran more than once, its trials (docs/cli.md, Trials)::
 
-    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, ..., pass^<n> <x>
+    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, pass^4 <x>, ..., pass^<n> <x>
+    FLAKY <case>: <place> <description>: failed in <f> of <n> runs (<f/n>)
+    BROKEN <case>: <place> <description>: failed in all <n> runs
     TRIALS mean over <cases> cases: pass^1 <x>, ..., pass^<k> <x> (<m> cases)
+
+(pass^k at k = 1, 2, 4, 8, ... and n unless ``--pass-k LIST`` or ``--pass-k all``; a FLAKY
+or BROKEN line for each check that failed in some of a case's runs, flaky ones first)
 
 then, only when some are nonzero, ``<K> error(s), <J> missing``, with ``--min-pass-rate``
 the cases below it (``pass rate below R: <case> (<c>/<n> passed), ...``), and last,
@@ -29,8 +34,10 @@ always, ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead:
 object per run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``),
 bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 "missing", "case"}``), one per case that ran (``{"type": "trials", "case", "runs",
-"passed", "pass_rate", "pass_k"}``), then ``{"type": "summary", "passed", "failed",
-"errors", "missing", "lines", "cases", "pass_rate", "pass_k"}`` (``lines`` counts every
+"passed", "pass_rate", "k", "pass_k"}``), each followed by its failed checks (``{"type":
+"check", "case", "check", "description", "failed", "runs", "share", "flaky"}``), then
+``{"type": "summary", "passed", "failed", "errors", "missing", "lines", "cases",
+"pass_rate", "k", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
 every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.

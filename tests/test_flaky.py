@@ -111,9 +111,20 @@ def test_text_names_the_failed_checks_after_each_cases_trials(spec: Path, traces
 
 
 def test_json_gives_a_check_row_per_failed_check(spec: Path, traces: Path) -> None:
-    rows = [json.loads(row) for row in toolmatch(spec, traces, "--format", "json").stdout.splitlines()]
+    rows = [
+        json.loads(row) for row in toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    ]
     kinds = [row["type"] for row in rows if row["type"] in ("trials", "check")]
-    assert kinds == ["trials", *["check"] * 5, "trials", "check", "trials", "check", "check", "trials"]
+    assert kinds == [
+        "trials",
+        *["check"] * 5,
+        "trials",
+        "check",
+        "trials",
+        "check",
+        "check",
+        "trials",
+    ]
     checks = [row for row in rows if row["type"] == "check"]
     assert checks[0] == {
         "type": "check",
@@ -152,7 +163,7 @@ def test_junit_gives_a_property_per_failed_check(spec: Path, traces: Path, tmp_p
         "trials:cancel",
     ]
     assert properties[1][1] == (
-        '{"description": "ExpectedTool(\'book_flight\', {\'to\': \'JFK\'})", "failed": 2, '
+        "{\"description\": \"ExpectedTool('book_flight', {'to': 'JFK'})\", \"failed\": 2, "
         '"runs": 5, "share": 0.4, "flaky": true}'
     )
     assert json.loads(properties[7][1])["flaky"] is False
@@ -226,4 +237,7 @@ def test_jobs_count_the_same_checks(spec: Path, tmp_path: Path, output: tuple[st
     assert one.stdout == two.stdout
     assert (tmp_path / "one.xml").read_text() == (tmp_path / "two.xml").read_text()
     if not output:
-        assert "FLAKY book: turns[0].max_calls at most 3 call(s): failed in 500 of 1250 runs (0.40)" in one.stdout.splitlines()
+        assert (
+            "FLAKY book: turns[0].max_calls at most 3 call(s): failed in 500 of 1250 runs (0.40)"
+            in one.stdout.splitlines()
+        )

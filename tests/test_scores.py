@@ -16,7 +16,9 @@ toolmatch = partial(commands.toolmatch, "check")
 
 def test_a_never_only_turn_counts_its_broken_nevers_instead_of_precision_and_recall() -> None:
     calls = [{"name": "delete"}, {"name": "search"}]
-    result = check_turn([ExpectedTool.never("delete"), ExpectedTool("log", max_count=2, count=0)], calls)
+    result = check_turn(
+        [ExpectedTool.never("delete"), ExpectedTool("log", max_count=2, count=0)], calls
+    )
     assert not result.passed
     assert (result.precision, result.recall, result.f1) == (None, None, None)
     assert result.never_broken == (1, 2)

@@ -546,7 +546,10 @@ def test_pass_k_is_shown_at_doubling_k_and_the_runs(spec: Path, tmp_path: Path) 
         "TRIALS mean over 2 cases: pass^1 0.950, pass^2 0.900, pass^4 0.600 (1 case), "
         "pass^8 0.200 (1 case), pass^10 0.000 (1 case)",
     ]
-    rows = [json.loads(row) for row in toolmatch(spec, "-", "--format", "json", stdin=stdin).stdout.splitlines()]
+    rows = [
+        json.loads(row)
+        for row in toolmatch(spec, "-", "--format", "json", stdin=stdin).stdout.splitlines()
+    ]
     book = next(row for row in rows if row["type"] == "trials")
     assert book["k"] == [1, 2, 4, 8, 10]
     assert book["pass_k"] == {str(k): pass_hat_k(10, 9, k) for k in (1, 2, 4, 8, 10)}

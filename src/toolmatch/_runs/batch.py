@@ -52,10 +52,8 @@ class _RowJudge(Judge):
         results = case.check(turns)
         passed = all(result.passed for result in results)
         _, message = ([], "") if passed else failure_lines(results)
-        if results:
-            score = sum(map(_score, results)) / len(results)
-        else:  # no turn on either side
-            score = 1.0 if passed else 0.0
+        # With no turn on either side, a pass scores 1.
+        score = sum(map(_score, results)) / len(results) if results else float(passed)
         # The outcome's body carries the score back from a worker process.
         return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
 

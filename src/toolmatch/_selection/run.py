@@ -199,16 +199,18 @@ class RunVerdict:
         case's own ``max_calls`` and a turn missing on one side (``"turns"``) have turn
         None."""
         broken: list[tuple[int | None, int | str]] = []
+        case: list[tuple[int | None, int | str]] = []  # the case's own, each once, last
         for number, verdict in enumerate(self._judged):
             if verdict.passed:
                 continue
             if verdict.reason is not None:  # its expectations' failures would only repeat it
-                broken.append((None, "turns"))
+                if (None, "turns") not in case:
+                    case.append((None, "turns"))
                 continue
-            broken.extend((number, item) for item in verdict.broken())
-            if verdict.over is not None:
-                broken.append((None, "max_calls"))
-        return list(dict.fromkeys(broken))
+            broken += [(number, item) for item in verdict.broken()]
+            if verdict.over is not None:  # set on one turn only
+                case.insert(0, (None, "max_calls"))
+        return broken + case
 
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the

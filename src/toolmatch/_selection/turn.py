@@ -188,15 +188,18 @@ class _Verdict:
     def broken(self) -> list[int | str]:
         """What fails in this turn, for the trials' failed checks (docs/cli.md): each
         failing expectation's number, then the name of each turn option broken."""
-        plan = self.turn
-        broken: list[int | str] = [number for number, met in enumerate(self.met) if not met]
-        if any(self._short(number) for number in range(len(self.met))):
+        plan, met = self.turn, self.met
+        broken: list[int | str] = [number for number in range(len(met)) if not met[number]]
+        assigned = self.assigned
+        if assigned is not None:
+            demands = self.demands
             # Enough calls match, but not enough of their own: the order or the pairing.
-            broken.append(
-                "ordered" if plan.ordered else "exhaustive" if plan.exhaustive else "distinct"
-            )
-        if self.unexpected and "exhaustive" not in broken:
-            broken.append("exhaustive")
+            if any(len(got or ()) < demands[number] for number, got in enumerate(assigned)):
+                broken.append(
+                    "ordered" if plan.ordered else "exhaustive" if plan.exhaustive else "distinct"
+                )
+            if self.unexpected and "exhaustive" not in broken:
+                broken.append("exhaustive")
         if plan.max_calls is not None and self.kept_count > plan.max_calls:
             broken.append("max_calls")
         if self.repeats:

@@ -589,6 +589,19 @@ def test_pass_k_list_leaves_out_the_k_above_a_cases_runs(spec: Path, tmp_path: P
     ]
 
 
+def test_a_case_with_fewer_runs_than_every_k_listed_shows_its_counts_only(spec: Path) -> None:
+    stdin = jsonl(BOOK, BOOK, CANCEL, CANCEL)
+    lines = toolmatch(spec, "-", "--pass-k", "3", stdin=stdin).stdout.splitlines()
+    assert lines[-5:-2] == [
+        "TRIALS book: 2/2 passed",
+        "TRIALS cancel: 2/2 passed",
+        "TRIALS mean over 2 cases",
+    ]
+    rows = toolmatch(spec, "-", "--pass-k", "3", "--format", "json", stdin=stdin).stdout
+    summary = json.loads(rows.splitlines()[-1])
+    assert (summary["pass_rate"], summary["k"], summary["pass_k"]) == (1.0, [], {})
+
+
 def test_pass_k_all_shows_every_k(spec: Path) -> None:
     stdin = jsonl(*[BOOK] * 4, BOOK_WRONG)
     lines = toolmatch(spec, "-", "--pass-k", "all", stdin=stdin).stdout.splitlines()
@@ -598,11 +611,14 @@ def test_pass_k_all_shows_every_k(spec: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("value", ["0", "1,,2", "", "-1", "1.5", "every", "2,all", "٣"])
+@pytest.mark.parametrize(
+    "value", ["0", "1,,2", "", "-1", "1.5", "every", "2,all", "٣", "1" * 5000, "+2"]
+)
 def test_a_bad_pass_k_is_bad_usage(spec: Path, traces: Path, value: str) -> None:
     result = toolmatch(spec, traces, "--pass-k", value)
     assert (result.returncode, result.stdout) == (2, "")
+    shown = repr(value) if len(value) < 60 else f"'{value[:57]}'..."  # shortened
     assert result.stderr.splitlines()[-1] == (
         "toolmatch check: error: argument --pass-k: must be all or whole numbers of 1 or more "
-        f"separated by commas, such as 1,2,5, got {value!r}"
+        f"separated by commas, such as 1,2,5, got {shown}"
     )

@@ -239,18 +239,21 @@ class PassK(NamedTuple):
 
 def parse_pass_k(text: str) -> PassK:
     """``all``, or whole numbers of 1 or more separated by commas (``1,3,5``), sorted."""
-    words = text.split(",")
     if text.strip() == "all":
         return PassK(every=True)
     chosen = set()
-    for word in words:
+    for word in text.split(","):
         word = word.strip()
-        if not (word.isascii() and word.isdigit() and int(word) >= 1):
+        try:  # a number of more digits than Python reads is refused as any other
+            k = int(word) if word.isascii() and word.isdigit() else 0
+        except ValueError:
+            k = 0
+        if k < 1:
             raise ValueError(
                 "must be all or whole numbers of 1 or more separated by commas, such as "
                 f"1,2,5, got {short_repr(text)}"
             )
-        chosen.add(int(word))
+        chosen.add(k)
     return PassK(tuple(sorted(chosen)))
 
 

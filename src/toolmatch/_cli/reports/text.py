@@ -62,7 +62,8 @@ class Text(Format):
         return SHOWN_AS_ZERO if repeated else None
 
     def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
-        head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
+        # With --pass-k, a case may have fewer runs than every k listed: its counts only.
+        head = f"TRIALS {printable(name)}: {passed}/{runs} passed{', ' if points else ''}"
         return (self.output.write, head, "pass^", text_value, "\n")
 
     def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
@@ -80,7 +81,7 @@ class Text(Format):
             shown = f" {value[0]:.3f}"
             return shown if value[1] == cases else f"{shown} ({plural(value[1], 'case')})"
 
-        head = f"TRIALS mean over {plural(cases, 'case')}: "
+        head = f"TRIALS mean over {plural(cases, 'case')}{': ' if points else ''}"
         return (self.output.write, head, "pass^", mean, "\n")
 
     def end(self, summary: Summary) -> None:

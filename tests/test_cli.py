@@ -115,6 +115,8 @@ class TestExitZeroAndOne:
             "PASS refund",
             "PASS quiet",
             "TRIALS search: 2/3 passed, pass^1 0.667, pass^2 0.333, pass^3 0.000",
+            "FLAKY search: turns[0].expected_tools[0] ExpectedTool('search', {'q': Fuzzy('Paris')}): "
+            "failed in 1 of 3 runs (0.33)",
             "TRIALS refund: 1/1 passed, pass^1 1.000",
             "TRIALS quiet: 1/1 passed, pass^1 1.000",
             "TRIALS mean over 3 cases: pass^1 0.889, pass^2 0.333 (1 case), pass^3 0.000 (1 case)",
@@ -162,6 +164,8 @@ class TestExitZeroAndOne:
             f"ERROR {name}:11: not UTF-8 text: byte 13 cannot be decoded\n"
             # Lines 7 and 8 are runs of refund and quiet that could not be checked: failed trials.
             "TRIALS search: 1/2 passed, pass^1 0.500, pass^2 0.000\n"
+            "FLAKY search: turns[0].expected_tools[0] ExpectedTool('search', {'q': Fuzzy('Paris')}): "
+            "failed in 1 of 2 runs (0.50)\n"
             "TRIALS refund: 0/1 passed, pass^1 0.000\n"
             "TRIALS quiet: 0/1 passed, pass^1 0.000\n"
             "TRIALS mean over 3 cases: pass^1 0.167, pass^2 0.000 (1 case)\n"
@@ -288,10 +292,11 @@ class TestMachineOutput:
             "error",
             "missing",
             "trials",
+            "check",
             "trials",
             "summary",
         ]
-        passed, failed, bad_json, bad_turns, missing, search, refund, summary = records
+        passed, failed, bad_json, bad_turns, missing, search, check, refund, summary = records
         assert {key: passed[key] for key in ("case", "run", "line", "passed")} == {
             "case": "search",
             "run": 1,
@@ -319,7 +324,18 @@ class TestMachineOutput:
             "runs": 2,
             "passed": 1,
             "pass_rate": 0.5,
+            "k": [1, 2],
             "pass_k": {"1": 0.5, "2": 0.0},
+        }
+        assert check == {
+            "type": "check",
+            "case": "search",
+            "check": "turns[0].expected_tools[0]",
+            "description": "ExpectedTool('search', {'q': Fuzzy('Paris')})",
+            "failed": 1,
+            "runs": 2,
+            "share": 0.5,
+            "flaky": True,
         }
         # The run of line 4 could not be checked: a trial that did not pass.
         assert refund == {
@@ -328,6 +344,7 @@ class TestMachineOutput:
             "runs": 1,
             "passed": 0,
             "pass_rate": 0.0,
+            "k": [1],
             "pass_k": {"1": 0.0},
         }
         assert summary == {
@@ -339,6 +356,7 @@ class TestMachineOutput:
             "lines": 4,
             "cases": 2,
             "pass_rate": 0.25,
+            "k": [1, 2],
             "pass_k": {"1": 0.25, "2": 0.0},
         }
 

@@ -488,6 +488,7 @@ def test_an_integer_too_long_for_python_is_one_error(spec: Path, tmp_path: Path,
         "runs": 1,
         "passed": 0,
         "pass_rate": 0.0,
+        "k": [1],
         "pass_k": {"1": 0.0},
     }
 

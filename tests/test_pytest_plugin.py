@@ -244,7 +244,7 @@ def test_failures_at_scale_print_one_line_per_path_once_closest_first(
     ]
     assert _e_lines(output, "test_never") == [
         "AssertionError: turn FAILED: 0 of 1 expectation(s) met over 153 call(s)",
-        "  score: precision 0/153 = 0.00, recall 0/0 = 1.00, f1 0.00",
+        "  score: never: 1 of 1 broken",  # a turn of only never (docs/selection.md, Scores)
         "  expectation 0: FAILED ExpectedTool.never('delete', {'force': True}): expected no "
         "matching call, got 3",
         "    required: no matching call; found 3: calls 150, 151, 152",

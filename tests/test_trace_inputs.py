@@ -85,8 +85,8 @@ def test_another_envelope_one_turn_a_record(spec: Path, tmp_path: Path, name: st
 def test_jobs_read_the_envelope_too(spec: Path, tmp_path: Path) -> None:
     path = tmp_path / "runs.jsonl"
     path.write_text(lines(RECORDS * 50))
-    one = toolmatch(spec, path, *ENVELOPE, "--format", "json")
-    two = toolmatch(spec, path, *ENVELOPE, "--format", "json", "--jobs", "2")
+    one = toolmatch(spec, path, *ENVELOPE, "--format", "json", "--pass-k", "all")
+    two = toolmatch(spec, path, *ENVELOPE, "--format", "json", "--pass-k", "all", "--jobs", "2")
     assert two.stdout == one.stdout
     summary = json.loads(one.stdout.splitlines()[-1])
     assert {key: summary[key] for key in list(summary)[:8]} == {
@@ -99,6 +99,7 @@ def test_jobs_read_the_envelope_too(spec: Path, tmp_path: Path) -> None:
         "cases": 2,
         "pass_rate": 0.5,  # search's 50 of 50, other's 0 of 100 (its 50 bad lines are runs)
     }
+    assert summary["k"] == list(range(1, 101))
     assert len(summary["pass_k"]) == 100
     assert (summary["pass_k"]["50"], summary["pass_k"]["51"]) == (0.5, 0.0)
 

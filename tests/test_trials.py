@@ -248,12 +248,15 @@ def test_text_gives_each_case_its_trials_and_the_means(spec: Path, traces: Path)
         f"{FAILED_BOOK}"
         "PASS cancel (run 2)\n"
         "PASS seat (run 2)\n"
-        "TRIALS book: 2/4 passed, pass^1 0.500, pass^2 0.167, pass^3 0.000, pass^4 0.000\n"
+        # k = 1, 2, 4, ... and the runs: book's pass^3 is not shown
+        "TRIALS book: 2/4 passed, pass^1 0.500, pass^2 0.167, pass^4 0.000\n"
+        # the check that failed in some of book's runs (docs/cli.md, tests/test_flaky.py)
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 2 of 4 runs (0.50)\n"
         "TRIALS cancel: 2/2 passed, pass^1 1.000, pass^2 1.000\n"
         "TRIALS seat: 1/2 passed, pass^1 0.500, pass^2 0.000\n"
-        # pass^2: (1/6 + 1 + 0) / 3; pass^3 and pass^4 only book has
-        "TRIALS mean over 3 cases: pass^1 0.667, pass^2 0.389, pass^3 0.000 (1 case), "
-        "pass^4 0.000 (1 case)\n"
+        # pass^2: (1/6 + 1 + 0) / 3; pass^4 only book has
+        "TRIALS mean over 3 cases: pass^1 0.667, pass^2 0.389, pass^4 0.000 (1 case)\n"
         "1 error\n"
         "5 passed, 2 failed\n"
     )
@@ -265,18 +268,21 @@ def test_json_gives_a_trials_row_per_case_and_the_means_in_the_summary(
     result = toolmatch(spec, traces, "--format", "json")
     assert result.returncode == 1
     rows = result.stdout.splitlines()
-    types = ["case"] * 3 + ["error"] + ["case"] * 4 + ["trials"] * 3 + ["summary"]
-    assert [json.loads(row)["type"] for row in rows] == types
-    assert rows[-4:] == [
+    types = ["case"] * 3 + ["error"] + ["case"] * 4 + ["trials", "check"] + ["trials"] * 2
+    assert [json.loads(row)["type"] for row in rows] == [*types, "summary"]
+    assert rows[-5:] == [
         '{"type": "trials", "case": "book", "runs": 4, "passed": 2, "pass_rate": 0.5, '
-        '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "3": 0.0, "4": 0.0}}',
+        '"k": [1, 2, 4], "pass_k": {"1": 0.5, "2": 0.16666666666666666, "4": 0.0}}',
+        '{"type": "check", "case": "book", "check": "turns[0].expected_tools[0]", '
+        '"description": "ExpectedTool(\'book_flight\')", "failed": 2, "runs": 4, "share": 0.5, '
+        '"flaky": true}',
         '{"type": "trials", "case": "cancel", "runs": 2, "passed": 2, "pass_rate": 1.0, '
-        '"pass_k": {"1": 1.0, "2": 1.0}}',
+        '"k": [1, 2], "pass_k": {"1": 1.0, "2": 1.0}}',
         '{"type": "trials", "case": "seat", "runs": 2, "passed": 1, "pass_rate": 0.5, '
-        '"pass_k": {"1": 0.5, "2": 0.0}}',
+        '"k": [1, 2], "pass_k": {"1": 0.5, "2": 0.0}}',
         '{"type": "summary", "passed": 5, "failed": 2, "errors": 1, "missing": 0, "lines": 8, '
-        '"cases": 3, "pass_rate": 0.6666666666666666, '
-        '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "3": 0.0, "4": 0.0}}',
+        '"cases": 3, "pass_rate": 0.6666666666666666, "k": [1, 2, 4], '
+        '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "4": 0.0}}',
     ]
     # each mean is the exact mean of the cases' figures, rounded once
     summary = json.loads(rows[-1])
@@ -295,21 +301,28 @@ def test_junit_holds_the_trials_as_suite_properties(
     assert properties == [
         (
             "trials:book",
-            '{"runs": 4, "passed": 2, "pass_rate": 0.5, '
-            '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "3": 0.0, "4": 0.0}}',
+            '{"runs": 4, "passed": 2, "pass_rate": 0.5, "k": [1, 2, 4], '
+            '"pass_k": {"1": 0.5, "2": 0.16666666666666666, "4": 0.0}}',
+        ),
+        (
+            "check:book:turns[0].expected_tools[0]",
+            '{"description": "ExpectedTool(\'book_flight\')", "failed": 2, "runs": 4, '
+            '"share": 0.5, "flaky": true}',
         ),
         (
             "trials:cancel",
-            '{"runs": 2, "passed": 2, "pass_rate": 1.0, "pass_k": {"1": 1.0, "2": 1.0}}',
+            '{"runs": 2, "passed": 2, "pass_rate": 1.0, "k": [1, 2], '
+            '"pass_k": {"1": 1.0, "2": 1.0}}',
         ),
         (
             "trials:seat",
-            '{"runs": 2, "passed": 1, "pass_rate": 0.5, "pass_k": {"1": 0.5, "2": 0.0}}',
+            '{"runs": 2, "passed": 1, "pass_rate": 0.5, "k": [1, 2], '
+            '"pass_k": {"1": 0.5, "2": 0.0}}',
         ),
         (
             "trials",
-            '{"cases": 3, "pass_rate": 0.6666666666666666, '
-            '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "3": 0.0, "4": 0.0}, '
+            '{"cases": 3, "pass_rate": 0.6666666666666666, "k": [1, 2, 4], '
+            '"pass_k": {"1": 0.6666666666666666, "2": 0.3888888888888889, "4": 0.0}, '
             '"min_pass_rate": 0.5, "below_min_pass_rate": [], "lines_without_case": 0}',
         ),
     ]
@@ -366,8 +379,9 @@ def test_jobs_give_the_same_trials(spec: Path, tmp_path: Path, output: tuple[str
     assert (tmp_path / "one.xml").read_text() == (tmp_path / "two.xml").read_text()
     [suite] = ElementTree.parse(tmp_path / "one.xml").getroot()
     book = json.loads(suite.find("properties/property[@name='trials:book']").get("value"))
-    # book ran 500 times, half of them passing
-    assert (book["runs"], book["passed"], len(book["pass_k"])) == (500, 250, 500)
+    # book ran 500 times, half of them passing: pass^k at 1, 2, 4, ..., 256 and 500
+    assert (book["runs"], book["passed"], book["k"]) == (500, 250, [*(2**p for p in range(9)), 500])
+    assert list(book["pass_k"]) == [str(k) for k in book["k"]]
     assert all(
         value == math.comb(250, int(k)) / math.comb(500, int(k))
         for k, value in book["pass_k"].items()
@@ -376,13 +390,15 @@ def test_jobs_give_the_same_trials(spec: Path, tmp_path: Path, output: tuple[str
 
 def test_long_series_are_written_whole_across_chunks(spec: Path, tmp_path: Path) -> None:
     # 2,500 runs of book, 4 in 5 passing: its values leave the floats at k = 1,724 and
-    # its 0.0s run on across two chunks of the line; cancel ran 3 times, seat not at all
+    # its 0.0s run on across two chunks of the line; cancel ran 3 times, seat not at all.
+    # --pass-k all: every k from 1 to the runs
     runs = [BOOK_WRONG if i % 5 == 0 else BOOK for i in range(2500)] + [CANCEL] * 3
     traces = tmp_path / "long.jsonl"
     traces.write_text(jsonl(*runs), encoding="utf-8")
     book, cancel = reference(2500, 2000), reference(3, 3)
-    rows = toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    rows = toolmatch(spec, traces, "--format", "json", "--pass-k", "all").stdout.splitlines()
     trials = [json.loads(row) for row in rows if '"trials"' in row]
+    assert [row["k"] for row in trials] == [list(range(1, 2501)), [1, 2, 3]]
     assert [row["pass_k"] for row in trials] == [
         {str(k): value for k, value in enumerate(values, 1)} for values in (book, cancel)
     ]
@@ -391,8 +407,8 @@ def test_long_series_are_written_whole_across_chunks(spec: Path, tmp_path: Path)
         float((Fraction(book[k]) + Fraction(cancel[k])) / 2) if k < 3 else book[k]
         for k in range(2500)
     ]
-    lines = toolmatch(spec, traces).stdout.splitlines()
-    assert lines[-5] == "TRIALS book: 2000/2500 passed, " + ", ".join(
+    lines = toolmatch(spec, traces, "--pass-k", "all").stdout.splitlines()
+    assert lines[-6] == "TRIALS book: 2000/2500 passed, " + ", ".join(
         f"pass^{k} {value:.3f}" for k, value in enumerate(book, 1)
     )
     assert lines[-3] == "TRIALS mean over 2 cases: " + ", ".join(
@@ -505,9 +521,104 @@ def test_case_names_cannot_forge_trials_lines(tmp_path: Path) -> None:
     run = {"case": "a\nPASS b", "turns": [[{"name": "g"}]]}
     result = toolmatch(spec, "-", "--min-pass-rate", "1", stdin=jsonl(run, run))
     lines = result.stdout.splitlines()
-    assert lines[-4:] == [
+    assert lines[-5:] == [
         "TRIALS a\\nPASS b: 0/2 passed, pass^1 0.000, pass^2 0.000",
+        "BROKEN a\\nPASS b: turns[0].expected_tools[0] ExpectedTool('f'): failed in all 2 runs",
         "TRIALS mean over 1 case: pass^1 0.000, pass^2 0.000",
         "pass rate below 1: a\\nPASS b (0/2 passed)",
         "0 passed, 2 failed",
     ]
+
+
+# --- --pass-k -------------------------------------------------------------------------------
+
+
+def test_pass_k_is_shown_at_doubling_k_and_the_runs(spec: Path, tmp_path: Path) -> None:
+    # 10 runs of book, 9 passing; 66,000 runs would show 18 values, not 66,000
+    stdin = jsonl(*[BOOK] * 9, BOOK_WRONG, CANCEL, CANCEL, CANCEL)
+    lines = toolmatch(spec, "-", stdin=stdin).stdout.splitlines()
+    assert lines[-6:-2] == [
+        "TRIALS book: 9/10 passed, pass^1 0.900, pass^2 0.800, pass^4 0.600, pass^8 0.200, "
+        "pass^10 0.000",
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 1 of 10 runs (0.10)",
+        "TRIALS cancel: 3/3 passed, pass^1 1.000, pass^2 1.000, pass^3 1.000",
+        "TRIALS mean over 2 cases: pass^1 0.950, pass^2 0.900, pass^4 0.600 (1 case), "
+        "pass^8 0.200 (1 case), pass^10 0.000 (1 case)",
+    ]
+    rows = [
+        json.loads(row)
+        for row in toolmatch(spec, "-", "--format", "json", stdin=stdin).stdout.splitlines()
+    ]
+    book = next(row for row in rows if row["type"] == "trials")
+    assert book["k"] == [1, 2, 4, 8, 10]
+    assert book["pass_k"] == {str(k): pass_hat_k(10, 9, k) for k in (1, 2, 4, 8, 10)}
+    assert rows[-1]["k"] == [1, 2, 4, 8, 10]
+
+
+def test_pass_k_list_leaves_out_the_k_above_a_cases_runs(spec: Path, tmp_path: Path) -> None:
+    stdin = jsonl(*[BOOK] * 4, BOOK_WRONG, CANCEL, CANCEL)
+    result = toolmatch(spec, "-", "--pass-k", "5, 3,1,3", stdin=stdin)
+    assert result.stdout.splitlines()[-6:-2] == [
+        "TRIALS book: 4/5 passed, pass^1 0.800, pass^3 0.400, pass^5 0.000",
+        "FLAKY book: turns[0].expected_tools[0] ExpectedTool('book_flight'): "
+        "failed in 1 of 5 runs (0.20)",
+        "TRIALS cancel: 2/2 passed, pass^1 1.000",
+        "TRIALS mean over 2 cases: pass^1 0.900, pass^3 0.400 (1 case), pass^5 0.000 (1 case)",
+    ]
+    report = tmp_path / "junit.xml"
+    rows = toolmatch(
+        spec, "-", "--pass-k", "2,9", "--format", "json", "--junit-xml", report, stdin=stdin
+    ).stdout.splitlines()
+    trials = [json.loads(row) for row in rows if '"trials"' in row]
+    assert [(row["k"], row["pass_k"]) for row in trials] == [
+        ([2], {"2": 0.6}),
+        ([2], {"2": 1.0}),
+    ]
+    assert json.loads(rows[-1])["k"] == [2]
+    [suite] = ElementTree.parse(report).getroot()
+    values = [
+        json.loads(item.get("value"))
+        for item in suite.find("properties")
+        if item.get("name").startswith("trials")
+    ]
+    assert [(value["k"], value["pass_k"]) for value in values] == [
+        ([2], {"2": 0.6}),
+        ([2], {"2": 1.0}),
+        ([2], {"2": 0.8}),
+    ]
+
+
+def test_a_case_with_fewer_runs_than_every_k_listed_shows_its_counts_only(spec: Path) -> None:
+    stdin = jsonl(BOOK, BOOK, CANCEL, CANCEL)
+    lines = toolmatch(spec, "-", "--pass-k", "3", stdin=stdin).stdout.splitlines()
+    assert lines[-5:-2] == [
+        "TRIALS book: 2/2 passed",
+        "TRIALS cancel: 2/2 passed",
+        "TRIALS mean over 2 cases",
+    ]
+    rows = toolmatch(spec, "-", "--pass-k", "3", "--format", "json", stdin=stdin).stdout
+    summary = json.loads(rows.splitlines()[-1])
+    assert (summary["pass_rate"], summary["k"], summary["pass_k"]) == (1.0, [], {})
+
+
+def test_pass_k_all_shows_every_k(spec: Path) -> None:
+    stdin = jsonl(*[BOOK] * 4, BOOK_WRONG)
+    lines = toolmatch(spec, "-", "--pass-k", "all", stdin=stdin).stdout.splitlines()
+    assert lines[-5] == (
+        "TRIALS book: 4/5 passed, pass^1 0.800, pass^2 0.600, pass^3 0.400, pass^4 0.200, "
+        "pass^5 0.000"
+    )
+
+
+@pytest.mark.parametrize(
+    "value", ["0", "1,,2", "", "-1", "1.5", "every", "2,all", "٣", "1" * 5000, "+2"]
+)
+def test_a_bad_pass_k_is_bad_usage(spec: Path, traces: Path, value: str) -> None:
+    result = toolmatch(spec, traces, "--pass-k", value)
+    assert (result.returncode, result.stdout) == (2, "")
+    shown = repr(value) if len(value) < 60 else f"'{value[:57]}'..."  # shortened
+    assert result.stderr.splitlines()[-1] == (
+        "toolmatch check: error: argument --pass-k: must be all or whole numbers of 1 or more "
+        f"separated by commas, such as 1,2,5, got {shown}"
+    )

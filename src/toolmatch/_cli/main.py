@@ -22,8 +22,13 @@ Text output (the default), on standard output, one block per non-blank line, in 
 
 then, when some case ran more than once, its trials (docs/cli.md, Trials)::
 
-    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, ..., pass^<n> <x>
+    TRIALS <case>: <c>/<n> passed, pass^1 <c/n>, pass^2 <x>, pass^4 <x>, ..., pass^<n> <x>
+    FLAKY <case>: <place> <description>: failed in <f> of <n> runs (<f/n>)
+    BROKEN <case>: <place> <description>: failed in all <n> runs
     TRIALS mean over <cases> cases: pass^1 <x>, ..., pass^<k> <x> (<m> cases)
+
+(pass^k at k = 1, 2, 4, 8, ... and n unless ``--pass-k LIST`` or ``--pass-k all``; a FLAKY
+or BROKEN line for each check that failed in some of a case's runs, flaky ones first)
 
 then, only when some are nonzero, ``<K> error(s), <J> missing``, with ``--min-pass-rate``
 the cases below it (``pass rate below R: <case> (<c>/<n> passed), ...``), and last,
@@ -31,8 +36,10 @@ always, ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead:
 object per run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``),
 bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 "missing", "case"}``), one per case that ran (``{"type": "trials", "case", "runs",
-"passed", "pass_rate", "pass_k"}``), then ``{"type": "summary", "passed", "failed",
-"errors", "missing", "lines", "cases", "pass_rate", "pass_k"}`` (``lines`` counts every
+"passed", "pass_rate", "k", "pass_k"}``), each followed by its failed checks (``{"type":
+"check", "case", "check", "description", "failed", "runs", "share", "flaky"}``), then
+``{"type": "summary", "passed", "failed", "errors", "missing", "lines", "cases",
+"pass_rate", "k", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
 every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
@@ -85,7 +92,7 @@ from toolmatch._runs.traces import (
     same_file,
     trace_blocks,
 )
-from toolmatch._runs.trials import MinPassRate, parse_min_pass_rate
+from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
 from toolmatch._spec.errors import ConfigError, SpecWarning
 from toolmatch._spec.loading import TestCase, load_test_cases_quietly
@@ -174,6 +181,13 @@ def _min_pass_rate(text: str) -> MinPassRate:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _pass_k(text: str) -> PassK:
+    try:
+        return parse_pass_k(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolmatch", description="Check recorded LLM agent tool calls against expectations."
@@ -213,6 +227,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="R",
         help="exit status 0 exactly when every case's pass rate (its passing runs over its "
         "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
+    )
+    check.add_argument(
+        "--pass-k",
+        type=_pass_k,
+        metavar="LIST",
+        help="the k at which each case's pass^k is shown: numbers separated by commas "
+        "(1,3,5; those above a case's runs are left out) or all; default 1, 2, 4, 8, ... "
+        "and the number of runs",
     )
     check.add_argument(
         "--jobs",
@@ -409,7 +431,7 @@ def _run(
     if junit is not None:
         formats.append(junit)
     names = [case.name for case in cases]
-    report = Report(names, reading, formats, output, options.min_pass_rate)
+    report = Report(names, reading, formats, output, options.min_pass_rate, options.pass_k)
     want_json = any(each.wants_json for each in formats)
     judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report

@@ -51,16 +51,16 @@ class _RowJudge(Judge):
         results = case.check(turns)
         passed = all(result.passed for result in results)
         _, message = ([], "") if passed else failure_lines(results)
-        if results:
-            score = sum(result.f1 for result in results) / len(results)
-        else:  # no turn on either side
-            score = 1.0 if passed else 0.0
+        # With no turn on either side, a pass scores 1.
+        score = (
+            sum(result._score() for result in results) / len(results) if results else float(passed)
+        )
         # The outcome's body carries the score back from a worker process.
-        return (PASS if passed else FAIL, number, name, [], message, repr(score))
+        return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
-    kind, number, name, _, message, body = outcome
+    kind, number, name, _, message, body, _ = outcome
     return {
         "case": name,
         "run": number,
@@ -107,13 +107,14 @@ def check_runs(
     """Judge recorded runs, ``{"case": NAME, "turns": [...]}`` mappings, against their cases.
 
     Yields one row per run, in order: ``{"case", "run", "passed", "score", "reason"}``, where
-    ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` and
-    ``reason`` its first failure (empty when it passed). A run that cannot be checked (an
-    unknown case, unreadable turns) is a row too, failed, scored 0, with what is wrong with
-    it as its reason, in the words of ``toolmatch check``. ``jobs`` worker processes judge
-    the runs as ``toolmatch check --jobs`` does; the rows come in the same order. With
-    ``syntax="python"`` a turn given as text is read as Python calls, naming positional
-    arguments from ``tools``, as ``toolmatch check --syntax python --functions`` reads it.
+    ``run`` is the run's index in ``runs``, ``score`` the mean of its turns' ``f1`` (a turn of
+    only ``never`` and caps: the share of them kept) and ``reason`` its first failure (empty
+    when it passed). A run that cannot be checked (an unknown case, unreadable turns) is a
+    row too, failed, scored 0, with what is wrong with it as its reason, in the words of
+    ``toolmatch check``. ``jobs`` worker processes judge the runs as ``toolmatch check
+    --jobs`` does; the rows come in the same order. With ``syntax="python"`` a turn given as
+    text is read as Python calls, naming positional arguments from ``tools``, as
+    ``toolmatch check --syntax python --functions`` reads it.
 
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})

@@ -23,10 +23,13 @@ if TYPE_CHECKING:
     from toolmatch._runs.syntax import PythonTurns
 
     # What a line came to: kind, line number, case name (when known), the report's lines,
-    # a one-line message (the first failure's place and reason, or the error), the JSON body.
-    Outcome = tuple[str, int, str | None, list[str], str, str | None]
+    # a one-line message (the first failure's place and reason, or the error), the JSON body,
+    # and what failed in a failed run (RunVerdict.broken), for the trials' failed checks.
+    Outcome = tuple[
+        str, int, str | None, list[str], str, str | None, tuple[tuple[int | None, int | str], ...]
+    ]
 
-__all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
+__all__ = ["ERROR", "FAIL", "PASS", "Judge", "expectation_text", "failure_lines"]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
@@ -65,7 +68,7 @@ class Judge:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return (ERROR, number, None, [message], message, None)
+            return (ERROR, number, None, [message], message, None, ())
 
     def _judge(self, number: int, item: object) -> Outcome:
         try:
@@ -118,21 +121,23 @@ class Judge:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name
                 # for the case), so a worker's chunk of outcomes pickles small.
-                return (PASS, number, case.name, _NO_DETAILS, "", None)
+                return (PASS, number, case.name, _NO_DETAILS, "", None, ())
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results())
-            return (FAIL, number, name, details, message, None)
+            return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
         results = verdict.results()  # the same calls, read once
         passed = verdict.passed
         details, message = ([], "") if passed else failure_lines(results)
         body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
-        return (PASS if passed else FAIL, number, name, details, message, body)
+        if passed:
+            return (PASS, number, name, details, message, body, ())
+        return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
 
 
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
     # One line per bad trace line: to_calls lists every accepted format after its first.
     message = message.partition("\n")[0]
-    return (ERROR, number, case, [message], message, None)
+    return (ERROR, number, case, [message], message, None, ())
 
 
 def _reason(error: BaseException) -> str:
@@ -142,6 +147,14 @@ def _reason(error: BaseException) -> str:
     except Exception:
         text = ""
     return f"{type_name(error)}: {text}" if text else type_name(error)
+
+
+def expectation_text(expectation: object) -> str:
+    """An expectation as the report names it: its repr, shortened past 160 characters."""
+    text = repr(expectation)
+    if len(text) > _EXPECTATION_LIMIT:
+        text = text[: _EXPECTATION_LIMIT - 3] + "..."
+    return text
 
 
 def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
@@ -169,11 +182,8 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             first = first or f"{turn}: {result.reason}"
             continue
         for index, check in result._failed_checks():
-            expectation = repr(check.expected_tool)
-            if len(expectation) > _EXPECTATION_LIMIT:
-                expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
             where = f"{turn}, expected_tools[{index}]"
-            lines.append(f"  {where}: {expectation}")
+            lines.append(f"  {where}: {expectation_text(check.expected_tool)}")
             lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or f"{where}: {check.unmatched_reason}"
         for problem in result.problems:

@@ -16,11 +16,21 @@ from typing import NamedTuple
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import expectation_text
+from toolmatch._selection.run import OneOfTurns
+
+if TYPE_CHECKING:
+    from toolmatch._spec.loading import TestCase
 
 __all__ = [
+    "FailedCheck",
     "MinPassRate",
+    "PassK",
+    "failed_checks",
     "mean_pass_k",
     "parse_min_pass_rate",
+    "parse_pass_k",
     "pass_hat_k",
     "pass_k_series",
     "pass_k_stretches",
@@ -34,7 +44,8 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     ``n`` runs of whether all ``k`` passed, as the nearest float.
 
     ``pass_hat_k(n, c, 1)`` is the pass rate ``c / n``; ``toolmatch check`` reports it
-    for every ``k`` from 1 to ``n`` (docs/cli.md, Trials).
+    at ``k`` = 1, 2, 4, 8, ... and ``n``, or where ``--pass-k`` says (docs/cli.md, Trials);
+    this function gives it at any ``k``.
 
     >>> from toolmatch import pass_hat_k
     >>> pass_hat_k(4, 2, 1)
@@ -205,3 +216,129 @@ def parse_min_pass_rate(text: str) -> MinPassRate:
     if value is None or not 0 <= value <= 1:
         raise ValueError(f"must be a number from 0 to 1, such as 0.8, got {short_repr(text)}")
     return MinPassRate(text.strip(), value)
+
+
+class PassK(NamedTuple):
+    """``--pass-k``: the ``k`` at which pass^k is shown. ``chosen`` is the sorted list
+    given, or None: ``every`` for ``all``, else the doubling default (:meth:`points`)."""
+
+    chosen: tuple[int, ...] | None = None
+    every: bool = False
+
+    def points(self, n: int) -> range | list[int]:
+        """The ``k`` shown for ``n`` runs: 1, 2, 4, 8, ... below ``n``, then ``n`` itself;
+        every ``k`` up to ``n`` for ``all``; those of the list given that are at most ``n``
+        (a case has no pass^k above its runs)."""
+        if n < 1:
+            return []
+        if self.every:
+            return range(1, n + 1)
+        if self.chosen is not None:
+            return [k for k in self.chosen if k <= n]
+        return [*(1 << power for power in range(max(n - 1, 0).bit_length())), n]
+
+
+def parse_pass_k(text: str) -> PassK:
+    """``all``, or whole numbers of 1 or more separated by commas (``1,3,5``), sorted."""
+    if text.strip() == "all":
+        return PassK(every=True)
+    chosen = set()
+    for word in text.split(","):
+        word = word.strip()
+        try:  # a number of more digits than Python reads is refused as any other
+            k = int(word) if word.isascii() and word.isdigit() else 0
+        except ValueError:
+            k = 0
+        if k < 1:
+            raise ValueError(
+                "must be all or whole numbers of 1 or more separated by commas, such as "
+                f"1,2,5, got {short_repr(text)}"
+            )
+        chosen.add(k)
+    return PassK(tuple(sorted(chosen)))
+
+
+class FailedCheck(NamedTuple):
+    """A check that failed in some of a case's runs: its place in the case
+    (``turns[0].expected_tools[1]``, ``turns[0].max_calls``), what it asks, and in how many
+    of the runs checked it failed."""
+
+    place: str
+    description: str
+    failed: int
+    runs: int
+
+    @property
+    def flaky(self) -> bool:
+        """Whether it failed in some runs but not all."""
+        return self.failed < self.runs
+
+    @property
+    def share(self) -> float:
+        return self.failed / self.runs
+
+    @property
+    def name(self) -> str:
+        """Its place and description, as the text report names it."""
+        return f"{self.place} {self.description}"
+
+
+# What each turn option asks, for its check's description.
+_OPTION_TEXTS = {
+    "distinct": "a call of its own for each expectation",
+    "ordered": "the calls in the expected order",
+    "exhaustive": "no call that is not expected",
+    "no_repeats": "no repeated call",
+    "tools": "each call fits its tool's definition",
+}
+
+
+def failed_checks(
+    case: TestCase, broken: Mapping[tuple[int | None, int | str], int], runs: int
+) -> list[FailedCheck]:
+    """The checks of ``case`` that failed in some of its ``runs`` checked (``broken``
+    counts the runs in which each failed, as :meth:`RunVerdict.broken` names them): the
+    flaky ones first, most often failing first, then those failing in every run; each
+    group in the case's order (a turn's expectations, then its options, turn by turn; the
+    case's own ``max_calls`` and the number of turns last)."""
+    checks = sorted(broken.items(), key=lambda item: _order(item[0]))
+    found = [FailedCheck(*_describe(case, key), failed, runs) for key, failed in checks]
+    flaky = sorted((check for check in found if check.flaky), key=lambda check: -check.failed)
+    return flaky + [check for check in found if not check.flaky]
+
+
+def _order(key: tuple[int | None, int | str]) -> tuple[int, int, int]:
+    turn, item = key
+    last = 1 << 62
+    options = (
+        "distinct",
+        "ordered",
+        "exhaustive",
+        "max_calls",
+        "no_repeats",
+        "tools",
+        "one_of",
+        "turns",
+    )
+    if isinstance(item, int):
+        return (last if turn is None else turn, 0, item)
+    return (last if turn is None else turn, 1, options.index(item))
+
+
+def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, str]:
+    turn, item = key
+    if turn is None:
+        if item == "max_calls":
+            return "max_calls", f"at most {case.max_calls} call(s) in the case"
+        if item == "one_of":
+            return "one_of", f"one of the case's {len(case.alternatives)} alternatives"
+        return "turns", f"the case's {len(case.turns)} turn(s)"
+    expected = case.turns[turn]
+    if isinstance(expected, OneOfTurns):  # its only check is "one_of" (RunVerdict.broken)
+        return f"turns[{turn}].one_of", f"one of its {len(expected.alternatives)} alternatives"
+    if isinstance(item, int):
+        tool = expected.expected_tools[item]
+        return f"turns[{turn}].expected_tools[{item}]", expectation_text(tool)
+    if item == "max_calls":
+        return f"turns[{turn}].max_calls", f"at most {expected.max_calls} call(s)"
+    return f"turns[{turn}].{item}", _OPTION_TEXTS[item]

@@ -826,23 +826,63 @@ class TurnResult(TextDisplay, Record):
         return self.call_count - len(self.ignored)
 
     @property
-    def precision(self) -> float:
-        """The share of the judged calls that the best pairing gives an expectation."""
+    def precision(self) -> float | None:
+        """The share of the judged calls that the best pairing gives an expectation; None
+        in a turn of only ``never`` and caps (:attr:`never_broken`): nothing to pair."""
+        if self._never_only():
+            return None
         return _ratio(self.matched_calls, self.judged_calls)
 
     @property
-    def recall(self) -> float:
-        """The share of the expected calls (each expectation's ``count``) the pairing meets."""
+    def recall(self) -> float | None:
+        """The share of the expected calls (each expectation's ``count``) the pairing meets;
+        None in a turn of only ``never`` and caps: no call is expected."""
+        if self._never_only():
+            return None
         return _ratio(self.met_calls, self.expected_calls)
 
     @property
-    def f1(self) -> float:
-        """The harmonic mean of :attr:`precision` and :attr:`recall` (0 when both are 0)."""
+    def f1(self) -> float | None:
+        """The harmonic mean of :attr:`precision` and :attr:`recall` (0 when both are 0);
+        None in a turn of only ``never`` and caps."""
         precision, recall = self.precision, self.recall
+        if precision is None or recall is None:
+            return None
         return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
+    def _never_only(self) -> bool:
+        """Whether every expectation of the turn is a ``never`` or a cap (``count=0``), and
+        there is one: a turn that expects no call and forbids some."""
+        return not self.expected_calls and bool(self.checks)
+
+    @property
+    def never_broken(self) -> tuple[int, int] | None:
+        """In a turn of only ``never`` and caps: how many of them failed, of how many; None
+        in any other turn (its scores are :attr:`precision`, :attr:`recall`, :attr:`f1`).
+
+        >>> from toolmatch import ExpectedTool, check_turn
+        >>> result = check_turn([ExpectedTool.never("delete")], [{"name": "search"}])
+        >>> result.never_broken, result.recall, result.score_text()
+        ((0, 1), None, 'never: 0 of 1 broken')
+        """
+        if not self._never_only():
+            return None
+        return len(self._failed_checks()), len(self.checks)
+
+    def _score(self) -> float:
+        """One number for the turn: its f1; in a turn of only ``never`` and caps, the share
+        of them kept (what ``check_runs`` scores and ``one_of`` chooses the closest by)."""
+        if self.f1 is not None:
+            return self.f1
+        broken, of = self.never_broken or (0, 1)
+        return (of - broken) / of
+
     def score_text(self) -> str:
-        """The scores with their arithmetic: ``precision 2/3 = 0.67, recall 2/2 = 1.00, ...``."""
+        """The scores with their arithmetic: ``precision 2/3 = 0.67, recall 2/2 = 1.00, ...``,
+        or ``never: 1 of 2 broken`` in a turn of only ``never`` and caps."""
+        broken = self.never_broken
+        if broken is not None:
+            return f"never: {broken[0]} of {broken[1]} broken"
         return (
             f"precision {_ratio_text(self.matched_calls, self.judged_calls)}, "
             f"recall {_ratio_text(self.met_calls, self.expected_calls)}, f1 {self.f1:.2f}"
@@ -959,9 +999,7 @@ the turn has no calls"
             "call_count": self.call_count,
             "ignored": [ignored.as_dict() for ignored in self.ignored],
             "unexpected_call_indices": list(self.unexpected_call_indices),
-            "precision": _ratio_json(self.matched_calls, self.judged_calls),
-            "recall": _ratio_json(self.met_calls, self.expected_calls),
-            "f1": self.f1,
+            **self._scores_json(),
             "checks": [check.as_dict() for check in self.checks],
             # only with one_of: a result without alternatives is written as before
             **(
@@ -969,6 +1007,17 @@ the turn has no calls"
                 if self._alternatives
                 else {}
             ),
+        }
+
+    def _scores_json(self) -> dict[str, Any]:
+        broken = self.never_broken
+        if broken is not None:  # no call expected: nothing to pair, the never count instead
+            never = {"broken": broken[0], "of": broken[1]}
+            return {"precision": None, "recall": None, "f1": None, "never": never}
+        return {
+            "precision": _ratio_json(self.matched_calls, self.judged_calls),
+            "recall": _ratio_json(self.met_calls, self.expected_calls),
+            "f1": self.f1,
         }
 
 

@@ -220,7 +220,7 @@ def closest(alternatives: Sequence[Sequence[TurnResult]]) -> int:
     first (docs/selection.md)."""
     best, best_key = 0, (-1.0, 0)
     for number, results in enumerate(alternatives):
-        score = sum(result.f1 for result in results) / len(results) if results else 0.0
+        score = sum(result._score() for result in results) / len(results) if results else 0.0
         key = (score, -sum(_failures(result) for result in results))
         if key > best_key:
             best, best_key = number, key
@@ -339,6 +339,29 @@ class RunVerdict:
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
+    def broken(self) -> list[tuple[int | None, int | str]]:
+        """What fails in the run's turns judged so far (every turn, after :meth:`results`
+        or :meth:`failed_results`), as ``(turn, expectation number or option name)``; the
+        case's own ``max_calls`` and a turn missing on one side (``"turns"``) have turn
+        None."""
+        broken: list[tuple[int | None, int | str]] = []
+        case: list[tuple[int | None, int | str]] = []  # the case's own, each once, last
+        for number, verdict in enumerate(self._judged):
+            if verdict.passed:
+                continue
+            if verdict.reason is not None:  # its expectations' failures would only repeat it
+                if (None, "turns") not in case:
+                    case.append((None, "turns"))
+                continue
+            if getattr(verdict, "chosen", None) is not None:
+                # Runs may choose different alternatives: the check is the turn's one_of.
+                broken.append((number, "one_of"))
+            else:
+                broken += [(number, item) for item in verdict.broken()]
+            if verdict.over is not None:  # set on one turn only
+                case.insert(0, (None, "max_calls"))
+        return broken + case
+
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""
@@ -398,6 +421,11 @@ class RunAlternatives:
         if not self.passed:
             self.results()  # the closest is chosen by the results' scores
         return self._verdicts[self._number if not self.passed else -1].verdicts()
+
+    def broken(self) -> list[tuple[int | None, int | str]]:
+        """What fails, as :meth:`RunVerdict.broken` gives it: the case's ``one_of``, since
+        runs may be closest to different alternatives."""
+        return [] if self.passed else [(None, "one_of")]
 
     def failed_results(self) -> list[TurnResult]:
         """The chosen alternative's failed results (all of a passing one's pass)."""

@@ -196,6 +196,29 @@ class _Verdict:
         assert self.assigned is not None
         return {call: number for number, got in enumerate(self.assigned) if got for call in got}
 
+    def broken(self) -> list[int | str]:
+        """What fails in this turn, for the trials' failed checks (docs/cli.md): each
+        failing expectation's number, then the name of each turn option broken."""
+        plan, met = self.turn, self.met
+        broken: list[int | str] = [number for number in range(len(met)) if not met[number]]
+        assigned = self.assigned
+        if assigned is not None:
+            demands = self.demands
+            # Enough calls match, but not enough of their own: the order or the pairing.
+            if any(len(got or ()) < demands[number] for number, got in enumerate(assigned)):
+                broken.append(
+                    "ordered" if plan.ordered else "exhaustive" if plan.exhaustive else "distinct"
+                )
+            if self.unexpected and "exhaustive" not in broken:
+                broken.append("exhaustive")
+        if plan.max_calls is not None and self.kept_count > plan.max_calls:
+            broken.append("max_calls")
+        if self.repeats:
+            broken.append("no_repeats")
+        if self.misfits:
+            broken.append("tools")
+        return broken
+
     def result(self, turn: int | None = None) -> TurnResult:
         """The turn's full result, with what the run around it found wrong here."""
         plan = self.turn

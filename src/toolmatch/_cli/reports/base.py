@@ -13,13 +13,14 @@ import json
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import IO
 
     from toolmatch._cli.reports.progress import Progress
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place
-    from toolmatch._runs.trials import MinPassRate
+    from toolmatch._runs.trials import FailedCheck, MinPassRate
 
 __all__ = ["Format", "Output", "Summary", "Tally", "plural"]
 
@@ -139,13 +140,19 @@ class Format:
         trials; ``repeated``: some case ran more than once."""
         raise NotImplementedError
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
-        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`)."""
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
+        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`);
+        ``points`` are the k it holds (``--pass-k``)."""
         raise NotImplementedError
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        """The checks of a case of several runs that failed in some of them, flaky first
+        (told after its trials, only when :meth:`trials_shown`)."""
+        raise NotImplementedError
+
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         """Where the mean pass^k series over the cases goes, each value with how many cases
-        it is over (asked only when :meth:`trials_shown`)."""
+        it is over (asked only when :meth:`trials_shown`), at the k of ``points``."""
         raise NotImplementedError
 
     def end(self, summary: Summary) -> None:

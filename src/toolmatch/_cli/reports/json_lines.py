@@ -13,12 +13,15 @@ from toolmatch._cli.reports.series import json_mean, json_sink, json_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.trials import FailedCheck
 
-__all__ = ["JsonLines"]
+__all__ = ["JsonLines", "check_counts"]
 
 
 class JsonLines(Format):
@@ -64,17 +67,23 @@ class JsonLines(Format):
     def trials_shown(self, repeated: bool) -> float | None:
         return 0.0  # every case's, with every digit
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
         row = {
             "type": "trials",
             "case": name,
             "runs": runs,
             "passed": passed,
             "pass_rate": passed / runs,
+            "k": list(points),
         }
         return json_sink(self.output.write, json.dumps(row), json_value, "}}\n")
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        for check in checks:
+            row = {"type": "check", "case": name, "check": check.place, **check_counts(check)}
+            self.pending.append(f"{json.dumps(row)}\n")
+
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         tally = summary.tally
         row = {
             "type": "summary",
@@ -85,6 +94,7 @@ class JsonLines(Format):
             "lines": summary.lines,
             "cases": summary.cases,
             "pass_rate": summary.pass_rate,
+            "k": list(points),
         }
         ending = f"}}{summary.gate()}}}\n"
         return json_sink(self.output.write, json.dumps(row), json_mean, ending)
@@ -96,3 +106,14 @@ class JsonLines(Format):
         ]
         row = {"type": "coverage", "tools": tools, "never_called": never_called}
         self.pending.append(f"{json.dumps(row)}\n")
+
+
+def check_counts(check: FailedCheck) -> dict[str, object]:
+    """A failed check's description and counts, as JSON rows and JUnit properties give them."""
+    return {
+        "description": check.description,
+        "failed": check.failed,
+        "runs": check.runs,
+        "share": check.share,
+        "flaky": check.flaky,
+    }

@@ -7,14 +7,18 @@ from collections.abc import Callable
 
 from toolmatch._cli.files import Replacement
 from toolmatch._cli.reports.base import Format
+from toolmatch._cli.reports.json_lines import check_counts
 from toolmatch._cli.reports.series import json_mean, json_sink, json_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.traces import LINE
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolmatch._cli.reports.base import Summary, Tally
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.trials import FailedCheck
 
 __all__ = ["JUnit"]
 
@@ -129,13 +133,17 @@ class JUnit(Format):
     def trials_shown(self, repeated: bool) -> float | None:
         return 0.0  # every case's, with every digit
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
-        counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs}
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
+        counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs, "k": list(points)}
         write = self.property(f"trials:{name}")
         return json_sink(write, json.dumps(counts), json_value, "}}")
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
-        totals = {"cases": summary.cases, "pass_rate": summary.pass_rate}
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        for check in checks:
+            self.property(f"check:{name}:{check.place}")(json.dumps(check_counts(check)))
+
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
+        totals = {"cases": summary.cases, "pass_rate": summary.pass_rate, "k": list(points)}
         write = self.property("trials")
         return json_sink(write, json.dumps(totals), json_mean, f"}}{summary.gate()}}}")
 

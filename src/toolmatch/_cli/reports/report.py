@@ -17,7 +17,7 @@ from toolmatch._cli.reports.series import write_series
 from toolmatch._cli.reports.text import Text
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import ERROR, PASS
-from toolmatch._runs.trials import mean_pass_k, pass_k_stretches
+from toolmatch._runs.trials import PassK, failed_checks, mean_pass_k, pass_k_stretches
 from toolmatch._spec.loading import TestCase
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ class Report:
         formats: Sequence[Format],
         output: Output,
         min_pass_rate: MinPassRate | None = None,
+        pass_k: PassK | None = None,
     ) -> None:
         self.names = frozenset(names)
         self.reading = reading  # where each record is
@@ -73,10 +74,15 @@ class Report:
         self.formats = formats
         self.output = output
         self.min_pass_rate = min_pass_rate
+        self.pass_k = PassK() if pass_k is None else pass_k  # the k of pass^k shown
         self.tally = Tally()
         # Each case's trials, as counts only: memory does not grow with the runs.
         self.runs: dict[str, int] = {}
         self.passes: dict[str, int] = {}
+        # The runs of each case that could not be checked, and in how many of those checked
+        # each check failed (RunVerdict.broken): the trials' failed checks.
+        self.errored: dict[str, int] = {}
+        self.broken: dict[str, Counter[tuple[int | None, int | str]]] = {}
         self.without_case = 0  # bad lines that name no case of the spec
         self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
         # Whether an outcome needs its place: its file in the title, or a format asks.
@@ -94,7 +100,7 @@ class Report:
 
     def add(self, outcome: Outcome) -> None:
         # Counted before it is told: printing may fail (| head).
-        kind, number, name, details, message, body = outcome
+        kind, number, name, details, message, body, broken = outcome
         self.next_line = number + 1
         if kind == ERROR:
             self.tally.errors += 1
@@ -102,6 +108,7 @@ class Report:
                 # The case did run, badly: reported once as an error, not again as missing,
                 # and a trial that did not pass.
                 self.runs[name] = self.runs.get(name, 0) + 1
+                self.errored[name] = self.errored.get(name, 0) + 1
             else:
                 self.without_case += 1
             where = self.reading.place(number)
@@ -122,6 +129,10 @@ class Report:
             self._passed(name, run, title, place, body)
         else:
             self.tally.failed += 1
+            counts = self.broken.get(name)
+            if counts is None:
+                counts = self.broken[name] = Counter()
+            counts.update(broken)
             self._failed(name, run, title, place, message, details, body)
 
     @property
@@ -160,8 +171,10 @@ class Report:
             self.without_case,
         )
         # The mean pass rate and pass^k over the cases that ran, with the summary.
-        mean_sinks = [each.mean_trials(summary) for each in shown]
-        write_series(means if first is None else chain([first], means), mean_sinks)
+        points = self.pass_k.points(max((runs for runs, _ in by_counts), default=0))
+        mean_sinks = [each.mean_trials(summary, points) for each in shown]
+        series = means if first is None else chain([first], means)
+        write_series(series, mean_sinks, None if self.pass_k.every else points)
         for each in self.formats:
             each.end(summary)
         self.flush()
@@ -194,6 +207,15 @@ class Report:
             by_counts[runs, passed] += 1
             if least is not None and Fraction(passed, runs) < least:
                 short.append((name, f"{passed}/{runs} passed"))
-            sinks: list[Sink[float]] = [each.case_trials(name, runs, passed) for each in shown]
-            write_series(pass_k_stretches(runs, passed, negligible), sinks)
+            points = self.pass_k.points(runs)
+            sinks: list[Sink[float]] = [
+                each.case_trials(name, runs, passed, points) for each in shown
+            ]
+            stretches = pass_k_stretches(runs, passed, negligible)
+            write_series(stretches, sinks, None if self.pass_k.every else points)
+            checked = runs - self.errored.get(name, 0)
+            if checked > 1 and name in self.broken:  # one run's checks only repeat its FAIL
+                checks = failed_checks(case, self.broken[name], checked)
+                for each in shown:
+                    each.failed_checks(name, checks)
         return by_counts, short

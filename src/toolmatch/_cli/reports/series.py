@@ -44,16 +44,22 @@ def text_value(value: float) -> str:
 SHOWN_AS_ZERO = 0.0005
 
 
-def write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[Sink[_T]]) -> None:
+def write_series(
+    stretches: Iterable[tuple[_T, int]],
+    sinks: Sequence[Sink[_T]],
+    points: Sequence[int] | None = None,
+) -> None:
     """Writes one line of pass^k values to each sink, a chunk at a time: a case of many
     runs has as many values, and its line is never whole in memory. Each stretch of equal
-    values is shown once, its numbers k joined by what comes between them."""
+    values is shown once, its numbers k joined by what comes between them. With
+    ``points`` (sorted), only the values at those k are written."""
     if not sinks:  # nothing shows them: not worth computing
         return
     for write, head, _, _, _ in sinks:
         write(head)
     separator = ""
-    for chunk in _chunks(stretches):
+    items = _every(stretches) if points is None else _picked(stretches, points)
+    for chunk in _chunks(items):
         for write, _, before, shown, _ in sinks:
             texts = []
             for k, value, times in chunk:
@@ -69,17 +75,41 @@ def write_series(stretches: Iterable[tuple[_T, int]], sinks: Sequence[Sink[_T]])
         write(ending)
 
 
-def _chunks(stretches: Iterable[tuple[_T, int]]) -> Iterator[list[tuple[int, _T, int]]]:
-    """The stretches as ``(first k, value, how many)``, in lists of _CHUNK values in all."""
-    chunk: list[tuple[int, _T, int]] = []
-    room, k = _CHUNK, 1
+def _every(stretches: Iterable[tuple[_T, int]]) -> Iterator[tuple[int, _T, int]]:
+    """The stretches as ``(first k, value, how many)``."""
+    k = 1
     for value, times in stretches:
+        yield k, value, times
+        k += times
+
+
+def _picked(
+    stretches: Iterable[tuple[_T, int]], points: Sequence[int]
+) -> Iterator[tuple[int, _T, int]]:
+    """The values at ``points`` only, each as ``(k, value, 1)``."""
+    wanted = iter(points)
+    k = next(wanted, None)
+    last = 0  # the last k of the stretches so far
+    for value, times in stretches:
+        last += times
+        while k is not None and k <= last:
+            yield k, value, 1
+            k = next(wanted, None)
+        if k is None:
+            return
+
+
+def _chunks(items: Iterable[tuple[int, _T, int]]) -> Iterator[list[tuple[int, _T, int]]]:
+    """The items ``(first k, value, how many)`` in lists of _CHUNK values in all."""
+    chunk: list[tuple[int, _T, int]] = []
+    room = _CHUNK
+    for k, value, times in items:
         while times > room:  # a long stretch: the rest of this chunk, then the next
             chunk.append((k, value, room))
             yield chunk
             k, times, chunk, room = k + room, times - room, [], _CHUNK
         chunk.append((k, value, times))
-        k, room = k + times, room - times
+        room -= times
         if not room:
             yield chunk
             chunk, room = [], _CHUNK

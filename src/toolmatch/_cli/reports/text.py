@@ -13,10 +13,13 @@ from toolmatch._cli.reports.series import SHOWN_AS_ZERO, text_value
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.trials import FailedCheck
 
 __all__ = ["Text"]
 
@@ -59,18 +62,27 @@ class Text(Format):
         # PASS or FAIL. The values show with three decimals.
         return SHOWN_AS_ZERO if repeated else None
 
-    def case_trials(self, name: str, runs: int, passed: int) -> Sink[float]:
-        head = f"TRIALS {printable(name)}: {passed}/{runs} passed, "
+    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
+        # With --pass-k, a case may have fewer runs than every k listed: its counts only.
+        head = f"TRIALS {printable(name)}: {passed}/{runs} passed{', ' if points else ''}"
         return (self.output.write, head, "pass^", text_value, "\n")
 
-    def mean_trials(self, summary: Summary) -> Sink[tuple[float, int]]:
+    def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
+        for check in checks:
+            if check.flaky:
+                how = f"failed in {check.failed} of {check.runs} runs ({check.share:.2f})"
+                self._print(f"FLAKY {name}: {check.name}: {how}")
+            else:
+                self._print(f"BROKEN {name}: {check.name}: failed in all {check.runs} runs")
+
+    def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
         cases = summary.cases
 
         def mean(value: tuple[float, int]) -> str:
             shown = f" {value[0]:.3f}"
             return shown if value[1] == cases else f"{shown} ({plural(value[1], 'case')})"
 
-        head = f"TRIALS mean over {plural(cases, 'case')}: "
+        head = f"TRIALS mean over {plural(cases, 'case')}{': ' if points else ''}"
         return (self.output.write, head, "pass^", mean, "\n")
 
     def end(self, summary: Summary) -> None:

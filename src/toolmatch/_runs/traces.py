@@ -24,6 +24,7 @@ from typing import NamedTuple
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import scan_object
 from toolmatch._runs.envelope import RecordError
+from toolmatch._runs.json_text import DECLINED, fast_loads
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator
@@ -138,6 +139,9 @@ def read_item(item: object) -> object:
 
 
 def _read_line(raw: bytes) -> object:
+    run = fast_loads(raw)
+    if run is not DECLINED:
+        return run
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

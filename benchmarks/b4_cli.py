@@ -297,8 +297,9 @@ def _profile(spec: Path, traces: Path) -> tuple[str, list[str]]:
             _share(stats, "_selection/turn.py", "judge")
             + _share(stats, "_selection/turn.py", "result")
         ),
-        "parsing the lines (json's scanner)": (
-            _share(stats, "_readers/reading.py", "scan_object", caller="_read_line")
+        "parsing the lines (orjson where installed, else json's scanner)": (
+            _share(stats, "_runs/json_text.py", "fast_loads", caller="_read_line")
+            + _share(stats, "_readers/reading.py", "scan_object", caller="_read_line")
             + _share(stats, "__init__.py", "loads", caller="_read_line")
         ),
         "printing the report": _share(stats, "_cli/reports/report.py", "add"),

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Lines",
     "Place",
+    "Rows",
     "TracesSource",
     "Span",
     "StoppedError",
@@ -349,6 +350,17 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         return head, tail
 
 
+class Rows(list):  # type: ignore[type-arg]  # of records
+    """A batch of Parquet rows read at once, each a record (a dict): one block for many
+    rows, so that the report writes them at once, as it writes a block of lines.
+
+    >>> Rows([{"case": "a"}, {"case": "b"}])
+    [{'case': 'a'}, {'case': 'b'}]
+    """
+
+    __slots__ = ()
+
+
 def _crc(lines: list[bytes]) -> int:
     # One pass over a copy: crc32 called once per line costs more than joining them.
     return zlib.crc32(b"".join(lines))
@@ -600,9 +612,10 @@ def _read_parquet(
         for batch in file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted):
             done += batch.num_rows
             reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
-            for row in batch.to_pylist():
-                reading.lines += 1
-                yield reading.lines, 1, row
+            if batch.num_rows:
+                first = reading.lines + 1
+                reading.lines += batch.num_rows
+                yield first, batch.num_rows, Rows(batch.to_pylist())
     except (OSError, pyarrow.ArrowException) as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -860,9 +873,9 @@ def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) 
 
     A block is ``(first, count, item)``: the number of its first record, how many numbers
     it takes, and its item: :class:`Lines` of JSON Lines (:func:`lines_of` gives those not
-    blank, with their numbers) or one record: a Parquet row (a dict, read in batches of rows
-    so memory stays flat) or a run of a ``.json`` file. :func:`read_item` gives a line's or
-    an item's record, and ``reading.place(number)`` its file and line, row or item.
+    blank, with their numbers), :class:`Rows` of Parquet (dicts, read in batches of rows so
+    memory stays flat), or one record: a run of a ``.json`` file. :func:`read_item` gives a
+    line's or an item's record, and ``reading.place(number)`` its file and line, row or item.
     ``columns`` are the top-level fields a record needs: Parquet files read only those
     columns (all, when ``None``). Files of a directory are opened as they come; one that
     cannot be read raises :class:`StoppedError`, as a file cut off does.
@@ -918,5 +931,7 @@ def trace_items(
     for first, _, item in trace_blocks(reading, columns):
         if type(item) is Lines:
             yield from lines_of(first, item)
+        elif type(item) is Rows:
+            yield from enumerate(item, first)
         else:
             yield first, item

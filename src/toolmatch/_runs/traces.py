@@ -290,7 +290,8 @@ class Span:
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
     copying them to it through a pipe; ``crc`` is the CRC-32 of the bytes counted, so that
-    a file replaced or rewritten meanwhile, even with lines as long, is found out.
+    a file replaced or rewritten meanwhile, even with lines as long, is found out. Its
+    lines compute it when they are sent (``None`` until then): one process never pays it.
 
     >>> Span("runs.jsonl", 0, 4096, 3, 0x1234).lines
     3
@@ -299,10 +300,10 @@ class Span:
     # A plain class: a NamedTuple costs a compile at import time.
     __slots__ = ("crc", "lines", "offset", "path", "size")
 
-    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int) -> None:
+    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int | None) -> None:
         self.path, self.offset, self.size, self.lines, self.crc = path, offset, size, lines, crc
 
-    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int]]:
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int | None]]:
         return Span, (self.path, self.offset, self.size, self.lines, self.crc)
 
     def read(self) -> Lines:
@@ -332,9 +333,12 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         self.span = span
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.span is None:
+        span = self.span
+        if span is None:
             return Lines, (list(self), self.size)
-        return self.span.__reduce__()
+        if span.crc is None:  # sent to a worker: the bytes it must find again
+            span.crc = _crc(self)
+        return span.__reduce__()
 
     def split(self, count: int) -> tuple[Lines, Lines]:
         """The first ``count`` lines and the rest, each with its place in the file."""
@@ -343,10 +347,8 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
         span = self.span
         if span is not None:
-            head.span = Span(span.path, span.offset, taken, count, _crc(head))
-            tail.span = Span(
-                span.path, span.offset + taken, tail.size, span.lines - count, _crc(tail)
-            )
+            head.span = Span(span.path, span.offset, taken, count, None)
+            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count, None)
         return head, tail
 
 
@@ -388,7 +390,7 @@ def _line_blocks(
         first = reading.lines + 1
         reading.lines += len(read)
         size = sum(map(len, read))
-        span = None if at is None else Span(at, offset, size, len(read), _crc(read))
+        span = None if at is None else Span(at, offset, size, len(read), None)
         lines = Lines(read, size, span)
         offset += size
         if packed is None:

@@ -354,6 +354,8 @@ def run(config: Config) -> Section:
             "parquet": _check_command(spec, parquet, "--no-progress"),
             "update": [sys.executable, "-c", UPDATE, *map(str, (spec, root / "up.json", traces))],
         }
+        if _usable() > 2:  # else --jobs auto is --jobs 2
+            commands["auto"] = _check_command(spec, traces, "--no-progress", "--jobs", "auto")
         if no_parquet is not None:
             del commands["parquet"]
             section.notes.append(no_parquet)
@@ -433,6 +435,23 @@ def run(config: Config) -> Section:
         budget = OUTPUT_INPUT_BUDGETS[name][1]
         if not config.quick and name in seconds and min(seconds[name]) / one > budget:
             section.notes.append(f"{OUTPUT_INPUT_BUDGETS[name][0]} over its budget: {reason}")
+    if "auto" in seconds:
+        auto = min(seconds["auto"])
+        section.figures.append(
+            Figure(
+                name=f"--jobs auto, {_usable()} usable cores, {calls:,} calls",
+                contender="toolmatch check --jobs auto",
+                reference="one process",
+                value=_rate(auto, calls),
+                reference_value=_rate(one, calls),
+                ratio=auto / one,
+                cross_check=f"{one / auto:.2f}x as fast on {_usable()} usable cores",
+            )
+        )
+    else:
+        section.notes.append(
+            f"--jobs auto starts one worker per usable core: {_usable()} here, as --jobs 2"
+        )
     full_peak, small_peak = max(peaks["one"]), max(peaks["small"])
     section.figures.append(
         Figure(
@@ -470,6 +489,16 @@ def run(config: Config) -> Section:
         f"one in ten failing; {config.cli_runs} run(s) per command, rotating; best kept"
     )
     return section
+
+
+def _usable() -> int:
+    """The cores this process may run on: what ``--jobs auto`` starts a worker for."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _cores() -> int:

@@ -623,6 +623,8 @@ def _read_spec(
     try:
         with open(where, "rb") as spec_file:
             raw = spec_file.read()
+        # The same bytes load as the same cases (a tools: file the spec names is not read
+        # again: the lock guards the spec alone).
         if raw == loaded[0]:
             return raw, list(loaded[1])
         cases = load(where)

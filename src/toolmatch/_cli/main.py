@@ -336,6 +336,8 @@ def _check(options: argparse.Namespace) -> int:
     unreadable = read_syntax(options)
     if unreadable is not None:
         return unreadable
+    # --update reads the spec again under its lock: the same bytes need no second load.
+    before = None if options.update is None else _bytes_of(options.spec)
     try:
         cases, warned = _load(options, options.spec)
     except ConfigError as error:
@@ -354,7 +356,8 @@ def _check(options: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
     if options.update is not None:
-        updated = _update(options, cases, stdin)
+        loaded = None if before is None or _bytes_of(options.spec) != before else before
+        updated = _update(options, cases, stdin, loaded)
         if isinstance(updated, int):
             return updated
         cases = updated
@@ -393,10 +396,22 @@ def _check(options: argparse.Namespace) -> int:
                 junit.discard()
 
 
+def _bytes_of(where: str) -> bytes | None:
+    try:
+        with open(where, "rb") as file:
+            return file.read()
+    except OSError:  # loading it says why it cannot be read
+        return None
+
+
 def _update(
-    options: argparse.Namespace, cases: list[TestCase], stdin: IO[bytes] | None
+    options: argparse.Namespace,
+    cases: list[TestCase],
+    stdin: IO[bytes] | None,
+    loaded: bytes | None,
 ) -> int | list[TestCase]:
-    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status."""
+    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status.
+    ``loaded`` is the spec's bytes ``cases`` were loaded from, if they were read whole."""
     from toolmatch._cli.update import update_spec
 
     try:
@@ -405,7 +420,12 @@ def _update(
         return fail(str(error))
     with reading:
         return update_spec(
-            options, cases, reading, envelope_of(options), lambda where: _load(options, where)[0]
+            options,
+            cases,
+            reading,
+            envelope_of(options),
+            lambda where: _load(options, where)[0],
+            loaded,
         )
 
 

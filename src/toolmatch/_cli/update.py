@@ -519,8 +519,12 @@ def update_spec(
     reading: TracesSource,
     envelope: Envelope | None,
     load: Callable[[str], list[TestCase]],
+    loaded: bytes | None = None,
 ) -> int | list[TestCase]:
     """Updates the spec from the runs of TRACES, read through ``reading``.
+
+    ``loaded`` is the spec's bytes ``cases`` were loaded from: a spec that still holds them
+    under the lock is not loaded again.
 
     The runs are read first; then, holding the spec's lock, the spec is read, the changes
     planned and the new spec written whole, or nothing. Prints the change as a unified diff
@@ -541,18 +545,21 @@ def update_spec(
     except OSError as error:
         return fail(f"cannot update the spec {where}: {error.strerror or error}")
     try:
-        return _update_locked(options, runs, load)
+        return _update_locked(options, runs, load, (loaded, cases))
     finally:
         lock.close()
 
 
 def _update_locked(
-    options: Any, runs: Runs, load: Callable[[str], list[TestCase]]
+    options: Any,
+    runs: Runs,
+    load: Callable[[str], list[TestCase]],
+    loaded: tuple[bytes | None, Sequence[TestCase]],
 ) -> int | list[TestCase]:
     from toolmatch._spec.splicing import SpecText, SplicingError
 
     where = options.spec
-    read = _read_spec(where, load)
+    read = _read_spec(where, load, loaded)
     if isinstance(read, str):
         return fail(f"cannot update the spec {where}: {read}; the spec is unchanged")
     raw, cases = read
@@ -619,12 +626,19 @@ def _locked(where: str) -> _Lock:
 
 
 def _read_spec(
-    where: str, load: Callable[[str], list[TestCase]]
+    where: str,
+    load: Callable[[str], list[TestCase]],
+    loaded: tuple[bytes | None, Sequence[TestCase]],
 ) -> tuple[bytes, list[TestCase]] | str:
-    """The spec's bytes and its cases, read together, or why they cannot be."""
+    """The spec's bytes and its cases, read together, or why they cannot be: the cases
+    ``loaded`` gives with the bytes they were loaded from, when the spec still holds those."""
     try:
         with open(where, "rb") as spec_file:
             raw = spec_file.read()
+        # The same bytes load as the same cases (a tools: file the spec names is not read
+        # again: the lock guards the spec alone).
+        if raw == loaded[0]:
+            return raw, list(loaded[1])
         cases = load(where)
         with open(where, "rb") as spec_file:
             again = spec_file.read()

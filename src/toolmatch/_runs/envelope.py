@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.json_text import DECLINED, fast_loads
 
 if TYPE_CHECKING:
     from typing import Any
@@ -39,6 +40,9 @@ def turns_value(value: object) -> object:
     """
     if not isinstance(value, (str, bytes)):
         return value
+    turns = fast_loads(value)
+    if turns is not DECLINED:
+        return turns
     try:
         return json.loads(value)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError

@@ -13,7 +13,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
-from toolmatch._runs.traces import Lines, lines_of, read_item
+from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
 from toolmatch._selection.results import TurnResult
 from toolmatch._spec.loading import TestCase, judge_case
 
@@ -56,10 +56,14 @@ class Judge:
         self.coverage = Coverage() if coverage else None
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
-        """The outcomes of a block of ``trace_blocks``: its lines', or its one record's."""
+        """The outcomes of a block of ``trace_blocks``: its lines', its rows', or its one
+        record's."""
         if type(item) is Lines:
             judge = self.judge
             return [judge(number, line) for number, line in lines_of(first, item)]
+        if type(item) is Rows:
+            judge = self.judge
+            return [judge(number, row) for number, row in enumerate(item, first)]
         return [self.judge(first, item)]
 
     def judge(self, number: int, item: object) -> Outcome:

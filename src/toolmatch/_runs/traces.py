@@ -24,6 +24,7 @@ from typing import NamedTuple
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import scan_object
 from toolmatch._runs.envelope import RecordError
+from toolmatch._runs.json_text import DECLINED, fast_loads
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Lines",
     "Place",
+    "Rows",
     "TracesSource",
     "Span",
     "StoppedError",
@@ -138,6 +140,9 @@ def read_item(item: object) -> object:
 
 
 def _read_line(raw: bytes) -> object:
+    run = fast_loads(raw)
+    if run is not DECLINED:
+        return run
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -285,7 +290,8 @@ class Span:
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
     copying them to it through a pipe; ``crc`` is the CRC-32 of the bytes counted, so that
-    a file replaced or rewritten meanwhile, even with lines as long, is found out.
+    a file replaced or rewritten meanwhile, even with lines as long, is found out. Its
+    lines compute it when they are sent (``None`` until then): one process never pays it.
 
     >>> Span("runs.jsonl", 0, 4096, 3, 0x1234).lines
     3
@@ -294,10 +300,10 @@ class Span:
     # A plain class: a NamedTuple costs a compile at import time.
     __slots__ = ("crc", "lines", "offset", "path", "size")
 
-    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int) -> None:
+    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int | None) -> None:
         self.path, self.offset, self.size, self.lines, self.crc = path, offset, size, lines, crc
 
-    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int]]:
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int | None]]:
         return Span, (self.path, self.offset, self.size, self.lines, self.crc)
 
     def read(self) -> Lines:
@@ -327,9 +333,12 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         self.span = span
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.span is None:
+        span = self.span
+        if span is None:
             return Lines, (list(self), self.size)
-        return self.span.__reduce__()
+        if span.crc is None:  # sent to a worker: the bytes it must find again
+            span.crc = _crc(self)
+        return span.__reduce__()
 
     def split(self, count: int) -> tuple[Lines, Lines]:
         """The first ``count`` lines and the rest, each with its place in the file."""
@@ -338,11 +347,20 @@ class Lines(list):  # type: ignore[type-arg]  # of bytes
         head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
         span = self.span
         if span is not None:
-            head.span = Span(span.path, span.offset, taken, count, _crc(head))
-            tail.span = Span(
-                span.path, span.offset + taken, tail.size, span.lines - count, _crc(tail)
-            )
+            head.span = Span(span.path, span.offset, taken, count, None)
+            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count, None)
         return head, tail
+
+
+class Rows(list):  # type: ignore[type-arg]  # of records
+    """A batch of Parquet rows read at once, each a record (a dict): one block for many
+    rows, so that the report writes them at once, as it writes a block of lines.
+
+    >>> Rows([{"case": "a"}, {"case": "b"}])
+    [{'case': 'a'}, {'case': 'b'}]
+    """
+
+    __slots__ = ()
 
 
 def _crc(lines: list[bytes]) -> int:
@@ -372,7 +390,7 @@ def _line_blocks(
         first = reading.lines + 1
         reading.lines += len(read)
         size = sum(map(len, read))
-        span = None if at is None else Span(at, offset, size, len(read), _crc(read))
+        span = None if at is None else Span(at, offset, size, len(read), None)
         lines = Lines(read, size, span)
         offset += size
         if packed is None:
@@ -596,9 +614,10 @@ def _read_parquet(
         for batch in file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted):
             done += batch.num_rows
             reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
-            for row in batch.to_pylist():
-                reading.lines += 1
-                yield reading.lines, 1, row
+            if batch.num_rows:
+                first = reading.lines + 1
+                reading.lines += batch.num_rows
+                yield first, batch.num_rows, Rows(batch.to_pylist())
     except (OSError, pyarrow.ArrowException) as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -856,9 +875,9 @@ def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) 
 
     A block is ``(first, count, item)``: the number of its first record, how many numbers
     it takes, and its item: :class:`Lines` of JSON Lines (:func:`lines_of` gives those not
-    blank, with their numbers) or one record: a Parquet row (a dict, read in batches of rows
-    so memory stays flat) or a run of a ``.json`` file. :func:`read_item` gives a line's or
-    an item's record, and ``reading.place(number)`` its file and line, row or item.
+    blank, with their numbers), :class:`Rows` of Parquet (dicts, read in batches of rows so
+    memory stays flat), or one record: a run of a ``.json`` file. :func:`read_item` gives a
+    line's or an item's record, and ``reading.place(number)`` its file and line, row or item.
     ``columns`` are the top-level fields a record needs: Parquet files read only those
     columns (all, when ``None``). Files of a directory are opened as they come; one that
     cannot be read raises :class:`StoppedError`, as a file cut off does.
@@ -914,5 +933,7 @@ def trace_items(
     for first, _, item in trace_blocks(reading, columns):
         if type(item) is Lines:
             yield from lines_of(first, item)
+        elif type(item) is Rows:
+            yield from enumerate(item, first)
         else:
             yield first, item

@@ -13,6 +13,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.traces import LINE
 
 if TYPE_CHECKING:
+    import re
     from collections.abc import Sequence
 
     from toolmatch._cli.reports.base import Summary, Tally
@@ -21,6 +22,18 @@ if TYPE_CHECKING:
     from toolmatch._runs.trials import FailedCheck
 
 __all__ = ["JUnit"]
+
+_NOT_XML: re.Pattern[str] | None = None
+
+
+def _not_xml() -> re.Pattern[str]:
+    """The characters XML 1.0 cannot hold, compiled on first use."""
+    global _NOT_XML
+    if _NOT_XML is None:
+        import re
+
+        _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    return _NOT_XML
 
 
 class JUnit(Format):
@@ -44,29 +57,32 @@ class JUnit(Format):
         self.traces = reading.name
         self.directory = reading.directory  # each run's test case names its own file
         self.open_property = False
+        self._heads: dict[str | None, tuple[str, str]] = {}
 
     @staticmethod
     def _text(text: str) -> str:
-        import re
-
         # XML 1.0 cannot hold control characters, even escaped.
-        return re.sub("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", "?", text)
+        return _not_xml().sub("?", text)
 
     def _testcase(
         self, name: str, line: int | None, inner: str = "", file: str | None = None
     ) -> None:
         from xml.sax.saxutils import quoteattr
 
-        attributes = (
-            f"classname={quoteattr(self._text(self.suite))} name={quoteattr(self._text(name))} "
-            f"file={quoteattr(self._text(self.traces if file is None else file))}"
-        )
+        # The suite's and the file's attributes are the same for many test cases: made once.
+        head = self._heads.get(file)
+        if head is None:
+            text = self._text
+            where = self.traces if file is None else file
+            opening = f"<testcase classname={quoteattr(text(self.suite))} name="
+            self._heads[file] = head = (opening, f" file={quoteattr(text(where))}")
+        attributes = f"{head[0]}{quoteattr(self._text(name))}{head[1]}"
         if line is not None:
             attributes += f' line="{line}"'
         if inner:
-            self.body.write(f"    <testcase {attributes}>\n      {inner}\n    </testcase>\n")
+            self.body.write(f"    {attributes}>\n      {inner}\n    </testcase>\n")
         else:
-            self.body.write(f"    <testcase {attributes} />\n")
+            self.body.write(f"    {attributes} />\n")
 
     def _element(self, tag: str, kind: str, message: str, text: str = "") -> str:
         from xml.sax.saxutils import escape, quoteattr
@@ -171,8 +187,7 @@ class JUnit(Format):
             shutil.copyfileobj(self.properties, target)  # a value may be long
             target.write("    </properties>\n")
         self.body.seek(0)
-        for line in self.body:
-            target.write(line)
+        shutil.copyfileobj(self.body, target)
         target.write("  </testsuite>\n</testsuites>\n")
         self.body.close()
         self.properties.close()

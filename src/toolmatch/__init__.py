@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
     from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.groups import AnyOrder, InOrder
     from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
     from toolmatch._selection.run import ExpectedTurn
     from toolmatch._spec.errors import ConfigError, ConfigProblem, SpecWarning
@@ -47,6 +48,8 @@ _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
+    "InOrder": "_selection.groups",
+    "AnyOrder": "_selection.groups",
     "assert_called": "_selection.api",
     "assert_turn": "_selection.api",
     "check_turn": "_selection.api",
@@ -141,6 +144,8 @@ __all__ = [
     "to_calls",
     # selection
     "ExpectedTool",
+    "InOrder",
+    "AnyOrder",
     "ToolCheck",
     "Candidate",
     "TurnResult",

@@ -106,6 +106,44 @@ def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCa
     return lambda call: call.failed is failed and call.result is not None and result == call.result
 
 
+def _ids(key: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"ExpectedTool {key} must be a list of ids of other expectations in the turn, "
+            f"such as {key}=['check_balance'], got {short_repr(value)} ({type_name(value)})"
+        )
+    for item in value:
+        if not isinstance(item, str) or not item:
+            raise TypeError(
+                f"ExpectedTool {key} must hold ids (non-empty strings), got "
+                f"{short_repr(item)} ({type_name(item)})"
+            )
+    return tuple(value)
+
+
+def _set_order(tool: ExpectedTool, id: object, before: object, after: object) -> None:
+    """Check and keep the expectation's id and its order constraints (docs/selection.md)."""
+    if id is not None and (not isinstance(id, str) or not id):
+        raise TypeError(
+            f"ExpectedTool id must be a non-empty string or None, got {short_repr(id)} "
+            f"({type_name(id)})"
+        )
+    earlier, later = _ids("after", after), _ids("before", before)
+    if (earlier or later) and tool.count == 0:
+        raise ValueError(
+            "ExpectedTool with count=0 may take no call, so before and after mean nothing "
+            "on it: give count >= 1, or put the constraint on the other expectation"
+        )
+    for key, ids in (("before", later), ("after", earlier)):
+        if id is not None and id in ids:
+            raise ValueError(f"ExpectedTool {key} names its own id {id!r}")
+    set_ = object.__setattr__
+    set_(tool, "id", id)
+    set_(tool, "before", later)
+    set_(tool, "after", earlier)
+    set_(tool, "_repr", None)
+
+
 def _under_result(path: str) -> str:
     """A mismatch path inside the recorded result, below the ``(result)`` path."""
     if not path:
@@ -148,6 +186,9 @@ class ExpectedTool(Matcher):
         "max_count",
         "result",
         "failed",
+        "id",
+        "before",
+        "after",
         "_selects",
         "_args_matcher",
         "_args_check",
@@ -165,6 +206,9 @@ class ExpectedTool(Matcher):
     max_count: int | None
     result: object
     failed: bool | None
+    id: str | None
+    before: tuple[str, ...]
+    after: tuple[str, ...]
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
@@ -185,9 +229,13 @@ class ExpectedTool(Matcher):
         max_count: int | None = None,
         result: object = None,
         failed: bool | None = None,
+        id: str | None = None,
+        before: Sequence[str] = (),
+        after: Sequence[str] = (),
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
         self._setup(name, args, count, max_count, result, failed)
+        _set_order(self, id, before, after)
 
     @classmethod
     def never(
@@ -206,6 +254,7 @@ class ExpectedTool(Matcher):
         """
         tool = cls.__new__(cls)
         tool._setup(name, args, 0, 0, result, failed)
+        _set_order(tool, None, (), ())
         return tool
 
     def _setup(
@@ -273,6 +322,12 @@ class ExpectedTool(Matcher):
             options["result"] = self.result
         if self.failed is not None:
             options["failed"] = self.failed
+        if self.id is not None:
+            options["id"] = self.id
+        if self.before:
+            options["before"] = list(self.before)
+        if self.after:
+            options["after"] = list(self.after)
         return options
 
     def __repr__(self) -> str:

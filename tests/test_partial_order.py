@@ -8,17 +8,21 @@ import pickle
 from typing import Any
 
 import pytest
+import yaml
+from commands import jsonl, toolmatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolmatch import (
     AnyOrder,
+    ConfigError,
     ExpectedTool,
     ExpectedTurn,
     InOrder,
     assert_turn,
     check_turn,
     check_turns,
+    load_test_cases,
 )
 
 
@@ -465,3 +469,178 @@ def test_a_search_that_gives_up_fails_and_says_so(monkeypatch: pytest.MonkeyPatc
     )
     assert reasons(result) == [text, text, text]
     assert not result.passed
+
+
+# --- spec files ----------------------------------------------------------------------------------
+
+REFUND_SPEC = """
+test_cases:
+  - name: refund
+    expected_tools:
+      - lookup_order
+      - {name: check_balance, id: balance}
+      - {name: refund, after: [balance]}
+      - in_order:
+          - send_receipt
+          - any_order: [log_event, {name: notify, args: {channel: email}}]
+"""
+
+
+def test_a_spec_spells_groups_and_constraints() -> None:
+    [case] = load_test_cases(yaml_data(REFUND_SPEC))
+    [turn] = case.turns
+    # Matchers compare by what they match, not by value: the reprs say what was read.
+    assert [repr(item) for item in turn.expected_tools] == [
+        "ExpectedTool('lookup_order')",
+        "ExpectedTool('check_balance', id='balance')",
+        "ExpectedTool('refund', after=['balance'])",
+        "InOrder(ExpectedTool('send_receipt'), AnyOrder(ExpectedTool('log_event'), "
+        "ExpectedTool('notify', {'channel': 'email'})))",
+    ]
+    good = calls_named("lookup_order", "check_balance", "refund", "send_receipt", "log_event")
+    good.append(call("notify", channel="email"))
+    assert case.passes([good])
+    bad = [good[0], good[2], good[1], *good[3:]]
+    [result] = case.check([bad])
+    assert result.first_failure() == (
+        "expectation 2: refund (call 1) comes before balance (call 2); it must come after"
+    )
+
+
+def yaml_data(text: str) -> Any:
+    return yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("expected_tools", "problems"),
+    [
+        (
+            [{"name": "a", "after": ["nope"]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].after[0]",
+                    "no expectation in the turn has the id 'nope' (ids: none)",
+                )
+            ],
+        ),
+        (
+            [{"in_order": ["a", {"name": "b", "id": "x"}]}, {"name": "c", "id": "x"}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[1].id",
+                    "'x' is the id of expected_tools[0].in_order[1] too; ids in a turn must differ",
+                )
+            ],
+        ),
+        (
+            [{"name": "a", "id": "a", "after": ["b"]}, {"name": "b", "id": "b", "after": ["a"]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0]",
+                    "the order constraints form a cycle: a before b before a",
+                )
+            ],
+        ),
+        (
+            [{"in_order": ["a"]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].in_order",
+                    "InOrder needs at least two items to order, got 1; write a single "
+                    "expectation as itself",
+                )
+            ],
+        ),
+        (
+            [{"in_order": ["a", {"in_order": ["b", "c"]}]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].in_order",
+                    "InOrder item 1 is an InOrder too: one inside another is the same group; "
+                    "list its items in the outer InOrder",
+                )
+            ],
+        ),
+        (
+            [{"in_order": ["a", "b"], "any_order": ["c", "d"]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0]",
+                    "a group is a mapping with one key, in_order or any_order, holding its "
+                    "items; got 'in_order', 'any_order'",
+                )
+            ],
+        ),
+        (
+            [{"any_order": ["a", {"name": ""}]}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].any_order[1].name",
+                    "a tool name must not be empty: '' is in every tool name",
+                )
+            ],
+        ),
+        (
+            [{"name": "a", "id": 3, "before": "b"}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].id",
+                    "must be a non-empty string naming this expectation, got 3",
+                ),
+                (
+                    "test_cases[0](c).expected_tools[0].before",
+                    "must be a list of ids of other expectations in the turn (such as "
+                    "[check_balance]), got 'b'",
+                ),
+            ],
+        ),
+        (
+            [{"name": "a", "never": True, "id": "x"}],
+            [
+                (
+                    "test_cases[0](c).expected_tools[0].never",
+                    "never: true takes no call, so it has no place in an order: leave out id, "
+                    "before and after",
+                )
+            ],
+        ),
+    ],
+)
+def test_spec_mistakes_in_orders_name_their_place(
+    expected_tools: list[Any], problems: list[tuple[str, str]]
+) -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_test_cases({"test_cases": [{"name": "c", "expected_tools": expected_tools}]})
+    assert [(problem.path, problem.message) for problem in raised.value.problems] == problems
+
+
+def test_ordered_turn_in_a_spec_with_a_group(tmp_path: Any) -> None:
+    spec = {
+        "test_cases": [
+            {
+                "name": "c",
+                "ordered": True,
+                "expected_tools": ["a", {"any_order": ["b", "c"]}, "d"],
+            }
+        ]
+    }
+    [case] = load_test_cases(spec)
+    assert case.passes([calls_named("a", "c", "b", "d")])
+    assert not case.passes([calls_named("a", "c", "d", "b")])
+
+
+def test_the_cli_text_report_names_the_broken_constraint(tmp_path: Any) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(REFUND_SPEC, encoding="utf-8")
+    traces = tmp_path / "traces.jsonl"
+    names = ["lookup_order", "refund", "check_balance", "send_receipt", "log_event"]
+    run = {"case": "refund", "turns": [[*calls_named(*names), call("notify", channel="email")]]}
+    traces.write_text(jsonl(run), encoding="utf-8")
+    result = toolmatch("check", spec, traces)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == (
+        "FAIL refund\n"
+        "  turn 0, expected_tools[2]: ExpectedTool('refund', after=['balance'])\n"
+        "    refund (call 1) comes before balance (call 2); it must come after\n"
+        "0 passed, 1 failed\n"
+    )

@@ -26,6 +26,8 @@ from toolmatch import (
     EndsWith,
     Exact,
     ExpectedTool,
+    InOrder,
+    AnyOrder,
     ExpectedTurn,
     Fuzzy,
     Ge,
@@ -112,6 +114,8 @@ def examples() -> dict[str, Any]:
         "ToolCall": ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="sunny"),
         "ExpectedTool": ExpectedTool("search", {"q": Fuzzy("paris")}, count=1, max_count=2),
         "ExpectedTool.never": ExpectedTool.never("delete", {"path": ANY}),
+        "InOrder": InOrder(ExpectedTool("a", id="a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))),
+        "AnyOrder": AnyOrder(ExpectedTool("x", after=["a"]), ExpectedTool("y", before=["z"])),
         "ToolCheck": result.checks[0],
         "Candidate": result.checks[0].candidates[0],
         "IgnoredCall": result.ignored[0],
@@ -198,9 +202,10 @@ def test_a_pickle_stored_before_the_modules_moved_loads() -> None:
     # layers' subpackages; it must keep loading whatever moves inside the package.
     stored = pickle.loads(FIXTURE.read_bytes())
     expected = examples()
-    assert set(stored) == set(expected)
-    for name, value in expected.items():
-        assert shown(stored[name]) == shown(value), name
+    # Exports added since (InOrder, AnyOrder) have no stored pickle; every stored one loads.
+    assert set(stored) <= set(expected)
+    for name in stored:
+        assert shown(stored[name]) == shown(expected[name]), name
 
 
 # The results and problems: values, equal to their pickles and to a result built again.

@@ -85,7 +85,7 @@ class InOrder(_Group):
     >>> check_turn([steps], [{"name": "login"}, {"name": "b"}, {"name": "a"}]).passed
     True
     >>> check_turn([steps], [{"name": "b"}, {"name": "login"}, {"name": "a"}]).first_failure()
-    "expectation 2: b (call 0) comes before login (call 1); it must come after"
+    'expectation 2: b (call 0) comes before login (call 1); it must come after'
     """
 
     __slots__ = ()
@@ -129,9 +129,10 @@ def turn_items(expected: object, where: str = "expected") -> list[Item]:
 class OrderPlan:
     """A turn's expectations flattened, their places, and the order between them."""
 
-    __slots__ = ("expectations", "places", "after", "problems")
+    __slots__ = ("expectations", "places", "after", "problems", "where")
 
-    def __init__(self, items: Sequence[Item], ordered: bool) -> None:
+    def __init__(self, items: Sequence[Item], ordered: bool, where: str) -> None:
+        self.where = where  # what the messages call the turn's list
         self.expectations: list[ExpectedTool] = []
         self.places: list[str] = []
         # after[j]: the expectations whose calls all come before j's; None: no partial order.
@@ -158,7 +159,7 @@ class OrderPlan:
                 self.problems.append(
                     (
                         f"{self.places[number]}.id",
-                        f"{tool.id!r} is the id of {_place(self.places[ids[tool.id]])} too; "
+                        f"{tool.id!r} is the id of {self.where}{self.places[ids[tool.id]]} too; "
                         "ids in a turn must differ",
                     )
                 )
@@ -224,10 +225,6 @@ class OrderPlan:
             raise ValueError(f"{where}{place}: {problem}")
 
 
-def _place(place: str) -> str:
-    return f"expected{place}"
-
-
 def _flatten(
     items: Sequence[Item], place: str, into: list[ExpectedTool], places: list[str]
 ) -> list[object]:
@@ -267,11 +264,13 @@ def order_plan(
     items: Sequence[Item], where: str = "expected", ordered: bool = False
 ) -> OrderPlan:
     """The turn's order, its first problem raised as ``ValueError`` naming its place."""
-    plan = OrderPlan(items, ordered)
+    plan = OrderPlan(items, ordered, where)
     plan.raise_first(where)
     return plan
 
 
-def order_problems(items: Sequence[Item], ordered: bool) -> list[tuple[str, str]]:
+def order_problems(
+    items: Sequence[Item], ordered: bool, where: str = "expected_tools"
+) -> list[tuple[str, str]]:
     """Every problem of the turn's order, each with its place below the expected list."""
-    return OrderPlan(items, ordered).problems
+    return OrderPlan(items, ordered, where).problems

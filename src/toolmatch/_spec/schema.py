@@ -219,6 +219,13 @@ def build_schema() -> dict[str, Any]:
         "max_count": {"description": "at most this many; null: no limit", **budget},
         "never": {**flag, "description": "true: no call may match"},
     }
+    ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    ordering = {
+        "id": {"description": "names this expectation for before/after", "type": "string", "minLength": 1},
+        "before": {**ids, "description": "ids of expectations whose calls all come after this one's"},
+        "after": {**ids, "description": "ids of expectations whose calls all come before this one's"},
+    }  # fmt: skip
+    group_items = {"type": "array", "minItems": 2, "items": _ref("turn_item")}
     tools = {
         "description": options["tools"].summary,
         "oneOf": [
@@ -249,7 +256,7 @@ def build_schema() -> dict[str, Any]:
         "tools": lambda option: tools,
     }
     turn = {
-        "expected_tools": {"type": "array", "items": _ref("expected_tool")},
+        "expected_tools": {"type": "array", "items": _ref("turn_item")},
         **{name: by_kind[option.kind](option) for name, option in options.items()},
     }
     name = {"type": "string", "minLength": 1}
@@ -297,7 +304,19 @@ def build_schema() -> dict[str, Any]:
                 "properties": turn,
                 "additionalProperties": False,
             },
-            "expected_tool": _tool({**selecting, **counting}),
+            "expected_tool": _tool({**selecting, **counting, **ordering}),
+            "turn_item": {
+                "description": "an expected tool, or a group of them met in order or in any order",
+                "anyOf": [_ref("expected_tool"), _ref("group")],
+            },
+            "group": {
+                "description": "{in_order: [...]} or {any_order: [...]}: items met in order, or in any order",
+                "type": "object",
+                "minProperties": 1,
+                "maxProperties": 1,
+                "properties": {"in_order": group_items, "any_order": group_items},
+                "additionalProperties": False,
+            },
             "ignored_tool": _tool(selecting),
             "value": {
                 "description": (

@@ -1,6 +1,6 @@
 """Partial order in a turn: the groups ``InOrder`` and ``AnyOrder``, the ``id`` / ``before`` /
 ``after`` constraints between expectations, and the order they make, checked once
-(docs/selection.md#partial-order-groups-and-before-after).
+(docs/selection.md#partial-order-groups-before-and-after).
 
 A turn's items are flattened into its expectations (each check keeps its place in that
 list); the order becomes, for each expectation, the expectations whose calls must all
@@ -141,16 +141,18 @@ class OrderPlan:
         grouped = any(isinstance(item, _Group) for item in items)
         top = _flatten(items, "", self.expectations, self.places)
         constrained = any(tool.before or tool.after for tool in self.expectations)
+        ids = self._ids()
         if not grouped and not constrained:
             return
         after: list[list[int]] = [[] for _ in self.expectations]
         _edges(InOrder if ordered else AnyOrder, top, after)
-        self._constraints(after)
+        self._constraints(ids, after)
         if not self.problems:
             self._cycle(after)
         self.after = after
 
-    def _constraints(self, after: list[list[int]]) -> None:
+    def _ids(self) -> dict[str, int]:
+        """Each id and the expectation it names; one named twice is a problem."""
         ids: dict[str, int] = {}
         for number, tool in enumerate(self.expectations):
             if tool.id is None:
@@ -165,6 +167,9 @@ class OrderPlan:
                 )
             else:
                 ids[tool.id] = number
+        return ids
+
+    def _constraints(self, ids: dict[str, int], after: list[list[int]]) -> None:
         for number, tool in enumerate(self.expectations):
             for key, named in (("after", tool.after), ("before", tool.before)):
                 for index, name in enumerate(named):

@@ -392,39 +392,114 @@ def _earliest_part(
     """Calls after ``start`` for the expectations of ``part``, ending as early as possible."""
     found = [list(matches[number][bisect_right(matches[number], start) :]) for number in part]
     wanted = [demands[number] for number in part]
-    if len(part) == 1:
-        return [found[0][: wanted[0]]] if len(found[0]) >= wanted[0] else None
-    if not _distinct_met(wanted, found):
+    if any(len(calls) < demand for calls, demand in zip(found, wanted, strict=True)):
         return None
+    if len(part) == 1:
+        return [found[0][: wanted[0]]]
     part_mask = sum(1 << number for number in part)
     if any(ancestors[number] & part_mask for number in part):
+        if _distinct(wanted, found) is None:
+            return None
         local = {number: place for place, number in enumerate(part)}
         earlier = [
             [local[other] for other in part if ancestors[number] >> other & 1] for number in part
         ]
-        try:
-            return _search_part(wanted, found, earlier)
-        except SearchLimit:
-            raise SearchLimit(part) from None
-    # The least last call with which a distinct assignment meets every demand.
+        got: list[list[int]] = [[] for _ in part]
+        # Expectations that share no call and no constraint are searched apart.
+        for cluster in _clusters(found, earlier):
+            inside = {number: place for place, number in enumerate(cluster)}
+            try:
+                searched = _search_part(
+                    [wanted[number] for number in cluster],
+                    [found[number] for number in cluster],
+                    [[inside[other] for other in earlier[number]] for number in cluster],
+                )
+            except SearchLimit:
+                raise SearchLimit([part[number] for number in cluster]) from None
+            if searched is None:
+                return None
+            for number, calls in zip(cluster, searched, strict=True):
+                got[number] = calls
+        return got
+    # The least last call with which a distinct assignment meets every demand: no sooner
+    # than each expectation's own earliest calls end, often exactly then.
     ends = sorted({call for calls in found for call in calls})
-    low, high = 0, len(ends) - 1
+    low = bisect_left(ends, max(calls[demand - 1] for calls, demand in zip(found, wanted)))
+    got = _distinct(wanted, _up_to(found, ends[low]))
+    if got is not None:
+        return got
+    best = _distinct(wanted, found)
+    if best is None:
+        return None
+    low, high = low + 1, len(ends) - 1
     while low < high:
         middle = (low + high) // 2
-        if _distinct_met(wanted, _up_to(found, ends[middle])):
-            high = middle
-        else:
+        got = _distinct(wanted, _up_to(found, ends[middle]))
+        if got is None:
             low = middle + 1
-    return assign_distinct(wanted, _up_to(found, ends[low]))
+        else:
+            high, best = middle, got
+    return best  # the assignment at ends[high]: high moves only to a feasible end
+
+
+def _earliest_alone(
+    demands: list[int], matches: list[list[int]], earlier: list[list[int]]
+) -> list[list[int]] | int | None:
+    """Each expectation's earliest calls after the earliest its predecessors can end, as if
+    calls could be shared: ``None`` if one has too few, the assignment if none is shared
+    (every one then ends as early as it can at all), else how many are shared."""
+    ends: list[int] = []
+    taken: list[list[int]] = []
+    seen: set[int] = set()
+    shared = 0
+    for number, before in enumerate(earlier):
+        bound = max((ends[other] for other in before), default=-1)
+        found = matches[number]
+        start = bisect_right(found, bound)
+        calls = found[start : start + demands[number]]
+        if len(calls) < demands[number]:
+            return None
+        shared += sum(call in seen for call in calls)
+        seen.update(calls)
+        taken.append(calls)
+        ends.append(calls[-1])
+    return taken if not shared else shared
+
+
+def _clusters(found: list[list[int]], earlier: list[list[int]]) -> list[list[int]]:
+    """The expectations grouped where a constraint or a shared call joins them, each group
+    in the expectations' order (so still topological)."""
+    root = list(range(len(found)))
+
+    def find(number: int) -> int:
+        while root[number] != number:
+            root[number] = root[root[number]]
+            number = root[number]
+        return number
+
+    first_taker: dict[int, int] = {}
+    for number, calls in enumerate(found):
+        for other in earlier[number]:
+            root[find(other)] = find(number)
+        for call in calls:
+            taker = first_taker.setdefault(call, number)
+            root[find(taker)] = find(number)
+    groups: dict[int, list[int]] = {}
+    for number in range(len(found)):
+        groups.setdefault(find(number), []).append(number)
+    return list(groups.values())
 
 
 def _up_to(found: list[list[int]], last: int) -> list[list[int]]:
     return [calls[: bisect_right(calls, last)] for calls in found]
 
 
-def _distinct_met(demands: Sequence[int], matches: Sequence[Sequence[int]]) -> bool:
+def _distinct(demands: Sequence[int], matches: Sequence[Sequence[int]]) -> list[list[int]] | None:
+    """A distinct assignment meeting every demand, or ``None`` if there is none."""
     got = assign_distinct(demands, matches)
-    return all(len(calls) >= demand for calls, demand in zip(got, demands, strict=True))
+    if all(len(calls) >= demand for calls, demand in zip(got, demands, strict=True)):
+        return got
+    return None
 
 
 def _search_part(
@@ -440,6 +515,9 @@ def _search_part(
     same calls, counts and order inside) are interchangeable: a state is remembered with
     their progress sorted, and equal takers are tried once.
     """
+    earliest = _earliest_alone(demands, matches, earlier)
+    if not isinstance(earliest, int):
+        return earliest  # no order at all, or the earliest calls of each, none shared
     count = len(demands)
     calls = sorted({call for found in matches for call in found})
     place = {call: position for position, call in enumerate(calls)}
@@ -631,6 +709,6 @@ def _windows(
         for other in earlier[number]:
             lasts[other] = min(lasts[other], start)
     short = [number for number in range(count) if needs[number]]
-    if not _distinct_met([needs[number] for number in short], [windows[n] for n in short]):
+    if _distinct([needs[number] for number in short], [windows[n] for n in short]) is None:
         return None
     return max((ends[number] for number in short), default=position - 1)

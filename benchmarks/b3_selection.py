@@ -282,7 +282,9 @@ class _Bench:
                     f"partial order ({key}): check_turn passed a turn out of order"
                 )
                 return
-            contenders[key] = Contender("check_turn(t, c)", {"check_turn": check_turn, "t": turn, "c": calls})
+            contenders[key] = Contender(
+                "check_turn(t, c)", {"check_turn": check_turn, "t": turn, "c": calls}
+            )
         timings = compare(
             contenders,
             rounds=self.config.rounds if self.config.quick else max(3, self.config.rounds),

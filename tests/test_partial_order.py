@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 import yaml
-from commands import jsonl, toolmatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from commands import jsonl, toolmatch
 from toolmatch import (
     AnyOrder,
     ConfigError,
@@ -140,8 +140,7 @@ def test_counts_above_one_take_blocks() -> None:
     result = check_turn(more, calls_named("b", "a", "b"))
     assert reasons(result) == [
         None,
-        "b (calls 0) comes before a (call 1); it must come after: 2 matching calls after it, "
-        "got 1",
+        "b (calls 0) comes before a (call 1); it must come after: 2 matching calls after it, got 1",
     ]
 
 
@@ -150,8 +149,10 @@ def test_exhaustive_turn_with_groups() -> None:
     assert check_turn(expected, calls_named("a", "b"), exhaustive=True).passed
     result = check_turn(expected, calls_named("a", "b", "c"), exhaustive=True)
     assert result.problems == ("call 2 c({}) is not expected",)
-    with pytest.raises(ValueError) as raised:
-        check_turn([InOrder(ExpectedTool("a", max_count=2), ExpectedTool("b"))], [], exhaustive=True)
+    with pytest.raises(ValueError, match=r"^an exhaustive turn") as raised:
+        check_turn(
+            [InOrder(ExpectedTool("a", max_count=2), ExpectedTool("b"))], [], exhaustive=True
+        )
     assert str(raised.value) == (
         "an exhaustive turn with groups or before/after takes exactly count calls per "
         "expectation: max_count above count is not supported there"
@@ -308,7 +309,7 @@ def test_bad_turn_orders_fail_at_construction(expected: list[Any], message: str)
 
 
 def test_bad_orders_in_expected_turns_name_their_place() -> None:
-    with pytest.raises(ValueError) as raised:
+    with pytest.raises(ValueError, match=r"^expected_tools\[0\]") as raised:
         ExpectedTurn([ExpectedTool("a", after=["nope"])])
     assert str(raised.value) == (
         "expected_tools[0].after[0]: no expectation in the turn has the id 'nope' (ids: none)"
@@ -319,7 +320,10 @@ def test_bad_orders_in_expected_turns_name_their_place() -> None:
 
 
 def _feasible(
-    demands: list[int], matches: list[set[int]], edges: set[tuple[int, int]], calls: int,
+    demands: list[int],
+    matches: list[set[int]],
+    edges: set[tuple[int, int]],
+    calls: int,
     exhaustive: bool = False,
 ) -> bool:
     """Whether some owner per call gives each expectation exactly its demand, in order."""
@@ -368,7 +372,9 @@ def test_before_after_matches_brute_force(
         )
         for number, (name, demand) in enumerate(wanted)
     ]
-    matches = [{index for index, called in enumerate(names) if called == name} for name, _ in wanted]
+    matches = [
+        {index for index, called in enumerate(names) if called == name} for name, _ in wanted
+    ]
     demands = [demand for _, demand in wanted]
     result = check_turn(expected, calls_named(*names), distinct=True, exhaustive=exhaustive)
     assert result.passed == _feasible(demands, matches, edges, len(names), exhaustive)
@@ -644,3 +650,23 @@ def test_the_cli_text_report_names_the_broken_constraint(tmp_path: Any) -> None:
         "    refund (call 1) comes before balance (call 2); it must come after\n"
         "0 passed, 1 failed\n"
     )
+
+
+def test_the_schema_accepts_groups_and_refuses_their_misuse() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from toolmatch import spec_schema
+
+    validator = jsonschema.Draft202012Validator(spec_schema())
+
+    def accepted(expected_tools: Any) -> bool:
+        spec = {"test_cases": [{"name": "c", "expected_tools": expected_tools}]}
+        return not list(validator.iter_errors(spec))
+
+    assert accepted(yaml_data(REFUND_SPEC)["test_cases"][0]["expected_tools"])
+    assert accepted([{"name": "f", "count": 0, "max_count": 2, "after": []}])
+    assert not accepted([{"in_order": ["a", {"in_order": ["b", "c"]}]}])
+    assert not accepted([{"any_order": ["a", {"name": "b", "never": True}]}])
+    assert not accepted([{"in_order": ["a"]}])
+    assert not accepted([{"in_order": ["a", "b"], "any_order": ["c", "d"]}])
+    assert not accepted([{"name": "a", "never": True, "id": "x"}])
+    assert not accepted([{"name": "a", "count": 0, "max_count": 1, "after": ["x"]}])

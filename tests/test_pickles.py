@@ -15,6 +15,7 @@ import toolmatch
 from toolmatch import (
     ANY,
     Absent,
+    AnyOrder,
     Approx,
     Between,
     ConfigError,
@@ -26,12 +27,11 @@ from toolmatch import (
     EndsWith,
     Exact,
     ExpectedTool,
-    InOrder,
-    AnyOrder,
     ExpectedTurn,
     Fuzzy,
     Ge,
     Gt,
+    InOrder,
     IsDate,
     IsDatetime,
     IsEmail,
@@ -114,7 +114,9 @@ def examples() -> dict[str, Any]:
         "ToolCall": ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="sunny"),
         "ExpectedTool": ExpectedTool("search", {"q": Fuzzy("paris")}, count=1, max_count=2),
         "ExpectedTool.never": ExpectedTool.never("delete", {"path": ANY}),
-        "InOrder": InOrder(ExpectedTool("a", id="a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))),
+        "InOrder": InOrder(
+            ExpectedTool("a", id="a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))
+        ),
         "AnyOrder": AnyOrder(ExpectedTool("x", after=["a"]), ExpectedTool("y", before=["z"])),
         "ToolCheck": result.checks[0],
         "Candidate": result.checks[0].candidates[0],

@@ -18,7 +18,7 @@ __all__ = [
     "assign_partial_order",
     "assign_sequence",
     "SEARCH_STEPS",
-    "SearchLimit",
+    "SearchLimitError",
     "common_subsequence",
     "extend_ordered",
 ]
@@ -289,7 +289,7 @@ SEARCH_STEPS = 100_000
 """How many states the order search may visit in one group before it gives up."""
 
 
-class SearchLimit(Exception):
+class SearchLimitError(Exception):
     """The order search visited :data:`SEARCH_STEPS` states without deciding: ``part``
     lists the expectations it was searching for."""
 
@@ -310,7 +310,7 @@ def assign_partial_order(
     A part without constraints inside is a distinct assignment (a maximum flow) ended as
     early as possible; one with constraints inside is searched (:func:`_search_part`).
     The expectations of a part that cannot be met get ``None``, those with demand 0 ``[]``;
-    the parts after it are still judged. Raises :class:`SearchLimit` when a part's search
+    the parts after it are still judged. Raises :class:`SearchLimitError` when a part's search
     exceeds :data:`SEARCH_STEPS` states.
 
     >>> assign_partial_order([1, 1], [[0, 2], [1]], [[], [0]])  # 1 after 0
@@ -414,8 +414,8 @@ def _earliest_part(
                     [found[number] for number in cluster],
                     [[inside[other] for other in earlier[number]] for number in cluster],
                 )
-            except SearchLimit:
-                raise SearchLimit([part[number] for number in cluster]) from None
+            except SearchLimitError:
+                raise SearchLimitError([part[number] for number in cluster]) from None
             if searched is None:
                 return None
             for number, calls in zip(cluster, searched, strict=True):
@@ -424,21 +424,23 @@ def _earliest_part(
     # The least last call with which a distinct assignment meets every demand: no sooner
     # than each expectation's own earliest calls end, often exactly then.
     ends = sorted({call for calls in found for call in calls})
-    low = bisect_left(ends, max(calls[demand - 1] for calls, demand in zip(found, wanted)))
-    got = _distinct(wanted, _up_to(found, ends[low]))
-    if got is not None:
-        return got
+    low = bisect_left(
+        ends, max(calls[demand - 1] for calls, demand in zip(found, wanted, strict=True))
+    )
+    fitted = _distinct(wanted, _up_to(found, ends[low]))
+    if fitted is not None:
+        return fitted
     best = _distinct(wanted, found)
     if best is None:
         return None
     low, high = low + 1, len(ends) - 1
     while low < high:
         middle = (low + high) // 2
-        got = _distinct(wanted, _up_to(found, ends[middle]))
-        if got is None:
+        fitted = _distinct(wanted, _up_to(found, ends[middle]))
+        if fitted is None:
             low = middle + 1
         else:
-            high, best = middle, got
+            high, best = middle, fitted
     return best  # the assignment at ends[high]: high moves only to a feasible end
 
 
@@ -463,7 +465,7 @@ def _earliest_alone(
         seen.update(calls)
         taken.append(calls)
         ends.append(calls[-1])
-    return taken if not shared else shared
+    return shared if shared else taken
 
 
 def _clusters(found: list[list[int]], earlier: list[list[int]]) -> list[list[int]]:
@@ -565,7 +567,7 @@ def _search_part(
             return known[0]
         visits[0] += 1
         if visits[0] > SEARCH_STEPS:
-            raise SearchLimit
+            raise SearchLimitError
         floor = lowest(position, taken, left)
         result: int = never
         choice: tuple[int, tuple[int, ...], int] | None = None
@@ -577,7 +579,7 @@ def _search_part(
             if alike in tried:
                 continue
             tried.add(alike)
-            more = taken[:number] + (taken[number] + 1,) + taken[number + 1 :]
+            more = (*taken[:number], taken[number] + 1, *taken[number + 1 :])
             finished = done | (1 << number) if more[number] == demands[number] else done
             end = position if left == 1 else best(position + 1, more, finished, left - 1)
             if end < result:
@@ -616,7 +618,7 @@ def _search_part(
             and alike_of(number, taken) == choice
         )
         assigned[number].append(calls[position])
-        taken = taken[:number] + (taken[number] + 1,) + taken[number + 1 :]
+        taken = (*taken[:number], taken[number] + 1, *taken[number + 1 :])
         if taken[number] == demands[number]:
             done |= 1 << number
         position += 1

@@ -43,7 +43,8 @@ def check_turn(
     With ``distinct=True`` each expectation needs ``count`` calls of its own, found by an
     optimal assignment; with ``ordered=True`` the expectations must be met in their order
     by distinct calls (others may sit between); :class:`InOrder` and :class:`AnyOrder`
-    items and ``before`` / ``after`` between expectations give a partial order; with ``exhaustive=True`` every call must
+    items and ``before`` / ``after`` between expectations give a partial order; with
+    ``exhaustive=True`` every call must
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
     first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
     and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)

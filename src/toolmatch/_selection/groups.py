@@ -9,11 +9,11 @@ come before its own. The turn engine judges that with :func:`assign_partial_orde
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.reasons import order_label
 
@@ -23,10 +23,10 @@ MAX_DEPTH = 3
 """How deep groups nest (``InOrder`` > ``AnyOrder`` > ``InOrder``): past that, say it with ids."""
 
 
-class _Group(Record):
+class _Group:
     """Items met in order (:class:`InOrder`) or in any order (:class:`AnyOrder`)."""
 
-    __slots__ = _fields = ("items",)
+    __slots__ = ("items",)
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a group
     items: tuple[ExpectedTool | _Group, ...]
     key = ""  # its spec key and the word of its places: in_order, any_order
@@ -60,12 +60,22 @@ class _Group(Record):
                 f"groups nest at most {MAX_DEPTH} deep (InOrder > AnyOrder > InOrder); for a "
                 "finer order, give the expectations ids and write before/after"
             )
-        self._assign(tuple(items))
+        object.__setattr__(self, "items", tuple(items))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a {type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        # As results compare expectations: by what their repr shows (an ExpectedTool's ==
+        # reads the other side as calls).
+        if type(other) is not type(self):
+            return NotImplemented
+        return repr(self) == repr(other)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(repr(item) for item in self.items)})"
 
-    def __reduce__(self) -> tuple[type[_Group], tuple[ExpectedTool | _Group, ...]]:  # type: ignore[override]
+    def __reduce__(self) -> tuple[type[_Group], tuple[ExpectedTool | _Group, ...]]:
         return (type(self), self.items)
 
 
@@ -107,23 +117,25 @@ class AnyOrder(_Group):
     key = "any_order"
 
 
-Item = ExpectedTool | _Group
+Item = ExpectedTool | InOrder | AnyOrder
 
 
 def turn_items(expected: object, where: str = "expected") -> list[Item]:
-    """A turn's expected list as given: each item an ``ExpectedTool``, ``InOrder`` or ``AnyOrder``."""
+    """A turn's expected list as given: items ``ExpectedTool``, ``InOrder`` or ``AnyOrder``."""
     if isinstance(expected, (ExpectedTool, _Group)) or not isinstance(expected, (list, tuple)):
         raise TypeError(
             f"{where} must be a list of ExpectedTool (or InOrder / AnyOrder groups), got "
             f"{short_repr(expected)} ({type_name(expected)})"
         )
+    items: list[Item] = []
     for number, item in enumerate(expected):
-        if not isinstance(item, (ExpectedTool, _Group)):
+        if not isinstance(item, (ExpectedTool, InOrder, AnyOrder)):
             raise TypeError(
                 f"{where}[{number}] must be an ExpectedTool, InOrder or AnyOrder, got "
                 f"{short_repr(item)} ({type_name(item)})"
             )
-    return list(expected)
+        items.append(item)
+    return items
 
 
 class OrderPlan:
@@ -231,7 +243,7 @@ class OrderPlan:
 
 
 def _flatten(
-    items: Sequence[Item], place: str, into: list[ExpectedTool], places: list[str]
+    items: Sequence[ExpectedTool | _Group], place: str, into: list[ExpectedTool], places: list[str]
 ) -> list[object]:
     """The items' expectations appended to ``into``; the items' shape, as flat numbers."""
     shape: list[object] = []
@@ -259,15 +271,13 @@ def _edges(kind: type[_Group], shape: list[object], after: list[list[int]]) -> N
         if isinstance(item, tuple):
             _edges(item[0], item[1], after)
     if kind is InOrder:
-        for earlier, later in zip(shape, shape[1:], strict=False):
+        for earlier, later in itertools.pairwise(shape):
             firsts = _members(earlier)
             for number in _members(later):
                 after[number].extend(firsts)
 
 
-def order_plan(
-    items: Sequence[Item], where: str = "expected", ordered: bool = False
-) -> OrderPlan:
+def order_plan(items: Sequence[Item], where: str = "expected", ordered: bool = False) -> OrderPlan:
     """The turn's order, its first problem raised as ``ValueError`` naming its place."""
     plan = OrderPlan(items, ordered, where)
     plan.raise_first(where)

@@ -160,18 +160,18 @@ def order_breaks(
             continue
         if not start:  # too few matching calls at all: the count's reason says so
             continue
-        label, other = order_label(expectations[number]), order_label(expectations[binding])
+        label, first = order_label(expectations[number]), order_label(expectations[binding])
         early = found[:start]
         if demand == 1:
             broken[number] = (
-                f"{label} (call {early[-1]}) comes before {other} (call {bound}); "
+                f"{label} (call {early[-1]}) comes before {first} (call {bound}); "
                 "it must come after"
             )
         else:
             shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
             more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
             broken[number] = (
-                f"{label} (calls {shown}{more}) comes before {other} (call {bound}); it must "
+                f"{label} (calls {shown}{more}) comes before {first} (call {bound}); it must "
                 f"come after: {demand} matching calls after it, got {len(found) - start}"
             )
     return broken

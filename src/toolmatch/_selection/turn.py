@@ -16,7 +16,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from toolmatch._calls.call import ToolCall
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.pairing import (
-    SearchLimit,
+    SearchLimitError,
     assign_covering,
     assign_distinct,
     assign_ordered,
@@ -416,10 +416,10 @@ def _in_partial_order(verdict: _Verdict, demands: list[int]) -> list[list[int] |
     after = verdict.turn.after
     assert after is not None
     matchings = verdict.matching
-    limit: SearchLimit | None = None
+    limit: SearchLimitError | None = None
     try:
         assigned = assign_partial_order(demands, matchings, after)
-    except SearchLimit as error:
+    except SearchLimitError as error:
         assigned, limit = [], error
     if limit is None and all(got is not None for got in assigned):
         return assigned

@@ -47,8 +47,8 @@ _TOOL_KEYS = (
 )  # fmt: skip
 # The keys of a partial order: an expected tool's id and constraints, and the groups.
 _ORDER_KEYS = ("id", "before", "after")
-_TOOL_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
-_GROUPS = {"in_order": InOrder, "any_order": AnyOrder}
+_EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
+_GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
 _IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS)
@@ -144,8 +144,8 @@ def load_expected_tools(
     names, whatever they are, to values: plain values or matcher mappings, asserted as a
     subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
     ``result``, ``failed``, ``id``, ``before`` and ``after``; or a group, ``{in_order: [...]}``
-    or ``{any_order: [...]}`` (docs/config.md). A place that toolmatch 0.1 read as a matcher and that is
-    data now warns with a :class:`SpecWarning` (see docs/config.md).
+    or ``{any_order: [...]}``. A place that toolmatch 0.1 read as a matcher and that is data
+    now warns with a :class:`SpecWarning` (see docs/config.md).
 
     >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}
     >>> tools = load_expected_tools(["search", refund])
@@ -352,7 +352,7 @@ def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | N
 
 
 def _expected_tool(
-    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _TOOL_KEYS
+    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _EXPECTED_KEYS
 ) -> ExpectedTool | None:
     if isinstance(item, str):
         bare = _tool_name(item, path, problems)

@@ -221,11 +221,48 @@ def build_schema() -> dict[str, Any]:
     }
     ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
     ordering = {
-        "id": {"description": "names this expectation for before/after", "type": "string", "minLength": 1},
-        "before": {**ids, "description": "ids of expectations whose calls all come after this one's"},
-        "after": {**ids, "description": "ids of expectations whose calls all come before this one's"},
-    }  # fmt: skip
-    group_items = {"type": "array", "minItems": 2, "items": _ref("turn_item")}
+        "id": {
+            "description": "names this expectation for before/after",
+            "type": "string",
+            "minLength": 1,
+        },
+        "before": {**ids, "description": "ids of expectations whose calls come after this one's"},
+        "after": {**ids, "description": "ids of expectations whose calls come before this one's"},
+    }
+    def group(key: str, other: str) -> dict[str, Any]:
+        """A group of one kind: its items are expected tools or groups of the other kind."""
+        items = {"anyOf": [_ref("grouped_tool"), _ref(f"{other}_group")]}
+        return {
+            "description": f"{{{key}: [...]}}: items met "
+            + ("one after the other" if key == "in_order" else "in any order"),
+            "type": "object",
+            "required": [key],
+            "properties": {key: {"type": "array", "minItems": 2, "items": items}},
+            "additionalProperties": False,
+        }
+
+    def takes_no_call(key: str, value: object) -> dict[str, Any]:
+        return {"type": "object", "required": [key], "properties": {key: {"const": value}}}
+
+    expected_tool = _tool({**selecting, **counting, **ordering})
+    # never takes no call, so it has no place in an order; nor do constraints on count: 0.
+    expected_tool["anyOf"][1]["allOf"] += [
+        {
+            "if": takes_no_call("never", True),
+            "then": {"not": {"anyOf": [{"required": [key]} for key in ordering]}},
+        },
+        {
+            "if": takes_no_call("count", 0),
+            "then": {
+                "not": {
+                    "anyOf": [
+                        {"required": [key], "properties": {key: {"minItems": 1}}}
+                        for key in ("before", "after")
+                    ]
+                }
+            },
+        },
+    ]
     tools = {
         "description": options["tools"].summary,
         "oneOf": [
@@ -304,18 +341,20 @@ def build_schema() -> dict[str, Any]:
                 "properties": turn,
                 "additionalProperties": False,
             },
-            "expected_tool": _tool({**selecting, **counting, **ordering}),
+            "expected_tool": expected_tool,
             "turn_item": {
                 "description": "an expected tool, or a group of them met in order or in any order",
-                "anyOf": [_ref("expected_tool"), _ref("group")],
+                "anyOf": [_ref("expected_tool"), _ref("in_order_group"), _ref("any_order_group")],
             },
-            "group": {
-                "description": "{in_order: [...]} or {any_order: [...]}: items met in order, or in any order",
-                "type": "object",
-                "minProperties": 1,
-                "maxProperties": 1,
-                "properties": {"in_order": group_items, "any_order": group_items},
-                "additionalProperties": False,
+            "in_order_group": group("in_order", "any_order"),
+            "any_order_group": group("any_order", "in_order"),
+            "grouped_tool": {
+                "description": "an expected tool in a group: one that takes a call",
+                "allOf": [
+                    _ref("expected_tool"),
+                    {"not": takes_no_call("never", True)},
+                    {"not": takes_no_call("count", 0)},
+                ],
             },
             "ignored_tool": _tool(selecting),
             "value": {

@@ -670,3 +670,25 @@ def test_the_schema_accepts_groups_and_refuses_their_misuse() -> None:
     assert not accepted([{"in_order": ["a", "b"], "any_order": ["c", "d"]}])
     assert not accepted([{"name": "a", "never": True, "id": "x"}])
     assert not accepted([{"name": "a", "count": 0, "max_count": 1, "after": ["x"]}])
+
+
+def test_update_fixes_an_expectation_inside_a_group_at_its_place(tmp_path: Any) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: c\n"
+        "    expected_tools:\n"
+        "      - lookup\n"
+        "      - in_order:\n"
+        "          - {name: search, args: {q: paris}}\n"
+        "          - {name: book, args: {city: Paris}}\n",
+        encoding="utf-8",
+    )
+    traces = tmp_path / "traces.jsonl"
+    turn = [call("lookup"), call("search", q="paris"), call("book", city="Lyon")]
+    traces.write_text(jsonl({"case": "c", "turns": [turn]}), encoding="utf-8")
+    result = toolmatch("check", spec, traces, "--update", "fix")
+    assert result.returncode == 0, result.stderr
+    assert spec.read_text(encoding="utf-8").splitlines()[-1] == (
+        "          - {name: book, args: {city: Lyon}}"
+    )

@@ -17,7 +17,15 @@ from toolmatch._core.public import public
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.reasons import order_label
 
-__all__ = ["AnyOrder", "InOrder", "OrderPlan", "order_plan", "order_problems", "turn_items"]
+__all__ = [
+    "AnyOrder",
+    "InOrder",
+    "OrderPlan",
+    "item_paths",
+    "order_plan",
+    "order_problems",
+    "turn_items",
+]
 
 MAX_DEPTH = 3
 """How deep groups nest (``InOrder`` > ``AnyOrder`` > ``InOrder``): past that, say it with ids."""
@@ -146,7 +154,7 @@ class OrderPlan:
     def __init__(self, items: Sequence[Item], ordered: bool, where: str) -> None:
         self.where = where  # what the messages call the turn's list
         self.expectations: list[ExpectedTool] = []
-        self.places: list[str] = []
+        self.places: list[str] = []  # each expectation's place below the list: [3].in_order[1]
         # after[j]: the expectations whose calls all come before j's; None: no partial order.
         self.after: list[list[int]] | None = None
         self.problems: list[tuple[str, str]] = []
@@ -282,6 +290,21 @@ def order_plan(items: Sequence[Item], where: str = "expected", ordered: bool = F
     plan = OrderPlan(items, ordered, where)
     plan.raise_first(where)
     return plan
+
+
+def item_paths(items: Sequence[ExpectedTool | _Group]) -> list[tuple[int | str, ...]]:
+    """Each expectation's path below the turn's list, in check order: ``(3, "in_order", 1)``.
+
+    >>> item_paths([ExpectedTool("a"), InOrder(ExpectedTool("b"), ExpectedTool("c"))])
+    [(0,), (1, 'in_order', 0), (1, 'in_order', 1)]
+    """
+    paths: list[tuple[int | str, ...]] = []
+    for number, item in enumerate(items):
+        if isinstance(item, ExpectedTool):
+            paths.append((number,))
+        else:
+            paths.extend((number, item.key, *path) for path in item_paths(item.items))
+    return paths
 
 
 def order_problems(

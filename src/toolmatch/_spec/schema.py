@@ -229,6 +229,7 @@ def build_schema() -> dict[str, Any]:
         "before": {**ids, "description": "ids of expectations whose calls come after this one's"},
         "after": {**ids, "description": "ids of expectations whose calls come before this one's"},
     }
+
     def group(key: str, other: str) -> dict[str, Any]:
         """A group of one kind: its items are expected tools or groups of the other kind."""
         items = {"anyOf": [_ref("grouped_tool"), _ref(f"{other}_group")]}

@@ -162,7 +162,10 @@ class ExpectedTool(Matcher):
     compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
     ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
     ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
-    most 2"). It is a matcher over a turn's calls, so it can sit on either side of ``==``.
+    most 2"). ``id`` names it in its turn, and ``before`` / ``after`` list the ids of the
+    expectations whose calls must all come after / before its own (a partial order, with
+    the groups :class:`InOrder` and :class:`AnyOrder`). It is a matcher over a turn's calls,
+    so it can sit on either side of ``==``.
 
     >>> from toolmatch import Fuzzy
     >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
@@ -176,6 +179,10 @@ class ExpectedTool(Matcher):
     True
     >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
     'call 0: (failed): expected False, the trace does not say'
+    >>> from toolmatch import check_turn
+    >>> steps = [ExpectedTool("check", id="check"), ExpectedTool("pay", after=["check"])]
+    >>> check_turn(steps, [{"name": "pay"}, {"name": "check"}]).checks[1].unmatched_reason
+    'pay (call 0) comes before check (call 1); it must come after'
 
     """
 

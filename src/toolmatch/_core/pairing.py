@@ -370,13 +370,17 @@ def _topological(count: int, after: Sequence[Sequence[int]]) -> list[int]:
 
 def _series_parts(order: list[int], ancestors: list[int]) -> list[list[int]]:
     """``order`` cut wherever every expectation before the cut precedes every one after it."""
+    # after[p]: the expectations every one from place p on must follow.
+    after = [-1] * (len(order) + 1)
+    for place in range(len(order) - 1, -1, -1):
+        after[place] = after[place + 1] & ancestors[order[place]]
     parts: list[list[int]] = []
     current: list[int] = []
     prefix = 0
     for place, number in enumerate(order):
         current.append(number)
         prefix |= 1 << number
-        if all(ancestors[later] & prefix == prefix for later in order[place + 1 :]):
+        if after[place + 1] & prefix == prefix:
             parts.append(current)
             current = []
     return parts
@@ -392,18 +396,19 @@ def _earliest_part(
     """Calls after ``start`` for the expectations of ``part``, ending as early as possible."""
     found = [list(matches[number][bisect_right(matches[number], start) :]) for number in part]
     wanted = [demands[number] for number in part]
-    if any(len(calls) < demand for calls, demand in zip(found, wanted, strict=True)):
-        return None
-    if len(part) == 1:
-        return [found[0][: wanted[0]]]
     part_mask = sum(1 << number for number in part)
-    if any(ancestors[number] & part_mask for number in part):
+    ordered = any(ancestors[number] & part_mask for number in part)
+    local = {number: place for place, number in enumerate(part)}
+    earlier = [
+        [local[other] for other in part if ancestors[number] >> other & 1] if ordered else []
+        for number in part
+    ]
+    earliest = _earliest_alone(wanted, found, earlier)
+    if not isinstance(earliest, int):
+        return earliest  # too few calls for one, or each's earliest calls, none shared
+    if ordered:
         if _distinct(wanted, found) is None:
             return None
-        local = {number: place for place, number in enumerate(part)}
-        earlier = [
-            [local[other] for other in part if ancestors[number] >> other & 1] for number in part
-        ]
         got: list[list[int]] = [[] for _ in part]
         # Expectations that share no call and no constraint are searched apart.
         for cluster in _clusters(found, earlier):

@@ -476,7 +476,16 @@ def _earliest_alone(
 def _clusters(found: list[list[int]], earlier: list[list[int]]) -> list[list[int]]:
     """The expectations grouped where a constraint or a shared call joins them, each group
     in the expectations' order (so still topological)."""
-    root = list(range(len(found)))
+    links = [(other, number) for number, before in enumerate(earlier) for other in before]
+    first_taker: dict[int, int] = {}
+    for number, calls in enumerate(found):
+        links.extend((first_taker.setdefault(call, number), number) for call in calls)
+    return _joined(len(found), links)
+
+
+def _joined(count: int, links: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """``0..count-1`` grouped by the links between them (union-find), each group in order."""
+    root = list(range(count))
 
     def find(number: int) -> int:
         while root[number] != number:
@@ -484,15 +493,10 @@ def _clusters(found: list[list[int]], earlier: list[list[int]]) -> list[list[int
             number = root[number]
         return number
 
-    first_taker: dict[int, int] = {}
-    for number, calls in enumerate(found):
-        for other in earlier[number]:
-            root[find(other)] = find(number)
-        for call in calls:
-            taker = first_taker.setdefault(call, number)
-            root[find(taker)] = find(number)
+    for one, other in links:
+        root[find(one)] = find(other)
     groups: dict[int, list[int]] = {}
-    for number in range(len(found)):
+    for number in range(count):
         groups.setdefault(find(number), []).append(number)
     return list(groups.values())
 
@@ -636,21 +640,8 @@ def _pieces(
     """The expectations cut into pieces no constraint joins, each piece's number for each
     expectation, and the pieces grouped by identity (the same calls, counts and order)."""
     count = len(demands)
-    root = list(range(count))
-
-    def find(number: int) -> int:
-        while root[number] != number:
-            root[number] = root[root[number]]
-            number = root[number]
-        return number
-
-    for number, before in enumerate(earlier):
-        for other in before:
-            root[find(other)] = find(number)
-    by_root: dict[int, list[int]] = {}
-    for number in range(count):
-        by_root.setdefault(find(number), []).append(number)
-    pieces = list(by_root.values())
+    links = [(other, number) for number, before in enumerate(earlier) for other in before]
+    pieces = _joined(count, links)
     piece_of = [0] * count
     for index, piece in enumerate(pieces):
         for number in piece:

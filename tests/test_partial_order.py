@@ -692,3 +692,45 @@ def test_update_fixes_an_expectation_inside_a_group_at_its_place(tmp_path: Any) 
     assert spec.read_text(encoding="utf-8").splitlines()[-1] == (
         "          - {name: book, args: {city: Lyon}}"
     )
+
+
+def test_a_refused_item_does_not_make_its_id_unknown() -> None:
+    spec = {
+        "test_cases": [
+            {
+                "name": "c",
+                "expected_tools": [
+                    {"name": "a", "id": "x", "cout": 1},
+                    {"name": "b", "after": ["x"]},
+                ],
+            },
+            {"name": "d", "expected_tools": [{"name": "b", "after": ["y"]}]},
+        ]
+    }
+    with pytest.raises(ConfigError) as raised:
+        load_test_cases(spec)
+    assert [problem.path for problem in raised.value.problems] == [
+        "test_cases[0](c).expected_tools[0].cout",
+        "test_cases[1](d).expected_tools[0].after[0]",
+    ]
+
+
+def test_an_exhaustive_spec_turn_with_a_range_in_a_group_is_refused_at_its_place() -> None:
+    spec = {
+        "test_cases": [
+            {
+                "name": "c",
+                "exhaustive": True,
+                "expected_tools": [{"in_order": [{"name": "a", "max_count": 2}, "b"]}],
+            }
+        ]
+    }
+    with pytest.raises(ConfigError) as raised:
+        load_test_cases(spec)
+    assert [(p.path, p.message) for p in raised.value.problems] == [
+        (
+            "test_cases[0](c)",
+            "an exhaustive turn with groups or before/after takes exactly count calls per "
+            "expectation: max_count above count is not supported there",
+        )
+    ]

@@ -162,7 +162,7 @@ def load_expected_tools(
     """
     problems = Problems()
     tools = _expected_tools(data, path, problems)
-    for place, problem in order_problems(tools, False, path):
+    for place, problem in order_problems(tools, False, path) if not problems.found else ():
         problems.add(f"{path}{place}", problem)
     problems.raise_if_any()
     problems.emit_warnings(stacklevel=2)
@@ -626,9 +626,12 @@ def _turn(
             join_path(path, "expected_tools"),
             "missing; each turn lists its expected tools (an empty list expects nothing)",
         )
-        tools = []
+        tools, read_whole = [], False
     else:
+        before = len(problems.found)
         tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
+        # An item refused takes its id along: the order is judged on a list read whole only.
+        read_whole = len(problems.found) == before
     flags = {key: _flag(data, key, path, problems) for key in option_names("flag")}
     ignore: list[ExpectedTool] = []
     if "ignore" in data:
@@ -651,12 +654,13 @@ def _turn(
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
     where = join_path(path, "expected_tools")
-    for place, problem in order_problems(tools, flags["ordered"], "expected_tools"):
+    found = order_problems(tools, flags["ordered"]) if read_whole else []
+    for place, problem in found:
         problems.add(f"{where}{place}", problem)
     try:
         return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
-    except ValueError as error:  # an order ExpectedTurn refuses (reported above, or its own)
-        if not problems.found:
+    except ValueError as error:  # an order ExpectedTurn refuses: reported above, or here
+        if read_whole and not found:
             problems.add(path, str(error))
         return ExpectedTurn(())
 

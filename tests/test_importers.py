@@ -461,7 +461,7 @@ def action_calls(task: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def test_a_tau2_task_is_one_distinct_turn_of_exact_names() -> None:
+def test_a_tau2_task_is_one_turn_of_exact_names_in_any_order() -> None:
     spec = import_tau2(TAU2 / "banking_knowledge" / "tasks.json")
     assert spec["test_cases"][1] == {
         "name": "task_005",
@@ -485,10 +485,11 @@ def test_a_tau2_task_is_one_distinct_turn_of_exact_names() -> None:
                 "args": {"user_id": "6680a37184", "new_email": "kenji.tanaka@gmail.com"},
             },
         ],
-        "distinct": True,
     }
     task = tau2_tasks("banking_knowledge")[1]
     [_, case] = round_trip(spec)
+    assert not case.turns[0].distinct
+    assert not case.turns[0].ordered
     calls = action_calls(task)
     assert case.passes([calls])
     assert case.passes([list(reversed(calls))])
@@ -499,29 +500,105 @@ def test_a_tau2_task_is_one_distinct_turn_of_exact_names() -> None:
     assert not case.passes([calls])
 
 
-def test_without_compare_args_every_argument_is_compared() -> None:
+def test_without_compare_args_the_arguments_the_call_passes_are_compared() -> None:
     [task, _] = tau2_tasks("airline")
     assert all("compare_args" not in action for action in task["evaluation_criteria"]["actions"])
-    [case, transfer] = round_trip(import_tau2(TAU2 / "airline" / "tasks.json"))
+    spec = import_tau2(TAU2 / "airline" / "tasks.json")
+    assert spec["test_cases"][0]["expected_tools"][1] == {
+        "name": {"$literal": "get_reservation_details"},
+        "exact": True,
+        "args": {"reservation_id": {"$maybe": "Q69X3R"}},
+    }
+    [case, transfer] = round_trip(spec)
     calls = action_calls(task)
     assert case.name == "1"
     assert case.passes([calls])
     assert not case.passes([[calls[0], {**calls[1], "args": {"reservation_id": "Q69X3S"}}]])
     assert not case.passes([[calls[0]]])
     assert not case.passes([[calls[0], {**calls[1], "name": "get_reservation_details_v2"}]])
+    # As in tau2-bench: a call may leave out an argument of the action, not add one.
+    assert case.passes([[calls[0], {**calls[1], "args": {}}]])
+    extra = {**calls[1], "args": {**calls[1]["args"], "verbose": True}}
+    assert not case.passes([[calls[0], extra]])
     # task 13 compares no argument of its one action
     assert transfer.passes([[{"name": "transfer_to_human_agents", "args": {"summary": "?"}}]])
 
 
-def test_two_equal_actions_need_two_calls() -> None:
+def test_one_call_may_satisfy_two_equal_actions_as_in_tau2() -> None:
     [task] = tau2_tasks("retail")
-    names = [action["name"] for action in task["evaluation_criteria"]["actions"]]
-    assert names.count("get_order_details") == 2
+    lookups = [
+        a for a in task["evaluation_criteria"]["actions"] if a["name"] == "get_order_details"
+    ]
+    assert [lookup["arguments"] for lookup in lookups] == [
+        {"order_id": "#W5490111"},
+        {"order_id": "#W7387996"},
+    ]
     [case] = round_trip(import_tau2([task]))
     calls = action_calls(task)
+    others = [call for call in calls if call["name"] != "get_order_details"]
+    first, second = (call for call in calls if call["name"] == "get_order_details")
     assert case.passes([calls])
-    first_lookup = names.index("get_order_details")
-    assert not case.passes([calls[:first_lookup] + calls[first_lookup + 1 :]])
+    assert case.passes([[second, *others, first]])  # in any order
+    assert not case.passes([[*others, first]])  # one lookup stands for one order only
+    # A lookup passing no order_id is equal to both actions in tau2-bench's comparison
+    # (it compares the arguments the call passes): one such call satisfies both.
+    assert case.passes([[*others, {"name": "get_order_details", "args": {}}]])
+    # Two equal actions: one call satisfies both, two calls too.
+    twice = {**task, "evaluation_criteria": {"actions": [lookups[0], lookups[0]]}}
+    [case] = round_trip(import_tau2([twice]))
+    assert case.passes([[first]])
+    assert case.passes([[first, first]])
+    assert not case.passes([[second]])
+
+
+def _tau2_verdict(actions: list[dict[str, Any]], calls: list[dict[str, Any]]) -> bool:
+    """tau2-bench's action check at the fixtures' commit (``ActionEvaluator``, reward 1 when
+    every action is found): each action against every call, on its own."""
+
+    def same(action: dict[str, Any], call: dict[str, Any]) -> bool:
+        if action["name"] != call["name"]:
+            return False
+        compared = action.get("compare_args")
+        keys = list(call["args"]) if compared is None else compared
+        if not keys:
+            return True
+        passed = {key: value for key, value in call["args"].items() if key in keys}
+        wanted = {key: value for key, value in action["arguments"].items() if key in keys}
+        return passed == wanted
+
+    return all(any(same(action, call) for call in calls) for action in actions)
+
+
+# bools left out: tau2-bench compares with Python's ==, where True == 1 (docs/importers.md).
+_VALUES = st.sampled_from([1, 1.0, 2, "x", "X", None, [1], {"k": 1}])
+_ARGS = st.dictionaries(st.sampled_from(["a", "b"]), _VALUES, max_size=2)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["f", "g"]),
+                "arguments": _ARGS,
+                "compare_args": st.one_of(
+                    st.none(), st.lists(st.sampled_from(["a", "b", "c"]), unique=True)
+                ),
+            }
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.lists(
+        st.fixed_dictionaries({"name": st.sampled_from(["f", "g"]), "args": _ARGS}), max_size=4
+    ),
+)
+def test_the_imported_case_gives_tau2s_verdict(
+    actions: list[dict[str, Any]], calls: list[dict[str, Any]]
+) -> None:
+    task = {"id": "t", "evaluation_criteria": {"actions": actions}}
+    [case] = load_test_cases(import_tau2([task]))
+    assert case.passes([calls]) is _tau2_verdict(actions, calls)
 
 
 def test_a_compared_argument_the_action_lacks_must_be_missing() -> None:
@@ -540,12 +617,23 @@ def test_a_compared_argument_the_action_lacks_must_be_missing() -> None:
     assert not case.passes([[{"name": "f", "args": {"a": 1, "b": 2}}]])
 
 
+def test_a_bool_is_not_a_number_here_as_everywhere_in_toolmatch() -> None:
+    # tau2-bench compares with Python's ==, where True == 1: the one difference left.
+    task = {"id": "t", "evaluation_criteria": {"actions": [{"name": "f", "arguments": {"n": 1}}]}}
+    [case] = round_trip(import_tau2([task]))
+    assert _tau2_verdict(
+        task["evaluation_criteria"]["actions"], [{"name": "f", "args": {"n": True}}]
+    )
+    assert not case.passes([[{"name": "f", "args": {"n": True}}]])
+    assert case.passes([[{"name": "f", "args": {"n": 1.0}}]])
+
+
 def test_a_task_without_actions_expects_nothing() -> None:
     spec = import_tau2([{"id": 0, "evaluation_criteria": {"actions": []}}, {"id": "x"}])
     assert spec == {
         "test_cases": [
-            {"name": "0", "expected_tools": [], "distinct": True},
-            {"name": "x", "expected_tools": [], "distinct": True},
+            {"name": "0", "expected_tools": []},
+            {"name": "x", "expected_tools": []},
         ]
     }
 
@@ -727,9 +815,13 @@ def test_toolmatch_import_tau2(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     [case] = load_test_cases(tmp_path / "spec.yaml")
     assert case.name == "10"
-    assert case.turns[0].distinct
+    assert not case.turns[0].distinct
     assert case.turns[0].expected_tools[0] == [
         {"name": "find_user_id_by_email", "args": {"email": "mia.garcia2723@example.com"}}
+    ]
+    assert case.turns[0].expected_tools[0] == [{"name": "find_user_id_by_email", "args": {}}]
+    assert case.turns[0].expected_tools[0] != [
+        {"name": "find_user_id_by_email", "args": {"email": "mia@example.com"}}
     ]
     assert repr(case.turns[0].expected_tools[0].name) == "Literal('find_user_id_by_email')"
 
@@ -876,8 +968,8 @@ REFUSED = [
     (
         import_tau2,
         [{"id": "7", "evaluation_criteria": {"actions": [{"name": "f", "arguments": {"x": NAN}}]}}],
-        "tasks[0] (7): the spec would not load: expected_tools[0].args.x: NaN never equals "
-        "anything; use {$type: float} or remove it",
+        "tasks[0] (7): the spec would not load: expected_tools[0].args.x.$maybe: NaN never "
+        "equals anything; use {$type: float} or remove it",
     ),
     (
         import_bfcl,

@@ -57,6 +57,7 @@ from toolmatch import (
     Partial,
     Regex,
     Satisfies,
+    Similar,
     SpecWarning,
     StartsWith,
     TestCase,
@@ -82,7 +83,8 @@ SAMPLES: dict[str, list[object]] = {
     "Exact": [Exact({"q": Fuzzy("paris"), "n": Maybe(1)}), Exact({"q": "a"}, ignore=["id"])],
     "Maybe": [Maybe(1), Maybe(Regex("a+"))],
     "Absent": [Absent],
-    "Fuzzy": [Fuzzy("New York")],
+    "Fuzzy": [Fuzzy("New York"), Fuzzy("(9+6)*3", whitespace="remove")],
+    "Similar": [Similar("New York", min=0.5), Similar("a b", above=0.25, case_insensitive=True)],
     "Regex": [
         Regex("a.*"),
         Regex("a", re.IGNORECASE),

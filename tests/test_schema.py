@@ -460,12 +460,14 @@ _OPTIONS = {
     "rel": st.sampled_from([0, 0.1, -1]),
     "abs": st.sampled_from([0, 1]),
     "inclusive": st.booleans(),
+    "whitespace": st.sampled_from(["collapse", "remove", "strip"]),
 }
 # A field of a "keywords" or "fields" row, by kind (FIELD_KINDS).
 _FIELDS = {
     "text": st.sampled_from(["now", "today", "2026-01-02", "2026-01-02T10:00:00Z", "PT1H", None]),
     "flag": st.one_of(st.booleans(), st.none()),
     "count": st.integers(0, 2),
+    "number": st.sampled_from([0, 0.5, 1, 1.5]),
 }
 
 

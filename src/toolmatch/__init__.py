@@ -21,6 +21,7 @@ from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._matchers.numbers import Approx, Between, Ge, Gt, Le, Lt
 from toolmatch._matchers.predicates import Satisfies
 from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
+from toolmatch._matchers.similarity import Similar
 from toolmatch._matchers.strings import Fuzzy, Regex
 from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 
@@ -107,6 +108,7 @@ __all__ = [
     # strings
     "Fuzzy",
     "Regex",
+    "Similar",
     "StartsWith",
     "EndsWith",
     "IsUUID",

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["fail", "printable", "write_stdout"]
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolmatch._spec.errors import ConfigError
+
+__all__ = ["config_problems", "fail", "printable", "write_stdout"]
 
 
 def printable(text: str) -> str:
@@ -14,6 +19,14 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def config_problems(error: ConfigError) -> int:
+    """Print each problem of a spec that does not load on a line of its own, escaped,
+    whatever the spec's names and values hold; the exit status of a bad spec, 2."""
+    for problem in error.problems:
+        print(printable(str(type(error)([problem], error.source))), file=sys.stderr)
+    return 2
 
 
 def fail(message: str) -> int:

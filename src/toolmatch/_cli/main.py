@@ -35,6 +35,11 @@ line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as
 every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
+``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint``) and exits
+with 1 on any finding, before any run is checked; ``--coverage`` adds, after the summary,
+the calls per tool (``toolmatch._runs.coverage``); ``--tools DEFS`` names the tools
+offered, for both.
+
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
 rate is at least R and every bad line is a case's run, 1 otherwise; 2 for a bad spec, bad
@@ -56,8 +61,9 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.console import fail, printable
+from toolmatch._cli.console import config_problems, fail, printable
 from toolmatch._cli.files import unchanged
+from toolmatch._cli.lint import add_tools, defined_tools, spec_findings, strict_refusal
 from toolmatch._cli.record import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
@@ -67,6 +73,7 @@ from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import (
@@ -258,6 +265,20 @@ def _parser() -> argparse.ArgumentParser:
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
         "from the cli extra, is installed)",
     )
+    # toolmatch lint's checks first, coverage after (docs/cli.md)
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="first run toolmatch lint's checks on the spec, and fail (exit status 1) "
+        "without checking any run when one finds something",
+    )
+    check.add_argument(
+        "--coverage",
+        action="store_true",
+        help="after the summary, per tool: the calls seen, those some expectation matched, "
+        "those ignored; and the defined tools never called",
+    )
+    add_tools(check, "for --strict and --coverage (the spec's tools: also checks the calls)")
     add_commands(commands)
     return parser
 
@@ -283,16 +304,18 @@ def _check(options: argparse.Namespace) -> int:
         refused = refusal(options, os.environ)
         if refused is not None:
             return fail(refused)
+    if options.tools is not None and not (options.strict or options.coverage):
+        return fail(
+            "--tools names the tools the agent is offered, for --strict and --coverage: give "
+            "one of them (a spec's tools: checks the calls against their definitions)"
+        )
     unreadable = read_syntax(options)
     if unreadable is not None:
         return unreadable
     try:
         cases, warned = _load(options, options.spec)
     except ConfigError as error:
-        # One line a problem, whatever the spec's names and values hold.
-        for problem in error.problems:
-            print(printable(str(ConfigError([problem], error.source))), file=sys.stderr)
-        return 2
+        return config_problems(error)
     except OSError as error:
         return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
     for warning in warned:  # one line each: the spec loads, with a meaning that changed
@@ -311,6 +334,14 @@ def _check(options: argparse.Namespace) -> int:
         if isinstance(updated, int):
             return updated
         cases = updated
+    tools = defined_tools(options) if options.strict or options.coverage else None
+    if isinstance(tools, int):
+        return tools
+    if options.strict:
+        findings = spec_findings(options.spec, cases, tools)
+        if findings:
+            return strict_refusal(options.spec, findings)
+    options.defined = tools  # for --coverage, once the runs are checked
     try:
         reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
     except TracesError as error:
@@ -378,7 +409,7 @@ def _run(
     names = [case.name for case in cases]
     report = Report(names, reading, formats, output, options.min_pass_rate)
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns)
+    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
@@ -394,6 +425,8 @@ def _run(
             if progress is not None:
                 progress.close()
         report.finish(cases, reading)
+        if judge.coverage is not None:
+            report.coverage(*judge.coverage.rows(defined_names(cases, options.defined)))
         status = report.exit_code
     except KeyboardInterrupt:
         try:  # the runs counted as checked are reported, as the "not checked" line says

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from toolmatch._cli.console import fail, write_stdout
 from toolmatch._cli.files import unchanged, write_file
+from toolmatch._cli.lint import add_lint
 from toolmatch._cli.record import add_record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ __all__ = ["add_commands", "run_command"]
 
 
 def add_commands(commands: Any) -> None:
-    """Add ``import``, ``schema`` and ``record`` to the ``toolmatch`` command's subparsers."""
+    """Add ``import``, ``schema``, ``record`` and ``lint`` to ``toolmatch``'s subparsers."""
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of spec files (for editors and validators)",
@@ -59,10 +60,11 @@ def add_commands(commands: Any) -> None:
     tau2.add_argument("-o", "--output", metavar="PATH", help="write here (default: stdout)")
     tau2.set_defaults(run=_import_tau2)
     add_record(commands)
+    add_lint(commands)
 
 
 def run_command(options: argparse.Namespace) -> int:
-    """Run ``import``, ``schema`` or ``record``; the exit status."""
+    """Run ``import``, ``schema``, ``record`` or ``lint``; the exit status."""
     status: int = options.run(options)
     return status
 

@@ -187,6 +187,16 @@ class Matcher:
         """
         raise NotImplementedError
 
+    # For toolmatch lint: answered only by the classes that can know, and never a guess.
+    # A matcher that answers True here can never fail; False means "it may fail".
+    def _accepts_everything(self) -> bool:
+        """Whether every value matches (``False`` when this class cannot be sure)."""
+        return False
+
+    def _accepts_nothing(self) -> bool:
+        """Whether no value matches (``False`` when this class cannot be sure)."""
+        return False
+
     @final
     def __eq__(self, other: object) -> bool:
         # Replaced per subclass by __init_subclass__; kept for type checkers and direct calls.

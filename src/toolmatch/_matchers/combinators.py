@@ -79,6 +79,12 @@ class AllOf(_Chain, _trusted=True):
         for matcher in self.matchers:
             yield from matcher.mismatches(actual, path)
 
+    def _accepts_everything(self) -> bool:
+        return all(matcher._accepts_everything() for matcher in self.matchers)
+
+    def _accepts_nothing(self) -> bool:
+        return any(matcher._accepts_nothing() for matcher in self.matchers)
+
 
 @public
 class AnyOf(_Chain, _trusted=True):
@@ -101,6 +107,12 @@ class AnyOf(_Chain, _trusted=True):
             if matcher.__eq__(actual):
                 return True
         return False
+
+    def _accepts_everything(self) -> bool:
+        return any(matcher._accepts_everything() for matcher in self.matchers)
+
+    def _accepts_nothing(self) -> bool:
+        return all(matcher._accepts_nothing() for matcher in self.matchers)
 
     def describe_mismatch(self, actual: object) -> str:
         reasons = [matcher.explain(actual) for matcher in self.matchers]
@@ -131,6 +143,12 @@ class Not(Matcher, _trusted=True):
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected anything but {self.matcher!r}, got {short_repr(actual)}"
+
+    def _accepts_everything(self) -> bool:
+        return self.matcher._accepts_nothing()
+
+    def _accepts_nothing(self) -> bool:
+        return self.matcher._accepts_everything()
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.matcher,), {}

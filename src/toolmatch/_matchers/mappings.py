@@ -151,6 +151,9 @@ class _AbsentKey(Matcher, _trusted=True):
     def matches(self, actual: object) -> bool:
         return False  # any value at all means the key is present
 
+    def _accepts_nothing(self) -> bool:
+        return True
+
     def describe_mismatch(self, actual: object) -> str:
         return f"expected absent, got {short_repr(actual)}"
 

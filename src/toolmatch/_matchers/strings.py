@@ -31,16 +31,25 @@ _SEPARATORS = str.maketrans("", "", ",_\u202f")
 _NUMERIC = str.maketrans("", "", "0123456789+-.e")
 
 
+# What Fuzzy's whitespace option takes: runs of whitespace read as one space, or as none.
+_WHITESPACE = ("collapse", "remove")
+
 # Whitespace is collapsed this many characters at a time: str.split() on a whole long
 # text would hold one object per word (about 60 bytes each) before the join.
 _CHUNK = 1 << 16
 
 
-def _normalize(text: str) -> str:
-    """Lowercase, drop thousands separators, collapse and trim whitespace."""
+def _normalize(text: str, remove: bool = False) -> str:
+    """Lowercase, drop thousands separators, collapse and trim whitespace (or, with
+    ``remove``, drop every whitespace character)."""
     # str's own methods: a str subclass must not decide how it is normalized.
     # Lowercasing looks at neighbours (a final sigma), so it sees the whole text.
     text = str.translate(str.lower(text), _SEPARATORS)
+    if remove:
+        # Chunk by chunk for the same reason as below; no boundary can join two words here.
+        return "".join(
+            "".join(text[start : start + _CHUNK].split()) for start in range(0, len(text), _CHUNK)
+        )
     if len(text) <= _CHUNK:
         return " ".join(str.split(text))
     pieces: list[str] = []
@@ -96,20 +105,25 @@ class Fuzzy(Matcher, _trusted=True):
     Both sides are lowercased, stripped of thousands separators (``,`` ``_`` and narrow
     no-break space) and whitespace-collapsed; when both then read as numbers
     (``"14.14%"`` reads as 0.1414, ``"206 588"`` as 206588) they compare within 1e-9,
-    otherwise as text. There is no distance tolerance.
+    otherwise as text. There is no distance tolerance. ``whitespace="remove"`` drops
+    every whitespace character instead of collapsing runs of them.
 
     >>> Fuzzy("206588") == "206,588", Fuzzy("14.14%") == 0.1414, Fuzzy("YES") == " yes "
     (True, True, True)
     >>> Fuzzy("206588") == 206000
     False
+    >>> Fuzzy("(9+6)*3", whitespace="remove") == "(9 + 6) * 3"
+    True
     """
 
-    __slots__ = ("pattern", "_text", "_number")
+    __slots__ = ("pattern", "whitespace", "_remove", "_text", "_number")
     pattern: str
+    whitespace: str
+    _remove: bool
     _text: str
     _number: float | None
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, *, whitespace: str = "collapse") -> None:
         if not isinstance(pattern, str):
             try:
                 hint = f"; write Fuzzy({short_repr(str(pattern))})"
@@ -119,8 +133,17 @@ class Fuzzy(Matcher, _trusted=True):
                 f"Fuzzy pattern must be a str, got {short_repr(pattern)} ({type_name(pattern)})"
                 + hint
             )
-        text = _normalize(pattern)
+        if not isinstance(whitespace, str) or str.__str__(whitespace) not in _WHITESPACE:
+            raise ValueError(
+                f"Fuzzy whitespace must be 'collapse' (runs of it read as one space, the "
+                f"default) or 'remove' (none of it counts), got {short_repr(whitespace)}"
+            )
+        whitespace = str.__str__(whitespace)
+        remove = whitespace == "remove"
+        text = _normalize(pattern, remove)
         object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "whitespace", whitespace)
+        object.__setattr__(self, "_remove", remove)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_number", _parse_number(text))
 
@@ -134,7 +157,7 @@ class Fuzzy(Matcher, _trusted=True):
             except OverflowError:
                 pass  # an int past float range: its text reads as an infinity, as in the reference
         try:
-            text = _normalize(actual if isinstance(actual, str) else str(actual))
+            text = _normalize(actual if isinstance(actual, str) else str(actual), self._remove)
         except Exception:
             return False
         if text == self._text:
@@ -145,10 +168,11 @@ class Fuzzy(Matcher, _trusted=True):
         return number is not None and math.isclose(expected, number, rel_tol=0.0, abs_tol=1e-9)
 
     def describe_mismatch(self, actual: object) -> str:
-        return f"fuzzy {self.pattern!r} does not match {short_repr(actual)}"
+        how = " (whitespace removed)" if self._remove else ""
+        return f"fuzzy {self.pattern!r}{how} does not match {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.pattern,), {}
+        return (self.pattern,), {"whitespace": "remove"} if self._remove else {}
 
 
 _ENGINE: Any = None  # the regex package once looked for; False when it is not installed
@@ -333,6 +357,10 @@ class Regex(Matcher, _trusted=True):
         except Exception:  # a str() that raises; the time limit (TimeoutError)
             return False
 
+    def _accepts_everything(self) -> bool:
+        # Every value: a regex matches the str() of a non-string.
+        return _matches_every_string(self.pattern, self.flags)
+
     def _reason(self, actual: object) -> str | None:
         """Why ``actual`` does not match, from one match; ``None`` when it does."""
         try:
@@ -373,6 +401,73 @@ class Regex(Matcher, _trusted=True):
         raw = _raw_literal(self.pattern)
         # The plain literal opens the repr (after "Regex("); swap in the raw one.
         return shown if raw is None else f"Regex({raw}{shown[6 + len(plain) :]}"
+
+
+def _matches_every_string(pattern: str, flags: int) -> bool:
+    r"""Whether the full match of ``pattern`` succeeds on every string, read off its parse.
+
+    Only the shapes that certainly do are recognised: a repeat of any character from zero
+    times without bound (``(?s).*``, ``[\s\S]*``, ``[\w\W]*?``), in groups and between
+    ``^`` / ``\A`` and ``$`` / ``\Z``. Anything else answers ``False``, so ``.*``, which
+    refuses a line break without ``(?s)``, does too.
+
+    >>> _matches_every_string("(?s).*", 0), _matches_every_string(r"^[\s\S]*$", 0)
+    (True, True)
+    >>> _matches_every_string(".*", 0), _matches_every_string(".+", 16)
+    (False, False)
+    """
+    if sys.version_info >= (3, 11):
+        from re import _constants as constants
+        from re import _parser as parser
+    else:  # pragma: no cover (3.10)
+        import sre_constants as constants
+        import sre_parse as parser
+    try:
+        parsed = parser.parse(pattern, flags)
+    except Exception:  # Regex compiled it already; a parse that differs proves nothing
+        return False
+    dotall = bool(parsed.state.flags & constants.SRE_FLAG_DOTALL)
+    return _every_string(list(parsed.data), dotall, constants)
+
+
+def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
+    at, begin, end = constants.AT, constants.AT_BEGINNING, constants.AT_END
+    # In a full match, a start anchor first and an end anchor last always hold.
+    while items and items[0][0] is at and items[0][1] in (begin, constants.AT_BEGINNING_STRING):
+        items = items[1:]
+    while items and items[-1][0] is at and items[-1][1] in (end, constants.AT_END_STRING):
+        items = items[:-1]
+    if len(items) != 1:
+        return False
+    op, value = items[0]
+    if op is constants.SUBPATTERN:
+        _, added, removed, inner = value
+        flag = constants.SRE_FLAG_DOTALL
+        inside = (dotall or bool(added & flag)) and not removed & flag
+        return _every_string(list(inner.data), inside, constants)
+    repeats = (
+        constants.MAX_REPEAT,
+        constants.MIN_REPEAT,
+        getattr(constants, "POSSESSIVE_REPEAT", None),
+    )
+    if op not in repeats:
+        return False
+    low, high, inner = value
+    if low != 0 or high != constants.MAXREPEAT or len(inner) != 1:
+        return False
+    kind, what = inner[0]
+    if kind is constants.ANY:
+        return dotall
+    if kind is constants.IN:
+        categories = {item for op, item in what if op is constants.CATEGORY}
+        pairs = (
+            (constants.CATEGORY_DIGIT, constants.CATEGORY_NOT_DIGIT),
+            (constants.CATEGORY_SPACE, constants.CATEGORY_NOT_SPACE),
+            (constants.CATEGORY_WORD, constants.CATEGORY_NOT_WORD),
+        )
+        negated = any(op is constants.NEGATE for op, _ in what)
+        return not negated and any(a in categories and b in categories for a, b in pairs)
+    return False
 
 
 def _raw_literal(text: str) -> str | None:

@@ -31,6 +31,9 @@ class _AnyValue(Matcher, _trusted=True):
     def matches(self, actual: object) -> bool:
         return True
 
+    def _accepts_everything(self) -> bool:
+        return True
+
     def __repr__(self) -> str:
         return "ANY"
 
@@ -82,6 +85,12 @@ class OneOf(Matcher, _trusted=True):
             if check(actual):
                 return True
         return False
+
+    def _accepts_everything(self) -> bool:
+        return any(as_matcher(value)._accepts_everything() for value in self.values)
+
+    def _accepts_nothing(self) -> bool:
+        return all(as_matcher(value)._accepts_nothing() for value in self.values)
 
     def describe_mismatch(self, actual: object) -> str:
         candidates = ", ".join(short_repr(value) for value in self.values)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, lines_of, read_item
 from toolmatch._selection.results import TurnResult
@@ -42,11 +43,14 @@ class Judge:
         want_json: bool,
         envelope: Envelope | None = None,
         python: PythonTurns | None = None,
+        coverage: bool = False,
     ) -> None:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
         self.envelope = envelope  # where another trace format keeps case and turns
         self.python = python  # --syntax python: text turns read as Python calls
+        # --coverage: the calls of the runs judged here, by tool (_runs/coverage.py)
+        self.coverage = Coverage() if coverage else None
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         """The outcomes of a block of ``trace_blocks``: its lines', or its one record's."""
@@ -108,6 +112,8 @@ class Judge:
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
         verdict = judge_case(case, turns, False)
+        if self.coverage is not None:
+            self.coverage.count(verdict)
         if not self.want_json:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from types import TracebackType
 
+    from toolmatch._runs.coverage import Coverage
     from toolmatch._runs.judging import Judge, Outcome
     from toolmatch._runs.traces import Block
 
@@ -70,7 +71,7 @@ def _start_worker(judge: Judge) -> None:
     _WORKER_JUDGE = judge
 
 
-def _judge_in_worker(task: list[Block]) -> list[Outcome]:
+def _judge_in_worker(task: list[Block]) -> tuple[list[Outcome], Coverage | None]:
     assert _WORKER_JUDGE is not None, "the pool initializer sets the judge"
     judge = _WORKER_JUDGE.judge_block
     outcomes = []
@@ -83,7 +84,9 @@ def _judge_in_worker(task: list[Block]) -> list[Outcome]:
                 reason = error.strerror or error
                 raise StoppedError(f"cannot read the traces {span.path}: {reason}", first) from None
         outcomes += judge(first, item)
-    return outcomes
+    # --coverage: the task's counts travel with its outcomes
+    coverage = _WORKER_JUDGE.coverage
+    return outcomes, None if coverage is None else coverage.take()
 
 
 def _worker_died(first_line: int) -> StoppedError:
@@ -117,7 +120,7 @@ def judge_blocks(
     # a worker that dies and fails its tasks instead of waiting for them forever.
     with InterruptsHeld():
         pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(judge,))
-    pending: deque[tuple[list[Block], Future[list[Outcome]]]] = deque()
+    pending: deque[tuple[list[Block], Future[tuple[list[Outcome], Coverage | None]]]] = deque()
     stopped_at = 0  # the first record of a task the pool refused
     unread: StoppedError | None = None  # raised once what was read before it is reported
     ended = False
@@ -148,7 +151,9 @@ def judge_blocks(
             while pending and (last or len(pending) > jobs * 4 or pending[0][1].done()):
                 sent, future = pending.popleft()
                 try:
-                    outcomes = future.result()
+                    outcomes, counted = future.result()
+                    if counted is not None and judge.coverage is not None:
+                        judge.coverage.add(counted)
                 except BrokenProcessPool:
                     raise _worker_died(sent[0][0]) from None
                 except StoppedError:

@@ -206,3 +206,9 @@ class RunVerdict:
             for number, verdict in enumerate(self._judged)
             if not verdict.passed
         ]
+
+    def verdicts(self) -> list[_Verdict]:
+        """Every turn's verdict, as data (which calls each expectation matched), without
+        words: what ``check --coverage`` counts."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return self._judged

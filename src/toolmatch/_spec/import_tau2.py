@@ -1,8 +1,11 @@
 """Spec data from tau2-bench tasks (``data/tau2/domains/<domain>/tasks.json``).
 
 Each task's ``evaluation_criteria.actions`` are the tool calls it expects, each with
-``name``, ``arguments`` and ``compare_args`` (the arguments compared; all of them when
-``null`` or missing, none when empty). What each becomes is in docs/importers.md.
+``name``, ``arguments`` and ``compare_args`` (the arguments compared; those the call
+passes when ``null`` or missing, none when empty). The spec says what tau2-bench's
+``ActionEvaluator`` decides: each action is looked for among all the calls on its own,
+in any order, so one call may stand for two equal actions (a turn that is neither
+``distinct`` nor ``ordered``). What each becomes is in docs/importers.md.
 """
 
 from __future__ import annotations
@@ -31,15 +34,15 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
     """Spec data (what :func:`load_test_cases` reads) from tau2-bench tasks.
 
     ``tasks`` is a ``tasks.json`` file (a JSON list) or its tasks, parsed. One case per
-    task, named by its ``id``, one ``distinct`` turn of its actions, each an exact tool
-    name with only its ``compare_args`` asserted; see docs/importers.md.
+    task, named by its ``id``, one turn of its actions in any order (one call may satisfy
+    two equal actions, as in tau2-bench), each an exact tool name with only its
+    ``compare_args`` asserted; see docs/importers.md.
 
     >>> task = {"id": "7", "evaluation_criteria": {"actions": [
     ...     {"action_id": "7_0", "name": "cancel", "arguments": {"id": "X1", "why": "late"},
     ...      "compare_args": ["id"]}]}}
     >>> import_tau2([task])["test_cases"][0]
-    {'name': '7', 'expected_tools': [{'name': {'$literal': 'cancel'}, 'args': {'id': 'X1'}}], \
-'distinct': True}
+    {'name': '7', 'expected_tools': [{'name': {'$literal': 'cancel'}, 'args': {'id': 'X1'}}]}
     """
     cases = []
     places = []
@@ -64,7 +67,8 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
             _action(action, f"{place}.evaluation_criteria.actions[{index}]")
             for index, action in enumerate(actions or [])
         ]
-        cases.append({"name": name, "expected_tools": expected, "distinct": True})
+        # No `distinct`: tau2-bench looks for each action among all the calls on its own.
+        cases.append({"name": name, "expected_tools": expected})
         places.append(place)
     return loadable(cases, places, tasks, "tasks")
 
@@ -89,8 +93,14 @@ def _action(action: object, place: str) -> dict[str, Any]:
         raise ValueError(f"{place}.name: missing; an action needs the tool's name")
     arguments = _field(action, "arguments", dict, place) or {}
     compared = _field(action, "compare_args", list, place)
+    tool: dict[str, Any] = {"name": exact_name(name)}
     if compared is None:
-        compared = list(arguments)
+        # tau2-bench then compares the arguments the call passes: each may be left out,
+        # none may be added, and those passed must equal the action's.
+        tool["exact"] = True
+        if arguments:
+            tool["args"] = {key: {"$maybe": escaped(value)} for key, value in arguments.items()}
+        return tool
     for index, key in enumerate(compared):
         if not isinstance(key, str):
             raise ValueError(
@@ -101,7 +111,6 @@ def _action(action: object, place: str) -> dict[str, Any]:
     args = {
         key: escaped(arguments[key]) if key in arguments else {"$absent": True} for key in compared
     }
-    tool: dict[str, Any] = {"name": exact_name(name)}
     if args:
         tool["args"] = args
     return tool

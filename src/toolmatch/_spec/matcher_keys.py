@@ -23,6 +23,7 @@ from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._matchers.numbers import Approx, Between, Ge, Gt, Le, Lt
 from toolmatch._matchers.shapes import EndsWith, IsEmail, IsJSON, IsURL, IsUUID, StartsWith
+from toolmatch._matchers.similarity import Similar
 from toolmatch._matchers.strings import Fuzzy, Regex
 from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 from toolmatch._spec.errors import Problems
@@ -37,6 +38,7 @@ __all__ = [
     "KEYS_01",
     "MATCHER_KEYS",
     "SEED_FORMS",
+    "SEED_OPTIONS",
     "MatcherKey",
     "matcher_key",
     "MAX_NESTING",
@@ -103,6 +105,17 @@ def _by_name(make: Callable[..., Matcher]) -> Callable[..., Matcher]:
     return build
 
 
+def _similar(fields: dict[str, Any]) -> Matcher:
+    """``Similar`` from ``{$similar: {text: ..., min: ...}}``: its text is a field, so a
+    missing one is said in the file's words, not as a missing positional argument."""
+    if "text" not in fields:
+        raise ValueError("needs text, the text to compare with, and min (or above)")
+    return Similar(**fields)
+
+
+_similar.__name__ = _similar.__qualname__ = "Similar"
+
+
 def _uuid(version: object = None) -> Matcher:
     """``{$uuid: true}`` is any UUID, ``{$uuid: 4}`` a version-4 one."""
     return IsUUID(version)  # type: ignore[arg-type]  # its constructor checks it
@@ -160,6 +173,10 @@ class MatcherKey:
 SEED_FORMS: dict[str, str] = {"fuzzy": "$fuzzy", "regex": "$regex"}
 """The seed's bare forms, still matchers: ``{fuzzy: ...}`` alone, ``{regex: ...}`` with at
 most ``ignore_case`` beside it; the ``$`` row each one is."""
+SEED_OPTIONS: dict[str, tuple[str, ...]] = {"fuzzy": (), "regex": ("ignore_case",)}
+"""The options a seed form may hold beside its key: the seed's, fixed. An option added
+to a ``$`` row later (``$fuzzy``'s ``whitespace``) is the ``$`` form's alone, so a data
+mapping that happens to hold it stays data."""
 
 KEYS_01 = (
     "literal",
@@ -177,6 +194,8 @@ KEYS_01 = (
     "absent",
 )
 """The bare matcher keys toolmatch 0.1 read (history: data now, but loading warns)."""
+_OPTIONS_SINCE_01: dict[str, tuple[str, ...]] = {"fuzzy": ("whitespace",)}
+"""Options of a 0.1 key's row that 0.1 did not have: a mapping holding one was data then."""
 ARGS_KEYS_01 = ("partial", "exact", "literal", "any", "one_of", "not")
 """The 0.1 keys that could stand for a whole ``args`` mapping."""
 
@@ -196,10 +215,9 @@ def matcher_key(mapping: dict[Any, Any]) -> str | None:
     for key in mapping:
         if isinstance(key, str) and key.startswith("$"):
             return key
-    if "fuzzy" in mapping and len(mapping) == 1:
-        return "fuzzy"
-    if "regex" in mapping and len(mapping) <= 1 + ("ignore_case" in mapping):
-        return "regex"
+    for bare, options in SEED_OPTIONS.items():
+        if bare in mapping and all(key == bare or key in options for key in mapping):
+            return bare
     return None
 
 
@@ -425,7 +443,8 @@ def read_by_01(mapping: dict[Any, Any], keys: tuple[str, ...]) -> str | None:
         return None
     old = found[0]
     row = MATCHER_KEYS["$" + old]
-    if any(key != old and key not in row.options for key in mapping):
+    newer = _OPTIONS_SINCE_01.get(old, ())
+    if any(key != old and (key not in row.options or key in newer) for key in mapping):
         return None
     value = mapping[old]
     accepted = {
@@ -622,6 +641,7 @@ FIELD_KINDS = {
     "text": "a string, or null",
     "flag": "true or false, or null",
     "count": "an int >= 0",
+    "number": "a number",
     "part": "a string or a matcher, or null",
 }
 """What a field of a "keywords" or "fields" row takes: "part" is a value position, the
@@ -643,7 +663,7 @@ _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 # checked first so that the message speaks YAML (true or false).
 MATCHER_KEYS: dict[str, MatcherKey] = {
     "$literal": MatcherKey(Literal, "plain", _STRING_OPTIONS),
-    "$fuzzy": MatcherKey(Fuzzy, "text"),
+    "$fuzzy": MatcherKey(Fuzzy, "text", {"whitespace": "text"}),
     "$regex": MatcherKey(_regex, "text", {"ignore_case": "bool"}),
     "$any": MatcherKey(_anything, "true"),
     "$one_of": MatcherKey(OneOf, "values"),
@@ -683,4 +703,9 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
     ),
     "$json": MatcherKey(IsJSON, "value"),
     "$conforms_to": MatcherKey(_conforms_to, "schema"),
+    "$similar": MatcherKey(
+        _similar,
+        "fields",
+        fields={"text": "text", "min": "number", "above": "number", "case_insensitive": "flag"},
+    ),
 }

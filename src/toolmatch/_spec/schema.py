@@ -84,6 +84,7 @@ _FIELD_KINDS: dict[str, dict[str, Any]] = {
     "text": {"type": ["string", "null"]},
     "flag": {"type": ["boolean", "null"]},
     "count": {"type": "integer", "minimum": 0},
+    "number": {"type": "number"},
     "part": {"anyOf": [{"type": ["string", "null"]}, _ref("item_matcher")]},
 }
 
@@ -107,7 +108,7 @@ _OPTION_KINDS: dict[str, dict[str, Any]] = {
 
 
 def _matchers() -> dict[str, dict[str, Any]]:
-    from toolmatch._spec.matcher_keys import MATCHER_KEYS, SEED_FORMS
+    from toolmatch._spec.matcher_keys import MATCHER_KEYS, SEED_FORMS, SEED_OPTIONS
 
     readers = _readers()
     found: dict[str, dict[str, Any]] = {}
@@ -124,7 +125,7 @@ def _matchers() -> dict[str, dict[str, Any]]:
     for bare, key in SEED_FORMS.items():
         row = MATCHER_KEYS[key]
         properties = {bare: readers[row.reads]}
-        properties.update({name: _OPTION_KINDS[kind] for name, kind in row.options.items()})
+        properties.update({name: _OPTION_KINDS[row.options[name]] for name in SEED_OPTIONS[bare]})
         found[f"seed_{bare}"] = {
             "description": f"the seed's {{{bare}: ...}}, read as {key}",
             "type": "object",
@@ -137,11 +138,11 @@ def _matchers() -> dict[str, dict[str, Any]]:
 
 def _seed_shapes() -> list[dict[str, Any]]:
     """The mappings the seed forms claim: data mappings are none of them."""
-    from toolmatch._spec.matcher_keys import MATCHER_KEYS, SEED_FORMS
+    from toolmatch._spec.matcher_keys import SEED_FORMS, SEED_OPTIONS
 
     return [
-        {"required": [bare], "propertyNames": {"enum": [bare, *MATCHER_KEYS[key].options]}}
-        for bare, key in SEED_FORMS.items()
+        {"required": [bare], "propertyNames": {"enum": [bare, *SEED_OPTIONS[bare]]}}
+        for bare in SEED_FORMS
     ]
 
 

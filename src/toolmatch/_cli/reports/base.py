@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from toolmatch._cli.reports.progress import Progress
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place
     from toolmatch._runs.trials import MinPassRate
 
@@ -149,3 +150,7 @@ class Format:
 
     def end(self, summary: Summary) -> None:
         """The report's last lines, if any."""
+
+    def coverage(self, rows: list[CoverageRow], never_called: list[str] | None) -> None:
+        """``--coverage``, after the end: a row per tool called, by name, and the defined
+        tools never called (``None`` when no tool is defined); nothing by default."""

@@ -15,6 +15,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place, TracesSource
 
 __all__ = ["JsonLines"]
@@ -87,3 +88,11 @@ class JsonLines(Format):
         }
         ending = f"}}{summary.gate()}}}\n"
         return json_sink(self.output.write, json.dumps(row), json_mean, ending)
+
+    def coverage(self, rows: list[CoverageRow], never_called: list[str] | None) -> None:
+        tools = [
+            {"tool": name, "calls": calls, "matched": matched, "ignored": ignored, "defined": known}
+            for name, calls, matched, ignored, known in rows
+        ]
+        row = {"type": "coverage", "tools": tools, "never_called": never_called}
+        self.pending.append(f"{json.dumps(row)}\n")

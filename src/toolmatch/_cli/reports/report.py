@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from toolmatch._cli.reports.base import Format, Output
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.judging import Outcome
     from toolmatch._runs.traces import TracesSource
     from toolmatch._runs.trials import MinPassRate
@@ -163,6 +164,13 @@ class Report:
         write_series(means if first is None else chain([first], means), mean_sinks)
         for each in self.formats:
             each.end(summary)
+        self.flush()
+        self.output.out.flush()
+
+    def coverage(self, rows: list[CoverageRow], never_called: list[str] | None) -> None:
+        """``--coverage``'s table, told to every format once the report is finished."""
+        for each in self.formats:
+            each.coverage(rows, never_called)
         self.flush()
         self.output.out.flush()
 

@@ -15,6 +15,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from toolmatch._cli.reports.base import Output, Summary
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place, TracesSource
 
 __all__ = ["Text"]
@@ -90,3 +91,18 @@ class Text(Format):
                 verb = "names" if summary.without_case == 1 else "name"
                 self._print(f"pass rate unknown: {lines} {verb} no case of the spec")
         self._print(f"{tally.passed} passed, {tally.failed} failed")
+
+    def coverage(self, rows: list[CoverageRow], never_called: list[str] | None) -> None:
+        if not rows:
+            self._print("COVERAGE no calls")
+        else:
+            names = [printable(row[0]) for row in rows]
+            width = max(len("tool"), *map(len, names))
+            defined = never_called is not None
+            self._print(f"COVERAGE {'tool':<{width}} calls matched ignored{' defined' * defined}")
+            for name, (_, calls, matched, ignored, known) in zip(names, rows, strict=True):
+                mark = "" if known is None else f" {'yes' if known else 'no'}"
+                self._print(f"COVERAGE {name:<{width}} {calls:>5} {matched:>7} {ignored:>7}{mark}")
+        if never_called is not None:
+            shown = ", ".join(never_called) if never_called else "none"
+            self._print(f"COVERAGE defined, never called: {shown}")

@@ -1,0 +1,281 @@
+"""``toolmatch lint``: the expectations of a loaded spec that can never fail or never pass.
+
+Each rule (docs/cli.md, "Specs that cannot fail") reports a :class:`Finding` only when it
+is certain: a matcher is said to accept every value only when its class can prove it
+(``Matcher._accepts_everything``), and a name to select no defined tool only when the
+tools are known (a turn's ``tools:``, or the definitions given to ``lint --tools``).
+Mistakes the loader refuses (``count`` above ``max_count``, a case name used twice) never
+get this far: the spec does not load.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.record import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.mappings import Exact, Maybe, Partial
+from toolmatch._matchers.values import ANY
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from typing import Any
+
+    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._spec.loading import TestCase
+
+__all__ = ["Finding", "lint_cases", "read_tool_names", "with_lines"]
+
+_SHOWN_NAMES = 8
+
+
+class Finding(Record):
+    """One thing in a spec that can never fail or never pass: its ``place`` (a spec path,
+    as the loader's errors name it), its ``rule``, what is wrong (``message``), the keys
+    and indices that lead to it in the file's data (``steps``), and the file's ``line``
+    where it is written (``None`` when unknown)."""
+
+    __slots__ = _fields = ("place", "rule", "message", "steps", "line")
+    place: str
+    rule: str
+    message: str
+    steps: tuple[str | int, ...]
+    line: int | None
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message} [{self.rule}]"
+
+
+class _Place:
+    """A place in the spec: its path as the loader names it, and the steps to it."""
+
+    __slots__ = ("text", "steps")
+
+    def __init__(self, text: str, steps: tuple[str | int, ...]) -> None:
+        self.text = text
+        self.steps = steps
+
+    def at(self, *keys: str | int) -> _Place:
+        text = self.text
+        for key in keys:
+            text = join_path(text, key)
+        return _Place(text, self.steps + keys)
+
+    def finding(self, rule: str, message: str) -> Finding:
+        return Finding(self.text, rule, message, self.steps, None)
+
+
+def read_tool_names(path: str) -> tuple[str, ...]:
+    """The names of the tool definitions in the JSON or YAML file ``path``, in order.
+
+    Raises ``OSError`` for a file that cannot be read, ``ConfigError`` for one that is not
+    JSON or YAML, ``TypeError`` / ``ValueError`` for definitions that cannot be read.
+    """
+    from toolmatch._calls.definitions import read_tool_definitions
+    from toolmatch._spec.files import read_spec_file
+
+    return tuple(read_tool_definitions(read_spec_file(path), path))
+
+
+def with_lines(findings: list[Finding], path: str) -> list[Finding]:
+    """``findings`` with the line of the spec file ``path`` where each is written, when it
+    can be found: the file read as YAML nodes (JSON is YAML too), each finding's steps
+    followed through them (through an alias, to its anchor's). Without PyYAML, for a file
+    it cannot read, or past a merge key (``<<``), no line."""
+    if not findings:
+        return findings
+    try:
+        import yaml
+
+        with open(path, encoding="utf-8-sig") as file:
+            root = yaml.compose(file, Loader=yaml.SafeLoader)
+    except Exception:  # no PyYAML, or a file it reads otherwise than the loader: no lines
+        return findings
+    return [
+        Finding(found.place, found.rule, found.message, found.steps, _line(root, found.steps))
+        for found in findings
+    ]
+
+
+def _line(node: Any, steps: tuple[str | int, ...]) -> int | None:
+    import yaml
+
+    for step in steps:
+        if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            if step >= len(node.value):
+                return None
+            node = node.value[step]
+        elif isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            values = [
+                value
+                for key, value in node.value
+                if isinstance(key, yaml.ScalarNode)
+                and key.value == step
+                and key.tag != "tag:yaml.org,2002:merge"
+            ]
+            if len(values) != 1:
+                return None
+            node = values[0]
+        else:
+            return None
+    return int(node.start_mark.line) + 1
+
+
+def lint_cases(
+    cases: Sequence[TestCase], data: object, tools: Sequence[str] | None = None
+) -> list[Finding]:
+    """The findings of the ``cases`` loaded from the spec ``data`` (its parsed file, which
+    says where each case's turns are written), in the spec's order; ``tools``: the names
+    of the tools defined for every turn without a ``tools:`` of its own."""
+    raw = data.get("test_cases") if isinstance(data, dict) else None
+    written = raw if isinstance(raw, list) else []
+    findings: list[Finding] = []
+    seen: dict[str, str] = {}  # a case's expectations written out -> the first case's place
+    for index, case in enumerate(cases):
+        place = _Place(f"test_cases[{index}]({case.name})", ("test_cases", index))
+        item = written[index] if index < len(written) else None
+        several = isinstance(item, dict) and "turns" in item
+        for number, turn in enumerate(case.turns):
+            findings += _turn_findings(turn, place.at("turns", number) if several else place, tools)
+        findings += _case_budget(case, place)
+        content = repr((case.turns, case.max_calls))
+        if content in seen:
+            message = f"expects exactly what {seen[content]} expects"
+            findings.append(place.finding("duplicate-case", message))
+        else:
+            seen[content] = place.text
+    return findings
+
+
+def _turn_findings(
+    turn: ExpectedTurn, place: _Place, tools: Sequence[str] | None
+) -> Iterator[Finding]:
+    own = turn.tools is not None
+    defined = [definition.name for definition in turn.tools] if turn.tools is not None else tools
+    expected = turn.expected_tools
+    positive = [number for number, tool in enumerate(expected) if tool.count]
+    for number, pattern in enumerate(turn.ignore):
+        where = place.at("ignore", number)
+        if _selects_every_call(pattern):
+            starved = ", ".join(f"expected_tools[{each}]" for each in positive)
+            why = f"{starved} can never pass" if starved else "the turn can never fail"
+            yield where.finding("ignore-everything", f"leaves out every call: {why}")
+        # With the turn's own tools:, ignoring a tool it does not define is what lets a call
+        # of it through: not vacuous.
+        elif defined is not None and not own and not _selects_any(pattern, defined):
+            why = _undefined(pattern, defined)
+            yield where.finding("ignore-undefined", f"ignores no call: {why}")
+    for number, tool in enumerate(expected):
+        where = place.at("expected_tools", number)
+        if defined is not None and not _selects_any(tool, defined):
+            # A never or a cap (count 0) passes without calls; any other needs one.
+            rule = "never-undefined" if tool.is_never else "undefined-tool"
+            verdict = "can never pass" if tool.count else "can never fail"
+            yield where.finding(rule, f"{verdict}: {_undefined(tool, defined)}")
+        if tool.count and turn.max_calls is not None and tool.count > turn.max_calls:
+            yield where.finding(
+                "count-above-max-calls",
+                f"can never pass: it needs {tool.count} matching calls and the turn's "
+                f"max_calls is {turn.max_calls}",
+            )
+        if tool.count:
+            for other, never in enumerate(expected):
+                if never.is_never and _same_calls(tool, never):
+                    yield where.finding(
+                        "contradicts-never",
+                        f"can never pass: expected_tools[{other}] forbids the calls it needs",
+                    )
+        if tool.args is not None:
+            yield from _accepting(tool.args, where.at("args"))
+        if tool.result is not None:
+            yield from _accepting(tool.result, where.at("result"))
+    needed = _least_calls(turn)
+    if (
+        turn.max_calls is not None
+        and needed > turn.max_calls
+        and all(tool.count <= turn.max_calls for tool in expected)
+    ):
+        yield place.at("max_calls").finding(
+            "count-above-max-calls",
+            f"can never pass: the expectations need {needed} calls of their own and "
+            f"max_calls is {turn.max_calls}",
+        )
+
+
+def _case_budget(case: TestCase, place: _Place) -> list[Finding]:
+    if case.max_calls is None:
+        return []
+    needed = sum(_least_calls(turn) for turn in case.turns)
+    if needed <= case.max_calls:
+        return []
+    message = (
+        f"can never pass: its turns need at least {needed} calls and max_calls is {case.max_calls}"
+    )
+    return [place.at("max_calls").finding("count-above-max-calls", message)]
+
+
+def _least_calls(turn: ExpectedTurn) -> int:
+    """The fewest calls (ignored ones not counted) with which the turn can pass."""
+    counts = [tool.count for tool in turn.expected_tools]
+    if turn.distinct or turn.ordered or turn.exhaustive:
+        return sum(counts)
+    return max(counts, default=0)
+
+
+def _accepts_everything(matcher: object) -> bool:
+    return matcher is ANY or (isinstance(matcher, Matcher) and matcher._accepts_everything())
+
+
+def _selects_every_call(pattern: ExpectedTool) -> bool:
+    """Whether the ignore pattern leaves out every call: any name, nothing else asserted."""
+    return (
+        _accepts_everything(pattern.name)
+        and pattern.args is None
+        and pattern.result is None
+        and pattern.failed is None
+    )
+
+
+def _selects_any(tool: ExpectedTool, names: Sequence[str]) -> bool:
+    selects = tool._selects  # the judge's own rule for a name
+    return any(selects(name) for name in names)
+
+
+def _undefined(tool: ExpectedTool, names: Sequence[str]) -> str:
+    verb = "contains" if isinstance(tool.name, str) else "matches"
+    shown = ", ".join(names[:_SHOWN_NAMES])
+    more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+    return f"no defined tool's name {verb} {tool.name!r} (defined: {shown or 'none'}{more})"
+
+
+def _same_calls(tool: ExpectedTool, never: ExpectedTool) -> bool:
+    """Whether the two select and match the very same calls: written the same."""
+    parts = ("name", "args", "result", "failed")
+    return repr([getattr(tool, part) for part in parts]) == repr(
+        [getattr(never, part) for part in parts]
+    )
+
+
+def _accepting(value: object, place: _Place) -> Iterator[Finding]:
+    """Each matcher in ``value`` written as a check that accepts every value.
+
+    ``ANY`` says so itself and asserts that its key is present: only the other spellings
+    of it are reported (``$any_of`` holding ``ANY``, ``~Absent``, ``(?s).*``...).
+    """
+    if isinstance(value, Maybe):
+        yield from _accepting(value.value, place)
+    elif isinstance(value, (Partial, Exact)):
+        yield from _accepting(value._given, place)
+    elif isinstance(value, Matcher):
+        if value is not ANY and value._accepts_everything():
+            yield place.finding(
+                "accepts-everything",
+                f"{short_repr(value)} accepts every value: it can never fail",
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _accepting(item, place.at(key))
+    elif isinstance(value, (list, tuple)):
+        for number, item in enumerate(value):
+            yield from _accepting(item, place.at(number))

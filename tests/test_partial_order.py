@@ -734,3 +734,28 @@ def test_an_exhaustive_spec_turn_with_a_range_in_a_group_is_refused_at_its_place
             "expectation: max_count above count is not supported there",
         )
     ]
+
+
+def test_lint_reads_the_expectations_inside_groups_at_their_places(tmp_path: Any) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: c\n"
+        "    max_calls: 1\n"
+        "    expected_tools:\n"
+        "      - in_order:\n"
+        "          - lookup\n"
+        "          - refund\n"
+        "      - {name: refund, never: true}\n",
+        encoding="utf-8",
+    )
+    result = toolmatch("lint", spec)
+    assert result.returncode == 1, result.stderr
+    # The max_calls finding: two calls of their own (a group implies distinct calls).
+    assert result.stdout.splitlines() == [
+        f"{spec}:7: test_cases[0](c).expected_tools[0].in_order[1]: can never pass: "
+        "expected_tools[1] forbids the calls it needs [contradicts-never]",
+        f"{spec}:3: test_cases[0](c).max_calls: can never pass: the expectations need 2 calls "
+        "of their own and max_calls is 1 [count-above-max-calls]",
+        "2 findings",
+    ]

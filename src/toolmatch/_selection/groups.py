@@ -21,6 +21,7 @@ __all__ = [
     "AnyOrder",
     "InOrder",
     "OrderPlan",
+    "expectations_in",
     "item_paths",
     "order_plan",
     "order_problems",
@@ -305,6 +306,17 @@ def item_paths(items: Sequence[ExpectedTool | _Group]) -> list[tuple[int | str, 
         else:
             paths.extend((number, item.key, *path) for path in item_paths(item.items))
     return paths
+
+
+def expectations_in(items: Sequence[ExpectedTool | _Group]) -> list[ExpectedTool]:
+    """The expectations of a turn's items, groups opened, in check order.
+
+    >>> expectations_in([ExpectedTool("a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))])
+    [ExpectedTool('a'), ExpectedTool('b'), ExpectedTool('c')]
+    """
+    found: list[ExpectedTool] = []
+    _flatten(items, "", found, [])
+    return found
 
 
 def order_problems(

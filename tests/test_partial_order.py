@@ -759,3 +759,12 @@ def test_lint_reads_the_expectations_inside_groups_at_their_places(tmp_path: Any
         "of their own and max_calls is 1 [count-above-max-calls]",
         "2 findings",
     ]
+
+
+def test_an_ignore_pattern_takes_no_order() -> None:
+    with pytest.raises(ValueError, match=r"^ignore\[0\]") as raised:
+        check_turn([], [], ignore=[ExpectedTool("log", id="x")])
+    assert str(raised.value) == (
+        "ignore[0] is ExpectedTool('log', id='x'): an ignore pattern selects calls, so id, "
+        "before and after mean nothing there; write ExpectedTool(name, args) without them"
+    )

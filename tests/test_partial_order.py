@@ -650,6 +650,17 @@ def test_the_cli_text_report_names_the_broken_constraint(tmp_path: Any) -> None:
         "    refund (call 1) comes before balance (call 2); it must come after\n"
         "0 passed, 1 failed\n"
     )
+    # Inside a group, an expectation is named by its place in the spec.
+    names = ["lookup_order", "check_balance", "refund", "send_receipt", "log_event"]
+    run = {"case": "refund", "turns": [[*calls_named(*names), call("notify", channel="sms")]]}
+    traces.write_text(jsonl(run), encoding="utf-8")
+    result = toolmatch("check", spec, traces)
+    assert result.stdout.splitlines()[:3] == [
+        "FAIL refund",
+        "  turn 0, expected_tools[3].in_order[1].any_order[1]: "
+        "ExpectedTool('notify', {'channel': 'email'})",
+        "    call 5: channel: expected 'email', got 'sms'",
+    ]
 
 
 def test_the_schema_accepts_groups_and_refuses_their_misuse() -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, lines_of, read_item
+from toolmatch._selection.groups import item_paths
 from toolmatch._selection.results import TurnResult
 from toolmatch._spec.loading import TestCase, judge_case
 
@@ -120,13 +121,30 @@ class Judge:
                 # for the case), so a worker's chunk of outcomes pickles small.
                 return (PASS, number, case.name, _NO_DETAILS, "", None)
             # A text FAIL shows its failing turns only: the others need no words.
-            details, message = failure_lines(verdict.failed_results())
+            details, message = failure_lines(verdict.failed_results(), case)
             return (FAIL, number, name, details, message, None)
         results = verdict.results()  # the same calls, read once
         passed = verdict.passed
-        details, message = ([], "") if passed else failure_lines(results)
+        details, message = ([], "") if passed else failure_lines(results, case)
         body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         return (PASS if passed else FAIL, number, name, details, message, body)
+
+
+def _places(case: TestCase | None, turn: int | None) -> list[str] | None:
+    """Each expectation's place in a turn with groups (``expected_tools[1].in_order[0]``);
+    ``None`` when its number says where it is (``expected_tools[2]``)."""
+    if case is None or turn is None or turn >= len(case.turns):
+        return None
+    paths = item_paths(case.turns[turn].expected_tools)
+    if all(len(path) == 1 for path in paths):
+        return None
+    places = []
+    for path in paths:
+        place = "expected_tools"
+        for step in path:
+            place = join_path(place, step)
+        places.append(place)
+    return places
 
 
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
@@ -144,9 +162,12 @@ def _reason(error: BaseException) -> str:
     return f"{type_name(error)}: {text}" if text else type_name(error)
 
 
-def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
+def failure_lines(
+    results: Iterable[TurnResult], case: TestCase | None = None
+) -> tuple[list[str], str]:
     """The report's lines for a failed run, and its first failure in one line; each
-    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
+    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``).
+    With the ``case``, an expectation inside a group is named by its place in the spec."""
     lines: list[str] = []
     first = ""
     for result in results:
@@ -157,11 +178,13 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             lines.append(f"  turn {result.turn}: {result.reason}")
             first = first or f"turn {result.turn}: {result.reason}"
             continue
+        places = _places(case, result.turn)
         for index, check in result._failed_checks():
             expectation = repr(check.expected_tool)
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
-            where = f"turn {result.turn}, expected_tools[{index}]"
+            place = f"expected_tools[{index}]" if places is None else places[index]
+            where = f"turn {result.turn}, {place}"
             lines.append(f"  {where}: {expectation}")
             lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or f"{where}: {check.unmatched_reason}"

@@ -352,6 +352,7 @@ def _assignment_keeps_order(result: Any, edges: set[tuple[int, int]]) -> bool:
     st.sets(st.tuples(st.integers(0, 3), st.integers(0, 3))),
     st.booleans(),
     st.booleans(),
+    st.booleans(),
 )
 def test_before_after_matches_brute_force(
     wanted: list[tuple[str, int]],
@@ -359,6 +360,7 @@ def test_before_after_matches_brute_force(
     pairs: set[tuple[int, int]],
     use_before: bool,
     exhaustive: bool,
+    ordered: bool,
 ) -> None:
     count = len(wanted)
     edges = {(i, j) for i, j in pairs if i < j < count}  # i before j: acyclic
@@ -376,7 +378,10 @@ def test_before_after_matches_brute_force(
         {index for index, called in enumerate(names) if called == name} for name, _ in wanted
     ]
     demands = [demand for _, demand in wanted]
-    result = check_turn(expected, calls_named(*names), distinct=True, exhaustive=exhaustive)
+    calls = calls_named(*names)
+    result = check_turn(expected, calls, distinct=True, exhaustive=exhaustive, ordered=ordered)
+    if ordered:  # the top-level list is a sequence too
+        edges |= {(number, number + 1) for number in range(count - 1)}
     assert result.passed == _feasible(demands, matches, edges, len(names), exhaustive)
     if result.passed:
         assert _assignment_keeps_order(result, edges)

@@ -784,3 +784,17 @@ def test_an_ignore_pattern_takes_no_order() -> None:
         "ignore[0] is ExpectedTool('log', id='x'): an ignore pattern selects calls, so id, "
         "before and after mean nothing there; write ExpectedTool(name, args) without them"
     )
+
+
+def test_an_order_cannot_be_judged_alone() -> None:
+    refund = ExpectedTool("refund", after=["check"])
+    calls = calls_named("check", "refund")
+    assert (calls == refund) is False
+    assert refund.describe_mismatch(calls) == (
+        "ExpectedTool('refund', after=['check']) orders its calls against other expectations: "
+        "judge it in a turn with them (check_turn, ExpectedTurn), not alone"
+    )
+    with pytest.raises(ValueError, match="not alone$"):
+        refund.check(calls)
+    # An id alone orders nothing: the expectation is judged as ever.
+    assert calls == ExpectedTool("refund", id="refund")

@@ -369,6 +369,8 @@ class ExpectedTool(Matcher):
         return cls.never(name, args, result=result, failed=failed)
 
     def matches(self, actual: object) -> bool:
+        if self.before or self.after:
+            return False  # an order against other expectations: only a turn can judge it
         try:
             calls = to_calls(actual)
         except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
@@ -396,6 +398,11 @@ class ExpectedTool(Matcher):
         >>> check.passed, check.matching_call_indices, check.unmatched_reason
         (False, (0,), 'expected 2 matching call(s), got 1')
         """
+        if self.before or self.after:
+            raise ValueError(
+                f"{self!r} orders its calls against other expectations: judge it in a turn "
+                "with them (check_turn, ExpectedTurn), not alone"
+            )
         return judge(self._alone, to_calls(calls)).check(0)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:

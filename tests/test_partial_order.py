@@ -794,7 +794,7 @@ def test_an_order_cannot_be_judged_alone() -> None:
         "ExpectedTool('refund', after=['check']) orders its calls against other expectations: "
         "judge it in a turn with them (check_turn, ExpectedTurn), not alone"
     )
-    with pytest.raises(ValueError, match="not alone$"):
+    with pytest.raises(ValueError, match=r"not alone$"):
         refund.check(calls)
     # An id alone orders nothing: the expectation is judged as ever.
     assert calls == ExpectedTool("refund", id="refund")

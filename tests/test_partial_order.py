@@ -475,8 +475,9 @@ def test_a_search_that_gives_up_fails_and_says_so(monkeypatch: pytest.MonkeyPatc
     either = AnyOrder(InOrder(ExpectedTool("a"), ExpectedTool("b")), ExpectedTool("a"))
     result = check_turn([either], calls_named("a", "a", "b"))
     text = (
-        "the pairing search gave up after 100000 states: split the group, or write fewer "
-        "before/after constraints between expectations that match the same calls"
+        "the pairing search gave up (it visits at most 100000 states and places at most 200 "
+        "calls in one group): split the group, or write fewer before/after constraints "
+        "between expectations that match the same calls"
     )
     assert reasons(result) == [text, text, text]
     assert not result.passed
@@ -798,3 +799,19 @@ def test_an_order_cannot_be_judged_alone() -> None:
         refund.check(calls)
     # An id alone orders nothing: the expectation is judged as ever.
     assert calls == ExpectedTool("refund", id="refund")
+
+
+def test_a_group_too_large_to_search_fails_and_says_so() -> None:
+    # 150 interchangeable sequences over the same calls: 300 calls to place, past the bound.
+    either = AnyOrder(*(InOrder(ExpectedTool("a"), ExpectedTool("b")) for _ in range(150)))
+    result = check_turn([either], calls_named(*["a"] * 150, *["b"] * 150))
+    assert not result.passed
+    assert result.first_failure() == (
+        "expectation 0: the pairing search gave up (it visits at most 100000 states and places "
+        "at most 200 calls in one group): split the group, or write fewer before/after "
+        "constraints between expectations that match the same calls"
+    )
+    # The same many expectations, each with calls of its own, need no search.
+    steps = AnyOrder(*(InOrder(ExpectedTool(f"a{i}"), ExpectedTool(f"b{i}")) for i in range(150)))
+    names = [f"a{i}" for i in range(150)] + [f"b{i}" for i in range(150)]
+    assert check_turn([steps], calls_named(*names)).passed

@@ -17,6 +17,7 @@ __all__ = [
     "assign_ordered",
     "assign_partial_order",
     "assign_sequence",
+    "SEARCH_CALLS",
     "SEARCH_STEPS",
     "SearchLimitError",
     "common_subsequence",
@@ -288,10 +289,13 @@ def common_subsequence(counts: Sequence[int], matches: Sequence[Sequence[int]]) 
 SEARCH_STEPS = 100_000
 """How many states the order search may visit in one group before it gives up."""
 
+SEARCH_CALLS = 200
+"""How many calls the order search may place in one group (one search step each, nested)."""
+
 
 class SearchLimitError(Exception):
-    """The order search visited :data:`SEARCH_STEPS` states without deciding: ``part``
-    lists the expectations it was searching for."""
+    """The order search visited :data:`SEARCH_STEPS` states without deciding, or was to
+    place more than :data:`SEARCH_CALLS` calls: ``part`` lists the expectations it was for."""
 
     def __init__(self, part: Sequence[int] = ()) -> None:
         super().__init__(f"no decision within {SEARCH_STEPS} states")
@@ -529,6 +533,8 @@ def _search_part(
     earliest = _earliest_alone(demands, matches, earlier)
     if not isinstance(earliest, int):
         return earliest  # no order at all, or the earliest calls of each, none shared
+    if sum(demands) > SEARCH_CALLS:
+        raise SearchLimitError
     count = len(demands)
     calls = sorted({call for found in matches for call in found})
     place = {call: position for position, call in enumerate(calls)}

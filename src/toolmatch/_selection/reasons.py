@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
-from toolmatch._core.pairing import SEARCH_STEPS
+from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.results import Candidate, closest_candidate, mismatch_summary
@@ -181,8 +181,9 @@ def unordered_reason(expectation: Expected, gave_up: bool) -> str:
     """Why an expectation met in order alone, and with calls of its own, fails in the turn."""
     if gave_up:
         return (
-            f"the pairing search gave up after {SEARCH_STEPS} states: split the group, or "
-            "write fewer before/after constraints between expectations that match the same calls"
+            f"the pairing search gave up (it visits at most {SEARCH_STEPS} states and places "
+            f"at most {SEARCH_CALLS} calls in one group): split the group, or write fewer "
+            "before/after constraints between expectations that match the same calls"
         )
     return (
         f"expected {expectation.count} matching call(s) of its own in the turn's order: no "

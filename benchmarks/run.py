@@ -24,6 +24,7 @@ MODULES = {
     "B5": "benchmarks.b5_startup",
     "B6": "benchmarks.b6_readers",
     "B7": "benchmarks.b7_engines",
+    "B8": "benchmarks.b8_record",
 }
 # Figures of the issue not measured yet, and why: shown in the results table.
 PENDING: dict[str, str] = {}

@@ -119,3 +119,28 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
         assert f"{engine}, 1,000 calls: checking, per core" in output
         assert f"{engine}, start-up: to a session ready" in output
     assert "ERROR" not in output
+
+
+def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None:
+    # B8 records specs from generated runs and from tau-bench's trajectories; quick mode
+    # records one spec per case and k, judges no goal, and reports every figure.
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B8"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    output = completed.stdout
+    assert "B8 record quality" in output
+    for k in (3, 5):
+        for figure in ("held-out good runs passing", "mutated runs caught"):
+            assert f"generator, k={k}, {figure}: --loosen varying" in output
+            assert "vs today's rules (main 0592d7f, recorded)" in output
+    assert "generator, k=10, mutated runs caught: --loosen varying" in output
+    for figure in ("other rewarded trials passing", "unrewarded trials caught"):
+        assert f"tau-bench airline, 2 rewarded trials, {figure}: --loosen varying --tools" in output
+    assert "caught by mutation: wrong constant" in output
+    assert "ERROR" not in output

@@ -126,8 +126,8 @@ def test_several_runs_of_a_case_are_loosened(tmp_path: Path) -> None:
             exact: true
             args:
               city: Paris
-              days: {$between: [3, 5]}  # observed: 3, 5, 4
-              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"
+              days: {$between: [1, 7]}  # observed: 3, 5, 4; rule: spread
+              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"; rule: datetime
         """)
     (tmp_path / "spec.yaml").write_text(recorded.stdout, encoding="utf-8")
     checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=traces)
@@ -255,6 +255,15 @@ def test_a_gzip_traces_file_is_read(tmp_path: Path) -> None:
             "toolmatch: cannot write no-such-dir/spec.yaml: No such file or directory",
         ),
         ([EXAMPLES, "--loosen", "some"], None),
+        (
+            [EXAMPLES, "--tools", "no-such-tools.json"],
+            "toolmatch: cannot read no-such-tools.json: No such file or directory",
+        ),
+        (
+            [EXAMPLES, "--tools", "tools.txt"],
+            "toolmatch: --tools tools.txt: tools.txt: unsupported file type; accepted: .yaml, "
+            ".yml, .json",
+        ),
     ],
 )
 def test_nothing_written_is_exit_status_2(
@@ -266,6 +275,97 @@ def test_nothing_written_is_exit_status_2(
         assert result.stderr == message + "\n"
     else:
         assert "argument --loosen: invalid choice: 'some'" in result.stderr
+
+
+def test_tools_that_are_not_definitions_are_refused_naming_the_place(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text('[{"name": "f"}, 7]', encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--tools", tmp_path / "tools.json")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"toolmatch: --tools {tmp_path / 'tools.json'}: ")
+    assert "[1]" in result.stderr
+
+
+ORDERS = [
+    {
+        "case": "refund",
+        "turns": [
+            [
+                call("get_order", order_id=order),
+                *([call("get_order", order_id=order)] * again),
+                call("refund", order_id=order, lang=lang, amount=amount),
+            ]
+        ],
+    }
+    for order, lang, amount, again in (
+        ("ORD-20931", "en", 39.99, 0),
+        ("ORD-11230", "fr", 40.01, 1),
+        ("ORD-55555", "en", 40.0, 0),
+    )
+]
+
+
+def test_loosen_strict_loosens_only_ids_times_and_uuids() -> None:
+    recorded = toolmatch("record", "-", "--loosen", "strict", stdin=jsonl(*ORDERS))
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    args = recorded.stdout.split("  - name: {$literal: refund}\n    exact: true\n    args:\n")[1]
+    assert textwrap.dedent(args) == textwrap.dedent("""\
+              order_id: {regex: 'ORD-[0-9]{5}'}  # observed: "ORD-20931", "ORD-11230", "ORD-55555"; rule: id-shape
+              lang: {$one_of: [en, fr]}  # observed: "en", "fr"; rule: observed-only
+              amount: {$one_of: [39.99, 40.01, 40.0]}  # observed: 39.99, 40.01, 40.0; rule: observed-only
+        """)
+
+
+def test_tools_definitions_steer_the_rules(tmp_path: Path) -> None:
+    definitions = [
+        {
+            "name": "get_order",
+            "inputSchema": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+            "annotations": {"readOnlyHint": True},
+        },
+        {
+            "name": "refund",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"lang": {"type": "string", "enum": ["en", "fr", "de"]}},
+            },
+            "annotations": {"destructiveHint": True},
+        },
+    ]
+    (tmp_path / "tools.yaml").write_text(yaml.safe_dump(definitions), encoding="utf-8")
+    recorded = toolmatch(
+        "record",
+        "-",
+        "--tools",
+        tmp_path / "tools.yaml",
+        "-o",
+        tmp_path / "spec.yaml",
+        stdin=jsonl(*ORDERS),
+    )
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
+    assert spec.startswith(
+        textwrap.dedent("""\
+        test_cases:
+        - name: refund  # recorded from 3 runs
+          exhaustive: true
+          ignore:
+          - name: {$literal: get_order}
+          expected_tools:  # ignored, read-only by definition: "get_order"
+          - name: {$literal: refund}
+        """)
+    )
+    assert '      lang: {$one_of: [en, fr, de]}  # observed: "en", "fr"; rule: enum\n' in spec
+    new = {
+        "case": "refund",
+        "turns": [[call("refund", order_id="ORD-00001", lang="de", amount=40.02)]],
+    }
+    wrong = {
+        "case": "refund",
+        "turns": [[call("refund", order_id="ORD-00001", lang="zz", amount=40.02)]],
+    }
+    checked = toolmatch("check", tmp_path / "spec.yaml", "-", stdin=jsonl(new, wrong))
+    assert checked.stdout.splitlines()[0] == "PASS refund"
+    assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
 
 
 def test_the_traces_file_is_never_overwritten(tmp_path: Path) -> None:
@@ -356,7 +456,9 @@ def test_a_directory_is_read_as_check_reads_it_with_each_bad_record_at_its_place
         "[...]}, got 7 (int)",
     ]
     spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
-    assert "days: {$between: [3, 5]}  # observed: 3, 5, 4" in spec  # all three runs, in order
+    assert (
+        "days: {$between: [1, 7]}  # observed: 3, 5, 4; rule: spread" in spec
+    )  # all three runs, in order
     checked = toolmatch("check", tmp_path / "spec.yaml", runs)
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
 
@@ -469,3 +571,132 @@ def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
         "and a spec holds only those (store the column as JSON text); not recorded\n"
     )
     assert [case["name"] for case in json.loads(spec.read_text("utf-8"))["test_cases"]] == ["good"]
+
+
+# --into SPEC: more runs widen a spec ----------------------------------------------------------
+
+WIDENED_FROM = textwrap.dedent("""\
+    test_cases:
+    - name: weather
+      exhaustive: true
+      expected_tools:
+      - name: {$literal: get_weather}
+        exact: true
+        args:
+          city: Paris
+          days: 3
+          at: {$datetime: true}   # mine: any time
+    """)
+
+
+def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    runs = [
+        {
+            "case": "weather",
+            "turns": [[call("get_weather", city="paris", days=5, at="2026-12-01T10:00:00Z")]],
+        },
+        {
+            "case": "weather",
+            "turns": [
+                [
+                    call("get_weather", city="PARIS", days=4, at="2026-12-02T10:00:00"),
+                    call("log", level="debug"),
+                ]
+            ],
+        },
+        {"case": "news", "turns": [[call("headlines", country="fr")]]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (widened.returncode, widened.stdout) == (0, "")
+    after = spec.read_text(encoding="utf-8")
+    assert after == textwrap.dedent("""\
+        test_cases:
+        - name: weather
+          exhaustive: true
+          ignore: [{name: {$literal: log}}]
+          expected_tools:
+          - name: {$literal: get_weather}
+            exact: true
+            args:
+              city: {fuzzy: Paris}
+              days: {$between: [1, 7]}
+              at: {$datetime: true}   # mine: any time
+        - name: news
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: headlines}
+            exact: true
+            args:
+              country: fr
+        """)
+    assert [line for line in widened.stderr.splitlines() if line[:1] in "+-"][:4] == [
+        f"--- {spec}",
+        f"+++ {spec}",
+        "+  ignore: [{name: {$literal: log}}]",
+        "-      city: Paris",
+    ]
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    # The matcher kept ("at") is the user's: a run it fails still fails.
+    again = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (again.returncode, again.stderr) == (0, "")  # nothing left to widen
+    assert spec.read_text(encoding="utf-8") == after
+
+
+def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    runs = [
+        {"case": "weather", "turns": [[call("get_weather", city="Lyon", days=3, units="si")]]},
+        {"case": "weather", "turns": [[], []]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 1
+    assert widened.stderr.splitlines()[-3:] == [
+        "toolmatch: not widened: test_cases[0](weather): run 2 has 2 turn(s), the case 1; not used",
+        "toolmatch: not widened: test_cases[0](weather).expected_tools[0].args: argument 'units' "
+        "of a new run is not in the spec",
+        "toolmatch: not widened: test_cases[0](weather): run 1 still fails the widened case: "
+        "turn 0: expectation 0: arg 'at' missing",
+    ]
+    assert "      city: {$type: str}\n" in spec.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["-o", "other.yaml"],
+            "toolmatch: --into widens SPEC in place; give -o or --into, not both",
+        ),
+        (
+            ["--loosen", "none"],
+            "toolmatch: --into widens with loosened values; --loosen none cannot widen a spec",
+        ),
+    ],
+)
+def test_into_refuses_what_cannot_widen(tmp_path: Path, args: list[str], message: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(WIDENED_FROM, encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--into", spec, *args, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, message + "\n")
+    assert spec.read_text(encoding="utf-8") == WIDENED_FROM
+
+
+def test_into_a_spec_that_does_not_load_changes_nothing(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases: [{name: weather}]\n", encoding="utf-8")
+    result = toolmatch("record", EXAMPLES, "--into", spec)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"toolmatch: cannot widen {spec}: test_cases[0]")
+    assert result.stderr.endswith("; it is unchanged\n")
+    assert spec.read_text(encoding="utf-8") == "test_cases: [{name: weather}]\n"
+    missing = toolmatch("record", EXAMPLES, "--into", tmp_path / "none.yaml")
+    assert missing.returncode == 2
+    assert missing.stderr == (
+        f"toolmatch: cannot read {tmp_path / 'none.yaml'}: No such file or directory\n"
+    )

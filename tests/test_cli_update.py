@@ -831,7 +831,7 @@ test_cases:
           - name: {$literal: lookup_order}
             exact: true
             args:
-              order_id: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"
+              order_id: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"; rule: id-shape
               verbose: 'yes'
       - ordered: true
         exhaustive: true
@@ -839,7 +839,7 @@ test_cases:
           - name: {$literal: notify}
             exact: true
             args:
-              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-01T11:00:00Z"
+              at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-01T11:00:00Z"; rule: datetime
           - name: {$literal: log}
             exact: true
 
@@ -894,7 +894,7 @@ def test_new_in_a_flow_list_and_in_json(tmp_path: Path) -> None:
     )
     assert text == (
         "test_cases: [{name: a, expected_tools: [f]}, {name: b, exhaustive: true, expected_tools: "
-        "[{name: {$literal: g}, exact: true, args: {n: {$between: [1, 2]}}}]}]   # flow\n"
+        "[{name: {$literal: g}, exact: true, args: {n: {$between: [0, 3]}}}]}]   # flow\n"
     )
     assert result.returncode == 0
     data = {"test_cases": [{"name": "a", "expected_tools": ["f"]}]}
@@ -906,7 +906,7 @@ def test_new_in_a_flow_list_and_in_json(tmp_path: Path) -> None:
             "name": "b",
             "exhaustive": True,
             "expected_tools": [
-                {"name": {"$literal": "g"}, "exact": True, "args": {"n": {"$between": [1, 2]}}}
+                {"name": {"$literal": "g"}, "exact": True, "args": {"n": {"$between": [0, 3]}}}
             ],
         }
     )

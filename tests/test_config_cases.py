@@ -147,15 +147,15 @@ class TestToolErrors:
             "expected_tools[3].name: missing; every expected tool needs the tool name (matched as "
             "a substring)",
             "expected_tools[4]: must be a tool name or a mapping with name, args, exact, ignore_args, count, "
-            "max_count, never, result, failed, id, before, after; got 7 (int)",
+            "max_count, never, result, failed, agent, id, before, after; got 7 (int)",
         ]
 
     def test_unknown_keys_list_the_accepted_ones(self) -> None:
         assert tool_problems([{"name": "f", "cout": 2, "weight": 1}]) == [
             "expected_tools[0].cout: unknown key 'cout' (did you mean 'count'?); accepted: name, "
-            "args, exact, ignore_args, count, max_count, never, result, failed, id, before, after",
+            "args, exact, ignore_args, count, max_count, never, result, failed, agent, id, before, after",
             "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, exact, ignore_args, count, "
-            "max_count, never, result, failed, id, before, after",
+            "max_count, never, result, failed, agent, id, before, after",
         ]
 
     def test_args_types(self) -> None:
@@ -331,8 +331,7 @@ class TestCaseErrors:
             "test_cases[1].name: must be a non-empty string, got '' (str)",
             "test_cases[2].name: must be a non-empty string, got 5 (int)",
             "test_cases[2].expected_tools[1]: must be a tool name or a mapping with name, args, "
-            "exact, ignore_args, count, max_count, never, result, failed, id, before, after; got 3 "
-            "(int)",
+            "exact, ignore_args, count, max_count, never, result, failed, agent, id, before, after; got 3 (int)",
         ]
 
     def test_unknown_keys_at_every_level(self) -> None:
@@ -349,10 +348,10 @@ class TestCaseErrors:
         assert case_problems(spec) == [
             "version: unknown key 'version'; accepted: test_cases",
             "test_cases[0](c).input: unknown key 'input'; accepted: name, turns, expected_tools, "
-            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools",
+            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent, one_of",
             "test_cases[0](c).turns[0].orderd: unknown key 'orderd' (did you mean 'ordered'?); "
             "accepted: expected_tools, distinct, ordered, exhaustive, ignore, max_calls, no_repeats, "
-            "tools",
+            "tools, agent",
         ]
 
     def test_wrong_types(self) -> None:
@@ -372,7 +371,7 @@ class TestCaseErrors:
             "test_cases[1](t).turns: must be a non-empty list of turns, each a mapping with "
             "expected_tools, got {'expected_tools': []} (dict)",
             "test_cases[2](u).turns[0]: a turn must be a mapping with expected_tools (and "
-            "optionally distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools), got "
+            "optionally distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent), got "
             "'f' (str)",
             "test_cases[3](v).turns[0].expected_tools: missing; each turn lists its expected "
             "tools (an empty list expects nothing)",

@@ -18,6 +18,7 @@ from toolmatch import (
     AnyOrder,
     Approx,
     Between,
+    ChosenAlternative,
     ConfigError,
     ConfigProblem,
     ConformsTo,
@@ -127,13 +128,24 @@ def examples() -> dict[str, Any]:
         "TurnResult": result,
         "ExpectedTurn": ExpectedTurn([ExpectedTool("search")], ordered=True),
         "TestCase": TestCase("weather", [ExpectedTurn([ExpectedTool("search")])]),
+        "OneOfTurns": ExpectedTurn.one_of(
+            ExpectedTurn([ExpectedTool("search")]), ExpectedTurn([ExpectedTool("fetch")])
+        ),
+        "ChosenAlternative": ChosenAlternative("turn", 1, 2, False),
         "ConfigProblem": ConfigProblem("args.q.regex", "invalid regular expression '('"),
         "ConfigError": ConfigError([ConfigProblem("name", "missing")], source="spec.yaml"),
         "SpecWarning": SpecWarning("args.q", "a plain string", source="spec.yaml"),
     }
 
 
-ADDED_SINCE_THE_FIXTURE = {"Similar", "Fuzzy whitespace", "InOrder", "AnyOrder"}
+ADDED_SINCE_THE_FIXTURE = {
+    "Similar",
+    "Fuzzy whitespace",
+    "OneOfTurns",
+    "ChosenAlternative",
+    "InOrder",
+    "AnyOrder",
+}
 
 
 def shown(value: object) -> str:

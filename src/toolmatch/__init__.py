@@ -33,8 +33,14 @@ if TYPE_CHECKING:
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.groups import AnyOrder, InOrder
-    from toolmatch._selection.results import Candidate, IgnoredCall, ToolCheck, TurnResult
-    from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._selection.results import (
+        Candidate,
+        ChosenAlternative,
+        IgnoredCall,
+        ToolCheck,
+        TurnResult,
+    )
+    from toolmatch._selection.run import ExpectedTurn, OneOfTurns
     from toolmatch._spec.errors import ConfigError, ConfigProblem, SpecWarning
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
@@ -59,11 +65,13 @@ _LAZY = {
     "IgnoredCall": "_selection.results",
     "ToolCheck": "_selection.results",
     "TurnResult": "_selection.results",
+    "ChosenAlternative": "_selection.results",
     "ConfigError": "_spec.errors",
     "ConfigProblem": "_spec.errors",
     "SpecWarning": "_spec.errors",
     "matcher_from_config": "_spec.matcher_keys",
     "ExpectedTurn": "_selection.run",
+    "OneOfTurns": "_selection.run",
     "TestCase": "_spec.loading",
     "load_expected_tools": "_spec.loading",
     "load_test_cases": "_spec.loading",
@@ -165,6 +173,8 @@ __all__ = [
     "load_test_cases",
     "TestCase",
     "ExpectedTurn",
+    "OneOfTurns",
+    "ChosenAlternative",
     "spec_schema",
     "spec_yaml",
     # spec files from benchmarks' ground truth

@@ -15,6 +15,8 @@ Text output (the default), on standard output, one block per non-blank line, in 
       turn <t>, expected_tools[<i>]: <the expectation>
         <why it failed: ToolCheck.reason_lines(), one or more lines>
       turn <t>: <one of the turn's problems>
+      (with one_of: a line naming the alternative chosen, and places such as
+       one_of[<a>], turn <t>, one_of[<b>], expected_tools[<i>])
     ERROR <traces>:<line>: <what is wrong with the line>
     MISSING <case>: no run in <traces>
 

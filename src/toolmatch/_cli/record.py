@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.syntax import PythonTurns
 
@@ -71,10 +72,25 @@ def add_record(commands: Any) -> None:
     )
     record.add_argument(
         "--loosen",
-        choices=("varying", "none"),
+        choices=("varying", "strict", "none"),
         default="varying",
-        help="varying (default): values that differ between a case's runs become matchers; "
-        "none: each case is its last run, as recorded",
+        help="varying (default): values that differ between a case's runs become matchers "
+        "that generalise (docs/record.md); strict: only ids, times and UUIDs loosen, other "
+        "values that differ are one of the values seen; none: each case is its last run, "
+        "as recorded",
+    )
+    record.add_argument(
+        "--into",
+        metavar="SPEC",
+        help="widen this existing spec with the runs instead of writing a new one: literals "
+        "that the runs disagree with become matchers, every other line is kept as it is, "
+        "cases the spec lacks are added; the change is printed as a diff on stderr",
+    )
+    record.add_argument(
+        "--tools",
+        metavar="DEFS",
+        help="the tools' definitions (a JSON or YAML file of a list of them, as the tools: "
+        "key reads it): their enums, formats and types steer the loosening",
     )
     record.add_argument(
         "--case-key",
@@ -138,11 +154,23 @@ def _record(options: argparse.Namespace) -> int:
     except ImportError:
         return fail(NEEDS_RUAMEL)
     output = options.output
+    if options.into is not None:
+        if output is not None:
+            return fail("--into widens SPEC in place; give -o or --into, not both")
+        if options.loosen == "none":
+            return fail("--into widens with loosened values; --loosen none cannot widen a spec")
+        output = options.into
     if output is not None and not output.lower().endswith(_SUFFIXES):
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     refused = read_syntax(options)
     if refused is not None:
         return refused
+    try:
+        options.definitions, options.read_only = _definitions(options.tools)
+    except OSError as error:
+        return fail(f"cannot read {error.filename}: {error.strerror or error}")
+    except (TypeError, ValueError) as error:
+        return fail(str(error))
     try:
         reading = TracesSource(options.traces)
     except TracesError as error:
@@ -160,7 +188,85 @@ def _record(options: argparse.Namespace) -> int:
             return fail(reading.stopped(error))
     if not runs:
         return fail(f"no run to record in {reading.name}")
+    if options.into is not None:
+        return _widen(options, runs, errors)
     return _write(options, reading, runs, errors)
+
+
+def _widen(
+    options: argparse.Namespace,
+    runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
+    errors: int,
+) -> int:
+    """``--into SPEC``: SPEC widened with the runs, written whole or not at all, the change
+    printed as a diff on stderr, and what could not be widened after it."""
+    from toolmatch._cli.update import _print_diff, _report_not_done
+    from toolmatch._runs.widening import widening
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases
+    from toolmatch._spec.splicing import SpecText, SplicingError
+
+    where = options.into
+    try:
+        with open(where, "rb") as spec_file:
+            raw = spec_file.read()
+        load_test_cases(where)
+    except OSError as error:
+        return fail(f"cannot read {where}: {error.strerror or error}")
+    except ConfigError as error:
+        problem = error.problems[0]
+        return fail(f"cannot widen {where}: {problem.path}: {problem.message}; it is unchanged")
+    spec = SpecText(where, raw)
+    recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
+    plan = widening(
+        spec.data,
+        recorded,
+        loosen=options.loosen,
+        tools=options.definitions,
+        read_only=options.read_only,
+    )
+    try:
+        text, _, not_placed = spec.edited(plan.edits, plan.where)
+    except SplicingError as error:
+        return fail(f"cannot widen {where}: {error} (a bug in toolmatch); it is unchanged")
+    not_done = [*plan.not_done, *not_placed]
+    if text != spec.text:
+        try:
+            load_test_cases(SpecText(where, spec.bytes_of(text)).data)
+        except ConfigError as error:  # a value the rules wrote that the loader refuses
+            problem = error.problems[0]
+            return fail(
+                f"cannot widen {where}: the widened spec would not load: {problem.path}: "
+                f"{problem.message} (a bug in toolmatch); it is unchanged"
+            )
+        refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
+        if refused is not None:
+            return fail(f"cannot write {where}: {refused}{unchanged(where)}")
+        _print_diff(where, spec.text, text)
+    _report_not_done(not_done)
+    return 1 if errors or not_done else 0
+
+
+def _definitions(path: str | None) -> tuple[dict[str, ToolDefinition] | None, frozenset[str]]:
+    """The definitions in ``--tools DEFS`` by name, and the names of those marked read-only;
+    ``None`` without it. A file that cannot be read or holds anything but definitions is an
+    error naming it (raised)."""
+    if path is None:
+        return None, frozenset()
+    from toolmatch._calls.definitions import read_tool_definitions
+    from toolmatch._runs.loosening import read_only_tools
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.files import read_spec_file
+
+    try:
+        data = read_spec_file(path)
+    except ConfigError as error:
+        problem = error.problems[0]
+        raise ValueError(f"--tools {path}: {problem.path}: {problem.message}") from None
+    try:
+        return read_tool_definitions(data, path), read_only_tools(data)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"--tools {path}: {error}") from None
 
 
 def _bad(reading: TracesSource, number: int, message: str) -> None:
@@ -248,7 +354,7 @@ def _write(
     from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data, spec_json, spec_text
 
-    loosen = options.loosen == "varying"
+    loosen = options.loosen != "none"
     cases = []
     for case, numbered in runs.items():
         recorded = [calls for _, calls in numbered if calls]
@@ -272,7 +378,13 @@ def _write(
         if not recorded:
             continue
         try:
-            written = recorded_case(case, recorded, loosen=loosen)
+            written = recorded_case(
+                case,
+                recorded,
+                loosen=options.loosen,
+                tools=options.definitions,
+                read_only=options.read_only,
+            )
         except ValueError as error:  # beyond a spec's limits: it would not load
             _bad(reading, numbered[0][0], f"{error}; not recorded")
             errors += len(numbered)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from toolmatch._cli.console import fail, printable
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import expected_turn
 from toolmatch._selection.groups import item_paths
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
@@ -140,12 +141,24 @@ class _Planner:
                 continue
             number = result.turn if result.turn is not None else 0
             turn: Path = ("test_cases", index)
-            if "turns" in raw:
+            body = raw
+            # With one_of, the chosen alternative's (the case's, then the turn's) is fixed.
+            for chosen in result.alternatives:
+                if chosen.of == "case":
+                    turn += ("one_of", chosen.number)
+                    body = raw["one_of"][chosen.number]
+            if "turns" in body:
                 turn += ("turns", number)
+            turn += tuple(
+                step
+                for chosen in result.alternatives
+                if chosen.of == "turn"
+                for step in ("one_of", chosen.number)
+            )
             if result.reason is not None:
                 self.skip(turn, f"{result.reason}; not a value to replace")
                 continue
-            self.fix_turn(turn, result, calls[number], case.turns[number])
+            self.fix_turn(turn, result, calls[number], expected_turn(case, result))
             for problem in result.problems:
                 note = NotDone(self.where(turn), f"{problem}; not a value to replace")
                 self.turn_problems.append((case.name, number, problem, note))
@@ -170,17 +183,17 @@ class _Planner:
         return left
 
     def fix_turn(
-        self, turn: Path, result: TurnResult, calls: list[ToolCall], expected: ExpectedTurn
+        self, turn: Path, result: TurnResult, calls: list[ToolCall], expected: ExpectedTurn | None
     ) -> None:
         # A check's number counts the expectations with groups opened: its item's path.
-        paths = item_paths(expected.expected_tools)
+        paths = None if expected is None else item_paths(expected.expected_tools)
         claimed = {index for ignored in result.ignored for index in [ignored.index]}
         for check in result.checks:
             if check.passed:
                 claimed.update(check.assigned_call_indices or check.matching_call_indices)
         for number, check in enumerate(result.checks):
             if not check.passed:
-                path = (*turn, "expected_tools", *paths[number])
+                path = (*turn, "expected_tools", *(paths[number] if paths else (number,)))
                 self.fix_expected(path, value_at(self.data, path), check, calls, claimed)
 
     def fix_expected(

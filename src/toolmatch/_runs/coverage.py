@@ -14,7 +14,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from toolmatch._selection.run import RunVerdict
+    from toolmatch._selection.run import RunAlternatives, RunVerdict
     from toolmatch._spec.loading import TestCase
 
 __all__ = ["Coverage", "CoverageRow", "defined_names"]
@@ -33,8 +33,9 @@ class Coverage:
         self.matched: Counter[str] = Counter()  # by an expectation that is not never
         self.ignored: Counter[str] = Counter()  # left out by an ignore pattern
 
-    def count(self, verdict: RunVerdict) -> None:
-        """Count the calls of one run, from its every turn's verdict."""
+    def count(self, verdict: RunVerdict | RunAlternatives) -> None:
+        """Count the calls of one run, from its every turn's verdict (of the alternative
+        chosen, for a case with one_of)."""
         calls, matched, ignored = self.calls, self.matched, self.ignored
         for turn in verdict.verdicts():
             made = turn.calls
@@ -85,7 +86,7 @@ def defined_names(cases: Sequence[TestCase], tools: Sequence[str] | None) -> lis
     define (``tools:``), each once; ``None`` when none are defined."""
     names = dict.fromkeys(tools or ())
     for case in cases:
-        for turn in case.turns:
+        for turn in case.every_turn():
             if turn.tools is not None:
                 names.update(dict.fromkeys(definition.name for definition in turn.tools))
     return list(names) if names or tools is not None else None

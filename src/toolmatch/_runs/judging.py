@@ -16,6 +16,7 @@ from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, lines_of, read_item
 from toolmatch._selection.groups import item_paths
 from toolmatch._selection.results import TurnResult
+from toolmatch._selection.run import ExpectedTurn, OneOfTurns
 from toolmatch._spec.loading import TestCase, judge_case
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     # a one-line message (the first failure's place and reason, or the error), the JSON body.
     Outcome = tuple[str, int, str | None, list[str], str, str | None]
 
-__all__ = ["ERROR", "FAIL", "PASS", "Judge", "failure_lines"]
+__all__ = ["ERROR", "FAIL", "PASS", "Judge", "expected_turn", "failure_lines"]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
@@ -130,12 +131,28 @@ class Judge:
         return (PASS if passed else FAIL, number, name, details, message, body)
 
 
-def _places(case: TestCase | None, turn: int | None) -> list[str] | None:
+def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
+    """The turn of ``case`` that ``result`` judged, in the alternatives it chose."""
+    if case is None or result.turn is None:
+        return None
+    for chosen in result.alternatives:
+        if chosen.of == "case":
+            case = case.alternatives[chosen.number]
+    if result.turn >= len(case.turns):
+        return None
+    turn = case.turns[result.turn]
+    for chosen in result.alternatives:
+        if chosen.of == "turn" and isinstance(turn, OneOfTurns):
+            turn = turn.alternatives[chosen.number]
+    return turn if isinstance(turn, ExpectedTurn) else None
+
+
+def _places(turn: ExpectedTurn | None) -> list[str] | None:
     """Each expectation's place in a turn with groups (``expected_tools[1].in_order[0]``);
     ``None`` when its number says where it is (``expected_tools[2]``)."""
-    if case is None or turn is None or turn >= len(case.turns):
+    if turn is None:
         return None
-    paths = item_paths(case.turns[turn].expected_tools)
+    paths = item_paths(turn.expected_tools)
     if all(len(path) == 1 for path in paths):
         return None
     places = []
@@ -163,32 +180,43 @@ def _reason(error: BaseException) -> str:
 
 
 def failure_lines(
-    results: Iterable[TurnResult], case: TestCase | None = None
+    results: Iterable[TurnResult], spec_case: TestCase | None = None
 ) -> tuple[list[str], str]:
     """The report's lines for a failed run, and its first failure in one line; each
     failure in the words of its result (``reason``, ``problems``, ``reason_lines()``).
-    With the ``case``, an expectation inside a group is named by its place in the spec."""
+    With the ``spec_case``, an expectation inside a group is named by its place in the spec."""
     lines: list[str] = []
     first = ""
+    case = ""  # with a case's one_of: which alternative the places are in
     for result in results:
         if result.passed:
             continue
+        turn = f"turn {result.turn}"
+        for chosen in result.alternatives:
+            if chosen.of == "case":
+                if not case:
+                    lines.append(f"  {chosen}")
+                    case = f"one_of[{chosen.number}], "
+            else:
+                lines.append(f"  {case}{turn}: {chosen}")
+                turn = f"{turn}, one_of[{chosen.number}]"
+        turn = case + turn
         if result.reason is not None:
             # A turn missing on one side: its expectations' failures would only repeat it.
-            lines.append(f"  turn {result.turn}: {result.reason}")
-            first = first or f"turn {result.turn}: {result.reason}"
+            lines.append(f"  {turn}: {result.reason}")
+            first = first or f"{turn}: {result.reason}"
             continue
-        places = _places(case, result.turn)
+        places = _places(expected_turn(spec_case, result))
         for index, check in result._failed_checks():
             expectation = repr(check.expected_tool)
             if len(expectation) > _EXPECTATION_LIMIT:
                 expectation = expectation[: _EXPECTATION_LIMIT - 3] + "..."
             place = f"expected_tools[{index}]" if places is None else places[index]
-            where = f"turn {result.turn}, {place}"
+            where = f"{turn}, {place}"
             lines.append(f"  {where}: {expectation}")
             lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or f"{where}: {check.unmatched_reason}"
         for problem in result.problems:
-            lines.append(f"  turn {result.turn}: {problem}")
-            first = first or f"turn {result.turn}: {problem}"
+            lines.append(f"  {turn}: {problem}")
+            first = first or f"{turn}: {problem}"
     return lines, first

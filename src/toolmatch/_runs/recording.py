@@ -12,28 +12,33 @@ ruamel.yaml (the ``cli`` extra) is imported when a case is built, never before.
 from __future__ import annotations
 
 import itertools
-import math
-import re
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.dates import IsDate, IsDatetime
-from toolmatch._matchers.lists import Unordered
-from toolmatch._matchers.literal import Literal, is_bool, is_number
-from toolmatch._matchers.numbers import Approx
-from toolmatch._matchers.shapes import IsUUID
-from toolmatch._matchers.strings import Regex
 from toolmatch._runs.envelope import turns_value
-from toolmatch._spec.importing import escaped, exact_name
+from toolmatch._runs.loosening import (
+    LEVELS,
+    SHOWN_VALUES,
+    Loosening,
+    add_comment,
+    all_equal,
+    flow,
+    mapping_node,
+    node,
+    ruamel_comments,
+    shown,
+    text_node,
+)
+from toolmatch._spec.importing import exact_name
 from toolmatch._spec.loading import read_run_turns
-from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, matcher_key, unbounded
-from toolmatch._spec.writing import NEEDS_RUAMEL, one_line
+from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, unbounded
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._runs.syntax import PythonTurns
 
 __all__ = [
@@ -45,8 +50,6 @@ __all__ = [
     "recorded_spec",
 ]
 
-_SHOWN_VALUES = 5  # observed values listed in a comment; past them, a count
-_VALUE_WIDTH = 40  # one observed value in a comment, at most
 _SHOWN_CALLS = 5  # calls left out, listed on a turn
 
 
@@ -86,18 +89,26 @@ def kept_turn_count(runs: Sequence[Sequence[object]]) -> int | None:
 
 
 def recorded_case(
-    name: str, runs: Sequence[Sequence[Sequence[ToolCall]]], *, loosen: bool = True
+    name: str,
+    runs: Sequence[Sequence[Sequence[ToolCall]]],
+    *,
+    loosen: str = "varying",
+    tools: Mapping[str, ToolDefinition] | None = None,
+    read_only: Iterable[str] = (),
 ) -> Any:
     """The spec entry of case ``name`` recorded from ``runs`` (runs, then turns, then calls).
 
     Returns a ``ruamel.yaml`` ``CommentedMap``: ``name``, then the turn's keys for a
     single-turn case, or ``turns``. Each call is an expected tool with its exact name
-    (``{$literal: ...}``), ``exact: true`` and its arguments. With ``loosen`` and several
-    runs, values equal in every run stay as recorded, values that differ become the
-    narrowest matcher that accepts them all (with a comment listing them), calls missing
-    from some runs are left out (listed in a comment on ``expected_tools``), and runs
-    with another number of turns than :func:`kept_turn_count` are left out; without
-    ``loosen``, the case is the last run's. ``toolmatch check --update new`` builds the
+    (``{$literal: ...}``), ``exact: true`` and its arguments. With ``loosen`` ``varying``
+    or ``strict`` and several runs, values equal in every run stay as recorded, values
+    that differ become what the rules of :mod:`toolmatch._runs.loosening` make of them
+    (with a comment listing them and naming the rule; ``tools``, the tools' definitions by
+    name, steer them), the tools named in ``read_only`` are ignored (``varying``), calls
+    missing from some runs are ignored or left out (listed in a comment on
+    ``expected_tools``), and runs with another number of turns than
+    :func:`kept_turn_count` are left out; with ``none``, the case is the last run's.
+    ``toolmatch check --update new`` builds the
     cases it adds with this function. Raises ``ValueError`` when no run has a turn, or
     when the case would be nested deeper than a spec may be (docs/config.md, Limits).
 
@@ -112,10 +123,13 @@ def recorded_case(
       - name: {$literal: search}
         exact: true
         args:
-          q: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"
+          q: {regex: 'ORD-[0-9]+'}  # observed: "ORD-20931", "ORD-11"; rule: id-shape
     """
-    comments = _ruamel()
-    if not loosen:
+    if loosen not in LEVELS:
+        raise ValueError(f"loosen must be one of {', '.join(LEVELS)}, got {short_repr(loosen)}")
+    comments = ruamel_comments()
+    how = None if loosen == "none" else Loosening(loosen, tools, read_only)
+    if how is None:
         chosen = [runs[-1]] if runs else []
     else:
         count = kept_turn_count(runs)
@@ -135,18 +149,21 @@ def recorded_case(
         if problem is not None:
             raise ValueError(f"case {name!r}: {problem}")
     case = comments.CommentedMap()
-    case["name"] = _text(name)
+    case["name"] = text_node(name)
     notes = []
     if len(runs) > 1:
         notes.append(
-            f"recorded from {len(chosen)} runs" if loosen else f"the last of {len(runs)} runs"
+            f"recorded from {len(chosen)} runs" if how else f"the last of {len(runs)} runs"
         )
     left_out = len(runs) - len(chosen)
-    if loosen and left_out:
+    if how and left_out:
         notes.append(f"{left_out} run(s) with another number of turns left out")
     if notes:
         add_comment(case, "; ".join(notes), "name")
-    turns = [_turn([run[number] for run in chosen]) for number in range(len(chosen[0]))]
+    turns = [
+        _turn([run[number] for run in chosen], how or Loosening())
+        for number in range(len(chosen[0]))
+    ]
     if len(turns) == 1:
         for key, value in turns[0].items():
             case[key] = value
@@ -212,29 +229,10 @@ def recorded_spec(cases: Iterable[Any]) -> Any:
     >>> list(spec), spec["test_cases"][0]["name"]
     (['test_cases'], 'a')
     """
-    comments = _ruamel()
+    comments = ruamel_comments()
     spec = comments.CommentedMap()
     spec["test_cases"] = comments.CommentedSeq(cases)
     return spec
-
-
-def _ruamel() -> Any:
-    try:
-        from ruamel.yaml import comments
-    except ImportError:
-        raise ImportError(NEEDS_RUAMEL) from None
-    return comments
-
-
-def add_comment(node: Any, text: str, key: Any) -> None:
-    """Put ``# text`` at the end of the line of ``key`` in ``node`` (a ruamel mapping or
-    list), two spaces after the value however long the lines above are."""
-    from ruamel.yaml.error import CommentMark
-    from ruamel.yaml.tokens import CommentToken
-
-    # At column 0 the emitter writes the comment one space after the value: the text's own
-    # leading space makes two, the usual distance.
-    node._yaml_add_eol_comment([CommentToken(f" # {text}", CommentMark(0)), None], key=key)
 
 
 def _copy_comments(source: Any, target: Any) -> None:
@@ -245,9 +243,21 @@ def _copy_comments(source: Any, target: Any) -> None:
 # Turns and calls -----------------------------------------------------------------------------
 
 
-def _turn(runs: list[Sequence[ToolCall]]) -> Any:
-    """One turn's mapping from its calls in each run (see :func:`_paired`)."""
-    comments = _ruamel()
+def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
+    """One turn's mapping from its calls in each run (see :func:`_paired`).
+
+    A tool that only some runs call, and that no expectation stands for, is ignored by
+    name, so the turn stays ``exhaustive`` and an unexpected tool still fails it; when an
+    expected tool is called more often in some runs, those calls are left out and the turn
+    is not ``exhaustive`` (an ignored name would hide the expected calls too), unless the
+    left-out calls' arguments tell them apart. The tools the definitions mark read-only
+    (MCP's ``readOnlyHint``) are ignored (:meth:`Loosening.ignored_read_only`)."""
+    comments = ruamel_comments()
+    read_only = how.ignored_read_only()
+    called = [
+        name for name in read_only if any(call.name == name for calls in runs for call in calls)
+    ]
+    runs = [[call for call in calls if call.name not in read_only] for calls in runs]
     pairs = _paired(runs)
     turn = comments.CommentedMap()
     if len(pairs) >= 2 and all(
@@ -256,20 +266,81 @@ def _turn(runs: list[Sequence[ToolCall]]) -> Any:
     ):
         turn["ordered"] = True
     left_out = _left_out(runs, pairs)
-    if not left_out:
+    ignored = [node({"name": exact_name(name)}) for name in read_only]
+    for name in dict.fromkeys(call.name for call, _ in left_out.values()):
+        pattern = _ignored(name, runs, pairs, left_out, how)
+        if pattern is None:
+            break
+        ignored.append(pattern)
+    else:
         turn["exhaustive"] = True
-    elif len(pairs) >= 2 and "ordered" not in turn:
+        if ignored:
+            turn["ignore"] = comments.CommentedSeq(ignored)
+    if "exhaustive" not in turn and len(pairs) >= 2 and "ordered" not in turn:
         turn["distinct"] = True
     tools = comments.CommentedSeq(
-        _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs))
+        _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs), how)
         for pair in pairs
     )
     if not tools:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
+    notes = []
+    if called:
+        notes.append("ignored, read-only by definition: " + ", ".join(map(shown, called)))
     if left_out:
-        add_comment(turn, left_out, "expected_tools")
+        notes.append(_listed(left_out, "ignored" if "ignore" in turn else "left out"))
+    if notes:
+        add_comment(turn, "; ".join(notes), "expected_tools")
     return turn
+
+
+def _ignored(
+    name: str,
+    runs: list[Sequence[ToolCall]],
+    pairs: list[list[int]],
+    left_out: dict[str, tuple[ToolCall, list[int]]],
+    how: Loosening,
+) -> Any:
+    """The ``ignore`` entry for the calls of ``name`` left out of a turn: the name alone when
+    no expectation stands for ``name``; else the name with the fewest of the left-out calls'
+    arguments (loosened; with ``varying``, a string they all wrote alike as ``fuzzy``: one
+    run's spelling is not the next's) that leave every expected call of ``name`` alone;
+    else ``None`` (the turn cannot be exhaustive)."""
+    entry = {"name": exact_name(name)}
+    expected = [calls[pair[run]] for pair in pairs for run, calls in enumerate(runs)]
+    expected = [call for call in expected if call.name == name]
+    if not expected:
+        return node(entry)
+    extra = [call for call, _ in left_out.values() if call.name == name]
+    if any(call.parse_error is not None for call in extra + expected) or not any(
+        call.args for call in extra
+    ):
+        return None
+    args = mapping_node([call.args for call in extra], how, None, data=False)
+    for key, value in list(args.items()):
+        if isinstance(value, str) and how.level == "varying":
+            args[key] = node({"fuzzy": value})
+    if _selects_any(name, args, expected):
+        return None
+    for key in list(args):
+        kept = ruamel_comments().CommentedMap((k, v) for k, v in args.items() if k != key)
+        if kept and not _selects_any(name, kept, expected):
+            del args[key]
+            args.ca.items.pop(key, None)
+    return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
+
+
+def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
+    """Whether the ignore entry of ``name`` with ``args`` would select any of ``calls``."""
+    from toolmatch._spec.loading import load_expected_tools
+    from toolmatch._spec.writing import plain_data
+
+    from toolmatch._selection.expectation import ExpectedTool
+
+    [tool] = load_expected_tools([{"name": exact_name(name), "args": plain_data(args)}])
+    assert isinstance(tool, ExpectedTool)  # a mapping with a name, never a group
+    return any(tool.check([call]).passed for call in calls)
 
 
 def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:
@@ -326,367 +397,59 @@ def _likeness(expected: ToolCall, call: ToolCall) -> int:
     """How many arguments two calls share with equal values (one more when all are equal)."""
     same = 0
     for key, value in expected.args.items():
-        if key in call.args and _all_equal([value, call.args[key]]):
+        if key in call.args and all_equal([value, call.args[key]]):
             same += 1
     return same + (same == len(expected.args) == len(call.args))
 
 
-def _left_out(runs: list[Sequence[ToolCall]], pairs: list[list[int]]) -> str:
-    """The comment listing the calls of some runs that no expectation stands for, or ``""``."""
+def _left_out(
+    runs: list[Sequence[ToolCall]], pairs: list[list[int]]
+) -> dict[str, tuple[ToolCall, list[int]]]:
+    """The calls of some runs that no expectation stands for, by how they are shown, each
+    with the runs (from 1) that make it."""
     missing: dict[str, tuple[ToolCall, list[int]]] = {}
     for run, calls in enumerate(runs):
         kept = {pair[run] for pair in pairs}
         for index, call in enumerate(calls):
             if index not in kept:
-                text = f"{_shown(call.name)} {_shown(call.args)}"
+                text = f"{shown(call.name)} {shown(call.args)}"
                 missing.setdefault(text, (call, []))[1].append(run + 1)
-    if not missing:
-        return ""
+    return missing
+
+
+def _listed(missing: dict[str, tuple[ToolCall, list[int]]], verb: str) -> str:
+    """The comment listing the calls :func:`_left_out` found."""
     listed = []
     for text, (_, numbers) in list(missing.items())[:_SHOWN_CALLS]:
         numbers = list(dict.fromkeys(numbers))
         where = f"run {numbers[0]}" if len(numbers) == 1 else f"runs {_numbers(numbers)}"
         listed.append(f"{text} in {where}")
     more = len(missing) - _SHOWN_CALLS
-    text = "left out, not in every run: " + "; ".join(listed)
+    text = f"{verb}, not in every run: " + "; ".join(listed)
     return text + (f"; and {more} more" if more > 0 else "")
 
 
 def _numbers(numbers: list[int]) -> str:
-    shown = ", ".join(map(str, numbers[:_SHOWN_VALUES]))
-    return shown + (f", ... ({len(numbers)} runs)" if len(numbers) > _SHOWN_VALUES else "")
+    shown = ", ".join(map(str, numbers[:SHOWN_VALUES]))
+    return shown + (f", ... ({len(numbers)} runs)" if len(numbers) > SHOWN_VALUES else "")
 
 
-def _expected_tool(calls: list[ToolCall], runs: int) -> Any:
-    comments = _ruamel()
+def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
+    comments = ruamel_comments()
     tool = comments.CommentedMap()
-    tool["name"] = _flow(_node(exact_name(calls[0].name)))
+    tool["name"] = flow(node(exact_name(calls[0].name)))
     unreadable = [call.parse_error for call in calls if call.parse_error is not None]
     if unreadable:
         # Any assertion on arguments fails a call whose arguments could not be read.
         add_comment(
             tool,
             f"arguments not asserted: unreadable in {len(unreadable)} of {runs} run(s): "
-            + _shown(unreadable[0]),
+            + shown(unreadable[0]),
             "name",
         )
         return tool
     tool["exact"] = True
     if any(call.args for call in calls):
-        tool["args"] = _mapping([call.args for call in calls], data=False)
+        properties = (how.schema(calls[0].name) or {}).get("properties")
+        tool["args"] = mapping_node([call.args for call in calls], how, properties, data=False)
     return tool
-
-
-# Values ------------------------------------------------------------------------------------
-
-
-def _suggest(values: list[Any]) -> tuple[Any, str | None]:
-    """The spec value accepting every one of ``values``, and its comment when it is loosened:
-    the values as recorded when they are all equal, else the narrowest suggestion."""
-    first = values[0]
-    if _all_equal(values):
-        return _node(escaped(first)), None
-    if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
-        return _mapping(values, data=True), None
-    if isinstance(first, list) and all(isinstance(value, list) for value in values):
-        return _sequence(values)
-    kinds = _kinds(values)
-    if len(kinds) > 1:
-        options = [_suggest(group)[0] for group in kinds.values()]
-        return _node({"$any_of": options}), _observed(values)
-    kind = next(iter(kinds))
-    if kind == "number":
-        return _node(_number(values)), _observed(values)
-    if kind == "str":
-        return _node(_string(values)), _observed(values)
-    return _node({"$type": kind}), _observed(values)  # bools that differ
-
-
-def _all_equal(values: list[Any]) -> bool:
-    try:
-        expected = Literal(values[0])
-    except (TypeError, ValueError):  # beyond what a matcher holds: compared part by part
-        return False
-    for value in values:
-        if expected != value:
-            return False
-    return True
-
-
-def _kinds(values: list[Any]) -> dict[str, list[Any]]:
-    groups: dict[str, list[Any]] = {}
-    for value in values:
-        groups.setdefault(_kind(value), []).append(value)
-    return groups
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if is_bool(value):
-        return "bool"
-    if is_number(value):
-        return "number"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "dict"
-    return type(value).__name__
-
-
-def _mapping(values: list[dict[str, Any]], *, data: bool) -> Any:
-    """A mapping of every key of ``values``; a key missing from some is ``$maybe``. A data
-    mapping whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others)."""
-    comments = _ruamel()
-    mapping = comments.CommentedMap()
-    keys = list(dict.fromkeys(key for value in values for key in value))
-    for key in keys:
-        present = [value[key] for value in values if key in value]
-        node, comment = _suggest(present)
-        if len(present) < len(values):
-            node = _flow_if_short(comments.CommentedMap({"$maybe": node}))
-            missing = f"missing in {len(values) - len(present)} of {len(values)}"
-            comment = f"{comment}; {missing}" if comment else missing
-        mapping[_text(key)] = node
-        if comment:
-            add_comment(mapping, comment, _text(key))
-    if data and matcher_key(mapping) is not None:
-        return comments.CommentedMap({"$exact": mapping})
-    return mapping
-
-
-def _sequence(values: list[list[Any]]) -> tuple[Any, str | None]:
-    """Lists that differ: the same items in another order are ``$unordered``; lists of one
-    length compare item by item; others are ``$each`` of what every item is."""
-    comments = _ruamel()
-    if all(Unordered(values[0]) == value for value in values):
-        return _node({"$unordered": [escaped(item) for item in values[0]]}), _observed(values)
-    if len({len(value) for value in values}) == 1:
-        sequence = comments.CommentedSeq()
-        for index, column in enumerate(zip(*values, strict=True)):
-            node, comment = _suggest(list(column))
-            sequence.append(node)
-            if comment:
-                add_comment(sequence, comment, index)
-        return _flow_if_short(sequence), None
-    items = [item for value in values for item in value]
-    return _node({"$each": _suggest(items)[0]}), _observed(values)
-
-
-def _number(values: list[Any]) -> dict[str, Any]:
-    if any(isinstance(value, float) and math.isnan(value) for value in values):
-        # NaN equals nothing, so no range or tolerance can hold it.
-        return {"$type": "float" if all(isinstance(v, float) for v in values) else "number"}
-    rounded = _rounding(values)
-    if rounded is not None:
-        return rounded
-    return {"$between": [min(values), max(values)]}
-
-
-def _rounding(values: list[Any]) -> dict[str, Any] | None:
-    """``$approx`` when the values are one number written to different precisions: each
-    rounds, at the fewest decimals any of them has (at least one), to the same number."""
-    import decimal
-
-    if not all(type(value) in (int, float) and math.isfinite(value) for value in values):
-        return None
-    context = decimal.Context(prec=800)  # enough for every float's digits
-    try:
-        exact = [context.create_decimal(repr(value)) for value in values]
-        places = min(
-            max(0, -int(number.normalize(context).as_tuple().exponent)) for number in exact
-        )
-        unit = decimal.Decimal(1).scaleb(-places)
-        rounded = {number.quantize(unit, context=context) for number in exact}
-    except decimal.InvalidOperation:
-        return None
-    if len(rounded) != 1 or places == 0:  # whole numbers are counts more often than roundings
-        return None
-    center = rounded.pop()
-    middle = float(center)
-    for tolerance in (unit / 2, unit):
-        suggestion = {"$approx": middle, "abs": float(tolerance)}
-        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
-            return suggestion
-    return None
-
-
-_DIGITS, _LOWER, _UPPER = "0-9", "a-z", "A-Z"
-_FINE_TOKENS = re.compile(r"[0-9]+|[a-z]+|[A-Z]+|.", re.DOTALL)
-_COARSE_TOKENS = re.compile(r"[0-9A-Za-z]+|.", re.DOTALL)
-_REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
-
-
-def _string(values: list[str]) -> dict[str, Any]:
-    """The narrowest of: a UUID, an ISO datetime or date, a regex of the strings' shape or
-    of their shared prefix and suffix, any string."""
-    if all(IsUUID() == value for value in values):
-        import uuid
-
-        version = uuid.UUID(values[0]).version
-        if version in range(1, 9) and all(IsUUID(version) == value for value in values):
-            return {"$uuid": version}
-        return {"$uuid": True}
-    if all(IsDatetime() == value for value in values):
-        # No window around the recorded instants: a run tomorrow writes tomorrow's time.
-        for aware in (True, False):
-            if all(IsDatetime(tz_aware=aware) == value for value in values):
-                return {"$datetime": {"tz_aware": aware}}
-        return {"$datetime": True}
-    if all(IsDate() == value for value in values):
-        return {"$date": True}
-    for pattern in (
-        _shape(values, _FINE_TOKENS),
-        _shape(values, _COARSE_TOKENS),
-        _affixes(values),
-    ):
-        if pattern is not None and all(Regex(pattern) == value for value in values):
-            return {"regex": pattern}
-    return {"$type": "str"}
-
-
-def _shape(values: list[str], tokens: re.Pattern[str]) -> str | None:
-    """A pattern of runs of digits and letters, when every value has the same runs in the
-    same places: equal runs as written, others as their class (``ORD-[0-9]{5}``)."""
-    split = [tokens.findall(value) for value in values]
-    if len({len(parts) for parts in split}) != 1:
-        return None
-    pattern = []
-    for column in zip(*split, strict=True):
-        if len(set(column)) == 1:
-            pattern.append(_escape(column[0]))
-            continue
-        if not all(part[0].isascii() and part[0].isalnum() for part in column):
-            return None  # a separator that differs: not one shape
-        characters = set("".join(column))
-        classes = [
-            name
-            for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
-            if any(test(character) for character in characters)
-        ]
-        if tokens is _FINE_TOKENS and len(classes) > 1:
-            return None
-        if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
-            classes = ["0-9a-f"]
-        lengths = {len(part) for part in column}
-        count = next(iter(lengths))
-        repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
-        pattern.append(f"[{''.join(classes)}]{repeat}")
-    return "".join(pattern)
-
-
-def _affixes(values: list[str]) -> str | None:
-    """``prefix.+suffix`` when the values share a prefix and suffix that make at least half
-    of the shortest value (and two characters): enough to say what the values are."""
-    prefix = _common_prefix(values)
-    rests = [value[len(prefix) :] for value in values]
-    suffix = _common_prefix([rest[::-1] for rest in rests])[::-1]
-    shortest = min(map(len, values))
-    if len(prefix) + len(suffix) < max(2, shortest / 2):
-        return None
-    middles = [rest[: len(rest) - len(suffix)] for rest in rests]
-    any_text = "(?s)" if any("\n" in middle or "\r" in middle for middle in middles) else ""
-    middle = ".*" if any(not middle for middle in middles) else ".+"
-    return f"{any_text}{_escape(prefix)}{middle}{_escape(suffix)}"
-
-
-def _common_prefix(values: list[str]) -> str:
-    first, last = min(values), max(values)  # what these two share, all values share
-    length = 0
-    while length < len(first) and first[length] == last[length]:
-        length += 1
-    return first[:length]
-
-
-def _escape(text: str) -> str:
-    """``text`` as a regex matching it, with only what must be escaped escaped."""
-    escaped_text = []
-    for character in text:
-        if character in _REGEX_SPECIAL:
-            escaped_text.append("\\" + character)
-        elif character.isprintable():
-            escaped_text.append(character)
-        else:
-            escaped_text.append(character.encode("unicode_escape").decode("ascii"))
-    return "".join(escaped_text)
-
-
-# YAML nodes ------------------------------------------------------------------------------------
-
-
-def _node(value: Any) -> Any:
-    """``value`` (plain data, or nodes already made) as ruamel nodes: mappings and lists on
-    one line when :func:`one_line` says so and nothing inside carries a comment."""
-    comments = _ruamel()
-    if isinstance(value, comments.CommentedBase):
-        return value
-    if isinstance(value, dict):
-        return _flow_if_short(
-            comments.CommentedMap((_text(key), _node(item)) for key, item in value.items())
-        )
-    if isinstance(value, list):
-        return _flow_if_short(comments.CommentedSeq(_node(item) for item in value))
-    return _text(value)
-
-
-def _text(value: Any) -> Any:
-    """A string with an unprintable character double-quoted, where YAML escapes it: written
-    as it is, a NEL or a line separator would be read back as a line break."""
-    if isinstance(value, str) and not value.isprintable():
-        from ruamel.yaml.scalarstring import DoubleQuotedScalarString
-
-        return DoubleQuotedScalarString(value)
-    return value
-
-
-def _flow_if_short(node: Any) -> Any:
-    if not _has_comments(node) and one_line(node, loose=True):
-        node.fa.set_flow_style()
-    else:
-        node.fa.set_block_style()
-    return node
-
-
-def _flow(node: Any) -> Any:
-    node.fa.set_flow_style()
-    return node
-
-
-def _has_comments(node: Any) -> bool:
-    """Whether ``node`` or a node inside it carries a comment (which needs block style)."""
-    comment = getattr(node, "ca", None)
-    if comment is not None and comment.items:
-        return True
-    if isinstance(node, dict):
-        return any(map(_has_comments, node.values()))
-    if isinstance(node, list):
-        return any(map(_has_comments, node))
-    return False
-
-
-def _observed(values: list[Any]) -> str:
-    """``observed: v1, v2, ...``: the distinct values as JSON, at most five, then a count."""
-    distinct = list(dict.fromkeys(_shown(value) for value in values))
-    shown = ", ".join(distinct[:_SHOWN_VALUES])
-    if len(distinct) > _SHOWN_VALUES:
-        shown += f", ... ({len(distinct)} distinct)"
-    return f"observed: {shown}"
-
-
-def _shown(value: Any) -> str:
-    """``value`` as JSON on one line, shortened, with nothing a YAML line could break at."""
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    text = "".join(
-        character if character.isprintable() else character.encode("unicode_escape").decode()
-        for character in text
-    )
-    if len(text) > _VALUE_WIDTH:
-        text = text[: _VALUE_WIDTH - 3] + "..."
-    return text

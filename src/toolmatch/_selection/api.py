@@ -36,6 +36,7 @@ def check_turn(
     max_calls: int | None = None,
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
+    agent: str | Matcher | None = None,
 ) -> TurnResult:
     """Judge one turn's calls against a list of expectations.
 
@@ -48,7 +49,8 @@ def check_turn(
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
     first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
     and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
-    every call left must satisfy its tool's definition (docs/selection.md).
+    every call left must satisfy its tool's definition. With ``agent`` (a name or a
+    matcher) only that agent's calls are judged, the others left out (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool
     >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
@@ -82,6 +84,7 @@ def check_turns(
     max_calls: int | None = None,
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
+    agent: str | Matcher | None = None,
 ) -> list[TurnResult]:
     """Judge each turn's calls against that turn's expectations only.
 
@@ -151,6 +154,7 @@ def assert_turn(
     max_calls: int | None = None,
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
+    agent: str | Matcher | None = None,
 ) -> TurnResult:
     """Assert that one turn's ``calls`` meet every expectation; return the passing result.
 

@@ -30,6 +30,7 @@ __all__ = ["ExpectedTool"]
 _SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
+_AGENT = "(agent)"
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -93,6 +94,35 @@ def _validated_failed(failed: object) -> bool | None:
             f"{short_repr(failed)} ({type_name(failed)})"
         )
     return failed
+
+
+def _validated_agent(agent: object) -> str | Matcher | None:
+    if agent is None or isinstance(agent, Matcher):
+        return agent
+    if not isinstance(agent, str):
+        raise TypeError(
+            "ExpectedTool agent must be a str (the agent's exact name), a matcher such as "
+            f"Regex('billing.*'), or None (any agent), got {short_repr(agent)} "
+            f"({type_name(agent)})"
+        )
+    if not agent:
+        raise ValueError(
+            "ExpectedTool agent must not be empty: no agent is named ''; leave agent out "
+            "(None) to accept any agent"
+        )
+    return agent
+
+
+def _with_agent(
+    check: Callable[[ToolCall], bool] | None, agent: Matcher | None
+) -> Callable[[ToolCall], bool] | None:
+    """``check`` with the call's agent asked first, when one is asserted."""
+    if agent is None:
+        return check
+    agent_matches = agent.__eq__
+    if check is None:
+        return lambda call: agent_matches(call.agent)
+    return lambda call: agent_matches(call.agent) and check(call)
 
 
 def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
@@ -162,10 +192,12 @@ class ExpectedTool(Matcher):
     compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
     ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
     ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
-    most 2"). ``id`` names it in its turn, and ``before`` / ``after`` list the ids of the
-    expectations whose calls must all come after / before its own (a partial order, with
-    the groups :class:`InOrder` and :class:`AnyOrder`). It is a matcher over a turn's calls,
-    so it can sit on either side of ``==``.
+    most 2"). ``agent`` (a name, compared exactly, or a matcher; ``None``: any agent) must
+    match who made the call, as the trace records it (:attr:`ToolCall.agent`). ``id`` names
+    it in its turn, and ``before`` / ``after`` list the ids of the expectations whose calls
+    must all come after / before its own (a partial order, with the groups
+    :class:`InOrder` and :class:`AnyOrder`). It is a matcher over a turn's calls, so it can
+    sit on either side of ``==``.
 
     >>> from toolmatch import Fuzzy
     >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
@@ -179,6 +211,9 @@ class ExpectedTool(Matcher):
     True
     >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
     'call 0: (failed): expected False, the trace does not say'
+    >>> handed = [ToolCall("refund", {"order": 7}, agent="triage")]
+    >>> ExpectedTool("refund", agent="billing").check(handed).unmatched_reason
+    "call 0: (agent): expected 'billing', got 'triage'"
     >>> from toolmatch import check_turn
     >>> steps = [ExpectedTool("check", id="check"), ExpectedTool("pay", after=["check"])]
     >>> check_turn(steps, [{"name": "pay"}, {"name": "check"}]).checks[1].unmatched_reason
@@ -193,6 +228,7 @@ class ExpectedTool(Matcher):
         "max_count",
         "result",
         "failed",
+        "agent",
         "id",
         "before",
         "after",
@@ -200,6 +236,7 @@ class ExpectedTool(Matcher):
         "_args_matcher",
         "_args_check",
         "_result_matcher",
+        "_agent_matcher",
         "_call_check",
         "_literal_key",
         "_arg_paths",
@@ -213,6 +250,7 @@ class ExpectedTool(Matcher):
     max_count: int | None
     result: object
     failed: bool | None
+    agent: str | Matcher | None
     id: str | None
     before: tuple[str, ...]
     after: tuple[str, ...]
@@ -220,6 +258,7 @@ class ExpectedTool(Matcher):
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
     _result_matcher: Matcher | None
+    _agent_matcher: Matcher | None
     _call_check: Callable[[ToolCall], bool] | None
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
@@ -236,12 +275,13 @@ class ExpectedTool(Matcher):
         max_count: int | None = None,
         result: object = None,
         failed: bool | None = None,
+        agent: str | Matcher | None = None,
         id: str | None = None,
         before: Sequence[str] = (),
         after: Sequence[str] = (),
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count, result, failed)
+        self._setup(name, args, count, max_count, result, failed, agent)
         _set_order(self, id, before, after)
 
     @classmethod
@@ -252,15 +292,16 @@ class ExpectedTool(Matcher):
         *,
         result: object = None,
         failed: bool | None = None,
+        agent: str | Matcher | None = None,
     ) -> ExpectedTool:
-        """An expectation that no call in the turn matches ``name``, ``args``, ``result`` and
-        ``failed``.
+        """An expectation that no call in the turn matches ``name``, ``args``, ``result``,
+        ``failed`` and ``agent``.
 
         >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
         'expected no matching call, got 1'
         """
         tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0, result, failed)
+        tool._setup(name, args, 0, 0, result, failed, agent)
         _set_order(tool, None, (), ())
         return tool
 
@@ -272,8 +313,11 @@ class ExpectedTool(Matcher):
         max_count: int | None,
         result: object,
         failed: object,
+        agent: object = None,
     ) -> None:
         name = _validated_name(name)
+        agent = _validated_agent(agent)
+        agent_matcher = None if agent is None else as_matcher(agent)
         matcher = _args_matcher(args)
         failed = _validated_failed(failed)
         result_matcher = None if result is None else as_matcher(result)
@@ -284,6 +328,7 @@ class ExpectedTool(Matcher):
         set_(self, "max_count", max_count)
         set_(self, "result", result)
         set_(self, "failed", failed)
+        set_(self, "agent", agent)
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:
@@ -291,13 +336,15 @@ class ExpectedTool(Matcher):
         set_(self, "_args_matcher", matcher)
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
         set_(self, "_result_matcher", result_matcher)
-        set_(self, "_call_check", _call_check(result_matcher, failed))
+        set_(self, "_agent_matcher", agent_matcher)
+        set_(self, "_call_check", _with_agent(_call_check(result_matcher, failed), agent_matcher))
         # Only arguments are looked up by key; a result or failed flag is checked call by call.
         literal = (
             isinstance(args, Mapping)
             and not isinstance(args, Matcher)
             and result_matcher is None
             and failed is None
+            and agent is None
         )
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
         # For scores: each asserted argument's mismatch path, and the prefixes below it.
@@ -329,6 +376,8 @@ class ExpectedTool(Matcher):
             options["result"] = self.result
         if self.failed is not None:
             options["failed"] = self.failed
+        if self.agent is not None:
+            options["agent"] = self.agent
         if self.id is not None:
             options["id"] = self.id
         if self.before:
@@ -355,7 +404,8 @@ class ExpectedTool(Matcher):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            return (type(self)._rebuild_never, (self.name, self.args, self.result, self.failed))
+            rebuilt = (self.name, self.args, self.result, self.failed, self.agent)
+            return (type(self)._rebuild_never, rebuilt)
         return super().__reduce_ex__(protocol)
 
     @classmethod
@@ -365,8 +415,9 @@ class ExpectedTool(Matcher):
         args: Mapping[str, Any] | Matcher | None,
         result: object = None,
         failed: bool | None = None,
+        agent: str | Matcher | None = None,
     ) -> ExpectedTool:
-        return cls.never(name, args, result=result, failed=failed)
+        return cls.never(name, args, result=result, failed=failed, agent=agent)
 
     def matches(self, actual: object) -> bool:
         if self.before or self.after:
@@ -429,6 +480,14 @@ class ExpectedTool(Matcher):
         if self.failed is not None and call.failed is not self.failed:
             said = "the trace does not say" if call.failed is None else f"got {call.failed}"
             found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
+        if self._agent_matcher is not None and self._agent_matcher != call.agent:
+            if call.agent is None:
+                found.append(Mismatch(_AGENT, f"expected {self.agent!r}, the trace does not say"))
+            else:
+                found += (
+                    Mismatch(_AGENT, mismatch.reason)
+                    for mismatch in explain(self._agent_matcher, call.agent)
+                )
         return tuple(found)
 
     def _call_matches(self, call: ToolCall) -> bool:
@@ -441,7 +500,7 @@ class ExpectedTool(Matcher):
         """How many of its parts (each argument, the result, the failed flag) a call with
         these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
         paths = [mismatch.path for mismatch in mismatches]
-        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED))]
+        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED, _AGENT))]
         met = parts = 0
         args = self.args
         if isinstance(args, dict):
@@ -452,7 +511,12 @@ class ExpectedTool(Matcher):
         elif args is not None:
             parts += 1
             met += not args_paths
-        for asserted, path in ((self._result_matcher, _RESULT), (self.failed, _FAILED)):
+        asserted_parts = (
+            (self._result_matcher, _RESULT),
+            (self.failed, _FAILED),
+            (self._agent_matcher, _AGENT),
+        )
+        for asserted, path in asserted_parts:
             if asserted is not None:
                 parts += 1
                 met += not any(found.startswith(path) for found in paths)

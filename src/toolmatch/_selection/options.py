@@ -14,6 +14,7 @@ from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.base import Matcher
 from toolmatch._selection.expectation import ExpectedTool
 
 if TYPE_CHECKING:
@@ -104,16 +105,28 @@ def _catalogue(tools: object) -> ToolCatalogue | None:
     return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
 
 
+def _agent(agent: object) -> str | Matcher | None:
+    """The agent whose calls a turn checks: a name (compared exactly), a matcher, or None."""
+    if agent is None or isinstance(agent, Matcher) or (isinstance(agent, str) and agent):
+        return agent
+    raise TypeError(
+        "agent must be the name of the agent whose calls the turn checks (a non-empty str), "
+        f"a matcher such as Regex('billing.*'), or None (every agent's), got "
+        f"{short_repr(agent)} ({type_name(agent)})"
+    )
+
+
 _CHECKS: dict[str, Callable[[object], object]] = {
     "patterns": _ignore_patterns,
     "budget": check_max_calls,
     "tools": _catalogue,
+    "agent": _agent,
 }
 
 
 class TurnOption(Record):
     """One turn option: its ``name`` (a keyword argument and a spec key), its ``kind``
-    (``flag``, ``patterns``, ``budget`` or ``tools``: how a value is checked, read and
+    (``flag``, ``patterns``, ``budget``, ``tools`` or ``agent``: how a value is checked, read and
     described); ``case_wide``, whether a case with turns takes it for
     all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
     and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
@@ -165,7 +178,8 @@ TURN_OPTIONS = (
         False,
         None,
         "a list of calls to leave out before judging, each written like an expected tool (a "
-        "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`; no counts)",
+        "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`, `agent`; no "
+        "counts)",
         "`[]`",
     ),
     TurnOption(
@@ -194,6 +208,17 @@ TURN_OPTIONS = (
         "YAML file holding a list of them, or the list itself "
         "([selection.md](selection.md#calls-that-fit-their-definitions-tools))",
         "none",
+    ),
+    TurnOption(
+        "agent",
+        "agent",
+        True,
+        "check only this agent's calls (a name, or a matcher); the others are left out",
+        "the agent whose calls the turn checks: a name (compared exactly) or a matcher "
+        "mapping; the other agents' calls, and calls whose agent the trace does not record, "
+        "are left out before judging, like ignored ones "
+        "([selection.md](selection.md#whose-calls-agent))",
+        "every agent's",
     ),
 )
 """Every turn option, in the order the signatures, spec keys and messages list them."""

@@ -17,9 +17,10 @@ from toolmatch._matchers.base import Mismatch
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["Candidate", "IgnoredCall", "ToolCheck", "TurnResult"]
+__all__ = ["Candidate", "ChosenAlternative", "IgnoredCall", "ToolCheck", "TurnResult"]
 
 _SHOWN_CANDIDATES = 10
 _MAX_JSON_DEPTH = 50
@@ -122,7 +123,7 @@ def indices_text(indices: Sequence[int]) -> str:
     return f"{', '.join(texts)} ({len(indices)} calls)"
 
 
-def _same_expectation(one: Expected, other: Expected) -> bool:
+def _same_expectation(one: object, other: object) -> bool:
     """Whether two expectations are the same value. Not ``==``: an ``ExpectedTool`` reads
     the other side as calls, so ``ExpectedTool("s") == ExpectedTool("search")``. Their repr
     is their constructor's arguments, which is also what their pickle rebuilds them from."""
@@ -236,20 +237,25 @@ def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
 @public
 class IgnoredCall(Record):
     """A call left out of a turn before it was judged: its ``index``, the ``call``, and the
-    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first.
+    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first; or,
+    with ``by`` ``None``, left out as another agent's call by the turn option ``agent``
+    (``pattern`` is then that option's value).
 
     >>> from toolmatch import ExpectedTool, check_turn
     >>> result = check_turn([], [{"name": "get_weather"}], ignore=[ExpectedTool("get_")])
     >>> print(result.ignored[0])
     call 0 get_weather({}) ignored by ignore[0] ExpectedTool('get_')
+    >>> user = [{"name": "toggle_airplane_mode", "arguments": {}, "id": "c1", "requestor": "user"}]
+    >>> print(check_turn([], user, agent="assistant").ignored[0])
+    call 0 toggle_airplane_mode({}) by 'user' left out: the turn checks agent 'assistant' only
     """
 
     __slots__ = _fields = ("index", "call", "by", "pattern")
     __hash__ = None  # type: ignore[assignment]  # a call is unhashable (its args are a dict)
     index: int
     call: ToolCall
-    by: int
-    pattern: Expected
+    by: int | None
+    pattern: Expected | str | Matcher
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -259,21 +265,61 @@ class IgnoredCall(Record):
         )
 
     def __str__(self) -> str:
+        if self.by is None:
+            return (
+                f"call {self.index} {call_text(self.call)} left out: the turn checks agent "
+                f"{_shortened(repr(self.pattern))} only"
+            )
         return (
             f"call {self.index} {call_text(self.call)} ignored by ignore[{self.by}] "
             f"{_shortened(repr(self.pattern))}"
         )
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the call's index, name, args (and agent), and the pattern."""
+        """A JSON-ready dict: the call's index, name, args (and agent), and the pattern
+        (``by`` ``null`` and ``pattern`` ``"agent=..."`` for another agent's call)."""
         return {
             "index": self.index,
             "name": self.call.name,
             "args": jsonable(self.call.args),
             **_agent_json(self.call),
             "by": self.by,
-            "pattern": repr(self.pattern),
+            "pattern": repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}",
         }
+
+
+@public
+class ChosenAlternative(Record):
+    """Which of several alternatives (``one_of``) a result comes from: ``of`` says whose
+    alternatives they are (``"turn"`` or ``"case"``), ``number`` which one was chosen
+    (counted from 0, as ``one_of[number]`` in a spec), ``count`` how many there were, and
+    ``passed`` whether it passed. The chosen one is the first that passed, or, when none
+    did, the closest: the best score (the turn's f1; a case's mean f1 over its turns), then
+    the fewest failures, then the first (docs/selection.md).
+
+    >>> print(ChosenAlternative("turn", 2, 3, False))
+    none of the turn's 3 alternatives passed; the closest is alternative 2
+    >>> print(ChosenAlternative("case", 0, 2, True))
+    the case's alternative 0 (of 2) passed
+    """
+
+    __slots__ = _fields = ("of", "number", "count", "passed")
+    of: str
+    number: int
+    count: int
+    passed: bool
+
+    def __str__(self) -> str:
+        if self.passed:
+            return f"the {self.of}'s alternative {self.number} (of {self.count}) passed"
+        return (
+            f"none of the {self.of}'s {self.count} alternatives passed; the closest is "
+            f"alternative {self.number}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the fields."""
+        return {"of": self.of, "number": self.number, "count": self.count, "passed": self.passed}
 
 
 @public
@@ -640,6 +686,7 @@ class TurnResult(TextDisplay, Record):
         "_checks",
         *(field for field in _fields if field not in ("checks", "matched_calls", "met_calls")),
         "_failed",
+        "_alternatives",
         "_pairs",
         "_pairing",
     )
@@ -658,6 +705,7 @@ class TurnResult(TextDisplay, Record):
     problems: tuple[str, ...]
     expected_calls: int
     _failed: list[tuple[int, ToolCheck]] | None
+    _alternatives: tuple[ChosenAlternative, ...]
     _pairs: tuple[int, int] | None
     _pairing: Callable[[], tuple[int, int]] | None
 
@@ -699,10 +747,36 @@ class TurnResult(TextDisplay, Record):
             problems,
             expected_calls,
             failed,
+            (),
         )
         _set_slots(_TURN_SETTERS, self, values)
         _set_pairs(self, None if pairing else (matched_calls, met_calls))
         _set_pairing(self, pairing)
+
+    @property
+    def alternatives(self) -> tuple[ChosenAlternative, ...]:
+        """Which alternative this result is from, the case's first and then the turn's;
+        ``()`` without ``one_of``.
+
+        >>> from toolmatch import ExpectedTool, ExpectedTurn
+        >>> turn = ExpectedTurn.one_of(ExpectedTurn([ExpectedTool("a")]),
+        ...                            ExpectedTurn([ExpectedTool("b")]))
+        >>> [str(chosen) for chosen in turn.check([{"name": "b"}]).alternatives]
+        ["the turn's alternative 1 (of 2) passed"]
+        """
+        return self._alternatives
+
+    def _chosen_from(self, chosen: ChosenAlternative) -> TurnResult:
+        """This result, noted as the one chosen among alternatives (outermost first)."""
+        object.__setattr__(self, "_alternatives", (chosen, *self._alternatives))
+        return self
+
+    def __reduce__(self) -> Any:
+        # The fields rebuild it; which alternative it is from comes along as its state.
+        return (type(self), self._values(), {"_alternatives": self._alternatives})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        object.__setattr__(self, "_alternatives", state["_alternatives"])
 
     def _paired(self) -> tuple[int, int]:
         if self._pairs is None:
@@ -833,6 +907,7 @@ the turn has no calls"
             f"{met} of {len(self.checks)} expectation(s) met over {self.call_count} call(s)"
         )
         lines = [head]
+        lines.extend(f"  {chosen}" for chosen in self._alternatives)
         if self.reason is not None:
             lines.append(f"  {self.reason}")
         lines.extend(f"  {problem}" for problem in self.problems)
@@ -848,7 +923,8 @@ the turn has no calls"
         """A row per expectation, then the candidates of each one that failed."""
         head = self.lines()[0]
         caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 2)[-1])}"
-        for line in (self.reason, *self.problems, f"score: {self.score_text()}"):
+        notes = [str(chosen) for chosen in self._alternatives]
+        for line in (*notes, self.reason, *self.problems, f"score: {self.score_text()}"):
             if line is not None:
                 caption += f"<br>{_escape_text(line)}"
         for ignored in self.ignored:
@@ -887,6 +963,12 @@ the turn has no calls"
             "recall": _ratio_json(self.met_calls, self.expected_calls),
             "f1": self.f1,
             "checks": [check.as_dict() for check in self.checks],
+            # only with one_of: a result without alternatives is written as before
+            **(
+                {"alternatives": [chosen.as_dict() for chosen in self._alternatives]}
+                if self._alternatives
+                else {}
+            ),
         }
 
 

@@ -1,11 +1,14 @@
-"""Runs of turns: ``ExpectedTurn`` (one turn of a test case, with its options) and
-``RunVerdict``, a run's verdict reached turn by turn (docs/selection.md)."""
+"""Runs of turns: ``ExpectedTurn`` (one turn of a test case, with its options),
+``OneOfTurns`` (a turn's alternatives), ``RunVerdict``, a run's verdict reached turn by
+turn, and ``RunAlternatives``, a run judged against a case's alternatives
+(docs/selection.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
+from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -19,15 +22,23 @@ from toolmatch._selection.options import (
     option_names,
     turn_options,
 )
-from toolmatch._selection.results import TurnResult
+from toolmatch._selection.results import ChosenAlternative, TurnResult
 from toolmatch._selection.turn import _Turn, _Verdict, judge
 
 if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._matchers.base import Matcher
 
-__all__ = ["ExpectedTurn", "RunVerdict", "read_turns"]
+__all__ = [
+    "ExpectedTurn",
+    "OneOfTurns",
+    "RunAlternatives",
+    "RunVerdict",
+    "alternative_list",
+    "read_turns",
+]
 
 
 _NO_TURN = _Turn(_Selection(()))
@@ -37,7 +48,8 @@ _NO_TURN = _Turn(_Selection(()))
 class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
-    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read).
+    ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read,
+    ``agent``).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed
@@ -55,6 +67,7 @@ class ExpectedTurn(Record):
     max_calls: int | None
     no_repeats: bool
     tools: tuple[ToolDefinition, ...] | None
+    agent: str | Matcher | None
     _turn: _Turn
 
     def __init__(
@@ -67,6 +80,7 @@ class ExpectedTurn(Record):
         max_calls: int | None = None,
         no_repeats: bool = False,
         tools: Sequence[object] | None = None,
+        agent: str | Matcher | None = None,
     ) -> None:
         options = turn_options(locals())
         self._setup(turn_items(expected_tools, "expected_tools"), options)
@@ -90,6 +104,131 @@ class ExpectedTurn(Record):
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
         return judge(self._turn, to_calls(calls)).result(turn)
+
+    @staticmethod
+    def one_of(*alternatives: ExpectedTurn) -> OneOfTurns:
+        """A turn that passes when any of ``alternatives`` passes (``one_of:`` in a spec).
+
+        >>> turn = ExpectedTurn.one_of(ExpectedTurn([ExpectedTool("search")]),
+        ...                            ExpectedTurn([ExpectedTool("lookup")]))
+        >>> turn.check([{"name": "lookup"}]).passed
+        True
+        """
+        return OneOfTurns(alternatives)
+
+
+def alternative_list(alternatives: object, kind: type, what: str) -> list[Any]:
+    """``alternatives`` as a list of at least two ``kind`` (``what`` names one); else a
+    ``TypeError`` or ``ValueError`` naming what it got."""
+    if not isinstance(alternatives, (list, tuple)):
+        raise TypeError(
+            f"one_of takes a list of two or more alternatives, each {what}, got "
+            f"{short_repr(alternatives)} ({type_name(alternatives)})"
+        )
+    for number, item in enumerate(alternatives):
+        if not isinstance(item, kind):
+            raise TypeError(
+                f"one_of alternative {number} must be {what}, got {short_repr(item)} "
+                f"({type_name(item)})"
+            )
+    if len(alternatives) < 2:
+        raise ValueError(
+            f"one_of needs at least two alternatives, got {len(alternatives)}: a single one "
+            "is the thing itself"
+        )
+    return list(alternatives)
+
+
+@public
+class OneOfTurns(Record):
+    """A turn with several acceptable alternatives, each a full :class:`ExpectedTurn`
+    (its expected tools and options): it passes when any passes. Its result is the first
+    passing alternative's, or when none passes the closest one's (the best f1, then the
+    fewest failures, then the first), noted in :attr:`TurnResult.alternatives`.
+
+    >>> turn = OneOfTurns([ExpectedTurn([ExpectedTool("search")]),
+    ...                    ExpectedTurn([ExpectedTool("fetch"), ExpectedTool("read")])])
+    >>> result = turn.check([{"name": "fetch"}])
+    >>> result.passed, str(result.alternatives[0])
+    (False, "none of the turn's 2 alternatives passed; the closest is alternative 1")
+    """
+
+    __slots__ = ("alternatives", "_turn")
+    _fields = ("alternatives",)
+    __hash__ = None  # type: ignore[assignment]  # as ExpectedTurn
+    alternatives: tuple[ExpectedTurn, ...]
+    _turn: _Alternatives
+
+    def __init__(self, alternatives: Sequence[ExpectedTurn]) -> None:
+        turns = alternative_list(alternatives, ExpectedTurn, "an ExpectedTurn")
+        self._assign(tuple(turns))
+        object.__setattr__(self, "_turn", _Alternatives([turn._turn for turn in turns]))
+
+    def check(self, calls: object, turn: int | None = None) -> TurnResult:
+        """Judge one turn's calls against the alternatives (see :class:`OneOfTurns`).
+
+        >>> OneOfTurns([ExpectedTurn([]), ExpectedTurn([ExpectedTool("a")])]).check([]).passed
+        True
+        """
+        return _result(self._turn.judge(to_calls(calls)), turn)
+
+
+class _Alternatives:
+    """A turn's alternatives as the run judges them: the first passing one's verdict, else
+    the closest one's; the verdict keeps which it is (``chosen``)."""
+
+    __slots__ = ("turns",)
+
+    def __init__(self, turns: list[_Turn]) -> None:
+        self.turns = turns
+
+    def judge(self, calls: list[ToolCall]) -> _Verdict:
+        verdicts = []
+        for number, turn in enumerate(self.turns):
+            verdict = judge(turn, calls)
+            if verdict.passed:
+                return _chosen(verdict, ChosenAlternative("turn", number, len(self.turns), True))
+            verdicts.append(verdict)
+        results = [[verdict.result()] for verdict in verdicts]
+        number = closest(results)
+        chosen = ChosenAlternative("turn", number, len(self.turns), False)
+        return _chosen(verdicts[number], chosen)
+
+
+def _chosen(verdict: _Verdict, chosen: ChosenAlternative) -> _Verdict:
+    # A verdict has no slots: the choice rides on it until its result is made (_result).
+    verdict.chosen = chosen  # type: ignore[attr-defined]
+    return verdict
+
+
+def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
+    """A verdict's result, noted with the alternative it is from, if any."""
+    result = verdict.result(turn)
+    chosen: ChosenAlternative | None = getattr(verdict, "chosen", None)
+    return result if chosen is None else result._chosen_from(chosen)
+
+
+def _judged(plan: _Turn | _Alternatives, calls: list[ToolCall]) -> _Verdict:
+    """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
+    this for every turn, and ``isinstance`` costs more)."""
+    return judge(plan, calls) if type(plan) is _Turn else plan.judge(calls)  # type: ignore[union-attr]
+
+
+def _failures(result: TurnResult) -> int:
+    return len(result._failed_checks()) + len(result.problems) + (result.reason is not None)
+
+
+def closest(alternatives: Sequence[Sequence[TurnResult]]) -> int:
+    """The number of the closest alternative, each given as its turns' results: the best
+    mean f1, then the fewest failures (failed checks, problems, missing turns), then the
+    first (docs/selection.md)."""
+    best, best_key = 0, (-1.0, 0)
+    for number, results in enumerate(alternatives):
+        score = sum(result.f1 for result in results) / len(results) if results else 0.0
+        key = (score, -sum(_failures(result) for result in results))
+        if key > best_key:
+            best, best_key = number, key
+    return best
 
 
 def _kept(option: TurnOption, value: Any) -> object:
@@ -119,7 +258,7 @@ def read_turns(
 
 
 def _judge_run(
-    turns: Sequence[ExpectedTurn],
+    turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
     judged: list[_Verdict],
@@ -138,7 +277,12 @@ def _judge_run(
     # Not max(): a builtin's call costs more than the comparison.
     for number in range(len(judged), expected if expected > recorded else recorded):
         if number < expected and number < recorded:
-            verdict = judge(turns[number]._turn, calls_per_turn[number])
+            plan = turns[number]._turn
+            # Inline, not _judged(): this runs for every turn of every run.
+            if type(plan) is _Turn:
+                verdict = judge(plan, calls_per_turn[number])
+            else:
+                verdict = plan.judge(calls_per_turn[number])  # type: ignore[union-attr]
         else:
             verdict = _judge_missing(turns, calls_per_turn, number)
         if max_calls is not None:
@@ -158,11 +302,13 @@ def _judge_run(
 
 
 def _judge_missing(
-    turns: Sequence[ExpectedTurn], calls_per_turn: Sequence[list[ToolCall]], number: int
+    turns: Sequence[ExpectedTurn | OneOfTurns],
+    calls_per_turn: Sequence[list[ToolCall]],
+    number: int,
 ) -> _Verdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
-        verdict, missing = judge(turns[number]._turn, []), "has no calls"
+        verdict, missing = _judged(turns[number]._turn, []), "has no calls"
     else:
         verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
@@ -181,7 +327,7 @@ class RunVerdict:
 
     def __init__(
         self,
-        turns: Sequence[ExpectedTurn],
+        turns: Sequence[ExpectedTurn | OneOfTurns],
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
     ) -> None:
@@ -195,14 +341,14 @@ class RunVerdict:
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
-        return [verdict.result(number) for number, verdict in enumerate(self._judged)]
+        return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [
-            verdict.result(number)
+            _result(verdict, number)
             for number, verdict in enumerate(self._judged)
             if not verdict.passed
         ]
@@ -212,3 +358,51 @@ class RunVerdict:
         words: what ``check --coverage`` counts."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return self._judged
+
+
+class RunAlternatives:
+    """A run judged against a case's alternatives (each its turns and ``max_calls``): it
+    passes when one does; its results are the first passing alternative's, else the
+    closest one's (:func:`closest`), each noted with the case's :class:`ChosenAlternative`.
+    Same interface as :class:`RunVerdict`."""
+
+    __slots__ = ("_verdicts", "_count", "passed", "_results", "_number")
+
+    def __init__(
+        self,
+        alternatives: Sequence[tuple[Sequence[ExpectedTurn | OneOfTurns], int | None]],
+        calls_per_turn: Sequence[list[ToolCall]],
+    ) -> None:
+        self._count = len(alternatives)
+        self._verdicts: list[RunVerdict] = []
+        self._results: list[TurnResult] | None = None
+        self._number = 0  # the chosen alternative, once the results have chosen it
+        for turns, max_calls in alternatives:
+            verdict = RunVerdict(turns, calls_per_turn, max_calls)
+            self._verdicts.append(verdict)
+            if verdict.passed:
+                break  # the first that passes is the one chosen: the others need no verdict
+        self.passed = self._verdicts[-1].passed
+
+    def results(self) -> list[TurnResult]:
+        """The chosen alternative's results, each noted as the case's alternative."""
+        if self._results is None:
+            if self.passed:
+                self._number, results = len(self._verdicts) - 1, self._verdicts[-1].results()
+            else:
+                every = [verdict.results() for verdict in self._verdicts]
+                self._number = closest(every)
+                results = every[self._number]
+            chosen = ChosenAlternative("case", self._number, self._count, self.passed)
+            self._results = [result._chosen_from(chosen) for result in results]
+        return self._results
+
+    def verdicts(self) -> list[_Verdict]:
+        """The chosen alternative's verdicts, as :meth:`RunVerdict.verdicts` gives them."""
+        if not self.passed:
+            self.results()  # the closest is chosen by the results' scores
+        return self._verdicts[self._number if not self.passed else -1].verdicts()
+
+    def failed_results(self) -> list[TurnResult]:
+        """The chosen alternative's failed results (all of a passing one's pass)."""
+        return [result for result in self.results() if not result.passed]

@@ -27,7 +27,7 @@ from toolmatch._core.pairing import (
 )
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
-from toolmatch._matchers.literal import Literal
+from toolmatch._matchers.literal import Literal, as_matcher
 from toolmatch._selection.matching import _Selection, match_turn, numbered
 from toolmatch._selection.reasons import (
     count_reason,
@@ -46,11 +46,16 @@ from toolmatch._selection.results import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["_Turn", "_Verdict", "judge"]
+__all__ = ["OTHER_AGENT", "_Turn", "_Verdict", "judge"]
 
 _SHOWN_CALLS = 10
+OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
 
 
 class _Turn:
@@ -65,6 +70,8 @@ class _Turn:
         "max_calls",
         "no_repeats",
         "tools",
+        "agent",
+        "_agent_matches",
         "after",
     )
 
@@ -79,6 +86,7 @@ class _Turn:
         max_calls: int | None = None,
         no_repeats: bool = False,
         tools: ToolCatalogue | None = None,
+        agent: str | Matcher | None = None,
         after: Sequence[Sequence[int]] | None = None,
     ) -> None:
         self.selection = selection
@@ -90,6 +98,8 @@ class _Turn:
         self.max_calls = max_calls
         self.no_repeats = no_repeats
         self.tools = tools
+        self.agent = agent
+        self._agent_matches = None if agent is None else as_matcher(agent).__eq__
         # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
         if after is not None:
@@ -107,7 +117,8 @@ class _Verdict:
     # What only some turns find stays on the class until one does, so that a turn judged
     # without distinct calls, repeats or tool definitions sets none of it; ``passed`` is
     # set once judged, and made False by the run around the turn (``reason``, ``over``).
-    ignored: Mapping[int, int] = {}  # call index -> the number of the first pattern ignoring it
+    # call index -> the number of the first pattern ignoring it (OTHER_AGENT: the turn's agent)
+    ignored: Mapping[int, int] = {}
     demands: Sequence[int] = ()
     assigned: list[list[int] | None] | None = None
     unexpected: Sequence[int] = ()
@@ -208,10 +219,13 @@ class _Verdict:
         plan = self.turn
         calls = self.calls
         ignored: tuple[IgnoredCall, ...] = ()
-        if plan.ignoring is not None:
-            patterns = plan.ignoring.expectations
+        if self.ignored:
+            patterns = () if plan.ignoring is None else plan.ignoring.expectations
+            agent: Any = plan.agent  # set whenever a call is another agent's
             ignored = tuple(
-                IgnoredCall(index, calls[index], number, patterns[number])
+                IgnoredCall(index, calls[index], None, agent)
+                if number == OTHER_AGENT
+                else IgnoredCall(index, calls[index], number, patterns[number])
                 for index, number in sorted(self.ignored.items())
             )
         own = (
@@ -340,6 +354,8 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
                 ignored.setdefault(index, number)
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
+    if turn._agent_matches is not None:
+        ignored, kept = _other_agents(turn._agent_matches, calls, ignored)
     selection = turn.selection
     candidates, matching = match_turn(selection, calls, kept)
     # Whether each count of matching calls is one its expectation allows.
@@ -363,6 +379,17 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
         passed = passed and not verdict.misfits
     verdict.passed = passed
     return verdict
+
+
+def _other_agents(
+    agent_matches: Callable[[object], bool], calls: list[ToolCall], ignored: dict[int, int] | None
+) -> tuple[dict[int, int], list[int]]:
+    """The calls left out (the ignored ones, then the other agents'), and those kept."""
+    left_out = {} if ignored is None else ignored
+    for index, call in enumerate(calls):
+        if index not in left_out and not agent_matches(call.agent):
+            left_out[index] = OTHER_AGENT
+    return left_out, [index for index in range(len(calls)) if index not in left_out]
 
 
 def _assign(verdict: _Verdict, all_met: bool) -> bool:

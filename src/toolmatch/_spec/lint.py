@@ -17,13 +17,14 @@ from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
 from toolmatch._matchers.values import ANY
 from toolmatch._selection.groups import expectations_in, item_paths
+from toolmatch._selection.run import ExpectedTurn
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from typing import Any
 
     from toolmatch._selection.expectation import ExpectedTool
-    from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._selection.run import OneOfTurns
     from toolmatch._spec.loading import TestCase
 
 __all__ = ["Finding", "lint_cases", "read_tool_names", "with_lines"]
@@ -136,17 +137,42 @@ def lint_cases(
     for index, case in enumerate(cases):
         place = _Place(f"test_cases[{index}]({case.name})", ("test_cases", index))
         item = written[index] if index < len(written) else None
-        several = isinstance(item, dict) and "turns" in item
-        for number, turn in enumerate(case.turns):
-            findings += _turn_findings(turn, place.at("turns", number) if several else place, tools)
-        findings += _case_budget(case, place)
-        content = repr((case.turns, case.max_calls))
+        for where, body, body_item in _bodies(case, place, item):
+            several = isinstance(body_item, dict) and "turns" in body_item
+            for number, turn in enumerate(body.turns):
+                turn_place = where.at("turns", number) if several else where
+                for alternative_place, expected in _turn_alternatives(turn, turn_place):
+                    findings += _turn_findings(expected, alternative_place, tools)
+            findings += _case_budget(body, where)
+        content = repr((case.turns, case.max_calls, case.alternatives))
         if content in seen:
             message = f"expects exactly what {seen[content]} expects"
             findings.append(place.finding("duplicate-case", message))
         else:
             seen[content] = place.text
     return findings
+
+
+def _bodies(case: TestCase, place: _Place, item: object) -> list[tuple[_Place, TestCase, object]]:
+    """The case itself, or each of its ``one_of`` alternatives, with its place and its
+    written mapping."""
+    if not case.alternatives:
+        return [(place, case, item)]
+    written = item.get("one_of") if isinstance(item, dict) else None
+    items = written if isinstance(written, list) else []
+    return [
+        (place.at("one_of", number), body, items[number] if number < len(items) else None)
+        for number, body in enumerate(case.alternatives)
+    ]
+
+
+def _turn_alternatives(
+    turn: ExpectedTurn | OneOfTurns, place: _Place
+) -> list[tuple[_Place, ExpectedTurn]]:
+    """A turn with its place, or each of its ``one_of`` alternatives with theirs."""
+    if isinstance(turn, ExpectedTurn):
+        return [(place, turn)]
+    return [(place.at("one_of", number), each) for number, each in enumerate(turn.alternatives)]
 
 
 def _turn_findings(
@@ -220,8 +246,10 @@ def _case_budget(case: TestCase, place: _Place) -> list[Finding]:
     return [place.at("max_calls").finding("count-above-max-calls", message)]
 
 
-def _least_calls(turn: ExpectedTurn) -> int:
+def _least_calls(turn: ExpectedTurn | OneOfTurns) -> int:
     """The fewest calls (ignored ones not counted) with which the turn can pass."""
+    if not isinstance(turn, ExpectedTurn):
+        return min(_least_calls(each) for each in turn.alternatives)
     counts = [tool.count for tool in expectations_in(turn.expected_tools)]
     # A partial order (groups, before/after) gives each expectation calls of its own too.
     if turn._turn.distinct:

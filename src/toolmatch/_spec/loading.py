@@ -18,7 +18,14 @@ from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_problems
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
-from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
+from toolmatch._selection.run import (
+    ExpectedTurn,
+    OneOfTurns,
+    RunAlternatives,
+    RunVerdict,
+    alternative_list,
+    read_turns,
+)
 from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.files import read_spec_file
 from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
@@ -43,15 +50,17 @@ __all__ = [
 
 
 _TOOL_KEYS = (
-    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
+    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
+    "agent",
 )  # fmt: skip
 # The keys of a partial order: an expected tool's id and constraints, and the groups.
 _ORDER_KEYS = ("id", "before", "after")
 _EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
 _GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
-_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent")
 _TURN_KEYS = ("expected_tools", *option_names())
-_CASE_KEYS = ("name", "turns", *_TURN_KEYS)
+_CASE_KEYS = ("name", "turns", *_TURN_KEYS, "one_of")
+_ALTERNATIVE_KEYS = ("turns", *_TURN_KEYS)  # a case's alternative: a case without its name
 _TOP_KEYS = ("test_cases",)
 # What a 0.1 file meant by args: {KEY: ...}, and how 0.2 says it.
 _ARGS_01 = {
@@ -77,17 +86,81 @@ class TestCase(Record):
     """
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
-    _fields = ("name", "turns", "max_calls")
+    _fields = ("name", "turns", "max_calls", "alternatives")
     __slots__ = _fields
     __hash__ = None  # type: ignore[assignment]
     name: str
-    turns: tuple[ExpectedTurn, ...]
+    turns: tuple[ExpectedTurn | OneOfTurns, ...]
     max_calls: int | None
+    alternatives: tuple[TestCase, ...]
 
     def __init__(
-        self, name: str, turns: Sequence[ExpectedTurn], max_calls: int | None = None
+        self,
+        name: str,
+        turns: Sequence[ExpectedTurn | OneOfTurns],
+        max_calls: int | None = None,
+        alternatives: Sequence[TestCase] = (),
     ) -> None:
-        self._assign(name, tuple(turns), check_max_calls(max_calls))
+        """``alternatives``: see :meth:`one_of`, which makes a case of them."""
+        if alternatives:
+            cases = alternative_list(alternatives, TestCase, "a TestCase or a list of turns")
+            if turns or max_calls is not None:
+                raise ValueError(
+                    "a case with alternatives has no turns or max_calls of its own: give "
+                    "them to each alternative"
+                )
+            for number, case in enumerate(cases):
+                if case.alternatives:
+                    raise ValueError(
+                        f"one_of alternative {number} has alternatives of its own: list them "
+                        "all in one one_of"
+                    )
+            alternatives = tuple(cases)
+        self._assign(name, tuple(turns), check_max_calls(max_calls), tuple(alternatives))
+
+    @classmethod
+    def one_of(
+        cls, name: str, *alternatives: TestCase | Sequence[ExpectedTurn | OneOfTurns]
+    ) -> TestCase:
+        """A case that passes when the run passes any of ``alternatives``, each a full list
+        of turns or a ``TestCase`` (its turns and ``max_calls``; its name is not used).
+        Its results are the first passing alternative's, else the closest one's (the best
+        mean f1, then the fewest failures, then the first), noted in each
+        :attr:`TurnResult.alternatives` (docs/selection.md).
+
+        >>> from toolmatch import ExpectedTool
+        >>> case = TestCase.one_of(
+        ...     "refund",
+        ...     [ExpectedTurn([ExpectedTool("refund")])],
+        ...     [ExpectedTurn([ExpectedTool("escalate")]), ExpectedTurn([ExpectedTool("refund")])],
+        ... )
+        >>> case.passes([[{"name": "escalate"}], [{"name": "refund"}]])
+        True
+        >>> [str(chosen) for chosen in case.check([[{"name": "refund"}]])[0].alternatives]
+        ["the case's alternative 0 (of 2) passed"]
+        """
+        # A list is an alternative's turns; anything else TestCase checks (and names).
+        cases: list[Any] = [
+            cls(name, item) if isinstance(item, (list, tuple)) else item for item in alternatives
+        ]
+        return cls(name, (), None, cases)
+
+    def every_turn(self) -> list[ExpectedTurn]:
+        """Every ``ExpectedTurn`` the case holds: its turns, each alternative of a turn's
+        ``one_of``, and those of each of its own alternatives, in the spec's order.
+
+        >>> from toolmatch import ExpectedTool
+        >>> a, b = ExpectedTurn([ExpectedTool("a")]), ExpectedTurn([ExpectedTool("b")])
+        >>> len(TestCase.one_of("c", [a], [a, ExpectedTurn.one_of(a, b)]).every_turn())
+        4
+        """
+        bodies = self.alternatives or (self,)
+        return [
+            each
+            for body in bodies
+            for turn in body.turns
+            for each in (turn.alternatives if isinstance(turn, OneOfTurns) else (turn,))
+        ]
 
     def check(self, call_turns: Sequence[object]) -> list[TurnResult]:
         """Judge a recorded run, one entry of calls per turn, turn by turn.
@@ -112,12 +185,19 @@ class TestCase(Record):
         return judge_case(self, call_turns, False).passed
 
 
-def judge_case(case: TestCase, call_turns: Sequence[object], copy_args: bool = True) -> RunVerdict:
+def judge_case(
+    case: TestCase, call_turns: Sequence[object], copy_args: bool = True
+) -> RunVerdict | RunAlternatives:
     """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
-    return RunVerdict(case.turns, read_run_turns(call_turns, copy_args), case.max_calls)
+    calls = read_run_turns(call_turns, copy_args)
+    if case.alternatives:
+        return RunAlternatives(
+            [(alternative.turns, alternative.max_calls) for alternative in case.alternatives], calls
+        )
+    return RunVerdict(case.turns, calls, case.max_calls)
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:
@@ -414,18 +494,41 @@ def _expected_tool(
             join_path(path, "failed"),
             f"must be true, false or null (either), got {short_repr(failed)}",
         )
+    agent = _agent(item, path, problems)
     if len(problems.found) > before or name is None:
         return None
     try:
         if never:
-            return ExpectedTool.never(name, args, result=result, failed=failed)
+            return ExpectedTool.never(name, args, result=result, failed=failed, agent=agent)
         return ExpectedTool(
             name, args, count=count, max_count=max_count, result=result, failed=failed,
-            id=order[0], before=order[1], after=order[2],
+            agent=agent, id=order[0], before=order[1], after=order[2],
         )  # fmt: skip
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
         return None
+
+
+def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:
+    """An ``agent`` key (of an expected tool or a turn): a name, or a matcher mapping read
+    through the matcher-key table; ``None`` when absent or bad."""
+    if "agent" not in mapping:
+        return None
+    where = join_path(path, "agent")
+    raw = mapping["agent"]
+    before = len(problems.found)
+    built = build_value(raw, where, problems) if isinstance(raw, dict) else raw
+    if isinstance(built, Matcher) and built is not Absent and not isinstance(built, Maybe):
+        return built
+    if isinstance(built, str) and built:
+        return built
+    if len(problems.found) == before:  # not said already, at a place inside the matcher
+        problems.add(
+            where,
+            "must be an agent's name (a non-empty string, compared exactly) or a matcher "
+            f"mapping such as {{$regex: 'billing.*'}}, got {short_repr(raw)} ({type_name(raw)})",
+        )
+    return None
 
 
 def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
@@ -612,6 +715,7 @@ def _turn(
     problems: Problems,
     files: _ToolFiles | None = None,
     inherited: Any = None,
+    case_agent: str | Matcher | None = None,
 ) -> ExpectedTurn:
     if not isinstance(data, dict):
         problems.add(
@@ -653,12 +757,15 @@ def _turn(
     catalogue = inherited
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
+    agent = _agent(data, path, problems) if "agent" in data else case_agent
     where = join_path(path, "expected_tools")
     found = order_problems(tools, flags["ordered"]) if read_whole else []
     for place, problem in found:
         problems.add(f"{where}{place}", problem)
     try:
-        return ExpectedTurn(tools, ignore=ignore, max_calls=max_calls, tools=catalogue, **flags)
+        return ExpectedTurn(
+            tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
+        )
     except ValueError as error:  # an order ExpectedTurn refuses: reported above, or here
         if read_whole and not found:
             problems.add(path, str(error))
@@ -684,8 +791,29 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
         )
     else:
         path = f"{path}({name})"
+    if "one_of" in data:
+        before = len(problems.found)
+        alternatives = _case_alternatives(data, path, problems, files)
+        # A bad alternative is said at its place: the case is not built without it.
+        if not isinstance(name, str) or not name or len(problems.found) > before:
+            return None
+        try:
+            return TestCase(name, (), None, [TestCase(name, *body) for body in alternatives])
+        except (TypeError, ValueError) as error:  # a rule TestCase has that the loader lacks
+            problems.add(join_path(path, "one_of"), str(error))
+            return None
     _unknown_keys(data, _CASE_KEYS, path, problems)
-    turns: list[ExpectedTurn] = []
+    turns, max_calls = _case_body(data, path, problems, files)
+    if not isinstance(name, str) or not name:
+        return None
+    return TestCase(name, turns, max_calls)
+
+
+def _case_body(
+    data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
+) -> tuple[list[ExpectedTurn | OneOfTurns], int | None]:
+    """A case's turns and ``max_calls`` (of the case itself, or of one of its alternatives)."""
+    turns: list[ExpectedTurn | OneOfTurns] = []
     max_calls = None
     if "turns" in data and "expected_tools" in data:
         problems.add(
@@ -705,6 +833,7 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
         max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
         # The case's tools are every turn's, unless a turn names its own.
         case_tools = _tools(data, path, problems, files) if "tools" in data else None
+        case_agent = _agent(data, path, problems)
         raw_turns = data["turns"]
         if not isinstance(raw_turns, list) or not raw_turns:
             problems.add(
@@ -714,8 +843,13 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
             )
         else:
             turns = [
-                _turn(
-                    turn, join_path(join_path(path, "turns"), number), problems, files, case_tools
+                _turn_or_alternatives(
+                    turn,
+                    join_path(join_path(path, "turns"), number),
+                    problems,
+                    files,
+                    case_tools,
+                    case_agent,
                 )
                 for number, turn in enumerate(raw_turns)
             ]
@@ -728,9 +862,90 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
             "has neither turns nor expected_tools; give turns: [...] for several turns, or "
             "expected_tools: [...] for a single turn",
         )
-    if not isinstance(name, str) or not name:
-        return None
-    return TestCase(name, turns, max_calls)
+    return turns, max_calls
+
+
+def _alternative_items(raw: object, path: str, problems: Problems, what: str) -> list[Any]:
+    """The items of a ``one_of`` list; a problem at ``path`` when it is no list of two or more."""
+    if not isinstance(raw, list) or len(raw) < 2:
+        problems.add(
+            path,
+            f"must be a list of two or more alternatives, each {what}, got {short_repr(raw)} "
+            f"({type_name(raw)})",
+        )
+        return []
+    return raw
+
+
+def _beside_one_of(
+    data: dict[Any, Any],
+    path: str,
+    problems: Problems,
+    owner: str,
+    alone: tuple[str, ...],
+    keys: tuple[str, ...],
+) -> None:
+    """A problem for each key beside a case's or a turn's ``one_of`` (``alone`` may be
+    there): one of its alternatives' ``keys`` goes in each alternative."""
+    example = "turns: [...]" if owner == "case" else "expected_tools: [...]"
+    for key in data:
+        if key in alone:
+            continue
+        if key in keys:
+            message = (
+                f"goes in each alternative when the {owner} has one_of: one_of: [{{{example}, "
+                f"{key}: ...}}, ...]"
+            )
+        else:
+            message = (
+                f"unknown key {short_repr(key)}; a {owner} with one_of has "
+                f"{' and '.join(alone)} only"
+            )
+        problems.add(join_path(path, key), message)
+
+
+def _case_alternatives(
+    data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
+) -> list[tuple[list[ExpectedTurn | OneOfTurns], int | None]]:
+    """A case's ``one_of``: each alternative a case without a name (``turns``, or
+    ``expected_tools`` for a single turn, with their options); nothing else beside it."""
+    _beside_one_of(data, path, problems, "case", ("name", "one_of"), _ALTERNATIVE_KEYS)
+    where = join_path(path, "one_of")
+    what = "a mapping with turns (or expected_tools), as a case without its name"
+    bodies = []
+    for number, item in enumerate(_alternative_items(data["one_of"], where, problems, what)):
+        place = join_path(where, number)
+        if not isinstance(item, dict):
+            problems.add(
+                place, f"an alternative must be {what}, got {short_repr(item)} ({type_name(item)})"
+            )
+            continue
+        _unknown_keys(item, _ALTERNATIVE_KEYS, place, problems)
+        bodies.append(_case_body(item, place, problems, files))
+    return bodies
+
+
+def _turn_or_alternatives(
+    data: object,
+    path: str,
+    problems: Problems,
+    files: _ToolFiles,
+    inherited: Any,
+    case_agent: str | Matcher | None,
+) -> ExpectedTurn | OneOfTurns:
+    """A turn of a case's ``turns``: a turn, or ``{one_of: [turn, ...]}``, its alternatives."""
+    if not isinstance(data, dict) or "one_of" not in data:
+        return _turn(data, path, problems, files, inherited, case_agent)
+    _beside_one_of(data, path, problems, "turn", ("one_of",), _TURN_KEYS)
+    where = join_path(path, "one_of")
+    items = _alternative_items(
+        data["one_of"], where, problems, "a turn (a mapping with expected_tools)"
+    )
+    turns = [
+        _turn(item, join_path(where, number), problems, files, inherited, case_agent)
+        for number, item in enumerate(items)
+    ]
+    return OneOfTurns(turns) if len(turns) > 1 else ExpectedTurn(())
 
 
 def _test_cases(data: object, problems: Problems, files: _ToolFiles) -> list[TestCase]:

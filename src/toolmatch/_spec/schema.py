@@ -184,6 +184,7 @@ def build_schema() -> dict[str, Any]:
     options = {option.name: option for option in TURN_OPTIONS}
     flag = {"type": "boolean"}
     budget = {"type": ["integer", "null"], "minimum": 0}
+    agent = {"anyOf": [{"type": "string", "minLength": 1}, _ref("item_matcher")]}
     selecting = {
         "name": {
             "description": "a substring of the called tool's name, or a name matcher",
@@ -210,6 +211,10 @@ def build_schema() -> dict[str, Any]:
             "allOf": [_ref("item"), {"not": {"type": "null"}}],
         },
         "failed": {"description": "the call's recorded failed flag", "type": ["boolean", "null"]},
+        "agent": {
+            "description": "who made the call: an agent's name (compared exactly) or a matcher",
+            **agent,
+        },
     }
     counting = {
         "count": {
@@ -293,6 +298,7 @@ def build_schema() -> dict[str, Any]:
         "patterns": lambda option: {"type": "array", "items": _ref("ignored_tool")},
         "budget": lambda option: {"description": option.summary, **budget},
         "tools": lambda option: tools,
+        "agent": lambda option: {"description": option.summary, **agent},
     }
     turn = {
         "expected_tools": {"type": "array", "items": _ref("turn_item")},
@@ -300,6 +306,38 @@ def build_schema() -> dict[str, Any]:
     }
     name = {"type": "string", "minLength": 1}
     matchers = _matchers()
+    single_turn = {
+        "type": "object",
+        "required": ["expected_tools"],
+        "properties": turn,
+        "additionalProperties": False,
+    }
+    with_turns = {
+        "type": "object",
+        "required": ["turns"],
+        "properties": {
+            "turns": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"anyOf": [_ref("turn"), _ref("turn_alternatives")]},
+            },
+            "max_calls": {"description": "at most this many calls in all turns", **budget},
+            "tools": {**tools, "description": "every turn's tools, unless a turn gives its own"},
+            "agent": {"description": "every turn's agent, unless a turn gives its own", **agent},
+        },
+        "additionalProperties": False,
+    }
+
+    def named(body: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **body,
+            "required": ["name", *body["required"]],
+            "properties": {"name": name, **body["properties"]},
+        }
+
+    def alternatives(items: dict[str, Any], description: str) -> dict[str, Any]:
+        return {"description": description, "type": "array", "minItems": 2, "items": items}
+
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": _ID,
@@ -314,33 +352,41 @@ def build_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": {
             "case": {
-                "description": "a named test case: turns, or expected_tools for a single turn",
-                "oneOf": [_ref("single_turn_case"), _ref("case_with_turns")],
+                "description": (
+                    "a named test case: turns, or expected_tools for a single turn, or one_of "
+                    "its alternatives"
+                ),
+                "oneOf": [
+                    _ref("single_turn_case"),
+                    _ref("case_with_turns"),
+                    _ref("case_with_alternatives"),
+                ],
             },
-            "single_turn_case": {
+            "single_turn_case": named(single_turn),
+            "case_with_turns": named(with_turns),
+            "case_with_alternatives": {
                 "type": "object",
-                "required": ["name", "expected_tools"],
-                "properties": {"name": name, **turn},
-                "additionalProperties": False,
-            },
-            "case_with_turns": {
-                "type": "object",
-                "required": ["name", "turns"],
+                "required": ["name", "one_of"],
                 "properties": {
                     "name": name,
-                    "turns": {"type": "array", "minItems": 1, "items": _ref("turn")},
-                    "max_calls": {"description": "at most this many calls in all turns", **budget},
-                    "tools": {
-                        **tools,
-                        "description": "every turn's tools, unless a turn gives its own",
-                    },
+                    "one_of": alternatives(
+                        {"oneOf": [_ref("turn"), _ref("turns")]},
+                        "the case passes when the run passes any of these, each a case "
+                        "without its name",
+                    ),
                 },
                 "additionalProperties": False,
             },
-            "turn": {
+            "turn": single_turn,
+            "turns": {**with_turns, "description": "turns, as a case without its name has them"},
+            "turn_alternatives": {
                 "type": "object",
-                "required": ["expected_tools"],
-                "properties": turn,
+                "required": ["one_of"],
+                "properties": {
+                    "one_of": alternatives(
+                        _ref("turn"), "the turn passes when its calls pass any of these turns"
+                    )
+                },
                 "additionalProperties": False,
             },
             "expected_tool": expected_tool,

@@ -1,0 +1,594 @@
+"""B8 record quality: how a spec recorded from k runs of a case does on runs it did not see.
+
+A generator makes runs of eight cases with declared variation (ids, timestamps, case and
+whitespace, paraphrased text, small enum sets, numbers with noise, calls made in only some
+runs, calls whose order varies), from fixed seeds. For each case and each k (3 and 5, the
+goal's, and 10, to show where more runs lead), 25 specs are recorded, each from k runs of
+its own seed, through ``recorded_case`` (what ``toolmatch record`` runs), loaded by
+``load_test_cases``, and each checked against
+
+(a) 20 held-out good runs of the same generator (another seed): the share that pass, and
+(b) every mutation of each of them: the share caught (failed). A mutation is what breaks
+    agents: a wrong value in an argument that was constant, an extra call (a destructive
+    ``delete_account``, or a repeated call), a missing call, two calls swapped where their
+    order is fixed, a wrong enum value, a number far out of the noise.
+
+Recorders side by side: ``--loosen none`` (the exact recording), today's rules (main at
+commit ``0592d7f``, before record v2: its figures were measured once with that commit's
+code on the same generator and seeds, and are shown as recorded, since its rules no longer
+exist in the code), ``--loosen strict`` and ``--loosen varying`` (the new rules).
+
+A held-out good run a spec fails is, on this generator, one whose variation the k runs did
+not show: an enum value, a paraphrase or an optional call that happened to be the same in
+all k runs, or an order that happened to hold in all of them. No recorder can tell those
+from constants, so the share rises with k rather than with looser rules.
+
+Real runs: tau-bench's historical airline trajectories (gpt-4o, four trials a task, with
+rewards; benchmarks/data/README.md). For each task with at least three rewarded trials,
+a spec recorded from two rewarded trials is checked against the other rewarded trials
+(should pass) and the unrewarded ones (should fail). The trajectories are OpenAI-style
+messages, read by ``to_calls`` as one turn.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+import string
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks._report import Config, Figure, Section
+
+TITLE = "record quality: specs recorded from k runs, on held-out and mutated runs"
+
+CASES_SEED = 26
+HELD_OUT = 20  # good runs per recorded spec, each mutated too
+REPEATS = 25  # specs recorded per case and k, each from runs of its own seed
+QUICK_REPEATS = 1
+KS = (3, 5, 10)
+GOALS = (3, 5)  # the issue's goal holds at these k; k = 10 shows where more runs lead
+LEVELS = ("none", "strict", "varying")
+DATA = Path(__file__).resolve().parent / "data"
+TRAJECTORIES = DATA / "tau_bench_airline_gpt4o.jsonl.gz"
+TOOLS = DATA / "tau_bench_airline_tools.json"  # with readOnlyHint where a tool changes nothing
+
+# Main at 0592d7f (before record v2), on this generator and these seeds, measured once with
+# that commit's code: this module's _measure and _measure_real run with that commit's src
+# first on the path and its recorded_case(name, runs, loosen=level != "none") (its loosen
+# was a flag). (held-out good passing, mutations caught), by k.
+TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809), 10: (0.960, 0.774)}
+TODAY_REAL = (0.727, 0.500)  # tau-bench: other rewarded passing, unrewarded caught
+TODAY_NAME = "today's rules (main 0592d7f, recorded)"
+
+# The generator -------------------------------------------------------------------------------
+
+Value = Callable[[random.Random], Any]
+
+PARAPHRASES = {
+    "damaged": (
+        "item arrived damaged",
+        "damaged on arrival",
+        "the parcel was broken when it came",
+        "Box arrived crushed and the item is damaged",
+        "customer says it came damaged",
+    ),
+    "late": (
+        "the order is late",
+        "delivery has not arrived yet",
+        "package still not here after a week",
+        "Customer waiting on a late delivery",
+    ),
+    "note": (
+        "Window seat, please",
+        "A quiet table",
+        "Birthday dinner for four",
+        "near the window if possible",
+        "we have a small child with us",
+    ),
+}
+
+
+def _declared(kind: str, make: Value) -> Value:
+    make.kind = kind  # type: ignore[attr-defined]  # what the mutations look for
+    return make
+
+
+def order_id(rng: random.Random) -> str:
+    return f"ORD-{rng.randint(10000, 99999)}"
+
+
+def user_id(rng: random.Random) -> str:
+    return "usr_" + "".join(rng.choice(string.ascii_lowercase + string.digits) for _ in range(8))
+
+
+def request_uuid(rng: random.Random) -> str:
+    import uuid
+
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def timestamp(rng: random.Random) -> str:
+    day, hour, minute = rng.randint(1, 28), rng.randint(8, 21), rng.choice((0, 15, 30, 45))
+    return f"2026-12-{day:02d}T{hour:02d}:{minute:02d}:00+01:00"
+
+
+def cased(word: str) -> Value:
+    """``word`` as an agent writes it: in another case, with stray spaces."""
+
+    def make(rng: random.Random) -> str:
+        form = rng.choice((word, word.lower(), word.upper(), word.title()))
+        return rng.choice(("", " ")) + form + rng.choice(("", "", " "))
+
+    return make
+
+
+def paraphrase(key: str) -> Value:
+    return lambda rng: rng.choice(PARAPHRASES[key])
+
+
+def enum(*values: str) -> Value:
+    return _declared("enum", lambda rng: rng.choice(values))
+
+
+def noisy(center: float, noise: float, digits: int = 2) -> Value:
+    return _declared("noise", lambda rng: round(center + rng.uniform(-noise, noise), digits))
+
+
+class Call:
+    """A call of a case's template: ``args`` are values or generators of them; ``optional``
+    is the chance that a run makes it (1: every run)."""
+
+    def __init__(self, name: str, args: dict[str, Any], optional: float = 1.0) -> None:
+        self.name, self.args, self.optional = name, args, optional
+
+    def make(self, rng: random.Random) -> dict[str, Any]:
+        return {key: value(rng) if callable(value) else value for key, value in self.args.items()}
+
+
+class Case:
+    """A case: turns of calls; in a turn listed in ``shuffled`` the calls come in any order.
+    Each call a run makes carries ``at``, its place in the template, for the mutations."""
+
+    def __init__(self, name: str, turns: list[list[Call]], shuffled: Sequence[int] = ()) -> None:
+        self.name, self.turns, self.shuffled = name, turns, set(shuffled)
+
+    def run(self, rng: random.Random) -> list[list[dict[str, Any]]]:
+        turns = []
+        for number, calls in enumerate(self.turns):
+            # "at": the call's place in the template, which the mutations read
+            made = [
+                {"name": call.name, "args": call.make(rng), "at": place}
+                for place, call in enumerate(calls)
+                if call.optional >= 1 or rng.random() < call.optional
+            ]
+            if number in self.shuffled:
+                rng.shuffle(made)
+            turns.append(made)
+        return turns
+
+
+def _cases() -> list[Case]:
+    return [
+        Case(
+            "weather",
+            [[Call("get_weather", {"city": cased("Paris"), "units": "metric", "days": 3})]],
+        ),
+        Case(
+            "translate",
+            [
+                [
+                    Call(
+                        "translate",
+                        {"text": paraphrase("note"), "target": enum("en", "fr"), "formal": True},
+                    )
+                ]
+            ],
+        ),
+        Case(
+            "refund",
+            [
+                [Call("lookup_order", {"order_id": order_id})],
+                [
+                    Call(
+                        "issue_refund",
+                        {
+                            "order_id": order_id,
+                            "amount": noisy(40.0, 0.02),
+                            "reason": paraphrase("damaged"),
+                            "currency": "EUR",
+                        },
+                    )
+                ],
+            ],
+        ),
+        Case(
+            "book_table",
+            [
+                [
+                    Call(
+                        "find_restaurants",
+                        {"city": cased("Lyon"), "cuisine": "bistro", "max_distance_km": 2},
+                    ),
+                    Call("get_weather", {"city": "Lyon"}, optional=0.4),
+                ],
+                [
+                    Call(
+                        "check_availability",
+                        {"restaurant_id": order_id, "time": timestamp, "party": 4},
+                    ),
+                    Call(
+                        "book_table",
+                        {
+                            "restaurant_id": order_id,
+                            "time": timestamp,
+                            "party": 4,
+                            "note": paraphrase("note"),
+                            "request_id": request_uuid,
+                        },
+                    ),
+                ],
+            ],
+        ),
+        Case(
+            "shipping",
+            [
+                [
+                    Call("get_user", {"user_id": user_id}),
+                    Call("get_order_status", {"order_id": order_id}),
+                ],
+                [
+                    Call(
+                        "escalate",
+                        {
+                            "order_id": order_id,
+                            "priority": enum("high", "urgent", "high"),
+                            "summary": paraphrase("late"),
+                        },
+                    )
+                ],
+            ],
+            shuffled=[0],
+        ),
+        Case(
+            "transfer",
+            [
+                [
+                    Call("get_balance", {"account": "ACC-001"}),
+                    Call(
+                        "transfer",
+                        {
+                            "from": "ACC-001",
+                            "to": "ACC-778",
+                            "amount": noisy(250.0, 0.5),
+                            "memo": paraphrase("late"),
+                            "idempotency_key": request_uuid,
+                        },
+                    ),
+                    Call("log_event", {"at": timestamp, "kind": "transfer"}, optional=0.5),
+                ]
+            ],
+        ),
+        Case(
+            "search_docs",
+            [
+                [
+                    Call("search", {"query": cased("release notes"), "limit": 10}),
+                    Call("search", {"query": cased("changelog"), "limit": 10}, optional=0.5),
+                    Call("open_doc", {"doc_id": user_id, "section": enum("intro", "summary")}),
+                ]
+            ],
+        ),
+        Case(
+            "calendar",
+            [
+                [Call("list_events", {"day": "2026-12-05", "calendar": "work"})],
+                [
+                    Call(
+                        "create_event",
+                        {
+                            "title": paraphrase("note"),
+                            "start": timestamp,
+                            "duration_min": 30,
+                            "attendees": ["ana@example.com", "bo@example.com"],
+                        },
+                    ),
+                    Call("send_invite", {"event_ref": user_id, "channel": enum("email", "chat")}),
+                ],
+            ],
+        ),
+    ]
+
+
+# Mutations ------------------------------------------------------------------------------------
+
+Turns = list[list[dict[str, Any]]]
+
+
+def _argument_places(case: Case, kind: Callable[[Any], bool]) -> list[tuple[int, int, str]]:
+    """(turn, place in the template, argument) of every argument in a call every run makes
+    whose declared variation satisfies ``kind``."""
+    return [
+        (number, place, key)
+        for number, calls in enumerate(case.turns)
+        for place, call in enumerate(calls)
+        if call.optional >= 1
+        for key, value in call.args.items()
+        if kind(value)
+    ]
+
+
+def _find(turns: Turns, number: int, place: int) -> dict[str, Any] | None:
+    return next((call for call in turns[number] if call["at"] == place), None)
+
+
+def _wrong_constant(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+    places = _argument_places(case, lambda value: not callable(value))
+    if not places:
+        return None
+    number, place, key = rng.choice(places)
+    call = _find(turns, number, place)
+    assert call is not None
+    value = call["args"][key]
+    if isinstance(value, bool):
+        call["args"][key] = not value
+    elif isinstance(value, (int, float)):
+        call["args"][key] = value + 7
+    elif isinstance(value, str):
+        call["args"][key] = "Tokyo" if value != "Tokyo" else "Osaka"
+    else:
+        call["args"][key] = [*value, "eve@example.com"]
+    return turns
+
+
+def _extra_destructive(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+    turns[rng.randrange(len(turns))].append(
+        {"name": "delete_account", "args": {"user_id": user_id(rng)}, "at": -1}
+    )
+    return turns
+
+
+def _extra_repeat(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+    number = rng.randrange(len(turns))
+    template = case.turns[number]
+    calls = [call for call in turns[number] if template[call["at"]].optional >= 1]
+    turns[number].append(json.loads(json.dumps(rng.choice(calls))))
+    return turns
+
+
+def _missing(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+    places = [
+        (number, place)
+        for number, calls in enumerate(case.turns)
+        for place, call in enumerate(calls)
+        if call.optional >= 1
+    ]
+    number, place = rng.choice(places)
+    turns[number].remove(next(call for call in turns[number] if call["at"] == place))
+    return turns
+
+
+def _swapped(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+    places = [
+        number
+        for number, calls in enumerate(case.turns)
+        if number not in case.shuffled and sum(call.optional >= 1 for call in calls) >= 2
+    ]
+    if not places:
+        return None
+    number = rng.choice(places)
+    template = case.turns[number]
+    always = [i for i, call in enumerate(turns[number]) if template[call["at"]].optional >= 1]
+    first, second = always[0], always[1]
+    turns[number][first], turns[number][second] = turns[number][second], turns[number][first]
+    return turns
+
+
+def _changed(kind: str, change: Callable[[Any], Any]) -> Callable[..., Turns | None]:
+    """The mutation that changes an argument of declared variation ``kind`` with ``change``."""
+
+    def mutate(case: Case, turns: Turns, rng: random.Random) -> Turns | None:
+        places = _argument_places(case, lambda value: getattr(value, "kind", None) == kind)
+        if not places:
+            return None
+        number, place, key = rng.choice(places)
+        call = _find(turns, number, place)
+        assert call is not None
+        call["args"][key] = change(call["args"][key])
+        return turns
+
+    return mutate
+
+
+_wrong_enum = _changed("enum", lambda value: "zz")
+_far_number = _changed("noise", lambda value: round(value * 10, 2))
+
+
+MUTATIONS: dict[str, Callable[[Case, Turns, random.Random], Turns | None]] = {
+    "wrong constant": _wrong_constant,
+    "extra destructive call": _extra_destructive,
+    "extra repeated call": _extra_repeat,
+    "missing call": _missing,
+    "swapped order": _swapped,
+    "wrong enum value": _wrong_enum,
+    "number far out": _far_number,
+}
+
+
+# Recording and checking ------------------------------------------------------------------------
+
+
+def _calls(turns: Turns) -> list[list[Any]]:
+    from toolmatch import ToolCall
+
+    return [[ToolCall(call["name"], call["args"]) for call in turn] for turn in turns]
+
+
+def _spec_case(
+    name: str, runs: list[Any], level: str, *, read: bool = True, tools: Any = None
+) -> Any:
+    from toolmatch import load_test_cases
+    from toolmatch._runs.recording import recorded_case, recorded_spec
+    from toolmatch._spec.writing import plain_data
+
+    steering = {}
+    if tools is not None:
+        from toolmatch._calls.definitions import read_tool_definitions
+        from toolmatch._runs.loosening import read_only_tools
+
+        steering = {"tools": read_tool_definitions(tools), "read_only": read_only_tools(tools)}
+    recorded = [_calls(run) for run in runs] if read else runs
+    written = recorded_case(name, recorded, loosen=level, **steering)
+    [case] = load_test_cases(plain_data(recorded_spec([written])))
+    return case
+
+
+def _measure(level: str, k: int, repeats: int) -> tuple[float, float, dict[str, float]]:
+    """(held-out good passing, mutations caught, caught by mutation) for ``level``: each
+    case recorded ``repeats`` times from k runs of its own seed, each spec checked against
+    HELD_OUT good runs of another seed and every mutation of each of them."""
+    good = passed = mutated = caught = 0
+    by_kind: dict[str, list[int]] = {kind: [0, 0] for kind in MUTATIONS}
+    for index, case in enumerate(_cases()):
+        for repeat in range(repeats):
+            seed = CASES_SEED * 100_000 + index * 1000 + repeat
+            rng = random.Random(seed)
+            spec = _spec_case(case.name, [case.run(rng) for _ in range(k)], level)
+            fresh = random.Random(seed + 500)
+            for _ in range(HELD_OUT):
+                run = case.run(fresh)
+                good += 1
+                passed += spec.passes(_calls(run))
+                for kind, mutate in MUTATIONS.items():
+                    changed = mutate(case, json.loads(json.dumps(run)), fresh)
+                    if changed is None:
+                        continue
+                    failed = not spec.passes(_calls(changed))
+                    mutated += 1
+                    caught += failed
+                    by_kind[kind][0] += failed
+                    by_kind[kind][1] += 1
+    shares = {kind: hit / total for kind, (hit, total) in by_kind.items() if total}
+    return passed / good, caught / mutated, shares
+
+
+def _tau_tasks() -> dict[int, list[tuple[float, list[Any]]]]:
+    """Each task's trials: (reward, messages), from the stored subset."""
+    tasks: dict[int, list[tuple[float, list[Any]]]] = {}
+    with gzip.open(TRAJECTORIES, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            trial = json.loads(line)
+            tasks.setdefault(trial["task_id"], []).append((trial["reward"], trial["messages"]))
+    return tasks
+
+
+def _measure_real(level: str, tools: Any = None) -> tuple[float, float, int, int]:
+    """(other rewarded passing, unrewarded failing, how many checks of each) for ``level``:
+    every pair of a task's rewarded trials records a spec, checked against its other trials."""
+    from toolmatch import to_calls
+
+    good = passed = bad = caught = 0
+    for task, trials in sorted(_tau_tasks().items()):
+        rewarded = [to_calls(messages) for reward, messages in trials if reward == 1.0]
+        failed = [to_calls(messages) for reward, messages in trials if reward != 1.0]
+        if len(rewarded) < 3:
+            continue
+        for pair in itertools.combinations(range(len(rewarded)), 2):
+            pair_runs = [[rewarded[i]] for i in pair]
+            spec = _spec_case(f"task {task}", pair_runs, level, read=False, tools=tools)
+            for other in set(range(len(rewarded))) - set(pair):
+                good += 1
+                passed += spec.passes([rewarded[other]])
+            for calls in failed:
+                bad += 1
+                caught += not spec.passes([calls])
+    return passed / good, caught / bad, good, bad
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.1f} %"
+
+
+def _goal(name: str, share: float) -> Figure:
+    return Figure(
+        name=name,
+        contender="--loosen varying",
+        reference="goal",
+        value=_percent(share),
+        reference_value="95.0 %",
+        ratio=0.95 / share if share else float("inf"),
+        max_ratio=1.0,
+        budget="share >= 95 %",
+        cross_check="-",
+    )
+
+
+def _versus(
+    name: str, share: float, reference: str, theirs: float, contender: str = "--loosen varying"
+) -> Figure:
+    return Figure(
+        name=name,
+        contender=contender,
+        reference=reference if reference == TODAY_NAME else f"--loosen {reference}",
+        value=_percent(share),
+        reference_value=_percent(theirs),
+        ratio=share / theirs if theirs else float("inf"),
+        cross_check="-",
+    )
+
+
+def run(config: Config) -> Section:
+    section = Section("B8", TITLE)
+    repeats = QUICK_REPEATS if config.quick else REPEATS
+    for k in KS:
+        results = {level: _measure(level, k, repeats) for level in LEVELS}
+        good, caught, by_kind = results["varying"]
+        if k in GOALS:
+            section.figures.append(_goal(f"generator, k={k}, held-out good runs passing", good))
+            section.figures.append(_goal(f"generator, k={k}, mutated runs caught", caught))
+        for what, position in (("held-out good runs passing", 0), ("mutated runs caught", 1)):
+            mine = results["varying"][position]
+            section.figures.append(
+                _versus(f"generator, k={k}, {what}", mine, "none", results["none"][position])
+            )
+            section.figures.append(
+                _versus(f"generator, k={k}, {what}", mine, TODAY_NAME, TODAY[k][position])
+            )
+        section.notes.append(
+            f"generator, k={k}, held-out good passing / mutations caught: "
+            + "; ".join(
+                f"--loosen {level} {_percent(results[level][0])} / {_percent(results[level][1])}"
+                for level in LEVELS
+            )
+            + f"; {TODAY_NAME} {_percent(TODAY[k][0])} / {_percent(TODAY[k][1])}"
+        )
+        section.notes.append(
+            f"generator, k={k}, --loosen varying, caught by mutation: "
+            + ", ".join(f"{kind} {_percent(share)}" for kind, share in by_kind.items())
+        )
+    tools = json.loads(TOOLS.read_text(encoding="utf-8"))
+    real = {level: _measure_real(level) for level in LEVELS}
+    real["varying --tools"] = _measure_real("varying", tools)
+    _, _, good_count, bad_count = real["none"]
+    for what, position in (("other rewarded trials passing", 0), ("unrewarded trials caught", 1)):
+        name = f"tau-bench airline, 2 rewarded trials, {what}"
+        mine = real["varying --tools"][position]
+        section.figures.append(
+            _versus(name, mine, "none", real["none"][position], "--loosen varying --tools")
+        )
+        section.figures.append(
+            _versus(name, mine, TODAY_NAME, TODAY_REAL[position], "--loosen varying --tools")
+        )
+    section.notes.append(
+        f"tau-bench airline ({good_count} checks of another rewarded trial, {bad_count} of an "
+        "unrewarded one), passing / caught: "
+        + "; ".join(
+            f"--loosen {level} {_percent(shares[0])} / {_percent(shares[1])}"
+            for level, shares in real.items()
+        )
+        + f"; {TODAY_NAME} {_percent(TODAY_REAL[0])} / {_percent(TODAY_REAL[1])}"
+    )
+    return section

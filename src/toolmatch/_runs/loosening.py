@@ -1,0 +1,540 @@
+"""The rules that turn the values a case's runs disagree on into matchers (docs/record.md).
+
+Each rule has a name, written in the value's comment beside what was observed
+(``# observed: "Paris", "paris"; rule: case-only``), so a reviewer sees why a value became
+what it is. The rules aim at the runs not recorded yet: a value that differs only in case
+is ``$fuzzy``, a few short words seen again are ``$one_of``, an identifier keeps its
+shape, text is any string, and a number gets a range as wide again as its spread.
+
+``Loosening`` holds the level (``varying``, or ``strict``: only ids, times and UUIDs are
+loosened, anything else that varies is one of the values seen) and the tools' definitions
+given with ``--tools``, whose enums and formats steer the choice.
+
+ruamel.yaml (the ``cli`` extra) is imported when a value is built, never before.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.dates import IsDate, IsDatetime
+from toolmatch._matchers.lists import Unordered
+from toolmatch._matchers.literal import Literal, is_bool, is_number
+from toolmatch._matchers.numbers import Approx
+from toolmatch._matchers.shapes import IsEmail, IsURL, IsUUID
+from toolmatch._matchers.strings import Fuzzy, Regex
+from toolmatch._spec.importing import escaped
+from toolmatch._spec.matcher_keys import matcher_key
+from toolmatch._spec.writing import NEEDS_RUAMEL, one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
+    from toolmatch._calls.definitions import ToolDefinition
+
+__all__ = [
+    "LEVELS",
+    "SHOWN_VALUES",
+    "Loosening",
+    "add_comment",
+    "all_equal",
+    "flow",
+    "flow_if_short",
+    "loosened",
+    "node",
+    "read_only_tools",
+    "ruamel_comments",
+    "shown",
+    "text_node",
+]
+
+LEVELS = ("none", "strict", "varying")
+SHOWN_VALUES = 5  # observed values listed in a comment; past them, a count
+_VALUE_WIDTH = 40  # one observed value in a comment, at most
+_ENUM_SIZE = 4  # an enum-like set has at most this many distinct values
+_WORD = re.compile(r"[A-Za-z][A-Za-z_-]{0,23}")  # a short word: an enum's value, not an id
+_ID_DIGITS = 5  # a whole number with this many digits or more, all distinct, is an id
+
+
+class Loosening:
+    """How values that vary are loosened: ``level`` (``varying`` or ``strict``) and the
+    tools' definitions by name (from ``--tools``), which steer the rules.
+
+    >>> Loosening("strict").level
+    'strict'
+    """
+
+    __slots__ = ("level", "definitions", "read_only")
+
+    def __init__(
+        self,
+        level: str = "varying",
+        definitions: Mapping[str, ToolDefinition] | None = None,
+        read_only: Iterable[str] = (),
+    ) -> None:
+        if level not in ("strict", "varying"):
+            raise ValueError(f"loosen must be 'strict' or 'varying', got {level!r}")
+        self.level = level
+        self.definitions = dict(definitions or {})
+        self.read_only = frozenset(read_only)
+
+    def ignored_read_only(self) -> list[str]:
+        """The tools that ``varying`` ignores in every turn: those the definitions mark
+        read-only (``strict`` keeps every call). Whether and how often an agent looks
+        something up changes nothing, and a few runs cannot show how much that varies."""
+        if self.level != "varying":
+            return []
+        return [name for name in self.definitions if name in self.read_only]
+
+    def schema(self, tool: str) -> dict[str, Any] | None:
+        """The JSON schema of ``tool``'s arguments from its definition, or ``None``."""
+        definition = self.definitions.get(tool)
+        return None if definition is None else definition.schema
+
+
+def read_only_tools(tools: object) -> frozenset[str]:
+    """The names of the definitions in ``tools`` (a list, as ``--tools`` reads it) that MCP's
+    ``annotations`` mark ``readOnlyHint: true``.
+
+    >>> sorted(read_only_tools([{"name": "get", "annotations": {"readOnlyHint": True}},
+    ...                         {"name": "put", "annotations": {"readOnlyHint": False}}]))
+    ['get']
+    """
+    names = set()
+    for tool in tools if isinstance(tools, list) else []:
+        annotations = tool.get("annotations") if isinstance(tool, dict) else None
+        if isinstance(annotations, dict) and annotations.get("readOnlyHint") is True:
+            name = tool.get("name")
+            if isinstance(name, str):
+                names.add(name)
+    return frozenset(names)
+
+
+def loosened(values: list[Any], how: Loosening, schema: object = None) -> tuple[Any, str | None]:
+    """The spec value accepting every one of ``values``, and its comment when it is loosened
+    (``observed: ...; rule: NAME``): the values as recorded when they are all equal, else
+    what the first rule that fits makes of them. ``schema`` is the values' JSON schema from
+    a tool definition, when one is given."""
+    first = values[0]
+    if all_equal(values):
+        return node(escaped(first)), None
+    schema = schema if isinstance(schema, dict) else {}
+    if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
+        return mapping_node(values, how, schema.get("properties"), data=True), None
+    if isinstance(first, list) and all(isinstance(value, list) for value in values):
+        return _sequence(values, how, schema.get("items"))
+    kinds = _kinds(values)
+    if len(kinds) > 1:
+        options = [loosened(group, how, schema)[0] for group in kinds.values()]
+        return node({"$any_of": options}), _observed(values, "kinds")
+    kind = next(iter(kinds))
+    enum = schema.get("enum")
+    if isinstance(enum, list) and all(any(all_equal([v, e]) for e in enum) for v in values):
+        return node({"$one_of": [escaped(item) for item in enum]}), _observed(values, "enum")
+    if kind == "number":
+        value, rule = _number(values, how)
+    elif kind == "str":
+        value, rule = _string(values, how, schema)
+    else:
+        value, rule = {"$type": kind}, "type"  # bools that differ
+    return node(value), _observed(values, rule)
+
+
+def all_equal(values: list[Any]) -> bool:
+    """Whether every one of ``values`` equals the first, as a spec's literal compares."""
+    try:
+        expected = Literal(values[0])
+    except (TypeError, ValueError):  # beyond what a matcher holds: compared part by part
+        return False
+    for value in values:
+        if expected != value:
+            return False
+    return True
+
+
+def _kinds(values: list[Any]) -> dict[str, list[Any]]:
+    groups: dict[str, list[Any]] = {}
+    for value in values:
+        groups.setdefault(_kind(value), []).append(value)
+    return groups
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if is_bool(value):
+        return "bool"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "dict"
+    return type(value).__name__
+
+
+def mapping_node(
+    values: list[dict[str, Any]], how: Loosening, properties: object, *, data: bool
+) -> Any:
+    """A mapping of every key of ``values``; a key missing from some is ``$maybe``. A data
+    mapping whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others).
+    ``properties`` are the keys' JSON schemas, when a definition gives them."""
+    comments = ruamel_comments()
+    mapping = comments.CommentedMap()
+    schemas = properties if isinstance(properties, dict) else {}
+    keys = list(dict.fromkeys(key for value in values for key in value))
+    for key in keys:
+        present = [value[key] for value in values if key in value]
+        value, comment = loosened(present, how, schemas.get(key))
+        if len(present) < len(values):
+            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
+            missing = f"missing in {len(values) - len(present)} of {len(values)}"
+            comment = f"{comment}; {missing}" if comment else missing
+        mapping[text_node(key)] = value
+        if comment:
+            add_comment(mapping, comment, text_node(key))
+    if data and matcher_key(mapping) is not None:
+        return comments.CommentedMap({"$exact": mapping})
+    return mapping
+
+
+def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[Any, str | None]:
+    """Lists that differ: the same items in another order are ``$unordered``; lists of one
+    length compare item by item; others are ``$each`` of what every item is."""
+    comments = ruamel_comments()
+    if all(Unordered(values[0]) == value for value in values):
+        unordered = {"$unordered": [escaped(item) for item in values[0]]}
+        return node(unordered), _observed(values, "unordered")
+    if len({len(value) for value in values}) == 1:
+        sequence = comments.CommentedSeq()
+        for index, column in enumerate(zip(*values, strict=True)):
+            item, comment = loosened(list(column), how, items)
+            sequence.append(item)
+            if comment:
+                add_comment(sequence, comment, index)
+        return flow_if_short(sequence), None
+    every = [item for value in values for item in value]
+    return node({"$each": loosened(every, how, items)[0]}), _observed(values, "each")
+
+
+# Numbers -------------------------------------------------------------------------------------
+
+
+def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
+    if any(isinstance(value, float) and math.isnan(value) for value in values):
+        # NaN equals nothing, so no range or tolerance can hold it.
+        kind = "float" if all(isinstance(v, float) for v in values) else "number"
+        return {"$type": kind}, "nan"
+    if how.level == "strict":
+        return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
+    if all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values) and len(
+        set(values)
+    ) == len(values):
+        return {"$type": "int"}, "id-number"
+    rounded = _rounding(values)
+    if rounded is not None:
+        return rounded, "rounding"
+    return _spread(values), "spread"
+
+
+def _spread(values: list[Any]) -> dict[str, Any]:
+    """``$between`` the smallest less the spread and the largest plus it (never below zero
+    when no value is), as precise as the most precise value."""
+    low, high = min(values), max(values)
+    spread = high - low
+    if not all(math.isfinite(value) for value in (low, high, spread)):
+        return {"$between": [low, high]}
+    widened_low, widened_high = low - spread, high + spread
+    if low >= 0:
+        widened_low = max(widened_low, 0 if isinstance(low, int) else 0.0)
+    if not all(type(value) is int for value in values):
+        places = max(_decimals(value) for value in values)
+        widened_low = min(round(widened_low, places), low)
+        widened_high = max(round(widened_high, places), high)
+    return {"$between": [widened_low, widened_high]}
+
+
+def _decimals(value: Any) -> int:
+    written = repr(value)
+    if "e" in written or "E" in written or "." not in written:
+        return 0
+    return len(written.split(".")[1])
+
+
+def _rounding(values: list[Any]) -> dict[str, Any] | None:
+    """``$approx`` when the values are one number written to different precisions: each
+    rounds, at the fewest decimals any of them has (at least one), to the same number."""
+    import decimal
+
+    if not all(type(value) in (int, float) and math.isfinite(value) for value in values):
+        return None
+    context = decimal.Context(prec=800)  # enough for every float's digits
+    try:
+        exact = [context.create_decimal(repr(value)) for value in values]
+        places = min(
+            max(0, -int(number.normalize(context).as_tuple().exponent)) for number in exact
+        )
+        unit = decimal.Decimal(1).scaleb(-places)
+        rounded = {number.quantize(unit, context=context) for number in exact}
+    except decimal.InvalidOperation:
+        return None
+    if len(rounded) != 1 or places == 0:  # whole numbers are counts more often than roundings
+        return None
+    center = rounded.pop()
+    middle = float(center)
+    for tolerance in (unit / 2, unit):
+        suggestion = {"$approx": middle, "abs": float(tolerance)}
+        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
+            return suggestion
+    return None
+
+
+# Strings -------------------------------------------------------------------------------------
+
+_DIGITS, _LOWER, _UPPER = "0-9", "a-z", "A-Z"
+# Runs of letters and digits together: an id's letters and digits mix at random
+# (``usr_a1b2``), and a pattern of separate letter and digit runs would fit a few values only.
+_TOKENS = re.compile(r"[0-9A-Za-z]+|.", re.DOTALL)
+_REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
+
+
+def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[Any, str]:
+    """The first rule that fits: a UUID, an ISO datetime or date, then (``varying``) the
+    same text but for case, whitespace or separators, email addresses, URLs, a few short
+    words seen again, then an identifier's shape, free text; ``strict`` writes the values
+    seen instead of anything but an identifier."""
+    timed = _timed(values, schema)
+    if timed is not None:
+        return timed
+    if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
+        return {"fuzzy": values[0]}, "case-only"
+    if how.level == "varying" and all(IsEmail() == value for value in values):
+        return {"$email": True}, "email"
+    if how.level == "varying" and all(IsURL() == value for value in values):
+        return {"$url": {}}, "url"
+    distinct = list(dict.fromkeys(values))
+    if (
+        how.level == "varying"
+        and len(distinct) <= _ENUM_SIZE
+        and len(distinct) < len(values)
+        and all(_WORD.fullmatch(value) for value in distinct)
+    ):
+        return {"$one_of": distinct}, "enum-like"
+    if all(_identifier(value) for value in values):
+        pattern = _shape(values)
+        if pattern is not None and all(Regex(pattern) == value for value in values):
+            return {"regex": pattern}, "id-shape"
+        pattern = _affixes(values)
+        if pattern is not None and all(Regex(pattern) == value for value in values):
+            return {"regex": pattern}, "id-affixes"
+    if how.level == "strict":
+        return {"$one_of": distinct}, "observed-only"
+    if any(_words(value) > 1 for value in values):
+        return {"$type": "str"}, "text"
+    return {"$type": "str"}, "any-string"
+
+
+def _timed(values: list[str], schema: dict[str, Any]) -> tuple[Any, str] | None:
+    """A UUID, datetime or date when every value is one (a definition's ``format`` first)."""
+    declared = schema.get("format")
+    if all(IsUUID() == value for value in values):
+        import uuid
+
+        version = uuid.UUID(values[0]).version
+        if version in range(1, 9) and all(IsUUID(version) == value for value in values):
+            return {"$uuid": version}, "uuid"
+        return {"$uuid": True}, "uuid"
+    if all(IsDatetime() == value for value in values):
+        # No window around the recorded instants: a run tomorrow writes tomorrow's time.
+        for aware in (True, False):
+            if all(IsDatetime(tz_aware=aware) == value for value in values):
+                if declared == "date-time":
+                    return {"$datetime": True}, "datetime (definition)"
+                return {"$datetime": {"tz_aware": aware}}, "datetime"
+        return {"$datetime": True}, "datetime"
+    if all(IsDate() == value for value in values):
+        return {"$date": True}, "date"
+    return None
+
+
+def _identifier(value: str) -> bool:
+    """Whether ``value`` looks like an id or key: one token with a digit in it, not a word."""
+    if not value or any(character.isspace() for character in value):
+        return False
+    return any(character.isdigit() for character in value)
+
+
+def _words(value: str) -> int:
+    return len(value.split())
+
+
+def _shape(values: list[str]) -> str | None:
+    """A pattern of runs of letters and digits, when every value has as many runs between
+    the same separators: equal runs as written, others as the classes of their characters,
+    with their length when it is the same everywhere (``ORD-[0-9]{5}``)."""
+    split = [_TOKENS.findall(value) for value in values]
+    if len({len(parts) for parts in split}) != 1:
+        return None
+    pattern = []
+    for column in zip(*split, strict=True):
+        if len(set(column)) == 1:
+            pattern.append(_escape(column[0]))
+            continue
+        if not all(part[0].isascii() and part[0].isalnum() for part in column):
+            return None  # a separator that differs: not one shape
+        characters = set("".join(column))
+        classes = [
+            name
+            for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
+            if any(test(character) for character in characters)
+        ]
+        if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
+            classes = ["0-9a-f"]
+        lengths = {len(part) for part in column}
+        count = next(iter(lengths))
+        repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
+        pattern.append(f"[{''.join(classes)}]{repeat}")
+    return "".join(pattern)
+
+
+def _affixes(values: list[str]) -> str | None:
+    """``prefix.+suffix`` when the values share a prefix and suffix that make at least half
+    of the shortest value (and two characters): enough to say what the values are."""
+    prefix = _common_prefix(values)
+    rests = [value[len(prefix) :] for value in values]
+    suffix = _common_prefix([rest[::-1] for rest in rests])[::-1]
+    shortest = min(map(len, values))
+    if len(prefix) + len(suffix) < max(2, shortest / 2):
+        return None
+    middles = [rest[: len(rest) - len(suffix)] for rest in rests]
+    any_text = "(?s)" if any("\n" in middle or "\r" in middle for middle in middles) else ""
+    middle = ".*" if any(not middle for middle in middles) else ".+"
+    return f"{any_text}{_escape(prefix)}{middle}{_escape(suffix)}"
+
+
+def _common_prefix(values: list[str]) -> str:
+    first, last = min(values), max(values)  # what these two share, all values share
+    length = 0
+    while length < len(first) and first[length] == last[length]:
+        length += 1
+    return first[:length]
+
+
+def _escape(text: str) -> str:
+    """``text`` as a regex matching it, with only what must be escaped escaped."""
+    escaped_text = []
+    for character in text:
+        if character in _REGEX_SPECIAL:
+            escaped_text.append("\\" + character)
+        elif character.isprintable():
+            escaped_text.append(character)
+        else:
+            escaped_text.append(character.encode("unicode_escape").decode("ascii"))
+    return "".join(escaped_text)
+
+
+# YAML nodes ------------------------------------------------------------------------------------
+
+
+def ruamel_comments() -> Any:
+    """``ruamel.yaml.comments``, or the ``ImportError`` naming the extra."""
+    try:
+        from ruamel.yaml import comments
+    except ImportError:
+        raise ImportError(NEEDS_RUAMEL) from None
+    return comments
+
+
+def add_comment(node: Any, text: str, key: Any) -> None:
+    """Put ``# text`` at the end of the line of ``key`` in ``node`` (a ruamel mapping or
+    list), two spaces after the value however long the lines above are."""
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    # At column 0 the emitter writes the comment one space after the value: the text's own
+    # leading space makes two, the usual distance.
+    node._yaml_add_eol_comment([CommentToken(f" # {text}", CommentMark(0)), None], key=key)
+
+
+def node(value: Any) -> Any:
+    """``value`` (plain data, or nodes already made) as ruamel nodes: mappings and lists on
+    one line when :func:`one_line` says so and nothing inside carries a comment."""
+    comments = ruamel_comments()
+    if isinstance(value, comments.CommentedBase):
+        return value
+    if isinstance(value, dict):
+        return flow_if_short(
+            comments.CommentedMap((text_node(key), node(item)) for key, item in value.items())
+        )
+    if isinstance(value, list):
+        return flow_if_short(comments.CommentedSeq(node(item) for item in value))
+    return text_node(value)
+
+
+def text_node(value: Any) -> Any:
+    """A string with an unprintable character double-quoted, where YAML escapes it: written
+    as it is, a NEL or a line separator would be read back as a line break."""
+    if isinstance(value, str) and not value.isprintable():
+        from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+        return DoubleQuotedScalarString(value)
+    return value
+
+
+def flow_if_short(value: Any) -> Any:
+    """``value`` (a ruamel node) on one line when it is short and holds no comment."""
+    if not _has_comments(value) and one_line(value, loose=True):
+        value.fa.set_flow_style()
+    else:
+        value.fa.set_block_style()
+    return value
+
+
+def flow(value: Any) -> Any:
+    """``value`` (a ruamel node) on one line."""
+    value.fa.set_flow_style()
+    return value
+
+
+def _has_comments(value: Any) -> bool:
+    """Whether ``value`` or a node inside it carries a comment (which needs block style)."""
+    comment = getattr(value, "ca", None)
+    if comment is not None and comment.items:
+        return True
+    if isinstance(value, dict):
+        return any(map(_has_comments, value.values()))
+    if isinstance(value, list):
+        return any(map(_has_comments, value))
+    return False
+
+
+def _observed(values: list[Any], rule: str) -> str:
+    """``observed: v1, v2, ...; rule: NAME``: the distinct values as JSON, at most five,
+    then a count, and the rule that loosened them."""
+    distinct = list(dict.fromkeys(shown(value) for value in values))
+    listed = ", ".join(distinct[:SHOWN_VALUES])
+    if len(distinct) > SHOWN_VALUES:
+        listed += f", ... ({len(distinct)} distinct)"
+    return f"observed: {listed}; rule: {rule}"
+
+
+def shown(value: Any) -> str:
+    """``value`` as JSON on one line, shortened, with nothing a YAML line could break at."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    text = "".join(
+        character if character.isprintable() else character.encode("unicode_escape").decode()
+        for character in text
+    )
+    if len(text) > _VALUE_WIDTH:
+        text = text[: _VALUE_WIDTH - 3] + "..."
+    return text

@@ -1,0 +1,239 @@
+"""``toolmatch record TRACES --into SPEC``: a spec widened by more good runs (docs/record.md).
+
+:func:`widening` plans the changes on the spec's data, as ``check --update`` plans its
+own (``toolmatch._spec.update_plan``), so the file's text is edited in place and every
+line it does not change is kept byte for byte: a literal argument value that the new runs
+disagree with becomes what ``toolmatch record``'s rules make of it and of the values
+seen; a matcher the spec holds is kept as written; a turn that is ``ordered`` loses it
+when a new run calls its tools in another order; a case the spec lacks is added, recorded
+from its runs. What cannot be widened (a run with another number of turns, a call the
+spec does not expect, an argument it does not list) is left as it is and reported.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.loosening import Loosening, all_equal, loosened
+from toolmatch._runs.recording import recorded_case
+from toolmatch._spec.importing import _holds_matcher_form, exact_name
+from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
+from toolmatch._spec.writing import plain_data
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
+    from toolmatch._calls.call import ToolCall
+    from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._spec.update_plan import Edit, Path
+
+    Run = list[list[ToolCall]]
+
+__all__ = ["Widening", "widening"]
+
+
+class Widening:
+    """The edits that widen a spec, and what was not done, with :meth:`where` naming a path
+    as the loader does."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.edits: list[Edit] = []
+        self.not_done: list[NotDone] = []
+        self.unused: set[tuple[str, int]] = set()  # runs (case, from 1) reported, not used
+
+    def where(self, path: Path) -> str:
+        """``test_cases[0](refund).expected_tools[1].args.amount``."""
+        if len(path) < 2:
+            return "test_cases"
+        text = f"test_cases[{path[1]}]({self.data['test_cases'][path[1]]['name']})"
+        for step in path[2:]:
+            text = join_path(text, step)
+        return text
+
+    def skip(self, path: Path, why: str, what: str = "widened") -> None:
+        self.not_done.append(NotDone(self.where(path), why, what))
+
+
+def widening(
+    data: Any,
+    runs: Mapping[str, list[Run]],
+    *,
+    loosen: str = "varying",
+    tools: Mapping[str, ToolDefinition] | None = None,
+    read_only: Iterable[str] = (),
+) -> Widening:
+    """The changes that widen the spec ``data`` (its ``test_cases``) with ``runs`` (each
+    case name's runs, in order), loosened at ``loosen`` (``varying`` or ``strict``).
+
+    >>> from toolmatch import ToolCall
+    >>> spec = {"test_cases": [{"name": "c", "expected_tools": [
+    ...     {"name": {"$literal": "f"}, "exact": True, "args": {"q": "Paris", "n": 1}}]}]}
+    >>> plan = widening(spec, {"c": [[[ToolCall("f", {"q": "paris", "n": 1})]]]})
+    >>> plan.edits
+    [Replace(path=('test_cases', 0, 'expected_tools', 0, 'args', 'q'), value={'fuzzy': 'Paris'})]
+    """
+    how = Loosening(loosen, tools, read_only)
+    plan = Widening(data)
+    names = []
+    for index, case in enumerate(data["test_cases"]):
+        names.append(case["name"])
+        if case["name"] in runs:
+            _widen_case(plan, ("test_cases", index), case, runs[case["name"]], how)
+    for name, new in runs.items():
+        if name in names:
+            continue
+        try:
+            built = recorded_case(name, new, loosen=loosen, tools=tools, read_only=read_only)
+        except ValueError as error:
+            plan.not_done.append(NotDone(f"test_cases[{len(names)}]", str(error), "added"))
+            continue
+        plan.edits.append(Append(("test_cases",), plain_data(built), built))
+        names.append(name)
+    _still_failing(plan, runs)
+    return plan
+
+
+def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loosening) -> None:
+    if "turns" in case:
+        turns = [((*path, "turns", number), turn) for number, turn in enumerate(case["turns"])]
+    else:
+        turns = [(path, case)]
+    kept = []
+    for number, run in enumerate(runs, 1):
+        if len(run) != len(turns):
+            why = f"run {number} has {len(run)} turn(s), the case {len(turns)}; not used"
+            plan.skip(path, why)
+            plan.unused.add((case["name"], number))
+        else:
+            kept.append(run)
+    for number, (turn_path, turn) in enumerate(turns):
+        _widen_turn(plan, turn_path, turn, [run[number] for run in kept], how)
+
+
+def _widen_turn(
+    plan: Widening, path: Path, turn: Any, runs: list[list[ToolCall]], how: Loosening
+) -> None:
+    tools = turn.get("expected_tools")
+    if not isinstance(tools, list):
+        return
+    seen: dict[str, int] = {}
+    places: list[list[int | None]] = []  # for each expected tool, its call's index in each run
+    for index, tool in enumerate(tools):
+        name = _exact_name(tool)
+        if name is None:
+            places.append([None] * len(runs))
+            continue
+        nth = seen.get(name, 0)
+        seen[name] = nth + 1
+        found = []
+        for calls in runs:
+            matching = [place for place, call in enumerate(calls) if call.name == name]
+            found.append(matching[nth] if nth < len(matching) else None)
+        places.append(found)
+        calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
+        if isinstance(tool.get("args"), dict) and calls:
+            _widen_args(plan, (*path, "expected_tools", index, "args"), tool, calls, how)
+    if turn.get("exhaustive") is True:
+        _ignore_new_tools(plan, path, turn, seen, runs)
+    if turn.get("ordered") is True:
+        for run in range(len(runs)):
+            order = [place for found in places if (place := found[run]) is not None]
+            if order != sorted(order):
+                plan.edits.append(Rekey(path, ("ordered",), ()))
+                break
+
+
+def _ignore_new_tools(
+    plan: Widening, path: Path, turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]
+) -> None:
+    """Tools the new runs call that the turn neither expects nor ignores go in its
+    ``ignore``, as ``toolmatch record`` ignores the tools only some runs call."""
+    ignore = turn.get("ignore")
+    if ignore is not None and not isinstance(ignore, list):
+        return
+    ignored = {_exact_name(item) for item in ignore or ()}
+    new = [
+        name
+        for name in dict.fromkeys(call.name for calls in runs for call in calls)
+        if name not in expected and name not in ignored
+    ]
+    entries = [{"name": exact_name(name)} for name in new]
+    if not entries:
+        return
+    if ignore is None:
+        plan.edits.append(Rekey(path, (), (("ignore", entries),), "exhaustive"))
+    else:
+        plan.edits.extend(Append((*path, "ignore"), entry, entry) for entry in entries)
+
+
+def _exact_name(tool: Any) -> str | None:
+    """The tool name an expected tool written as ``toolmatch record`` writes it selects."""
+    if not isinstance(tool, dict):
+        return None
+    name = tool.get("name")
+    if isinstance(name, dict) and list(name) == ["$literal"] and isinstance(name["$literal"], str):
+        literal: str = name["$literal"]
+        return literal
+    return None
+
+
+def _widen_args(
+    plan: Widening, path: Path, tool: Any, calls: list[ToolCall], how: Loosening
+) -> None:
+    args = tool["args"]
+    for key, value in args.items():
+        if _holds_matcher_form(value):
+            continue  # what the user (or an earlier record) wrote is kept as it is
+        present = [call.args[key] for call in calls if key in call.args]
+        observed = [value, *present]
+        if all_equal(observed) and len(present) == len(calls):
+            continue
+        if all_equal(observed):
+            written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
+        else:
+            written = plain_data(loosened(observed, how, _schema(how, tool, key))[0])
+            if len(present) < len(calls):
+                written = {"$maybe": written}
+        plan.edits.append(Replace((*path, key), written))
+    if tool.get("exact") is True:
+        extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
+        for key in extra:
+            plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _schema(how: Loosening, tool: Any, key: str) -> object:
+    name = _exact_name(tool)
+    schema = how.schema(name) if name is not None else None
+    return (schema or {}).get("properties", {}).get(key)
+
+
+def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
+    """Report each new run the widened spec still fails, with its first reason."""
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases
+
+    try:
+        cases = load_test_cases(apply_to_data(plan.data, plan.edits))
+    except ConfigError as error:  # the command refuses to write such a spec
+        problem = error.problems[0]
+        plan.not_done.append(NotDone(problem.path, problem.message))
+        return
+    for index, case in enumerate(cases):
+        for count, run in enumerate(runs.get(case.name, ()), 1):
+            if (case.name, count) in plan.unused or case.passes(run):
+                continue
+            failures = [
+                f"turn {number}: {result.first_failure()}"
+                for number, result in enumerate(case.check(run))
+                if not result.passed
+            ]
+            why = failures[0] if failures else "it fails"
+            plan.not_done.append(
+                NotDone(
+                    f"test_cases[{index}]({case.name})",
+                    f"run {count} still fails the widened case: {why}",
+                    "widened",
+                )
+            )

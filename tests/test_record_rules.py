@@ -1,0 +1,300 @@
+"""The rules ``toolmatch record`` loosens varying values with (docs/record.md, The rules):
+each named in the value's comment, each accepting the values seen and the runs like them,
+each still failing what breaks an agent."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pytest
+
+from toolmatch import ToolCall, load_test_cases
+from toolmatch._calls.definitions import read_tool_definitions
+from toolmatch._runs.recording import recorded_case, recorded_spec
+from toolmatch._spec.writing import spec_text
+
+yaml = pytest.importorskip("yaml")
+
+
+def written(case: Any) -> str:
+    return spec_text(recorded_spec([case]))
+
+
+def loaded(text: str) -> Any:
+    [case] = load_test_cases(yaml.safe_load(text))
+    return case
+
+
+def one_value(values: list[Any], **options: Any) -> tuple[str, Any]:
+    """The line written for argument ``v`` of a call ``f`` recorded with these values, and
+    the case loaded from the spec."""
+    runs = [[[ToolCall("f", {"v": value})]] for value in values]
+    text = written(recorded_case("c", runs, **options))
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)  # never fails a run it came from
+    return text.split("    args:\n", 1)[1].removeprefix("      v: ").rstrip("\n"), case
+
+
+def passes(case: Any, value: Any) -> bool:
+    return bool(case.passes([[ToolCall("f", {"v": value})]]))
+
+
+ENUM_DEFINITION = [
+    {
+        "type": "function",
+        "function": {
+            "name": "f",
+            "parameters": {
+                "type": "object",
+                "properties": {"v": {"type": "string", "enum": ["en", "fr", "de"]}},
+            },
+        },
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("values", "line", "also", "never"),
+    [
+        (
+            ["Paris", "paris", " PARIS "],
+            '{fuzzy: Paris}  # observed: "Paris", "paris", " PARIS "; rule: case-only',
+            "PARIS  ",
+            "Tokyo",
+        ),
+        (
+            ["en", "fr", "en"],
+            '{$one_of: [en, fr]}  # observed: "en", "fr"; rule: enum-like',
+            "fr",
+            "zz",
+        ),
+        (
+            ["ORD-20931", "ORD-11230", "ORD-55555"],
+            '{regex: \'ORD-[0-9]{5}\'}  # observed: "ORD-20931", "ORD-11230", "ORD-55555"; '
+            "rule: id-shape",
+            "ORD-00017",
+            "ORD-1234",
+        ),
+        (
+            ["usr_j8xk1hj4", "usr_hcfhypu7", "usr_ddfq6603"],
+            '{regex: \'usr_[0-9a-z]{8}\'}  # observed: "usr_j8xk1hj4", "usr_hcfhypu7", '
+            '"usr_ddfq6603"; rule: id-shape',
+            "usr_abcdefgh",
+            "usr_abc",
+        ),
+        (
+            ["call_abc-1", "call_x9"],
+            '{regex: call_.+}  # observed: "call_abc-1", "call_x9"; rule: id-affixes',
+            "call_7",
+            "toolu_7",
+        ),
+        (
+            ["item arrived damaged", "damaged on arrival"],
+            '{$type: str}  # observed: "item arrived damaged", "damaged on arrival"; rule: text',
+            "the parcel was broken",
+            7,
+        ),
+        (
+            [39.99, 40.01],
+            "{$between: [39.97, 40.03]}  # observed: 39.99, 40.01; rule: spread",
+            40.03,
+            40.04,
+        ),
+        ([3, 5, 4], "{$between: [1, 7]}  # observed: 3, 5, 4; rule: spread", 7, 8),
+        (
+            ["ana@example.com", "bo@example.org"],
+            '{$email: true}  # observed: "ana@example.com", "bo@example.org"; rule: email',
+            "cy@example.net",
+            "cy at example.net",
+        ),
+        (
+            ["https://example.com/a", "https://docs.example.org/b?x=1"],
+            '{$url: {}}  # observed: "https://example.com/a", "https://docs.example.org/b?x=1"; '
+            "rule: url",
+            "http://example.net",
+            "example.net/a",
+        ),
+        ([1, 2], "{$between: [0, 3]}  # observed: 1, 2; rule: spread", 0, -1),
+        (
+            [48213, 50877, 91002],
+            "{$type: int}  # observed: 48213, 50877, 91002; rule: id-number",
+            12345,
+            "12345",
+        ),
+    ],
+)
+def test_each_rule_is_named_and_generalises_to_values_like_those_seen(
+    values: list[Any], line: str, also: Any, never: Any
+) -> None:
+    written_line, case = one_value(values)
+    assert written_line == line
+    assert passes(case, also)
+    assert not passes(case, never)
+
+
+def test_equal_values_stay_literal_whatever_their_kind() -> None:
+    assert one_value([40, 40.0])[0] == "40"
+    assert one_value(["item arrived damaged"] * 3)[0] == "item arrived damaged"
+
+
+def test_words_seen_once_each_are_not_an_enum_and_text_never_gets_a_word_regex() -> None:
+    # Two words, each seen once: no evidence of a small set, so any string (record more
+    # runs, or give the definitions, whose enum is used).
+    assert one_value(["en", "fr"])[0] == '{$type: str}  # observed: "en", "fr"; rule: any-string'
+    line, _case = one_value(["Book a flight to Paris", "Book flights to Paris"])
+    assert line == (
+        '{$type: str}  # observed: "Book a flight to Paris", "Book flights to Paris"; rule: text'
+    )
+
+
+def test_a_definitions_enum_is_the_set_of_values_allowed() -> None:
+    tools = read_tool_definitions(ENUM_DEFINITION)
+    line, case = one_value(["en", "fr"], tools=tools)
+    assert line == '{$one_of: [en, fr, de]}  # observed: "en", "fr"; rule: enum'
+    assert passes(case, "de")
+    assert not passes(case, "zz")
+
+
+def test_a_definitions_date_time_format_accepts_any_date_time() -> None:
+    tools = read_tool_definitions(
+        [{"name": "f", "parameters": {"properties": {"v": {"format": "date-time"}}}}]
+    )
+    line, case = one_value(["2026-12-01T10:00:00Z", "2026-12-02T11:30:00+01:00"], tools=tools)
+    assert line.startswith("{$datetime: true}  # observed: ")
+    assert line.endswith("; rule: datetime (definition)")
+    assert passes(case, "2026-12-03T08:00:00")
+    assert not passes(case, "tomorrow")
+
+
+def test_strict_loosens_only_ids_times_and_uuids() -> None:
+    assert one_value(["ORD-20931", "ORD-11230"], loosen="strict")[0] == (
+        '{regex: \'ORD-[0-9]{5}\'}  # observed: "ORD-20931", "ORD-11230"; rule: id-shape'
+    )
+    assert one_value(["2026-12-01", "2026-12-24"], loosen="strict")[0] == (
+        '{$date: true}  # observed: "2026-12-01", "2026-12-24"; rule: date'
+    )
+    line, case = one_value(["Paris", "paris"], loosen="strict")
+    assert line == '{$one_of: [Paris, paris]}  # observed: "Paris", "paris"; rule: observed-only'
+    assert not passes(case, "PARIS")
+    line, case = one_value([39.99, 40.01], loosen="strict")
+    assert line == "{$one_of: [39.99, 40.01]}  # observed: 39.99, 40.01; rule: observed-only"
+    assert not passes(case, 40.0)
+
+
+def test_a_level_that_does_not_exist_is_refused() -> None:
+    with pytest.raises(
+        ValueError, match=r"^loosen must be one of none, strict, varying, got False$"
+    ):
+        recorded_case("c", [[[ToolCall("f")]]], loosen=False)  # type: ignore[arg-type]
+
+
+# Calls and turns ------------------------------------------------------------------------------
+
+SEARCH = ToolCall("search", {"q": "release notes"})
+OPEN = ToolCall("open_doc", {"id": "D-1"})
+
+
+def test_a_tool_in_only_some_runs_is_ignored_and_the_turn_stays_exhaustive() -> None:
+    weather = ToolCall("get_weather", {"city": "Lyon"})
+    runs = [[[SEARCH, OPEN]], [[SEARCH, weather, OPEN]], [[SEARCH, OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 3 runs
+          ordered: true
+          exhaustive: true
+          ignore:
+          - name: {$literal: get_weather}
+          expected_tools:  # ignored, not in every run: "get_weather" {"city": "Lyon"} in run 2
+          - name: {$literal: search}
+            exact: true
+            args:
+              q: release notes
+          - name: {$literal: open_doc}
+            exact: true
+            args:
+              id: D-1
+        """)
+    case = loaded(text)
+    assert case.passes([[SEARCH, weather, weather, OPEN]])
+    assert not case.passes([[SEARCH, OPEN, ToolCall("delete_account", {"id": "u1"})]])
+    assert not case.passes([[SEARCH, OPEN, OPEN]])  # a repeated call
+    assert not case.passes([[OPEN, SEARCH]])  # the order every run kept
+
+
+def test_extra_calls_of_an_expected_tool_are_ignored_when_their_arguments_tell_them_apart() -> None:
+    extra = [ToolCall("search", {"q": "changelog"}), ToolCall("search", {"q": "CHANGELOG "})]
+    runs = [[[SEARCH, extra[0], OPEN]], [[SEARCH, OPEN]], [[SEARCH, extra[1], OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert text.split("  expected_tools:")[0] == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 3 runs
+          ordered: true
+          exhaustive: true
+          ignore:
+          - name: {$literal: search}
+            args:
+              q: {fuzzy: changelog}  # observed: "changelog", "CHANGELOG "; rule: case-only
+        """)
+    case = loaded(text)
+    assert not case.passes([[SEARCH, SEARCH, OPEN]])  # the expected call, repeated
+    assert not case.passes([[SEARCH, OPEN, ToolCall("delete_account", {})]])
+
+
+def test_an_ignore_entry_names_extra_calls_by_the_fewest_arguments_that_tell_them_apart() -> None:
+    expected = ToolCall("search", {"q": "release notes", "limit": 10})
+    extra = ToolCall("search", {"q": "changelog", "limit": 10})
+    runs = [[[expected, extra, OPEN]], [[expected, OPEN]], [[expected, OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert (
+        "  ignore:\n  - name: {$literal: search}\n    args:\n      q: {fuzzy: changelog}\n" in text
+    )
+    case = loaded(text)
+    assert case.passes([[expected, ToolCall("search", {"q": " Changelog", "limit": 20}), OPEN]])
+    assert not case.passes([[expected, expected, OPEN]])
+    strict = written(recorded_case("c", runs, loosen="strict"))
+    assert "  ignore:\n  - name: {$literal: search}\n    args:\n      q: changelog\n" in strict
+
+
+def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
+    runs = [[[SEARCH, OPEN]], [[OPEN, SEARCH]], [[SEARCH, OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert "ordered" not in text
+    assert "  exhaustive: true\n" in text
+    case = loaded(text)
+    assert case.passes([[OPEN, SEARCH]])
+    assert not case.passes([[OPEN, SEARCH, SEARCH]])
+
+
+def test_read_only_tools_by_definition_are_ignored_in_varying_kept_in_strict() -> None:
+    lookup = ToolCall("get_user", {"user_id": "u1"})
+    runs = [[[lookup, OPEN]], [[lookup, lookup, OPEN]]]
+    definitions = [
+        {"name": "get_user", "annotations": {"readOnlyHint": True}},
+        {"name": "list_airports", "annotations": {"readOnlyHint": True}},
+        {"name": "open_doc", "annotations": {"readOnlyHint": False}},
+    ]
+    tools = read_tool_definitions(definitions)
+    read_only = ["get_user", "list_airports"]
+    text = written(recorded_case("c", runs, tools=tools, read_only=read_only))
+    assert text == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 2 runs
+          exhaustive: true
+          ignore:
+          - name: {$literal: get_user}
+          - name: {$literal: list_airports}
+          expected_tools:  # ignored, read-only by definition: "get_user"
+          - name: {$literal: open_doc}
+            exact: true
+            args:
+              id: D-1
+        """)
+    case = loaded(text)
+    assert case.passes([[OPEN]])
+    assert case.passes([[ToolCall("list_airports"), OPEN]])
+    assert not case.passes([[OPEN, ToolCall("delete_account")]])
+    strict = written(recorded_case("c", runs, loosen="strict", tools=tools, read_only=read_only))
+    assert "read-only" not in strict
+    assert not loaded(strict).passes([[OPEN]])

@@ -333,10 +333,9 @@ def _ignored(
 
 def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
     """Whether the ignore entry of ``name`` with ``args`` would select any of ``calls``."""
+    from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._spec.loading import load_expected_tools
     from toolmatch._spec.writing import plain_data
-
-    from toolmatch._selection.expectation import ExpectedTool
 
     [tool] = load_expected_tools([{"name": exact_name(name), "args": plain_data(args)}])
     assert isinstance(tool, ExpectedTool)  # a mapping with a name, never a group

@@ -12,6 +12,11 @@ and each expectation is given its target call.
 Figures: the scaling in M at K = 100 (several M) and in K at M = 10,000 (several K) for
 the four workloads; with matchers, the cost over a bare loop comparing every (expectation,
 call) pair once; and toolscore's ``evaluate`` on the same pairs, in its own input format.
+
+Partial order (issue 27): the same K = 100 expectations over M = 1,000 calls (50 names,
+plain args) as an ``InOrder`` of 20 ``AnyOrder`` groups of 5 (each group listed backwards,
+so only any order fits), and as 50 pairs joined by ``after`` (one group searched with
+constraints inside), each timed beside the plain ``distinct=True`` turn in the same rounds.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ SLOW_PEER_ROUNDS = 3
 MAX_EXPONENT = 1.1
 MAX_PAIR_RATIO = 2.0
 MIN_PEER_SPEEDUP = 50.0
+# A partial order may cost at most this many times the distinct turn on the same calls.
+MAX_ORDER_RATIO = 3.0
+ORDER_GROUP = 5
 
 
 @dataclass(frozen=True)
@@ -48,10 +56,13 @@ class Sizes:
     m_fixed: int
     k_sweep: tuple[int, ...]
     peer_square: int  # the peer comparison runs on this many expectations x calls
+    order: tuple[int, int]  # the partial order rows: K expectations x M calls
 
 
-FULL_SIZES = Sizes(100, (100, 300, 1_000, 3_000, 10_000), 10_000, (1, 3, 10, 30, 100), 1_000)
-QUICK_SIZES = Sizes(5, (10, 30), 30, (1, 5), 20)
+FULL_SIZES = Sizes(
+    100, (100, 300, 1_000, 3_000, 10_000), 10_000, (1, 3, 10, 30, 100), 1_000, (100, 1_000)
+)
+QUICK_SIZES = Sizes(5, (10, 30), 30, (1, 5), 20, (100, 1_000))
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,24 @@ def _expectations(
             }
         expected.append(ExpectedTool(str(call["name"]), args))
     return expected
+
+
+def _ordered_turns(expected: list[ExpectedTool]) -> dict[str, list[object]]:
+    """The expectations (in call order) as the partial-order workloads: groups, and pairs."""
+    from toolmatch import AnyOrder, ExpectedTool, InOrder
+
+    groups = [
+        AnyOrder(*reversed(expected[start : start + ORDER_GROUP]))
+        for start in range(0, len(expected), ORDER_GROUP)
+    ]
+    pairs: list[object] = []
+    for number, tool in enumerate(expected):
+        assert isinstance(tool.args, dict)
+        if number % 2 == 0:
+            pairs.append(ExpectedTool(tool.name, tool.args, id=f"e{number}"))
+        else:
+            pairs.append(ExpectedTool(tool.name, tool.args, after=[f"e{number - 1}"]))
+    return {"groups": [InOrder(*groups)], "pairs": pairs[::-1]}
 
 
 def _toolscore_inputs(
@@ -224,6 +253,60 @@ class _Bench:
             curve = self.curves.every_pair if loop else self.curves.toolmatch
             curve.setdefault(workload.key, {})[point] = timing.best
         return timings
+
+    def partial_order(self, expectations: int, size: int) -> None:
+        """Time the partial-order turns beside the distinct turn on the same calls."""
+        from toolmatch import check_turn
+
+        calls = _calls(size, MANY_NAMES)
+        targets = _targets(expectations, size)
+        expected = _expectations(calls, targets, matchers=False)
+        contenders = {
+            "distinct": Contender(
+                "check_turn(e, c, distinct=True)",
+                {"check_turn": check_turn, "e": expected, "c": calls},
+            )
+        }
+        for key, turn in _ordered_turns(expected).items():
+            result = check_turn(turn, calls)  # type: ignore[arg-type]
+            got = sorted(index for check in result.checks for index in check.assigned_call_indices)
+            if not result.passed or got != targets:
+                self.section.errors.append(
+                    f"partial order ({key}), K={expectations} M={size}: check_turn failed a "
+                    "turn where every expectation has its call in order"
+                )
+                return
+            late = calls[targets[1] :] + calls[: targets[1]]  # the first expectation's call last
+            if check_turn(turn, late).passed:  # type: ignore[arg-type]
+                self.section.errors.append(
+                    f"partial order ({key}): check_turn passed a turn out of order"
+                )
+                return
+            contenders[key] = Contender(
+                "check_turn(t, c)", {"check_turn": check_turn, "t": turn, "c": calls}
+            )
+        timings = compare(
+            contenders,
+            rounds=self.config.rounds if self.config.quick else max(3, self.config.rounds),
+            sample_seconds=self.config.sample_seconds,
+        )
+        point = f"K x M = {expectations} x {size:,}"
+        labels = {
+            "groups": f"InOrder of {expectations // ORDER_GROUP} AnyOrder groups of {ORDER_GROUP}",
+            "pairs": f"{expectations // 2} pairs joined by after",
+        }
+        for key, label in labels.items():
+            self.section.figures.append(
+                timed_figure(
+                    f"partial order, {label}, {point}",
+                    "check_turn(order)",
+                    timings[key],
+                    "check_turn(distinct=True)",
+                    timings["distinct"],
+                    max_ratio=MAX_ORDER_RATIO,
+                    budget=f"<= {MAX_ORDER_RATIO:g}x",
+                )
+            )
 
     def peer(self, expectations: int, size: int) -> dict[str, Timing] | None:
         """Time toolscore.evaluate and check_turn on plain args, one name, side by side."""
@@ -444,6 +527,15 @@ def run(config: Config) -> Section:
     where = f"{largest_point[0]} x {largest_point[1]:,}"
     _scaling_figures(section, bench.curves, sizes)
     _pair_figures(section, largest, where)
+    bench.partial_order(*sizes.order)
+    section.notes.append(
+        "partial order: the groups are met group by group (a distinct assignment ended as "
+        "early as it can, per group); the pairs joined by after form one group with "
+        "constraints inside, searched call by call with a windowed-flow bound at each state. "
+        "Both are checked first: they pass with every expectation on its call, and fail when "
+        "the calls are rotated so the first expectation's call comes last. The reference is "
+        "the distinct turn on the same expectations and calls, in the same rounds"
+    )
 
     try:
         import toolscore  # noqa: F401

@@ -280,3 +280,24 @@ def test_alternatives_are_one_check_each(tmp_path: Path) -> None:
         "FLAKY lookup: turns[1].expected_tools[0] ExpectedTool('answer'): "
         "failed in 1 of 3 runs (0.33)",
     ]
+
+
+def test_a_broken_order_constraint_names_its_expectation_in_its_group(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: refund\n"
+        "    expected_tools:\n"
+        "      - {name: check_balance, id: check}\n"
+        "      - {any_order: [{name: refund, after: [check]}, notify]}\n",
+        encoding="utf-8",
+    )
+    traces = tmp_path / "traces.jsonl"
+    names = [["check_balance", "refund", "notify"], ["refund", "check_balance", "notify"]]
+    runs = [{"case": "refund", "turns": [[{"name": name} for name in run]]} for run in names]
+    traces.write_text(jsonl(*runs), encoding="utf-8")
+    lines = toolmatch(spec, traces).stdout.splitlines()
+    assert [line for line in lines if line.startswith(("FLAKY", "BROKEN"))] == [
+        "FLAKY refund: turns[0].expected_tools[1].any_order[0] "
+        "ExpectedTool('refund', after=['check']): failed in 1 of 2 runs (0.50)"
+    ]

@@ -15,6 +15,7 @@ import toolmatch
 from toolmatch import (
     ANY,
     Absent,
+    AnyOrder,
     Approx,
     Between,
     ChosenAlternative,
@@ -31,6 +32,7 @@ from toolmatch import (
     Fuzzy,
     Ge,
     Gt,
+    InOrder,
     IsDate,
     IsDatetime,
     IsEmail,
@@ -116,6 +118,10 @@ def examples() -> dict[str, Any]:
         "ToolCall": ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="sunny"),
         "ExpectedTool": ExpectedTool("search", {"q": Fuzzy("paris")}, count=1, max_count=2),
         "ExpectedTool.never": ExpectedTool.never("delete", {"path": ANY}),
+        "InOrder": InOrder(
+            ExpectedTool("a", id="a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))
+        ),
+        "AnyOrder": AnyOrder(ExpectedTool("x", after=["a"]), ExpectedTool("y", before=["z"])),
         "ToolCheck": result.checks[0],
         "Candidate": result.checks[0].candidates[0],
         "IgnoredCall": result.ignored[0],
@@ -132,7 +138,14 @@ def examples() -> dict[str, Any]:
     }
 
 
-ADDED_SINCE_THE_FIXTURE = {"Similar", "Fuzzy whitespace", "OneOfTurns", "ChosenAlternative"}
+ADDED_SINCE_THE_FIXTURE = {
+    "Similar",
+    "Fuzzy whitespace",
+    "OneOfTurns",
+    "ChosenAlternative",
+    "InOrder",
+    "AnyOrder",
+}
 
 
 def shown(value: object) -> str:

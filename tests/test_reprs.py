@@ -19,6 +19,7 @@ from toolmatch import (
     Absent,
     AllOf,
     AnyOf,
+    AnyOrder,
     Approx,
     Between,
     Candidate,
@@ -37,6 +38,7 @@ from toolmatch import (
     Ge,
     Gt,
     IgnoredCall,
+    InOrder,
     IsDate,
     IsDatetime,
     IsEmail,
@@ -150,7 +152,10 @@ SAMPLES: dict[str, list[object]] = {
         ExpectedTool.never("delete", {"path": "/"}, failed=True),
         ExpectedTool("refund", agent="billing"),
         ExpectedTool.never("refund", agent=Regex("tri.*")),
+        ExpectedTool("refund", id="refund", before=["notify"], after=["check", "lookup"]),
     ],
+    "InOrder": [InOrder(ExpectedTool("a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c")))],
+    "AnyOrder": [AnyOrder(InOrder(ExpectedTool("a"), ExpectedTool("b")), ExpectedTool("c"))],
     "Candidate": [Candidate(0, ToolCall("a", {"b": 1}), (Mismatch("b", "expected 2"),))],
     "IgnoredCall": [
         IgnoredCall(1, ToolCall("log"), 0, "log*"),
@@ -169,6 +174,7 @@ SAMPLES: dict[str, list[object]] = {
         TURN,
         ExpectedTurn([ExpectedTool("a")], distinct=True, exhaustive=True, no_repeats=True),
         ExpectedTurn([], ignore=[ExpectedTool("log")]),
+        ExpectedTurn([InOrder(ExpectedTool("a"), ExpectedTool("b")), ExpectedTool("c")]),
     ],
 }
 

@@ -486,7 +486,10 @@ def test_turn_result_text_and_dict() -> None:
 def test_check_turn_rejects_bad_input() -> None:
     with pytest.raises(TypeError, match=r"expected must be a list of ExpectedTool"):
         check_turn(ExpectedTool("s"), [])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"expected\[1\] must be an ExpectedTool, got 's' \(str\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"expected\[1\] must be an ExpectedTool, InOrder or AnyOrder, got 's' \(str\)",
+    ):
         check_turn([ExpectedTool("s"), "s"], [])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="distinct must be True or False, got 1"):
         check_turn([], [], distinct=1)  # type: ignore[arg-type]

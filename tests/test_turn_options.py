@@ -868,7 +868,10 @@ def test_a_failed_turn_results_repr_names_its_first_failure() -> None:
 
 
 def test_an_expected_turn_refuses_what_is_not_a_list_of_expectations() -> None:
-    with pytest.raises(TypeError, match=r"^expected_tools\[0\] must be an ExpectedTool, got 'x'"):
+    with pytest.raises(
+        TypeError,
+        match=r"^expected_tools\[0\] must be an ExpectedTool, InOrder or AnyOrder, got 'x'",
+    ):
         ExpectedTurn(["x"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=r"^expected_tools must be a list of ExpectedTool"):
         ExpectedTurn(ExpectedTool("x"))  # type: ignore[arg-type]

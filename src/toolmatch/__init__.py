@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
     from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.groups import AnyOrder, InOrder
     from toolmatch._selection.results import (
         Candidate,
         ChosenAlternative,
@@ -54,6 +55,8 @@ _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
+    "InOrder": "_selection.groups",
+    "AnyOrder": "_selection.groups",
     "assert_called": "_selection.api",
     "assert_turn": "_selection.api",
     "check_turn": "_selection.api",
@@ -151,6 +154,8 @@ __all__ = [
     "to_calls",
     # selection
     "ExpectedTool",
+    "InOrder",
+    "AnyOrder",
     "ToolCheck",
     "Candidate",
     "TurnResult",

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Sequence
 from toolmatch._cli.console import fail, printable
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.judging import expected_turn
+from toolmatch._selection.groups import item_paths
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.loading import TestCase
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
+    from toolmatch._selection.run import ExpectedTurn
     from toolmatch._spec.update_plan import Edit
 
     Path = tuple[Any, ...]
@@ -155,7 +158,7 @@ class _Planner:
             if result.reason is not None:
                 self.skip(turn, f"{result.reason}; not a value to replace")
                 continue
-            self.fix_turn(turn, result, calls[number])
+            self.fix_turn(turn, result, calls[number], expected_turn(case, result))
             for problem in result.problems:
                 note = NotDone(self.where(turn), f"{problem}; not a value to replace")
                 self.turn_problems.append((case.name, number, problem, note))
@@ -179,16 +182,19 @@ class _Planner:
                 break
         return left
 
-    def fix_turn(self, turn: Path, result: TurnResult, calls: list[ToolCall]) -> None:
-        items = value_at(self.data, turn)["expected_tools"]
+    def fix_turn(
+        self, turn: Path, result: TurnResult, calls: list[ToolCall], expected: ExpectedTurn | None
+    ) -> None:
+        # A check's number counts the expectations with groups opened: its item's path.
+        paths = None if expected is None else item_paths(expected.expected_tools)
         claimed = {index for ignored in result.ignored for index in [ignored.index]}
         for check in result.checks:
             if check.passed:
                 claimed.update(check.assigned_call_indices or check.matching_call_indices)
         for number, check in enumerate(result.checks):
             if not check.passed:
-                path = (*turn, "expected_tools", number)
-                self.fix_expected(path, items[number], check, calls, claimed)
+                path = (*turn, "expected_tools", *(paths[number] if paths else (number,)))
+                self.fix_expected(path, value_at(self.data, path), check, calls, claimed)
 
     def fix_expected(
         self,

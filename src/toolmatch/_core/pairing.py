@@ -15,7 +15,11 @@ __all__ = [
     "assign_covering",
     "assign_distinct",
     "assign_ordered",
+    "assign_partial_order",
     "assign_sequence",
+    "SEARCH_CALLS",
+    "SEARCH_STEPS",
+    "SearchLimitError",
     "common_subsequence",
     "extend_ordered",
 ]
@@ -280,3 +284,435 @@ def common_subsequence(counts: Sequence[int], matches: Sequence[Sequence[int]]) 
                 else:
                     tails[place] = call
     return len(tails)
+
+
+SEARCH_STEPS = 100_000
+"""How many states the order search may visit in one group before it gives up."""
+
+SEARCH_CALLS = 200
+"""How many calls the order search may place in one group (one search step each, nested)."""
+
+
+class SearchLimitError(Exception):
+    """The order search visited :data:`SEARCH_STEPS` states without deciding, or was to
+    place more than :data:`SEARCH_CALLS` calls: ``part`` lists the expectations it was for."""
+
+    def __init__(self, part: Sequence[int] = ()) -> None:
+        super().__init__(f"no decision within {SEARCH_STEPS} states")
+        self.part = tuple(part)
+
+
+def assign_partial_order(
+    demands: Sequence[int], matches: Sequence[Sequence[int]], after: Sequence[Sequence[int]]
+) -> list[list[int] | None]:
+    """Distinct calls for each expectation such that every call of expectation ``i`` comes
+    before every call of ``j`` when ``i`` is in ``after[j]`` (the constraints form a DAG).
+
+    Optimal, never greedy: the expectations are cut where every one before the cut must
+    precede every one after it (an ordered sequence of groups); the parts are met one after
+    the other, each by the earliest calls it can end on, which no later part can regret.
+    A part without constraints inside is a distinct assignment (a maximum flow) ended as
+    early as possible; one with constraints inside is searched (:func:`_search_part`).
+    The expectations of a part that cannot be met get ``None``, those with demand 0 ``[]``;
+    the parts after it are still judged. Raises :class:`SearchLimitError` when a part's search
+    exceeds :data:`SEARCH_STEPS` states.
+
+    >>> assign_partial_order([1, 1], [[0, 2], [1]], [[], [0]])  # 1 after 0
+    [[0], [1]]
+    >>> assign_partial_order([1, 1, 1], [[1], [0, 2], [2, 3]], [[], [0], [0]])
+    [[1], [2], [3]]
+    >>> assign_partial_order([1, 1], [[1], [0]], [[], [0]])
+    [[1], None]
+    """
+    count = len(demands)
+    live = [number for number in range(count) if demands[number] > 0]
+    order = _topological(count, after)
+    # ancestors[j]: every expectation that must come before j, as a bit set.
+    ancestors = [0] * count
+    for number in order:
+        mask = 0
+        for earlier in after[number]:
+            mask |= (1 << earlier) | ancestors[earlier]
+        ancestors[number] = mask
+    live_mask = sum(1 << number for number in live)
+    ancestors = [mask & live_mask for mask in ancestors]
+    ordered_live = [number for number in order if demands[number] > 0]
+    assigned: list[list[int] | None] = [[] for _ in demands]
+    start = -1
+    for part in _series_parts(ordered_live, ancestors):
+        got = _earliest_part(part, start, demands, matches, ancestors)
+        if got is None:
+            for number in part:
+                assigned[number] = None
+            continue
+        for number, calls in zip(part, got, strict=True):
+            assigned[number] = calls
+        start = max(calls[-1] for calls in got)
+    return assigned
+
+
+def _topological(count: int, after: Sequence[Sequence[int]]) -> list[int]:
+    """The expectations in an order where each comes after those it must follow."""
+    waiting = [len(set(earlier)) for earlier in after]
+    followers: list[list[int]] = [[] for _ in range(count)]
+    for number, earlier in enumerate(after):
+        for other in set(earlier):
+            followers[other].append(number)
+    ready = deque(number for number in range(count) if waiting[number] == 0)
+    order = []
+    while ready:
+        number = ready.popleft()
+        order.append(number)
+        for follower in followers[number]:
+            waiting[follower] -= 1
+            if waiting[follower] == 0:
+                ready.append(follower)
+    if len(order) != count:
+        raise ValueError("the order constraints form a cycle")
+    return order
+
+
+def _series_parts(order: list[int], ancestors: list[int]) -> list[list[int]]:
+    """``order`` cut wherever every expectation before the cut precedes every one after it."""
+    # after[p]: the expectations every one from place p on must follow.
+    after = [-1] * (len(order) + 1)
+    for place in range(len(order) - 1, -1, -1):
+        after[place] = after[place + 1] & ancestors[order[place]]
+    parts: list[list[int]] = []
+    current: list[int] = []
+    prefix = 0
+    for place, number in enumerate(order):
+        current.append(number)
+        prefix |= 1 << number
+        if after[place + 1] & prefix == prefix:
+            parts.append(current)
+            current = []
+    return parts
+
+
+def _earliest_part(
+    part: list[int],
+    start: int,
+    demands: Sequence[int],
+    matches: Sequence[Sequence[int]],
+    ancestors: list[int],
+) -> list[list[int]] | None:
+    """Calls after ``start`` for the expectations of ``part``, ending as early as possible."""
+    found = [list(matches[number][bisect_right(matches[number], start) :]) for number in part]
+    wanted = [demands[number] for number in part]
+    part_mask = sum(1 << number for number in part)
+    ordered = any(ancestors[number] & part_mask for number in part)
+    local = {number: place for place, number in enumerate(part)}
+    earlier = [
+        [local[other] for other in part if ancestors[number] >> other & 1] if ordered else []
+        for number in part
+    ]
+    earliest = _earliest_alone(wanted, found, earlier)
+    if not isinstance(earliest, int):
+        return earliest  # too few calls for one, or each's earliest calls, none shared
+    if ordered:
+        if _distinct(wanted, found) is None:
+            return None
+        got: list[list[int]] = [[] for _ in part]
+        # Expectations that share no call and no constraint are searched apart.
+        for cluster in _clusters(found, earlier):
+            inside = {number: place for place, number in enumerate(cluster)}
+            try:
+                searched = _search_part(
+                    [wanted[number] for number in cluster],
+                    [found[number] for number in cluster],
+                    [[inside[other] for other in earlier[number]] for number in cluster],
+                )
+            except SearchLimitError:
+                raise SearchLimitError([part[number] for number in cluster]) from None
+            if searched is None:
+                return None
+            for number, calls in zip(cluster, searched, strict=True):
+                got[number] = calls
+        return got
+    # The least last call with which a distinct assignment meets every demand: no sooner
+    # than each expectation's own earliest calls end, often exactly then.
+    ends = sorted({call for calls in found for call in calls})
+    low = bisect_left(
+        ends, max(calls[demand - 1] for calls, demand in zip(found, wanted, strict=True))
+    )
+    fitted = _distinct(wanted, _up_to(found, ends[low]))
+    if fitted is not None:
+        return fitted
+    best = _distinct(wanted, found)
+    if best is None:
+        return None
+    low, high = low + 1, len(ends) - 1
+    while low < high:
+        middle = (low + high) // 2
+        fitted = _distinct(wanted, _up_to(found, ends[middle]))
+        if fitted is None:
+            low = middle + 1
+        else:
+            high, best = middle, fitted
+    return best  # the assignment at ends[high]: high moves only to a feasible end
+
+
+def _earliest_alone(
+    demands: list[int], matches: list[list[int]], earlier: list[list[int]]
+) -> list[list[int]] | int | None:
+    """Each expectation's earliest calls after the earliest its predecessors can end, as if
+    calls could be shared: ``None`` if one has too few, the assignment if none is shared
+    (every one then ends as early as it can at all), else how many are shared."""
+    ends: list[int] = []
+    taken: list[list[int]] = []
+    seen: set[int] = set()
+    shared = 0
+    for number, before in enumerate(earlier):
+        bound = max((ends[other] for other in before), default=-1)
+        found = matches[number]
+        start = bisect_right(found, bound)
+        calls = found[start : start + demands[number]]
+        if len(calls) < demands[number]:
+            return None
+        shared += sum(call in seen for call in calls)
+        seen.update(calls)
+        taken.append(calls)
+        ends.append(calls[-1])
+    return shared if shared else taken
+
+
+def _clusters(found: list[list[int]], earlier: list[list[int]]) -> list[list[int]]:
+    """The expectations grouped where a constraint or a shared call joins them, each group
+    in the expectations' order (so still topological)."""
+    links = [(other, number) for number, before in enumerate(earlier) for other in before]
+    first_taker: dict[int, int] = {}
+    for number, calls in enumerate(found):
+        links.extend((first_taker.setdefault(call, number), number) for call in calls)
+    return _joined(len(found), links)
+
+
+def _joined(count: int, links: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """``0..count-1`` grouped by the links between them (union-find), each group in order."""
+    root = list(range(count))
+
+    def find(number: int) -> int:
+        while root[number] != number:
+            root[number] = root[root[number]]
+            number = root[number]
+        return number
+
+    for one, other in links:
+        root[find(one)] = find(other)
+    groups: dict[int, list[int]] = {}
+    for number in range(count):
+        groups.setdefault(find(number), []).append(number)
+    return list(groups.values())
+
+
+def _up_to(found: list[list[int]], last: int) -> list[list[int]]:
+    return [calls[: bisect_right(calls, last)] for calls in found]
+
+
+def _distinct(demands: Sequence[int], matches: Sequence[Sequence[int]]) -> list[list[int]] | None:
+    """A distinct assignment meeting every demand, or ``None`` if there is none."""
+    got = assign_distinct(demands, matches)
+    if all(len(calls) >= demand for calls, demand in zip(got, demands, strict=True)):
+        return got
+    return None
+
+
+def _search_part(
+    demands: list[int], matches: list[list[int]], earlier: list[list[int]]
+) -> list[list[int]] | None:
+    """The assignment ending earliest, searched over the calls in turn order.
+
+    At each call, any expectation whose predecessors are all met and which matches it may
+    take it. Taking it is never worse than leaving it (the state with one more call taken
+    can follow any plan of the other), so only the choice of taker branches. A branch
+    ending on the least end any plan could reach from its state stops the search there;
+    a state no plan can finish from is dropped at once. Identical independent pieces (the
+    same calls, counts and order inside) are interchangeable: a state is remembered with
+    their progress sorted, and equal takers are tried once.
+    """
+    earliest = _earliest_alone(demands, matches, earlier)
+    if not isinstance(earliest, int):
+        return earliest  # no order at all, or the earliest calls of each, none shared
+    if sum(demands) > SEARCH_CALLS:
+        raise SearchLimitError
+    count = len(demands)
+    calls = sorted({call for found in matches for call in found})
+    place = {call: position for position, call in enumerate(calls)}
+    positions = [[place[call] for call in found] for found in matches]
+    takers_at: list[list[int]] = [[] for _ in calls]
+    for number, found in enumerate(positions):
+        for position in found:
+            takers_at[position].append(number)
+    needs = [sum(1 << other for other in before) for before in earlier]
+    pieces, piece_of, same = _pieces(demands, positions, earlier)
+    never = len(calls)
+    visits = [0]
+    later: list[list[int]] = [[] for _ in demands]
+    for number, before in enumerate(earlier):
+        for other in before:
+            later[other].append(number)
+    seen: dict[tuple[object, ...], tuple[int, tuple[int, tuple[int, ...], int] | None]] = {}
+
+    def canonical(position: int, taken: tuple[int, ...]) -> tuple[object, ...]:
+        progress = [tuple(taken[number] for number in piece) for piece in pieces]
+        return (position, *(tuple(sorted(progress[piece] for piece in group)) for group in same))
+
+    def lowest(position: int, taken: tuple[int, ...], left: int) -> int:
+        """No plan from here ends before this position (``never``: none ends at all)."""
+        bound = position + left - 1
+        if bound >= never:
+            return never
+        end = _windows(demands, positions, earlier, later, position, taken, never)
+        return never if end is None else max(bound, end)
+
+    def best(position: int, taken: tuple[int, ...], done: int, left: int) -> int:
+        """The least position all demands can be met by, from ``position`` with ``taken``."""
+        while position < never:
+            if any(
+                taken[number] < demands[number] and needs[number] & done == needs[number]
+                for number in takers_at[position]
+            ):
+                break
+            position += 1
+        else:
+            return never
+        key = canonical(position, taken)
+        known = seen.get(key)
+        if known is not None:
+            return known[0]
+        visits[0] += 1
+        if visits[0] > SEARCH_STEPS:
+            raise SearchLimitError
+        floor = lowest(position, taken, left)
+        result: int = never
+        choice: tuple[int, tuple[int, ...], int] | None = None
+        tried = set()
+        for number in takers_at[position] if floor < never else ():
+            if taken[number] >= demands[number] or needs[number] & done != needs[number]:
+                continue
+            alike = alike_of(number, taken)
+            if alike in tried:
+                continue
+            tried.add(alike)
+            more = (*taken[:number], taken[number] + 1, *taken[number + 1 :])
+            finished = done | (1 << number) if more[number] == demands[number] else done
+            end = position if left == 1 else best(position + 1, more, finished, left - 1)
+            if end < result:
+                result, choice = end, alike
+                if end <= floor:
+                    break
+        seen[key] = (result, choice)
+        return result
+
+    def alike_of(number: int, taken: tuple[int, ...]) -> tuple[int, tuple[int, ...], int]:
+        piece = piece_of[number]
+        return (same_of[piece], tuple(taken[one] for one in pieces[piece]), slot[number])
+
+    same_of = {piece: group_number for group_number, group in enumerate(same) for piece in group}
+    slot = {number: piece.index(number) for piece in pieces for number in piece}
+    start = (0,) * count
+    total = sum(demands)
+    if best(0, start, 0, total) == never:
+        return None
+    assigned: list[list[int]] = [[] for _ in demands]
+    taken, done, position = start, 0, 0
+    for _ in range(total):
+        while not any(
+            taken[number] < demands[number] and needs[number] & done == needs[number]
+            for number in takers_at[position]
+        ):
+            position += 1
+        # The state was remembered up to the order of identical pieces: the choice is the
+        # part a taker plays, and any taker playing it will do.
+        choice = seen[canonical(position, taken)][1]
+        number = next(
+            number
+            for number in takers_at[position]
+            if taken[number] < demands[number]
+            and needs[number] & done == needs[number]
+            and alike_of(number, taken) == choice
+        )
+        assigned[number].append(calls[position])
+        taken = (*taken[:number], taken[number] + 1, *taken[number + 1 :])
+        if taken[number] == demands[number]:
+            done |= 1 << number
+        position += 1
+    return assigned
+
+
+def _pieces(
+    demands: list[int], positions: list[list[int]], earlier: list[list[int]]
+) -> tuple[list[list[int]], list[int], list[list[int]]]:
+    """The expectations cut into pieces no constraint joins, each piece's number for each
+    expectation, and the pieces grouped by identity (the same calls, counts and order)."""
+    count = len(demands)
+    links = [(other, number) for number, before in enumerate(earlier) for other in before]
+    pieces = _joined(count, links)
+    piece_of = [0] * count
+    for index, piece in enumerate(pieces):
+        for number in piece:
+            piece_of[number] = index
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, piece in enumerate(pieces):
+        local = {number: place for place, number in enumerate(piece)}
+        signature = tuple(
+            (tuple(positions[number]), demands[number], tuple(local[o] for o in earlier[number]))
+            for number in piece
+        )
+        groups.setdefault(signature, []).append(index)
+    return pieces, piece_of, list(groups.values())
+
+
+def _windows(
+    demands: list[int],
+    positions: list[list[int]],
+    earlier: list[list[int]],
+    later: list[list[int]],
+    position: int,
+    taken: tuple[int, ...],
+    never: int,
+) -> int | None:
+    """A bound on any plan from this state: each expectation still short may use only the
+    calls between the earliest its predecessors can end and the latest its followers can
+    start (numbers come after their predecessors: the numbering is topological); the least
+    end if a distinct assignment within those windows exists, else ``None``.
+
+    This relaxation keeps the order and the distinct calls but not both at once; it cuts
+    the search down to the states where they conflict.
+    """
+    count = len(demands)
+    needs = [demands[number] - taken[number] for number in range(count)]
+    ends = [position - 1] * count  # a met expectation's calls all come before position
+    firsts = [0] * count
+    for number in range(count):
+        need = needs[number]
+        if not need:
+            continue
+        bound = position - 1
+        if not taken[number]:
+            for other in earlier[number]:
+                bound = max(bound, ends[other])
+        found = positions[number]
+        first = bisect_right(found, bound)
+        if first + need > len(found):
+            return None
+        firsts[number] = first
+        ends[number] = found[first + need - 1]
+    lasts = [never] * count  # the windows' ends, exclusive
+    windows: list[list[int]] = [[] for _ in range(count)]
+    for number in range(count - 1, -1, -1):
+        need = needs[number]
+        if not need:
+            continue
+        found = positions[number]
+        limit = bisect_left(found, lasts[number])
+        if limit - need < firsts[number]:
+            return None
+        windows[number] = found[firsts[number] : limit]
+        start = found[limit - need]  # the latest it can start
+        for other in earlier[number]:
+            lasts[other] = min(lasts[other], start)
+    short = [number for number in range(count) if needs[number]]
+    if _distinct([needs[number] for number in short], [windows[n] for n in short]) is None:
+        return None
+    return max((ends[number] for number in short), default=position - 1)

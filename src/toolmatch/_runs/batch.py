@@ -50,7 +50,7 @@ class _RowJudge(Judge):
         # A score needs the results, so every run is checked in full.
         results = case.check(turns)
         passed = all(result.passed for result in results)
-        _, message = ([], "") if passed else failure_lines(results)
+        _, message = ([], "") if passed else failure_lines(results, case)
         # With no turn on either side, a pass scores 1.
         score = (
             sum(result._score() for result in results) / len(results) if results else float(passed)

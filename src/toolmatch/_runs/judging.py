@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
+from toolmatch._selection.groups import item_paths
 from toolmatch._selection.results import TurnResult
+from toolmatch._selection.run import ExpectedTurn, OneOfTurns
 from toolmatch._spec.loading import TestCase, judge_case
 
 if TYPE_CHECKING:
@@ -29,7 +31,16 @@ if TYPE_CHECKING:
         str, int, str | None, list[str], str, str | None, tuple[tuple[int | None, int | str], ...]
     ]
 
-__all__ = ["ERROR", "FAIL", "PASS", "Judge", "expectation_text", "failure_lines"]
+__all__ = [
+    "ERROR",
+    "FAIL",
+    "PASS",
+    "Judge",
+    "expectation_places",
+    "expectation_text",
+    "expected_turn",
+    "failure_lines",
+]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
@@ -127,15 +138,48 @@ class Judge:
                 # for the case), so a worker's chunk of outcomes pickles small.
                 return (PASS, number, case.name, _NO_DETAILS, "", None, ())
             # A text FAIL shows its failing turns only: the others need no words.
-            details, message = failure_lines(verdict.failed_results())
+            details, message = failure_lines(verdict.failed_results(), case)
             return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
         results = verdict.results()  # the same calls, read once
         passed = verdict.passed
-        details, message = ([], "") if passed else failure_lines(results)
+        details, message = ([], "") if passed else failure_lines(results, case)
         body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
         if passed:
             return (PASS, number, name, details, message, body, ())
         return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
+
+
+def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
+    """The turn of ``case`` that ``result`` judged, in the alternatives it chose."""
+    if case is None or result.turn is None:
+        return None
+    for chosen in result.alternatives:
+        if chosen.of == "case":
+            case = case.alternatives[chosen.number]
+    if result.turn >= len(case.turns):
+        return None
+    turn = case.turns[result.turn]
+    for chosen in result.alternatives:
+        if chosen.of == "turn" and isinstance(turn, OneOfTurns):
+            turn = turn.alternatives[chosen.number]
+    return turn if isinstance(turn, ExpectedTurn) else None
+
+
+def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
+    """Each expectation's place in a turn with groups (``expected_tools[1].in_order[0]``);
+    ``None`` when its number says where it is (``expected_tools[2]``)."""
+    if turn is None:
+        return None
+    paths = item_paths(turn.expected_tools)
+    if all(len(path) == 1 for path in paths):
+        return None
+    places = []
+    for path in paths:
+        place = "expected_tools"
+        for step in path:
+            place = join_path(place, step)
+        places.append(place)
+    return places
 
 
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
@@ -161,9 +205,12 @@ def expectation_text(expectation: object) -> str:
     return text
 
 
-def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
+def failure_lines(
+    results: Iterable[TurnResult], spec_case: TestCase | None = None
+) -> tuple[list[str], str]:
     """The report's lines for a failed run, and its first failure in one line; each
-    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``)."""
+    failure in the words of its result (``reason``, ``problems``, ``reason_lines()``).
+    With the ``spec_case``, an expectation inside a group is named by its place in the spec."""
     lines: list[str] = []
     first = ""
     case = ""  # with a case's one_of: which alternative the places are in
@@ -185,8 +232,10 @@ def failure_lines(results: Iterable[TurnResult]) -> tuple[list[str], str]:
             lines.append(f"  {turn}: {result.reason}")
             first = first or f"{turn}: {result.reason}"
             continue
+        places = expectation_places(expected_turn(spec_case, result))
         for index, check in result._failed_checks():
-            where = f"{turn}, expected_tools[{index}]"
+            place = f"expected_tools[{index}]" if places is None else places[index]
+            where = f"{turn}, {place}"
             lines.append(f"  {where}: {expectation_text(check.expected_tool)}")
             lines.extend(f"    {line}" for line in check.reason_lines())
             first = first or f"{where}: {check.unmatched_reason}"

@@ -333,10 +333,12 @@ def _ignored(
 
 def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
     """Whether the ignore entry of ``name`` with ``args`` would select any of ``calls``."""
+    from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._spec.loading import load_expected_tools
     from toolmatch._spec.writing import plain_data
 
     [tool] = load_expected_tools([{"name": exact_name(name), "args": plain_data(args)}])
+    assert isinstance(tool, ExpectedTool)  # a mapping with a name, never a group
     return any(tool.check([call]).passed for call in calls)
 
 

@@ -17,7 +17,8 @@ from typing import NamedTuple
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.judging import expectation_text
+from toolmatch._runs.judging import expectation_places, expectation_text
+from toolmatch._selection.groups import expectations_in
 from toolmatch._selection.run import OneOfTurns
 
 if TYPE_CHECKING:
@@ -336,9 +337,12 @@ def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, s
     expected = case.turns[turn]
     if isinstance(expected, OneOfTurns):  # its only check is "one_of" (RunVerdict.broken)
         return f"turns[{turn}].one_of", f"one of its {len(expected.alternatives)} alternatives"
-    if isinstance(item, int):
-        tool = expected.expected_tools[item]
-        return f"turns[{turn}].expected_tools[{item}]", expectation_text(tool)
+    if isinstance(item, int):  # its number counts the expectations inside groups too
+        places = expectation_places(expected)
+        place = f"expected_tools[{item}]" if places is None else places[item]
+        return f"turns[{turn}].{place}", expectation_text(
+            expectations_in(expected.expected_tools)[item]
+        )
     if item == "max_calls":
         return f"turns[{turn}].max_calls", f"at most {expected.max_calls} call(s)"
     return f"turns[{turn}].{item}", _OPTION_TEXTS[item]

@@ -11,8 +11,9 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
-from toolmatch._selection.options import expectation_list, turn_options
+from toolmatch._selection.options import turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
 from toolmatch._selection.turn import _Turn, judge
@@ -25,7 +26,7 @@ __all__ = ["assert_called", "assert_turn", "check_turn", "check_turns"]
 
 @public
 def check_turn(
-    expected: Sequence[ExpectedTool],
+    expected: Sequence[ExpectedTool | InOrder | AnyOrder],
     calls: object,
     *,
     distinct: bool = False,
@@ -42,7 +43,9 @@ def check_turn(
     By default each expectation is judged on its own, so one call may satisfy two.
     With ``distinct=True`` each expectation needs ``count`` calls of its own, found by an
     optimal assignment; with ``ordered=True`` the expectations must be met in their order
-    by distinct calls (others may sit between); with ``exhaustive=True`` every call must
+    by distinct calls (others may sit between); :class:`InOrder` and :class:`AnyOrder`
+    items and ``before`` / ``after`` between expectations give a partial order; with
+    ``exhaustive=True`` every call must
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
     first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
     and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
@@ -64,13 +67,14 @@ def check_turn(
 
 def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> TurnResult:
     """What :func:`check_turn` gives, for options already checked."""
-    turn = _Turn(_Selection(expectation_list(expected)), **options)
+    plan = order_plan(turn_items(expected), "expected", options["ordered"])
+    turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
     return judge(turn, to_calls(calls)).result()
 
 
 @public
 def check_turns(
-    expected_turns: Sequence[Sequence[ExpectedTool]],
+    expected_turns: Sequence[Sequence[ExpectedTool | InOrder | AnyOrder]],
     call_turns: Sequence[object],
     *,
     distinct: bool = False,
@@ -105,7 +109,7 @@ def check_turns(
     turns = []
     for number, expectations in enumerate(expected_turns):
         turn = ExpectedTurn.__new__(ExpectedTurn)
-        turn._setup(expectation_list(expectations, f"expected_turns[{number}]"), options)
+        turn._setup(turn_items(expectations, f"expected_turns[{number}]"), options)
         turns.append(turn)
     return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 
@@ -140,7 +144,7 @@ def assert_called(
 
 @public
 def assert_turn(
-    expected: Sequence[ExpectedTool],
+    expected: Sequence[ExpectedTool | InOrder | AnyOrder],
     calls: object,
     *,
     distinct: bool = False,

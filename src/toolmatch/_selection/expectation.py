@@ -136,6 +136,44 @@ def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCa
     return lambda call: call.failed is failed and call.result is not None and result == call.result
 
 
+def _ids(key: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"ExpectedTool {key} must be a list of ids of other expectations in the turn, "
+            f"such as {key}=['check_balance'], got {short_repr(value)} ({type_name(value)})"
+        )
+    for item in value:
+        if not isinstance(item, str) or not item:
+            raise TypeError(
+                f"ExpectedTool {key} must hold ids (non-empty strings), got "
+                f"{short_repr(item)} ({type_name(item)})"
+            )
+    return tuple(value)
+
+
+def _set_order(tool: ExpectedTool, id: object, before: object, after: object) -> None:
+    """Check and keep the expectation's id and its order constraints (docs/selection.md)."""
+    if id is not None and (not isinstance(id, str) or not id):
+        raise TypeError(
+            f"ExpectedTool id must be a non-empty string or None, got {short_repr(id)} "
+            f"({type_name(id)})"
+        )
+    earlier, later = _ids("after", after), _ids("before", before)
+    if (earlier or later) and tool.count == 0:
+        raise ValueError(
+            "ExpectedTool with count=0 may take no call, so before and after mean nothing "
+            "on it: give count >= 1, or put the constraint on the other expectation"
+        )
+    for key, ids in (("before", later), ("after", earlier)):
+        if id is not None and id in ids:
+            raise ValueError(f"ExpectedTool {key} names its own id {id!r}")
+    set_ = object.__setattr__
+    set_(tool, "id", id)
+    set_(tool, "before", later)
+    set_(tool, "after", earlier)
+    set_(tool, "_repr", None)
+
+
 def _under_result(path: str) -> str:
     """A mismatch path inside the recorded result, below the ``(result)`` path."""
     if not path:
@@ -155,8 +193,11 @@ class ExpectedTool(Matcher):
     ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
     ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
     most 2"). ``agent`` (a name, compared exactly, or a matcher; ``None``: any agent) must
-    match who made the call, as the trace records it (:attr:`ToolCall.agent`). It is a
-    matcher over a turn's calls, so it can sit on either side of ``==``.
+    match who made the call, as the trace records it (:attr:`ToolCall.agent`). ``id`` names
+    it in its turn, and ``before`` / ``after`` list the ids of the expectations whose calls
+    must all come after / before its own (a partial order, with the groups
+    :class:`InOrder` and :class:`AnyOrder`). It is a matcher over a turn's calls, so it can
+    sit on either side of ``==``.
 
     >>> from toolmatch import Fuzzy
     >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
@@ -173,6 +214,10 @@ class ExpectedTool(Matcher):
     >>> handed = [ToolCall("refund", {"order": 7}, agent="triage")]
     >>> ExpectedTool("refund", agent="billing").check(handed).unmatched_reason
     "call 0: (agent): expected 'billing', got 'triage'"
+    >>> from toolmatch import check_turn
+    >>> steps = [ExpectedTool("check", id="check"), ExpectedTool("pay", after=["check"])]
+    >>> check_turn(steps, [{"name": "pay"}, {"name": "check"}]).checks[1].unmatched_reason
+    'pay (call 0) comes before check (call 1); it must come after'
 
     """
 
@@ -184,6 +229,9 @@ class ExpectedTool(Matcher):
         "result",
         "failed",
         "agent",
+        "id",
+        "before",
+        "after",
         "_selects",
         "_args_matcher",
         "_args_check",
@@ -203,6 +251,9 @@ class ExpectedTool(Matcher):
     result: object
     failed: bool | None
     agent: str | Matcher | None
+    id: str | None
+    before: tuple[str, ...]
+    after: tuple[str, ...]
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
@@ -225,9 +276,13 @@ class ExpectedTool(Matcher):
         result: object = None,
         failed: bool | None = None,
         agent: str | Matcher | None = None,
+        id: str | None = None,
+        before: Sequence[str] = (),
+        after: Sequence[str] = (),
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
         self._setup(name, args, count, max_count, result, failed, agent)
+        _set_order(self, id, before, after)
 
     @classmethod
     def never(
@@ -247,6 +302,7 @@ class ExpectedTool(Matcher):
         """
         tool = cls.__new__(cls)
         tool._setup(name, args, 0, 0, result, failed, agent)
+        _set_order(tool, None, (), ())
         return tool
 
     def _setup(
@@ -322,6 +378,12 @@ class ExpectedTool(Matcher):
             options["failed"] = self.failed
         if self.agent is not None:
             options["agent"] = self.agent
+        if self.id is not None:
+            options["id"] = self.id
+        if self.before:
+            options["before"] = list(self.before)
+        if self.after:
+            options["after"] = list(self.after)
         return options
 
     def __repr__(self) -> str:
@@ -358,6 +420,8 @@ class ExpectedTool(Matcher):
         return cls.never(name, args, result=result, failed=failed, agent=agent)
 
     def matches(self, actual: object) -> bool:
+        if self.before or self.after:
+            return False  # an order against other expectations: only a turn can judge it
         try:
             calls = to_calls(actual)
         except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
@@ -385,6 +449,11 @@ class ExpectedTool(Matcher):
         >>> check.passed, check.matching_call_indices, check.unmatched_reason
         (False, (0,), 'expected 2 matching call(s), got 1')
         """
+        if self.before or self.after:
+            raise ValueError(
+                f"{self!r} orders its calls against other expectations: judge it in a turn "
+                "with them (check_turn, ExpectedTurn), not alone"
+            )
         return judge(self._alone, to_calls(calls)).check(0)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:

@@ -74,6 +74,11 @@ def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
                 f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
                 "and max_count mean nothing there; write ExpectedTool(name, args) without them"
             )
+        if pattern.id is not None or pattern.before or pattern.after:
+            raise ValueError(
+                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so id, "
+                "before and after mean nothing there; write ExpectedTool(name, args) without them"
+            )
     return patterns
 
 

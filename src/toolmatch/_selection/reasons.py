@@ -3,9 +3,11 @@ call's mismatches, calls another expectation needs, calls out of order (docs/sel
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
+from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.results import Candidate, closest_candidate, mismatch_summary
@@ -13,7 +15,14 @@ from toolmatch._selection.results import Candidate, closest_candidate, mismatch_
 if TYPE_CHECKING:
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["count_reason", "distinct_reason", "order_reason"]
+__all__ = [
+    "count_reason",
+    "distinct_reason",
+    "order_breaks",
+    "order_label",
+    "order_reason",
+    "unordered_reason",
+]
 
 _SHOWN_CONFLICTS = 5
 
@@ -100,3 +109,83 @@ def order_reason(
         more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
         reason += f"; matching call(s) {shown}{more} come at or before it"
     return reason
+
+
+def order_label(expectation: Expected) -> str:
+    """How an order message names an expectation: its ``id``, else its name."""
+    if expectation.id is not None:
+        return expectation.id
+    name = expectation.name
+    return name if isinstance(name, str) else repr(name)
+
+
+def order_breaks(
+    expectations: Sequence[Expected],
+    demands: Sequence[int],
+    matching: Sequence[Sequence[int]],
+    after: Sequence[Sequence[int]],
+) -> dict[int, str]:
+    """The order constraints broken whatever the pairing, each on the later expectation.
+
+    Each expectation is given its earliest calls after those the ones before it can end
+    on, as if calls could be shared: one that then has too few breaks its constraint with
+    the one before it that ends last. Ending as early as possible, that one names the
+    latest call the constraint could have been met after. An expectation that breaks
+    takes nothing, so those after it are judged against the others before them.
+    """
+    ends: dict[int, int] = {}
+    broken: dict[int, str] = {}
+    waiting = [len(earlier) for earlier in after]
+    followers: list[list[int]] = [[] for _ in after]
+    for number, earlier in enumerate(after):
+        for other in earlier:
+            followers[other].append(number)
+    ready = [number for number in range(len(after)) if not waiting[number]]
+    while ready:
+        number = ready.pop(0)
+        for follower in followers[number]:
+            waiting[follower] -= 1
+            if not waiting[follower]:
+                ready.append(follower)
+        demand = demands[number]
+        if not demand:
+            continue
+        bound, binding = max(
+            ((ends[other], other) for other in after[number] if other in ends), default=(-1, -1)
+        )
+        found = matching[number]
+        start = bisect_right(found, bound)
+        if len(found) - start >= demand:
+            ends[number] = found[start + demand - 1]
+            continue
+        if not start:  # too few matching calls at all: the count's reason says so
+            continue
+        label, first = order_label(expectations[number]), order_label(expectations[binding])
+        early = found[:start]
+        if demand == 1:
+            broken[number] = (
+                f"{label} (call {early[-1]}) comes before {first} (call {bound}); "
+                "it must come after"
+            )
+        else:
+            shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
+            more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
+            broken[number] = (
+                f"{label} (calls {shown}{more}) comes before {first} (call {bound}); it must "
+                f"come after: {demand} matching calls after it, got {len(found) - start}"
+            )
+    return broken
+
+
+def unordered_reason(expectation: Expected, gave_up: bool) -> str:
+    """Why an expectation met in order alone, and with calls of its own, fails in the turn."""
+    if gave_up:
+        return (
+            f"the pairing search gave up (it visits at most {SEARCH_STEPS} states and places "
+            f"at most {SEARCH_CALLS} calls in one group): split the group, or write fewer "
+            "before/after constraints between expectations that match the same calls"
+        )
+    return (
+        f"expected {expectation.count} matching call(s) of its own in the turn's order: no "
+        "pairing gives every expectation of its group calls of their own in order"
+    )

@@ -14,11 +14,11 @@ from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import (
     TURN_OPTIONS,
     TurnOption,
-    expectation_list,
     option_names,
     turn_options,
 )
@@ -59,7 +59,7 @@ class ExpectedTurn(Record):
     _fields = ("expected_tools", *option_names())
     __slots__ = (*_fields, "_turn")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
-    expected_tools: tuple[ExpectedTool, ...]
+    expected_tools: tuple[ExpectedTool | InOrder | AnyOrder, ...]
     distinct: bool
     ordered: bool
     exhaustive: bool
@@ -72,7 +72,7 @@ class ExpectedTurn(Record):
 
     def __init__(
         self,
-        expected_tools: Sequence[ExpectedTool],
+        expected_tools: Sequence[ExpectedTool | InOrder | AnyOrder],
         distinct: bool = False,
         ordered: bool = False,
         exhaustive: bool = False,
@@ -83,14 +83,18 @@ class ExpectedTurn(Record):
         agent: str | Matcher | None = None,
     ) -> None:
         options = turn_options(locals())
-        self._setup(expectation_list(expected_tools, "expected_tools"), options)
+        self._setup(turn_items(expected_tools, "expected_tools"), options)
 
-    def _setup(self, expected_tools: list[ExpectedTool], options: dict[str, Any]) -> None:
+    def _setup(
+        self, expected_tools: list[ExpectedTool | InOrder | AnyOrder], options: dict[str, Any]
+    ) -> None:
         """Keep the expectations and options, each checked already."""
         expected = tuple(expected_tools)
+        plan = order_plan(expected, "expected_tools", options["ordered"])
         self._assign(expected, *(_kept(option, options[option.name]) for option in TURN_OPTIONS))
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        object.__setattr__(self, "_turn", _Turn(_Selection(expected), **options))
+        turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
+        object.__setattr__(self, "_turn", turn)
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.

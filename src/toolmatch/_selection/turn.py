@@ -16,9 +16,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from toolmatch._calls.call import ToolCall
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.pairing import (
+    SearchLimitError,
     assign_covering,
     assign_distinct,
     assign_ordered,
+    assign_partial_order,
     assign_sequence,
     common_subsequence,
     extend_ordered,
@@ -30,7 +32,9 @@ from toolmatch._selection.matching import _Selection, match_turn, numbered
 from toolmatch._selection.reasons import (
     count_reason,
     distinct_reason,
+    order_breaks,
     order_reason,
+    unordered_reason,
 )
 from toolmatch._selection.results import (
     Candidate,
@@ -68,6 +72,7 @@ class _Turn:
         "tools",
         "agent",
         "_agent_matches",
+        "after",
     )
 
     def __init__(
@@ -82,6 +87,7 @@ class _Turn:
         no_repeats: bool = False,
         tools: ToolCatalogue | None = None,
         agent: str | Matcher | None = None,
+        after: Sequence[Sequence[int]] | None = None,
     ) -> None:
         self.selection = selection
         # A turn remembers names for its ignore patterns too: they are asked about every call.
@@ -94,6 +100,15 @@ class _Turn:
         self.tools = tools
         self.agent = agent
         self._agent_matches = None if agent is None else as_matcher(agent).__eq__
+        # after[j]: the expectations whose calls all come before j's (groups, before/after).
+        self.after = after
+        if after is not None:
+            self.distinct = True
+            if exhaustive and any(_extras(selection.expectations)):
+                raise ValueError(
+                    "an exhaustive turn with groups or before/after takes exactly count calls "
+                    "per expectation: max_count above count is not supported there"
+                )
 
 
 class _Verdict:
@@ -109,6 +124,7 @@ class _Verdict:
     unexpected: Sequence[int] = ()
     repeats: Sequence[list[int]] = ()
     misfits: Sequence[int] = ()  # the kept calls that break their tool's definition
+    out_of_order: Mapping[int, str] = {}  # expectation -> the order constraint it breaks, in words
     reason: str | None = None  # the turn is missing on one side of the run
     over: str | None = None  # the run's calls go over its max_calls at this turn
     passed = False
@@ -146,7 +162,9 @@ class _Verdict:
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
-            if reason is None and self._short(number):
+            if reason is None and number in self.out_of_order:
+                reason, got = self.out_of_order[number], []
+            elif reason is None and self._short(number):
                 if self.turn.ordered:
                     reason = order_reason(number, expectation, matching, self.assigned)
                 else:
@@ -181,7 +199,7 @@ class _Verdict:
         return [
             (number, self.check(number))
             for number, met in enumerate(self.met)
-            if not met or self._short(number)
+            if not met or self._short(number) or number in self.out_of_order
         ]
 
     def _checks(self, failed: list[tuple[int, ToolCheck]]) -> tuple[ToolCheck, ...]:
@@ -198,9 +216,12 @@ class _Verdict:
 
     def broken(self) -> list[int | str]:
         """What fails in this turn, for the trials' failed checks (docs/cli.md): each
-        failing expectation's number, then the name of each turn option broken."""
+        failing expectation's number (one breaking its order constraints too), then the name
+        of each turn option broken."""
         plan, met = self.turn, self.met
-        broken: list[int | str] = [number for number in range(len(met)) if not met[number]]
+        broken: list[int | str] = [
+            number for number in range(len(met)) if not met[number] or number in self.out_of_order
+        ]
         assigned = self.assigned
         if assigned is not None:
             demands = self.demands
@@ -312,6 +333,16 @@ class _Verdict:
             met and len(got or ()) >= demand
             for met, got, demand in zip(self.met, self.assigned, self.demands, strict=True)
         )
+        if self.turn.after is not None:
+            # What the order pairing gives the expectations that keep their order: calls
+            # beyond count are not paired (docs/selection.md).
+            assigned_calls = self.assigned or []
+            met_calls = sum(
+                min(len(got or ()), count)
+                for number, (got, count) in enumerate(zip(assigned_calls, counts, strict=True))
+                if number not in self.out_of_order
+            )
+            return met_calls, met_calls
         if self.turn.ordered:
             # Met in order, the assignment already is a longest common subsequence.
             met_calls = sum(counts) if every_check_met else common_subsequence(counts, matchings)
@@ -398,7 +429,9 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         demands = [count if met else 0 for count, met in zip(demands, verdict.met, strict=True)]
     matchings = verdict.matching
     assigned: list[list[int] | None]
-    if turn.ordered:
+    if turn.after is not None:
+        assigned = _in_partial_order(verdict, demands)
+    elif turn.ordered:
         assigned = assign_ordered(demands, matchings)
     elif turn.exhaustive:
         extras = [
@@ -415,7 +448,7 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
     verdict.demands = demands
     if turn.exhaustive:
         order = list(range(len(verdict.calls))) if verdict.kept is None else verdict.kept
-        if turn.ordered:
+        if turn.ordered and turn.after is None:
             assigned = _sequence(verdict, demands, matchings, assigned, order, all(enough))
         claimed = {call for got in assigned if got for call in got}
         # A call an expectation that failed would match is not unexpected: it is too few.
@@ -427,7 +460,39 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         }
         verdict.unexpected = [call for call in order if call not in claimed and call not in short]
     verdict.assigned = assigned
-    return all(enough) and not verdict.unexpected
+    return all(enough) and not verdict.unexpected and not verdict.out_of_order
+
+
+def _in_partial_order(verdict: _Verdict, demands: list[int]) -> list[list[int] | None]:
+    """Calls of their own for the expectations, in the turn's partial order; when there is
+    none, a distinct assignment, with the broken constraints in ``verdict.out_of_order``."""
+    after = verdict.turn.after
+    assert after is not None
+    matchings = verdict.matching
+    limit: SearchLimitError | None = None
+    try:
+        assigned = assign_partial_order(demands, matchings, after)
+    except SearchLimitError as error:
+        assigned, limit = [], error
+    if limit is None and all(got is not None for got in assigned):
+        return assigned
+    expectations = verdict.turn.selection.expectations
+    relaxed = assign_distinct(demands, matchings)
+    broken = order_breaks(expectations, demands, matchings, after)
+    unmet = (
+        limit.part
+        if limit is not None
+        else [number for number, got in enumerate(assigned) if got is None]
+    )
+    if not broken and all(len(relaxed[number]) >= demands[number] for number in unmet):
+        # Met in order if calls could be shared, and with calls of their own in any order,
+        # but not both: the group that cannot be met says so (or that the search gave up).
+        for number in unmet:
+            if demands[number]:
+                broken[number] = unordered_reason(expectations[number], limit is not None)
+    if broken:
+        verdict.out_of_order = broken
+    return list(relaxed)
 
 
 def _sequence(

@@ -16,6 +16,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
 from toolmatch._matchers.values import ANY
+from toolmatch._selection.groups import expectations_in, item_paths
 from toolmatch._selection.run import ExpectedTurn
 
 if TYPE_CHECKING:
@@ -179,12 +180,16 @@ def _turn_findings(
 ) -> Iterator[Finding]:
     own = turn.tools is not None
     defined = [definition.name for definition in turn.tools] if turn.tools is not None else tools
-    expected = turn.expected_tools
+    # Groups opened: each expectation at its place (expected_tools[1].in_order[0]).
+    expected = expectations_in(turn.expected_tools)
+    paths = item_paths(turn.expected_tools)
+    places = [place.at("expected_tools", *path) for path in paths]
+    named = [_Place("expected_tools", ()).at(*path).text for path in paths]
     positive = [number for number, tool in enumerate(expected) if tool.count]
     for number, pattern in enumerate(turn.ignore):
         where = place.at("ignore", number)
         if _selects_every_call(pattern):
-            starved = ", ".join(f"expected_tools[{each}]" for each in positive)
+            starved = ", ".join(named[each] for each in positive)
             why = f"{starved} can never pass" if starved else "the turn can never fail"
             yield where.finding("ignore-everything", f"leaves out every call: {why}")
         # With the turn's own tools:, ignoring a tool it does not define is what lets a call
@@ -193,7 +198,7 @@ def _turn_findings(
             why = _undefined(pattern, defined)
             yield where.finding("ignore-undefined", f"ignores no call: {why}")
     for number, tool in enumerate(expected):
-        where = place.at("expected_tools", number)
+        where = places[number]
         if defined is not None and not _selects_any(tool, defined):
             # A never or a cap (count 0) passes without calls; any other needs one.
             rule = "never-undefined" if tool.is_never else "undefined-tool"
@@ -210,7 +215,7 @@ def _turn_findings(
                 if never.is_never and _same_calls(tool, never):
                     yield where.finding(
                         "contradicts-never",
-                        f"can never pass: expected_tools[{other}] forbids the calls it needs",
+                        f"can never pass: {named[other]} forbids the calls it needs",
                     )
         if tool.args is not None:
             yield from _accepting(tool.args, where.at("args"))
@@ -245,8 +250,9 @@ def _least_calls(turn: ExpectedTurn | OneOfTurns) -> int:
     """The fewest calls (ignored ones not counted) with which the turn can pass."""
     if not isinstance(turn, ExpectedTurn):
         return min(_least_calls(each) for each in turn.alternatives)
-    counts = [tool.count for tool in turn.expected_tools]
-    if turn.distinct or turn.ordered or turn.exhaustive:
+    counts = [tool.count for tool in expectations_in(turn.expected_tools)]
+    # A partial order (groups, before/after) gives each expectation calls of its own too.
+    if turn._turn.distinct:
         return sum(counts)
     return max(counts, default=0)
 

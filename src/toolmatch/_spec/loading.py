@@ -16,6 +16,7 @@ from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.key_filter import pattern_problem
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.groups import AnyOrder, InOrder, order_problems
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
 from toolmatch._selection.run import (
     ExpectedTurn,
@@ -52,6 +53,10 @@ _TOOL_KEYS = (
     "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
     "agent",
 )  # fmt: skip
+# The keys of a partial order: an expected tool's id and constraints, and the groups.
+_ORDER_KEYS = ("id", "before", "after")
+_EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
+_GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
 _IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent")
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS, "one_of")
@@ -210,14 +215,17 @@ def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[Tool
 
 
 @public
-def load_expected_tools(data: object, path: str = "expected_tools") -> list[ExpectedTool]:
+def load_expected_tools(
+    data: object, path: str = "expected_tools"
+) -> list[ExpectedTool | InOrder | AnyOrder]:
     """Expected tools from configuration data; raises ``ConfigError`` listing every problem.
 
     An item is a tool name, or a mapping with ``name`` and optionally ``args`` (argument
     names, whatever they are, to values: plain values or matcher mappings, asserted as a
     subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
-    ``result`` and ``failed``. A place that toolmatch 0.1 read as a matcher and that is
-    data now warns with a :class:`SpecWarning` (see docs/config.md).
+    ``result``, ``failed``, ``id``, ``before`` and ``after``; or a group, ``{in_order: [...]}``
+    or ``{any_order: [...]}``. A place that toolmatch 0.1 read as a matcher and that is data
+    now warns with a :class:`SpecWarning` (see docs/config.md).
 
     >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}
     >>> tools = load_expected_tools(["search", refund])
@@ -234,6 +242,8 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     """
     problems = Problems()
     tools = _expected_tools(data, path, problems)
+    for place, problem in order_problems(tools, False, path) if not problems.found else ():
+        problems.add(f"{path}{place}", problem)
     problems.raise_if_any()
     problems.emit_warnings(stacklevel=2)
     return tools
@@ -321,7 +331,9 @@ def _flag(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> b
     return value
 
 
-def _expected_tools(data: object, path: str, problems: Problems) -> list[ExpectedTool]:
+def _expected_tools(
+    data: object, path: str, problems: Problems
+) -> list[ExpectedTool | InOrder | AnyOrder]:
     if not isinstance(data, list):
         problems.add(
             path,
@@ -329,12 +341,65 @@ def _expected_tools(data: object, path: str, problems: Problems) -> list[Expecte
             f"{short_repr(data)} ({type_name(data)})",
         )
         return []
-    tools = []
+    tools: list[ExpectedTool | InOrder | AnyOrder] = []
     for index, item in enumerate(data):
-        tool = _expected_tool(item, join_path(path, index), problems)
+        where = join_path(path, index)
+        if isinstance(item, dict) and "name" not in item and any(key in item for key in _GROUPS):
+            tool: ExpectedTool | InOrder | AnyOrder | None = _group(item, where, problems)
+        else:
+            tool = _expected_tool(item, where, problems)
         if tool is not None:
             tools.append(tool)
     return tools
+
+
+def _group(item: dict[Any, Any], path: str, problems: Problems) -> InOrder | AnyOrder | None:
+    """``{in_order: [...]}`` or ``{any_order: [...]}``, built by ``InOrder`` / ``AnyOrder``."""
+    keys = [key for key in item if key in _GROUPS]
+    if len(item) != 1:
+        others = [key for key in item if key not in _GROUPS]
+        problems.add(
+            path,
+            f"a group is a mapping with one key, in_order or any_order, holding its items; got "
+            f"{', '.join(short_repr(key) for key in [*keys, *others])}",
+        )
+        return None
+    key = keys[0]
+    where = join_path(path, key)
+    before = len(problems.found)
+    items = _expected_tools(item[key], where, problems)
+    if len(problems.found) > before:
+        return None
+    try:
+        return _GROUPS[key](*items)
+    except (TypeError, ValueError) as error:  # the groups' own rules: nesting, sizes
+        problems.add(where, str(error))
+        return None
+
+
+def _order_keys(
+    item: dict[Any, Any], path: str, problems: Problems
+) -> tuple[str | None, list[str], list[str]]:
+    """An expected tool's ``id``, ``before`` and ``after``, each checked at its place."""
+    found_id = item.get("id")
+    if found_id is not None and (not isinstance(found_id, str) or not found_id):
+        problems.add(
+            join_path(path, "id"),
+            f"must be a non-empty string naming this expectation, got {short_repr(found_id)}",
+        )
+        found_id = None
+    lists: dict[str, list[str]] = {}
+    for key in ("before", "after"):
+        value = item.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(one, str) and one for one in value):
+            problems.add(
+                join_path(path, key),
+                "must be a list of ids of other expectations in the turn (such as "
+                f"[check_balance]), got {short_repr(value)}",
+            )
+            value = []
+        lists[key] = value
+    return found_id, lists["before"], lists["after"]
 
 
 def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | None:
@@ -367,7 +432,7 @@ def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | N
 
 
 def _expected_tool(
-    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _TOOL_KEYS
+    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _EXPECTED_KEYS
 ) -> ExpectedTool | None:
     if isinstance(item, str):
         bare = _tool_name(item, path, problems)
@@ -416,6 +481,13 @@ def _expected_tool(
             "max_count",
         )
     result = _tool_result(item, join_path(path, "result"), problems)
+    order = _order_keys(item, path, problems)
+    if never and any(key in item for key in _ORDER_KEYS):
+        problems.add(
+            join_path(path, "never"),
+            "never: true takes no call, so it has no place in an order: leave out id, before "
+            "and after",
+        )
     failed = item.get("failed")
     if failed is not None and not isinstance(failed, bool):
         problems.add(
@@ -429,8 +501,9 @@ def _expected_tool(
         if never:
             return ExpectedTool.never(name, args, result=result, failed=failed, agent=agent)
         return ExpectedTool(
-            name, args, count=count, max_count=max_count, result=result, failed=failed, agent=agent
-        )
+            name, args, count=count, max_count=max_count, result=result, failed=failed,
+            agent=agent, id=order[0], before=order[1], after=order[2],
+        )  # fmt: skip
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
         return None
@@ -657,9 +730,12 @@ def _turn(
             join_path(path, "expected_tools"),
             "missing; each turn lists its expected tools (an empty list expects nothing)",
         )
-        tools = []
+        tools, read_whole = [], False
     else:
+        before = len(problems.found)
         tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
+        # An item refused takes its id along: the order is judged on a list read whole only.
+        read_whole = len(problems.found) == before
     flags = {key: _flag(data, key, path, problems) for key in option_names("flag")}
     ignore: list[ExpectedTool] = []
     if "ignore" in data:
@@ -682,9 +758,18 @@ def _turn(
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
     agent = _agent(data, path, problems) if "agent" in data else case_agent
-    return ExpectedTurn(
-        tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
-    )
+    where = join_path(path, "expected_tools")
+    found = order_problems(tools, flags["ordered"]) if read_whole else []
+    for place, problem in found:
+        problems.add(f"{where}{place}", problem)
+    try:
+        return ExpectedTurn(
+            tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
+        )
+    except ValueError as error:  # an order ExpectedTurn refuses: reported above, or here
+        if read_whole and not found:
+            problems.add(path, str(error))
+        return ExpectedTurn(())
 
 
 def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:

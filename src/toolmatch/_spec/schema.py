@@ -225,6 +225,51 @@ def build_schema() -> dict[str, Any]:
         "max_count": {"description": "at most this many; null: no limit", **budget},
         "never": {**flag, "description": "true: no call may match"},
     }
+    ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    ordering = {
+        "id": {
+            "description": "names this expectation for before/after",
+            "type": "string",
+            "minLength": 1,
+        },
+        "before": {**ids, "description": "ids of expectations whose calls come after this one's"},
+        "after": {**ids, "description": "ids of expectations whose calls come before this one's"},
+    }
+
+    def group(key: str, other: str) -> dict[str, Any]:
+        """A group of one kind: its items are expected tools or groups of the other kind."""
+        items = {"anyOf": [_ref("grouped_tool"), _ref(f"{other}_group")]}
+        return {
+            "description": f"{{{key}: [...]}}: items met "
+            + ("one after the other" if key == "in_order" else "in any order"),
+            "type": "object",
+            "required": [key],
+            "properties": {key: {"type": "array", "minItems": 2, "items": items}},
+            "additionalProperties": False,
+        }
+
+    def takes_no_call(key: str, value: object) -> dict[str, Any]:
+        return {"type": "object", "required": [key], "properties": {key: {"const": value}}}
+
+    expected_tool = _tool({**selecting, **counting, **ordering})
+    # never takes no call, so it has no place in an order; nor do constraints on count: 0.
+    expected_tool["anyOf"][1]["allOf"] += [
+        {
+            "if": takes_no_call("never", True),
+            "then": {"not": {"anyOf": [{"required": [key]} for key in ordering]}},
+        },
+        {
+            "if": takes_no_call("count", 0),
+            "then": {
+                "not": {
+                    "anyOf": [
+                        {"required": [key], "properties": {key: {"minItems": 1}}}
+                        for key in ("before", "after")
+                    ]
+                }
+            },
+        },
+    ]
     tools = {
         "description": options["tools"].summary,
         "oneOf": [
@@ -256,7 +301,7 @@ def build_schema() -> dict[str, Any]:
         "agent": lambda option: {"description": option.summary, **agent},
     }
     turn = {
-        "expected_tools": {"type": "array", "items": _ref("expected_tool")},
+        "expected_tools": {"type": "array", "items": _ref("turn_item")},
         **{name: by_kind[option.kind](option) for name, option in options.items()},
     }
     name = {"type": "string", "minLength": 1}
@@ -344,7 +389,21 @@ def build_schema() -> dict[str, Any]:
                 },
                 "additionalProperties": False,
             },
-            "expected_tool": _tool({**selecting, **counting}),
+            "expected_tool": expected_tool,
+            "turn_item": {
+                "description": "an expected tool, or a group of them met in order or in any order",
+                "anyOf": [_ref("expected_tool"), _ref("in_order_group"), _ref("any_order_group")],
+            },
+            "in_order_group": group("in_order", "any_order"),
+            "any_order_group": group("any_order", "in_order"),
+            "grouped_tool": {
+                "description": "an expected tool in a group: one that takes a call",
+                "allOf": [
+                    _ref("expected_tool"),
+                    {"not": takes_no_call("never", True)},
+                    {"not": takes_no_call("count", 0)},
+                ],
+            },
             "ignored_tool": _tool(selecting),
             "value": {
                 "description": (

@@ -86,7 +86,9 @@ class _Pending:
             self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
-            call = ToolCall(call.name, {}, call.id, error, call.result, call.failed, call.agent)
+            call = ToolCall(
+                call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+            )
         reading.fill(self.slot, call)
 
 

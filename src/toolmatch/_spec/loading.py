@@ -15,7 +15,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.key_filter import pattern_problem
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import STATUS_NAMES, ExpectedTool, validated_status
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
 from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
 from toolmatch._spec.errors import ConfigError, Problems
@@ -42,9 +42,10 @@ __all__ = [
 
 
 _TOOL_KEYS = (
-    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed"
+    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
+    "status",
 )  # fmt: skip
-_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed")
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "status")
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS)
 _TOP_KEYS = ("test_cases",)
@@ -342,16 +343,50 @@ def _expected_tool(
             join_path(path, "failed"),
             f"must be true, false or null (either), got {short_repr(failed)}",
         )
+    status = _tool_status(item, join_path(path, "status"), problems)
     if len(problems.found) > before or name is None:
         return None
     try:
         if never:
-            return ExpectedTool.never(name, args, result=result, failed=failed)
+            return ExpectedTool.never(name, args, result=result, failed=failed, status=status)
         return ExpectedTool(
-            name, args, count=count, max_count=max_count, result=result, failed=failed
+            name,
+            args,
+            count=count,
+            max_count=max_count,
+            result=result,
+            failed=failed,
+            status=status,
         )
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
+        return None
+
+
+def _tool_status(item: dict[Any, Any], path: str, problems: Problems) -> object:
+    """``status``: a status name, a list of them, or a matcher mapping; ``None`` if absent."""
+    status = item.get("status")
+    if isinstance(status, dict):
+        built = build_value(status, path, problems)
+        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+            return built
+        problems.add(
+            path, f"a status mapping must be a matcher with a $ key, got {short_repr(status)}"
+        )
+        return None
+    if status is None:
+        return None
+    if not isinstance(status, (str, list)):
+        problems.add(
+            path,
+            f"must be a status name ({STATUS_NAMES}), a list of them or a matcher mapping, "
+            f"got {short_repr(status)} ({type_name(status)})",
+        )
+        return None
+    try:
+        return validated_status(status, None)
+    except (TypeError, ValueError) as error:
+        problems.add(path, str(error).removeprefix("ExpectedTool status "))
         return None
 
 

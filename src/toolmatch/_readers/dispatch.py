@@ -155,6 +155,8 @@ TYPES: dict[str, Handler] = {
     "tool-call": vercel.read_tool_part,
     "dynamic-tool": vercel.read_tool_part,
     "tool-result": vercel.read_tool_result,
+    "tool-approval-request": vercel.read_approval_request,
+    "tool-approval-response": vercel.read_approval_response,
     # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
     **streams.TYPE_ROWS,
 }
@@ -283,7 +285,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
-    ("__interrupt__", no_call),  # LangGraph's update for an interrupt
+    ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
 ]
 # 3. Whole shapes, for mappings no row claims.

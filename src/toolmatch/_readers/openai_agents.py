@@ -83,11 +83,14 @@ def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
 
 
 def read_agents_approval_item(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ToolApprovalItem``: a call awaiting approval. In ``new_items`` its call is also
-    the ``ToolCallItem`` before it; read alone (``result.interruptions``) it is the call."""
+    """A ``ToolApprovalItem``: a call awaiting approval (status ``"pending"`` until a result
+    answers it). In ``new_items`` its call is also the ``ToolCallItem`` before it; read
+    alone (``result.interruptions``) it is the call."""
     raw = obj.raw_item
-    if _call_id(raw) not in reading.state(_AgentsRun).called:
+    call_id = _call_id(raw)
+    if call_id not in reading.state(_AgentsRun).called:
         read_agents_call_item(obj, where, reading)
+    reading.note_status(call_id, "pending")
 
 
 def read_agents_item_event(obj: Any, where: str, reading: Reading) -> None:

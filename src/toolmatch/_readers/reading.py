@@ -120,8 +120,10 @@ class Reading:
         self._open_slots = 0
         # Made on first use: most runs have no results and no states.
         self._results: list[_Result] | None = None
-        # (call id, status) of calls whose status is known apart from any result: approvals.
-        self._notes: list[tuple[str, str]] | None = None
+        # (call id, status) of calls whose status is known apart from any result (approvals,
+        # None: approved), or (number of calls, status) for every call before that place
+        # that no result answers (a run stopped at an interrupt).
+        self._notes: list[tuple[str | int, str | None]] | None = None
         self._states: dict[type, object] | None = None
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
@@ -252,14 +254,22 @@ class Reading:
             # Where it stands among the calls: the pairing looks at calls before it first.
             self._results.append((str(call_id), content, failed, status, len(self._calls)))
 
-    def note_status(self, call_id: object, status: str) -> None:
-        """The call of ``call_id`` awaits approval (``"pending"``) or was ``"denied"``, as
-        an approval request or answer apart from the call says: given at finish to its calls
-        that no result answers, later notes over earlier ones."""
+    def note_status(self, call_id: object, status: str | None) -> None:
+        """The call of ``call_id`` awaits approval (``"pending"``), was ``"denied"``, or
+        was approved (``None``: no status yet), as an approval request or answer apart from
+        the call says: given at finish to its calls that no result answers, the last note
+        of an id winning."""
         if call_id is not None:
             if self._notes is None:
                 self._notes = []
             self._notes.append((str(call_id), status))
+
+    def note_unanswered(self, status: str) -> None:
+        """Every call read so far that no result answers has ``status`` (at finish): the
+        run stopped here, at an interrupt, before running them."""
+        if self._notes is None:
+            self._notes = []
+        self._notes.append((len(self._calls), status))
 
     def first_sight(self, message_id: object, whole: bool) -> bool:
         """Whether to read the message of ``message_id``, a ``whole`` message or a chunk of
@@ -392,12 +402,17 @@ def _answer(
     )
 
 
-def _note(calls: list[ToolCall], notes: list[tuple[str, str]]) -> None:
-    """Give each noted status to the calls of its id that no result answered."""
-    statuses = dict(notes)  # the last note of an id wins
+def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:
+    """Give each noted status to the calls of its id, or before its place, that no result
+    answered."""
+    by_id = {key: status for key, status in notes if type(key) is str}  # the last one wins
+    places = [(key, status) for key, status in notes if type(key) is int]
     for index, call in enumerate(calls):
-        status = statuses.get(call.id) if call.id is not None else None
-        if status is not None and _waits(call):
+        if call.id in by_id:
+            status = by_id[call.id]
+        else:
+            status = next((noted for place, noted in places if index < place), call.status)
+        if status != call.status and _waits(call):
             calls[index] = ToolCall(
                 call.name, call.args, call.id, call.parse_error, None, None, call.agent, status
             )

@@ -363,7 +363,9 @@ def _expected_tool(
         return None
 
 
-def _tool_status(item: dict[Any, Any], path: str, problems: Problems) -> object:
+def _tool_status(
+    item: dict[Any, Any], path: str, problems: Problems
+) -> str | tuple[str, ...] | Matcher | None:
     """``status``: a status name, a list of them, or a matcher mapping; ``None`` if absent."""
     status = item.get("status")
     if isinstance(status, dict):

@@ -454,20 +454,46 @@ def test_agents_each_call_names_its_agent_across_a_handoff() -> None:
     assert [call.agent for call in to_calls(raw)] == [None, None, None]  # no agent named
 
 
-def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
-    agent = Agent(
+def approval_agent() -> Agent[Any]:
+    return Agent(
         name="files",
         model=FakeModel((("call_d", "delete_file", '{"path": "/tmp/x"}'),), "Done."),
         tools=[delete_file],
     )
-    result = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+
+
+def test_agents_call_awaiting_approval_is_counted_once_and_pending() -> None:
+    result = run_agent(approval_agent(), "Delete /tmp/x", run_config=NO_TRACING)
     assert [type(item).__name__ for item in result.new_items] == [
         "ToolCallItem",
         "ToolApprovalItem",
     ]
-    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d", agent="files")]
+    pending = [
+        ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d", agent="files", status="pending")
+    ]
     assert to_calls(result) == pending
     assert to_calls(result.interruptions) == pending
+
+
+@pytest.mark.parametrize("approved", [True, False])
+def test_agents_approved_or_rejected_call_is_answered_once_resumed(approved: bool) -> None:
+    agent = approval_agent()
+    stopped = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+    state = stopped.to_state()
+    (item,) = stopped.interruptions
+    if approved:
+        state.approve(item)
+    else:
+        state.reject(item)
+    resumed = asyncio.run(Runner.run(agent, state, run_config=NO_TRACING))
+    # The resumed run holds the call and its answer: no longer pending. The SDK answers a
+    # rejected call with an output like any other (its text is configurable), so the
+    # trace does not say it was denied: status None, as for every output it gives.
+    (call,) = to_calls(resumed)
+    expected = "deleted" if approved else "Tool execution was not approved."
+    assert (call.result, call.status) == (expected, None)
+    (call,) = to_calls([stopped, resumed.new_items[-2:]])
+    assert (call.result, call.status) == (expected, None)
 
 
 def test_agents_agent_itself_says_what_to_pass() -> None:

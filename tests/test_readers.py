@@ -396,10 +396,10 @@ def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
     listed = set().union(*(ALLOWLISTS[name] for name in ("openai", "anthropic", "otel", "vercel")))
     listed |= set(NO_CALL_TYPES)  # stream events, each tested in tests/test_streams.py
     assert {kind for kind, handler in _readers.TYPES.items() if handler is no_call} == listed
-    # and LangGraph's interrupt update and messages-chunk metadata, tested in
-    # tests/test_frameworks.py
+    # and LangGraph's messages-chunk metadata, tested in tests/test_frameworks.py (its
+    # interrupt update holds no call but sets a status: tests/test_call_status.py)
     keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
-    keys |= {"__interrupt__", "langgraph_step"}
+    keys |= {"langgraph_step"}
     assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
 
 

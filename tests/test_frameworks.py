@@ -732,6 +732,42 @@ def test_langgraph_graph_itself_says_what_to_pass() -> None:
     )
 
 
+# llama-index's FunctionAgent reads pydantic's deprecated attributes when made (see below)
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+def test_unrun_graphs_agents_and_models_say_what_to_pass() -> None:
+    builder = StateGraph(MessagesState)
+    builder.add_node("log", lambda state: None)
+    builder.add_edge(START, "log")
+    agent = FunctionAgent(
+        name="weather",
+        description="the weather",
+        tools=[FunctionTool.from_defaults(llama_weather)],
+        llm=MockFunctionCallingLLM(response_generator=llama_script),
+    )
+    cases = [
+        (
+            builder,
+            "langgraph.StateGraph",
+            "compile it, then pass the state graph.invoke(...) returns",
+        ),
+        (
+            FakeMessagesListChatModel(responses=[AIMessage("Hi")]),
+            "langchain_core.FakeMessagesListChatModel",
+            "pass what model.invoke(...) returns (an AIMessage)",
+        ),
+    ]
+    workflow = (
+        "pass what awaiting agent.run(...) returns, or the events of its handler's stream_events()"
+    )
+    cases.append((agent, "llama_index.FunctionAgent", workflow))  # any llama-index Workflow
+    for obj, kind, advice in cases:
+        with pytest.raises(TypeError) as error:
+            to_calls([obj])
+        assert str(error.value).endswith(
+            f"({kind}); it holds no run: {advice}; accepted shapes: " + FORMATS_DOC
+        ), kind
+
+
 # Every stream mode, alone, in a list (v1: (mode, chunk) tuples) and as v2 parts, counts
 # each call once: a message is read once per id, however many chunks repeat it.
 LANGGRAPH_MODES = ["values", "updates", "messages", "debug", "tasks", "checkpoints"]

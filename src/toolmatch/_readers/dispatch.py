@@ -213,6 +213,7 @@ KEYS: list[tuple[str, Handler]] = [
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
+_RAW_RESPONSE = "it is a raw response (with_raw_response): call .parse() and pass its result"
 
 # Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
 # doubles (mocks) and ATIF trajectories (atif).
@@ -267,6 +268,26 @@ BY_CLASS.update(
         # HTTP responses of a provider's REST API: their JSON is what to_calls reads
         ("httpx", "Response"): refuse(_HTTP_RESPONSE),
         ("requests", "Response"): refuse(_HTTP_RESPONSE),
+        # with_raw_response's objects (sync, async, legacy): the parsed response is read
+        ("openai", "BaseAPIResponse"): refuse(_RAW_RESPONSE),
+        ("openai", "LegacyAPIResponse"): refuse(_RAW_RESPONSE),
+        ("anthropic", "BaseAPIResponse"): refuse(_RAW_RESPONSE),
+        # the clients themselves, which hold no response
+        ("openai", "BaseClient"): not_a_run(
+            "pass what client.chat.completions.create(...) or client.responses.create(...) returns"
+        ),
+        ("anthropic", "BaseClient"): not_a_run("pass what client.messages.create(...) returns"),
+        # agents and graphs not yet run, beside those of each framework above
+        ("langgraph", "StateGraph"): not_a_run(
+            "compile it, then pass the state graph.invoke(...) returns"
+        ),
+        ("langchain_core", "BaseLanguageModel"): not_a_run(
+            "pass what model.invoke(...) returns (an AIMessage)"
+        ),
+        ("workflows", "Workflow"): not_a_run(
+            "pass what awaiting agent.run(...) returns, or the events of its handler's "
+            "stream_events()"
+        ),
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,

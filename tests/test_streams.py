@@ -419,6 +419,20 @@ def test_responses_events_from_the_sdk_equal_its_final_response() -> None:
     assert to_calls(events) == to_calls(final) == [SEARCH]
 
 
+def test_responses_stream_and_its_final_response_together_count_once() -> None:
+    client = openai_client(sse(RESPONSES_STREAM, named=True))
+    events = list(client.responses.create(model="gpt-4.1", input="Paris?", stream=True))
+    with client.responses.stream(model="gpt-4.1", input="Paris?") as stream:
+        final = stream.get_final_response()
+    assert final.id == events[0].response.id  # one response: its id is its identity
+    assert to_calls([*events, final]) == [SEARCH]
+    assert to_calls([final, *events]) == [SEARCH]
+    assert to_calls([final, final]) == [SEARCH]
+    (item,) = [item for item in final.output if item.type == "function_call"]
+    assert to_calls([item, final, item]) == [SEARCH]
+    assert to_calls([final.model_dump(), final.model_dump(mode="json")]) == [SEARCH]
+
+
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")  # the SDK's ParsedResponse
 def test_the_sdks_response_stream_helper_events() -> None:
     client = openai_client(sse(RESPONSES_STREAM, named=True))
@@ -597,6 +611,22 @@ def test_anthropic_events_from_the_sdk_equal_its_final_message() -> None:
         event.type for event in helper_events
     }
     assert to_calls(events) == to_calls(helper_events) == to_calls(final) == [SEARCH, WEATHER]
+
+
+def test_anthropic_stream_and_its_final_message_together_count_once() -> None:
+    client = anthropic_client(sse(ANTHROPIC_STREAM, named=True))
+    events = list(
+        client.messages.create(model="claude-opus-4-6", max_tokens=100, messages=[], stream=True)
+    )
+    with client.messages.stream(model="claude-opus-4-6", max_tokens=100, messages=[]) as stream:
+        final = stream.get_final_message()
+    assert final.id == events[0].message.id
+    assert to_calls([*events, final]) == [SEARCH, WEATHER]
+    assert to_calls([final, *events]) == [SEARCH, WEATHER]
+    assert to_calls([final, final.model_dump(), final]) == [SEARCH, WEATHER]
+    # another message, with an id of its own, counts
+    other = final.model_copy(update={"id": "msg_other"})
+    assert to_calls([final, other]) == [SEARCH, WEATHER, SEARCH, WEATHER]
 
 
 def test_anthropic_events_built_with_the_sdks_classes() -> None:

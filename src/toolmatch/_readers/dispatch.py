@@ -135,8 +135,8 @@ TYPES: dict[str, Handler] = {
     "mcp_call": openai.read_responses_mcp_call,
     "function_call_output": openai.read_responses_output,
     "custom_tool_call_output": openai.read_responses_output,
-    # Anthropic (a message; Responses' message items read the same)
-    "message": messages.read_message,
+    # Anthropic (a message; Responses' message items read the same), once per id
+    "message": messages.read_message_once,
     "tool_use": anthropic.read_tool_use,
     "server_tool_use": anthropic.read_tool_use,
     "mcp_tool_use": anthropic.read_tool_use,

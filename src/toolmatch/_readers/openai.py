@@ -97,17 +97,23 @@ def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> 
 
 
 def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``function_call`` item; its ``call_id`` is the id results answer."""
-    reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
+    """A Responses ``function_call`` item; its ``call_id`` is the id results answer. An
+    item counts once per item ``id`` (``fc_...``; docs/formats.md, "Counted once")."""
+    if reading.first_sight(data.get("id"), True):
+        reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``custom_tool_call`` item: free text, not JSON."""
-    _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
+    """A Responses ``custom_tool_call`` item: free text, not JSON; once per item ``id``."""
+    if reading.first_sight(data.get("id"), True):
+        _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
 
 
 def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run."""
+    """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run;
+    once per item ``id``."""
+    if not reading.first_sight(data.get("id"), True):
+        return
     error = data.get("error")
     output = data.get("output")
     failed = True if error is not None else (False if output is not None else None)
@@ -132,7 +138,10 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses response: its output items."""
+    """A Responses response: its output items; once per ``id`` (``resp_...``), whole or
+    streamed."""
+    if not reading.first_sight(data.get("id"), True):
+        return
     output = list_at(data, "output", where)
     if output is not None:
         reading.read_each(output, f"{where}.output")

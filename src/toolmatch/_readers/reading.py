@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots, status_of
+from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -212,9 +212,9 @@ class Reading:
         call.id = call_id
         call.parse_error = parse_error
         call.result = result
-        if status is None:
+        if status is None:  # status_of(failed), written out: this runs once per call read
             call.failed = failed
-            call.status = status_of(failed)
+            call.status = None if failed is None else ("failed" if failed else "succeeded")
         else:
             call.failed = FAILED_OF_STATUS[status]
             call.status = status

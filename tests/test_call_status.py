@@ -176,6 +176,9 @@ def test_bad_expected_statuses_are_refused_when_made() -> None:
         "for 'failed' and 'error', False for 'succeeded', None for 'denied' and 'pending'"
     )
     ExpectedTool("f", failed=True, status=["error", "denied"])  # error goes with failed
+    with pytest.raises(ValueError, match="status") as error:
+        ExpectedTool("f", status=[["denied"]])  # type: ignore[list-item]
+    assert str(error.value).startswith("ExpectedTool status ['denied'] is not a status;")
 
 
 def test_expected_status_repr_and_pickle() -> None:

@@ -112,7 +112,7 @@ def validated_status(status: object, failed: bool | None) -> str | tuple[str, ..
             f"or set of them, a matcher, or None, got {short_repr(status)} ({type_name(status)})"
         )
     for name in names:
-        if name not in FAILED_OF_STATUS:
+        if not isinstance(name, str) or name not in FAILED_OF_STATUS:
             raise ValueError(
                 f"ExpectedTool status {short_repr(name)} is not a status; accepted: {STATUS_NAMES}"
             )

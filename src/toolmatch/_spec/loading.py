@@ -137,7 +137,7 @@ def load_expected_tools(data: object, path: str = "expected_tools") -> list[Expe
     An item is a tool name, or a mapping with ``name`` and optionally ``args`` (argument
     names, whatever they are, to values: plain values or matcher mappings, asserted as a
     subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
-    ``result`` and ``failed``. A place that toolmatch 0.1 read as a matcher and that is
+    ``result``, ``failed`` and ``status``. A place that toolmatch 0.1 read as a matcher and that is
     data now warns with a :class:`SpecWarning` (see docs/config.md).
 
     >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}

@@ -486,14 +486,19 @@ def test_agents_approved_or_rejected_call_is_answered_once_resumed(approved: boo
     else:
         state.reject(item)
     resumed = asyncio.run(Runner.run(agent, state, run_config=NO_TRACING))
-    # The resumed run holds the call and its answer: no longer pending. The SDK answers a
-    # rejected call with an output like any other (its text is configurable), so the
-    # trace does not say it was denied: status None, as for every output it gives.
+    # The resumed run holds the call, its approval item and its answer: no longer pending.
+    # A rejected call is answered by the rejection message (configurable text, not marked
+    # as one): its run's context_wrapper, which keeps the decision, says it was denied.
     (call,) = to_calls(resumed)
-    expected = "deleted" if approved else "Tool execution was not approved."
-    assert (call.result, call.status) == (expected, None)
-    (call,) = to_calls([stopped, resumed.new_items[-2:]])
-    assert (call.result, call.status) == (expected, None)
+    if approved:
+        assert (call.result, call.status) == ("deleted", None)  # its output says no more
+    else:
+        assert (call.result, call.status) == ("Tool execution was not approved.", "denied")
+        assert ExpectedTool("delete_file", status="denied") == resumed
+    # Items read without their run result: the decision is not there, the output is
+    (call,) = to_calls(resumed.new_items)
+    assert call.status is None
+    assert to_calls(stopped)[0].status == "pending"
 
 
 def test_agents_agent_itself_says_what_to_pass() -> None:

@@ -257,8 +257,7 @@ class Reading:
     def note_status(self, call_id: object, status: str | None) -> None:
         """The call of ``call_id`` awaits approval (``"pending"``), was ``"denied"``, or
         was approved (``None``: no status yet), as an approval request or answer apart from
-        the call says: given at finish to its calls that no result answers, the last note
-        of an id winning."""
+        the call says; given at finish (``_note``), the last note of an id winning."""
         if call_id is not None:
             if self._notes is None:
                 self._notes = []
@@ -403,8 +402,10 @@ def _answer(
 
 
 def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:
-    """Give each noted status to the calls of its id, or before its place, that no result
-    answered."""
+    """Give each noted status to the calls of its id, or before its place, whose answer
+    says no status of its own: ``"pending"`` to a call no result answers, ``"denied"`` to
+    one at most answered by an unmarked output (the message its SDK sends the model
+    instead), ``None`` (approved) to a call still marked pending."""
     by_id = {key: status for key, status in notes if type(key) is str}  # the last one wins
     places = [(key, status) for key, status in notes if type(key) is int]
     for index, call in enumerate(calls):
@@ -412,10 +413,19 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
             status = by_id[call.id]
         else:
             status = next((noted for place, noted in places if index < place), call.status)
-        if status != call.status and _waits(call):
+        if status == call.status:
+            continue
+        if status == "pending":
+            applies = _waits(call)
+        elif status == "denied":
+            applies = call.status is None or call.status == "pending"
+        else:
+            applies = call.status == "pending"
+        if applies:
             calls[index] = ToolCall(
-                call.name, call.args, call.id, call.parse_error, None, None, call.agent, status
-            )
+                call.name, call.args, call.id, call.parse_error, call.result, None, call.agent,
+                status,
+            )  # fmt: skip
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

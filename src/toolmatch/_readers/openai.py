@@ -99,20 +99,25 @@ def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> 
 def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``function_call`` item; its ``call_id`` is the id results answer. An
     item counts once per item ``id`` (``fc_...``; docs/formats.md, "Counted once")."""
-    if reading.first_sight(data.get("id"), True):
-        reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
+    item_id = data.get("id")
+    if item_id is not None:
+        seen = reading.item_ids
+        if item_id in seen:
+            return
+        seen.add(item_id)
+    reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``custom_tool_call`` item: free text, not JSON; once per item ``id``."""
-    if reading.first_sight(data.get("id"), True):
+    if _first_item(data, reading):
         _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
 
 
 def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run;
     once per item ``id``."""
-    if not reading.first_sight(data.get("id"), True):
+    if not _first_item(data, reading):
         return
     error = data.get("error")
     output = data.get("output")
@@ -145,6 +150,18 @@ def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None
     output = list_at(data, "output", where)
     if output is not None:
         reading.read_each(output, f"{where}.output")
+
+
+def _first_item(data: Mapping[str, Any], reading: Reading) -> bool:
+    """Whether the item is read for the first time in this run: once per item ``id``
+    (``read_responses_call`` does the same inline, for speed)."""
+    item_id = data.get("id")
+    if item_id is None:
+        return True
+    if item_id in reading.item_ids:
+        return False
+    reading.item_ids.add(item_id)
+    return True
 
 
 def _call_id(data: Mapping[str, Any]) -> object:

@@ -98,6 +98,7 @@ class Reading:
         "_calls",
         "_copy_args",
         "_dispatch",
+        "item_ids",
         "_message_ids",
         "_notes",
         "_open_slots",
@@ -127,6 +128,9 @@ class Reading:
         self._states: dict[type, object] | None = None
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
+        # The ids of the whole items read (Responses call items): each counts once. Looked
+        # up by the readers directly, once per item read: no method call (B6).
+        self.item_ids: set[object] = set()
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
 

@@ -613,6 +613,51 @@ def test_anthropic_events_from_the_sdk_equal_its_final_message() -> None:
     assert to_calls(events) == to_calls(helper_events) == to_calls(final) == [SEARCH, WEATHER]
 
 
+def test_a_placeholder_id_is_no_identity() -> None:
+    """openai-agents gives every item and response it makes of a Chat Completions model's
+    output the id "__fake_id__" (agents.models.fake_id): each is still its own."""
+    from openai.types.responses import Response, ResponseFunctionToolCall
+
+    def item(call_id: str, city: str) -> ResponseFunctionToolCall:
+        return ResponseFunctionToolCall(
+            type="function_call",
+            id="__fake_id__",
+            call_id=call_id,
+            name="weather",
+            arguments=json.dumps({"city": city}),
+        )
+
+    def response(*items: ResponseFunctionToolCall) -> Response:
+        return Response(
+            id="__fake_id__",
+            object="response",
+            created_at=0,
+            model="gpt-4.1",
+            parallel_tool_calls=True,
+            tool_choice="auto",
+            tools=[],
+            output=list(items),
+        )
+
+    paris, rome = item("call_1", "Paris"), item("call_2", "Rome")
+    assert [call.id for call in to_calls([paris, rome])] == ["call_1", "call_2"]
+    assert [call.id for call in to_calls([response(paris), response(rome)])] == [
+        "call_1",
+        "call_2",
+    ]
+    assert [call.id for call in to_calls([paris, paris])] == ["call_1"]  # the same item
+    message = {"type": "message", "id": "__fake_id__", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}}]}  # fmt: skip
+    assert (
+        len(
+            to_calls(
+                [message, {**message, "content": [{**message["content"][0], "id": "toolu_2"}]}]
+            )
+        )
+        == 2
+    )
+
+
 def test_anthropic_stream_and_its_final_message_together_count_once() -> None:
     client = anthropic_client(sse(ANTHROPIC_STREAM, named=True))
     events = list(

@@ -99,13 +99,15 @@ def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> 
 def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``function_call`` item; its ``call_id`` is the id results answer. An
     item counts once per item ``id`` (``fc_...``; docs/formats.md, "Counted once")."""
+    call_id = _call_id(data)
     item_id = data.get("id")
-    if item_id is not None:
+    if item_id is not None:  # _first_item, inline: this runs once per call read
+        key = (item_id, call_id)
         seen = reading.item_ids
-        if item_id in seen:
+        if key in seen:
             return
-        seen.add(item_id)
-    reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
+        seen.add(key)
+    reading.call(data.get("name"), data.get("arguments"), call_id, where)
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -153,14 +155,16 @@ def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None
 
 
 def _first_item(data: Mapping[str, Any], reading: Reading) -> bool:
-    """Whether the item is read for the first time in this run: once per item ``id``
-    (``read_responses_call`` does the same inline, for speed)."""
+    """Whether the item is read for the first time in this run: once per item ``id`` and
+    ``call_id`` together, since an SDK may give all its items one placeholder id
+    (openai-agents' ``"__fake_id__"``), each with its own call id."""
     item_id = data.get("id")
     if item_id is None:
         return True
-    if item_id in reading.item_ids:
+    key = (item_id, _call_id(data))
+    if key in reading.item_ids:
         return False
-    reading.item_ids.add(item_id)
+    reading.item_ids.add(key)
     return True
 
 

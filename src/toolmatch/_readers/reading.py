@@ -82,6 +82,12 @@ _PROBED_ATTRIBUTES = (
 _PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
 
 
+# Ids that SDKs give every item they make of a provider's output that has none: no identity.
+# openai-agents writes "__fake_id__" (agents.models.fake_id) on the items and responses of
+# Chat Completions, LiteLLM and any-llm models.
+_PLACEHOLDER_IDS = frozenset({"__fake_id__"})
+
+
 class Reading:
     """One ``to_calls`` run: calls in order of first appearance, results to pair by id.
 
@@ -279,9 +285,10 @@ class Reading:
         one: a message counts once per id, however many snapshots, stream modes or final
         objects repeat it (docs/formats.md, "Counted once"). The chunks of one id are all
         read (they assemble one message); once a message of that id was read, whole or in
-        chunks, a later whole one or chunk of it is not. No id (``None``): always read.
+        chunks, a later whole one or chunk of it is not. No id (``None``), or a placeholder
+        that every message of a run shares (``_PLACEHOLDER_IDS``): always read.
         """
-        if type(message_id) is not str or not message_id:
+        if type(message_id) is not str or not message_id or message_id in _PLACEHOLDER_IDS:
             return True
         seen = self._message_ids
         if seen is None:

@@ -82,9 +82,8 @@ class Loosening:
         self.read_only = frozenset(read_only)
 
     def ignored_read_only(self) -> list[str]:
-        """The tools that ``varying`` ignores in every turn: those the definitions mark
-        read-only (``strict`` keeps every call). Whether and how often an agent looks
-        something up changes nothing, and a few runs cannot show how much that varies."""
+        """The tools, in the definitions' order, that ``varying`` may ignore: those the
+        definitions mark read-only (``strict`` keeps every call)."""
         if self.level != "varying":
             return []
         return [name for name in self.definitions if name in self.read_only]
@@ -113,17 +112,19 @@ def read_only_tools(tools: object) -> frozenset[str]:
     return frozenset(names)
 
 
-def loosened(values: list[Any], how: Loosening, schema: object = None) -> tuple[Any, str | None]:
+def loosened(
+    values: list[Any], how: Loosening, schema: object = None, key: object = None
+) -> tuple[Any, str | None]:
     """The spec value accepting every one of ``values``, and its comment when it is loosened
     (``observed: ...; rule: NAME``): the values as recorded when they are all equal, else
     what the first rule that fits makes of them. ``schema`` is the values' JSON schema from
-    a tool definition, when one is given."""
+    a tool definition, when one is given, and ``key`` the argument they are the values of."""
     first = values[0]
     if all_equal(values):
         return node(escaped(first)), None
     schema = schema if isinstance(schema, dict) else {}
     if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
-        return mapping_node(values, how, schema.get("properties"), data=True), None
+        return mapping_node(values, how, schema, data=True), None
     if isinstance(first, list) and all(isinstance(value, list) for value in values):
         return _sequence(values, how, schema.get("items"))
     kinds = _kinds(values)
@@ -134,7 +135,10 @@ def loosened(values: list[Any], how: Loosening, schema: object = None) -> tuple[
     enum = schema.get("enum")
     if isinstance(enum, list) and all(any(all_equal([v, e]) for e in enum) for v in values):
         return node({"$one_of": [escaped(item) for item in enum]}), _observed(values, "enum")
-    if kind == "number":
+    declared = _declared(values, schema, key)
+    if declared is not None:
+        value, rule = declared
+    elif kind == "number":
         value, rule = _number(values, how)
     elif kind == "str":
         value, rule = _string(values, how, schema)
@@ -179,19 +183,29 @@ def _kind(value: Any) -> str:
 
 
 def mapping_node(
-    values: list[dict[str, Any]], how: Loosening, properties: object, *, data: bool
+    values: list[dict[str, Any]], how: Loosening, schema: object, *, data: bool
 ) -> Any:
-    """A mapping of every key of ``values``; a key missing from some is ``$maybe``. A data
-    mapping whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others).
-    ``properties`` are the keys' JSON schemas, when a definition gives them."""
+    """A mapping of every key of ``values``; a key missing from some is ``$maybe``, and so
+    is one that varies and that ``schema`` (the mapping's JSON schema, when a definition
+    gives it) defines but leaves out of the ``required`` list it gives. A data mapping
+    whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others)."""
     comments = ruamel_comments()
     mapping = comments.CommentedMap()
-    schemas = properties if isinstance(properties, dict) else {}
+    schema = schema if isinstance(schema, dict) else {}
+    schemas = schema.get("properties")
+    schemas = schemas if isinstance(schemas, dict) else {}
+    required = schema.get("required")  # not given: no evidence of what is optional
     keys = list(dict.fromkeys(key for value in values for key in value))
     for key in keys:
         present = [value[key] for value in values if key in value]
-        value, comment = loosened(present, how, schemas.get(key))
-        if len(present) < len(values):
+        value, comment = loosened(present, how, schemas.get(key), key)
+        optional = isinstance(required, list) and key in schemas and key not in required
+        if comment and optional and len(present) == len(values):
+            # The agent chose to send it, and sent something else each time: the next run
+            # may leave it out, as the definition allows.
+            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
+            comment += "; optional by definition"
+        elif len(present) < len(values):
             value = flow_if_short(comments.CommentedMap({"$maybe": value}))
             missing = f"missing in {len(values) - len(present)} of {len(values)}"
             comment = f"{comment}; {missing}" if comment else missing
@@ -220,6 +234,42 @@ def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[A
         return flow_if_short(sequence), None
     every = [item for value in values for item in value]
     return node({"$each": loosened(every, how, items)[0]}), _observed(values, "each")
+
+
+# What a definition declares -----------------------------------------------------------------
+
+# A definition's ``format``: the matcher every value of that format passes, at every level
+# (the definition declares the shape, as an id's own shape does), and the rule's name.
+_FORMATS: dict[str, tuple[Any, Any, str]] = {
+    "uuid": (IsUUID(), {"$uuid": True}, "uuid"),
+    "email": (IsEmail(), {"$email": True}, "email"),
+    "idn-email": (IsEmail(), {"$email": True}, "email"),
+    "uri": (IsURL(), {"$url": {}}, "url"),
+    "url": (IsURL(), {"$url": {}}, "url"),
+    "iri": (IsURL(), {"$url": {}}, "url"),
+    "date": (IsDate(), {"$date": True}, "date"),
+    "date-time": (IsDatetime(), {"$datetime": True}, "datetime"),
+}
+_ID_KEY = re.compile(r"(?i)(?:.*[_-])?id|.*[a-z]Id|.*ID")  # order_id, orderId, ID
+
+
+def _declared(values: list[Any], schema: dict[str, Any], key: object) -> tuple[Any, str] | None:
+    """What the definition says the values are, when every value is that: a ``format``'s
+    shape, or, for an ``integer`` argument named as an id (``order_id``, ``userId``), any
+    whole number (an id is not a quantity, however few digits it has)."""
+    shape = _FORMATS.get(schema.get("format"))  # type: ignore[arg-type]
+    if shape is not None:
+        matcher, value, rule = shape
+        if all(matcher == item for item in values):
+            return value, f"{rule} (definition)"
+    if (
+        schema.get("type") == "integer"
+        and isinstance(key, str)
+        and _ID_KEY.fullmatch(key)
+        and all(type(item) is int for item in values)
+    ):
+        return {"$type": "int"}, "id-number (definition)"
+    return None
 
 
 # Numbers -------------------------------------------------------------------------------------
@@ -308,7 +358,7 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     same text but for case, whitespace or separators, email addresses, URLs, a few short
     words seen again, then an identifier's shape, free text; ``strict`` writes the values
     seen instead of anything but an identifier."""
-    timed = _timed(values, schema)
+    timed = _timed(values)
     if timed is not None:
         return timed
     if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
@@ -339,9 +389,8 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     return {"$type": "str"}, "any-string"
 
 
-def _timed(values: list[str], schema: dict[str, Any]) -> tuple[Any, str] | None:
-    """A UUID, datetime or date when every value is one (a definition's ``format`` first)."""
-    declared = schema.get("format")
+def _timed(values: list[str]) -> tuple[Any, str] | None:
+    """A UUID, datetime or date when every value is one."""
     if all(IsUUID() == value for value in values):
         import uuid
 
@@ -353,8 +402,6 @@ def _timed(values: list[str], schema: dict[str, Any]) -> tuple[Any, str] | None:
         # No window around the recorded instants: a run tomorrow writes tomorrow's time.
         for aware in (True, False):
             if all(IsDatetime(tz_aware=aware) == value for value in values):
-                if declared == "date-time":
-                    return {"$datetime": True}, "datetime (definition)"
                 return {"$datetime": {"tz_aware": aware}}, "datetime"
         return {"$datetime": True}, "datetime"
     if all(IsDate() == value for value in values):

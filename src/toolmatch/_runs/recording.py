@@ -250,29 +250,41 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     name, so the turn stays ``exhaustive`` and an unexpected tool still fails it; when an
     expected tool is called more often in some runs, those calls are left out and the turn
     is not ``exhaustive`` (an ignored name would hide the expected calls too), unless the
-    left-out calls' arguments tell them apart. The tools the definitions mark read-only
-    (MCP's ``readOnlyHint``) are ignored (:meth:`Loosening.ignored_read_only`)."""
+    left-out calls' arguments tell them apart. A tool the definitions mark read-only
+    (MCP's ``readOnlyHint``, :meth:`Loosening.ignored_read_only`) is ignored by name when
+    no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
+    calls vary, and a lookup changes nothing. One every run calls as often stays expected."""
     comments = ruamel_comments()
     read_only = how.ignored_read_only()
-    called = [
-        name for name in read_only if any(call.name == name for calls in runs for call in calls)
-    ]
-    runs = [[call for call in calls if call.name not in read_only] for calls in runs]
-    pairs = _paired(runs)
+    called = {call.name for calls in runs for call in calls}
+    varying: set[str] = set()  # read-only tools whose calls vary, ignored by name
+    while True:
+        kept: list[Sequence[ToolCall]] = [
+            [call for call in calls if call.name not in varying] for calls in runs
+        ]
+        pairs = _paired(kept)
+        left_out = _left_out(kept, pairs)
+        patterns: list[Any] = []
+        blocked = None
+        for name in dict.fromkeys(call.name for call, _ in left_out.values()):
+            pattern = _ignored(name, kept, pairs, left_out, how)
+            if pattern is None:
+                blocked = name
+                break
+            patterns.append(pattern)
+        if blocked is None or blocked not in read_only:
+            break
+        varying.add(blocked)
+    runs = kept
+    by_name = [name for name in read_only if name in varying or name not in called]
     turn = comments.CommentedMap()
     if len(pairs) >= 2 and all(
         all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
         for run in range(len(runs))
     ):
         turn["ordered"] = True
-    left_out = _left_out(runs, pairs)
-    ignored = [node({"name": exact_name(name)}) for name in read_only]
-    for name in dict.fromkeys(call.name for call, _ in left_out.values()):
-        pattern = _ignored(name, runs, pairs, left_out, how)
-        if pattern is None:
-            break
-        ignored.append(pattern)
-    else:
+    ignored = [node({"name": exact_name(name)}) for name in by_name] + patterns
+    if blocked is None:
         turn["exhaustive"] = True
         if ignored:
             turn["ignore"] = comments.CommentedSeq(ignored)
@@ -286,8 +298,9 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
     notes = []
-    if called:
-        notes.append("ignored, read-only by definition: " + ", ".join(map(shown, called)))
+    if varying:
+        listed = [name for name in by_name if name in varying]
+        notes.append("ignored, read-only by definition: " + ", ".join(map(shown, listed)))
     if left_out:
         notes.append(_listed(left_out, "ignored" if "ignore" in turn else "left out"))
     if notes:
@@ -447,6 +460,6 @@ def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
         return tool
     tool["exact"] = True
     if any(call.args for call in calls):
-        properties = (how.schema(calls[0].name) or {}).get("properties")
-        tool["args"] = mapping_node([call.args for call in calls], how, properties, data=False)
+        schema = how.schema(calls[0].name)
+        tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
     return tool

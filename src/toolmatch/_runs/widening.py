@@ -193,7 +193,7 @@ def _widen_args(
         if all_equal(observed):
             written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
         else:
-            written = plain_data(loosened(observed, how, _schema(how, tool, key))[0])
+            written = plain_data(loosened(observed, how, _schema(how, tool, key), key)[0])
             if len(present) < len(calls):
                 written = {"$maybe": written}
         plan.edits.append(Replace((*path, key), written))

@@ -97,11 +97,11 @@ ENUM_DEFINITION = [
         ),
         (
             [39.99, 40.01],
-            "{$between: [39.97, 40.03]}  # observed: 39.99, 40.01; rule: spread",
-            40.03,
-            40.04,
+            "{$between: [39.93, 40.07]}  # observed: 39.99, 40.01; rule: spread",
+            40.07,
+            40.08,
         ),
-        ([3, 5, 4], "{$between: [1, 7]}  # observed: 3, 5, 4; rule: spread", 7, 8),
+        ([3, 5, 4], "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread", 9, 10),
         (
             ["ana@example.com", "bo@example.org"],
             '{$email: true}  # observed: "ana@example.com", "bo@example.org"; rule: email',
@@ -115,7 +115,7 @@ ENUM_DEFINITION = [
             "http://example.net",
             "example.net/a",
         ),
-        ([1, 2], "{$between: [0, 3]}  # observed: 1, 2; rule: spread", 0, -1),
+        ([1, 2], "{$between: [0, 5]}  # observed: 1, 2; rule: spread", 5, 6),
         (
             [48213, 50877, 91002],
             "{$type: int}  # observed: 48213, 50877, 91002; rule: id-number",
@@ -413,7 +413,7 @@ def test_a_format_the_values_do_not_all_have_steers_nothing() -> None:
 
 def test_an_integer_that_is_no_id_keeps_its_range() -> None:
     line, _case = one_value([3, 5, 4], tools=defined({"type": "integer"}))
-    assert line == "{$between: [1, 7]}  # observed: 3, 5, 4; rule: spread"
+    assert line == "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread"
 
 
 def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() -> None:
@@ -436,7 +436,7 @@ def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() ->
     ]
     text = written(recorded_case("c", runs, tools=tools))
     assert text.split("    args:\n", 1)[1] == (
-        "      party: {$between: [3, 6]}  # observed: 4, 5; rule: spread\n"
+        "      party: {$between: [2, 7]}  # observed: 4, 5; rule: spread\n"
         '      note: {$maybe: {$type: str}}  # observed: "Window seat, please", "A quiet table", '
         '"Birthday dinner"; rule: text; optional by definition\n'
     )

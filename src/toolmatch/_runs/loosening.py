@@ -4,7 +4,8 @@ Each rule has a name, written in the value's comment beside what was observed
 (``# observed: "Paris", "paris"; rule: case-only``), so a reviewer sees why a value became
 what it is. The rules aim at the runs not recorded yet: a value that differs only in case
 is ``$fuzzy``, a few short words seen again are ``$one_of``, an identifier keeps its
-shape, text is any string, and a number gets a range as wide again as its spread.
+shape, text is any string, and a number gets a range widened by its spread, the more so
+the fewer runs there are.
 
 ``Loosening`` holds the level (``varying``, or ``strict``: only ids, times and UUIDs are
 loosened, anything else that varies is one of the values seen) and the tools' definitions
@@ -293,15 +294,26 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
 
 
 def _spread(values: list[Any]) -> dict[str, Any]:
-    """``$between`` the smallest less the spread and the largest plus it (never below zero
-    when no value is), as precise as the most precise value."""
+    """``$between`` the smallest and the largest of the ``k`` values, each widened by
+    ``w = s * (k + 1) / (k - 1)``, ``s`` their spread (never below zero when no value is;
+    whole numbers widened to whole numbers, others as precise as the most precise value).
+
+    The fewer runs, the less of the noise they show: the range of ``k`` values covers on
+    average a share ``(k - 1) / (k + 1)`` of what they are drawn from, whatever that is, so
+    the spread is scaled by its inverse (3 at two runs, 2 at three, 1.5 at five), and never
+    by less than the spread itself."""
     low, high = min(values), max(values)
     spread = high - low
     if not all(math.isfinite(value) for value in (low, high, spread)):
         return {"$between": [low, high]}
-    widened_low, widened_high = low - spread, high + spread
+    count = len(values)
+    if all(type(value) is int for value in values):
+        widening: Any = -(-spread * (count + 1) // (count - 1))  # rounded up: whole numbers
+    else:
+        widening = spread * (count + 1) / (count - 1)
+    widened_low, widened_high = low - widening, high + widening
     if low >= 0:
-        widened_low = max(widened_low, 0 if isinstance(low, int) else 0.0)
+        widened_low = max(widened_low, 0 if isinstance(widened_low, int) else 0.0)
     if not all(type(value) is int for value in values):
         places = max(_decimals(value) for value in values)
         widened_low = min(round(widened_low, places), low)

@@ -138,6 +138,8 @@ def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None
     for k in (3, 5):
         for figure in ("held-out good runs passing", "mutated runs caught"):
             assert f"generator, k={k}, {figure}: --loosen varying" in output
+            # with the generator's definitions too, side by side
+            assert f"generator, k={k}, {figure}: --loosen varying --tools" in output
             assert "vs today's rules (main 0592d7f, recorded)" in output
     assert "generator, k=10, mutated runs caught: --loosen varying" in output
     for figure in ("other rewarded trials passing", "unrewarded trials caught"):

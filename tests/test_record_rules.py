@@ -414,6 +414,18 @@ def test_a_format_the_values_do_not_all_have_steers_nothing() -> None:
 def test_an_integer_that_is_no_id_keeps_its_range() -> None:
     line, _case = one_value([3, 5, 4], tools=defined({"type": "integer"}))
     assert line == "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread"
+    assert [integer_rule(key) for key in ("paid", "valid", "idle")] == ["spread"] * 3
+    named = ("id", "userId", "USER_ID", "order-id", "userID")
+    assert [integer_rule(key) for key in named] == ["id-number (definition)"] * 5
+
+
+def integer_rule(key: str) -> str:
+    """The rule that loosens 3, 5, 4 in argument ``key``, which the definition types integer."""
+    tools = read_tool_definitions(
+        [{"name": "f", "parameters": {"properties": {key: {"type": "integer"}}}}]
+    )
+    runs = [[[ToolCall("f", {key: value})]] for value in (3, 5, 4)]
+    return written(recorded_case("c", runs, tools=tools)).rstrip("\n").split("rule: ")[1]
 
 
 def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() -> None:

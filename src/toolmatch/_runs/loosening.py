@@ -251,7 +251,8 @@ _FORMATS: dict[str, tuple[Any, Any, str]] = {
     "date": (IsDate(), {"$date": True}, "date"),
     "date-time": (IsDatetime(), {"$datetime": True}, "datetime"),
 }
-_ID_KEY = re.compile(r"(?i)(?:.*[_-])?id|.*[a-z]Id|.*ID")  # order_id, orderId, ID
+# order_id, order-id, ORDER_ID, id, orderId, userID; never paid, valid
+_ID_KEY = re.compile(r"(?:.*[_-])?(?:id|Id|ID)|.*[a-z0-9](?:Id|ID)")
 
 
 def _declared(values: list[Any], schema: dict[str, Any], key: object) -> tuple[Any, str] | None:

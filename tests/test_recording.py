@@ -556,6 +556,36 @@ def test_widening_drops_ordered_when_a_new_run_calls_in_another_order() -> None:
     assert plan.not_done == []
 
 
+def test_widening_follows_the_definitions_as_recording_does() -> None:
+    tools = read_tool_definitions(
+        [
+            {
+                "name": "book",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "party": {"type": "integer"},
+                        "note": {"type": "string"},
+                        "table_id": {"type": "integer"},
+                    },
+                    "required": ["party", "table_id"],
+                },
+            }
+        ]
+    )
+    first = [[ToolCall("book", {"party": 4, "note": "Window seat", "table_id": 12})]]
+    spec = plain_data(recorded_spec([recorded_case("c", [first])]))
+    more = [[ToolCall("book", {"party": 5, "note": "A quiet table", "table_id": 7})]]
+    plan = widening(spec, {"c": [more]}, tools=tools)
+    widened = apply_to_data(spec, plan.edits)
+    assert widened["test_cases"][0]["expected_tools"][0]["args"] == {
+        "party": {"$between": [1, 8]},
+        "note": {"$maybe": {"$type": "str"}},  # optional by definition, as record writes it
+        "table_id": {"$type": "int"},  # an integer id by definition
+    }
+    assert plan.not_done == []
+
+
 @settings(
     max_examples=200,
     deadline=None,

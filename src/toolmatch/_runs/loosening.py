@@ -46,6 +46,7 @@ __all__ = [
     "flow_if_short",
     "loosened",
     "node",
+    "optional_by_definition",
     "read_only_tools",
     "ruamel_comments",
     "shown",
@@ -195,15 +196,11 @@ def mapping_node(
     schema = schema if isinstance(schema, dict) else {}
     schemas = schema.get("properties")
     schemas = schemas if isinstance(schemas, dict) else {}
-    required = schema.get("required")  # not given: no evidence of what is optional
     keys = list(dict.fromkeys(key for value in values for key in value))
     for key in keys:
         present = [value[key] for value in values if key in value]
         value, comment = loosened(present, how, schemas.get(key), key)
-        optional = isinstance(required, list) and key in schemas and key not in required
-        if comment and optional and len(present) == len(values):
-            # The agent chose to send it, and sent something else each time: the next run
-            # may leave it out, as the definition allows.
+        if comment and optional_by_definition(schema, key) and len(present) == len(values):
             value = flow_if_short(comments.CommentedMap({"$maybe": value}))
             comment += "; optional by definition"
         elif len(present) < len(values):
@@ -238,6 +235,29 @@ def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[A
 
 
 # What a definition declares -----------------------------------------------------------------
+
+
+def optional_by_definition(schema: object, key: str) -> bool:
+    """Whether ``schema`` (an object's JSON schema from a definition) defines ``key`` and
+    leaves it out of the ``required`` list it gives (none given: no evidence either way).
+    An argument that varies and is optional is ``$maybe``: the agent chose to send it, and
+    sent something else each time, so the next run may leave it out.
+
+    >>> optional_by_definition({"properties": {"q": {}, "n": {}}, "required": ["q"]}, "n")
+    True
+    >>> optional_by_definition({"properties": {"q": {}, "n": {}}}, "n")
+    False
+    """
+    if not isinstance(schema, dict):
+        return False
+    properties, required = schema.get("properties"), schema.get("required")
+    return (
+        isinstance(properties, dict)
+        and key in properties
+        and isinstance(required, list)
+        and (key not in required)
+    )
+
 
 # A definition's ``format``: the matcher every value of that format passes, at every level
 # (the definition declares the shape, as an id's own shape does), and the rule's name.

@@ -502,18 +502,41 @@ def run_sets(draw: st.DrawFn) -> Runs:
     return runs
 
 
+BOOK_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "n": {"type": "string", "format": "email"},
+        "y": {"type": "string", "format": "date"},
+        "yes": {"type": "string", "enum": ["a", "b"]},
+        "regex": {"type": "object", "properties": {"a": {"format": "uuid"}}, "required": []},
+    },
+    "required": ["id"],
+}
+
+
 @settings(
     max_examples=300,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(run_sets(), st.sampled_from(["none", "strict", "varying"]), st.sampled_from([(), ["fetch"]]))
+@given(
+    run_sets(),
+    st.sampled_from(["none", "strict", "varying"]),
+    st.sampled_from([(), ["fetch"]]),
+    st.booleans(),
+)
 def test_a_recorded_spec_never_fails_a_run_it_was_recorded_from(
-    runs: Runs, loosen: str, read_only: list[str]
+    runs: Runs, loosen: str, read_only: list[str], schemas: bool
 ) -> None:
-    # A read-only tool (by its definition) is ignored; the others are loosened as always.
-    tools = read_tool_definitions([{"name": name} for name in read_only])
+    # A read-only tool (by its definition) may be ignored; the others are loosened as
+    # always, steered by the schemas of "book" when given (formats, an integer id, an
+    # enum, optional arguments), whatever the runs send.
+    definitions: list[dict[str, Any]] = [{"name": name} for name in read_only]
+    if schemas:
+        definitions.append({"name": "book", "parameters": BOOK_SCHEMA})
+    tools = read_tool_definitions(definitions)
     text = written(recorded_case("case", runs, loosen=loosen, tools=tools, read_only=read_only))
     [case] = load_test_cases(yaml.safe_load(text))
     if loosen != "none":

@@ -267,15 +267,17 @@ def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
     assert not case.passes([[OPEN, SEARCH, SEARCH]])
 
 
+READ_ONLY = [
+    {"name": "get_user", "annotations": {"readOnlyHint": True}},
+    {"name": "list_airports", "annotations": {"readOnlyHint": True}},
+    {"name": "open_doc", "annotations": {"readOnlyHint": False}},
+]
+
+
 def test_read_only_tools_by_definition_are_ignored_in_varying_kept_in_strict() -> None:
     lookup = ToolCall("get_user", {"user_id": "u1"})
     runs = [[[lookup, OPEN]], [[lookup, lookup, OPEN]]]
-    definitions = [
-        {"name": "get_user", "annotations": {"readOnlyHint": True}},
-        {"name": "list_airports", "annotations": {"readOnlyHint": True}},
-        {"name": "open_doc", "annotations": {"readOnlyHint": False}},
-    ]
-    tools = read_tool_definitions(definitions)
+    tools = read_tool_definitions(READ_ONLY)
     read_only = ["get_user", "list_airports"]
     text = written(recorded_case("c", runs, tools=tools, read_only=read_only))
     assert text == textwrap.dedent("""\
@@ -303,12 +305,7 @@ def test_read_only_tools_by_definition_are_ignored_in_varying_kept_in_strict() -
 def test_a_read_only_tool_every_run_calls_as_often_stays_expected() -> None:
     lookup = ToolCall("get_user", {"user_id": "u1"})
     runs = [[[lookup, OPEN]], [[lookup, OPEN]], [[lookup, OPEN]]]
-    definitions = [
-        {"name": "get_user", "annotations": {"readOnlyHint": True}},
-        {"name": "list_airports", "annotations": {"readOnlyHint": True}},
-        {"name": "open_doc", "annotations": {"readOnlyHint": False}},
-    ]
-    tools = read_tool_definitions(definitions)
+    tools = read_tool_definitions(READ_ONLY)
     text = written(recorded_case("c", runs, tools=tools, read_only=["get_user", "list_airports"]))
     assert text.split("  - name: {$literal: open_doc}")[0] == textwrap.dedent("""\
         test_cases:

@@ -640,27 +640,30 @@ def _tau_tasks() -> dict[int, list[tuple[float, list[Any]]]]:
     return tasks
 
 
-def _measure_real(level: str, tools: Any = None) -> tuple[float, float, int, int]:
+def _measure_real(
+    level: str, tools: Any = None, recorded: int = 2, least: int = 3
+) -> tuple[float, float | None, int, int]:
     """(other rewarded passing, unrewarded failing, how many checks of each) for ``level``:
-    every pair of a task's rewarded trials records a spec, checked against its other trials."""
+    in every task with at least ``least`` rewarded trials, every ``recorded`` of them record
+    a spec, checked against the task's other trials (caught is ``None`` without any)."""
     from toolmatch import to_calls
 
     good = passed = bad = caught = 0
     for task, trials in sorted(_tau_tasks().items()):
         rewarded = [to_calls(messages) for reward, messages in trials if reward == 1.0]
         failed = [to_calls(messages) for reward, messages in trials if reward != 1.0]
-        if len(rewarded) < 3:
+        if len(rewarded) < least:
             continue
-        for pair in itertools.combinations(range(len(rewarded)), 2):
-            pair_runs = [[rewarded[i]] for i in pair]
-            spec = _spec_case(f"task {task}", pair_runs, level, read=False, tools=tools)
-            for other in set(range(len(rewarded))) - set(pair):
+        for chosen in itertools.combinations(range(len(rewarded)), recorded):
+            runs = [[rewarded[i]] for i in chosen]
+            spec = _spec_case(f"task {task}", runs, level, read=False, tools=tools)
+            for other in set(range(len(rewarded))) - set(chosen):
                 good += 1
                 passed += spec.passes([rewarded[other]])
             for calls in failed:
                 bad += 1
                 caught += not spec.passes([calls])
-    return passed / good, caught / bad, good, bad
+    return passed / good, caught / bad if bad else None, good, bad
 
 
 def _percent(share: float) -> str:
@@ -751,5 +754,16 @@ def run(config: Config) -> Section:
             for contender, shares in real.items()
         )
         + f"; {TODAY_NAME} {_percent(TODAY_REAL[0])} / {_percent(TODAY_REAL[1])}"
+    )
+    # More trials, on the tasks that have four rewarded ones (no unrewarded trial among
+    # them): what a third recorded trial adds.
+    more = []
+    for recorded in (2, 3):
+        for contender, given in (("--loosen varying", None), (WITH_TOOLS, tools)):
+            share, _, checks, _ = _measure_real("varying", given, recorded, least=4)
+            more.append(f"from {recorded}, {contender} {_percent(share)} of {checks}")
+    section.notes.append(
+        "tau-bench airline, tasks with four rewarded trials, other rewarded passing: "
+        + "; ".join(more)
     )
     return section

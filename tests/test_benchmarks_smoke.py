@@ -145,4 +145,5 @@ def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None
     for figure in ("other rewarded trials passing", "unrewarded trials caught"):
         assert f"tau-bench airline, 2 rewarded trials, {figure}: --loosen varying --tools" in output
     assert "caught by mutation: wrong constant" in output
+    assert "tau-bench airline, tasks with four rewarded trials, other rewarded passing: " in output
     assert "ERROR" not in output

@@ -454,3 +454,9 @@ def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() ->
     assert not case.passes([[ToolCall("book", {"note": "Near the door"})]])  # party required
     constant = [[[ToolCall("book", {"party": 4, "note": "Near the door"})]]] * 2
     assert "      note: Near the door\n" in written(recorded_case("c", constant, tools=tools))
+
+
+def test_a_definition_whose_format_or_type_is_no_name_steers_nothing() -> None:
+    for schema in ({"format": ["uuid"]}, {"format": {"x": 1}}, {"type": ["integer"]}):
+        line, _case = one_value(UUIDS, tools=defined(schema))
+        assert line.endswith("; rule: uuid"), schema

@@ -279,7 +279,8 @@ def _declared(values: list[Any], schema: dict[str, Any], key: object) -> tuple[A
     """What the definition says the values are, when every value is that: a ``format``'s
     shape, or, for an ``integer`` argument named as an id (``order_id``, ``userId``), any
     whole number (an id is not a quantity, however few digits it has)."""
-    shape = _FORMATS.get(schema.get("format"))  # type: ignore[arg-type]
+    declared = schema.get("format")
+    shape = _FORMATS.get(declared) if isinstance(declared, str) else None
     if shape is not None:
         matcher, value, rule = shape
         if all(matcher == item for item in values):

@@ -460,3 +460,14 @@ def test_a_definition_whose_format_or_type_is_no_name_steers_nothing() -> None:
     for schema in ({"format": ["uuid"]}, {"format": {"x": 1}}, {"type": ["integer"]}):
         line, _case = one_value(UUIDS, tools=defined(schema))
         assert line.endswith("; rule: uuid"), schema
+
+
+def test_extra_calls_shown_alike_are_each_ignored() -> None:
+    # Their comments cut both to the same 40 characters; the ignore entry is made of both.
+    long = "a query long enough to be cut in the comment"
+    extra = [ToolCall("search", {"q": long, "page": 2}), ToolCall("search", {"q": long})]
+    runs = [[[SEARCH, extra[0], OPEN]], [[SEARCH, OPEN]], [[SEARCH, extra[1], OPEN]]]
+    text = written(recorded_case("c", runs))
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs), text
+    assert not case.passes([[SEARCH, SEARCH, OPEN]])

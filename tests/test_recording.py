@@ -548,6 +548,45 @@ def test_a_recorded_spec_never_fails_a_run_it_was_recorded_from(
         assert case.passes(run), (text, run)
 
 
+schema_values = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "type": st.one_of(st.sampled_from(["integer", "string", "number"]), json_values),
+            "format": st.one_of(st.sampled_from(["uuid", "email", "uri", "date"]), json_values),
+            "enum": st.one_of(st.lists(st.sampled_from(["a", "b", 1, None])), json_values),
+        },
+    ),
+)
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    run_sets(),
+    st.dictionaries(argument_names, schema_values, max_size=4),
+    st.one_of(st.none(), st.lists(argument_names, max_size=3)),
+)
+def test_any_definition_steers_without_raising_and_never_fails_the_runs(
+    runs: Runs, properties: dict[str, Any], required: Any
+) -> None:
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    if required is not None:
+        parameters["required"] = required
+    tools = read_tool_definitions([{"name": "book", "parameters": parameters}])
+    text = written(recorded_case("case", runs, tools=tools))
+    [case] = load_test_cases(yaml.safe_load(text))
+    count = kept_turn_count(runs)
+    for run in runs:
+        if len(run) == count:
+            assert case.passes(run), (text, run)
+
+
 @settings(
     max_examples=300,
     deadline=None,

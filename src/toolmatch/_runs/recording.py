@@ -415,25 +415,26 @@ def _likeness(expected: ToolCall, call: ToolCall) -> int:
 def _left_out(
     runs: list[Sequence[ToolCall]], pairs: list[list[int]]
 ) -> dict[str, tuple[ToolCall, list[int]]]:
-    """The calls of some runs that no expectation stands for, by how they are shown, each
-    with the runs (from 1) that make it."""
+    """The calls of some runs that no expectation stands for, each once (by its name,
+    arguments and parse error, whole: two calls shown alike are two calls), with the runs
+    (from 1) that make it."""
     missing: dict[str, tuple[ToolCall, list[int]]] = {}
     for run, calls in enumerate(runs):
         kept = {pair[run] for pair in pairs}
         for index, call in enumerate(calls):
             if index not in kept:
-                text = f"{shown(call.name)} {shown(call.args)}"
-                missing.setdefault(text, (call, []))[1].append(run + 1)
+                identity = repr((call.name, call.args, call.parse_error))
+                missing.setdefault(identity, (call, []))[1].append(run + 1)
     return missing
 
 
 def _listed(missing: dict[str, tuple[ToolCall, list[int]]], verb: str) -> str:
     """The comment listing the calls :func:`_left_out` found."""
     listed = []
-    for text, (_, numbers) in list(missing.items())[:_SHOWN_CALLS]:
+    for call, numbers in list(missing.values())[:_SHOWN_CALLS]:
         numbers = list(dict.fromkeys(numbers))
         where = f"run {numbers[0]}" if len(numbers) == 1 else f"runs {_numbers(numbers)}"
-        listed.append(f"{text} in {where}")
+        listed.append(f"{shown(call.name)} {shown(call.args)} in {where}")
     more = len(missing) - _SHOWN_CALLS
     text = f"{verb}, not in every run: " + "; ".join(listed)
     return text + (f"; and {more} more" if more > 0 else "")

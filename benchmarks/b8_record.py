@@ -16,7 +16,9 @@ its own seed, through ``recorded_case`` (what ``toolmatch record`` runs), loaded
 Recorders side by side: ``--loosen none`` (the exact recording), today's rules (main at
 commit ``0592d7f``, before record v2: its figures were measured once with that commit's
 code on the same generator and seeds, and are shown as recorded, since its rules no longer
-exist in the code), ``--loosen strict`` and ``--loosen varying`` (the new rules).
+exist in the code), ``--loosen strict`` and ``--loosen varying`` (the new rules), and
+``--loosen varying --tools`` with the generator's tool definitions (:func:`generator_tools`:
+types, enums, formats, ``required`` and MCP's ``readOnlyHint``, as an agent is given them).
 
 A held-out good run a spec fails is, on this generator, one whose variation the k runs did
 not show: an enum value, a paraphrase or an optional call that happened to be the same in
@@ -63,6 +65,7 @@ TOOLS = DATA / "tau_bench_airline_tools.json"  # with readOnlyHint where a tool 
 TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809), 10: (0.960, 0.774)}
 TODAY_REAL = (0.727, 0.500)  # tau-bench: other rewarded passing, unrewarded caught
 TODAY_NAME = "today's rules (main 0592d7f, recorded)"
+WITH_TOOLS = "--loosen varying --tools"  # with the generator's definitions (generator_tools)
 
 # The generator -------------------------------------------------------------------------------
 
@@ -303,6 +306,155 @@ def _cases() -> list[Case]:
     ]
 
 
+def _tool(
+    name: str,
+    properties: dict[str, Any],
+    required: Sequence[str],
+    *,
+    read_only: bool,
+) -> dict[str, Any]:
+    """An MCP tool definition, as an agent's MCP server lists it."""
+    return {
+        "name": name,
+        "inputSchema": {"type": "object", "properties": properties, "required": list(required)},
+        "annotations": {"readOnlyHint": read_only},
+    }
+
+
+_STR: dict[str, Any] = {"type": "string"}
+_INT: dict[str, Any] = {"type": "integer"}
+_NUMBER: dict[str, Any] = {"type": "number"}
+_TIME: dict[str, Any] = {"type": "string", "format": "date-time"}
+_UUID: dict[str, Any] = {"type": "string", "format": "uuid"}
+
+
+def _choice(*values: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+def generator_tools() -> list[dict[str, Any]]:
+    """The generator's tools as an agent is given them: each argument's type, the enums
+    (as a real API declares them: every value it takes, more than the cases use), formats,
+    ``required``, and ``readOnlyHint`` for the tools that change nothing. Written from what
+    each tool does, not from what the recorder makes of it."""
+    return [
+        _tool(
+            "get_weather",
+            {"city": _STR, "units": _choice("metric", "imperial"), "days": _INT},
+            ["city"],
+            read_only=True,
+        ),
+        _tool(
+            "translate",
+            {
+                "text": _STR,
+                "target": _choice("en", "fr", "de", "es", "it"),
+                "formal": {"type": "boolean"},
+            },
+            ["text", "target"],
+            read_only=True,
+        ),
+        _tool("lookup_order", {"order_id": _STR}, ["order_id"], read_only=True),
+        _tool(
+            "issue_refund",
+            {
+                "order_id": _STR,
+                "amount": _NUMBER,
+                "reason": _STR,
+                "currency": _choice("EUR", "USD", "GBP"),
+            },
+            ["order_id", "amount", "reason"],
+            read_only=False,
+        ),
+        _tool(
+            "find_restaurants",
+            {"city": _STR, "cuisine": _STR, "max_distance_km": _NUMBER},
+            ["city"],
+            read_only=True,
+        ),
+        _tool(
+            "check_availability",
+            {"restaurant_id": _STR, "time": _TIME, "party": _INT},
+            ["restaurant_id", "time", "party"],
+            read_only=True,
+        ),
+        _tool(
+            "book_table",
+            {
+                "restaurant_id": _STR,
+                "time": _TIME,
+                "party": _INT,
+                "note": _STR,
+                "request_id": _UUID,
+            },
+            ["restaurant_id", "time", "party", "request_id"],
+            read_only=False,
+        ),
+        _tool("get_user", {"user_id": _STR}, ["user_id"], read_only=True),
+        _tool("get_order_status", {"order_id": _STR}, ["order_id"], read_only=True),
+        _tool(
+            "escalate",
+            {
+                "order_id": _STR,
+                "priority": _choice("low", "normal", "high", "urgent"),
+                "summary": _STR,
+            },
+            ["order_id", "priority", "summary"],
+            read_only=False,
+        ),
+        _tool("get_balance", {"account": _STR}, ["account"], read_only=True),
+        _tool(
+            "transfer",
+            {
+                "from": _STR,
+                "to": _STR,
+                "amount": _NUMBER,
+                "memo": _STR,
+                "idempotency_key": _UUID,
+            },
+            ["from", "to", "amount", "idempotency_key"],
+            read_only=False,
+        ),
+        _tool(
+            "log_event",
+            {"at": _TIME, "kind": _choice("transfer", "refund", "login")},
+            ["at", "kind"],
+            read_only=False,
+        ),
+        _tool("search", {"query": _STR, "limit": _INT}, ["query"], read_only=True),
+        _tool(
+            "open_doc",
+            {"doc_id": _STR, "section": _choice("intro", "summary", "details", "appendix")},
+            ["doc_id"],
+            read_only=True,
+        ),
+        _tool(
+            "list_events",
+            {"day": {"type": "string", "format": "date"}, "calendar": _STR},
+            ["day"],
+            read_only=True,
+        ),
+        _tool(
+            "create_event",
+            {
+                "title": _STR,
+                "start": _TIME,
+                "duration_min": _INT,
+                "attendees": {"type": "array", "items": {"type": "string", "format": "email"}},
+            },
+            ["title", "start"],
+            read_only=False,
+        ),
+        _tool(
+            "send_invite",
+            {"event_ref": _STR, "channel": _choice("email", "chat", "sms")},
+            ["event_ref", "channel"],
+            read_only=False,
+        ),
+        _tool("delete_account", {"user_id": _STR}, ["user_id"], read_only=False),
+    ]
+
+
 # Mutations ------------------------------------------------------------------------------------
 
 Turns = list[list[dict[str, Any]]]
@@ -446,17 +598,20 @@ def _spec_case(
     return case
 
 
-def _measure(level: str, k: int, repeats: int) -> tuple[float, float, dict[str, float]]:
-    """(held-out good passing, mutations caught, caught by mutation) for ``level``: each
-    case recorded ``repeats`` times from k runs of its own seed, each spec checked against
-    HELD_OUT good runs of another seed and every mutation of each of them."""
+def _measure(
+    level: str, k: int, repeats: int, tools: Any = None
+) -> tuple[float, float, dict[str, float]]:
+    """(held-out good passing, mutations caught, caught by mutation) for ``level``, with the
+    tools' definitions ``tools`` (``--tools``) when given: each case recorded ``repeats``
+    times from k runs of its own seed, each spec checked against HELD_OUT good runs of
+    another seed and every mutation of each of them."""
     good = passed = mutated = caught = 0
     by_kind: dict[str, list[int]] = {kind: [0, 0] for kind in MUTATIONS}
     for index, case in enumerate(_cases()):
         for repeat in range(repeats):
             seed = CASES_SEED * 100_000 + index * 1000 + repeat
             rng = random.Random(seed)
-            spec = _spec_case(case.name, [case.run(rng) for _ in range(k)], level)
+            spec = _spec_case(case.name, [case.run(rng) for _ in range(k)], level, tools=tools)
             fresh = random.Random(seed + 500)
             for _ in range(HELD_OUT):
                 run = case.run(fresh)
@@ -485,37 +640,40 @@ def _tau_tasks() -> dict[int, list[tuple[float, list[Any]]]]:
     return tasks
 
 
-def _measure_real(level: str, tools: Any = None) -> tuple[float, float, int, int]:
+def _measure_real(
+    level: str, tools: Any = None, recorded: int = 2, least: int = 3
+) -> tuple[float, float | None, int, int]:
     """(other rewarded passing, unrewarded failing, how many checks of each) for ``level``:
-    every pair of a task's rewarded trials records a spec, checked against its other trials."""
+    in every task with at least ``least`` rewarded trials, every ``recorded`` of them record
+    a spec, checked against the task's other trials (caught is ``None`` without any)."""
     from toolmatch import to_calls
 
     good = passed = bad = caught = 0
     for task, trials in sorted(_tau_tasks().items()):
         rewarded = [to_calls(messages) for reward, messages in trials if reward == 1.0]
         failed = [to_calls(messages) for reward, messages in trials if reward != 1.0]
-        if len(rewarded) < 3:
+        if len(rewarded) < least:
             continue
-        for pair in itertools.combinations(range(len(rewarded)), 2):
-            pair_runs = [[rewarded[i]] for i in pair]
-            spec = _spec_case(f"task {task}", pair_runs, level, read=False, tools=tools)
-            for other in set(range(len(rewarded))) - set(pair):
+        for chosen in itertools.combinations(range(len(rewarded)), recorded):
+            runs = [[rewarded[i]] for i in chosen]
+            spec = _spec_case(f"task {task}", runs, level, read=False, tools=tools)
+            for other in set(range(len(rewarded))) - set(chosen):
                 good += 1
                 passed += spec.passes([rewarded[other]])
             for calls in failed:
                 bad += 1
                 caught += not spec.passes([calls])
-    return passed / good, caught / bad, good, bad
+    return passed / good, caught / bad if bad else None, good, bad
 
 
 def _percent(share: float) -> str:
     return f"{share * 100:.1f} %"
 
 
-def _goal(name: str, share: float) -> Figure:
+def _goal(name: str, share: float, contender: str) -> Figure:
     return Figure(
         name=name,
-        contender="--loosen varying",
+        contender=contender,
         reference="goal",
         value=_percent(share),
         reference_value="95.0 %",
@@ -543,52 +701,69 @@ def _versus(
 def run(config: Config) -> Section:
     section = Section("B8", TITLE)
     repeats = QUICK_REPEATS if config.quick else REPEATS
+    definitions = generator_tools()
     for k in KS:
-        results = {level: _measure(level, k, repeats) for level in LEVELS}
-        good, caught, by_kind = results["varying"]
-        if k in GOALS:
-            section.figures.append(_goal(f"generator, k={k}, held-out good runs passing", good))
-            section.figures.append(_goal(f"generator, k={k}, mutated runs caught", caught))
-        for what, position in (("held-out good runs passing", 0), ("mutated runs caught", 1)):
-            mine = results["varying"][position]
-            section.figures.append(
-                _versus(f"generator, k={k}, {what}", mine, "none", results["none"][position])
-            )
-            section.figures.append(
-                _versus(f"generator, k={k}, {what}", mine, TODAY_NAME, TODAY[k][position])
-            )
+        results = {f"--loosen {level}": _measure(level, k, repeats) for level in LEVELS}
+        results[WITH_TOOLS] = _measure("varying", k, repeats, definitions)
+        for contender in ("--loosen varying", WITH_TOOLS):
+            good, caught, _ = results[contender]
+            if k in GOALS:
+                what = f"generator, k={k}"
+                section.figures.append(
+                    _goal(f"{what}, held-out good runs passing", good, contender)
+                )
+                section.figures.append(_goal(f"{what}, mutated runs caught", caught, contender))
+            for what, position in (("held-out good runs passing", 0), ("mutated runs caught", 1)):
+                mine = results[contender][position]
+                name = f"generator, k={k}, {what}"
+                theirs = results["--loosen none"][position]
+                section.figures.append(_versus(name, mine, "none", theirs, contender))
+                today = TODAY[k][position]
+                section.figures.append(_versus(name, mine, TODAY_NAME, today, contender))
         section.notes.append(
             f"generator, k={k}, held-out good passing / mutations caught: "
             + "; ".join(
-                f"--loosen {level} {_percent(results[level][0])} / {_percent(results[level][1])}"
-                for level in LEVELS
+                f"{contender} {_percent(shares[0])} / {_percent(shares[1])}"
+                for contender, shares in results.items()
             )
             + f"; {TODAY_NAME} {_percent(TODAY[k][0])} / {_percent(TODAY[k][1])}"
         )
-        section.notes.append(
-            f"generator, k={k}, --loosen varying, caught by mutation: "
-            + ", ".join(f"{kind} {_percent(share)}" for kind, share in by_kind.items())
-        )
+        for contender in ("--loosen varying", WITH_TOOLS):
+            section.notes.append(
+                f"generator, k={k}, {contender}, caught by mutation: "
+                + ", ".join(
+                    f"{kind} {_percent(share)}" for kind, share in results[contender][2].items()
+                )
+            )
     tools = json.loads(TOOLS.read_text(encoding="utf-8"))
-    real = {level: _measure_real(level) for level in LEVELS}
-    real["varying --tools"] = _measure_real("varying", tools)
-    _, _, good_count, bad_count = real["none"]
+    real = {f"--loosen {level}": _measure_real(level) for level in LEVELS}
+    real[WITH_TOOLS] = _measure_real("varying", tools)
+    _, _, good_count, bad_count = real["--loosen none"]
     for what, position in (("other rewarded trials passing", 0), ("unrewarded trials caught", 1)):
         name = f"tau-bench airline, 2 rewarded trials, {what}"
-        mine = real["varying --tools"][position]
+        mine = real[WITH_TOOLS][position]
         section.figures.append(
-            _versus(name, mine, "none", real["none"][position], "--loosen varying --tools")
+            _versus(name, mine, "none", real["--loosen none"][position], WITH_TOOLS)
         )
-        section.figures.append(
-            _versus(name, mine, TODAY_NAME, TODAY_REAL[position], "--loosen varying --tools")
-        )
+        section.figures.append(_versus(name, mine, TODAY_NAME, TODAY_REAL[position], WITH_TOOLS))
     section.notes.append(
         f"tau-bench airline ({good_count} checks of another rewarded trial, {bad_count} of an "
         "unrewarded one), passing / caught: "
         + "; ".join(
-            f"--loosen {level} {_percent(shares[0])} / {_percent(shares[1])}"
-            for level, shares in real.items()
+            f"{contender} {_percent(shares[0])} / {_percent(shares[1])}"
+            for contender, shares in real.items()
         )
         + f"; {TODAY_NAME} {_percent(TODAY_REAL[0])} / {_percent(TODAY_REAL[1])}"
+    )
+    # More trials, on the tasks that have four rewarded ones (no unrewarded trial among
+    # them): what a third recorded trial adds.
+    more = []
+    for recorded in (2, 3):
+        for contender, given in (("--loosen varying", None), (WITH_TOOLS, tools)):
+            share, _, checks, _ = _measure_real("varying", given, recorded, least=4)
+            more.append(f"from {recorded}, {contender} {_percent(share)} of {checks}")
+    section.notes.append(
+        "tau-bench airline, tasks with four rewarded trials, other rewarded passing: "
+        + "; ".join(more)
     )
     return section

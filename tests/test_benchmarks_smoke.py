@@ -138,9 +138,12 @@ def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None
     for k in (3, 5):
         for figure in ("held-out good runs passing", "mutated runs caught"):
             assert f"generator, k={k}, {figure}: --loosen varying" in output
+            # with the generator's definitions too, side by side
+            assert f"generator, k={k}, {figure}: --loosen varying --tools" in output
             assert "vs today's rules (main 0592d7f, recorded)" in output
     assert "generator, k=10, mutated runs caught: --loosen varying" in output
     for figure in ("other rewarded trials passing", "unrewarded trials caught"):
         assert f"tau-bench airline, 2 rewarded trials, {figure}: --loosen varying --tools" in output
     assert "caught by mutation: wrong constant" in output
+    assert "tau-bench airline, tasks with four rewarded trials, other rewarded passing: " in output
     assert "ERROR" not in output

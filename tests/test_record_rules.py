@@ -97,11 +97,11 @@ ENUM_DEFINITION = [
         ),
         (
             [39.99, 40.01],
-            "{$between: [39.97, 40.03]}  # observed: 39.99, 40.01; rule: spread",
-            40.03,
-            40.04,
+            "{$between: [39.93, 40.07]}  # observed: 39.99, 40.01; rule: spread",
+            40.07,
+            40.08,
         ),
-        ([3, 5, 4], "{$between: [1, 7]}  # observed: 3, 5, 4; rule: spread", 7, 8),
+        ([3, 5, 4], "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread", 9, 10),
         (
             ["ana@example.com", "bo@example.org"],
             '{$email: true}  # observed: "ana@example.com", "bo@example.org"; rule: email',
@@ -115,7 +115,7 @@ ENUM_DEFINITION = [
             "http://example.net",
             "example.net/a",
         ),
-        ([1, 2], "{$between: [0, 3]}  # observed: 1, 2; rule: spread", 0, -1),
+        ([1, 2], "{$between: [0, 5]}  # observed: 1, 2; rule: spread", 5, 6),
         (
             [48213, 50877, 91002],
             "{$type: int}  # observed: 48213, 50877, 91002; rule: id-number",
@@ -267,15 +267,17 @@ def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
     assert not case.passes([[OPEN, SEARCH, SEARCH]])
 
 
+READ_ONLY = [
+    {"name": "get_user", "annotations": {"readOnlyHint": True}},
+    {"name": "list_airports", "annotations": {"readOnlyHint": True}},
+    {"name": "open_doc", "annotations": {"readOnlyHint": False}},
+]
+
+
 def test_read_only_tools_by_definition_are_ignored_in_varying_kept_in_strict() -> None:
     lookup = ToolCall("get_user", {"user_id": "u1"})
     runs = [[[lookup, OPEN]], [[lookup, lookup, OPEN]]]
-    definitions = [
-        {"name": "get_user", "annotations": {"readOnlyHint": True}},
-        {"name": "list_airports", "annotations": {"readOnlyHint": True}},
-        {"name": "open_doc", "annotations": {"readOnlyHint": False}},
-    ]
-    tools = read_tool_definitions(definitions)
+    tools = read_tool_definitions(READ_ONLY)
     read_only = ["get_user", "list_airports"]
     text = written(recorded_case("c", runs, tools=tools, read_only=read_only))
     assert text == textwrap.dedent("""\
@@ -298,3 +300,174 @@ def test_read_only_tools_by_definition_are_ignored_in_varying_kept_in_strict() -
     strict = written(recorded_case("c", runs, loosen="strict", tools=tools, read_only=read_only))
     assert "read-only" not in strict
     assert not loaded(strict).passes([[OPEN]])
+
+
+def test_a_read_only_tool_every_run_calls_as_often_stays_expected() -> None:
+    lookup = ToolCall("get_user", {"user_id": "u1"})
+    runs = [[[lookup, OPEN]], [[lookup, OPEN]], [[lookup, OPEN]]]
+    tools = read_tool_definitions(READ_ONLY)
+    text = written(recorded_case("c", runs, tools=tools, read_only=["get_user", "list_airports"]))
+    assert text.split("  - name: {$literal: open_doc}")[0] == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 3 runs
+          ordered: true
+          exhaustive: true
+          ignore:
+          - name: {$literal: list_airports}
+          expected_tools:
+          - name: {$literal: get_user}
+            exact: true
+            args:
+              user_id: u1
+        """)
+    case = loaded(text)
+    assert case.passes([[lookup, ToolCall("list_airports"), OPEN]])  # a lookup no run made
+    assert not case.passes([[OPEN]])  # the lookup every run made, skipped
+    assert not case.passes([[lookup, lookup, OPEN]])  # and repeated
+    assert not case.passes([[ToolCall("get_user", {"user_id": "u2"}), OPEN]])
+
+
+# Definitions steer: formats, integer ids, optional arguments ---------------------------------
+
+UUIDS = ["0b7e3a52-8f1e-4c3b-9a55-2f0c1d9e6a10", "5d2c9e41-7a3b-4f6e-8c21-9e4b7a0d3f55"]
+
+
+def defined(schema: dict[str, Any], required: list[str] | None = None) -> Any:
+    parameters: dict[str, Any] = {"type": "object", "properties": {"v": schema}}
+    if required is not None:
+        parameters["required"] = required
+    return read_tool_definitions([{"name": "f", "parameters": parameters}])
+
+
+@pytest.mark.parametrize(
+    ("schema", "loosen", "values", "line", "also", "never"),
+    [
+        (
+            {"type": "string", "format": "uuid"},
+            "varying",
+            UUIDS,
+            '{$uuid: true}  # observed: "0b7e3a52-8f1e-4c3b-9a55-2f0c1d9e6a10", '
+            '"5d2c9e41-7a3b-4f6e-8c21-9e4b7a0d3f55"; rule: uuid (definition)',
+            "6fa459ea-ee8a-3ca4-894e-db77e160355e",  # version 3: the format says any UUID
+            "R-1042",
+        ),
+        (
+            {"type": "string", "format": "email"},
+            "strict",
+            ["ana@example.com", "bo@example.org"],
+            '{$email: true}  # observed: "ana@example.com", "bo@example.org"; '
+            "rule: email (definition)",
+            "cy@example.net",
+            "cy at example.net",
+        ),
+        (
+            {"type": "string", "format": "uri"},
+            "strict",
+            ["https://example.com/a", "https://example.org/b"],
+            '{$url: {}}  # observed: "https://example.com/a", "https://example.org/b"; '
+            "rule: url (definition)",
+            "http://example.net",
+            "example.net",
+        ),
+        (
+            {"type": "string", "format": "date"},
+            "strict",
+            ["2026-12-01", "2026-12-24"],
+            '{$date: true}  # observed: "2026-12-01", "2026-12-24"; rule: date (definition)',
+            "2027-01-02",
+            "tomorrow",
+        ),
+        (
+            {"type": "integer"},
+            "varying",
+            [17, 342, 9],
+            "{$type: int}  # observed: 17, 342, 9; rule: id-number (definition)",
+            123456,
+            "17",
+        ),
+    ],
+)
+def test_a_definitions_format_or_integer_id_is_the_shape_matcher(
+    schema: dict[str, Any], loosen: str, values: list[Any], line: str, also: Any, never: Any
+) -> None:
+    key = "order_id" if schema["type"] == "integer" else "v"
+    tools = read_tool_definitions(
+        [{"name": "f", "parameters": {"type": "object", "properties": {key: schema}}}]
+    )
+    runs = [[[ToolCall("f", {key: value})]] for value in values]
+    text = written(recorded_case("c", runs, loosen=loosen, tools=tools))
+    assert text.split("    args:\n", 1)[1] == f"      {key}: {line}\n"
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    assert case.passes([[ToolCall("f", {key: also})]])
+    assert not case.passes([[ToolCall("f", {key: never})]])
+
+
+def test_a_format_the_values_do_not_all_have_steers_nothing() -> None:
+    line, _case = one_value(["ORD-20931", "ORD-11230"], tools=defined({"format": "email"}))
+    assert line.endswith("rule: id-shape")
+
+
+def test_an_integer_that_is_no_id_keeps_its_range() -> None:
+    line, _case = one_value([3, 5, 4], tools=defined({"type": "integer"}))
+    assert line == "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread"
+    assert [integer_rule(key) for key in ("paid", "valid", "idle")] == ["spread"] * 3
+    named = ("id", "userId", "USER_ID", "order-id", "userID")
+    assert [integer_rule(key) for key in named] == ["id-number (definition)"] * 5
+
+
+def integer_rule(key: str) -> str:
+    """The rule that loosens 3, 5, 4 in argument ``key``, which the definition types integer."""
+    tools = read_tool_definitions(
+        [{"name": "f", "parameters": {"properties": {key: {"type": "integer"}}}}]
+    )
+    runs = [[[ToolCall("f", {key: value})]] for value in (3, 5, 4)]
+    return written(recorded_case("c", runs, tools=tools)).rstrip("\n").split("rule: ")[1]
+
+
+def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() -> None:
+    tools = read_tool_definitions(
+        [
+            {
+                "name": "book",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"party": {"type": "integer"}, "note": {"type": "string"}},
+                    "required": ["party"],
+                },
+            }
+        ]
+    )
+    notes = ("Window seat, please", "A quiet table", "Birthday dinner")
+    runs = [
+        [[ToolCall("book", {"party": party, "note": note})]]
+        for party, note in zip((4, 5, 4), notes, strict=True)
+    ]
+    text = written(recorded_case("c", runs, tools=tools))
+    assert text.split("    args:\n", 1)[1] == (
+        "      party: {$between: [2, 7]}  # observed: 4, 5; rule: spread\n"
+        '      note: {$maybe: {$type: str}}  # observed: "Window seat, please", "A quiet table", '
+        '"Birthday dinner"; rule: text; optional by definition\n'
+    )
+    case = loaded(text)
+    assert case.passes([[ToolCall("book", {"party": 4})]])
+    assert not case.passes([[ToolCall("book", {"note": "Near the door"})]])  # party required
+    constant = [[[ToolCall("book", {"party": 4, "note": "Near the door"})]]] * 2
+    assert "      note: Near the door\n" in written(recorded_case("c", constant, tools=tools))
+
+
+def test_a_definition_whose_format_or_type_is_no_name_steers_nothing() -> None:
+    for schema in ({"format": ["uuid"]}, {"format": {"x": 1}}, {"type": ["integer"]}):
+        line, _case = one_value(UUIDS, tools=defined(schema))
+        assert line.endswith("; rule: uuid"), schema
+
+
+def test_extra_calls_shown_alike_are_each_ignored() -> None:
+    # Their comments cut both to the same 40 characters; the ignore entry is made of both.
+    long = "a query long enough to be cut in the comment"
+    extra = [ToolCall("search", {"q": long, "page": 2}), ToolCall("search", {"q": long})]
+    runs = [[[SEARCH, extra[0], OPEN]], [[SEARCH, OPEN]], [[SEARCH, extra[1], OPEN]]]
+    text = written(recorded_case("c", runs))
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs), text
+    assert not case.passes([[SEARCH, SEARCH, OPEN]])

@@ -90,7 +90,8 @@ def add_record(commands: Any) -> None:
         "--tools",
         metavar="DEFS",
         help="the tools' definitions (a JSON or YAML file of a list of them, as the tools: "
-        "key reads it): their enums, formats and types steer the loosening",
+        "key reads it): their enums, formats, types, required lists and read-only tools "
+        "(MCP readOnlyHint) steer the loosening",
     )
     record.add_argument(
         "--case-key",

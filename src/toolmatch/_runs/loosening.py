@@ -4,7 +4,8 @@ Each rule has a name, written in the value's comment beside what was observed
 (``# observed: "Paris", "paris"; rule: case-only``), so a reviewer sees why a value became
 what it is. The rules aim at the runs not recorded yet: a value that differs only in case
 is ``$fuzzy``, a few short words seen again are ``$one_of``, an identifier keeps its
-shape, text is any string, and a number gets a range as wide again as its spread.
+shape, text is any string, and a number gets a range widened by its spread, the more so
+the fewer runs there are.
 
 ``Loosening`` holds the level (``varying``, or ``strict``: only ids, times and UUIDs are
 loosened, anything else that varies is one of the values seen) and the tools' definitions
@@ -45,6 +46,7 @@ __all__ = [
     "flow_if_short",
     "loosened",
     "node",
+    "optional_by_definition",
     "read_only_tools",
     "ruamel_comments",
     "shown",
@@ -82,9 +84,8 @@ class Loosening:
         self.read_only = frozenset(read_only)
 
     def ignored_read_only(self) -> list[str]:
-        """The tools that ``varying`` ignores in every turn: those the definitions mark
-        read-only (``strict`` keeps every call). Whether and how often an agent looks
-        something up changes nothing, and a few runs cannot show how much that varies."""
+        """The tools, in the definitions' order, that ``varying`` may ignore: those the
+        definitions mark read-only (``strict`` keeps every call)."""
         if self.level != "varying":
             return []
         return [name for name in self.definitions if name in self.read_only]
@@ -113,17 +114,19 @@ def read_only_tools(tools: object) -> frozenset[str]:
     return frozenset(names)
 
 
-def loosened(values: list[Any], how: Loosening, schema: object = None) -> tuple[Any, str | None]:
+def loosened(
+    values: list[Any], how: Loosening, schema: object = None, key: object = None
+) -> tuple[Any, str | None]:
     """The spec value accepting every one of ``values``, and its comment when it is loosened
     (``observed: ...; rule: NAME``): the values as recorded when they are all equal, else
     what the first rule that fits makes of them. ``schema`` is the values' JSON schema from
-    a tool definition, when one is given."""
+    a tool definition, when one is given, and ``key`` the argument they are the values of."""
     first = values[0]
     if all_equal(values):
         return node(escaped(first)), None
     schema = schema if isinstance(schema, dict) else {}
     if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
-        return mapping_node(values, how, schema.get("properties"), data=True), None
+        return mapping_node(values, how, schema, data=True), None
     if isinstance(first, list) and all(isinstance(value, list) for value in values):
         return _sequence(values, how, schema.get("items"))
     kinds = _kinds(values)
@@ -134,7 +137,10 @@ def loosened(values: list[Any], how: Loosening, schema: object = None) -> tuple[
     enum = schema.get("enum")
     if isinstance(enum, list) and all(any(all_equal([v, e]) for e in enum) for v in values):
         return node({"$one_of": [escaped(item) for item in enum]}), _observed(values, "enum")
-    if kind == "number":
+    declared = _declared(values, schema, key)
+    if declared is not None:
+        value, rule = declared
+    elif kind == "number":
         value, rule = _number(values, how)
     elif kind == "str":
         value, rule = _string(values, how, schema)
@@ -179,19 +185,25 @@ def _kind(value: Any) -> str:
 
 
 def mapping_node(
-    values: list[dict[str, Any]], how: Loosening, properties: object, *, data: bool
+    values: list[dict[str, Any]], how: Loosening, schema: object, *, data: bool
 ) -> Any:
-    """A mapping of every key of ``values``; a key missing from some is ``$maybe``. A data
-    mapping whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others).
-    ``properties`` are the keys' JSON schemas, when a definition gives them."""
+    """A mapping of every key of ``values``; a key missing from some is ``$maybe``, and so
+    is one that varies and that ``schema`` (the mapping's JSON schema, when a definition
+    gives it) defines but leaves out of the ``required`` list it gives. A data mapping
+    whose keys read as a matcher is wrapped in ``$exact`` (same keys, no others)."""
     comments = ruamel_comments()
     mapping = comments.CommentedMap()
-    schemas = properties if isinstance(properties, dict) else {}
+    schema = schema if isinstance(schema, dict) else {}
+    schemas = schema.get("properties")
+    schemas = schemas if isinstance(schemas, dict) else {}
     keys = list(dict.fromkeys(key for value in values for key in value))
     for key in keys:
         present = [value[key] for value in values if key in value]
-        value, comment = loosened(present, how, schemas.get(key))
-        if len(present) < len(values):
+        value, comment = loosened(present, how, schemas.get(key), key)
+        if comment and optional_by_definition(schema, key) and len(present) == len(values):
+            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
+            comment += "; optional by definition"
+        elif len(present) < len(values):
             value = flow_if_short(comments.CommentedMap({"$maybe": value}))
             missing = f"missing in {len(values) - len(present)} of {len(values)}"
             comment = f"{comment}; {missing}" if comment else missing
@@ -222,6 +234,67 @@ def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[A
     return node({"$each": loosened(every, how, items)[0]}), _observed(values, "each")
 
 
+# What a definition declares -----------------------------------------------------------------
+
+
+def optional_by_definition(schema: object, key: str) -> bool:
+    """Whether ``schema`` (an object's JSON schema from a definition) defines ``key`` and
+    leaves it out of the ``required`` list it gives (none given: no evidence either way).
+    An argument that varies and is optional is ``$maybe``: the agent chose to send it, and
+    sent something else each time, so the next run may leave it out.
+
+    >>> optional_by_definition({"properties": {"q": {}, "n": {}}, "required": ["q"]}, "n")
+    True
+    >>> optional_by_definition({"properties": {"q": {}, "n": {}}}, "n")
+    False
+    """
+    if not isinstance(schema, dict):
+        return False
+    properties, required = schema.get("properties"), schema.get("required")
+    return (
+        isinstance(properties, dict)
+        and key in properties
+        and isinstance(required, list)
+        and (key not in required)
+    )
+
+
+# A definition's ``format``: the matcher every value of that format passes, at every level
+# (the definition declares the shape, as an id's own shape does), and the rule's name.
+_FORMATS: dict[str, tuple[Any, Any, str]] = {
+    "uuid": (IsUUID(), {"$uuid": True}, "uuid"),
+    "email": (IsEmail(), {"$email": True}, "email"),
+    "idn-email": (IsEmail(), {"$email": True}, "email"),
+    "uri": (IsURL(), {"$url": {}}, "url"),
+    "url": (IsURL(), {"$url": {}}, "url"),
+    "iri": (IsURL(), {"$url": {}}, "url"),
+    "date": (IsDate(), {"$date": True}, "date"),
+    "date-time": (IsDatetime(), {"$datetime": True}, "datetime"),
+}
+# order_id, order-id, ORDER_ID, id, orderId, userID; never paid, valid
+_ID_KEY = re.compile(r"(?:.*[_-])?(?:id|Id|ID)|.*[a-z0-9](?:Id|ID)")
+
+
+def _declared(values: list[Any], schema: dict[str, Any], key: object) -> tuple[Any, str] | None:
+    """What the definition says the values are, when every value is that: a ``format``'s
+    shape, or, for an ``integer`` argument named as an id (``order_id``, ``userId``), any
+    whole number (an id is not a quantity, however few digits it has)."""
+    declared = schema.get("format")
+    shape = _FORMATS.get(declared) if isinstance(declared, str) else None
+    if shape is not None:
+        matcher, value, rule = shape
+        if all(matcher == item for item in values):
+            return value, f"{rule} (definition)"
+    if (
+        schema.get("type") == "integer"
+        and isinstance(key, str)
+        and _ID_KEY.fullmatch(key)
+        and all(type(item) is int for item in values)
+    ):
+        return {"$type": "int"}, "id-number (definition)"
+    return None
+
+
 # Numbers -------------------------------------------------------------------------------------
 
 
@@ -243,15 +316,26 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
 
 
 def _spread(values: list[Any]) -> dict[str, Any]:
-    """``$between`` the smallest less the spread and the largest plus it (never below zero
-    when no value is), as precise as the most precise value."""
+    """``$between`` the smallest and the largest of the ``k`` values, each widened by
+    ``w = s * (k + 1) / (k - 1)``, ``s`` their spread (never below zero when no value is;
+    whole numbers widened to whole numbers, others as precise as the most precise value).
+
+    The fewer runs, the less of the noise they show: the range of ``k`` values covers on
+    average a share ``(k - 1) / (k + 1)`` of what they are drawn from, whatever that is, so
+    the spread is scaled by its inverse (3 at two runs, 2 at three, 1.5 at five), and never
+    by less than the spread itself."""
     low, high = min(values), max(values)
     spread = high - low
     if not all(math.isfinite(value) for value in (low, high, spread)):
         return {"$between": [low, high]}
-    widened_low, widened_high = low - spread, high + spread
+    count = len(values)
+    if all(type(value) is int for value in values):
+        widening: Any = -(-spread * (count + 1) // (count - 1))  # rounded up: whole numbers
+    else:
+        widening = spread * (count + 1) / (count - 1)
+    widened_low, widened_high = low - widening, high + widening
     if low >= 0:
-        widened_low = max(widened_low, 0 if isinstance(low, int) else 0.0)
+        widened_low = max(widened_low, 0 if isinstance(widened_low, int) else 0.0)
     if not all(type(value) is int for value in values):
         places = max(_decimals(value) for value in values)
         widened_low = min(round(widened_low, places), low)
@@ -308,7 +392,7 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     same text but for case, whitespace or separators, email addresses, URLs, a few short
     words seen again, then an identifier's shape, free text; ``strict`` writes the values
     seen instead of anything but an identifier."""
-    timed = _timed(values, schema)
+    timed = _timed(values)
     if timed is not None:
         return timed
     if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
@@ -339,9 +423,8 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     return {"$type": "str"}, "any-string"
 
 
-def _timed(values: list[str], schema: dict[str, Any]) -> tuple[Any, str] | None:
-    """A UUID, datetime or date when every value is one (a definition's ``format`` first)."""
-    declared = schema.get("format")
+def _timed(values: list[str]) -> tuple[Any, str] | None:
+    """A UUID, datetime or date when every value is one."""
     if all(IsUUID() == value for value in values):
         import uuid
 
@@ -353,8 +436,6 @@ def _timed(values: list[str], schema: dict[str, Any]) -> tuple[Any, str] | None:
         # No window around the recorded instants: a run tomorrow writes tomorrow's time.
         for aware in (True, False):
             if all(IsDatetime(tz_aware=aware) == value for value in values):
-                if declared == "date-time":
-                    return {"$datetime": True}, "datetime (definition)"
                 return {"$datetime": {"tz_aware": aware}}, "datetime"
         return {"$datetime": True}, "datetime"
     if all(IsDate() == value for value in values):

@@ -250,29 +250,41 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     name, so the turn stays ``exhaustive`` and an unexpected tool still fails it; when an
     expected tool is called more often in some runs, those calls are left out and the turn
     is not ``exhaustive`` (an ignored name would hide the expected calls too), unless the
-    left-out calls' arguments tell them apart. The tools the definitions mark read-only
-    (MCP's ``readOnlyHint``) are ignored (:meth:`Loosening.ignored_read_only`)."""
+    left-out calls' arguments tell them apart. A tool the definitions mark read-only
+    (MCP's ``readOnlyHint``, :meth:`Loosening.ignored_read_only`) is ignored by name when
+    no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
+    calls vary, and a lookup changes nothing. One every run calls as often stays expected."""
     comments = ruamel_comments()
     read_only = how.ignored_read_only()
-    called = [
-        name for name in read_only if any(call.name == name for calls in runs for call in calls)
-    ]
-    runs = [[call for call in calls if call.name not in read_only] for calls in runs]
-    pairs = _paired(runs)
+    called = {call.name for calls in runs for call in calls}
+    varying: set[str] = set()  # read-only tools whose calls vary, ignored by name
+    while True:
+        kept: list[Sequence[ToolCall]] = [
+            [call for call in calls if call.name not in varying] for calls in runs
+        ]
+        pairs = _paired(kept)
+        left_out = _left_out(kept, pairs)
+        patterns: list[Any] = []
+        blocked = None
+        for name in dict.fromkeys(call.name for call, _ in left_out.values()):
+            pattern = _ignored(name, kept, pairs, left_out, how)
+            if pattern is None:
+                blocked = name
+                break
+            patterns.append(pattern)
+        if blocked is None or blocked not in read_only:
+            break
+        varying.add(blocked)
+    runs = kept
+    by_name = [name for name in read_only if name in varying or name not in called]
     turn = comments.CommentedMap()
     if len(pairs) >= 2 and all(
         all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
         for run in range(len(runs))
     ):
         turn["ordered"] = True
-    left_out = _left_out(runs, pairs)
-    ignored = [node({"name": exact_name(name)}) for name in read_only]
-    for name in dict.fromkeys(call.name for call, _ in left_out.values()):
-        pattern = _ignored(name, runs, pairs, left_out, how)
-        if pattern is None:
-            break
-        ignored.append(pattern)
-    else:
+    ignored = [node({"name": exact_name(name)}) for name in by_name] + patterns
+    if blocked is None:
         turn["exhaustive"] = True
         if ignored:
             turn["ignore"] = comments.CommentedSeq(ignored)
@@ -286,8 +298,9 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
     notes = []
-    if called:
-        notes.append("ignored, read-only by definition: " + ", ".join(map(shown, called)))
+    if varying:
+        listed = [name for name in by_name if name in varying]
+        notes.append("ignored, read-only by definition: " + ", ".join(map(shown, listed)))
     if left_out:
         notes.append(_listed(left_out, "ignored" if "ignore" in turn else "left out"))
     if notes:
@@ -404,25 +417,26 @@ def _likeness(expected: ToolCall, call: ToolCall) -> int:
 def _left_out(
     runs: list[Sequence[ToolCall]], pairs: list[list[int]]
 ) -> dict[str, tuple[ToolCall, list[int]]]:
-    """The calls of some runs that no expectation stands for, by how they are shown, each
-    with the runs (from 1) that make it."""
+    """The calls of some runs that no expectation stands for, each once (by its name,
+    arguments and parse error, whole: two calls shown alike are two calls), with the runs
+    (from 1) that make it."""
     missing: dict[str, tuple[ToolCall, list[int]]] = {}
     for run, calls in enumerate(runs):
         kept = {pair[run] for pair in pairs}
         for index, call in enumerate(calls):
             if index not in kept:
-                text = f"{shown(call.name)} {shown(call.args)}"
-                missing.setdefault(text, (call, []))[1].append(run + 1)
+                identity = repr((call.name, call.args, call.parse_error))
+                missing.setdefault(identity, (call, []))[1].append(run + 1)
     return missing
 
 
 def _listed(missing: dict[str, tuple[ToolCall, list[int]]], verb: str) -> str:
     """The comment listing the calls :func:`_left_out` found."""
     listed = []
-    for text, (_, numbers) in list(missing.items())[:_SHOWN_CALLS]:
+    for call, numbers in list(missing.values())[:_SHOWN_CALLS]:
         numbers = list(dict.fromkeys(numbers))
         where = f"run {numbers[0]}" if len(numbers) == 1 else f"runs {_numbers(numbers)}"
-        listed.append(f"{text} in {where}")
+        listed.append(f"{shown(call.name)} {shown(call.args)} in {where}")
     more = len(missing) - _SHOWN_CALLS
     text = f"{verb}, not in every run: " + "; ".join(listed)
     return text + (f"; and {more} more" if more > 0 else "")
@@ -449,6 +463,6 @@ def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
         return tool
     tool["exact"] = True
     if any(call.args for call in calls):
-        properties = (how.schema(calls[0].name) or {}).get("properties")
-        tool["args"] = mapping_node([call.args for call in calls], how, properties, data=False)
+        schema = how.schema(calls[0].name)
+        tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
     return tool

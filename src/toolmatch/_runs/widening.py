@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.loosening import Loosening, all_equal, loosened
+from toolmatch._runs.loosening import Loosening, all_equal, loosened, optional_by_definition
 from toolmatch._runs.recording import recorded_case
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
@@ -193,8 +193,11 @@ def _widen_args(
         if all_equal(observed):
             written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
         else:
-            written = plain_data(loosened(observed, how, _schema(how, tool, key))[0])
-            if len(present) < len(calls):
+            schema = _schema(how, tool)
+            properties = (schema or {}).get("properties")
+            properties = properties if isinstance(properties, dict) else {}
+            written = plain_data(loosened(observed, how, properties.get(key), key)[0])
+            if len(present) < len(calls) or optional_by_definition(schema, key):
                 written = {"$maybe": written}
         plan.edits.append(Replace((*path, key), written))
     if tool.get("exact") is True:
@@ -203,10 +206,10 @@ def _widen_args(
             plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
 
 
-def _schema(how: Loosening, tool: Any, key: str) -> object:
+def _schema(how: Loosening, tool: Any) -> dict[str, Any] | None:
+    """The JSON schema of the arguments of the tool an expected tool names, if defined."""
     name = _exact_name(tool)
-    schema = how.schema(name) if name is not None else None
-    return (schema or {}).get("properties", {}).get(key)
+    return how.schema(name) if name is not None else None
 
 
 def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:

@@ -75,9 +75,9 @@ def add_record(commands: Any) -> None:
         choices=("varying", "strict", "none"),
         default="varying",
         help="varying (default): values that differ between a case's runs become matchers "
-        "that generalise (docs/record.md); strict: only ids, times and UUIDs loosen, other "
-        "values that differ are one of the values seen; none: each case is its last run, "
-        "as recorded",
+        "that generalise (docs/record.md); strict: only ids, times, dates and UUIDs (and the "
+        "formats --tools definitions declare) loosen, other values that differ are one of the "
+        "values seen; none: each case is its last run, as recorded",
     )
     record.add_argument(
         "--into",

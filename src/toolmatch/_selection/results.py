@@ -50,6 +50,19 @@ def _args_json(args: object) -> Any:
     return repr(args)  # a matcher: its constructor-like repr says what it asserts
 
 
+def expectation_json(expected: Expected) -> dict[str, Any]:
+    """The part of a check's JSON dict that is its expectation's, the same in every check
+    of it: ``ExpectedTool`` makes it once (``--format json`` writes it for every run)."""
+    return {
+        "expected_tool": repr(expected),
+        "name": expected.name if isinstance(expected.name, str) else repr(expected.name),
+        "args": _args_json(expected.args),
+        "count": expected.count,
+        "max_count": expected.max_count,
+        "args_asserted": expected.args is not None,
+    }
+
+
 def _shortened(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -625,15 +638,12 @@ class ToolCheck(TextDisplay):
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the verdict, the expectation and every candidate."""
-        expected = self.expected_tool
+        expected = self.expected_tool._json_head()
         return {
             "passed": self.passed,
-            "expected_tool": repr(expected),
-            "name": expected.name if isinstance(expected.name, str) else repr(expected.name),
-            "args": _args_json(expected.args),
-            "count": expected.count,
-            "max_count": expected.max_count,
-            "args_asserted": self.args_asserted,
+            **expected,
+            # A copy (of JSON types only): a caller may change the dict it is given.
+            "args": jsonable(expected["args"]),
             "matching_call_indices": list(self.matching_call_indices),
             "matched_call_index": self.matched_call_index,
             "assigned_call_indices": (

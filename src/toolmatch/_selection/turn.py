@@ -352,6 +352,15 @@ class _Verdict:
             return common_subsequence(highs, matchings), met_calls
         if every_check_met and (self.turn.exhaustive or not any(extras)):
             assigned: Sequence[list[int] | None] = self.assigned or []
+        elif sum(map(len, matchings)) == len(set().union(*matchings)):
+            # No call matches two expectations: none can take another's, so each is paired
+            # with as many of its own as it may take, as the maximum assignment pairs them.
+            matched_calls = met_calls = 0
+            for found, count, extra in zip(matchings, counts, extras, strict=True):
+                got = min(len(found), count + extra)
+                matched_calls += got
+                met_calls += min(got, count)
+            return matched_calls, met_calls
         else:
             assigned = assign_covering(counts, extras, matchings)
         matched_calls = sum(len(got or ()) for got in assigned)

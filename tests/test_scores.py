@@ -137,3 +137,18 @@ def test_precision_and_recall_count_the_best_pairing(
     result = check_turn(tools, [{"name": name} for name in calls])
     kept = [(t.name, t.count, t.max_count) for t in tools]
     assert (result.matched_calls, result.met_calls) == _best_pairing(kept, calls)
+
+
+def test_each_json_dict_of_a_check_is_its_own() -> None:
+    # The expectation's part is made once; the dicts handed out are still copies.
+    tool = ExpectedTool("search", {"filters": {"city": "paris"}, "tags": ["a"]})
+    first = tool.check([{"name": "search"}]).as_dict()
+    first["args"]["filters"]["city"] = "rome"
+    first["args"]["tags"].append("b")
+    first["expected_tool"] = "changed"
+    second = tool.check([{"name": "search"}]).as_dict()
+    assert second["args"] == {"filters": {"city": "paris"}, "tags": ["a"]}
+    assert (
+        second["expected_tool"]
+        == "ExpectedTool('search', {'filters': {'city': 'paris'}, 'tags': ['a']})"
+    )

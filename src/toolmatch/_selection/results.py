@@ -10,7 +10,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table, verdict_html
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
+from toolmatch._core.record import Record, slot_assigner
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Mismatch
 
@@ -396,7 +396,8 @@ class ToolCheck(TextDisplay):
         """The words come as data from the judge: ``explain_call`` says why a candidate call
         does not match, ``requirement`` what the count asks, ``no_candidate`` why none of
         the calls is a candidate (asked only when none is)."""
-        values = (
+        _assign_check(
+            self,
             expected_tool,
             unmatched_reason is None,
             tuple(matching_call_indices),
@@ -412,7 +413,6 @@ class ToolCheck(TextDisplay):
             requirement,
             no_candidate,
         )
-        _set_slots(_CHECK_SETTERS, self, values)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -742,7 +742,8 @@ class TurnResult(TextDisplay, Record):
         """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed;
         ``checks`` may be a function making them when first needed, given with ``failed``:
         the failed checks, made already, each with its number."""
-        values = (
+        _assign_turn(
+            self,
             checks,
             call_count,
             distinct,
@@ -758,10 +759,9 @@ class TurnResult(TextDisplay, Record):
             expected_calls,
             failed,
             (),
+            None if pairing else (matched_calls, met_calls),
+            pairing,
         )
-        _set_slots(_TURN_SETTERS, self, values)
-        _set_pairs(self, None if pairing else (matched_calls, met_calls))
-        _set_pairing(self, pairing)
 
     @property
     def alternatives(self) -> tuple[ChosenAlternative, ...]:
@@ -1031,16 +1031,7 @@ the turn has no calls"
         }
 
 
-# The slots' own setters: a result is built for every failed run, and these skip the
-# attribute lookup object.__setattr__ makes for each field.
-_CHECK_SETTERS = tuple(ToolCheck.__dict__[field].__set__ for field in ToolCheck.__slots__)
-_TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
-_set_pairs = TurnResult.__dict__["_pairs"].__set__
-_set_pairing = TurnResult.__dict__["_pairing"].__set__
-
-
-def _set_slots(setters: tuple[Any, ...], result: object, values: tuple[object, ...]) -> None:
-    """Set ``result``'s slots to ``values``, one value per setter, in order."""
-    # Indexed, not zipped: zip(strict=True) takes a keyword, and a keyword call is slow.
-    for number, setter in enumerate(setters):
-        setter(result, values[number])
+# Set through the slots' own setters, in one compiled call: a result is built for every
+# failed run, and this skips the attribute lookup object.__setattr__ makes for each field.
+_assign_check = slot_assigner(ToolCheck, ToolCheck.__slots__)
+_assign_turn = slot_assigner(TurnResult, TurnResult.__slots__)

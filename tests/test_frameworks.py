@@ -454,20 +454,51 @@ def test_agents_each_call_names_its_agent_across_a_handoff() -> None:
     assert [call.agent for call in to_calls(raw)] == [None, None, None]  # no agent named
 
 
-def test_agents_call_awaiting_approval_is_counted_once_and_has_no_output() -> None:
-    agent = Agent(
+def approval_agent() -> Agent[Any]:
+    return Agent(
         name="files",
         model=FakeModel((("call_d", "delete_file", '{"path": "/tmp/x"}'),), "Done."),
         tools=[delete_file],
     )
-    result = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+
+
+def test_agents_call_awaiting_approval_is_counted_once_and_pending() -> None:
+    result = run_agent(approval_agent(), "Delete /tmp/x", run_config=NO_TRACING)
     assert [type(item).__name__ for item in result.new_items] == [
         "ToolCallItem",
         "ToolApprovalItem",
     ]
-    pending = [ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d", agent="files")]
+    pending = [
+        ToolCall("delete_file", {"path": "/tmp/x"}, id="call_d", agent="files", status="pending")
+    ]
     assert to_calls(result) == pending
     assert to_calls(result.interruptions) == pending
+
+
+@pytest.mark.parametrize("approved", [True, False])
+def test_agents_approved_or_rejected_call_is_answered_once_resumed(approved: bool) -> None:
+    agent = approval_agent()
+    stopped = run_agent(agent, "Delete /tmp/x", run_config=NO_TRACING)
+    state = stopped.to_state()
+    (item,) = stopped.interruptions
+    if approved:
+        state.approve(item)
+    else:
+        state.reject(item)
+    resumed = asyncio.run(Runner.run(agent, state, run_config=NO_TRACING))
+    # The resumed run holds the call, its approval item and its answer: no longer pending.
+    # A rejected call is answered by the rejection message (configurable text, not marked
+    # as one): its run's context_wrapper, which keeps the decision, says it was denied.
+    (call,) = to_calls(resumed)
+    if approved:
+        assert (call.result, call.status) == ("deleted", None)  # its output says no more
+    else:
+        assert (call.result, call.status) == ("Tool execution was not approved.", "denied")
+        assert ExpectedTool("delete_file", status="denied") == resumed
+    # Items read without their run result: the decision is not there, the output is
+    (call,) = to_calls(resumed.new_items)
+    assert call.status is None
+    assert to_calls(stopped)[0].status == "pending"
 
 
 def test_agents_agent_itself_says_what_to_pass() -> None:
@@ -704,6 +735,42 @@ def test_langgraph_graph_itself_says_what_to_pass() -> None:
         "(langgraph.CompiledStateGraph); it holds no run: pass the state graph.invoke(...) "
         "returns, or graph.get_state(config); accepted shapes: " + FORMATS_DOC
     )
+
+
+# llama-index's FunctionAgent reads pydantic's deprecated attributes when made (see below)
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+def test_unrun_graphs_agents_and_models_say_what_to_pass() -> None:
+    builder = StateGraph(MessagesState)
+    builder.add_node("log", lambda state: None)
+    builder.add_edge(START, "log")
+    agent = FunctionAgent(
+        name="weather",
+        description="the weather",
+        tools=[FunctionTool.from_defaults(llama_weather)],
+        llm=MockFunctionCallingLLM(response_generator=llama_script),
+    )
+    cases = [
+        (
+            builder,
+            "langgraph.StateGraph",
+            "compile it, then pass the state graph.invoke(...) returns",
+        ),
+        (
+            FakeMessagesListChatModel(responses=[AIMessage("Hi")]),
+            "langchain_core.FakeMessagesListChatModel",
+            "pass what model.invoke(...) returns (an AIMessage)",
+        ),
+    ]
+    workflow = (
+        "pass what awaiting agent.run(...) returns, or the events of its handler's stream_events()"
+    )
+    cases.append((agent, "llama_index.FunctionAgent", workflow))  # any llama-index Workflow
+    for obj, kind, advice in cases:
+        with pytest.raises(TypeError) as error:
+            to_calls([obj])
+        assert str(error.value).endswith(
+            f"({kind}); it holds no run: {advice}; accepted shapes: " + FORMATS_DOC
+        ), kind
 
 
 # Every stream mode, alone, in a list (v1: (mode, chunk) tuples) and as v2 parts, counts

@@ -3,6 +3,7 @@ and the accepted-shapes list of docs/formats.md kept equal to the table."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,6 +247,55 @@ def test_a_requests_response_is_told_to_pass_its_json() -> None:
     assert to_calls(response.json()) == []
 
 
+def _raw_responses(sdk: str) -> list[Any]:
+    """What ``client....with_raw_response.create(...)`` returns, built as the SDK does: the
+    sync and async ``APIResponse`` (and openai's legacy one), around one HTTP response."""
+    httpx = pytest.importorskip("httpx")
+    module = pytest.importorskip(sdk)
+    responses = importlib.import_module(f"{sdk}._response")
+    client = module.OpenAI(api_key="x") if sdk == "openai" else module.Anthropic(api_key="x")
+    request = httpx.Request("POST", "https://api.example.com/v1")
+    raw = httpx.Response(200, json={"id": "x"}, request=request)
+    options = {"raw": raw, "cast_to": dict, "client": client, "stream": False,
+               "stream_cls": None, "options": None}  # fmt: skip
+    built = [
+        responses.APIResponse(**options, retries_taken=0),
+        responses.AsyncAPIResponse(**options, retries_taken=0),
+    ]
+    if sdk == "openai":  # what with_raw_response still returns in openai 1 to 3
+        legacy = importlib.import_module("openai._legacy_response")
+        built.append(legacy.LegacyAPIResponse(**options))
+    return built
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+def test_a_raw_response_is_told_to_be_parsed(sdk: str) -> None:
+    for response in _raw_responses(sdk):
+        with pytest.raises(TypeError) as raised:
+            to_calls([response])
+        message = _unaddressed(str(raised.value))
+        assert message.startswith("to_calls cannot read tool calls from input[0]: <")
+        assert message.endswith(
+            f"({sdk}.{type(response).__name__}); it is a raw response (with_raw_response): "
+            f"call .parse() and pass its result{LINK}"
+        )
+
+
+def test_an_sdk_client_is_told_what_to_pass() -> None:
+    openai = pytest.importorskip("openai")
+    anthropic = pytest.importorskip("anthropic")
+    for client, advice in [
+        (
+            openai.AsyncOpenAI(api_key="x"),
+            "pass what client.chat.completions.create(...) or client.responses.create(...) returns",
+        ),
+        (anthropic.Anthropic(api_key="x"), "pass what client.messages.create(...) returns"),
+    ]:
+        with pytest.raises(TypeError) as raised:
+            to_calls(client)
+        assert str(raised.value).endswith(f"; it holds no run: {advice}{LINK}")
+
+
 def test_an_object_without_an_accessor_gets_no_hint() -> None:
     with pytest.raises(TypeError) as raised:
         to_calls(object())
@@ -396,10 +446,10 @@ def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
     listed = set().union(*(ALLOWLISTS[name] for name in ("openai", "anthropic", "otel", "vercel")))
     listed |= set(NO_CALL_TYPES)  # stream events, each tested in tests/test_streams.py
     assert {kind for kind, handler in _readers.TYPES.items() if handler is no_call} == listed
-    # and LangGraph's interrupt update and messages-chunk metadata, tested in
-    # tests/test_frameworks.py
+    # and LangGraph's messages-chunk metadata, tested in tests/test_frameworks.py (its
+    # interrupt update holds no call but sets a status: tests/test_call_status.py)
     keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
-    keys |= {"__interrupt__", "langgraph_step"}
+    keys |= {"langgraph_step"}
     assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
 
 

@@ -419,6 +419,20 @@ def test_responses_events_from_the_sdk_equal_its_final_response() -> None:
     assert to_calls(events) == to_calls(final) == [SEARCH]
 
 
+def test_responses_stream_and_its_final_response_together_count_once() -> None:
+    client = openai_client(sse(RESPONSES_STREAM, named=True))
+    events = list(client.responses.create(model="gpt-4.1", input="Paris?", stream=True))
+    with client.responses.stream(model="gpt-4.1", input="Paris?") as stream:
+        final = stream.get_final_response()
+    assert final.id == events[0].response.id  # one response: its id is its identity
+    assert to_calls([*events, final]) == [SEARCH]
+    assert to_calls([final, *events]) == [SEARCH]
+    assert to_calls([final, final]) == [SEARCH]
+    (item,) = [item for item in final.output if item.type == "function_call"]
+    assert to_calls([item, final, item]) == [SEARCH]
+    assert to_calls([final.model_dump(), final.model_dump(mode="json")]) == [SEARCH]
+
+
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")  # the SDK's ParsedResponse
 def test_the_sdks_response_stream_helper_events() -> None:
     client = openai_client(sse(RESPONSES_STREAM, named=True))
@@ -597,6 +611,67 @@ def test_anthropic_events_from_the_sdk_equal_its_final_message() -> None:
         event.type for event in helper_events
     }
     assert to_calls(events) == to_calls(helper_events) == to_calls(final) == [SEARCH, WEATHER]
+
+
+def test_a_placeholder_id_is_no_identity() -> None:
+    """openai-agents gives every item and response it makes of a Chat Completions model's
+    output the id "__fake_id__" (agents.models.fake_id): each is still its own."""
+    from openai.types.responses import Response, ResponseFunctionToolCall
+
+    def item(call_id: str, city: str) -> ResponseFunctionToolCall:
+        return ResponseFunctionToolCall(
+            type="function_call",
+            id="__fake_id__",
+            call_id=call_id,
+            name="weather",
+            arguments=json.dumps({"city": city}),
+        )
+
+    def response(*items: ResponseFunctionToolCall) -> Response:
+        return Response(
+            id="__fake_id__",
+            object="response",
+            created_at=0,
+            model="gpt-4.1",
+            parallel_tool_calls=True,
+            tool_choice="auto",
+            tools=[],
+            output=list(items),
+        )
+
+    paris, rome = item("call_1", "Paris"), item("call_2", "Rome")
+    assert [call.id for call in to_calls([paris, rome])] == ["call_1", "call_2"]
+    assert [call.id for call in to_calls([response(paris), response(rome)])] == [
+        "call_1",
+        "call_2",
+    ]
+    assert [call.id for call in to_calls([paris, paris])] == ["call_1"]  # the same item
+    message = {"type": "message", "id": "__fake_id__", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}}]}  # fmt: skip
+    assert (
+        len(
+            to_calls(
+                [message, {**message, "content": [{**message["content"][0], "id": "toolu_2"}]}]
+            )
+        )
+        == 2
+    )
+
+
+def test_anthropic_stream_and_its_final_message_together_count_once() -> None:
+    client = anthropic_client(sse(ANTHROPIC_STREAM, named=True))
+    events = list(
+        client.messages.create(model="claude-opus-4-6", max_tokens=100, messages=[], stream=True)
+    )
+    with client.messages.stream(model="claude-opus-4-6", max_tokens=100, messages=[]) as stream:
+        final = stream.get_final_message()
+    assert final.id == events[0].message.id
+    assert to_calls([*events, final]) == [SEARCH, WEATHER]
+    assert to_calls([final, *events]) == [SEARCH, WEATHER]
+    assert to_calls([final, final.model_dump(), final]) == [SEARCH, WEATHER]
+    # another message, with an id of its own, counts
+    other = final.model_copy(update={"id": "msg_other"})
+    assert to_calls([final, other]) == [SEARCH, WEATHER, SEARCH, WEATHER]
 
 
 def test_anthropic_events_built_with_the_sdks_classes() -> None:

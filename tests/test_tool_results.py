@@ -609,9 +609,9 @@ def _anthropic(dump: Dump) -> Case:
         type="web_search_tool_result_error", error_code="max_uses_exceeded"
     )
 
-    def message(cls: Any, usage: Any, stop: str, *blocks: Any) -> Any:
+    def message(cls: Any, usage: Any, stop: str, *blocks: Any, id: str = "msg_1") -> Any:
         return cls(
-            id="msg_1",
+            id=id,  # a message's identity (docs/formats.md, "Counted once"): one each
             type="message",
             role="assistant",
             model="claude-test",
@@ -644,6 +644,7 @@ def _anthropic(dump: Dump) -> Case:
         beta.BetaMCPToolResultBlock(
             type="mcp_tool_result", tool_use_id="mcp_1", content="gone", is_error=True
         ),
+        id="msg_2",
     )
     # The answers a client sends are TypedDicts (ToolResultBlockParam): plain data.
     answers = {"role": "user", "content": [_answer("toolu_1", "disk full", is_error=True)]}

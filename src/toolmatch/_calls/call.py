@@ -7,15 +7,37 @@ from toolmatch._core.public import public
 from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.values import ANY
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["OPTIONAL_FIELDS", "ToolCall", "matcher_fields"]
+__all__ = [
+    "FAILED_OF_STATUS",
+    "OPTIONAL_FIELDS",
+    "STATUSES",
+    "ToolCall",
+    "matcher_fields",
+    "said_status",
+    "shown_fields",
+    "status_of",
+]
 
 # The fields after args, each shown (repr, snapshot code) only when set.
-OPTIONAL_FIELDS = ("id", "parse_error", "result", "failed", "agent")
+OPTIONAL_FIELDS = ("id", "parse_error", "result", "failed", "agent", "status")
+
+# How a call ended, and the failed flag each status means (docs/formats.md, "Call status"):
+# the tool ran and answered, ran and reported an error, the request for it was an error
+# (an MCP JSON-RPC error: the tool never ran), it was denied, it awaits approval.
+FAILED_OF_STATUS: dict[str, bool | None] = {
+    "succeeded": False,
+    "failed": True,
+    "error": True,
+    "denied": None,
+    "pending": None,
+}
+STATUSES = tuple(FAILED_OF_STATUS)
 
 
 class _Slots:
@@ -23,7 +45,7 @@ class _Slots:
     reader builds each call it reads as one of these and then makes it a ``ToolCall``
     (``Reading.call``), since plain slot stores cost a quarter of ``object.__setattr__``'s."""
 
-    __slots__ = ("name", "args", "id", "parse_error", "result", "failed", "agent")
+    __slots__ = ("name", "args", "id", "parse_error", "result", "failed", "agent", "status")
 
     name: str
     args: dict[str, Any]
@@ -32,6 +54,12 @@ class _Slots:
     result: Any
     failed: bool | None
     agent: str | None
+    status: str | None
+
+
+def status_of(failed: bool | None) -> str | None:
+    """The status a bare failed flag says: a trace that records only the flag."""
+    return None if failed is None else ("failed" if failed else "succeeded")
 
 
 @public
@@ -44,9 +72,15 @@ class ToolCall(_Slots, Record):
     none), and ``failed`` says whether the trace marks the call as failed (``None`` when it
     does not say). ``agent`` names who made the call where the trace records it (an
     openai-agents agent, a LangGraph node, tau2's ``"user"`` or ``"assistant"``;
-    docs/formats.md, "Who made the call"), else ``None``. Immutable and compared by value;
-    the repr shows the fields after ``args`` only when they are set, and is the code that
-    builds the call.
+    docs/formats.md, "Who made the call"), else ``None``. ``status`` says how the call
+    ended: ``"succeeded"``, ``"failed"`` (the tool reported an error), ``"error"`` (the
+    request was an error, the tool never ran), ``"denied"``, ``"pending"`` (awaiting
+    approval), or ``None`` when the trace does not say. ``failed`` and ``status`` never
+    disagree: ``failed`` is ``True`` for ``"failed"`` and ``"error"``, ``False`` for
+    ``"succeeded"``, ``None`` otherwise; either one given alone sets the other (a bare
+    ``failed=True`` is ``"failed"``), and two that disagree are refused. Immutable and
+    compared by value; the repr shows the fields after ``args`` only when they are set, and
+    is the code that builds the call.
 
     >>> ToolCall("search", {"q": "paris"})
     ToolCall(name='search', args={'q': 'paris'})
@@ -54,10 +88,15 @@ class ToolCall(_Slots, Record):
     ToolCall(name='search', args={}, id='call_1', result='ok', failed=False)
     >>> ToolCall("refund", {"order": 7}, agent="Billing")
     ToolCall(name='refund', args={'order': 7}, agent='Billing')
+    >>> ToolCall("refund", {"order": 7}, status="denied")
+    ToolCall(name='refund', args={'order': 7}, status='denied')
+    >>> ToolCall("search", {}, failed=True).status
+    'failed'
     >>> ToolCall("search", {"q": "paris"}) == ToolCall("search", {"q": "paris"})
     True
 
-    Every field takes part in ``==``, ``agent`` too: an expected call written without one
+    The repr shows ``status`` only where ``failed`` does not already say it. Every field
+    takes part in ``==``, ``status`` and ``agent`` too: an expected call written without one
     is not equal to a recorded call that has one (write ``agent=ANY``, docs/pytest.md).
 
     A toolmatch matcher may stand for any field (or inside ``args``): the call is then an
@@ -72,7 +111,9 @@ class ToolCall(_Slots, Record):
 
     __slots__ = ()
     _fields = _Slots.__slots__
-    __match_args__ = ("name", "args", "id", "parse_error", "result", "failed", "agent")
+    __match_args__ = (
+        "name", "args", "id", "parse_error", "result", "failed", "agent", "status"
+    )  # fmt: skip
     __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
 
     name: str
@@ -82,6 +123,7 @@ class ToolCall(_Slots, Record):
     result: Any
     failed: bool | None
     agent: str | None
+    status: str | None
 
     def __init__(
         self,
@@ -92,6 +134,7 @@ class ToolCall(_Slots, Record):
         result: object = None,
         failed: bool | Matcher | None = None,
         agent: str | Matcher | None = None,
+        status: str | Matcher | None = None,
     ) -> None:
         # Exact-type checks first: the common arguments pass them at once.
         if type(name) is not str and not isinstance(name, (str, Matcher)):
@@ -120,7 +163,16 @@ class ToolCall(_Slots, Record):
             and not isinstance(failed, Matcher)
         ):
             raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
-        self._assign(name, args, id, parse_error, result, failed, agent)
+        if status is None:
+            if failed is not None:
+                # A matcher for failed stands for the status too: any status, as failed says.
+                status = ANY if isinstance(failed, Matcher) else status_of(failed)
+        elif isinstance(status, Matcher):
+            if failed is None:
+                failed = ANY
+        else:
+            failed = _failed_for(status, failed)
+        self._assign(name, args, id, parse_error, result, failed, agent, status)
 
     def __repr__(self) -> str:
         return self._repr_with(repr)
@@ -128,15 +180,13 @@ class ToolCall(_Slots, Record):
     def _repr_with(self, write: Callable[[object], str]) -> str:
         """The repr, each value written by ``write`` (``short_repr``'s, in messages)."""
         shown = [f"name={write(self.name)}", f"args={write(self.args)}"]
-        for field in OPTIONAL_FIELDS:
-            value = getattr(self, field)
-            if value is not None:
-                shown.append(f"{field}={write(value)}")
+        shown += [f"{field}={write(value)}" for field, value in shown_fields(self).items()]
         return f"ToolCall({', '.join(shown)})"
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the call (``result`` as the trace holds it); ``agent`` only
-        when it is set, so a call of a format that records none is written as before.
+        when it is set and ``status`` only where ``failed`` does not already say it, so a
+        call of a format that records neither is written as before.
 
         >>> ToolCall("search", {"q": "paris"}, id="call_1", result="sunny").as_dict()
         ... # doctest: +NORMALIZE_WHITESPACE
@@ -146,7 +196,57 @@ class ToolCall(_Slots, Record):
         data = dict(zip(self._fields, self._values(), strict=True))
         if data["agent"] is None:
             del data["agent"]
+        if said_status(self) is None:
+            del data["status"]
         return data
+
+
+def _failed_for(status: object, failed: object) -> bool | None:
+    """The failed flag of ``status``, refusing an unknown status or a flag it contradicts."""
+    if type(status) is not str:
+        raise TypeError(
+            f"ToolCall status must be a str, a matcher or None, got {short_repr(status)} "
+            f"({type_name(status)})"
+        )
+    if status not in FAILED_OF_STATUS:
+        raise ValueError(
+            f"ToolCall status must be one of {', '.join(map(repr, STATUSES))}, a matcher "
+            f"or None, got {short_repr(status)}"
+        )
+    implied = FAILED_OF_STATUS[status]
+    if failed is None or isinstance(failed, Matcher):
+        return implied if failed is None else failed  # type: ignore[return-value]
+    if failed is not implied:
+        raise ValueError(
+            f"ToolCall failed={failed!r} disagrees with status={status!r}: failed is True "
+            "for 'failed' and 'error', False for 'succeeded', None for 'denied' and 'pending'"
+        )
+    return implied
+
+
+def said_status(call: ToolCall) -> object:
+    """``call.status`` where ``failed`` does not already say it (denied, pending, error, a
+    matcher of its own), else ``None``: what the repr, reports and snapshots show."""
+    status, failed = call.status, call.failed
+    if status is None:
+        return None
+    if isinstance(failed, Matcher):
+        return None if status is ANY else status
+    return None if type(status) is str and status_of(failed) == status else status
+
+
+def shown_fields(call: ToolCall) -> dict[str, object]:
+    """The fields after ``args`` that the repr and snapshot code write: those set, with
+    ``status`` where ``failed`` does not say it and ``failed`` where ``status`` does not."""
+    status = said_status(call)
+    shown = {}
+    for field in OPTIONAL_FIELDS:
+        value = status if field == "status" else getattr(call, field)
+        if field == "failed" and value is ANY and status is not None:
+            continue  # the ANY that a status matcher stands for
+        if value is not None:
+            shown[field] = value
+    return shown
 
 
 def matcher_fields(call: ToolCall) -> list[str]:
@@ -156,4 +256,5 @@ def matcher_fields(call: ToolCall) -> list[str]:
     >>> matcher_fields(ToolCall("search", ANY, id=ANY)), matcher_fields(ToolCall("search"))
     (['args', 'id'], [])
     """
-    return [field for field in call._fields if isinstance(getattr(call, field), Matcher)]
+    fields = {"name": call.name, "args": call.args, **shown_fields(call)}
+    return [field for field, value in fields.items() if isinstance(value, Matcher)]

@@ -12,7 +12,7 @@ from inspect import signature
 from inline_snapshot import declare_unmanaged
 from inline_snapshot.plugin import Builder, Custom, InlineSnapshotPluginSpec, customize
 
-from toolmatch._calls.call import OPTIONAL_FIELDS, ToolCall
+from toolmatch._calls.call import OPTIONAL_FIELDS, ToolCall, said_status, shown_fields
 from toolmatch._matchers.base import Matcher
 
 __all__ = ["keep_matchers", "tool_call_code"]
@@ -30,8 +30,9 @@ def _call_code(value: object, builder: Builder, written: object) -> Custom | Non
         return None
     fields: dict[str, object] = {}
     for field in OPTIONAL_FIELDS:  # each written only when set, as the repr
-        recorded = getattr(value, field)
-        if isinstance(written, ToolCall) and isinstance(getattr(written, field), Matcher):
+        # The status only where failed does not say it, as the repr.
+        recorded = said_status(value) if field == "status" else getattr(value, field)
+        if isinstance(written, ToolCall) and isinstance(shown_fields(written).get(field), Matcher):
             # Not marked as a default: inline-snapshot would drop `id=ANY` when the id is None.
             fields[field] = recorded
         else:

@@ -135,8 +135,8 @@ TYPES: dict[str, Handler] = {
     "mcp_call": openai.read_responses_mcp_call,
     "function_call_output": openai.read_responses_output,
     "custom_tool_call_output": openai.read_responses_output,
-    # Anthropic (a message; Responses' message items read the same)
-    "message": messages.read_message,
+    # Anthropic (a message; Responses' message items read the same), once per id
+    "message": messages.read_message_once,
     "tool_use": anthropic.read_tool_use,
     "server_tool_use": anthropic.read_tool_use,
     "mcp_tool_use": anthropic.read_tool_use,
@@ -155,6 +155,8 @@ TYPES: dict[str, Handler] = {
     "tool-call": vercel.read_tool_part,
     "dynamic-tool": vercel.read_tool_part,
     "tool-result": vercel.read_tool_result,
+    "tool-approval-request": vercel.read_approval_request,
+    "tool-approval-response": vercel.read_approval_response,
     # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
     **streams.TYPE_ROWS,
 }
@@ -211,6 +213,7 @@ KEYS: list[tuple[str, Handler]] = [
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
+_RAW_RESPONSE = "it is a raw response (with_raw_response): call .parse() and pass its result"
 
 # Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
 # doubles (mocks) and ATIF trajectories (atif).
@@ -265,6 +268,26 @@ BY_CLASS.update(
         # HTTP responses of a provider's REST API: their JSON is what to_calls reads
         ("httpx", "Response"): refuse(_HTTP_RESPONSE),
         ("requests", "Response"): refuse(_HTTP_RESPONSE),
+        # with_raw_response's objects (sync, async, legacy): the parsed response is read
+        ("openai", "BaseAPIResponse"): refuse(_RAW_RESPONSE),
+        ("openai", "LegacyAPIResponse"): refuse(_RAW_RESPONSE),
+        ("anthropic", "BaseAPIResponse"): refuse(_RAW_RESPONSE),
+        # the clients themselves, which hold no response
+        ("openai", "BaseClient"): not_a_run(
+            "pass what client.chat.completions.create(...) or client.responses.create(...) returns"
+        ),
+        ("anthropic", "BaseClient"): not_a_run("pass what client.messages.create(...) returns"),
+        # agents and graphs not yet run, beside those of each framework above
+        ("langgraph", "StateGraph"): not_a_run(
+            "compile it, then pass the state graph.invoke(...) returns"
+        ),
+        ("langchain_core", "BaseLanguageModel"): not_a_run(
+            "pass what model.invoke(...) returns (an AIMessage)"
+        ),
+        ("workflows", "Workflow"): not_a_run(
+            "pass what awaiting agent.run(...) returns, or the events of its handler's "
+            "stream_events()"
+        ),
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -283,7 +306,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
-    ("__interrupt__", no_call),  # LangGraph's update for an interrupt
+    ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
 ]
 # 3. Whole shapes, for mappings no row claims.

@@ -26,8 +26,10 @@ __all__ = [
     "PART_TYPES",
     "is_langgraph_checkpoint",
     "is_langgraph_update",
+    "interrupted",
     "is_stream_part",
     "read_debug_event",
+    "read_interrupt_update",
     "read_langgraph_checkpoint",
     "read_langgraph_pair",
     "read_langgraph_part",
@@ -69,14 +71,27 @@ def read_message_state(data: Mapping[str, Any], where: str, reading: Reading) ->
     inner = f"{where}.messages"
     if not isinstance(messages, (list, tuple)):
         reading.read(messages, inner)
-        return
-    start = _repeated(run.last, messages)
-    run.last = messages
-    if start == 0:
-        reading.read_each(messages, inner)
-        return
-    for index in range(start, len(messages)):
-        reading.read(messages[index], f"{inner}[{index}]")
+    else:
+        start = _repeated(run.last, messages)
+        run.last = messages
+        if start == 0:
+            reading.read_each(messages, inner)
+        else:
+            for index in range(start, len(messages)):
+                reading.read(messages[index], f"{inner}[{index}]")
+    interrupted(data.get("__interrupt__"), reading)  # graph.invoke's state, stopped
+
+
+def interrupted(interrupts: object, reading: Reading) -> None:
+    """The run stopped at these interrupts (if any): the calls read so far that no result
+    answers await a human, status ``"pending"`` (docs/formats.md, "Call status")."""
+    if interrupts:
+        reading.note_unanswered("pending")
+
+
+def read_interrupt_update(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """``{"__interrupt__": (Interrupt(...), ...)}``, an ``updates`` chunk: the run stopped."""
+    interrupted(data["__interrupt__"], reading)
 
 
 def _repeated(
@@ -129,7 +144,9 @@ def _read_updates(updates: object, where: str, reading: Reading) -> None:
     if not isinstance(updates, Mapping):
         raise wrong_shape(where, "a mapping of node names to updates", updates)
     for node, update in updates.items():
-        if node != "__interrupt__":
+        if node == "__interrupt__":
+            interrupted(update, reading)
+        else:
             reading.read_by(node, update, f"{where}[{short_repr(node)}]", _read_update)
 
 
@@ -218,6 +235,7 @@ def read_langgraph_part(data: Mapping[str, Any], where: str, reading: Reading) -
     if not is_stream_part(data):
         raise cannot_read(data, where)
     _read_mode(data["type"], data["data"], where, f"{where}.data", reading)
+    interrupted(data.get("interrupts"), reading)  # a v2 values part's
 
 
 # The 'type' of a stream_mode="debug" event.
@@ -241,6 +259,7 @@ def read_task(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     reading.state(_Run).other = True
     if "triggers" in data:
         return
+    interrupted(data.get("interrupts"), reading)
     result = as_data(data.get("result"))
     inner = f"{where}.result"
     if isinstance(result, (list, tuple)):  # older LangGraph: [(channel, value), ...]
@@ -265,8 +284,10 @@ def read_langgraph_checkpoint(data: Mapping[str, Any], where: str, reading: Read
 
 
 def read_langgraph_snapshot(obj: Any, where: str, reading: Reading) -> None:
-    """A ``StateSnapshot`` (``graph.get_state(config)``): the state in its ``values``."""
+    """A ``StateSnapshot`` (``graph.get_state(config)``): the state in its ``values``; its
+    ``interrupts``, if any, leave its unanswered calls pending."""
     _read_values(obj.values, f"{where}.values", reading)
+    interrupted(getattr(obj, "interrupts", None), reading)
 
 
 def _read_values(values: object, where: str, reading: Reading) -> None:

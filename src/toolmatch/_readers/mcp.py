@@ -19,9 +19,9 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
 
     A response's ``result`` is a ``CallToolResult``: its ``content`` is the result and its
     ``isError`` (``is_error`` as mcp 2's ``model_dump()`` writes it) says whether the tool
-    failed; a JSON-RPC ``error`` is a failure (the
-    error object is the result). Responses to other requests answer no call, and are
-    ignored like any result without its call.
+    failed (status ``"failed"``); a JSON-RPC ``error`` is a protocol error, not the tool's:
+    status ``"error"`` (failed, the tool never ran), the error object its result. Responses
+    to other requests answer no call, and are ignored like any result without its call.
     """
     method = data.get("method")
     if "jsonrpc" not in data and "params" not in data:
@@ -29,7 +29,7 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
     if method is None:
         error = data.get("error")
         if error is not None:
-            reading.result(data.get("id"), error, True)
+            reading.result(data.get("id"), error, True, "error")
             return
         result = as_data(data.get("result"))
         if isinstance(result, Mapping) and "content" in result:

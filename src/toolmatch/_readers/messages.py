@@ -64,6 +64,13 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
 
 
+def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A typed ``message`` (Anthropic's ``Message``, a Responses message item): read the
+    first time its ``id`` is seen, whole or streamed (docs/formats.md, "Counted once")."""
+    if reading.first_sight(data.get("id"), True):
+        read_message(data, where, reading)
+
+
 def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:
     """tau2-bench's answers, if ``data`` is one: a ``ToolMessage`` (the call's ``id``, text
     ``content``, an ``error`` flag) or a ``MultiToolMessage`` (``tool_messages``).

@@ -97,17 +97,30 @@ def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> 
 
 
 def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``function_call`` item; its ``call_id`` is the id results answer."""
-    reading.call(data.get("name"), data.get("arguments"), _call_id(data), where)
+    """A Responses ``function_call`` item; its ``call_id`` is the id results answer. An
+    item counts once per item ``id`` (``fc_...``; docs/formats.md, "Counted once")."""
+    call_id = _call_id(data)
+    item_id = data.get("id")
+    if item_id is not None:  # _first_item, inline: this runs once per call read
+        key = (item_id, call_id)
+        seen = reading.item_ids
+        if key in seen:
+            return
+        seen.add(key)
+    reading.call(data.get("name"), data.get("arguments"), call_id, where)
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``custom_tool_call`` item: free text, not JSON."""
-    _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
+    """A Responses ``custom_tool_call`` item: free text, not JSON; once per item ``id``."""
+    if _first_item(data, reading):
+        _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
 
 
 def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run."""
+    """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run;
+    once per item ``id``."""
+    if not _first_item(data, reading):
+        return
     error = data.get("error")
     output = data.get("output")
     failed = True if error is not None else (False if output is not None else None)
@@ -132,10 +145,27 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses response: its output items."""
+    """A Responses response: its output items; once per ``id`` (``resp_...``), whole or
+    streamed."""
+    if not reading.first_sight(data.get("id"), True):
+        return
     output = list_at(data, "output", where)
     if output is not None:
         reading.read_each(output, f"{where}.output")
+
+
+def _first_item(data: Mapping[str, Any], reading: Reading) -> bool:
+    """Whether the item is read for the first time in this run: once per item ``id`` and
+    ``call_id`` together, since an SDK may give all its items one placeholder id
+    (openai-agents' ``"__fake_id__"``), each with its own call id."""
+    item_id = data.get("id")
+    if item_id is None:
+        return True
+    key = (item_id, _call_id(data))
+    if key in reading.item_ids:
+        return False
+    reading.item_ids.add(key)
+    return True
 
 
 def _call_id(data: Mapping[str, Any]) -> object:

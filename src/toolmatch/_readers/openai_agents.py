@@ -38,14 +38,17 @@ class _AgentsRun:
     and the run-item events that repeat them give only the tools' results.
     ``agent``: the agent of the last ``AgentUpdatedStreamEvent``, who makes the calls of
     the raw events after it.
+    ``context``: the ``context_wrapper`` of the last run result read, which holds the
+    approvals and rejections given before it resumed.
     """
 
-    __slots__ = ("agent", "called", "streamed")
+    __slots__ = ("agent", "called", "context", "streamed")
 
     def __init__(self) -> None:
         self.called: set[str] = set()
         self.streamed = False
         self.agent: object = None
+        self.context: object = None
 
 
 _RESULT_ITEMS = frozenset({"ToolCallOutputItem", "HandoffOutputItem"})
@@ -58,7 +61,12 @@ def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
             f"{where}: the streamed run is not complete, so its new_items are not all there; "
             "consume result.stream_events() first"
         )
-    reading.read_each(obj.new_items, f"{where}.new_items")
+    run = reading.state(_AgentsRun)
+    outer, run.context = run.context, getattr(obj, "context_wrapper", None)
+    try:
+        reading.read_each(obj.new_items, f"{where}.new_items")
+    finally:
+        run.context = outer
 
 
 def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
@@ -83,11 +91,22 @@ def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
 
 
 def read_agents_approval_item(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ToolApprovalItem``: a call awaiting approval. In ``new_items`` its call is also
-    the ``ToolCallItem`` before it; read alone (``result.interruptions``) it is the call."""
+    """A ``ToolApprovalItem``: a call awaiting approval (status ``"pending"``), unless the
+    run result it is read from (resumed) says it was approved (no status until its output)
+    or rejected (``"denied"``: its output is the rejection message). In ``new_items`` its
+    call is also the ``ToolCallItem`` before it; read alone (``result.interruptions``) it
+    is the call."""
     raw = obj.raw_item
-    if _call_id(raw) not in reading.state(_AgentsRun).called:
+    call_id = _call_id(raw)
+    run = reading.state(_AgentsRun)
+    if call_id not in run.called:
         read_agents_call_item(obj, where, reading)
+    decided = getattr(run.context, "is_tool_approved", None)
+    approved = None
+    if decided is not None and call_id is not None:
+        approved = decided(getattr(obj, "tool_name", None) or "", call_id)
+    status = "pending" if approved is None else (None if approved else "denied")
+    reading.note_status(call_id, status)
 
 
 def read_agents_item_event(obj: Any, where: str, reading: Reading) -> None:

@@ -2,7 +2,8 @@
 run results, read as their ``all_messages()``.
 
 A ``ToolReturnPart`` is a result: a failure unless its ``outcome`` is ``"success"`` (the
-default, and what versions before ``outcome`` meant); a ``RetryPromptPart`` for a tool (it
+default, and what versions before ``outcome`` meant) or ``"denied"`` (status ``"denied"``:
+the tool did not run); a ``RetryPromptPart`` for a tool (it
 names the tool) is a failure: the tool raised ``ModelRetry`` or its arguments did not
 validate.
 """
@@ -47,7 +48,10 @@ def read_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         reading.call(data.get("tool_name"), data.get("args"), data.get("tool_call_id"), where)
     elif kind in RETURN_KINDS:
         outcome = data.get("outcome", "success")
-        reading.result(data.get("tool_call_id"), data.get("content"), outcome != "success")
+        if outcome == "denied":
+            reading.result(data.get("tool_call_id"), data.get("content"), None, "denied")
+        else:
+            reading.result(data.get("tool_call_id"), data.get("content"), outcome != "success")
     elif kind == "retry-prompt":
         if data.get("tool_name") is not None:
             reading.result(data.get("tool_call_id"), data.get("content"), True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls.call import ToolCall, _Slots
+from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     S = TypeVar("S")
-    # A result: the call id it answers, its content, failed, and the number of calls
-    # recorded before it.
-    _Result = tuple[str, object, bool | None, int]
+    # A result: the call id it answers, its content, failed, its status, and the number of
+    # calls recorded before it.
+    _Result = tuple[str, object, bool | None, str | None, int]
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
@@ -82,6 +82,12 @@ _PROBED_ATTRIBUTES = (
 _PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
 
 
+# Ids that SDKs give every item they make of a provider's output that has none: no identity.
+# openai-agents writes "__fake_id__" (agents.models.fake_id) on the items and responses of
+# Chat Completions, LiteLLM and any-llm models.
+_PLACEHOLDER_IDS = frozenset({"__fake_id__"})
+
+
 class Reading:
     """One ``to_calls`` run: calls in order of first appearance, results to pair by id.
 
@@ -98,7 +104,9 @@ class Reading:
         "_calls",
         "_copy_args",
         "_dispatch",
+        "item_ids",
         "_message_ids",
+        "_notes",
         "_open_slots",
         "_read_dict",
         "_results",
@@ -119,9 +127,16 @@ class Reading:
         self._open_slots = 0
         # Made on first use: most runs have no results and no states.
         self._results: list[_Result] | None = None
+        # (call id, status) of calls whose status is known apart from any result (approvals,
+        # None: approved), or (number of calls, status) for every call before that place
+        # that no result answers (a run stopped at an interrupt).
+        self._notes: list[tuple[str | int, str | None]] | None = None
         self._states: dict[type, object] | None = None
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
+        # The ids of the whole items read (Responses call items): each counts once. Looked
+        # up by the readers directly, once per item read: no method call (B6).
+        self.item_ids: set[object] = set()
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
 
@@ -172,12 +187,14 @@ class Reading:
         result: object = None,
         failed: bool | None = None,
         agent: str | None = None,
+        status: str | None = None,
     ) -> None:
         """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
 
         With ``parse_error`` the call keeps that error and its ``args`` are ``{}``; a shape
         that holds its own result (a tool span, an ``mcp_call`` item) passes it here, and a
-        call that names its caller its ``agent`` (else the caller is ``read_by``'s).
+        call that names its caller its ``agent`` (else the caller is ``read_by``'s). A
+        ``status`` sets ``failed`` (and ``failed`` alone sets the status it means).
         """
         if type(name) is not str and not isinstance(name, str):
             found = f"{short_repr(name)} ({type_name(name)})"
@@ -205,7 +222,12 @@ class Reading:
         call.id = call_id
         call.parse_error = parse_error
         call.result = result
-        call.failed = failed
+        if status is None:  # status_of(failed), written out: this runs once per call read
+            call.failed = failed
+            call.status = None if failed is None else ("failed" if failed else "succeeded")
+        else:
+            call.failed = FAILED_OF_STATUS[status]
+            call.status = status
         call.agent = self.agent if agent is None else agent
         call.__class__ = ToolCall
         self._calls.append(call)  # type: ignore[arg-type]
@@ -231,22 +253,42 @@ class Reading:
             self._open_slots -= 1
         self._calls[slot] = call
 
-    def result(self, call_id: object, content: object, failed: bool | None) -> None:
-        """A tool's answer to the call of ``call_id``; no such call in the trace: ignored."""
+    def result(
+        self, call_id: object, content: object, failed: bool | None, status: str | None = None
+    ) -> None:
+        """A tool's answer to the call of ``call_id``; no such call in the trace: ignored.
+        A ``status`` sets ``failed``, as in :meth:`call`."""
         if call_id is not None:
             if self._results is None:
                 self._results = []
             # Where it stands among the calls: the pairing looks at calls before it first.
-            self._results.append((str(call_id), content, failed, len(self._calls)))
+            self._results.append((str(call_id), content, failed, status, len(self._calls)))
+
+    def note_status(self, call_id: object, status: str | None) -> None:
+        """The call of ``call_id`` awaits approval (``"pending"``), was ``"denied"``, or
+        was approved (``None``: no status yet), as an approval request or answer apart from
+        the call says; given at finish (``_note``), the last note of an id winning."""
+        if call_id is not None:
+            if self._notes is None:
+                self._notes = []
+            self._notes.append((str(call_id), status))
+
+    def note_unanswered(self, status: str) -> None:
+        """Every call read so far that no result answers has ``status`` (at finish): the
+        run stopped here, at an interrupt, before running them."""
+        if self._notes is None:
+            self._notes = []
+        self._notes.append((len(self._calls), status))
 
     def first_sight(self, message_id: object, whole: bool) -> bool:
         """Whether to read the message of ``message_id``, a ``whole`` message or a chunk of
         one: a message counts once per id, however many snapshots, stream modes or final
         objects repeat it (docs/formats.md, "Counted once"). The chunks of one id are all
         read (they assemble one message); once a message of that id was read, whole or in
-        chunks, a later whole one or chunk of it is not. No id (``None``): always read.
+        chunks, a later whole one or chunk of it is not. No id (``None``), or a placeholder
+        that every message of a run shares (``_PLACEHOLDER_IDS``): always read.
         """
-        if type(message_id) is not str or not message_id:
+        if type(message_id) is not str or not message_id or message_id in _PLACEHOLDER_IDS:
             return True
         seen = self._message_ids
         if seen is None:
@@ -278,6 +320,8 @@ class Reading:
             raise RuntimeError("a reader reserved a place for a call and never filled it")
         if self._results is not None:
             _pair(calls, self._results)  # type: ignore[arg-type]
+        if self._notes is not None:
+            _note(calls, self._notes)  # type: ignore[arg-type]
         return calls  # type: ignore[return-value]
 
     def _finish_states(self, states: dict[type, object]) -> None:
@@ -309,7 +353,7 @@ def _pair(calls: list[ToolCall], results: list[_Result]) -> None:
     early: list[_Result] = []
     done = 0  # calls[:done] are placed
     for result in results:
-        call_id, content, failed, position = result
+        call_id, content, failed, status, position = result
         while done < position:
             _place(calls, done, waiting, answered)
             done += 1
@@ -319,19 +363,19 @@ def _pair(calls: list[ToolCall], results: list[_Result]) -> None:
             continue
         answered.add(call_id)
         if indices:
-            _answer(calls, indices.pop(0), content, failed)
+            _answer(calls, indices.pop(0), content, failed, status)
     if not early:
         return
     # Every call is placed and has waited: an early result takes the first unanswered call
     # of its id, wherever it is (all of them come after it).
     pending: dict[str, list[int]] = {}
     for index, call in enumerate(calls):
-        if call.id is not None and call.result is None and call.failed is None:
+        if call.id is not None and _waits(call):
             pending.setdefault(call.id, []).append(index)
-    for call_id, content, failed, _ in early:
+    for call_id, content, failed, status, _ in early:
         indices = pending.get(call_id)
         if indices:
-            _answer(calls, indices.pop(0), content, failed)
+            _answer(calls, indices.pop(0), content, failed, status)
 
 
 def _place(
@@ -346,15 +390,53 @@ def _place(
     if indices is None or call_id in answered:
         indices = waiting[call_id] = []
         answered.discard(call_id)
-    if call.result is None and call.failed is None:
+    if _waits(call):
         indices.append(index)
 
 
-def _answer(calls: list[ToolCall], index: int, content: object, failed: bool | None) -> None:
+def _waits(call: ToolCall) -> bool:
+    """Whether ``call`` awaits a result: it brought none and did not end (pending at most)."""
+    return call.result is None and (call.status is None or call.status == "pending")
+
+
+def _answer(
+    calls: list[ToolCall],
+    index: int,
+    content: object,
+    failed: bool | None,
+    status: str | None,
+) -> None:
     call = calls[index]
     calls[index] = ToolCall(
-        call.name, call.args, call.id, call.parse_error, content, failed, call.agent
+        call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
     )
+
+
+def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:
+    """Give each noted status to the calls of its id, or before its place, whose answer
+    says no status of its own: ``"pending"`` to a call no result answers, ``"denied"`` to
+    one at most answered by an unmarked output (the message its SDK sends the model
+    instead), ``None`` (approved) to a call still marked pending."""
+    by_id = {key: status for key, status in notes if type(key) is str}  # the last one wins
+    places = [(key, status) for key, status in notes if type(key) is int]
+    for index, call in enumerate(calls):
+        if call.id in by_id:
+            status = by_id[call.id]
+        else:
+            status = next((noted for place, noted in places if index < place), call.status)
+        if status == call.status:
+            continue
+        if status == "pending":
+            applies = _waits(call)
+        elif status == "denied":
+            applies = call.status is None or call.status == "pending"
+        else:
+            applies = call.status == "pending"
+        if applies:
+            calls[index] = ToolCall(
+                call.name, call.args, call.id, call.parse_error, call.result, None, call.agent,
+                status,
+            )  # fmt: skip
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

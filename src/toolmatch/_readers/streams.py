@@ -86,7 +86,9 @@ class _Pending:
             self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
-            call = ToolCall(call.name, {}, call.id, error, call.result, call.failed, call.agent)
+            call = ToolCall(
+                call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+            )
         reading.fill(self.slot, call)
 
 
@@ -244,14 +246,34 @@ _ANTHROPIC_CUT = frozenset({"max_tokens", "model_context_window_exceeded"})
 
 
 class _AnthropicEvents(_Stream):
-    __slots__ = ()
+    __slots__ = ("repeated",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # The message streamed now was read whole already (its id): its events are skipped.
+        self.repeated = False
+
+
+def _unless_repeated(kind: type[_AnthropicEvents | _ResponsesEvents], handler: Handler) -> Handler:
+    """``handler``, for the events of a message or response not already read whole."""
+
+    def read(data: Data, where: str, reading: Reading) -> None:
+        if not reading.state(kind).repeated:
+            handler(data, where, reading)
+
+    read.__doc__ = handler.__doc__
+    return read
 
 
 def _message_start(data: Data, where: str, reading: Reading) -> None:
     state = reading.state(_AnthropicEvents)
     state.close(_OPEN)  # a new message: the previous one's unfinished blocks stay unfinished
     message = as_data(data.get("message"))
-    if isinstance(message, Mapping) and message.get("content"):
+    if not isinstance(message, Mapping):
+        return
+    # Once per message id: the final Message next to its stream is not counted again.
+    state.repeated = not reading.first_sight(message.get("id"), False)
+    if not state.repeated and message.get("content"):
         reading.read(message["content"], f"{where}.message.content")
 
 
@@ -312,10 +334,11 @@ _UNFINISHED_ITEM = frozenset({"in_progress", "incomplete"})
 
 
 class _ResponsesEvents(_Stream):
-    __slots__ = ("by_index", "read_items", "response_id", "turn", "unread")
+    __slots__ = ("by_index", "read_items", "repeated", "response_id", "turn", "unread")
 
     def __init__(self) -> None:
         super().__init__()
+        self.repeated = False  # the response streamed now was read whole already (its id)
         self.response_id: object = None  # the response begun last
         self.turn = 0  # responses begun: an item without an id is known by (turn, position)
         self.read_items: set[object] = set()  # keys of items read whole already
@@ -380,6 +403,10 @@ def _response_started(data: Data, where: str, reading: Reading) -> None:
     if response_id is None or response_id != state.response_id:
         state.next_turn()
         state.response_id = response_id
+    # Once per response id: a final Response next to its stream is not counted again.
+    state.repeated = not reading.first_sight(response_id, False)
+    if state.repeated:
+        return
     for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
         item_where = f"{inner}.output[{index}]"
         state.begun(_mapping(item, item_where), index, item_where, reading)
@@ -390,11 +417,13 @@ def _response_ended(data: Data, where: str, reading: Reading) -> None:
     state = _responses(reading)
     inner = f"{where}.response"
     response = _mapping(data.get("response"), inner)
-    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
-        item_where = f"{inner}.output[{index}]"
-        state.whole(_mapping(item, item_where), index, item_where, reading)
+    if reading.first_sight(_key(response, "id", inner), False) and not state.repeated:
+        for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+            item_where = f"{inner}.output[{index}]"
+            state.whole(_mapping(item, item_where), index, item_where, reading)
     state.next_turn()
     state.response_id = None
+    state.repeated = False
 
 
 def _item_added(data: Data, where: str, reading: Reading) -> None:
@@ -558,22 +587,32 @@ NO_CALL_TYPES = (
 
 TYPE_ROWS: dict[str, Handler] = {
     "message_start": _message_start,
-    "content_block_start": _content_block_start,
-    "content_block_delta": _content_block_delta,
+    "content_block_start": _unless_repeated(_AnthropicEvents, _content_block_start),
+    "content_block_delta": _unless_repeated(_AnthropicEvents, _content_block_delta),
     "input_json_delta": _bare_input_json_delta,
-    "content_block_stop": _content_block_stop,
-    "message_delta": _message_delta,
+    "content_block_stop": _unless_repeated(_AnthropicEvents, _content_block_stop),
+    "message_delta": _unless_repeated(_AnthropicEvents, _message_delta),
     "response.created": _response_started,
     "response.in_progress": _response_started,
     "response.queued": _response_started,
-    "response.output_item.added": _item_added,
-    "response.output_item.done": _item_done,
-    "response.function_call_arguments.delta": _arguments_delta,
-    "response.function_call_arguments.done": _arguments_done,
-    "response.custom_tool_call_input.delta": _arguments_delta,
-    "response.custom_tool_call_input.done": _arguments_done,
-    "response.mcp_call_arguments.delta": _arguments_delta,
-    "response.mcp_call_arguments.done": _arguments_done,
+    "response.output_item.added": _unless_repeated(_ResponsesEvents, _item_added),
+    "response.output_item.done": _unless_repeated(_ResponsesEvents, _item_done),
+    **dict.fromkeys(
+        (
+            "response.function_call_arguments.delta",
+            "response.custom_tool_call_input.delta",
+            "response.mcp_call_arguments.delta",
+        ),
+        _unless_repeated(_ResponsesEvents, _arguments_delta),
+    ),
+    **dict.fromkeys(
+        (
+            "response.function_call_arguments.done",
+            "response.custom_tool_call_input.done",
+            "response.mcp_call_arguments.done",
+        ),
+        _unless_repeated(_ResponsesEvents, _arguments_done),
+    ),
     "response.completed": _response_ended,
     "response.incomplete": _response_ended,
     "response.failed": _response_ended,

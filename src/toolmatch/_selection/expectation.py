@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from toolmatch._calls.call import ToolCall
+from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES, ToolCall
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
     from toolmatch._matchers.base import ConstructorArgs
 
-__all__ = ["ExpectedTool"]
+__all__ = ["STATUS_NAMES", "ExpectedTool", "validated_status"]
 
 _SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
 _AGENT = "(agent)"
+_STATUS = "(status)"
+STATUS_NAMES = ", ".join(map(repr, STATUSES))
 
 
 def _validated_name(name: object) -> str | Matcher:
@@ -125,10 +127,61 @@ def _with_agent(
     return lambda call: agent_matches(call.agent) and check(call)
 
 
-def _call_check(result: Matcher | None, failed: bool | None) -> Callable[[ToolCall], bool] | None:
+def validated_status(status: object, failed: bool | None) -> str | tuple[str, ...] | Matcher | None:
+    """A status name, names (kept in ``STATUSES`` order, so the repr is stable) or a matcher;
+    refused when no status it names can go with ``failed``."""
+    if status is None or isinstance(status, Matcher):
+        return status
+    if isinstance(status, str):
+        names: tuple[object, ...] = (status,)
+    elif isinstance(status, (list, tuple, set, frozenset)) and status:
+        names = tuple(status)
+    else:
+        raise TypeError(
+            f"ExpectedTool status must be a status name ({STATUS_NAMES}), a non-empty list "
+            f"or set of them, a matcher, or None, got {short_repr(status)} ({type_name(status)})"
+        )
+    for name in names:
+        if not isinstance(name, str) or name not in FAILED_OF_STATUS:
+            raise ValueError(
+                f"ExpectedTool status {short_repr(name)} is not a status; accepted: {STATUS_NAMES}"
+            )
+    if failed is not None and all(FAILED_OF_STATUS[name] is not failed for name in names):  # type: ignore[index]
+        raise ValueError(
+            f"ExpectedTool failed={failed} and status={short_repr(status)} can never both hold: "
+            "failed is True for 'failed' and 'error', False for 'succeeded', None for 'denied' "
+            "and 'pending'"
+        )
+    if isinstance(status, str):
+        return status
+    return tuple(name for name in STATUSES if name in names)
+
+
+def _status_check(
+    status: str | tuple[str, ...] | Matcher | None,
+) -> Callable[[object], bool] | None:
+    """Whether a call's status is one ``status`` accepts (``None``: any)."""
+    if status is None:
+        return None
+    if isinstance(status, str):
+        return lambda found: found == status  # not str.__eq__: NotImplemented is truthy
+    if isinstance(status, tuple):
+        return frozenset(status).__contains__
+    return status.__eq__
+
+
+def _call_check(
+    result: Matcher | None, failed: bool | None, status: Callable[[object], bool] | None
+) -> Callable[[ToolCall], bool] | None:
     """What a call must be beyond its name and arguments, as one check; ``None`` for nothing."""
     if result is None and failed is None:
-        return None
+        if status is None:
+            return None
+        return lambda call: status(call.status)
+    if status is not None:
+        outcome = _call_check(result, failed, None)
+        assert outcome is not None
+        return lambda call: status(call.status) and outcome(call)
     if result is None:
         return lambda call: call.failed is failed
     if failed is None:
@@ -191,7 +244,9 @@ class ExpectedTool(Matcher):
     those keys only (``Partial``); a matcher such as ``Exact({...})`` judges the whole
     args dict; ``None`` asserts the name only. ``result`` (a matcher, or a plain value
     compared with Literal rules) must match the tool's recorded result; ``failed=True`` or
-    ``False`` asks the call's ``failed`` flag to be that. At least ``count`` and at most
+    ``False`` asks the call's ``failed`` flag to be that; ``status`` (a name such as
+    ``"succeeded"`` or ``"denied"``, a list of names, or a matcher) asks how the call
+    ended (``ToolCall.status``). At least ``count`` and at most
     ``max_count`` calls must match; ``count=0`` with a ``max_count`` is a pure cap ("at
     most 2"). ``agent`` (a name, compared exactly, or a matcher; ``None``: any agent) must
     match who made the call, as the trace records it (:attr:`ToolCall.agent`). ``id`` names
@@ -219,6 +274,9 @@ class ExpectedTool(Matcher):
     >>> steps = [ExpectedTool("check", id="check"), ExpectedTool("pay", after=["check"])]
     >>> check_turn(steps, [{"name": "pay"}, {"name": "check"}]).checks[1].unmatched_reason
     'pay (call 0) comes before check (call 1); it must come after'
+    >>> denied = [ToolCall("refund", {"order": 7}, status="denied")]
+    >>> ExpectedTool("refund", status="succeeded").check(denied).unmatched_reason
+    "call 0: (status): expected 'succeeded', got 'denied'"
 
     """
 
@@ -233,6 +291,7 @@ class ExpectedTool(Matcher):
         "id",
         "before",
         "after",
+        "status",
         "_selects",
         "_args_matcher",
         "_args_check",
@@ -256,6 +315,7 @@ class ExpectedTool(Matcher):
     id: str | None
     before: tuple[str, ...]
     after: tuple[str, ...]
+    status: str | tuple[str, ...] | Matcher | None
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
@@ -282,9 +342,10 @@ class ExpectedTool(Matcher):
         id: str | None = None,
         before: Sequence[str] = (),
         after: Sequence[str] = (),
+        status: str | Sequence[str] | set[str] | Matcher | None = None,
     ) -> None:
         count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count, result, failed, agent)
+        self._setup(name, args, count, max_count, result, failed, agent, status)
         _set_order(self, id, before, after)
 
     @classmethod
@@ -296,15 +357,16 @@ class ExpectedTool(Matcher):
         result: object = None,
         failed: bool | None = None,
         agent: str | Matcher | None = None,
+        status: str | Sequence[str] | set[str] | Matcher | None = None,
     ) -> ExpectedTool:
         """An expectation that no call in the turn matches ``name``, ``args``, ``result``,
-        ``failed`` and ``agent``.
+        ``failed``, ``agent`` and ``status``.
 
         >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
         'expected no matching call, got 1'
         """
         tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0, result, failed, agent)
+        tool._setup(name, args, 0, 0, result, failed, agent, status)
         _set_order(tool, None, (), ())
         return tool
 
@@ -317,12 +379,14 @@ class ExpectedTool(Matcher):
         result: object,
         failed: object,
         agent: object = None,
+        status: object = None,
     ) -> None:
         name = _validated_name(name)
         agent = _validated_agent(agent)
         agent_matcher = None if agent is None else as_matcher(agent)
         matcher = _args_matcher(args)
         failed = _validated_failed(failed)
+        status = validated_status(status, failed)
         result_matcher = None if result is None else as_matcher(result)
         set_ = object.__setattr__
         set_(self, "name", name)
@@ -332,6 +396,7 @@ class ExpectedTool(Matcher):
         set_(self, "result", result)
         set_(self, "failed", failed)
         set_(self, "agent", agent)
+        set_(self, "status", status)
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:
@@ -340,14 +405,17 @@ class ExpectedTool(Matcher):
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
         set_(self, "_result_matcher", result_matcher)
         set_(self, "_agent_matcher", agent_matcher)
-        set_(self, "_call_check", _with_agent(_call_check(result_matcher, failed), agent_matcher))
-        # Only arguments are looked up by key; a result or failed flag is checked call by call.
+        outcome = _call_check(result_matcher, failed, _status_check(status))
+        set_(self, "_call_check", _with_agent(outcome, agent_matcher))
+        # Only arguments are looked up by key; a result, failed flag, agent or status is
+        # checked call by call.
         literal = (
             isinstance(args, Mapping)
             and not isinstance(args, Matcher)
             and result_matcher is None
             and failed is None
             and agent is None
+            and status is None
         )
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
         # For scores: each asserted argument's mismatch path, and the prefixes below it.
@@ -388,6 +456,8 @@ class ExpectedTool(Matcher):
             options["before"] = list(self.before)
         if self.after:
             options["after"] = list(self.after)
+        if self.status is not None:
+            options["status"] = list(self.status) if isinstance(self.status, tuple) else self.status
         return options
 
     def __repr__(self) -> str:
@@ -415,7 +485,7 @@ class ExpectedTool(Matcher):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            rebuilt = (self.name, self.args, self.result, self.failed, self.agent)
+            rebuilt = (self.name, self.args, self.result, self.failed, self.agent, self.status)
             return (type(self)._rebuild_never, rebuilt)
         return super().__reduce_ex__(protocol)
 
@@ -427,8 +497,9 @@ class ExpectedTool(Matcher):
         result: object = None,
         failed: bool | None = None,
         agent: str | Matcher | None = None,
+        status: str | Sequence[str] | Matcher | None = None,
     ) -> ExpectedTool:
-        return cls.never(name, args, result=result, failed=failed, agent=agent)
+        return cls.never(name, args, result=result, failed=failed, agent=agent, status=status)
 
     def matches(self, actual: object) -> bool:
         if self.before or self.after:
@@ -489,7 +560,12 @@ class ExpectedTool(Matcher):
                     for mismatch in explain(self._result_matcher, call.result)
                 )
         if self.failed is not None and call.failed is not self.failed:
-            said = "the trace does not say" if call.failed is None else f"got {call.failed}"
+            if call.failed is not None:
+                said = f"got {call.failed}"
+            elif call.status is not None:  # denied or pending: it neither failed nor succeeded
+                said = f"the call's status is {call.status!r}"
+            else:
+                said = "the trace does not say"
             found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
         if self._agent_matcher is not None and self._agent_matcher != call.agent:
             if call.agent is None:
@@ -499,7 +575,22 @@ class ExpectedTool(Matcher):
                     Mismatch(_AGENT, mismatch.reason)
                     for mismatch in explain(self._agent_matcher, call.agent)
                 )
+        if self.status is not None:
+            found += self._explain_status(call.status)
         return tuple(found)
+
+    def _explain_status(self, status: object) -> list[Mismatch]:
+        expected = self.status
+        if isinstance(expected, Matcher):
+            return [Mismatch(_STATUS, m.reason) for m in explain(expected, status)]
+        if status in ((expected,) if isinstance(expected, str) else expected):  # type: ignore[operator]
+            return []
+        if isinstance(expected, str) or len(expected) == 1:  # type: ignore[arg-type]
+            wanted = repr(expected if isinstance(expected, str) else expected[0])  # type: ignore[index]
+        else:
+            wanted = f"one of {', '.join(map(repr, expected))}"  # type: ignore[arg-type]
+        said = "the trace does not say" if status is None else f"got {status!r}"
+        return [Mismatch(_STATUS, f"expected {wanted}, {said}")]
 
     def _call_matches(self, call: ToolCall) -> bool:
         check, extra = self._args_check, self._call_check
@@ -511,7 +602,9 @@ class ExpectedTool(Matcher):
         """How many of its parts (each argument, the result, the failed flag) a call with
         these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
         paths = [mismatch.path for mismatch in mismatches]
-        args_paths = [path for path in paths if not path.startswith((_RESULT, _FAILED, _AGENT))]
+        args_paths = [
+            path for path in paths if not path.startswith((_RESULT, _FAILED, _AGENT, _STATUS))
+        ]
         met = parts = 0
         args = self.args
         if isinstance(args, dict):
@@ -526,6 +619,7 @@ class ExpectedTool(Matcher):
             (self._result_matcher, _RESULT),
             (self.failed, _FAILED),
             (self._agent_matcher, _AGENT),
+            (self.status, _STATUS),
         )
         for asserted, path in asserted_parts:
             if asserted is not None:

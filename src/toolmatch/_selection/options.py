@@ -178,8 +178,8 @@ TURN_OPTIONS = (
         False,
         None,
         "a list of calls to leave out before judging, each written like an expected tool (a "
-        "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`, `agent`; no "
-        "counts)",
+        "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`, `agent`, "
+        "`status`; no counts)",
         "`[]`",
     ),
     TurnOption(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from toolmatch._calls.call import ToolCall
+from toolmatch._calls.call import ToolCall, said_status
 from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table, verdict_html
 from toolmatch._core.public import public
@@ -69,17 +69,24 @@ def _shortened(text: str, limit: int = 120) -> str:
 
 def call_text(call: ToolCall) -> str:
     """A call as one short line: ``search({'q': 'paris'})``, and ``by 'triage'`` after it
-    where the trace says which agent made it."""
+    where the trace says which agent made it, ``(denied)`` where its status says more than
+    its failed flag."""
     text = f"{call.name}({short_repr(call.args)})"
-    if call.agent is None:
-        return text
-    return f"{text} by {short_repr(call.agent)}"
+    if call.agent is not None:
+        text = f"{text} by {short_repr(call.agent)}"
+    status = said_status(call)
+    return text if status is None else f"{text} ({status})"
 
 
-def _agent_json(call: ToolCall) -> dict[str, str]:
-    """``{"agent": ...}`` where the trace names the call's agent, else nothing: a report of
-    calls without one is written as before."""
-    return {} if call.agent is None else {"agent": call.agent}
+def _agent_json(call: ToolCall) -> dict[str, object]:
+    """``{"agent": ...}`` where the trace names the call's agent and ``{"status": ...}``
+    where it says more than ``failed``, else nothing: a report of calls without them is
+    written as before."""
+    shown: dict[str, object] = {} if call.agent is None else {"agent": call.agent}
+    status = said_status(call)
+    if status is not None:
+        shown["status"] = status
+    return shown
 
 
 def _ratio(numerator: int, denominator: int) -> float:

@@ -15,7 +15,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.key_filter import pattern_problem
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import STATUS_NAMES, ExpectedTool, validated_status
 from toolmatch._selection.groups import AnyOrder, InOrder, order_problems
 from toolmatch._selection.options import TURN_OPTIONS, check_max_calls, option_names
 from toolmatch._selection.run import (
@@ -52,12 +52,13 @@ __all__ = [
 _TOOL_KEYS = (
     "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
     "agent",
+    "status",
 )  # fmt: skip
 # The keys of a partial order: an expected tool's id and constraints, and the groups.
 _ORDER_KEYS = ("id", "before", "after")
 _EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
 _GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
-_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent")
+_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent", "status")
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS, "one_of")
 _ALTERNATIVE_KEYS = ("turns", *_TURN_KEYS)  # a case's alternative: a case without its name
@@ -223,9 +224,9 @@ def load_expected_tools(
     An item is a tool name, or a mapping with ``name`` and optionally ``args`` (argument
     names, whatever they are, to values: plain values or matcher mappings, asserted as a
     subset unless ``exact: true`` stands beside it), ``count``, ``max_count``, ``never``,
-    ``result``, ``failed``, ``id``, ``before`` and ``after``; or a group, ``{in_order: [...]}``
-    or ``{any_order: [...]}``. A place that toolmatch 0.1 read as a matcher and that is data
-    now warns with a :class:`SpecWarning` (see docs/config.md).
+    ``result``, ``failed``, ``agent``, ``status``, ``id``, ``before`` and ``after``; or a
+    group, ``{in_order: [...]}`` or ``{any_order: [...]}``. A place that toolmatch 0.1 read as
+    a matcher and that is data now warns with a :class:`SpecWarning` (see docs/config.md).
 
     >>> refund = {"name": "refund", "args": {"amount": {"$approx": 42}}}
     >>> tools = load_expected_tools(["search", refund])
@@ -495,14 +496,17 @@ def _expected_tool(
             f"must be true, false or null (either), got {short_repr(failed)}",
         )
     agent = _agent(item, path, problems)
+    status = _tool_status(item, join_path(path, "status"), problems)
     if len(problems.found) > before or name is None:
         return None
     try:
         if never:
-            return ExpectedTool.never(name, args, result=result, failed=failed, agent=agent)
+            return ExpectedTool.never(
+                name, args, result=result, failed=failed, agent=agent, status=status
+            )
         return ExpectedTool(
             name, args, count=count, max_count=max_count, result=result, failed=failed,
-            agent=agent, id=order[0], before=order[1], after=order[2],
+            agent=agent, id=order[0], before=order[1], after=order[2], status=status,
         )  # fmt: skip
     except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
         problems.add(path, str(error))
@@ -529,6 +533,35 @@ def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matc
             f"mapping such as {{$regex: 'billing.*'}}, got {short_repr(raw)} ({type_name(raw)})",
         )
     return None
+
+
+def _tool_status(
+    item: dict[Any, Any], path: str, problems: Problems
+) -> str | tuple[str, ...] | Matcher | None:
+    """``status``: a status name, a list of them, or a matcher mapping; ``None`` if absent."""
+    status = item.get("status")
+    if isinstance(status, dict):
+        built = build_value(status, path, problems)
+        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+            return built
+        problems.add(
+            path, f"a status mapping must be a matcher with a $ key, got {short_repr(status)}"
+        )
+        return None
+    if status is None:
+        return None
+    if not isinstance(status, (str, list)):
+        problems.add(
+            path,
+            f"must be a status name ({STATUS_NAMES}), a list of them or a matcher mapping, "
+            f"got {short_repr(status)} ({type_name(status)})",
+        )
+        return None
+    try:
+        return validated_status(status, None)
+    except (TypeError, ValueError) as error:
+        problems.add(path, str(error).removeprefix("ExpectedTool status "))
+        return None
 
 
 def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:

@@ -178,6 +178,7 @@ def _tool(keys: dict[str, Any]) -> dict[str, Any]:
 
 def build_schema() -> dict[str, Any]:
     """The schema, made from the loader's tables (what ``spec.schema.json`` holds)."""
+    from toolmatch._calls.call import STATUSES
     from toolmatch._matchers.key_filter import MAX_STEPS
     from toolmatch._selection.options import TURN_OPTIONS
 
@@ -214,6 +215,15 @@ def build_schema() -> dict[str, Any]:
         "agent": {
             "description": "who made the call: an agent's name (compared exactly) or a matcher",
             **agent,
+        },
+        "status": {
+            "description": "how the call ended: a status name, a list of them, or a matcher",
+            "anyOf": [
+                {"enum": list(STATUSES)},
+                {"type": "array", "minItems": 1, "items": {"enum": list(STATUSES)}},
+                _ref("item_matcher"),
+                {"type": "null"},
+            ],
         },
     }
     counting = {

@@ -210,10 +210,12 @@ def write_other_inputs(traces: Path, gz: Path, parquet: Path) -> str | None:
 NOT_MET_REASONS = {
     "json": (
         "each run's row holds its full results (every expectation's verdict, candidates and "
-        "scores), which a text PASS never builds: building the results, their dicts and "
-        "their JSON text is about 60% of its time by cProfile; meeting it takes results built "
-        "straight as JSON-ready data, and each expectation's own part (its repr, its args "
-        "as JSON) made once per spec"
+        "scores), which a text PASS never builds: with each expectation's own part (its "
+        "repr, its args as JSON) made once per spec and the scores of a turn whose calls no "
+        "two expectations share paired without a search, json.dumps alone is about a fifth "
+        "of its time and the results and their dicts about a third (py-spy); meeting it "
+        "takes each run's row written as JSON text without the result objects and dicts in "
+        "between, the expectation's part spliced in as text made once"
     ),
     "parquet": (
         "the same JSON text is parsed as for JSON Lines, after pyarrow's import (about 0.1 s "

@@ -4,9 +4,13 @@ Scores), in Python, in the text, HTML and JSON renderings, in check_runs and in
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import partial
 from pathlib import Path
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import commands
 from toolmatch import ExpectedTool, check_runs, check_turn, load_test_cases
@@ -87,3 +91,64 @@ def test_the_json_report_gives_the_never_count(tmp_path: Path) -> None:
         "f1": None,
         "never": {"broken": 1, "of": 1},
     }
+
+
+def _best_pairing(
+    expectations: list[tuple[str, int, int | None]], calls: list[str]
+) -> tuple[int, int]:
+    """The most calls paired and expected calls met, by trying every pairing."""
+    caps = [
+        count + (most - count if count and most is not None else 0)
+        for _, count, most in expectations
+    ]
+    options = [
+        [None, *(n for n, (name, _, _) in enumerate(expectations) if name == call)]
+        for call in calls
+    ]
+    matched = met = 0
+    for choice in itertools.product(*options):
+        got = [choice.count(number) for number in range(len(expectations))]
+        if all(taken <= cap for taken, cap in zip(got, caps, strict=True)):
+            matched = max(matched, sum(got))
+        counts = [count for _, count, _ in expectations]
+        met = max(met, sum(min(taken, count) for taken, count in zip(got, counts, strict=True)))
+    return matched, met
+
+
+_EXPECTATION = st.tuples(
+    st.sampled_from("abc"), st.integers(0, 2), st.one_of(st.none(), st.integers(0, 2))
+).map(lambda parts: (parts[0], parts[1], None if parts[2] is None else parts[1] + parts[2]))
+
+
+@given(
+    expectations=st.lists(_EXPECTATION, min_size=1, max_size=4),
+    calls=st.lists(st.sampled_from("abcd"), max_size=6),
+)
+def test_precision_and_recall_count_the_best_pairing(
+    expectations: list[tuple[str, int, int | None]], calls: list[str]
+) -> None:
+    # Calls matched by one expectation only or by several: each turn's pairing is the best.
+    tools = [
+        ExpectedTool(name, count=count, max_count=most)
+        for name, count, most in expectations
+        if count or most is not None
+    ]
+    assume(tools)
+    result = check_turn(tools, [{"name": name} for name in calls])
+    kept = [(t.name, t.count, t.max_count) for t in tools]
+    assert (result.matched_calls, result.met_calls) == _best_pairing(kept, calls)
+
+
+def test_each_json_dict_of_a_check_is_its_own() -> None:
+    # The expectation's part is made once; the dicts handed out are still copies.
+    tool = ExpectedTool("search", {"filters": {"city": "paris"}, "tags": ["a"]})
+    first = tool.check([{"name": "search"}]).as_dict()
+    first["args"]["filters"]["city"] = "rome"
+    first["args"]["tags"].append("b")
+    first["expected_tool"] = "changed"
+    second = tool.check([{"name": "search"}]).as_dict()
+    assert second["args"] == {"filters": {"city": "paris"}, "tags": ["a"]}
+    assert (
+        second["expected_tool"]
+        == "ExpectedTool('search', {'filters': {'city': 'paris'}, 'tags': ['a']})"
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any, ClassVar
 
     from typing_extensions import dataclass_transform
@@ -20,7 +20,7 @@ else:
         return lambda cls: cls
 
 
-__all__ = ["Record"]
+__all__ = ["Record", "slot_assigner"]
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -33,14 +33,20 @@ def _slot(cls: type, name: str) -> Any:
 
 def _assigner(cls: type[Record]) -> Callable[..., None]:
     """A function setting ``cls``'s fields, in ``_fields`` order, through their slots."""
-    fields = cls._fields
-    setters = {f"_set_{field}": _slot(cls, field).__set__ for field in fields}
-    body = "".join(f"    _set_{field}(self, {field})\n" for field in fields) or "    pass\n"
+    function = slot_assigner(cls, cls._fields)
+    function.__qualname__ = f"{cls.__name__}.__init__"
+    return function
+
+
+def slot_assigner(cls: type, names: Sequence[str]) -> Callable[..., None]:
+    """A function ``(obj, *values)`` setting the slots ``names`` of ``obj``, a ``cls``, to
+    ``values`` in order, past any ``__setattr__`` of ``cls``."""
+    setters = {f"_set_{name}": _slot(cls, name).__set__ for name in names}
+    body = "".join(f"    _set_{name}(self, {name})\n" for name in names) or "    pass\n"
     namespace: dict[str, Any] = {}
     # Compiled once per class: as fast as assignments written out, with none to write.
-    exec(f"def __init__(self, {', '.join(fields)}):\n{body}", setters, namespace)
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters, namespace)
     function: Callable[..., None] = namespace["__init__"]
-    function.__qualname__ = f"{cls.__name__}.__init__"
     return function
 
 

@@ -17,7 +17,7 @@ from toolmatch._matchers.mappings import Partial
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.matching import _Selection
-from toolmatch._selection.results import ToolCheck
+from toolmatch._selection.results import ToolCheck, expectation_json
 from toolmatch._selection.turn import _Turn, judge
 
 if TYPE_CHECKING:
@@ -225,6 +225,7 @@ def _set_order(tool: ExpectedTool, id: object, before: object, after: object) ->
     set_(tool, "before", later)
     set_(tool, "after", earlier)
     set_(tool, "_repr", None)
+    set_(tool, "_json", None)
 
 
 def _under_result(path: str) -> str:
@@ -302,6 +303,7 @@ class ExpectedTool(Matcher):
         "_alone",
         "_requirement",
         "_repr",
+        "_json",
     )
     name: str | Matcher
     args: Mapping[str, Any] | Matcher | None
@@ -325,6 +327,7 @@ class ExpectedTool(Matcher):
     _alone: _Turn
     _requirement: str
     _repr: str | None
+    _json: dict[str, Any] | None
 
     def __init__(
         self,
@@ -423,6 +426,7 @@ class ExpectedTool(Matcher):
         # Said in every result of this expectation: worded once.
         set_(self, "_requirement", self._requirement_text())
         set_(self, "_repr", None)
+        set_(self, "_json", None)
 
     @property
     def is_never(self) -> bool:
@@ -471,6 +475,13 @@ class ExpectedTool(Matcher):
             object.__setattr__(self, "_repr", shown)
             return shown
         return self._repr
+
+    def _json_head(self) -> dict[str, Any]:
+        # Made once, as the repr: every result of this expectation writes it as JSON.
+        if self._json is None:
+            object.__setattr__(self, "_json", expectation_json(self))
+        assert self._json is not None
+        return self._json
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:

@@ -36,6 +36,7 @@ class _Selection:
         "use_index",
         "counts",
         "expected_calls",
+        "extras",
         "allowed",
         "plans",
         "_selects",
@@ -49,6 +50,11 @@ class _Selection:
         # each expectation's count in one pass that takes no Python step per expectation.
         self.counts = [tool.count for tool in self.expectations]
         self.expected_calls = sum(self.counts)
+        # The calls beyond its count each positive expectation's range allows.
+        self.extras = [
+            tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
+            for tool in self.expectations
+        ]
         self.allowed = [
             range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
             for tool in self.expectations

@@ -10,7 +10,7 @@ from toolmatch._calls.call import ToolCall, said_status
 from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table, verdict_html
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
+from toolmatch._core.record import Record, slot_assigner
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Mismatch
 
@@ -48,6 +48,19 @@ def _args_json(args: object) -> Any:
     if args is None or isinstance(args, dict):
         return jsonable(args)
     return repr(args)  # a matcher: its constructor-like repr says what it asserts
+
+
+def expectation_json(expected: Expected) -> dict[str, Any]:
+    """The part of a check's JSON dict that is its expectation's, the same in every check
+    of it: ``ExpectedTool`` makes it once (``--format json`` writes it for every run)."""
+    return {
+        "expected_tool": repr(expected),
+        "name": expected.name if isinstance(expected.name, str) else repr(expected.name),
+        "args": _args_json(expected.args),
+        "count": expected.count,
+        "max_count": expected.max_count,
+        "args_asserted": expected.args is not None,
+    }
 
 
 def _shortened(text: str, limit: int = 120) -> str:
@@ -390,7 +403,8 @@ class ToolCheck(TextDisplay):
         """The words come as data from the judge: ``explain_call`` says why a candidate call
         does not match, ``requirement`` what the count asks, ``no_candidate`` why none of
         the calls is a candidate (asked only when none is)."""
-        values = (
+        _assign_check(
+            self,
             expected_tool,
             unmatched_reason is None,
             tuple(matching_call_indices),
@@ -406,7 +420,6 @@ class ToolCheck(TextDisplay):
             requirement,
             no_candidate,
         )
-        _set_slots(_CHECK_SETTERS, self, values)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ToolCheck is immutable")
@@ -632,15 +645,12 @@ class ToolCheck(TextDisplay):
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the verdict, the expectation and every candidate."""
-        expected = self.expected_tool
+        expected = self.expected_tool._json_head()
         return {
             "passed": self.passed,
-            "expected_tool": repr(expected),
-            "name": expected.name if isinstance(expected.name, str) else repr(expected.name),
-            "args": _args_json(expected.args),
-            "count": expected.count,
-            "max_count": expected.max_count,
-            "args_asserted": self.args_asserted,
+            **expected,
+            # A copy (of JSON types only): a caller may change the dict it is given.
+            "args": jsonable(expected["args"]),
             "matching_call_indices": list(self.matching_call_indices),
             "matched_call_index": self.matched_call_index,
             "assigned_call_indices": (
@@ -739,7 +749,8 @@ class TurnResult(TextDisplay, Record):
         """``pairing``, when given, computes ``(matched_calls, met_calls)`` when first needed;
         ``checks`` may be a function making them when first needed, given with ``failed``:
         the failed checks, made already, each with its number."""
-        values = (
+        _assign_turn(
+            self,
             checks,
             call_count,
             distinct,
@@ -755,10 +766,9 @@ class TurnResult(TextDisplay, Record):
             expected_calls,
             failed,
             (),
+            None if pairing else (matched_calls, met_calls),
+            pairing,
         )
-        _set_slots(_TURN_SETTERS, self, values)
-        _set_pairs(self, None if pairing else (matched_calls, met_calls))
-        _set_pairing(self, pairing)
 
     @property
     def alternatives(self) -> tuple[ChosenAlternative, ...]:
@@ -1028,16 +1038,7 @@ the turn has no calls"
         }
 
 
-# The slots' own setters: a result is built for every failed run, and these skip the
-# attribute lookup object.__setattr__ makes for each field.
-_CHECK_SETTERS = tuple(ToolCheck.__dict__[field].__set__ for field in ToolCheck.__slots__)
-_TURN_SETTERS = tuple(TurnResult.__dict__[field].__set__ for field in TurnResult.__slots__[:-2])
-_set_pairs = TurnResult.__dict__["_pairs"].__set__
-_set_pairing = TurnResult.__dict__["_pairing"].__set__
-
-
-def _set_slots(setters: tuple[Any, ...], result: object, values: tuple[object, ...]) -> None:
-    """Set ``result``'s slots to ``values``, one value per setter, in order."""
-    # Indexed, not zipped: zip(strict=True) takes a keyword, and a keyword call is slow.
-    for number, setter in enumerate(setters):
-        setter(result, values[number])
+# Set through the slots' own setters, in one compiled call: a result is built for every
+# failed run, and this skips the attribute lookup object.__setattr__ makes for each field.
+_assign_check = slot_assigner(ToolCheck, ToolCheck.__slots__)
+_assign_turn = slot_assigner(TurnResult, TurnResult.__slots__)

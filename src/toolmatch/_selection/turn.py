@@ -104,7 +104,7 @@ class _Turn:
         self.after = after
         if after is not None:
             self.distinct = True
-            if exhaustive and any(_extras(selection.expectations)):
+            if exhaustive and any(selection.extras):
                 raise ValueError(
                     "an exhaustive turn with groups or before/after takes exactly count calls "
                     "per expectation: max_count above count is not supported there"
@@ -325,9 +325,8 @@ class _Verdict:
         maximum assignment; ordered, a longest common subsequence of the expected calls and
         the turn's.
         """
-        expectations = self.turn.selection.expectations
-        counts = [tool.count for tool in expectations]
-        extras = _extras(expectations)
+        counts = self.turn.selection.counts
+        extras = self.turn.selection.extras
         matchings = self.matching
         every_check_met = self.assigned is not None and all(
             met and len(got or ()) >= demand
@@ -352,6 +351,15 @@ class _Verdict:
             return common_subsequence(highs, matchings), met_calls
         if every_check_met and (self.turn.exhaustive or not any(extras)):
             assigned: Sequence[list[int] | None] = self.assigned or []
+        elif sum(map(len, matchings)) == len(set().union(*matchings)):
+            # No call matches two expectations: none can take another's, so each is paired
+            # with as many of its own as it may take, as the maximum assignment pairs them.
+            matched_calls = met_calls = 0
+            for found, count, extra in zip(matchings, counts, extras, strict=True):
+                got = min(len(found), count + extra)
+                matched_calls += got
+                met_calls += min(got, count)
+            return matched_calls, met_calls
         else:
             assigned = assign_covering(counts, extras, matchings)
         matched_calls = sum(len(got or ()) for got in assigned)
@@ -359,14 +367,6 @@ class _Verdict:
             min(len(got or ()), count) for got, count in zip(assigned, counts, strict=True)
         )
         return matched_calls, met_calls
-
-
-def _extras(expectations: Sequence[Expected]) -> list[int]:
-    """The calls beyond its count each positive expectation's range allows."""
-    return [
-        tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
-        for tool in expectations
-    ]
 
 
 def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
@@ -436,7 +436,7 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
     elif turn.exhaustive:
         extras = [
             extra if demand else 0
-            for extra, demand in zip(_extras(expectations), demands, strict=True)
+            for extra, demand in zip(turn.selection.extras, demands, strict=True)
         ]
         assigned = list(assign_covering(demands, extras, matchings))
     else:

@@ -34,6 +34,7 @@ from toolmatch._calls.call import ToolCall, matcher_fields
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import (
+    adk,
     anthropic,
     atif,
     bedrock,
@@ -265,6 +266,15 @@ BY_CLASS.update(
         ),
         # Google's response class: a response even with nothing set (its dump, {}, is not)
         ("google", "GenerateContentResponse"): gemini.read_response_object,
+        # Google ADK: a session's events, once each by id, made by their author
+        ("google", "Event"): adk.read_adk_event_object,
+        ("google", "Session"): adk.read_adk_session,
+        ("google", "BaseAgent"): not_a_run(
+            "pass the events of runner.run_async(...), or the session's events"
+        ),
+        ("google", "Runner"): not_a_run(
+            "pass the events of runner.run_async(...), or the session's events"
+        ),
         # HTTP responses of a provider's REST API: their JSON is what to_calls reads
         ("httpx", "Response"): refuse(_HTTP_RESPONSE),
         ("requests", "Response"): refuse(_HTTP_RESPONSE),
@@ -308,6 +318,9 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
     ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
+    # an ADK Event's dict: before 'output' (a workflow node's) and 'content'
+    ("invocation_id", adk.read_adk_event),
+    ("invocationId", adk.read_adk_event),
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [

@@ -260,10 +260,7 @@ BY_CLASS.update(
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
         ("smolagents", "RunResult"): smolagents.read_smol_run_result,
-        ("smolagents", "MultiStepAgent"): not_a_run(
-            "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
-            "returns"
-        ),
+        ("smolagents", "MultiStepAgent"): smolagents.read_smol_agent,
         # Google's response class: a response even with nothing set (its dump, {}, is not)
         ("google", "GenerateContentResponse"): gemini.read_response_object,
         # Google ADK: a session's events, once each by id, made by their author

@@ -1276,13 +1276,12 @@ def test_smolagents_manager_is_read_with_its_managed_agents_calls() -> None:
         (("b2", "final_answer", {"answer": "Sunny in Paris"}),),
     )
     boss.run("How is Paris?")
-    delegated = to_calls(boss.memory)[0]
     assert to_calls(boss) == [
         ToolCall(
             "weather",
             {"task": "Paris weather"},
             id="b1",
-            result=delegated.result,
+            result="Here is the final answer from your managed agent 'weather':\nSunny",
             failed=False,
             agent="boss",
         ),

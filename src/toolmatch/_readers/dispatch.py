@@ -214,6 +214,7 @@ KEYS: list[tuple[str, Handler]] = [
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
+_ADK_NOT_A_RUN = not_a_run("pass the events of runner.run_async(...), or the session's events")
 _RAW_RESPONSE = "it is a raw response (with_raw_response): call .parse() and pass its result"
 
 # Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
@@ -266,12 +267,8 @@ BY_CLASS.update(
         # Google ADK: a session's events, once each by id, made by their author
         ("google", "Event"): adk.read_adk_event_object,
         ("google", "Session"): adk.read_adk_session,
-        ("google", "BaseAgent"): not_a_run(
-            "pass the events of runner.run_async(...), or the session's events"
-        ),
-        ("google", "Runner"): not_a_run(
-            "pass the events of runner.run_async(...), or the session's events"
-        ),
+        ("google", "BaseAgent"): _ADK_NOT_A_RUN,
+        ("google", "Runner"): _ADK_NOT_A_RUN,
         # HTTP responses of a provider's REST API: their JSON is what to_calls reads
         ("httpx", "Response"): refuse(_HTTP_RESPONSE),
         ("requests", "Response"): refuse(_HTTP_RESPONSE),

@@ -1247,6 +1247,127 @@ def test_smolagents_agent_itself_says_what_to_pass() -> None:
     )
 
 
+def _managed_team(*boss_turns: tuple[tuple[str, str, Any], ...]) -> ToolCallingAgent:
+    """A manager ``boss`` of one managed agent ``weather`` (which looks Paris up)."""
+    weather = ToolCallingAgent(
+        tools=[smol_weather],
+        model=ScriptedSmolModel(
+            (("w1", "smol_weather", {"city": "Paris"}),),
+            (("w2", "final_answer", {"answer": "Sunny"}),),
+        ),
+        name="weather",
+        description="Finds the weather",
+        verbosity_level=-1,
+        max_steps=5,
+    )
+    return ToolCallingAgent(
+        tools=[],
+        model=ScriptedSmolModel(*boss_turns),
+        managed_agents=[weather],
+        name="boss",
+        verbosity_level=-1,
+        max_steps=5,
+    )
+
+
+def test_smolagents_manager_is_read_with_its_managed_agents_calls() -> None:
+    boss = _managed_team(
+        (("b1", "weather", {"task": "Paris weather"}),),
+        (("b2", "final_answer", {"answer": "Sunny in Paris"}),),
+    )
+    boss.run("How is Paris?")
+    assert to_calls(boss) == [
+        ToolCall(
+            "weather",
+            {"task": "Paris weather"},
+            id="b1",
+            result="Here is the final answer from your managed agent 'weather':\nSunny",
+            failed=False,
+            agent="boss",
+        ),
+        ToolCall(
+            "smol_weather",
+            {"city": "Paris"},
+            id="w1",
+            result="Sunny in Paris",
+            failed=False,
+            agent="weather",
+        ),
+        ToolCall(
+            "final_answer",
+            {"answer": "Sunny"},
+            id="w2",
+            result="Sunny",
+            failed=False,
+            agent="weather",
+        ),
+        ToolCall(
+            "final_answer",
+            {"answer": "Sunny in Paris"},
+            id="b2",
+            result="Sunny in Paris",
+            failed=False,
+            agent="boss",
+        ),
+    ]
+    # the memory alone names no agent, as before
+    assert [call.agent for call in to_calls(boss.memory)] == [None, None]
+
+
+def test_smolagents_managed_agent_run_twice_is_refused() -> None:
+    boss = _managed_team(
+        (("b1", "weather", {"task": "Paris weather"}),),
+        (("b2", "weather", {"task": "Paris weather again"}),),
+        (("b3", "final_answer", {"answer": "Sunny"}),),
+    )
+    boss.managed_agents["weather"].model.turns *= 2
+    boss.run("How is Paris?")
+    with pytest.raises(TypeError) as error:
+        to_calls(boss)
+    assert str(error.value).endswith(
+        "(smolagents.ToolCallingAgent); its managed agent 'weather' ran 2 times and its memory "
+        "keeps only its last run: pass agent.memory, and each managed agent's memory apart; "
+        "accepted shapes: " + FORMATS_DOC
+    )
+
+
+def test_smolagents_managed_agents_memory_of_another_run_is_refused() -> None:
+    boss = _managed_team((("b1", "final_answer", {"answer": "I do not know"}),))
+    boss.managed_agents["weather"].run("Weather in Paris?")  # on its own, before
+    boss.run("How is Paris?")
+    assert [call.name for call in to_calls(boss)] == ["final_answer"]  # not called: not read
+    boss = _managed_team(
+        (("b1", "weather", {"task": "Paris weather"}),),
+        (("b2", "final_answer", {"answer": "Sunny"}),),
+    )
+    boss.run("How is Paris?")
+    weather = boss.managed_agents["weather"]
+    weather.model.turns = [
+        (("w3", "smol_weather", {"city": "Rome"}),),
+        (("w4", "final_answer", {"answer": "Sunny"}),),
+    ]
+    weather.run("Weather in Rome?")  # after: its memory is no longer of the manager's run
+    with pytest.raises(TypeError) as error:
+        to_calls(boss)
+    assert str(error.value).endswith(
+        "(smolagents.ToolCallingAgent); the memory of its managed agent 'weather' is not of "
+        "its last run (its steps ran outside the manager's call to it): pass agent.memory, "
+        "and each managed agent's memory apart; accepted shapes: " + FORMATS_DOC
+    )
+
+
+def test_smolagents_code_agent_manager_is_refused() -> None:
+    weather = _managed_team().managed_agents["weather"]
+    boss = CodeAgent(tools=[], model=ScriptedSmolModel(), managed_agents=[weather])
+    with pytest.raises(TypeError) as error:
+        to_calls(boss)
+    assert str(error.value).endswith(
+        "(smolagents.CodeAgent); it calls its managed agents from its code, which does not say "
+        "which call is whose: pass agent.memory, and each managed agent's memory apart; "
+        "accepted shapes: " + FORMATS_DOC
+    )
+
+
 def test_smolagents_code_agent_action_is_a_python_interpreter_call() -> None:
     code = 'weather = smol_weather(city="Paris")\nfinal_answer(weather)'
 

@@ -34,6 +34,7 @@ from toolmatch._calls.call import ToolCall, matcher_fields
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import (
+    adk,
     anthropic,
     atif,
     bedrock,
@@ -213,6 +214,7 @@ KEYS: list[tuple[str, Handler]] = [
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
+_ADK_NOT_A_RUN = not_a_run("pass the events of runner.run_async(...), or the session's events")
 _RAW_RESPONSE = "it is a raw response (with_raw_response): call .parse() and pass its result"
 
 # Agent frameworks (openai_agents, langgraph, pydantic_ai, llama_index, smolagents), test
@@ -259,12 +261,14 @@ BY_CLASS.update(
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
         ("smolagents", "RunResult"): smolagents.read_smol_run_result,
-        ("smolagents", "MultiStepAgent"): not_a_run(
-            "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) "
-            "returns"
-        ),
+        ("smolagents", "MultiStepAgent"): smolagents.read_smol_agent,
         # Google's response class: a response even with nothing set (its dump, {}, is not)
         ("google", "GenerateContentResponse"): gemini.read_response_object,
+        # Google ADK: a session's events, once each by id, made by their author
+        ("google", "Event"): adk.read_adk_event_object,
+        ("google", "Session"): adk.read_adk_session,
+        ("google", "BaseAgent"): _ADK_NOT_A_RUN,
+        ("google", "Runner"): _ADK_NOT_A_RUN,
         # HTTP responses of a provider's REST API: their JSON is what to_calls reads
         ("httpx", "Response"): refuse(_HTTP_RESPONSE),
         ("requests", "Response"): refuse(_HTTP_RESPONSE),
@@ -308,6 +312,9 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
     ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
+    # an ADK Event's dict: before 'output' (a workflow node's) and 'content'
+    ("invocation_id", adk.read_adk_event),
+    ("invocationId", adk.read_adk_event),
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [

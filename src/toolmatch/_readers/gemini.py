@@ -109,15 +109,18 @@ def read_function_call_part(data: Mapping[str, Any], where: str, reading: Readin
     reading.call(value.get("name"), value.get("args"), value.get("id"), inner)
 
 
-def read_function_response_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+def read_function_response_part(
+    data: Mapping[str, Any], where: str, reading: Reading, otherwise: bool | None = None
+) -> None:
     """A part with a ``functionResponse``: the result of the call of its id. Gemini asks
-    for the output under ``output`` and a failure under ``error``; neither says nothing."""
+    for the output under ``output`` and a failure under ``error``; neither says
+    ``otherwise`` (nothing, for Gemini; ADK's answers without ``error`` did not fail)."""
     key, value = _set_key(data, "functionResponse", "function_response")
     if not isinstance(value, Mapping):
         raise wrong_shape(f"{where}.{key}", "an object", value)
     response = value.get("response")
     inner = as_data(response)
-    failed = None
+    failed = otherwise
     if isinstance(inner, Mapping):
         if "error" in inner:
             failed = True

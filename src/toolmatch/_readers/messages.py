@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
 
@@ -116,7 +117,8 @@ def _legacy_function_call(value: object, where: str, reading: Reading) -> bool:
 def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A call by itself: ``name`` and one of ``args`` / ``arguments`` / ``input`` (LangChain
     and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``; a tau2
-    call names its caller, ``requestor``."""
+    call names its caller, ``requestor``. The other fields ``ToolCall.as_dict()`` writes
+    (``parse_error``, ``result``, ``failed``, ``agent``, ``status``) are read back as written."""
     if "args" in data:
         raw = data["args"]
     elif "arguments" in data:
@@ -127,10 +129,41 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
         raw = None
     else:
         raise cannot_read(data, where)  # a tool definition, or a shape of no provider
-    requestor = data.get("requestor")
-    if type(requestor) is not str or not requestor:
-        requestor = None
-    reading.call(data.get("name"), raw, data.get("id"), where, None, None, None, requestor)
+    parse_error = data.get("parse_error")
+    failed = data.get("failed")
+    agent = data.get("agent")
+    status = data.get("status")
+    if parse_error is not None or failed is not None or agent is not None or status is not None:
+        _check_own_fields(parse_error, failed, agent, status, where)
+    if agent is None:
+        agent = data.get("requestor")
+        if type(agent) is not str or not agent:
+            agent = None
+    reading.call(
+        data.get("name"), raw, data.get("id"), where, parse_error, data.get("result"), failed,
+        agent, status,
+    )  # fmt: skip
+
+
+def _check_own_fields(
+    parse_error: object, failed: object, agent: object, status: object, where: str
+) -> None:
+    """Refuse the fields of ``ToolCall.as_dict()`` that hold what no call can."""
+    for field, value in (("parse_error", parse_error), ("agent", agent)):
+        if value is not None and type(value) is not str:
+            raise wrong_shape(f"{where}.{field}", "a string or None", value)
+    if failed is not None and failed is not True and failed is not False:
+        raise wrong_shape(f"{where}.failed", "a bool or None", failed)
+    if status is None:
+        return
+    if type(status) is not str or status not in FAILED_OF_STATUS:
+        accepted = ", ".join(map(repr, STATUSES))
+        raise wrong_shape(f"{where}.status", f"one of {accepted} or None", status)
+    if failed is not None and failed is not FAILED_OF_STATUS[status]:
+        raise ValueError(
+            f"{where}: failed={failed!r} disagrees with status={status!r}: failed is True for "
+            "'failed' and 'error', False for 'succeeded', None for 'denied' and 'pending'"
+        )
 
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:

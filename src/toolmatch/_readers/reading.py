@@ -191,7 +191,8 @@ class Reading:
     ) -> None:
         """Record a call; ``raw_args`` is a dict, JSON text, ``None`` or an SDK object.
 
-        With ``parse_error`` the call keeps that error and its ``args`` are ``{}``; a shape
+        With ``parse_error`` the call keeps that error and its ``args`` are ``{}`` (or the
+        dict given: a call ``ToolCall.as_dict()`` wrote, read back); a shape
         that holds its own result (a tool span, an ``mcp_call`` item) passes it here, and a
         call that names its caller its ``agent`` (else the caller is ``read_by``'s). A
         ``status`` sets ``failed`` (and ``failed`` alone sets the status it means).
@@ -199,10 +200,10 @@ class Reading:
         if type(name) is not str and not isinstance(name, str):
             found = f"{short_repr(name)} ({type_name(name)})"
             raise TypeError(f"{where}: a tool call's name must be a string, got {found}")
-        if parse_error is not None:
-            args: dict[str, Any] = {}
-        elif type(raw_args) is dict:
-            args = raw_args.copy() if self._copy_args else raw_args
+        if type(raw_args) is dict:  # with a parse_error too: toolmatch's own dict
+            args: dict[str, Any] = raw_args.copy() if self._copy_args else raw_args
+        elif parse_error is not None:
+            args = {}
         elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
             parsed = scan_object(raw_args)
             if parsed is None:

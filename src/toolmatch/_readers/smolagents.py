@@ -5,6 +5,7 @@ docs/formats.md, "smolagents".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import as_data, cannot_read, wrong_shape
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from toolmatch._readers.reading import Reading
 
 __all__ = [
+    "read_smol_agent",
     "read_smol_memory",
     "read_smol_run_result",
     "read_smol_step",
@@ -24,6 +26,87 @@ __all__ = [
 # The dict forms of the memory steps that hold no call (TaskStep, PlanningStep,
 # SystemPromptStep), told by a key of their own.
 _SMOL_CALL_FREE_KEYS = ("task", "plan", "system_prompt")
+
+
+# What to pass instead of an agent whose last run cannot be read whole.
+_PASS_MEMORY = (
+    "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) returns"
+)
+_APART = "pass agent.memory, and each managed agent's memory apart"
+
+
+def read_smol_agent(agent: Any, where: str, reading: Reading) -> None:
+    """A ``ToolCallingAgent`` with ``managed_agents``: its last run, each call made by its
+    agent (docs/formats.md, "smolagents"). Any other agent holds no run to read whole."""
+    if not getattr(agent, "managed_agents", None):
+        raise cannot_read(agent, where, f"it holds no run: {_PASS_MEMORY}")
+    _read_team(agent, agent, where, reading)
+
+
+def _read_team(top: Any, agent: Any, where: str, reading: Reading) -> None:
+    """``agent``'s last run, the run of each managed agent it called read right after the
+    step that called it (and so on down). Exact only where each managed agent ran at most
+    once in that run (its memory keeps its last run alone) and within that step (by its
+    steps' timing), and where the calls to managed agents are tool calls of their names
+    (a CodeAgent's are in its code): else refused, ``top`` named."""
+    managed: dict[str, Any] = dict(agent.managed_agents)
+    if not any(kind.__name__ == "ToolCallingAgent" for kind in type(agent).__mro__):
+        hint = (
+            f"{_code_calls(agent, top)} calls its managed agents from its code, which does "
+            f"not say which call is whose: {_APART}"
+        )
+        raise cannot_read(top, where, hint)
+    steps = agent.memory.steps
+    runs: dict[str, int] = {}
+    for step in steps:
+        for call in getattr(step, "tool_calls", None) or ():
+            if call.name in managed:
+                runs[call.name] = runs.get(call.name, 0) + 1
+    for name, count in runs.items():
+        if count > 1:
+            hint = (
+                f"its managed agent {name!r} ran {count} times and its memory keeps only its "
+                f"last run: {_APART}"
+            )
+            raise cannot_read(top, where, hint)
+    for index, step in enumerate(steps):
+        place = f"{where}.memory.steps[{index}]"
+        reading.read_by(agent.name, step, place)
+        for call in getattr(step, "tool_calls", None) or ():
+            inner = managed.get(call.name)
+            if inner is None:
+                continue
+            if not _ran_within(inner, step):
+                hint = (
+                    f"the memory of its managed agent {call.name!r} is not of its last run (its "
+                    f"steps ran outside the manager's call to it): {_APART}"
+                )
+                raise cannot_read(top, where, hint)
+            inner_place = f"{place}.managed_agents[{call.name!r}]"
+            if getattr(inner, "managed_agents", None):
+                reading.read_by(inner.name, inner, inner_place, partial(_read_team, top))
+            else:
+                reading.read_by(inner.name, inner.memory, f"{inner_place}.memory")
+
+
+def _code_calls(agent: Any, top: Any) -> str:
+    return "it" if agent is top else f"its managed agent {agent.name!r}"
+
+
+def _ran_within(inner: Any, step: Any) -> bool:
+    """Whether every timed step of ``inner``'s memory ran within ``step``."""
+    outer = getattr(step, "timing", None)
+    start = getattr(outer, "start_time", None)
+    end = getattr(outer, "end_time", None)
+    if start is None:
+        return False
+    for inner_step in inner.memory.steps:
+        timing = getattr(inner_step, "timing", None)
+        if timing is None:
+            continue
+        if timing.start_time < start or (end is not None and (timing.end_time or end) > end):
+            return False
+    return True
 
 
 def read_smol_memory(obj: Any, where: str, reading: Reading) -> None:

@@ -36,3 +36,6 @@ _.brace_single_entry_mapping_in_flow_sequence
 _.ignore_aliases
 # Read by tests/test_docs_config_tables.py, which checks docs/config.md against the table.
 _.docs_default
+# A result's public property that only users read: the JSON rows take it from the
+# expectation's cached JSON part (_selection/expectation_protocol.py), not from here.
+_.args_asserted

@@ -288,12 +288,9 @@ def test_the_cli_checks_a_scoped_spec(tmp_path: Path) -> None:
         "    exhaustive: true\n",
         encoding="utf-8",
     )
-    # tau2's key for who called: a plain call's "agent" key is not read back (see the report)
-    calls = [
-        {"name": call.name, "args": call.args, "id": call.id, "requestor": call.agent}
-        for call in HANDED_OFF[:3]
-    ]
-    wrong = [{**call, "requestor": "triage"} for call in calls]
+    # The calls as toolmatch writes them (ToolCall.as_dict), read back with their agent.
+    calls = [call.as_dict() for call in HANDED_OFF[:3]]
+    wrong = [{**call, "agent": "triage"} for call in calls]
     traces = tmp_path / "runs.jsonl"
     traces.write_text(
         jsonl({"case": "refund", "turns": [calls]}, {"case": "refund", "turns": [wrong]}),

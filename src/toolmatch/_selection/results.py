@@ -482,7 +482,12 @@ class ToolCheck(TextDisplay):
 
     @property
     def args_asserted(self) -> bool:
-        """Whether the expectation asserts arguments (``False`` for a name-only expectation)."""
+        """Whether the expectation asserts arguments (``False`` for a name-only expectation).
+
+        >>> from toolmatch import ExpectedTool
+        >>> ExpectedTool("search").check([{"name": "search"}]).args_asserted
+        False
+        """
         return self.expected_tool.args is not None
 
     @property

@@ -239,6 +239,8 @@ MALFORMED = [
     # values and matchers
     ("value", "{$regex: x, $fuzzy: y}"),
     ("value", "{$regex: 'x', flags: 2}"),
+    ("value", "{$similar: {text: now, min: 0.5, case_insensitive: null}}"),
+    ("value", "{$similar: {text: null, min: 0.5}}"),
     ("value", "{fuzzy: 206588}"),
     ("value", "{$fuzzy: 3}"),
     ("value", "{regex: 42}"),
@@ -466,6 +468,8 @@ _OPTIONS = {
 _FIELDS = {
     "text": st.sampled_from(["now", "today", "2026-01-02", "2026-01-02T10:00:00Z", "PT1H", None]),
     "flag": st.one_of(st.booleans(), st.none()),
+    "bool": st.one_of(st.booleans(), st.none()),
+    "string": st.sampled_from(["now", "call mom", "", None]),
     "count": st.integers(0, 2),
     "number": st.sampled_from([0, 0.5, 1, 1.5]),
 }

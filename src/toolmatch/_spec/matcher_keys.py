@@ -640,6 +640,8 @@ _FIELD_READERS = ("keywords", "fields")
 FIELD_KINDS = {
     "text": "a string, or null",
     "flag": "true or false, or null",
+    "bool": "true or false",
+    "string": "a string",
     "count": "an int >= 0",
     "number": "a number",
     "part": "a string or a matcher, or null",
@@ -706,6 +708,6 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
     "$similar": MatcherKey(
         _similar,
         "fields",
-        fields={"text": "text", "min": "number", "above": "number", "case_insensitive": "flag"},
+        fields={"text": "string", "min": "number", "above": "number", "case_insensitive": "bool"},
     ),
 }

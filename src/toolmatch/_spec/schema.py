@@ -83,6 +83,8 @@ def _readers() -> dict[str, dict[str, Any]]:
 _FIELD_KINDS: dict[str, dict[str, Any]] = {
     "text": {"type": ["string", "null"]},
     "flag": {"type": ["boolean", "null"]},
+    "bool": {"type": "boolean"},
+    "string": {"type": "string"},
     "count": {"type": "integer", "minimum": 0},
     "number": {"type": "number"},
     "part": {"anyOf": [{"type": ["string", "null"]}, _ref("item_matcher")]},

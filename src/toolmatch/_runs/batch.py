@@ -16,7 +16,7 @@ from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
 from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
 from toolmatch._runs.workers import judge_blocks
-from toolmatch._spec.loading import TestCase
+from toolmatch._spec.loading import TestCase, judge_case
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -47,8 +47,10 @@ class _RowJudge(Judge):
         return self._judge_run(number, run)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        # A score needs the results, so every run is checked in full.
-        results = case.check(turns)
+        # A score needs the results, so every run is checked in full. The results end with
+        # this outcome (only its words and numbers go on), so the calls need no copies of
+        # their args.
+        results = judge_case(case, turns, False).results()
         passed = all(result.passed for result in results)
         _, message = ([], "") if passed else failure_lines(results, case)
         # With no turn on either side, a pass scores 1.
@@ -57,6 +59,15 @@ class _RowJudge(Judge):
         )
         # The outcome's body carries the score back from a worker process.
         return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
+
+
+class _LineJudge(_RowJudge):
+    """The row judge given trace lines: each read as ``toolmatch check`` reads a line."""
+
+    def _judge(self, number: int, raw: object) -> Outcome:
+        # Arrow and pandas give a line's text as str: its UTF-8 bytes are the file's line.
+        line = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+        return Judge._judge(self, number, line)
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
@@ -70,7 +81,9 @@ def _row(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _judge_for(cases: object, syntax: str, tools: object) -> _RowJudge:
+def _judge_for(
+    cases: object, syntax: str, tools: object, judge: type[_RowJudge] = _RowJudge
+) -> _RowJudge:
     python = python_turns(syntax, tools)
     if isinstance(cases, (str, bytes)) or hasattr(cases, "__fspath__"):
         raise TypeError(
@@ -92,7 +105,7 @@ def _judge_for(cases: object, syntax: str, tools: object) -> _RowJudge:
         if case.name in names:
             raise ValueError(f"cases[{index}]: a second test case named {short_repr(case.name)}")
         names.add(case.name)
-    return _RowJudge(loaded, python)
+    return judge(loaded, python)
 
 
 @public
@@ -158,6 +171,7 @@ def check_batch(
     turns_key: str = "turns",
     syntax: str = "json",
     tools: Sequence[object] | None = None,
+    lines_key: str | None = None,
 ) -> _Records:
     """Judge a batch of runs held in columns; returns it with ``passed``, ``score``, ``reason``.
 
@@ -170,6 +184,11 @@ def check_batch(
     those columns, or already holding one of the three, raises ``ValueError``. ``syntax``
     and ``tools`` read text turns as in :func:`check_runs`.
 
+    With ``lines_key``, that column holds whole trace lines instead (text or UTF-8 bytes,
+    as an engine reads a JSON Lines file), each judged exactly as ``toolmatch check`` judges
+    a line, its JSON read by the same parser; the batch gains a ``case_key`` column too,
+    the case each line names (None when the line names none), and ``turns_key`` is unused.
+
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
     >>> batch = {"case": ["lookup", "lookup"], "turns": ['[[{"name": "search"}]]', "[[]]"]}
@@ -179,7 +198,9 @@ def check_batch(
     >>> checked["reason"][1].startswith("turn 0, expected_tools[0]: expected 1 matching call(s)")
     True
     """
-    judge = _judge_for(cases, syntax, tools)
+    judge = _judge_for(cases, syntax, tools, _RowJudge if lines_key is None else _LineJudge)
+    if lines_key is not None:
+        return _lines_batch(judge, records, lines_key, case_key)
     module = type(records).__module__.partition(".")[0]
     if module == "pyarrow":
         return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
@@ -193,8 +214,8 @@ def check_batch(
     )
 
 
-def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> None:
-    for key in (case_key, turns_key):
+def _columns_checked(names: Sequence[str], *keys: str) -> None:
+    for key in keys:
         if key not in names:
             shown = ", ".join(short_repr(name) for name in names) or "none"
             raise ValueError(f"the batch has no column {short_repr(key)}; its columns: {shown}")
@@ -208,17 +229,78 @@ def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> Non
 def _verdicts(
     judge: _RowJudge, names: Iterable[object], turns: Iterable[object]
 ) -> tuple[list[bool], list[float], list[str]]:
+    # JSON text turns are read in the judge, as on a trace line
+    runs = ({"case": name, "turns": value} for name, value in zip(names, turns, strict=True))
+    _, passed, scores, reasons = _line_verdicts(judge, runs)
+    return passed, scores, reasons
+
+
+def _line_verdicts(
+    judge: _RowJudge, items: Iterable[object]
+) -> tuple[list[str | None], list[bool], list[float], list[str]]:
+    names: list[str | None] = []
     passed: list[bool] = []
     scores: list[float] = []
     reasons: list[str] = []
-    for number, (name, value) in enumerate(zip(names, turns, strict=True)):
-        # JSON text turns are read in the judge, as on a trace line
-        outcome = judge.judge(number, {"case": name, "turns": value})
-        row = _row(outcome)
+    for number, item in enumerate(items):
+        row = _row(judge.judge(number, item))
+        names.append(row["case"])
         passed.append(row["passed"])
         scores.append(row["score"])
         reasons.append(row["reason"])
-    return passed, scores, reasons
+    return names, passed, scores, reasons
+
+
+def _lines_batch(judge: _RowJudge, records: Any, lines_key: str, case_key: str) -> Any:
+    module = type(records).__module__.partition(".")[0]
+    if module == "pyarrow":
+        names = list(records.schema.names)
+    elif module == "pandas":
+        names = list(records.columns)
+    elif isinstance(records, Mapping):
+        names = list(records)
+    else:
+        raise TypeError(
+            "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
+            f"DataFrame, got {short_repr(records)} ({type_name(records)})"
+        )
+    _columns_checked(names, lines_key)
+    if case_key in names:
+        raise ValueError(
+            f"the batch already has a column {short_repr(case_key)}, which check_batch adds "
+            "from each line"
+        )
+    if module == "pyarrow":
+        import pyarrow as pa
+
+        column = records.column(lines_key)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            column = column.cast(pa.binary())  # the lines' bytes, not decoded to str first
+        cases, passed, scores, reasons = _line_verdicts(judge, column.to_pylist())
+        added = [
+            pa.array(cases, pa.string()),
+            pa.array(passed, pa.bool_()),
+            pa.array(scores, pa.float64()),
+            pa.array(reasons, pa.string()),
+        ]
+        for name, values in zip((case_key, *_ADDED), added, strict=True):
+            records = records.append_column(name, values)
+        return records
+    if module == "pandas":
+        import pandas as pd
+
+        cases, passed, scores, reasons = _line_verdicts(judge, records[lines_key].tolist())
+        index = records.index
+        return records.assign(
+            **{
+                case_key: pd.Series(cases, index=index, dtype=object),
+                "passed": pd.Series(passed, index=index, dtype=bool),
+                "score": pd.Series(scores, index=index, dtype=float),
+                "reason": pd.Series(reasons, index=index, dtype=object),
+            }
+        )
+    cases, passed, scores, reasons = _line_verdicts(judge, records[lines_key])
+    return {**records, case_key: cases, "passed": passed, "score": scores, "reason": reasons}
 
 
 def _dict_batch(

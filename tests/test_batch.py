@@ -368,10 +368,10 @@ def test_trace_lines_in_arrow_as_text_or_bytes_and_in_pandas() -> None:
 
 
 def test_a_batch_of_lines_without_its_column_or_with_a_case_column_raises() -> None:
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"^the batch has no column") as caught:
         check_batch(CASES, {"line": LINES}, lines_key="text")
     assert str(caught.value) == "the batch has no column 'text'; its columns: 'line'"
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"^the batch already has") as caught:
         check_batch(CASES, {"text": LINES, "case": ["search"] * 6}, lines_key="text")
     assert str(caught.value) == (
         "the batch already has a column 'case', which check_batch adds from each line"

@@ -200,7 +200,7 @@ def check_batch(
     """
     judge = _judge_for(cases, syntax, tools, _RowJudge if lines_key is None else _LineJudge)
     if lines_key is not None:
-        return _lines_batch(judge, records, lines_key, case_key)
+        return _lines_batch(judge, records, lines_key, case_key)  # type: ignore[no-any-return]
     module = type(records).__module__.partition(".")[0]
     if module == "pyarrow":
         return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]

@@ -376,3 +376,9 @@ def test_a_batch_of_lines_without_its_column_or_with_a_case_column_raises() -> N
     assert str(caught.value) == (
         "the batch already has a column 'case', which check_batch adds from each line"
     )
+    with pytest.raises(ValueError, match=r"^case_key 'score'") as caught:
+        check_batch(CASES, {"text": LINES}, lines_key="text", case_key="score")
+    assert str(caught.value) == (
+        "case_key 'score' names a column check_batch adds with the verdicts: give the case "
+        "column another name"
+    )

@@ -199,19 +199,101 @@ def check_batch(
     True
     """
     judge = _judge_for(cases, syntax, tools, _RowJudge if lines_key is None else _LineJudge)
-    if lines_key is not None:
-        return _lines_batch(judge, records, lines_key, case_key)  # type: ignore[no-any-return]
-    module = type(records).__module__.partition(".")[0]
-    if module == "pyarrow":
-        return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
-    if module == "pandas":
-        return _pandas_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
-    if isinstance(records, Mapping):
-        return _dict_batch(judge, records, case_key, turns_key)  # type: ignore[return-value]
-    raise TypeError(
-        "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
-        f"DataFrame, got {short_repr(records)} ({type_name(records)})"
-    )
+    kind = type(records).__module__.partition(".")[0]
+    if kind not in ("pyarrow", "pandas"):
+        if not isinstance(records, Mapping):
+            raise TypeError(
+                "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
+                f"DataFrame, got {short_repr(records)} ({type_name(records)})"
+            )
+        kind = "dict"
+    names = _names(records, kind)
+    added: dict[str, list[Any]] = {}
+    if lines_key is None:
+        _columns_checked(names, case_key, turns_key)
+        _lengths_checked(records, kind)
+        runs: Iterable[object] = (
+            {"case": name, "turns": value}  # JSON text turns are read in the judge
+            for name, value in zip(
+                _values(records, kind, case_key), _values(records, kind, turns_key), strict=True
+            )
+        )
+    else:
+        _columns_checked(names, lines_key)
+        if case_key in _ADDED:
+            raise ValueError(
+                f"case_key {short_repr(case_key)} names a column check_batch adds with the "
+                "verdicts: give the case column another name"
+            )
+        if case_key in names:
+            raise ValueError(
+                f"the batch already has a column {short_repr(case_key)}, which check_batch "
+                "adds from each line"
+            )
+        _lengths_checked(records, kind)
+        added[case_key] = []
+        runs = _values(records, kind, lines_key, lines=True)
+    added.update(passed=[], score=[], reason=[])
+    for number, item in enumerate(runs):
+        row = _row(judge.judge(number, item))
+        if lines_key is not None:
+            added[case_key].append(row["case"])
+        for name in _ADDED:
+            added[name].append(row[name])
+    return _appended(records, kind, added, case_key)  # type: ignore[no-any-return]
+
+
+def _names(records: Any, kind: str) -> list[str]:
+    if kind == "pyarrow":
+        return list(records.schema.names)
+    return list(records.columns if kind == "pandas" else records)
+
+
+def _lengths_checked(records: Any, kind: str) -> None:
+    if kind != "dict":
+        return  # a table's columns have one length
+    lengths = {name: len(column) for name, column in records.items()}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{short_repr(name)}: {length}" for name, length in lengths.items())
+        raise ValueError(f"the batch's columns must have one length, got {shown}")
+
+
+def _values(records: Any, kind: str, key: str, lines: bool = False) -> Iterable[object]:
+    if kind == "dict":
+        return records[key]  # type: ignore[no-any-return]
+    if kind == "pandas":
+        return records[key].tolist()  # type: ignore[no-any-return]
+    import pyarrow as pa
+
+    column = records.column(key)
+    if lines and pa.types.is_string(column.type):
+        column = column.cast(pa.binary())  # the lines' bytes, not decoded to str first
+    elif lines and pa.types.is_large_string(column.type):
+        column = column.cast(pa.large_binary())
+    return column.to_pylist()  # type: ignore[no-any-return]
+
+
+def _appended(records: Any, kind: str, added: dict[str, list[Any]], case_key: str) -> Any:
+    """The batch with the added columns after its own, each of its kind's type."""
+    if kind == "dict":
+        return {**records, **added}
+    if kind == "pandas":
+        import pandas as pd
+
+        index = records.index
+        dtypes = {case_key: object, "passed": bool, "score": float, "reason": object}
+        return records.assign(
+            **{
+                name: pd.Series(values, index=index, dtype=dtypes[name])
+                for name, values in added.items()
+            }
+        )
+    import pyarrow as pa
+
+    types = {case_key: pa.string(), "passed": pa.bool_(), "score": pa.float64()}
+    for name, values in added.items():
+        records = records.append_column(name, pa.array(values, types.get(name, pa.string())))
+    return records
 
 
 def _columns_checked(names: Sequence[str], *keys: str) -> None:
@@ -224,124 +306,3 @@ def _columns_checked(names: Sequence[str], *keys: str) -> None:
         raise ValueError(
             f"the batch already has a column {short_repr(taken[0])}, which check_batch adds"
         )
-
-
-def _verdicts(
-    judge: _RowJudge, names: Iterable[object], turns: Iterable[object]
-) -> tuple[list[bool], list[float], list[str]]:
-    # JSON text turns are read in the judge, as on a trace line
-    runs = ({"case": name, "turns": value} for name, value in zip(names, turns, strict=True))
-    _, passed, scores, reasons = _line_verdicts(judge, runs)
-    return passed, scores, reasons
-
-
-def _line_verdicts(
-    judge: _RowJudge, items: Iterable[object]
-) -> tuple[list[str | None], list[bool], list[float], list[str]]:
-    names: list[str | None] = []
-    passed: list[bool] = []
-    scores: list[float] = []
-    reasons: list[str] = []
-    for number, item in enumerate(items):
-        row = _row(judge.judge(number, item))
-        names.append(row["case"])
-        passed.append(row["passed"])
-        scores.append(row["score"])
-        reasons.append(row["reason"])
-    return names, passed, scores, reasons
-
-
-def _lines_batch(judge: _RowJudge, records: Any, lines_key: str, case_key: str) -> Any:
-    module = type(records).__module__.partition(".")[0]
-    if module == "pyarrow":
-        names = list(records.schema.names)
-    elif module == "pandas":
-        names = list(records.columns)
-    elif isinstance(records, Mapping):
-        names = list(records)
-    else:
-        raise TypeError(
-            "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
-            f"DataFrame, got {short_repr(records)} ({type_name(records)})"
-        )
-    _columns_checked(names, lines_key)
-    if case_key in names:
-        raise ValueError(
-            f"the batch already has a column {short_repr(case_key)}, which check_batch adds "
-            "from each line"
-        )
-    if module == "pyarrow":
-        import pyarrow as pa
-
-        column = records.column(lines_key)
-        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-            column = column.cast(pa.binary())  # the lines' bytes, not decoded to str first
-        cases, passed, scores, reasons = _line_verdicts(judge, column.to_pylist())
-        added = [
-            pa.array(cases, pa.string()),
-            pa.array(passed, pa.bool_()),
-            pa.array(scores, pa.float64()),
-            pa.array(reasons, pa.string()),
-        ]
-        for name, values in zip((case_key, *_ADDED), added, strict=True):
-            records = records.append_column(name, values)
-        return records
-    if module == "pandas":
-        import pandas as pd
-
-        cases, passed, scores, reasons = _line_verdicts(judge, records[lines_key].tolist())
-        index = records.index
-        return records.assign(
-            **{
-                case_key: pd.Series(cases, index=index, dtype=object),
-                "passed": pd.Series(passed, index=index, dtype=bool),
-                "score": pd.Series(scores, index=index, dtype=float),
-                "reason": pd.Series(reasons, index=index, dtype=object),
-            }
-        )
-    cases, passed, scores, reasons = _line_verdicts(judge, records[lines_key])
-    return {**records, case_key: cases, "passed": passed, "score": scores, "reason": reasons}
-
-
-def _dict_batch(
-    judge: _RowJudge, records: Mapping[str, Any], case_key: str, turns_key: str
-) -> dict[str, Any]:
-    _columns_checked(list(records), case_key, turns_key)
-    lengths = {name: len(column) for name, column in records.items()}
-    if len(set(lengths.values())) > 1:
-        shown = ", ".join(f"{short_repr(name)}: {length}" for name, length in lengths.items())
-        raise ValueError(f"the batch's columns must have one length, got {shown}")
-    passed, scores, reasons = _verdicts(judge, records[case_key], records[turns_key])
-    return {**records, "passed": passed, "score": scores, "reason": reasons}
-
-
-def _arrow_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
-    import pyarrow as pa
-
-    _columns_checked(records.schema.names, case_key, turns_key)
-    passed, scores, reasons = _verdicts(
-        judge, records.column(case_key).to_pylist(), records.column(turns_key).to_pylist()
-    )
-    added = [
-        pa.array(passed, pa.bool_()),
-        pa.array(scores, pa.float64()),
-        pa.array(reasons, pa.string()),
-    ]
-    for name, column in zip(_ADDED, added, strict=True):
-        records = records.append_column(name, column)
-    return records
-
-
-def _pandas_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
-    import pandas as pd
-
-    _columns_checked(list(records.columns), case_key, turns_key)
-    passed, scores, reasons = _verdicts(
-        judge, records[case_key].tolist(), records[turns_key].tolist()
-    )
-    index = records.index
-    return records.assign(
-        passed=pd.Series(passed, index=index, dtype=bool),
-        score=pd.Series(scores, index=index, dtype=float),
-        reason=pd.Series(reasons, index=index, dtype=object),
-    )

@@ -187,7 +187,8 @@ def check_batch(
     With ``lines_key``, that column holds whole trace lines instead (text or UTF-8 bytes,
     as an engine reads a JSON Lines file), each judged exactly as ``toolmatch check`` judges
     a line, its JSON read by the same parser; the batch gains a ``case_key`` column too,
-    the case each line names (None when the line names none), and ``turns_key`` is unused.
+    the case each line names (None when none could be read from it), and ``turns_key`` is
+    unused.
 
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})

@@ -6,7 +6,9 @@ N is the number of CPUs this process may run on; Ray gets ``num_cpus=N`` and Spa
 ``local[N]``. Ray and Spark run the docs' examples (examples/ray_check.py,
 examples/spark_check.py), each in a fresh interpreter (benchmarks/_b7_engine.py), which
 reports how long it took from its start to a session ready (interpreter, imports, the
-engine's own start) and how long checking the file took. ``toolmatch check`` is timed on the
+engine's own start, its workers started with toolmatch imported and the example run once
+over a one-run file: the engine's counterpart of the one-run start-up below) and how long
+checking the file took. ``toolmatch check`` is timed on the
 file and on a file of one run, with its text report: that second time is its start-up, and
 the difference is its checking. Each engine's per-case counts must be those of
 ``toolmatch check`` (its report's trials block). Ray and Spark check every run in full, as
@@ -62,7 +64,9 @@ def _command_counts(output: str) -> dict[str, list[int]]:
     return counts
 
 
-def _engine(engine: str, spec: Path, traces: Path, cores: int) -> dict[str, object] | str:
+def _engine(
+    engine: str, spec: Path, traces: Path, cores: int, one: Path
+) -> dict[str, object] | str:
     """The engine's report, or why it was skipped."""
     module = {"ray": "ray", "spark": "pyspark"}[engine]
     found = subprocess.run(
@@ -75,7 +79,7 @@ def _engine(engine: str, spec: Path, traces: Path, cores: int) -> dict[str, obje
         return "Spark needs Java 17 or later: no java on PATH and no JAVA_HOME"
     command = [sys.executable, "-m", "benchmarks._b7_engine", engine, str(spec), str(traces)]
     done = subprocess.run(
-        [*command, str(cores)],
+        [*command, str(cores), str(one)],
         cwd=Path(__file__).resolve().parent.parent,
         capture_output=True,
         text=True,
@@ -130,7 +134,7 @@ def run(config: Config) -> Section:
             # In quick mode the difference can be noise, below zero: a millisecond at least.
             measured[label] = (startup, max(best - startup, 1e-3), used)
         for engine, label in (("ray", "Ray Data"), ("spark", "Spark")):
-            report = _engine(engine, spec, traces.parent, cores)
+            report = _engine(engine, spec, traces.parent, cores, one)
             if isinstance(report, str):
                 section.notes.append(f"{label} skipped: {report}")
                 continue
@@ -167,9 +171,12 @@ def run(config: Config) -> Section:
     section.notes.append(
         "ratios are core-seconds per call over one process's (above 1x: each core checks "
         "fewer calls a second); start-up is from the process's start to ready to check (for "
-        "toolmatch check, a run over a one-run file), and checking is the rest: for Ray and "
-        "Spark, reading the file, judging every run, counting by case and bringing the counts "
-        "(Ray: and every run's verdict) back to the driver, as the docs' examples do. Per core is "
+        "toolmatch check, a run over a one-run file; for Ray and Spark, the session, a task "
+        "on each core importing toolmatch, and the example run over the one-run file), and "
+        "checking is the rest: for Ray and "
+        "Spark, reading the file, judging every run, counting by case and bringing the "
+        "counts (Ray: every run's verdict, counted there) back to the driver, as the docs' "
+        "examples do. Per core is "
         "calls over wall seconds times the cores given: on a machine shared with other work "
         "an engine given more cores also gets a larger share of them"
     )

@@ -297,3 +297,88 @@ def test_jobs_judge_runs_that_cannot_be_pickled_as_one_process_does() -> None:
         SEARCH_BAD,
     ] * 3
     assert list(check_runs(CASES, runs, jobs=2)) == list(check_runs(CASES, runs))
+
+
+# Trace lines as toolmatch check reads them: runs, a line that is no JSON, one past 64 bits.
+LINES = [
+    json.dumps(SEARCH_OK),
+    json.dumps(SEARCH_BAD),
+    json.dumps(UNKNOWN),
+    '{"case": "search", "turns": [[',
+    '{"case": "search", "turns": [[{"name": "search", "args": {"q": "paris", "n": '
+    + str(2**70)
+    + "}}]]}",
+    json.dumps(NOT_A_RUN),
+]
+
+
+def _command_rows(tmp_path: Path, lines: list[str]) -> list[tuple[object, ...]]:
+    """What ``toolmatch check --format json`` says of each line: case, passed, error."""
+    spec, traces = tmp_path / "spec.json", tmp_path / "traces.jsonl"
+    spec.write_text(json.dumps(SPEC), encoding="utf-8")
+    traces.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolmatch", "check", str(spec), str(traces), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return [
+        (row.get("case"), row.get("passed", False), row.get("message"))
+        for row in rows
+        if row["type"] in ("case", "error")
+    ]
+
+
+def test_a_column_of_trace_lines_is_judged_as_toolmatch_check_judges_them(
+    tmp_path: Path,
+) -> None:
+    checked = check_batch(CASES, {"text": LINES}, lines_key="text")
+    assert list(checked) == ["text", "case", "passed", "score", "reason"]
+    assert checked["case"] == ["search", "search", "nope", None, "search", None]
+    assert checked["passed"] == [True, False, False, False, True, False]
+    assert checked["score"] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    assert checked["reason"] == [
+        "",
+        SEARCH_BAD_REASON,
+        "unknown case 'nope'; the spec has 'search', 'refund'",
+        "invalid JSON: Expecting value at column 31",
+        "",
+        'a run must be a JSON object {"case": NAME, "turns": [...]}, got [\'search\'] (list)',
+    ]
+    command = _command_rows(tmp_path, LINES)
+    assert [passed for _, passed, _ in command] == checked["passed"]
+    assert [case for case, _, _ in command] == ["search", "search", None, None, "search", None]
+    errors = [message for _, _, message in command if message is not None]
+    assert errors == checked["reason"][2:4] + checked["reason"][5:]
+
+
+def test_trace_lines_in_arrow_as_text_or_bytes_and_in_pandas() -> None:
+    expected = check_batch(CASES, {"text": LINES}, lines_key="text")
+    for column in (pa.array(LINES, pa.string()), pa.array([line.encode() for line in LINES])):
+        table = check_batch(CASES, pa.table({"value": column}), lines_key="value")
+        assert table.schema.names == ["value", "case", "passed", "score", "reason"]
+        assert table.column("case").type == pa.string()
+        verdicts = {name: table.column(name).to_pylist() for name in table.schema.names[1:]}
+        assert verdicts == {name: expected[name] for name in verdicts}
+    frame = check_batch(CASES, pd.DataFrame({"text": LINES}), lines_key="text")
+    assert frame["case"].tolist() == expected["case"]
+    assert frame["reason"].tolist() == expected["reason"]
+
+
+def test_a_batch_of_lines_without_its_column_or_with_a_case_column_raises() -> None:
+    with pytest.raises(ValueError, match=r"^the batch has no column") as caught:
+        check_batch(CASES, {"line": LINES}, lines_key="text")
+    assert str(caught.value) == "the batch has no column 'text'; its columns: 'line'"
+    with pytest.raises(ValueError, match=r"^the batch already has") as caught:
+        check_batch(CASES, {"text": LINES, "case": ["search"] * 6}, lines_key="text")
+    assert str(caught.value) == (
+        "the batch already has a column 'case', which check_batch adds from each line"
+    )
+    with pytest.raises(ValueError, match=r"^case_key 'score'") as caught:
+        check_batch(CASES, {"text": LINES}, lines_key="text", case_key="score")
+    assert str(caught.value) == (
+        "case_key 'score' names a column check_batch adds with the verdicts: give the case "
+        "column another name"
+    )

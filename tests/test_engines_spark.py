@@ -55,24 +55,6 @@ def test_the_job_agrees_with_toolmatch_check(spark: SparkSession, traces: Path) 
     assert_agrees_with_check(EXAMPLE["rows"](verdicts), EXAMPLE["rows"](rates), traces)
 
 
-def test_a_string_field_holds_the_turns_json_text_with_the_values_recorded(
-    spark: SparkSession, traces: Path
-) -> None:
-    # Spark writes a JSON value read into a string field back out as JSON text; read again,
-    # it is the recorded value, type for type (an int stays an int, a float the same float).
-    read = spark.read.schema(EXAMPLE["TRACES"]).json(str(traces)).collect()
-    turns = {row["id"]: row["turns"] for row in read}
-    for path in sorted(traces.iterdir()):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            run = json.loads(line)
-            if "turns" not in run:
-                assert turns[run["id"]] is None
-            elif isinstance(run["turns"], str):
-                assert turns[run["id"]] == run["turns"]  # JSON text given as a string
-            else:
-                assert json.dumps(json.loads(turns[run["id"]])) == json.dumps(run["turns"])
-
-
 def test_an_inferred_schema_would_add_every_runs_keys_to_every_run(
     spark: SparkSession, traces: Path
 ) -> None:

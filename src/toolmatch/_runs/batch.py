@@ -16,7 +16,7 @@ from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
 from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
 from toolmatch._runs.workers import judge_blocks
-from toolmatch._spec.loading import TestCase
+from toolmatch._spec.loading import TestCase, judge_case
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -47,8 +47,10 @@ class _RowJudge(Judge):
         return self._judge_run(number, run)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        # A score needs the results, so every run is checked in full.
-        results = case.check(turns)
+        # A score needs the results, so every run is checked in full. The results end with
+        # this outcome (only its words and numbers go on), so the calls need no copies of
+        # their args.
+        results = judge_case(case, turns, False).results()
         passed = all(result.passed for result in results)
         _, message = ([], "") if passed else failure_lines(results, case)
         # With no turn on either side, a pass scores 1.
@@ -57,6 +59,15 @@ class _RowJudge(Judge):
         )
         # The outcome's body carries the score back from a worker process.
         return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
+
+
+class _LineJudge(_RowJudge):
+    """The row judge given trace lines: each read as ``toolmatch check`` reads a line."""
+
+    def _judge(self, number: int, raw: object) -> Outcome:
+        # Arrow and pandas give a line's text as str: its UTF-8 bytes are the file's line.
+        line = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+        return Judge._judge(self, number, line)
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
@@ -70,7 +81,9 @@ def _row(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _judge_for(cases: object, syntax: str, tools: object) -> _RowJudge:
+def _judge_for(
+    cases: object, syntax: str, tools: object, judge: type[_RowJudge] = _RowJudge
+) -> _RowJudge:
     python = python_turns(syntax, tools)
     if isinstance(cases, (str, bytes)) or hasattr(cases, "__fspath__"):
         raise TypeError(
@@ -92,7 +105,7 @@ def _judge_for(cases: object, syntax: str, tools: object) -> _RowJudge:
         if case.name in names:
             raise ValueError(f"cases[{index}]: a second test case named {short_repr(case.name)}")
         names.add(case.name)
-    return _RowJudge(loaded, python)
+    return judge(loaded, python)
 
 
 @public
@@ -158,6 +171,7 @@ def check_batch(
     turns_key: str = "turns",
     syntax: str = "json",
     tools: Sequence[object] | None = None,
+    lines_key: str | None = None,
 ) -> _Records:
     """Judge a batch of runs held in columns; returns it with ``passed``, ``score``, ``reason``.
 
@@ -170,6 +184,12 @@ def check_batch(
     those columns, or already holding one of the three, raises ``ValueError``. ``syntax``
     and ``tools`` read text turns as in :func:`check_runs`.
 
+    With ``lines_key``, that column holds whole trace lines instead (text or UTF-8 bytes,
+    as an engine reads a JSON Lines file), each judged exactly as ``toolmatch check`` judges
+    a line, its JSON read by the same parser; the batch gains a ``case_key`` column too,
+    the case each line names (None when none could be read from it), and ``turns_key`` is
+    unused.
+
     >>> from toolmatch import load_test_cases
     >>> cases = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
     >>> batch = {"case": ["lookup", "lookup"], "turns": ['[[{"name": "search"}]]', "[[]]"]}
@@ -179,22 +199,106 @@ def check_batch(
     >>> checked["reason"][1].startswith("turn 0, expected_tools[0]: expected 1 matching call(s)")
     True
     """
-    judge = _judge_for(cases, syntax, tools)
-    module = type(records).__module__.partition(".")[0]
-    if module == "pyarrow":
-        return _arrow_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
-    if module == "pandas":
-        return _pandas_batch(judge, records, case_key, turns_key)  # type: ignore[no-any-return]
-    if isinstance(records, Mapping):
-        return _dict_batch(judge, records, case_key, turns_key)  # type: ignore[return-value]
-    raise TypeError(
-        "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
-        f"DataFrame, got {short_repr(records)} ({type_name(records)})"
-    )
+    judge = _judge_for(cases, syntax, tools, _RowJudge if lines_key is None else _LineJudge)
+    kind = type(records).__module__.partition(".")[0]
+    if kind not in ("pyarrow", "pandas"):
+        if not isinstance(records, Mapping):
+            raise TypeError(
+                "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
+                f"DataFrame, got {short_repr(records)} ({type_name(records)})"
+            )
+        kind = "dict"
+    names = _names(records, kind)
+    added: dict[str, list[Any]] = {}
+    if lines_key is None:
+        _columns_checked(names, case_key, turns_key)
+        _lengths_checked(records, kind)
+        runs: Iterable[object] = (
+            {"case": name, "turns": value}  # JSON text turns are read in the judge
+            for name, value in zip(
+                _values(records, kind, case_key), _values(records, kind, turns_key), strict=True
+            )
+        )
+    else:
+        _columns_checked(names, lines_key)
+        if case_key in _ADDED:
+            raise ValueError(
+                f"case_key {short_repr(case_key)} names a column check_batch adds with the "
+                "verdicts: give the case column another name"
+            )
+        if case_key in names:
+            raise ValueError(
+                f"the batch already has a column {short_repr(case_key)}, which check_batch "
+                "adds from each line"
+            )
+        _lengths_checked(records, kind)
+        added[case_key] = []
+        runs = _values(records, kind, lines_key, lines=True)
+    added.update(passed=[], score=[], reason=[])
+    for number, item in enumerate(runs):
+        row = _row(judge.judge(number, item))
+        if lines_key is not None:
+            added[case_key].append(row["case"])
+        for name in _ADDED:
+            added[name].append(row[name])
+    return _appended(records, kind, added, case_key)  # type: ignore[no-any-return]
 
 
-def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> None:
-    for key in (case_key, turns_key):
+def _names(records: Any, kind: str) -> list[str]:
+    if kind == "pyarrow":
+        return list(records.schema.names)
+    return list(records.columns if kind == "pandas" else records)
+
+
+def _lengths_checked(records: Any, kind: str) -> None:
+    if kind != "dict":
+        return  # a table's columns have one length
+    lengths = {name: len(column) for name, column in records.items()}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{short_repr(name)}: {length}" for name, length in lengths.items())
+        raise ValueError(f"the batch's columns must have one length, got {shown}")
+
+
+def _values(records: Any, kind: str, key: str, lines: bool = False) -> Iterable[object]:
+    if kind == "dict":
+        return records[key]  # type: ignore[no-any-return]
+    if kind == "pandas":
+        return records[key].tolist()  # type: ignore[no-any-return]
+    import pyarrow as pa
+
+    column = records.column(key)
+    if lines and pa.types.is_string(column.type):
+        column = column.cast(pa.binary())  # the lines' bytes, not decoded to str first
+    elif lines and pa.types.is_large_string(column.type):
+        column = column.cast(pa.large_binary())
+    return column.to_pylist()  # type: ignore[no-any-return]
+
+
+def _appended(records: Any, kind: str, added: dict[str, list[Any]], case_key: str) -> Any:
+    """The batch with the added columns after its own, each of its kind's type."""
+    if kind == "dict":
+        return {**records, **added}
+    if kind == "pandas":
+        import pandas as pd
+
+        index = records.index
+        dtypes = {case_key: object, "passed": bool, "score": float, "reason": object}
+        return records.assign(
+            **{
+                name: pd.Series(values, index=index, dtype=dtypes[name])
+                for name, values in added.items()
+            }
+        )
+    import pyarrow as pa
+
+    types = {case_key: pa.string(), "passed": pa.bool_(), "score": pa.float64()}
+    for name, values in added.items():
+        records = records.append_column(name, pa.array(values, types.get(name, pa.string())))
+    return records
+
+
+def _columns_checked(names: Sequence[str], *keys: str) -> None:
+    for key in keys:
         if key not in names:
             shown = ", ".join(short_repr(name) for name in names) or "none"
             raise ValueError(f"the batch has no column {short_repr(key)}; its columns: {shown}")
@@ -203,63 +307,3 @@ def _columns_checked(names: Sequence[str], case_key: str, turns_key: str) -> Non
         raise ValueError(
             f"the batch already has a column {short_repr(taken[0])}, which check_batch adds"
         )
-
-
-def _verdicts(
-    judge: _RowJudge, names: Iterable[object], turns: Iterable[object]
-) -> tuple[list[bool], list[float], list[str]]:
-    passed: list[bool] = []
-    scores: list[float] = []
-    reasons: list[str] = []
-    for number, (name, value) in enumerate(zip(names, turns, strict=True)):
-        # JSON text turns are read in the judge, as on a trace line
-        outcome = judge.judge(number, {"case": name, "turns": value})
-        row = _row(outcome)
-        passed.append(row["passed"])
-        scores.append(row["score"])
-        reasons.append(row["reason"])
-    return passed, scores, reasons
-
-
-def _dict_batch(
-    judge: _RowJudge, records: Mapping[str, Any], case_key: str, turns_key: str
-) -> dict[str, Any]:
-    _columns_checked(list(records), case_key, turns_key)
-    lengths = {name: len(column) for name, column in records.items()}
-    if len(set(lengths.values())) > 1:
-        shown = ", ".join(f"{short_repr(name)}: {length}" for name, length in lengths.items())
-        raise ValueError(f"the batch's columns must have one length, got {shown}")
-    passed, scores, reasons = _verdicts(judge, records[case_key], records[turns_key])
-    return {**records, "passed": passed, "score": scores, "reason": reasons}
-
-
-def _arrow_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
-    import pyarrow as pa
-
-    _columns_checked(records.schema.names, case_key, turns_key)
-    passed, scores, reasons = _verdicts(
-        judge, records.column(case_key).to_pylist(), records.column(turns_key).to_pylist()
-    )
-    added = [
-        pa.array(passed, pa.bool_()),
-        pa.array(scores, pa.float64()),
-        pa.array(reasons, pa.string()),
-    ]
-    for name, column in zip(_ADDED, added, strict=True):
-        records = records.append_column(name, column)
-    return records
-
-
-def _pandas_batch(judge: _RowJudge, records: Any, case_key: str, turns_key: str) -> Any:
-    import pandas as pd
-
-    _columns_checked(list(records.columns), case_key, turns_key)
-    passed, scores, reasons = _verdicts(
-        judge, records[case_key].tolist(), records[turns_key].tolist()
-    )
-    index = records.index
-    return records.assign(
-        passed=pd.Series(passed, index=index, dtype=bool),
-        score=pd.Series(scores, index=index, dtype=float),
-        reason=pd.Series(reasons, index=index, dtype=object),
-    )

@@ -647,6 +647,32 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
     assert spec.read_text(encoding="utf-8") == after
 
 
+def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> None:
+    def run(*names: str) -> dict[str, object]:
+        return {"case": "c", "turns": [[call(name) for name in names]]}
+
+    recorded = toolmatch(
+        "record",
+        "-",
+        stdin=jsonl(
+            run("login", "lookup", "search", "out"), run("login", "search", "lookup", "out")
+        ),
+    )
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(recorded.stdout, encoding="utf-8")
+    assert "    after: [lookup, search]\n" in recorded.stdout
+    later = run("login", "lookup", "out", "search")  # out before search: that constraint goes
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 0, widened.stderr
+    text = spec.read_text(encoding="utf-8")
+    assert "    after: [lookup]\n" in text
+    assert text.count("after: [login]") == 2
+    checked = toolmatch(
+        "check", spec, "-", stdin=jsonl(later, run("login", "search", "out", "lookup"))
+    )
+    assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
+
+
 def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(WIDENED_FROM, encoding="utf-8")

@@ -267,6 +267,51 @@ def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
     assert not case.passes([[OPEN, SEARCH, SEARCH]])
 
 
+def test_a_turn_whose_order_varies_keeps_the_order_that_held_in_every_run() -> None:
+    # login first, then lookup and search in either order, then logout: the order that held
+    # in every run is kept as after constraints, the rest left free.
+    login, lookup, search, logout = (
+        ToolCall(name) for name in ("login", "lookup", "search", "out")
+    )
+    runs = [[[login, lookup, search, logout]], [[login, search, lookup, logout]]]
+    text = written(recorded_case("c", runs))
+    assert "ordered" not in text
+    assert text.split("  expected_tools:\n", 1)[1] == (
+        "  - name: {$literal: login}\n    exact: true\n    id: login\n"
+        "  - name: {$literal: lookup}\n    exact: true\n    id: lookup\n    after: [login]\n"
+        "  - name: {$literal: search}\n    exact: true\n    id: search\n    after: [login]\n"
+        "  - name: {$literal: out}\n    exact: true\n    after: [lookup, search]\n"
+    )
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    assert case.passes([[login, search, lookup, logout]])
+    [result] = case.check([[lookup, login, search, logout]])
+    assert result.first_failure() == (
+        "expectation 1: lookup (call 0) comes before login (call 1); it must come after"
+    )
+    assert not case.passes([[login, lookup, logout, search]])
+
+
+def test_a_tool_expected_twice_gets_two_ids_and_a_long_turn_keeps_no_order() -> None:
+    start, fetch, end = ToolCall("start"), ToolCall("fetch"), ToolCall("end")
+    runs = [[[start, fetch, end, fetch]], [[start, end, fetch, fetch]]]
+    text = written(recorded_case("c", runs))
+    assert "id: fetch\n" in text
+    assert "id: fetch-" not in text
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    assert not case.passes([[fetch, start, end, fetch]])
+    both = [[[fetch, fetch, start, end]], [[fetch, fetch, end, start]]]
+    text = written(recorded_case("c", both))
+    assert "id: fetch\n" in text
+    assert "id: fetch-1\n    after: [fetch]\n" in text
+    assert text.count("after: [fetch-1]\n") == 2
+    assert all(loaded(text).passes(run) for run in both)
+    calls = [ToolCall(f"t{number}") for number in range(51)]
+    long = [[calls], [calls[1::-1] + calls[2:]]]
+    assert "after:" not in written(recorded_case("c", long))
+
+
 READ_ONLY = [
     {"name": "get_user", "annotations": {"readOnlyHint": True}},
     {"name": "list_airports", "annotations": {"readOnlyHint": True}},

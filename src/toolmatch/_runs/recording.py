@@ -294,6 +294,8 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs), how)
         for pair in pairs
     )
+    if "ordered" not in turn and len(pairs) <= _MOST_ORDERED:
+        _keep_held_order(tools, pairs, [runs[0][pair[0]].name for pair in pairs])
     if not tools:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
@@ -306,6 +308,34 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     if notes:
         add_comment(turn, "; ".join(notes), "expected_tools")
     return turn
+
+
+# More expected calls than this keep no order when it varies: the order search has its
+# bounds (docs/selection.md), and a recorded spec must pass the runs it came from.
+_MOST_ORDERED = 50
+
+
+def _keep_held_order(tools: Any, pairs: list[list[int]], names: list[str]) -> None:
+    """Where the runs' order varies, the order that held in every run, as ``after``
+    constraints (each expectation after those that came before it in every run, the
+    constraints implied by others left out) and the ``id`` they name."""
+    runs = range(len(pairs[0])) if pairs else range(0)
+    earlier = [
+        {i for i in range(len(pairs)) if all(pairs[i][run] < pair[run] for run in runs)}
+        for pair in pairs
+    ]
+    after = [
+        sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
+    ]
+    named = {i for constraint in after for i in constraint}
+    ids: dict[int, str] = {}
+    for i in sorted(named):  # a tool called twice is two expectations: two ids
+        ids[i] = names[i] if names[i] not in ids.values() else f"{names[i]}-{i}"
+    for i, tool in enumerate(tools):
+        if i in ids:
+            tool["id"] = ids[i]
+        if after[i]:
+            tool["after"] = flow(ruamel_comments().CommentedSeq(ids[j] for j in after[i]))
 
 
 def _ignored(

@@ -5,7 +5,8 @@ own (``toolmatch._spec.update_plan``), so the file's text is edited in place and
 line it does not change is kept byte for byte: a literal argument value that the new runs
 disagree with becomes what ``toolmatch record``'s rules make of it and of the values
 seen; a matcher the spec holds is kept as written; a turn that is ``ordered`` loses it
-when a new run calls its tools in another order; a case the spec lacks is added, recorded
+when a new run calls its tools in another order, and an ``after`` constraint a new run
+breaks is dropped; a case the spec lacks is added, recorded
 from its runs. What cannot be widened (a run with another number of turns, a call the
 spec does not expect, an argument it does not list) is left as it is and reported.
 """
@@ -143,6 +144,42 @@ def _widen_turn(
             if order != sorted(order):
                 plan.edits.append(Rekey(path, ("ordered",), ()))
                 break
+    _widen_order(plan, path, tools, places)
+
+
+def _widen_order(
+    plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
+) -> None:
+    """An ``after`` constraint a new run breaks is dropped (the rest of the order kept), as
+    ``ordered`` is when a new run reorders the turn."""
+    ids = {
+        tool["id"]: index
+        for index, tool in enumerate(tools)
+        if isinstance(tool, dict) and isinstance(tool.get("id"), str)
+    }
+    for index, tool in enumerate(tools):
+        after = tool.get("after") if isinstance(tool, dict) else None
+        if not isinstance(after, list):
+            continue
+        kept = [
+            name
+            for name in after
+            if not (
+                isinstance(name, str)
+                and name in ids
+                and any(
+                    mine is not None and theirs is not None and theirs > mine
+                    for mine, theirs in zip(places[index], places[ids[name]], strict=True)
+                )
+            )
+        ]
+        if len(kept) == len(after):
+            continue
+        where = (*path, "expected_tools", index)
+        if kept:
+            plan.edits.append(Replace((*where, "after"), kept))
+        else:
+            plan.edits.append(Rekey(where, ("after",), ()))
 
 
 def _ignore_new_tools(

@@ -247,6 +247,30 @@ def _measure(command: Sequence[str]) -> tuple[float, int]:
     return result["seconds"], result["peak_kib"]
 
 
+def _figure(
+    name: str,
+    contender: tuple[str, float],
+    reference: tuple[str, float],
+    calls: int,
+    max_ratio: float | None,
+    budget: str,
+    cross_check: str,
+) -> Figure:
+    """A timed figure: each side named with its best seconds over ``calls`` calls."""
+    (label, best), (reference_label, reference_best) = contender, reference
+    return Figure(
+        name=name,
+        contender=label,
+        reference=reference_label,
+        value=_rate(best, calls),
+        reference_value=_rate(reference_best, calls),
+        ratio=best / reference_best,
+        max_ratio=max_ratio,
+        budget=budget,
+        cross_check=cross_check,
+    )
+
+
 def _rate(seconds: float, calls: int) -> str:
     return f"{format_seconds(seconds)} ({calls / seconds:,.0f} calls/s)"
 
@@ -389,48 +413,43 @@ def run(config: Config) -> Section:
         ("floor", "hand-written floor", floor, "bare", bare, None),
         ("one", "toolmatch check", one, "floor", floor, MAX_RATIO),
     ):
-        median_ratio = medians[name] / medians[reference]
         section.figures.append(
-            Figure(
-                name=f"one process, {calls:,} calls",
-                contender=contender,
-                reference={"bare": "json.loads loop", "floor": "hand-written floor"}[reference],
-                value=_rate(seconds_of, calls),
-                reference_value=_rate(reference_seconds, calls),
-                ratio=seconds_of / reference_seconds,
-                max_ratio=budget,
-                budget="" if budget is None else f"<= {budget:g}x",
-                cross_check=f"medians {median_ratio:.2f}x",
+            _figure(
+                f"one process, {calls:,} calls",
+                (contender, seconds_of),
+                (
+                    {"bare": "json.loads loop", "floor": "hand-written floor"}[reference],
+                    reference_seconds,
+                ),
+                calls,
+                budget,
+                "" if budget is None else f"<= {budget:g}x",
+                f"medians {medians[name] / medians[reference]:.2f}x",
             )
         )
     section.figures.append(
-        Figure(
-            name=f"--jobs 2, {calls:,} calls",
-            contender="toolmatch check --jobs 2",
-            reference="one process",
-            value=_rate(jobs, calls),
-            reference_value=_rate(one, calls),
-            ratio=jobs / one,
-            max_ratio=1 / MIN_SPEED_UP,
-            budget=f"<= {1 / MIN_SPEED_UP:.3f}x (at least {MIN_SPEED_UP:g}x faster)",
-            cross_check=f"medians {medians['jobs'] / medians['one']:.2f}x",
+        _figure(
+            f"--jobs 2, {calls:,} calls",
+            ("toolmatch check --jobs 2", jobs),
+            ("one process", one),
+            calls,
+            1 / MIN_SPEED_UP,
+            f"<= {1 / MIN_SPEED_UP:.3f}x (at least {MIN_SPEED_UP:g}x faster)",
+            f"medians {medians['jobs'] / medians['one']:.2f}x",
         )
     )
     for name, (contender, budget) in OUTPUT_INPUT_BUDGETS.items():
         if name not in seconds:
             continue
-        best = min(seconds[name])
         section.figures.append(
-            Figure(
-                name=f"every output and input, {calls:,} calls",
-                contender=contender,
-                reference="toolmatch check (text, JSON Lines)",
-                value=_rate(best, calls),
-                reference_value=_rate(one, calls),
-                ratio=best / one,
-                max_ratio=budget,
-                budget=f"<= {budget:g}x",
-                cross_check=f"medians {medians[name] / medians['one']:.2f}x",
+            _figure(
+                f"every output and input, {calls:,} calls",
+                (contender, min(seconds[name])),
+                ("toolmatch check (text, JSON Lines)", one),
+                calls,
+                budget,
+                f"<= {budget:g}x",
+                f"medians {medians[name] / medians['one']:.2f}x",
             )
         )
     for name, reason in NOT_MET_REASONS.items():
@@ -440,14 +459,14 @@ def run(config: Config) -> Section:
     if "auto" in seconds:
         auto = min(seconds["auto"])
         section.figures.append(
-            Figure(
-                name=f"--jobs auto, {_usable()} usable cores, {calls:,} calls",
-                contender="toolmatch check --jobs auto",
-                reference="one process",
-                value=_rate(auto, calls),
-                reference_value=_rate(one, calls),
-                ratio=auto / one,
-                cross_check=f"{one / auto:.2f}x as fast on {_usable()} usable cores",
+            _figure(
+                f"--jobs auto, {_usable()} usable cores, {calls:,} calls",
+                ("toolmatch check --jobs auto", auto),
+                ("one process", one),
+                calls,
+                None,
+                "",
+                f"{one / auto:.2f}x as fast on {_usable()} usable cores",
             )
         )
     else:

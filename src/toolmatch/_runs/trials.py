@@ -284,14 +284,19 @@ class FailedCheck(NamedTuple):
         return f"{self.place} {self.description}"
 
 
-# What each turn option asks, for its check's description.
-_OPTION_TEXTS = {
+# The checks that are not an expectation, in the order a case lists them, with what each
+# turn option asks (None: described with its value or the case's, in _describe).
+_OPTION_TEXTS: dict[str, str | None] = {
     "distinct": "a call of its own for each expectation",
     "ordered": "the calls in the expected order",
     "exhaustive": "no call that is not expected",
+    "max_calls": None,
     "no_repeats": "no repeated call",
     "tools": "each call fits its tool's definition",
+    "one_of": None,
+    "turns": None,
 }
+_OPTION_ORDER = {name: number for number, name in enumerate(_OPTION_TEXTS)}
 
 
 def failed_checks(
@@ -311,19 +316,9 @@ def failed_checks(
 def _order(key: tuple[int | None, int | str]) -> tuple[int, int, int]:
     turn, item = key
     last = 1 << 62
-    options = (
-        "distinct",
-        "ordered",
-        "exhaustive",
-        "max_calls",
-        "no_repeats",
-        "tools",
-        "one_of",
-        "turns",
-    )
     if isinstance(item, int):
         return (last if turn is None else turn, 0, item)
-    return (last if turn is None else turn, 1, options.index(item))
+    return (last if turn is None else turn, 1, _OPTION_ORDER[item])
 
 
 def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, str]:
@@ -345,4 +340,4 @@ def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, s
         )
     if item == "max_calls":
         return f"turns[{turn}].max_calls", f"at most {expected.max_calls} call(s)"
-    return f"turns[{turn}].{item}", _OPTION_TEXTS[item]
+    return f"turns[{turn}].{item}", str(_OPTION_TEXTS[item])

@@ -224,12 +224,14 @@ NOT_MET_REASONS = {
 }
 
 
-# --update fix over a copy of the spec made first, so each run updates the same spec.
+# --update fix over a copy of the spec made first, so each run updates the same spec; the copy is
+# scratch, so it is updated on CI too (--update-in-ci).
 UPDATE = """\
 import shutil, sys
 shutil.copyfile(sys.argv[1], sys.argv[2])
 from toolmatch._cli.main import main
-sys.exit(main(["check", sys.argv[2], sys.argv[3], "--no-progress", "--update", "fix"]))
+update = ["--update", "fix", "--update-in-ci"]
+sys.exit(main(["check", sys.argv[2], sys.argv[3], "--no-progress", *update]))
 """
 
 

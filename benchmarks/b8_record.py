@@ -29,7 +29,12 @@ Real runs: tau-bench's historical airline trajectories (gpt-4o, four trials a ta
 rewards; benchmarks/data/README.md). For each task with at least three rewarded trials,
 a spec recorded from two rewarded trials is checked against the other rewarded trials
 (should pass) and the unrewarded ones (should fail). The trajectories are OpenAI-style
-messages, read by ``to_calls`` as one turn.
+messages, read by ``to_calls`` as one turn. The goal there, "better than both baselines",
+is read as Pareto: against each baseline (``--loosen none``, today's rules), no worse on
+either share and better on at least one; so a recorder that passes more rewarded trials
+by letting unrewarded ones through does not beat today's rules. The failing checks of
+another rewarded trial are counted by cause (:func:`_causes`), which is where the rules
+stand: a cause no rule may loosen without failing the generator's mutations is named so.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import math
 import random
 import string
 from collections.abc import Callable, Sequence
@@ -63,7 +69,9 @@ TOOLS = DATA / "tau_bench_airline_tools.json"  # with readOnlyHint where a tool 
 # first on the path and its recorded_case(name, runs, loosen=level != "none") (its loosen
 # was a flag). (held-out good passing, mutations caught), by k.
 TODAY = {3: (0.696, 0.878), 5: (0.879, 0.809), 10: (0.960, 0.774)}
-TODAY_REAL = (0.727, 0.500)  # tau-bench: other rewarded passing, unrewarded caught
+# tau-bench: other rewarded passing, unrewarded caught (96 of 132 and 6 of 12 checks, the
+# shares recorded as 72.7 % and 50.0 %): exact, since the goal compares with them
+TODAY_REAL = (96 / 132, 6 / 12)
 TODAY_NAME = "today's rules (main 0592d7f, recorded)"
 WITH_TOOLS = "--loosen varying --tools"  # with the generator's definitions (generator_tools)
 
@@ -583,6 +591,15 @@ def _spec_case(
     name: str, runs: list[Any], level: str, *, read: bool = True, tools: Any = None
 ) -> Any:
     from toolmatch import load_test_cases
+
+    [case] = load_test_cases(_spec_data(name, runs, level, read=read, tools=tools))
+    return case
+
+
+def _spec_data(
+    name: str, runs: list[Any], level: str, *, read: bool = True, tools: Any = None
+) -> Any:
+    """The spec recorded from ``runs``, as the plain data ``toolmatch record`` writes."""
     from toolmatch._runs.recording import recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data
 
@@ -594,8 +611,7 @@ def _spec_case(
         steering = {"tools": read_tool_definitions(tools), "read_only": read_only_tools(tools)}
     recorded = [_calls(run) for run in runs] if read else runs
     written = recorded_case(name, recorded, loosen=level, **steering)
-    [case] = load_test_cases(plain_data(recorded_spec([written])))
-    return case
+    return plain_data(recorded_spec([written]))
 
 
 def _measure(
@@ -664,6 +680,104 @@ def _measure_real(
                 bad += 1
                 caught += not spec.passes([calls])
     return passed / good, caught / bad if bad else None, good, bad
+
+
+def _causes(tools: Any) -> tuple[dict[str, int], dict[str, int], int]:
+    """Why the failing checks of another rewarded trial fail, for ``--loosen varying`` with
+    ``tools``: (checks with each cause, checks with it as their only cause, failing checks).
+    A cause is a call the spec did not expect (of a tool no recorded trial called, or one
+    more of a tool they called), one it expected and the trial did not make, a value (a call
+    of the expected tool was there with another value than the one both recorded trials
+    sent, or than the loosened one allows) or the order (a call matched, but not where the
+    turn wanted it); read-only as the definitions in TOOLS mark it."""
+    from toolmatch import load_test_cases, to_calls
+
+    read_only = {
+        tool["name"]
+        for tool in json.loads(TOOLS.read_text(encoding="utf-8"))
+        if tool["annotations"]["readOnlyHint"]
+    }
+    counts: dict[str, int] = {}
+    only: dict[str, int] = {}
+    failing = 0
+    for task, trials in sorted(_tau_tasks().items()):
+        rewarded = [to_calls(messages) for reward, messages in trials if reward == 1.0]
+        if len(rewarded) < 3:
+            continue
+        for chosen in itertools.combinations(range(len(rewarded)), 2):
+            runs = [[rewarded[i]] for i in chosen]
+            data = _spec_data(f"task {task}", runs, "varying", read=False, tools=tools)
+            [spec] = load_test_cases(data)
+            written = data["test_cases"][0]["expected_tools"]  # one turn: on the case
+            called = {call.name for i in chosen for call in rewarded[i]}
+            for other in set(range(len(rewarded))) - set(chosen):
+                calls = rewarded[other]
+                [turn] = spec.check([calls])
+                if turn.passed:
+                    continue
+                failing += 1
+                found = set()
+                for index in turn.unexpected_call_indices:
+                    name = calls[index].name
+                    kind = "read-only" if name in read_only else "write"
+                    if name in called:
+                        found.add(f"one more call of a {kind} tool the recorded trials called")
+                    else:
+                        found.add(f"a call of a {kind} tool no recorded trial called")
+                for number, check in enumerate(turn.checks):
+                    if check.passed:
+                        continue
+                    name = getattr(check.expected_tool.name, "value", "")
+                    kind = "read-only" if name in read_only else "write"
+                    if any(candidate.matched for candidate in check.candidates):
+                        found.add("order")
+                    elif check.candidates:
+                        closest = min(check.candidates, key=lambda c: len(c.mismatches))
+                        keys = {mismatch.path.split(".")[0] for mismatch in closest.mismatches}
+                        args = written[number]["args"]
+                        loose = any(isinstance(args.get(key), dict) for key in keys)
+                        found.add(
+                            f"a {kind} call with another value than "
+                            + ("the loosened one" if loose else "both recorded trials'")
+                        )
+                    else:
+                        found.add(f"a {kind} call both recorded trials made, skipped")
+                for cause in found:
+                    counts[cause] = counts.get(cause, 0) + 1
+                if len(found) == 1:
+                    [cause] = found
+                    only[cause] = only.get(cause, 0) + 1
+    return counts, only, failing
+
+
+def _pareto(
+    name: str, mine: tuple[float, float], baselines: dict[str, tuple[float, float]], contender: str
+) -> Figure:
+    """The goal on real runs: against each baseline, no worse on either share and better on
+    at least one. The ratio is the largest of the baselines' shares over the contender's
+    (at most 1: no worse on either); a tie on both shares with a baseline is not better, and
+    is shown just above 1."""
+    ratio = max(
+        theirs / share if share else float("inf")
+        for shares in baselines.values()
+        for theirs, share in zip(shares, mine, strict=True)
+    )
+    if any(shares == mine for shares in baselines.values()):
+        ratio = max(ratio, math.nextafter(1.0, 2.0))
+    return Figure(
+        name=name,
+        contender=contender,
+        reference="both baselines",
+        value=" / ".join(map(_percent, mine)),
+        reference_value="; ".join(
+            f"{baseline} {' / '.join(map(_percent, shares))}"
+            for baseline, shares in baselines.items()
+        ),
+        ratio=ratio,
+        max_ratio=1.0,
+        budget="no worse on either share, better on one",
+        cross_check="-",
+    )
 
 
 def _percent(share: float) -> str:
@@ -746,6 +860,36 @@ def run(config: Config) -> Section:
             _versus(name, mine, "none", real["--loosen none"][position], WITH_TOOLS)
         )
         section.figures.append(_versus(name, mine, TODAY_NAME, TODAY_REAL[position], WITH_TOOLS))
+    baselines = {
+        "--loosen none": real["--loosen none"][:2],
+        TODAY_NAME: TODAY_REAL,
+    }
+    for contender in (WITH_TOOLS, "--loosen varying"):
+        passing, caught, _, _ = real[contender]
+        section.figures.append(
+            _pareto(
+                "tau-bench airline, 2 rewarded trials, better than both baselines",
+                (passing, caught if caught is not None else 0.0),
+                {name: (shares[0], shares[1] or 0.0) for name, shares in baselines.items()},
+                contender,
+            )
+        )
+    section.notes.append(
+        "tau-bench airline, the goal: better than both baselines, read as Pareto: against "
+        "each of --loosen none and today's rules, no worse on either share (other rewarded "
+        "trials passing, unrewarded caught) and better on at least one; a recorder that "
+        "passes more rewarded trials by letting unrewarded ones through does not beat today's "
+        "rules"
+    )
+    counts, only, failing = _causes(tools)
+    section.notes.append(
+        f"tau-bench airline, {WITH_TOOLS}, the {failing} failing checks of another rewarded "
+        "trial by cause (a check may have several; only: the checks with no other): "
+        + "; ".join(
+            f"{cause} {count} ({only.get(cause, 0)} only)"
+            for cause, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        )
+    )
     section.notes.append(
         f"tau-bench airline ({good_count} checks of another rewarded trial, {bad_count} of an "
         "unrewarded one), passing / caught: "

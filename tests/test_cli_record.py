@@ -673,6 +673,40 @@ def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> No
     assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
 
 
+def test_into_drops_the_other_lookup_entry_of_an_argument_it_widens(tmp_path: Path) -> None:
+    # Recorded with --tools from two runs that looked up u1: a lookup of another user is
+    # ignored (rule other-lookup). A later run looks up u2 and logs: user_id widens, and the
+    # entry goes with it (it would ignore the very lookup the widened value accepts).
+    tools = tmp_path / "tools.json"
+    tools.write_text(
+        json.dumps([{"name": "get_user", "annotations": {"readOnlyHint": True}}]),
+        encoding="utf-8",
+    )
+
+    def run(user: str, *more: str) -> dict[str, object]:
+        calls = [call("get_user", user_id=user), *(call(name) for name in more), call("book")]
+        return {"case": "c", "turns": [calls]}
+
+    spec = tmp_path / "spec.yaml"
+    first = toolmatch(
+        "record", "-", "--tools", tools, "-o", spec, stdin=jsonl(run("u1"), run("u1"))
+    )
+    assert first.returncode == 0, first.stderr
+    assert "      user_id: {$not: u1}  # rule: other-lookup " in spec.read_text(encoding="utf-8")
+    later = [run("u2", "log")]
+    widened = toolmatch("record", "-", "--tools", tools, "--into", spec, stdin=jsonl(*later))
+    assert widened.returncode == 0, widened.stderr
+    assert spec.read_text(encoding="utf-8").split("  expected_tools:")[0] == textwrap.dedent("""\
+        test_cases:
+        - name: c  # recorded from 2 runs
+          ordered: true
+          exhaustive: true
+          ignore: [{name: {$literal: log}}]
+        """)
+    both = jsonl(run("u1"), run("u1"), *later)
+    assert toolmatch("check", spec, "-", stdin=both).stdout.endswith("3 passed, 0 failed\n")
+
+
 def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(WIDENED_FROM, encoding="utf-8")

@@ -359,6 +359,9 @@ def test_a_read_only_tool_every_run_calls_as_often_stays_expected() -> None:
           exhaustive: true
           ignore:
           - name: {$literal: list_airports}
+          - name: {$literal: get_user}
+            args:
+              user_id: {$not: u1}  # rule: other-lookup (read-only by definition: a call with another user_id is ignored, the expected calls stay required)
           expected_tools:
           - name: {$literal: get_user}
             exact: true
@@ -369,7 +372,74 @@ def test_a_read_only_tool_every_run_calls_as_often_stays_expected() -> None:
     assert case.passes([[lookup, ToolCall("list_airports"), OPEN]])  # a lookup no run made
     assert not case.passes([[OPEN]])  # the lookup every run made, skipped
     assert not case.passes([[lookup, lookup, OPEN]])  # and repeated
-    assert not case.passes([[ToolCall("get_user", {"user_id": "u2"}), OPEN]])
+    assert not case.passes([[ToolCall("get_user", {"user_id": "u2"}), OPEN]])  # u1's skipped
+
+
+LOOKUPS = [
+    {"name": "search", "annotations": {"readOnlyHint": True}},
+    {"name": "fetch", "annotations": {"readOnlyHint": True}},
+    {"name": "book", "annotations": {"readOnlyHint": False}},
+]
+
+
+def test_other_lookup_a_read_only_call_with_other_constants_is_ignored() -> None:
+    # Rule other-lookup: every run searched Rome, then Oslo (in that order), then booked; a
+    # search of somewhere else changes nothing, so it is ignored; the two searches every
+    # run made stay required, once each, and a write call's other values still fail.
+    rome = ToolCall("search", {"city": "Rome", "day": 1, "note": "first"})
+    oslo = ToolCall("search", {"city": "Oslo", "day": 1, "note": "then"})
+    book = ToolCall("book", {"city": "Rome"})
+    also = ToolCall("search", {"city": "Oslo", "day": 1, "note": "and then"})
+    runs = [[[rome, oslo, book]], [[rome, also, book]]]
+    tools = read_tool_definitions(LOOKUPS)
+    text = written(recorded_case("c", runs, tools=tools, read_only=["search", "fetch"]))
+    assert text == textwrap.dedent("""        test_cases:
+        - name: c  # recorded from 2 runs
+          ordered: true
+          exhaustive: true
+          ignore:
+          - name: {$literal: fetch}
+          - name: {$literal: search}
+            args:
+              city: {$not: {$one_of: [Rome, Oslo]}}  # rule: other-lookup (read-only by definition: a call with another city is ignored, the expected calls stay required)
+          - name: {$literal: search}
+            args:
+              day: {$not: 1}  # rule: other-lookup (read-only by definition: a call with another day is ignored, the expected calls stay required)
+          expected_tools:
+          - name: {$literal: search}
+            exact: true
+            args:
+              city: Rome
+              day: 1
+              note: first
+          - name: {$literal: search}
+            exact: true
+            args:
+              city: Oslo
+              day: 1
+              note: {$type: str}  # observed: "then", "and then"; rule: text
+          - name: {$literal: book}
+            exact: true
+            args:
+              city: Rome
+        """)
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    lima = ToolCall("search", {"city": "Lima", "day": 1, "note": "first"})
+    later = ToolCall("search", {"city": "Rome", "day": 2, "note": "first"})
+    assert case.passes([[rome, lima, oslo, book]])  # a search no run made, anywhere
+    assert case.passes([[later, rome, oslo, book]])  # another day
+    assert not case.passes([[rome, oslo, rome, book]])  # a search every run made, repeated
+    assert not case.passes([[lima, oslo, book]])  # Rome's, skipped
+    assert not case.passes([[oslo, rome, book]])  # out of order
+    # Not a lookup of something else: the note is loosened, so a call that differs only
+    # there is a second Oslo search, and fails as a repeat.
+    again = ToolCall("search", {"city": "Oslo", "day": 1, "note": "once more"})
+    assert not case.passes([[rome, oslo, again, book]])
+    assert not case.passes([[rome, oslo, book, ToolCall("book", {"city": "Lima"})]])
+    strict = written(recorded_case("c", runs, loosen="strict", tools=tools, read_only=["search"]))
+    assert "other-lookup" not in strict
+    assert "other-lookup" not in written(recorded_case("c", runs))  # no definitions
 
 
 # Definitions steer: formats, integer ids, optional arguments ---------------------------------

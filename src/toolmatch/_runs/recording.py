@@ -253,7 +253,9 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     left-out calls' arguments tell them apart. A tool the definitions mark read-only
     (MCP's ``readOnlyHint``, :meth:`Loosening.ignored_read_only`) is ignored by name when
     no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
-    calls vary, and a lookup changes nothing. One every run calls as often stays expected."""
+    calls vary, and a lookup changes nothing. One every run calls as often stays expected,
+    and its calls with other values than the expected ones are ignored (rule
+    ``other-lookup``, :func:`_other_lookups`)."""
     comments = ruamel_comments()
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
@@ -294,8 +296,13 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs), how)
         for pair in pairs
     )
+    names = [runs[0][pair[0]].name for pair in pairs]
+    if "exhaustive" in turn:
+        lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
+        if lookups:
+            turn.setdefault("ignore", comments.CommentedSeq()).extend(lookups)
     if "ordered" not in turn and len(pairs) <= _MOST_ORDERED:
-        _keep_held_order(tools, pairs, [runs[0][pair[0]].name for pair in pairs])
+        _keep_held_order(tools, pairs, names)
     if not tools:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
@@ -308,6 +315,49 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     if notes:
         add_comment(turn, "; ".join(notes), "expected_tools")
     return turn
+
+
+def _other_lookups(tools: Any, names: list[str], read_only: list[str]) -> list[Any]:
+    """Rule ``other-lookup``: for each tool of ``read_only`` that ``tools`` (the turn's
+    expected tools, of the tools ``names``) expect, and each argument that is the same
+    scalar in every run's call of each of its expectations, the ``ignore`` entry of the calls
+    of that tool whose argument is none of those values: a lookup of something else
+    changes nothing, while the lookups every run made stay expected, and a repeat of one
+    still fails the turn. The entry selects none of the calls the expectations stand for
+    (each has one of the values), so a spec still passes the runs it came from."""
+    entries = []
+    for name in read_only:
+        expected = [tool for tool, named in zip(tools, names, strict=True) if named == name]
+        if not expected or any(not isinstance(tool.get("args"), dict) for tool in expected):
+            continue
+        for key in expected[0]["args"]:
+            values = [tool["args"].get(key, _MISSING) for tool in expected]
+            if not all(_scalar(value) for value in values):
+                continue  # loosened, missing, or a list or mapping: not a lookup's key
+            distinct: list[Any] = []
+            for value in values:
+                if not any(all_equal([value, seen]) for seen in distinct):
+                    distinct.append(value)
+            other = {"$not": distinct[0] if len(distinct) == 1 else {"$one_of": distinct}}
+            args = ruamel_comments().CommentedMap({key: node(other)})
+            add_comment(
+                args,
+                f"rule: other-lookup (read-only by definition: a call with another {key} is "
+                "ignored, the expected calls stay required)",
+                key,
+            )
+            entry = ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
+            entries.append(entry)
+    return entries
+
+
+_MISSING = object()
+
+
+def _scalar(value: object) -> bool:
+    """Whether ``value`` is an argument value written as recorded: a string, number,
+    boolean or null (a loosened value is a matcher's mapping)."""
+    return value is None or isinstance(value, (str, int, float))
 
 
 # More expected calls than this keep no order when it varies: the order search has its

@@ -6,9 +6,10 @@ line it does not change is kept byte for byte: a literal argument value that the
 disagree with becomes what ``toolmatch record``'s rules make of it and of the values
 seen; a matcher the spec holds is kept as written; a turn that is ``ordered`` loses it
 when a new run calls its tools in another order, and an ``after`` constraint a new run
-breaks is dropped; a case the spec lacks is added, recorded
-from its runs. What cannot be widened (a run with another number of turns, a call the
-spec does not expect, an argument it does not list) is left as it is and reported.
+breaks is dropped, and so is an ``other-lookup`` ignore entry on an argument that is
+widened; a case the spec lacks is added, recorded from its runs. What cannot be widened
+(a run with another number of turns, a call the spec does not expect, an argument it does
+not list) is left as it is and reported.
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def _widen_turn(
         return
     seen: dict[str, int] = {}
     places: list[list[int | None]] = []  # for each expected tool, its call's index in each run
+    widened: set[tuple[str, object]] = set()  # (tool, argument) whose literal is widened
     for index, tool in enumerate(tools):
         name = _exact_name(tool)
         if name is None:
@@ -135,9 +137,12 @@ def _widen_turn(
         places.append(found)
         calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
         if isinstance(tool.get("args"), dict) and calls:
-            _widen_args(plan, (*path, "expected_tools", index, "args"), tool, calls, how)
-    if turn.get("exhaustive") is True:
-        _ignore_new_tools(plan, path, turn, seen, runs)
+            where = (*path, "expected_tools", index, "args")
+            before = len(plan.edits)
+            _widen_args(plan, where, tool, calls, how)
+            widened.update((name, edit.path[-1]) for edit in plan.edits[before:])
+    new = _new_tools(turn, seen, runs) if turn.get("exhaustive") is True else []
+    _change_ignore(plan, path, turn, new, widened)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
             order = [place for found in places if (place := found[run]) is not None]
@@ -182,27 +187,53 @@ def _widen_order(
             plan.edits.append(Rekey(where, ("after",), ()))
 
 
-def _ignore_new_tools(
-    plan: Widening, path: Path, turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]
-) -> None:
-    """Tools the new runs call that the turn neither expects nor ignores go in its
-    ``ignore``, as ``toolmatch record`` ignores the tools only some runs call."""
+def _new_tools(turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]) -> list[Any]:
+    """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
+    expects nor ignores, as ``toolmatch record`` ignores the tools only some runs call."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
-        return
+        return []
     ignored = {_exact_name(item) for item in ignore or ()}
     new = [
         name
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
         if name not in expected and name not in ignored
     ]
-    entries = [{"name": exact_name(name)} for name in new]
-    if not entries:
-        return
-    if ignore is None:
-        plan.edits.append(Rekey(path, (), (("ignore", entries),), "exhaustive"))
-    else:
-        plan.edits.extend(Append((*path, "ignore"), entry, entry) for entry in entries)
+    return [{"name": exact_name(name)} for name in new]
+
+
+def _change_ignore(
+    plan: Widening, path: Path, turn: Any, new: list[Any], widened: set[tuple[str, object]]
+) -> None:
+    """The turn's ``ignore`` gains the entries ``new``, and loses each entry of rule
+    ``other-lookup`` (``{name: T, args: {K: {$not: ...}}}``) on an argument whose literal is
+    widened: the new runs show that the lookups of ``T`` vary there, so a call with another
+    ``K`` is one of them, not a lookup of something else (kept, the entry would hide the
+    very calls the widened value accepts)."""
+    ignore = turn.get("ignore")
+    ignore = ignore if isinstance(ignore, list) else None
+    kept = [entry for entry in ignore or () if _other_lookup(entry) not in widened]
+    if ignore is not None and len(kept) < len(ignore):
+        entries = [*kept, *new]
+        added = (("ignore", entries),) if entries else ()
+        plan.edits.append(Rekey(path, ("ignore",), added, "exhaustive"))
+    elif new and ignore is None and "ignore" not in turn:
+        plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive"))
+    elif new and ignore is not None:
+        plan.edits.extend(Append((*path, "ignore"), entry, entry) for entry in new)
+
+
+def _other_lookup(entry: Any) -> tuple[str, object] | None:
+    """(tool, argument) of an ``ignore`` entry written as rule ``other-lookup`` writes it."""
+    if not isinstance(entry, dict) or set(entry) != {"name", "args"}:
+        return None
+    name, args = _exact_name(entry), entry["args"]
+    if name is None or not isinstance(args, dict) or len(args) != 1:
+        return None
+    [(key, value)] = args.items()
+    if isinstance(value, dict) and list(value) == ["$not"]:
+        return name, key
+    return None
 
 
 def _exact_name(tool: Any) -> str | None:

@@ -23,7 +23,10 @@ types, enums, formats, ``required`` and MCP's ``readOnlyHint``, as an agent is g
 A held-out good run a spec fails is, on this generator, one whose variation the k runs did
 not show: an enum value, a paraphrase or an optional call that happened to be the same in
 all k runs, or an order that happened to hold in all of them. No recorder can tell those
-from constants, so the share rises with k rather than with looser rules.
+from constants, so the share rises with k rather than with looser rules. The notes count
+the failing held-out runs by what they show that the k runs did not (:func:`_unseen`), and
+a failing run that shows nothing of the kind as a rule too tight, naming the argument whose
+value, set to a recorded run's, makes it pass (:func:`_too_tight`).
 
 Real runs: tau-bench's historical airline trajectories (gpt-4o, four trials a task, with
 rewards; benchmarks/data/README.md). For each task with at least three rewarded trials,
@@ -104,7 +107,9 @@ PARAPHRASES = {
 
 
 def _declared(kind: str, make: Value) -> Value:
-    make.kind = kind  # type: ignore[attr-defined]  # what the mutations look for
+    # What the mutations look for ("enum", "noise") and what the breakdown of the held-out
+    # runs a spec fails names.
+    make.kind = kind  # type: ignore[attr-defined]
     return make
 
 
@@ -134,11 +139,11 @@ def cased(word: str) -> Value:
         form = rng.choice((word, word.lower(), word.upper(), word.title()))
         return rng.choice(("", " ")) + form + rng.choice(("", "", " "))
 
-    return make
+    return _declared("spelling", make)
 
 
 def paraphrase(key: str) -> Value:
-    return lambda rng: rng.choice(PARAPHRASES[key])
+    return _declared("paraphrase", lambda rng: rng.choice(PARAPHRASES[key]))
 
 
 def enum(*values: str) -> Value:
@@ -578,6 +583,82 @@ MUTATIONS: dict[str, Callable[[Case, Turns, random.Random], Turns | None]] = {
 }
 
 
+# What a spec fails -------------------------------------------------------------------------------
+
+_KINDS = {
+    "enum": "an enum value",
+    "noise": "a noisy number",
+    "paraphrase": "a paraphrase",
+    "spelling": "a spelling (case, spaces)",
+}
+
+
+def _unseen(case: Case, recorded: list[Turns], held: Turns) -> set[str]:
+    """The declared variation of ``held`` (a good run) that the ``recorded`` runs did not
+    show: an argument they all gave one value that ``held`` gives another (named by its
+    kind), a call ``held`` makes that none of them made or skips that all of them made, two
+    calls in the other order from the one all of them kept. No rule tells such variation
+    from a constant, a call the agent must make, or an order it must keep: a spec that
+    asserts what every recorded run did fails the run (but for the read-only calls no run
+    made, which ``--tools`` lets it ignore)."""
+    found = set()
+    for number, template in enumerate(case.turns):
+        runs = [{call["at"]: call for call in run[number]} for run in recorded]
+        held_calls = {call["at"]: call for call in held[number]}
+        for place, call in enumerate(template):
+            made = [run[place] for run in runs if place in run]
+            if place in held_calls and not made:
+                found.add("a call no recorded run made")
+            elif place not in held_calls and len(made) == len(runs):
+                found.add("a call every recorded run made, skipped")
+            if place not in held_calls or len(made) < len(runs):
+                continue  # a call only some runs made is ignored, its arguments too
+            for key, value in call.args.items():
+                seen = {json.dumps(other["args"][key]) for other in made}
+                given = json.dumps(held_calls[place]["args"][key])
+                if callable(value) and len(seen) == 1 and given not in seen:
+                    kind = getattr(value, "kind", value.__name__)
+                    found.add(f"{_KINDS.get(kind, kind)} they agreed on")
+        always = [place for place in held_calls if all(place in run for run in runs)]
+        order = [[place for place in run if place in always] for run in runs]
+        held_order = [place for place in held_calls if place in always]
+        if all(kept == order[0] for kept in order) and held_order != order[0]:
+            found.add("an order they all kept")
+    return found
+
+
+def _too_tight(spec: Any, recorded: list[Turns], held: Turns) -> set[str]:
+    """The arguments of ``held`` (a good run the spec fails that shows nothing the recorded
+    runs did not) whose value, replaced by the first recorded run's, makes the spec pass:
+    the values a rule wrote too tight, as ``call.argument``."""
+    found = set()
+    for number, calls in enumerate(held):
+        first = {call["at"]: call for call in recorded[0][number]}
+        for index, call in enumerate(calls):
+            if call["at"] not in first:
+                continue
+            for key in call["args"]:
+                repaired = json.loads(json.dumps(held))
+                repaired[number][index]["args"][key] = first[call["at"]]["args"][key]
+                if spec.passes(_calls(repaired)):
+                    found.add(f"{call['name']}.{key}")
+    return found or {"other"}
+
+
+def _failed(share: float, repeats: int) -> str:
+    runs = len(_cases()) * repeats * HELD_OUT
+    return f"{round((1 - share) * runs)} of {runs}"
+
+
+def _by_count(causes: dict[str, int]) -> list[tuple[str, int]]:
+    """The causes, the most frequent first; a rule too tight last, where it is always shown."""
+    tight = [cause for cause in causes if cause.startswith("a rule too tight")]
+    ranked = sorted(
+        (item for item in causes.items() if item[0] not in tight), key=lambda item: -item[1]
+    )
+    return ranked + ([(cause, causes[cause]) for cause in tight] or [("a rule too tight", 0)])
+
+
 # Recording and checking ------------------------------------------------------------------------
 
 
@@ -616,23 +697,34 @@ def _spec_data(
 
 def _measure(
     level: str, k: int, repeats: int, tools: Any = None
-) -> tuple[float, float, dict[str, float]]:
-    """(held-out good passing, mutations caught, caught by mutation) for ``level``, with the
-    tools' definitions ``tools`` (``--tools``) when given: each case recorded ``repeats``
-    times from k runs of its own seed, each spec checked against HELD_OUT good runs of
-    another seed and every mutation of each of them."""
+) -> tuple[float, float, dict[str, float], dict[str, int]]:
+    """(held-out good passing, mutations caught, caught by mutation, failing held-out runs
+    by cause) for ``level``, with the tools' definitions ``tools`` (``--tools``) when given:
+    each case recorded ``repeats`` times from k runs of its own seed, each spec checked
+    against HELD_OUT good runs of another seed and every mutation of each of them. A run
+    may fail for several causes (:func:`_unseen`; else :func:`_too_tight`)."""
     good = passed = mutated = caught = 0
     by_kind: dict[str, list[int]] = {kind: [0, 0] for kind in MUTATIONS}
+    causes: dict[str, int] = {}
     for index, case in enumerate(_cases()):
         for repeat in range(repeats):
             seed = CASES_SEED * 100_000 + index * 1000 + repeat
             rng = random.Random(seed)
-            spec = _spec_case(case.name, [case.run(rng) for _ in range(k)], level, tools=tools)
+            recorded = [case.run(rng) for _ in range(k)]
+            spec = _spec_case(case.name, recorded, level, tools=tools)
             fresh = random.Random(seed + 500)
             for _ in range(HELD_OUT):
                 run = case.run(fresh)
                 good += 1
-                passed += spec.passes(_calls(run))
+                if spec.passes(_calls(run)):
+                    passed += 1
+                else:
+                    why = _unseen(case, recorded, run)
+                    tight = {
+                        f"a rule too tight ({where})" for where in _too_tight(spec, recorded, run)
+                    }
+                    for cause in why or tight:
+                        causes[cause] = causes.get(cause, 0) + 1
                 for kind, mutate in MUTATIONS.items():
                     changed = mutate(case, json.loads(json.dumps(run)), fresh)
                     if changed is None:
@@ -643,7 +735,7 @@ def _measure(
                     by_kind[kind][0] += failed
                     by_kind[kind][1] += 1
     shares = {kind: hit / total for kind, (hit, total) in by_kind.items() if total}
-    return passed / good, caught / mutated, shares
+    return passed / good, caught / mutated, shares, causes
 
 
 def _tau_tasks() -> dict[int, list[tuple[float, list[Any]]]]:
@@ -820,7 +912,7 @@ def run(config: Config) -> Section:
         results = {f"--loosen {level}": _measure(level, k, repeats) for level in LEVELS}
         results[WITH_TOOLS] = _measure("varying", k, repeats, definitions)
         for contender in ("--loosen varying", WITH_TOOLS):
-            good, caught, _ = results[contender]
+            good, caught, _, _ = results[contender]
             if k in GOALS:
                 what = f"generator, k={k}"
                 section.figures.append(
@@ -848,6 +940,13 @@ def run(config: Config) -> Section:
                 + ", ".join(
                     f"{kind} {_percent(share)}" for kind, share in results[contender][2].items()
                 )
+            )
+            causes = results[contender][3]
+            section.notes.append(
+                f"generator, k={k}, {contender}, held-out good runs failed "
+                f"({_failed(results[contender][0], repeats)}) by what they show that the "
+                f"{k} recorded runs did not (a run may show several): "
+                + ", ".join(f"{cause} {count}" for cause, count in _by_count(causes))
             )
     tools = json.loads(TOOLS.read_text(encoding="utf-8"))
     real = {f"--loosen {level}": _measure_real(level) for level in LEVELS}

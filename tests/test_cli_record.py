@@ -126,7 +126,7 @@ def test_several_runs_of_a_case_are_loosened(tmp_path: Path) -> None:
             exact: true
             args:
               city: Paris
-              days: {$between: [0, 9]}  # observed: 3, 5, 4; rule: spread
+              days: {$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval
               at: {$datetime: {tz_aware: true}}  # observed: "2026-12-01T10:00:00Z", "2026-12-02T09:30:00Z", "2026-12-02T11:00:00Z"; rule: datetime
         """)
     (tmp_path / "spec.yaml").write_text(recorded.stdout, encoding="utf-8")
@@ -457,7 +457,7 @@ def test_a_directory_is_read_as_check_reads_it_with_each_bad_record_at_its_place
     ]
     spec = (tmp_path / "spec.yaml").read_text(encoding="utf-8")
     assert (
-        "days: {$between: [0, 9]}  # observed: 3, 5, 4; rule: spread" in spec
+        "days: {$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval" in spec
     )  # all three runs, in order
     checked = toolmatch("check", tmp_path / "spec.yaml", runs)
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
@@ -623,7 +623,7 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
             exact: true
             args:
               city: {fuzzy: Paris}
-              days: {$between: [0, 9]}
+              days: {$between: [0, 16]}
               at: {$datetime: true}   # mine: any time
         - name: news
           exhaustive: true

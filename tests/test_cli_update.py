@@ -894,7 +894,7 @@ def test_new_in_a_flow_list_and_in_json(tmp_path: Path) -> None:
     )
     assert text == (
         "test_cases: [{name: a, expected_tools: [f]}, {name: b, exhaustive: true, expected_tools: "
-        "[{name: {$literal: g}, exact: true, args: {n: {$between: [0, 5]}}}]}]   # flow\n"
+        "[{name: {$literal: g}, exact: true, args: {n: {$between: [0, 57]}}}]}]   # flow\n"
     )
     assert result.returncode == 0
     data = {"test_cases": [{"name": "a", "expected_tools": ["f"]}]}
@@ -906,7 +906,7 @@ def test_new_in_a_flow_list_and_in_json(tmp_path: Path) -> None:
             "name": "b",
             "exhaustive": True,
             "expected_tools": [
-                {"name": {"$literal": "g"}, "exact": True, "args": {"n": {"$between": [0, 5]}}}
+                {"name": {"$literal": "g"}, "exact": True, "args": {"n": {"$between": [0, 57]}}}
             ],
         }
     )

@@ -97,11 +97,11 @@ ENUM_DEFINITION = [
         ),
         (
             [39.99, 40.01],
-            "{$between: [39.93, 40.07]}  # observed: 39.99, 40.01; rule: spread",
-            40.07,
-            40.08,
+            "{$between: [38.89, 41.11]}  # observed: 39.99, 40.01; rule: prediction-interval",
+            41.11,
+            41.12,
         ),
-        ([3, 5, 4], "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread", 9, 10),
+        ([3, 5, 4], "{$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval", 16, 17),
         (
             ["ana@example.com", "bo@example.org"],
             '{$email: true}  # observed: "ana@example.com", "bo@example.org"; rule: email',
@@ -115,7 +115,7 @@ ENUM_DEFINITION = [
             "http://example.net",
             "example.net/a",
         ),
-        ([1, 2], "{$between: [0, 5]}  # observed: 1, 2; rule: spread", 5, 6),
+        ([1, 2], "{$between: [0, 57]}  # observed: 1, 2; rule: prediction-interval", 57, 58),
         (
             [48213, 50877, 91002],
             "{$type: int}  # observed: 48213, 50877, 91002; rule: id-number",
@@ -146,6 +146,57 @@ def test_words_seen_once_each_are_not_an_enum_and_text_never_gets_a_word_regex()
     assert line == (
         '{$type: str}  # observed: "Book a flight to Paris", "Book flights to Paris"; rule: text'
     )
+
+
+def test_short_words_are_a_set_when_fewer_than_half_the_runs_brought_a_word_seen_once() -> None:
+    # Good and Turing: the share of values seen once estimates the chance that the next run
+    # brings a value not seen yet; the words are a set when that is below one half.
+    line, case = one_value(["en", "fr", "en", "fr", "de"])
+    assert line == '{$one_of: [en, fr, de]}  # observed: "en", "fr", "de"; rule: enum-like'
+    assert not passes(case, "zz")
+    for values in (["en", "fr", "de"], ["en", "en", "fr", "de"]):
+        line, case = one_value(values)
+        assert line.endswith("; rule: any-string"), values
+        assert passes(case, "es")
+
+
+def test_a_number_range_is_the_prediction_interval_of_the_next_value() -> None:
+    # 99 %: mean 250.03, sd 0.306, t(0.995, 2) = 9.925, times sqrt(1 + 1/3): +- 3.50, rounded
+    # outwards to the values' one decimal.
+    line, case = one_value([249.7, 250.1, 250.3])
+    assert line == (
+        "{$between: [246.5, 253.6]}  # observed: 249.7, 250.1, 250.3; rule: prediction-interval"
+    )
+    assert passes(case, 250.5)
+    assert passes(case, 249.5)
+    assert not passes(case, 2501.0)  # a number far out: ten times the amount
+    assert not passes(case, 246.4)
+    # More runs, a narrower range: mean 250, sd 0.224, t(0.995, 4) = 4.604: +- 1.13.
+    assert one_value([249.7, 250.1, 250.3, 249.9, 250.0])[0] == (
+        "{$between: [248.8, 251.2]}  # observed: 249.7, 250.1, 250.3, 249.9, 250.0; "
+        "rule: prediction-interval"
+    )
+    # Never narrower than the values' own spread on each side: 30 runs of 4, 5 and 6 predict
+    # 2.67 to 7.33, and the range is 4 - 2 to 6 + 2.
+    assert one_value([4.0, 5.0, 6.0] * 10)[0].startswith("{$between: [2.0, 8.0]}")
+
+
+def test_numbers_beyond_floats_still_get_a_range() -> None:
+    # Whole numbers too large for a float: the spread on each side, in whole numbers.
+    huge = 10**400
+    line, case = one_value([huge, huge, 5])
+    assert "; rule: prediction-interval" in line
+    assert passes(case, 2 * huge - 5)
+    assert not passes(case, 2 * huge - 4)
+    # Among floats, or where floats overflow: the values' own range.
+    for values, below, above in (
+        ([huge, 1.5], 1.4, huge + 1),
+        ([1e308, -1e308], -1.5e308, 1.5e308),
+    ):
+        line, case = one_value(values)
+        assert "; rule: prediction-interval" in line
+        assert not passes(case, below)
+        assert not passes(case, above)
 
 
 def test_a_definitions_enum_is_the_set_of_values_allowed() -> None:
@@ -525,8 +576,8 @@ def test_a_format_the_values_do_not_all_have_steers_nothing() -> None:
 
 def test_an_integer_that_is_no_id_keeps_its_range() -> None:
     line, _case = one_value([3, 5, 4], tools=defined({"type": "integer"}))
-    assert line == "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread"
-    assert [integer_rule(key) for key in ("paid", "valid", "idle")] == ["spread"] * 3
+    assert line == "{$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval"
+    assert [integer_rule(key) for key in ("paid", "valid", "idle")] == ["prediction-interval"] * 3
     named = ("id", "userId", "USER_ID", "order-id", "userID")
     assert [integer_rule(key) for key in named] == ["id-number (definition)"] * 5
 
@@ -560,7 +611,7 @@ def test_a_varying_argument_the_definition_does_not_require_may_be_left_out() ->
     ]
     text = written(recorded_case("c", runs, tools=tools))
     assert text.split("    args:\n", 1)[1] == (
-        "      party: {$between: [2, 7]}  # observed: 4, 5; rule: spread\n"
+        "      party: {$between: [0, 11]}  # observed: 4, 5; rule: prediction-interval\n"
         '      note: {$maybe: {$type: str}}  # observed: "Window seat, please", "A quiet table", '
         '"Birthday dinner"; rule: text; optional by definition\n'
     )

@@ -140,10 +140,16 @@ def test_unreadable_arguments_are_not_asserted() -> None:
 @pytest.mark.parametrize(
     ("values", "line"),
     [
-        ([3, 5, 4], "{$between: [0, 9]}  # observed: 3, 5, 4; rule: spread"),
-        ([40, 41, 43], "{$between: [34, 49]}  # observed: 40, 41, 43; rule: spread"),
-        ([40, 41, 43, 40, 42], "{$between: [35, 48]}  # observed: 40, 41, 43, 42; rule: spread"),
-        ([39.99, 40.01], "{$between: [39.93, 40.07]}  # observed: 39.99, 40.01; rule: spread"),
+        ([3, 5, 4], "{$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval"),
+        ([40, 41, 43], "{$between: [23, 59]}  # observed: 40, 41, 43; rule: prediction-interval"),
+        (
+            [40, 41, 43, 40, 42],
+            "{$between: [34, 48]}  # observed: 40, 41, 43, 42; rule: prediction-interval",
+        ),
+        (
+            [39.99, 40.01],
+            "{$between: [38.89, 41.11]}  # observed: 39.99, 40.01; rule: prediction-interval",
+        ),
         ([48213, 50877, 91002], "{$type: int}  # observed: 48213, 50877, 91002; rule: id-number"),
         (
             [3.14, 3.1416, 3.14159],
@@ -153,8 +159,8 @@ def test_unreadable_arguments_are_not_asserted() -> None:
             [0.3, 0.30000000000000004],
             "{$approx: 0.3, abs: 0.05}  # observed: 0.3, 0.30000000000000004; rule: rounding",
         ),
-        ([2, 2.5], "{$between: [0.5, 4.0]}  # observed: 2, 2.5; rule: spread"),
-        ([3, 3.2], "{$between: [2.4, 3.8]}  # observed: 3, 3.2; rule: spread"),
+        ([2, 2.5], "{$between: [0.0, 29.9]}  # observed: 2, 2.5; rule: prediction-interval"),
+        ([3, 3.2], "{$between: [0.0, 14.2]}  # observed: 3, 3.2; rule: prediction-interval"),
         ([2.5, 2.46], "{$approx: 2.5, abs: 0.05}  # observed: 2.5, 2.46; rule: rounding"),
         (
             ["6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "0c1d2e3f-3b4d-4e5f-8a9b-6f1c0e2a4a5b"],
@@ -221,7 +227,7 @@ def test_unreadable_arguments_are_not_asserted() -> None:
         ([True, False], "{$type: bool}  # observed: true, false; rule: type"),
         (
             [None, 3, 5],
-            "{$any_of: [null, {$between: [0, 11]}]}  # observed: null, 3, 5; rule: kinds",
+            "{$any_of: [null, {$between: [0, 115]}]}  # observed: null, 3, 5; rule: kinds",
         ),
         (
             [["a", "b", "c"], ["c", "a", "b"]],
@@ -229,11 +235,12 @@ def test_unreadable_arguments_are_not_asserted() -> None:
         ),
         (
             [[1, 2], [1, 2, 3], []],
-            "{$each: {$between: [0, 6]}}  # observed: [1, 2], [1, 2, 3], []; rule: each",
+            "{$each: {$between: [0, 7]}}  # observed: [1, 2], [1, 2, 3], []; rule: each",
         ),
         (
             [1, 2, 3, 4, 5, 6, 7],
-            "{$between: [0, 15]}  # observed: 1, 2, 3, 4, 5, ... (7 distinct); rule: spread",
+            "{$between: [0, 13]}  # observed: 1, 2, 3, 4, 5, ... (7 distinct); "
+            "rule: prediction-interval",
         ),
         (
             ["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx!", "y?"],
@@ -263,10 +270,10 @@ def test_equal_values_stay_literal_and_parts_that_differ_are_loosened_in_place()
               days: 3
               opts:
                 units: metric
-                page: {$between: [0, 5]}  # observed: 1, 2; rule: spread
+                page: {$between: [0, 57]}  # observed: 1, 2; rule: prediction-interval
               ids:
               - 1
-              - {$between: [0, 6]}  # observed: 2, 3; rule: spread
+              - {$between: [0, 58]}  # observed: 2, 3; rule: prediction-interval
         """)
 
 
@@ -274,7 +281,7 @@ def test_keys_missing_from_some_runs_are_maybe() -> None:
     block = args_of([{"q": "a", "limit": 10}, {"q": "a"}, {"q": "a", "limit": 20}])
     assert block == textwrap.dedent("""\
               q: a
-              limit: {$maybe: {$between: [0, 50]}}  # observed: 10, 20; rule: spread; missing in 1 of 3
+              limit: {$maybe: {$between: [0, 567]}}  # observed: 10, 20; rule: prediction-interval; missing in 1 of 3
         """)
 
 
@@ -285,7 +292,7 @@ def test_a_data_mapping_with_keys_that_read_as_a_matcher_is_wrapped_in_exact() -
               v:
                 $exact:
                   $ref: '#/a'
-                  'n': {$between: [0, 5]}  # observed: 1, 2; rule: spread
+                  'n': {$between: [0, 57]}  # observed: 1, 2; rule: prediction-interval
         """)
     case = loaded(text)["c"]
     assert all(case.passes(run) for run in runs)
@@ -348,7 +355,7 @@ def test_calls_of_one_name_are_paired_in_order_by_their_arguments() -> None:
     ]
     text = written(recorded_case("c", runs))
     assert "      page: 1\n" in text
-    assert "      page: {$between: [0, 6]}  # observed: 2, 3; rule: spread\n" in text
+    assert "      page: {$between: [0, 58]}  # observed: 2, 3; rule: prediction-interval\n" in text
     # An extra call is left out, not paired with the call the other run made.
     runs = [
         [[ToolCall("search", {"q": "x", "n": 1}), ToolCall("search", {"q": "y", "n": 1})]],
@@ -364,7 +371,7 @@ def test_calls_of_one_name_are_paired_in_order_by_their_arguments() -> None:
             exact: true
             args:
               q: 'y'
-              'n': {$between: [0, 7]}  # observed: 1, 2, 3; rule: spread
+              'n': {$between: [0, 14]}  # observed: 1, 2, 3; rule: prediction-interval
         """)
 
 
@@ -614,7 +621,7 @@ def test_widening_drops_ordered_when_a_new_run_calls_in_another_order() -> None:
     plan = widening(spec, {"c": [[[ToolCall("b", {}), ToolCall("a", {"n": 2})]]]})
     widened = apply_to_data(spec, plan.edits)
     assert "ordered" not in widened["test_cases"][0]
-    assert widened["test_cases"][0]["expected_tools"][0]["args"] == {"n": {"$between": [0, 5]}}
+    assert widened["test_cases"][0]["expected_tools"][0]["args"] == {"n": {"$between": [0, 57]}}
     assert plan.not_done == []
 
 
@@ -641,7 +648,7 @@ def test_widening_follows_the_definitions_as_recording_does() -> None:
     plan = widening(spec, {"c": [more]}, tools=tools)
     widened = apply_to_data(spec, plan.edits)
     assert widened["test_cases"][0]["expected_tools"][0]["args"] == {
-        "party": {"$between": [1, 8]},
+        "party": {"$between": [0, 60]},
         "note": {"$maybe": {"$type": "str"}},  # optional by definition, as record writes it
         "table_id": {"$type": "int"},  # an integer id by definition
     }

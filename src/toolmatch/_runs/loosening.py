@@ -3,9 +3,10 @@
 Each rule has a name, written in the value's comment beside what was observed
 (``# observed: "Paris", "paris"; rule: case-only``), so a reviewer sees why a value became
 what it is. The rules aim at the runs not recorded yet: a value that differs only in case
-is ``$fuzzy``, a few short words seen again are ``$one_of``, an identifier keeps its
-shape, text is any string, and a number gets a range widened by its spread, the more so
-the fewer runs there are.
+is ``$fuzzy``, a few short words most of which were seen again are ``$one_of``, an
+identifier keeps its shape, text is any string, and a number gets the range the next run's
+value falls in 99 times in 100 (its prediction interval), the wider the fewer runs there
+are.
 
 ``Loosening`` holds the level (``varying``, or ``strict``: only ids, times and UUIDs are
 loosened, anything else that varies is one of the values seen) and the tools' definitions
@@ -312,42 +313,107 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
     rounded = _rounding(values)
     if rounded is not None:
         return rounded, "rounding"
-    return _spread(values), "spread"
+    return _predicted(values), "prediction-interval"
 
 
-def _spread(values: list[Any]) -> dict[str, Any]:
-    """``$between`` the smallest and the largest of the ``k`` values, each widened by
-    ``w = s * (k + 1) / (k - 1)``, ``s`` their spread (never below zero when no value is;
-    whole numbers widened to whole numbers, others as precise as the most precise value).
+# Student's t at 0.995 (a two-sided 99 % interval) for 1 to 9 degrees of freedom; from 10
+# on, the Cornish-Fisher series of :func:`_t_99` gives the same to the third decimal.
+_T_99 = (63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250)
+_Z_99 = 2.5758293035489  # the normal distribution's 0.995 quantile
 
-    The fewer runs, the less of the noise they show: the range of ``k`` values covers on
-    average a share ``(k - 1) / (k + 1)`` of what they are drawn from, whatever that is, so
-    the spread is scaled by its inverse (3 at two runs, 2 at three, 1.5 at five), and never
-    by less than the spread itself."""
+
+def _t_99(freedom: int) -> float:
+    """Student's t quantile at 0.995 for ``freedom`` degrees of freedom (Abramowitz and
+    Stegun 26.7.5 past the table).
+
+    >>> _t_99(2), round(_t_99(30), 3)
+    (9.925, 2.75)
+    """
+    if freedom <= len(_T_99):
+        return _T_99[freedom - 1]
+    z, n = _Z_99, freedom
+    return (
+        z
+        + (z**3 + z) / (4 * n)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * n**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * n**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * n**4)
+    )
+
+
+def _predicted(values: list[Any]) -> dict[str, Any]:
+    """``$between`` the bounds of the 99 % prediction interval of one more value,
+    ``mean ± t(0.995, k - 1) * sd * sqrt(1 + 1 / k)`` (Student's t, ``k`` values, ``sd``
+    their sample standard deviation), and never narrower than the observed range widened
+    by its spread ``s`` on each side, ``[min - s, max + s]``. Never below zero when no
+    value is; whole numbers widened to whole numbers, others rounded outwards to the
+    values' decimals.
+
+    A range of the values seen fails the next run half the time at three runs (a new value
+    falls outside the range of ``k`` others with chance ``2 / (k + 1)``); the prediction
+    interval fails it once in a hundred when the values vary as normal noise does, less
+    often for bounded noise (a uniform draw, a rounding), and it narrows as runs are added.
+    The floor keeps it from narrowing past what the values themselves moved by, where noise
+    with heavier tails than the normal's would fail more often."""
     low, high = min(values), max(values)
+    whole = all(type(value) is int for value in values)
+    if not whole:
+        try:
+            finite = all(math.isfinite(value) for value in (low, high, high - low))
+        except OverflowError:  # a whole number too large for a float, among floats
+            finite = False
+        if not finite:
+            return {"$between": [low, high]}
     spread = high - low
-    if not all(math.isfinite(value) for value in (low, high, spread)):
-        return {"$between": [low, high]}
-    count = len(values)
-    if all(type(value) is int for value in values):
-        widening: Any = -(-spread * (count + 1) // (count - 1))  # rounded up: whole numbers
-    else:
-        widening = spread * (count + 1) / (count - 1)
-    widened_low, widened_high = low - widening, high + widening
+    bounds = [low - spread, high + spread]
+    predicted = _prediction(values, low, spread)
+    if predicted is not None:
+        if whole:
+            predicted = (math.floor(predicted[0]), math.ceil(predicted[1]))
+        bounds = [min(bounds[0], predicted[0]), max(bounds[1], predicted[1])]
     if low >= 0:
-        widened_low = max(widened_low, 0 if isinstance(widened_low, int) else 0.0)
-    if not all(type(value) is int for value in values):
-        places = max(_decimals(value) for value in values)
-        widened_low = min(round(widened_low, places), low)
-        widened_high = max(round(widened_high, places), high)
-    return {"$between": [widened_low, widened_high]}
+        bounds[0] = max(bounds[0], 0 if whole else 0.0)
+    if whole or not all(map(math.isfinite, bounds)):
+        return {"$between": bounds}
+    places = max(_decimals(value) for value in values)
+    below, above = _outwards(bounds[0], places, "floor"), _outwards(bounds[1], places, "ceiling")
+    return {"$between": [min(below, low), max(above, high)]}
+
+
+def _prediction(values: list[Any], low: Any, spread: Any) -> tuple[float, float] | None:
+    """The 99 % prediction interval of one more value, or ``None`` beyond what floats hold."""
+    count = len(values)
+    try:
+        mean = low + math.fsum((value - low) / count for value in values)
+        # Scaled by the spread, so that no square overflows before the root is taken.
+        deviation = math.sqrt(
+            math.fsum(((value - mean) / spread) ** 2 for value in values) / (count - 1)
+        )
+        half = _t_99(count - 1) * float(spread) * deviation * math.sqrt(1 + 1 / count)
+    except (OverflowError, ZeroDivisionError):  # whole numbers beyond floats; a spread of 0.0
+        return None
+    interval = (mean - half, mean + half)
+    return interval if all(map(math.isfinite, interval)) else None
 
 
 def _decimals(value: Any) -> int:
-    written = repr(value)
-    if "e" in written or "E" in written or "." not in written:
-        return 0
-    return len(written.split(".")[1])
+    """How many decimals ``value`` is written with (``1e-05``: five)."""
+    import decimal
+
+    exponent = decimal.Decimal(repr(value)).as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def _outwards(bound: float, places: int, direction: str) -> float:
+    """``bound`` rounded to ``places`` decimals, down (``floor``) or up (``ceiling``)."""
+    import decimal
+
+    context = decimal.Context(prec=800, rounding=getattr(decimal, f"ROUND_{direction.upper()}"))
+    exact = context.create_decimal(repr(bound))
+    try:
+        return float(exact.quantize(decimal.Decimal(1).scaleb(-places), context=context))
+    except decimal.InvalidOperation:  # more digits than the context holds: as it is
+        return bound
 
 
 def _rounding(values: list[Any]) -> dict[str, Any] | None:
@@ -355,7 +421,9 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
     rounds, at the fewest decimals any of them has (at least one), to the same number."""
     import decimal
 
-    if not all(type(value) in (int, float) and math.isfinite(value) for value in values):
+    if not all(
+        type(value) is int or (type(value) is float and math.isfinite(value)) for value in values
+    ):
         return None
     context = decimal.Context(prec=800)  # enough for every float's digits
     try:
@@ -405,7 +473,7 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     if (
         how.level == "varying"
         and len(distinct) <= _ENUM_SIZE
-        and len(distinct) < len(values)
+        and _closed(values)
         and all(_WORD.fullmatch(value) for value in distinct)
     ):
         return {"$one_of": distinct}, "enum-like"
@@ -421,6 +489,23 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     if any(_words(value) > 1 for value in values):
         return {"$type": "str"}, "text"
     return {"$type": "str"}, "any-string"
+
+
+def _closed(values: list[Any]) -> bool:
+    """Whether ``values`` read as a closed set: fewer than half of them are values seen only
+    once. Good and Turing's estimate of the chance that the next value is one not seen yet
+    is the share of values seen once, so the set is taken as closed when the next run is more
+    likely to repeat a value than to bring a new one. Three runs that wrote ``en``, ``fr``,
+    ``en`` give one in three; ``en``, ``fr``, ``de`` give three in three.
+
+    >>> _closed(["en", "fr", "en"]), _closed(["en", "fr", "de"]), _closed(["a", "a", "b", "c"])
+    (True, False, False)
+    """
+    counts: dict[Any, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    once = sum(count == 1 for count in counts.values())
+    return 2 * once < len(values)
 
 
 def _timed(values: list[str]) -> tuple[Any, str] | None:

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.loosening import Loosening, all_equal, loosened, optional_by_definition
+from toolmatch._runs.loosening import (
+    Loosening,
+    all_equal,
+    flow,
+    loosened,
+    node,
+    optional_by_definition,
+    ruamel_comments,
+)
 from toolmatch._runs.recording import recorded_case
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
@@ -137,7 +145,8 @@ def _widen_turn(
         if isinstance(tool.get("args"), dict) and calls:
             _widen_args(plan, (*path, "expected_tools", index, "args"), tool, calls, how)
     if turn.get("exhaustive") is True:
-        _ignore_new_tools(plan, path, turn, seen, runs)
+        _uncap_ignored(plan, path, turn, runs)
+        _ignore_new_tools(plan, path, turn, seen, runs, how)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
             order = [place for found in places if (place := found[run]) is not None]
@@ -182,11 +191,51 @@ def _widen_order(
             plan.edits.append(Rekey(where, ("after",), ()))
 
 
+def _uncap_ignored(plan: Widening, path: Path, turn: Any, runs: list[list[ToolCall]]) -> None:
+    """An ``ignore`` entry's ``max_count`` that a new run goes over is dropped: the count
+    varied, and ``toolmatch record`` caps only a count that held (docs/record.md)."""
+    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._spec.loading import load_expected_tools
+
+    ignore = turn.get("ignore")
+    if not isinstance(ignore, list):
+        return
+    earlier: list[ExpectedTool] = []  # the entries before: what they match is theirs
+    for index, item in enumerate(ignore):
+        fields = {"name": item} if isinstance(item, str) else item
+        if not isinstance(fields, dict):
+            return
+        # The spec loaded, so the entry without its cap is an expected tool that loads.
+        [pattern] = load_expected_tools(
+            [{key: value for key, value in fields.items() if key != "max_count"}]
+        )
+        assert isinstance(pattern, ExpectedTool)  # a mapping with a name, never a group
+        cap = fields.get("max_count")
+        if isinstance(cap, int) and any(
+            sum(
+                pattern.check([call]).passed
+                and not any(before.check([call]).passed for before in earlier)
+                for call in calls
+            )
+            > cap
+            for calls in runs
+        ):
+            plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+        earlier.append(pattern)
+
+
 def _ignore_new_tools(
-    plan: Widening, path: Path, turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]
+    plan: Widening,
+    path: Path,
+    turn: Any,
+    expected: dict[str, int],
+    runs: list[list[ToolCall]],
+    how: Loosening,
 ) -> None:
     """Tools the new runs call that the turn neither expects nor ignores go in its
-    ``ignore``, as ``toolmatch record`` ignores the tools only some runs call."""
+    ``ignore``, as ``toolmatch record`` ignores the tools only some runs call: with the
+    ``max_count`` every new run that calls one calls it, when they all call it as often
+    (not for a tool the definitions mark read-only)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return
@@ -196,13 +245,24 @@ def _ignore_new_tools(
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
         if name not in expected and name not in ignored
     ]
-    entries = [{"name": exact_name(name)} for name in new]
+    read_only = how.ignored_read_only()
+    entries: list[dict[str, Any]] = []
+    for name in new:
+        entry: dict[str, Any] = {"name": exact_name(name)}
+        made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
+        if len(made) == 1 and name not in read_only:
+            entry["max_count"] = made.pop()
+        entries.append(entry)
     if not entries:
         return
     if ignore is None:
         plan.edits.append(Rekey(path, (), (("ignore", entries),), "exhaustive"))
-    else:
-        plan.edits.extend(Append((*path, "ignore"), entry, entry) for entry in entries)
+        return
+    for entry in entries:
+        # Written as toolmatch record writes an entry: the name on one line.
+        shown = ruamel_comments().CommentedMap(entry)
+        shown["name"] = flow(node(entry["name"]))
+        plan.edits.append(Append((*path, "ignore"), entry, shown))
 
 
 def _exact_name(tool: Any) -> str | None:

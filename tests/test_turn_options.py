@@ -763,6 +763,41 @@ def test_an_ignore_cap_counts_only_the_turns_agents_calls() -> None:
     )
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "ab"]), st.one_of(st.none(), st.integers(1, 3))),
+        min_size=1,
+        max_size=3,
+    ),
+    st.lists(st.sampled_from(["a", "b", "c"]), max_size=6),
+)
+def test_ignore_caps_leave_out_what_each_entry_has_room_for_in_call_order(
+    entries: list[tuple[str, int | None]], names: list[str]
+) -> None:
+    ignore = [ExpectedTool(Regex(f"[{chars}]"), max_count=cap) for chars, cap in entries]
+    calls = [call(name) for name in names]
+    # The rule, written out: entries in list order, each taking the calls it matches, in
+    # call order, that no earlier entry took, up to its cap.
+    taken: dict[int, int] = {}
+    for number, (chars, cap) in enumerate(entries):
+        room = len(calls) if cap is None else cap
+        for index, name in enumerate(names):
+            if name in chars and index not in taken and room:
+                taken[index] = number
+                room -= 1
+    result = check_turn([], calls, exhaustive=True, ignore=ignore)
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == sorted(taken.items())
+    assert result.unexpected_call_indices == tuple(i for i in range(len(calls)) if i not in taken)
+    assert result.passed is (len(taken) == len(calls))
+    # A cap no turn reaches is no cap.
+    roomy = [ExpectedTool(Regex(f"[{chars}]"), max_count=len(calls) or 1) for chars, _ in entries]
+    uncapped = [ExpectedTool(Regex(f"[{chars}]")) for chars, _ in entries]
+    assert [(i.index, i.by) for i in check_turn([], calls, ignore=roomy).ignored] == [
+        (i.index, i.by) for i in check_turn([], calls, ignore=uncapped).ignored
+    ]
+
+
 def test_turns_with_ignore_caps_keep_them_and_pickle() -> None:
     turn = ExpectedTurn([], exhaustive=True, ignore=[ExpectedTool("log", max_count=1)])
     assert repr(turn.ignore) == "(ExpectedTool('log', max_count=1),)"

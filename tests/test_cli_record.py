@@ -617,7 +617,7 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
         test_cases:
         - name: weather
           exhaustive: true
-          ignore: [{name: {$literal: log}}]
+          ignore: [{name: {$literal: log}, max_count: 1}]
           expected_tools:
           - name: {$literal: get_weather}
             exact: true
@@ -636,7 +636,7 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
     assert [line for line in widened.stderr.splitlines() if line[:1] in "+-"][:4] == [
         f"--- {spec}",
         f"+++ {spec}",
-        "+  ignore: [{name: {$literal: log}}]",
+        "+  ignore: [{name: {$literal: log}, max_count: 1}]",
         "-      city: Paris",
     ]
     checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
@@ -645,6 +645,31 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
     again = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
     assert (again.returncode, again.stderr) == (0, "")  # nothing left to widen
     assert spec.read_text(encoding="utf-8") == after
+
+
+def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
+    def run(*names: str) -> dict[str, object]:
+        return {"case": "c", "turns": [[call(name) for name in names]]}
+
+    recorded = toolmatch("record", "-", stdin=jsonl(run("a", "log"), run("a"), run("a", "log")))
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(recorded.stdout, encoding="utf-8")
+    assert "    max_count: 1  # observed: in 2 of 3 runs, once each; rule: optional-call\n" in (
+        recorded.stdout
+    )
+    assert toolmatch("record", "-", "--into", spec, stdin=jsonl(run("a", "log"))).stderr == ""
+    later = run("log", "a", "log")
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later, run("a", "b", "b")))
+    assert widened.returncode == 0, widened.stderr
+    assert [line for line in widened.stderr.splitlines() if line[:1] in "+-"] == [
+        f"--- {spec}",
+        f"+++ {spec}",
+        "-    max_count: 1  # observed: in 2 of 3 runs, once each; rule: optional-call",
+        "+  - name: {$literal: b}",
+        "+    max_count: 2",
+    ]
+    checked = toolmatch("check", spec, "-", stdin=jsonl(later, run("a", *["log"] * 5)))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
 
 def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> None:

@@ -176,6 +176,10 @@ def test_an_ignore_that_leaves_out_every_call(tmp_path: Path) -> None:
         {"name": "c", "expected_tools": [], "exhaustive": True, "ignore": [
             {"name": {"$any": True}, "failed": True}
         ]},
+        # A cap: the calls beyond it are judged.
+        {"name": "d", "expected_tools": [], "exhaustive": True, "ignore": [
+            {"name": {"$any": True}, "max_count": 2}
+        ]},
     )  # fmt: skip
     assert lint(spec)[1] == [
         "test_cases[0](a).ignore[1]: leaves out every call: expected_tools[0], "

@@ -257,6 +257,7 @@ def test_a_tool_in_only_some_runs_is_ignored_and_the_turn_stays_exhaustive() -> 
           exhaustive: true
           ignore:
           - name: {$literal: get_weather}
+            max_count: 1  # observed: in 1 of 3 runs, once; rule: optional-call
           expected_tools:  # ignored, not in every run: "get_weather" {"city": "Lyon"} in run 2
           - name: {$literal: search}
             exact: true
@@ -268,7 +269,9 @@ def test_a_tool_in_only_some_runs_is_ignored_and_the_turn_stays_exhaustive() -> 
               id: D-1
         """)
     case = loaded(text)
-    assert case.passes([[SEARCH, weather, weather, OPEN]])
+    assert case.passes([[SEARCH, ToolCall("get_weather", {"city": "Paris"}), OPEN]])
+    # Once in the run that made it: a second lookup is a call the turn does not expect.
+    assert not case.passes([[SEARCH, weather, weather, OPEN]])
     assert not case.passes([[SEARCH, OPEN, ToolCall("delete_account", {"id": "u1"})]])
     assert not case.passes([[SEARCH, OPEN, OPEN]])  # a repeated call
     assert not case.passes([[OPEN, SEARCH]])  # the order every run kept
@@ -287,9 +290,11 @@ def test_extra_calls_of_an_expected_tool_are_ignored_when_their_arguments_tell_t
           - name: {$literal: search}
             args:
               q: {fuzzy: changelog}  # observed: "changelog", "CHANGELOG "; rule: case-only
+            max_count: 1  # observed: in 2 of 3 runs, once each; rule: optional-call
         """)
     case = loaded(text)
     assert not case.passes([[SEARCH, SEARCH, OPEN]])  # the expected call, repeated
+    assert not case.passes([[SEARCH, extra[0], extra[1], OPEN]])  # the extra one, repeated
     assert not case.passes([[SEARCH, OPEN, ToolCall("delete_account", {})]])
 
 
@@ -306,6 +311,44 @@ def test_an_ignore_entry_names_extra_calls_by_the_fewest_arguments_that_tell_the
     assert not case.passes([[expected, expected, OPEN]])
     strict = written(recorded_case("c", runs, loosen="strict"))
     assert "  ignore:\n  - name: {$literal: search}\n    args:\n      q: changelog\n" in strict
+
+
+def test_an_ignore_entry_is_capped_at_the_count_every_run_that_makes_it_made() -> None:
+    log = ToolCall("log_event", {"kind": "transfer"})
+    runs = [[[SEARCH, log, log, OPEN]], [[SEARCH, OPEN]], [[SEARCH, log, OPEN, log]]]
+    text = written(recorded_case("c", runs))
+    assert text.split("  expected_tools:")[0].endswith(
+        "  ignore:\n"
+        "  - name: {$literal: log_event}\n"
+        "    max_count: 2  # observed: in 2 of 3 runs, twice each; rule: optional-call\n"
+    )
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    assert case.passes([[SEARCH, log, OPEN]])  # fewer is fine: a cap, not a count
+    [result] = case.check([[SEARCH, log, log, OPEN, log]])
+    assert result.problems == (
+        "call 4 log_event({'kind': 'transfer'}) is not expected: ignore[0] leaves out at most "
+        "2 matching calls",
+    )
+    three = [[[SEARCH, *[log] * 3, OPEN]], [[SEARCH, OPEN]], [[SEARCH, log, log, log, OPEN]]]
+    assert "    max_count: 3  # observed: in 2 of 3 runs, 3 times each; rule: optional-call\n" in (
+        written(recorded_case("c", three))
+    )
+
+
+def test_an_ignore_entry_whose_count_varied_gets_no_cap() -> None:
+    log = ToolCall("log_event", {"kind": "transfer"})
+    runs = [[[SEARCH, log, OPEN]], [[SEARCH, OPEN]], [[SEARCH, log, log, log, OPEN]]]
+    text = written(recorded_case("c", runs))
+    assert text.split("  expected_tools:")[0].endswith(
+        "  ignore:\n"
+        "  - name: {$literal: log_event}  # observed: in 2 of 3 runs, 1 to 3 times; "
+        "rule: optional-call, the count varied: no cap\n"
+    )
+    case = loaded(text)
+    assert all(case.passes(run) for run in runs)
+    assert case.passes([[SEARCH, *[log] * 5, OPEN]])
+    assert not case.passes([[SEARCH, log, OPEN, ToolCall("delete_account", {})]])
 
 
 def test_a_turn_whose_order_varies_keeps_exhaustive_and_drops_ordered() -> None:
@@ -491,6 +534,25 @@ def test_other_lookup_a_read_only_call_with_other_constants_is_ignored() -> None
     strict = written(recorded_case("c", runs, loosen="strict", tools=tools, read_only=["search"]))
     assert "other-lookup" not in strict
     assert "other-lookup" not in written(recorded_case("c", runs))  # no definitions
+
+
+def test_a_read_only_tool_in_only_some_runs_is_ignored_without_a_cap() -> None:
+    lookup = ToolCall("get_user", {"user_id": "u1"})
+    runs = [[[SEARCH, OPEN]], [[SEARCH, lookup, OPEN]], [[SEARCH, OPEN]]]
+    tools = read_tool_definitions(READ_ONLY)
+    read_only = ["get_user", "list_airports"]
+    text = written(recorded_case("c", runs, tools=tools, read_only=read_only))
+    assert text.split("  expected_tools:")[0].endswith(
+        "  ignore:\n"
+        "  - name: {$literal: list_airports}\n"
+        "  - name: {$literal: get_user}  # observed: in 1 of 3 runs, once; "
+        "rule: optional-call, read-only: no cap\n"
+    )
+    assert loaded(text).passes([[SEARCH, lookup, lookup, OPEN]])
+    # strict keeps every call as any other: capped.
+    strict = written(recorded_case("c", runs, loosen="strict", tools=tools, read_only=read_only))
+    assert "    max_count: 1  # observed: in 1 of 3 runs, once; rule: optional-call\n" in strict
+    assert not loaded(strict).passes([[SEARCH, lookup, lookup, OPEN]])
 
 
 # Definitions steer: formats, integer ids, optional arguments ---------------------------------

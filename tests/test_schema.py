@@ -199,6 +199,11 @@ MALFORMED = [
     ("case", "{name: a, turns: [{expected_tools: [], max_calls: 1.5}]}"),
     ("case", "{name: a, expected_tools: [], ignore: search}"),
     ("case", "{name: a, expected_tools: [], ignore: [7]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: f, max_count: 0}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: f, max_count: '2'}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: f, count: 2}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: f, count: 0, max_count: 2}]}"),
+    ("case", "{name: a, expected_tools: [], ignore: [{name: f, never: true}]}"),
     ("case", "{name: a, expected_tools: search}"),
     # expected tools
     ("tool", "7"),
@@ -383,6 +388,10 @@ VALID = [
     ("case", "{name: a, expected_tools: [f], exhaustive: true, no_repeats: true, ordered: true}"),
     ("case", "{name: a, max_calls: 0, turns: [{expected_tools: [], max_calls: null}]}"),
     ("case", "{name: a, expected_tools: [], ignore: [{name: g, ignore_args: ['*_id']}]}"),
+    (
+        "case",
+        "{name: a, expected_tools: [], ignore: [{name: g, max_count: 2}, {name: f, max_count: null}]}",
+    ),
 ]
 
 
@@ -573,6 +582,8 @@ def _tools(keys: dict[str, Any]) -> st.SearchStrategy[Any]:
 _EXPECTED = _tools({key: value for key, value in _TOOL_KEYS.items() if key != "name"})
 _IGNORED = _tools(
     {k: v for k, v in _TOOL_KEYS.items() if k not in ("name", "count", "max_count", "never")}
+    # An ignore entry's cap: no count beside it, so at least 1.
+    | {"max_count": rarely(st.sampled_from([None, 1, 3]), st.one_of(st.integers(-1, 0), _SCALARS))}
 )
 _TURN = {
     "distinct": rarely(st.booleans(), _SCALARS),

@@ -76,6 +76,11 @@ OPTION_CASES: list[tuple[dict[str, Any], list[dict[str, object]], bool]] = [
     ({"ordered": True}, [call("t"), call("s")], False),
     ({"exhaustive": True}, [call("s"), call("t"), call("u")], False),
     ({"exhaustive": True, "ignore": [ExpectedTool("u")]}, [call("s"), call("t"), call("u")], True),
+    (
+        {"exhaustive": True, "ignore": [ExpectedTool("u", max_count=1)]},
+        [call("s"), call("u"), call("t"), call("u")],
+        False,
+    ),
     ({"max_calls": 2}, [call("s"), call("t"), call("s")], False),
     ({"max_calls": 3}, [call("s"), call("t"), call("s")], True),
     ({"no_repeats": True}, [call("s", q=1), call("t"), call("s", q=1.0)], False),
@@ -117,13 +122,22 @@ BAD_OPTIONS: list[tuple[dict[str, Any], type[Exception], str]] = [
         {"ignore": [ExpectedTool("s", count=2)]},
         ValueError,
         "ignore[0] is ExpectedTool('s', count=2): an ignore pattern selects calls, so count "
-        "and max_count mean nothing there; write ExpectedTool(name, args) without them",
+        "means nothing there; write ExpectedTool(name, args) without it (ignore patterns take "
+        "max_count=N, not count: at most N matching calls left out)",
+    ),
+    (
+        {"ignore": [ExpectedTool("s", count=0, max_count=2)]},
+        ValueError,
+        "ignore[0] is ExpectedTool('s', count=0, max_count=2): an ignore pattern selects "
+        "calls, so count means nothing there; write ExpectedTool(name, args) without it "
+        "(ignore patterns take max_count=N, not count: at most N matching calls left out)",
     ),
     (
         {"ignore": [ExpectedTool.never("s")]},
         ValueError,
         "ignore[0] is ExpectedTool.never('s'): an ignore pattern selects calls, so count "
-        "and max_count mean nothing there; write ExpectedTool(name, args) without them",
+        "means nothing there; write ExpectedTool(name, args) without it (ignore patterns take "
+        "max_count=N, not count: at most N matching calls left out)",
     ),
 ]
 
@@ -681,6 +695,115 @@ def test_range_scores_match_brute_force(
     assert (result.matched_calls, result.met_calls) == _brute_pairs(
         counts, highs, matches, len(names)
     )
+
+
+def test_an_ignore_cap_leaves_out_the_first_matching_calls_and_judges_the_rest() -> None:
+    calls = [call("log", n=1), call("book"), call("log", n=2), call("log", n=3)]
+    capped = [ExpectedTool("log", max_count=2)]
+    result = check_turn([ExpectedTool("book")], calls, exhaustive=True, ignore=capped)
+    assert not result.passed
+    assert [str(ignored) for ignored in result.ignored] == [
+        "call 0 log({'n': 1}) ignored by ignore[0] ExpectedTool('log', max_count=2)",
+        "call 2 log({'n': 2}) ignored by ignore[0] ExpectedTool('log', max_count=2)",
+    ]
+    # The call beyond the cap is judged like any other: an exhaustive turn does not expect it.
+    assert result.unexpected_call_indices == (3,)
+    assert result.problems == (
+        "call 3 log({'n': 3}) is not expected: ignore[0] leaves out at most 2 matching calls",
+    )
+    assert result.first_failure() == result.problems[0]
+    assert check_turn([ExpectedTool("book")], calls[:3], exhaustive=True, ignore=capped).passed
+    one = [ExpectedTool("log", max_count=1)]
+    assert check_turn([ExpectedTool("book")], calls[:3], exhaustive=True, ignore=one).problems == (
+        "call 2 log({'n': 2}) is not expected: ignore[0] leaves out at most 1 matching call",
+    )
+    # Beyond the cap, a call counts toward max_calls and may meet an expectation.
+    assert check_turn([], calls, max_calls=1, ignore=one).problems == (
+        "expected at most 1 call(s) in the turn, got 3 (not counting 1 ignored)",
+    )
+    expected = [ExpectedTool("book"), ExpectedTool("log", {"n": 3})]
+    assert check_turn(expected, calls, exhaustive=True, ignore=capped).passed
+    # A turn that is not exhaustive fails no call beyond the cap by itself.
+    assert check_turn([ExpectedTool("book")], calls, ignore=one).passed
+    same = check_turn([ExpectedTool("book")], calls, exhaustive=True, ignore=capped)
+    assert same.as_dict() == ExpectedTurn([ExpectedTool("book")], exhaustive=True,
+                                          ignore=capped).check(calls).as_dict()  # fmt: skip
+
+
+def test_ignore_caps_count_the_calls_each_entry_leaves_out() -> None:
+    calls = [call("log", n=1), call("log", n=2), call("log", n=3), call("get_x")]
+    # In list order: ignore[0] takes call 1 first, so ignore[1] still has room for two.
+    ignore = [ExpectedTool("log", {"n": 2}), ExpectedTool("log", max_count=2)]
+    result = check_turn([ExpectedTool("get_")], calls, exhaustive=True, ignore=ignore)
+    assert result.passed
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == [(0, 1), (1, 0), (2, 1)]
+    # A full cap leaves a call to a later entry that matches it.
+    ignore = [ExpectedTool("log", max_count=1), ExpectedTool("log", {"n": 3})]
+    result = check_turn([ExpectedTool("get_")], calls, exhaustive=True, ignore=ignore)
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == [(0, 0), (2, 1)]
+    assert result.problems == (
+        "call 1 log({'n': 2}) is not expected: ignore[0] leaves out at most 1 matching call",
+    )
+
+
+def test_an_ignore_cap_counts_only_the_turns_agents_calls() -> None:
+    calls = [
+        ToolCall("log", {"n": 1}, agent="user"),
+        ToolCall("log", {"n": 2}, agent="bot"),
+        ToolCall("log", {"n": 3}, agent="user"),
+        ToolCall("log", {"n": 4}, agent="bot"),
+    ]
+    capped = [ExpectedTool("log", max_count=1)]
+    result = check_turn([], calls, exhaustive=True, ignore=capped, agent="bot")
+    # Another agent's calls are left out whatever the cap; the bot's second log is judged.
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == [(0, 0), (1, 0), (2, 0)]
+    assert result.problems == (
+        "call 3 log({'n': 4}) by 'bot' is not expected: ignore[0] leaves out at most 1 matching "
+        "call",
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "ab"]), st.one_of(st.none(), st.integers(1, 3))),
+        min_size=1,
+        max_size=3,
+    ),
+    st.lists(st.sampled_from(["a", "b", "c"]), max_size=6),
+)
+def test_ignore_caps_leave_out_what_each_entry_has_room_for_in_call_order(
+    entries: list[tuple[str, int | None]], names: list[str]
+) -> None:
+    ignore = [ExpectedTool(Regex(f"[{chars}]"), max_count=cap) for chars, cap in entries]
+    calls = [call(name) for name in names]
+    # The rule, written out: entries in list order, each taking the calls it matches, in
+    # call order, that no earlier entry took, up to its cap.
+    taken: dict[int, int] = {}
+    for number, (chars, cap) in enumerate(entries):
+        room = len(calls) if cap is None else cap
+        for index, name in enumerate(names):
+            if name in chars and index not in taken and room:
+                taken[index] = number
+                room -= 1
+    result = check_turn([], calls, exhaustive=True, ignore=ignore)
+    assert [(ignored.index, ignored.by) for ignored in result.ignored] == sorted(taken.items())
+    assert result.unexpected_call_indices == tuple(i for i in range(len(calls)) if i not in taken)
+    assert result.passed is (len(taken) == len(calls))
+    # A cap no turn reaches is no cap.
+    roomy = [ExpectedTool(Regex(f"[{chars}]"), max_count=len(calls) or 1) for chars, _ in entries]
+    uncapped = [ExpectedTool(Regex(f"[{chars}]")) for chars, _ in entries]
+    assert [(i.index, i.by) for i in check_turn([], calls, ignore=roomy).ignored] == [
+        (i.index, i.by) for i in check_turn([], calls, ignore=uncapped).ignored
+    ]
+
+
+def test_turns_with_ignore_caps_keep_them_and_pickle() -> None:
+    turn = ExpectedTurn([], exhaustive=True, ignore=[ExpectedTool("log", max_count=1)])
+    assert repr(turn.ignore) == "(ExpectedTool('log', max_count=1),)"
+    copy = pickle.loads(pickle.dumps(TestCase("case", [turn])))
+    assert copy.passes([[call("log")]])
+    assert not copy.passes([[call("log"), call("log")]])
 
 
 def test_ignored_calls_pickle() -> None:

@@ -273,7 +273,7 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
             if pattern is None:
                 blocked = name
                 break
-            patterns.append(pattern)
+            patterns.append(_capped(pattern, name, left_out, len(kept), read_only))
         if blocked is None or blocked not in read_only:
             break
         varying.add(blocked)
@@ -422,6 +422,46 @@ def _ignored(
             del args[key]
             args.ca.items.pop(key, None)
     return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
+
+
+_TIMES = {1: "once", 2: "twice"}
+
+
+def _capped(
+    pattern: Any,
+    name: str,
+    left_out: dict[str, tuple[ToolCall, list[int]]],
+    runs: int,
+    read_only: list[str],
+) -> Any:
+    """The ``ignore`` entry ``pattern`` of ``name``'s left-out calls, with ``max_count``
+    when every run that makes them makes as many (rule ``optional-call``): then a run
+    that makes more fails the turn, as any unexpected call does. A count that varied
+    gets no cap, nor does a tool read-only by definition: how often an agent looks
+    something up varies. The comment says how often the runs made them, and why."""
+    counts = [0] * runs
+    for call, numbers in left_out.values():
+        if call.name == name:
+            for number in numbers:
+                counts[number - 1] += 1
+    made = [count for count in counts if count]
+    low, high = min(made), max(made)
+    if low != high:
+        how_often = f"{low} to {high} times"
+    else:
+        how_often = _TIMES.get(high, f"{high} times") + (" each" if len(made) > 1 else "")
+    observed = f"observed: in {len(made)} of {runs} runs, {how_often}"
+    entry = ruamel_comments().CommentedMap(name=flow(node(exact_name(name))))
+    if "args" in pattern:
+        entry["args"] = pattern["args"]
+    if name in read_only:
+        add_comment(entry, f"{observed}; rule: optional-call, read-only: no cap", "name")
+    elif low != high:
+        add_comment(entry, f"{observed}; rule: optional-call, the count varied: no cap", "name")
+    else:
+        entry["max_count"] = high
+        add_comment(entry, f"{observed}; rule: optional-call", "max_count")
+    return entry
 
 
 def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:

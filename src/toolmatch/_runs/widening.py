@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.loosening import Loosening, all_equal, loosened, optional_by_definition
+from toolmatch._runs.loosening import (
+    Loosening,
+    all_equal,
+    flow,
+    loosened,
+    node,
+    optional_by_definition,
+    ruamel_comments,
+)
 from toolmatch._runs.recording import recorded_case
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
@@ -141,7 +149,10 @@ def _widen_turn(
             before = len(plan.edits)
             _widen_args(plan, where, tool, calls, how)
             widened.update((name, edit.path[-1]) for edit in plan.edits[before:])
-    new = _new_tools(turn, seen, runs) if turn.get("exhaustive") is True else []
+    new: list[Any] = []
+    if turn.get("exhaustive") is True:
+        _uncap_ignored(plan, path, turn, runs)
+        new = _new_tools(turn, seen, runs, how)
     _change_ignore(plan, path, turn, new, widened)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
@@ -187,9 +198,46 @@ def _widen_order(
             plan.edits.append(Rekey(where, ("after",), ()))
 
 
-def _new_tools(turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]) -> list[Any]:
+def _uncap_ignored(plan: Widening, path: Path, turn: Any, runs: list[list[ToolCall]]) -> None:
+    """An ``ignore`` entry's ``max_count`` that a new run goes over is dropped: the count
+    varied, and ``toolmatch record`` caps only a count that held (docs/record.md)."""
+    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._spec.loading import load_expected_tools
+
+    ignore = turn.get("ignore")
+    if not isinstance(ignore, list):
+        return
+    earlier: list[ExpectedTool] = []  # the entries before: what they match is theirs
+    for index, item in enumerate(ignore):
+        fields = {"name": item} if isinstance(item, str) else item
+        if not isinstance(fields, dict):
+            return
+        # The spec loaded, so the entry without its cap is an expected tool that loads.
+        [pattern] = load_expected_tools(
+            [{key: value for key, value in fields.items() if key != "max_count"}]
+        )
+        assert isinstance(pattern, ExpectedTool)  # a mapping with a name, never a group
+        cap = fields.get("max_count")
+        if isinstance(cap, int) and any(
+            sum(
+                pattern.check([call]).passed
+                and not any(before.check([call]).passed for before in earlier)
+                for call in calls
+            )
+            > cap
+            for calls in runs
+        ):
+            plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+        earlier.append(pattern)
+
+
+def _new_tools(
+    turn: Any, expected: dict[str, int], runs: list[list[ToolCall]], how: Loosening
+) -> list[Any]:
     """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
-    expects nor ignores, as ``toolmatch record`` ignores the tools only some runs call."""
+    expects nor ignores, as ``toolmatch record`` ignores the tools only some runs call: with
+    the ``max_count`` every new run that calls one calls it, when they all call it as often
+    (not for a tool the definitions mark read-only)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return []
@@ -199,7 +247,15 @@ def _new_tools(turn: Any, expected: dict[str, int], runs: list[list[ToolCall]]) 
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
         if name not in expected and name not in ignored
     ]
-    return [{"name": exact_name(name)} for name in new]
+    read_only = how.ignored_read_only()
+    entries: list[Any] = []
+    for name in new:
+        entry: dict[str, Any] = {"name": exact_name(name)}
+        made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
+        if len(made) == 1 and name not in read_only:
+            entry["max_count"] = made.pop()
+        entries.append(entry)
+    return entries
 
 
 def _change_ignore(
@@ -220,7 +276,11 @@ def _change_ignore(
     elif new and ignore is None and "ignore" not in turn:
         plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive"))
     elif new and ignore is not None:
-        plan.edits.extend(Append((*path, "ignore"), entry, entry) for entry in new)
+        for entry in new:
+            # Written as toolmatch record writes an entry: the name on one line.
+            shown = ruamel_comments().CommentedMap(entry)
+            shown["name"] = flow(node(entry["name"]))
+            plan.edits.append(Append((*path, "ignore"), entry, shown))
 
 
 def _other_lookup(entry: Any) -> tuple[str, object] | None:

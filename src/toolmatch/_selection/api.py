@@ -47,9 +47,10 @@ def check_turn(
     items and ``before`` / ``after`` between expectations give a partial order; with
     ``exhaustive=True`` every call must
     also be claimed by an expectation. Calls matching an ``ignore`` pattern are left out
-    first; ``max_calls`` bounds the calls left, ``no_repeats`` forbids the same call twice,
-    and with ``tools`` (tool definitions, in any shape :func:`read_tool_definitions` reads)
-    every call left must satisfy its tool's definition. With ``agent`` (a name or a
+    first (at most ``max_count`` of them, the first, when it has one); ``max_calls`` bounds
+    the calls left, ``no_repeats`` forbids the same call twice, and with ``tools`` (tool
+    definitions, in any shape :func:`read_tool_definitions` reads) every call left must
+    satisfy its tool's definition. With ``agent`` (a name or a
     matcher) only that agent's calls are judged, the others left out (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool

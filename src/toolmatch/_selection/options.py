@@ -69,10 +69,11 @@ def check_max_calls(max_calls: object) -> int | None:
 def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
     patterns = expectation_list(ignore, "ignore")
     for number, pattern in enumerate(patterns):
-        if pattern.count != 1 or pattern.max_count is not None:
+        if pattern.count != 1:
             raise ValueError(
                 f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "
-                "and max_count mean nothing there; write ExpectedTool(name, args) without them"
+                "means nothing there; write ExpectedTool(name, args) without it (ignore "
+                "patterns take max_count=N, not count: at most N matching calls left out)"
             )
         if pattern.id is not None or pattern.before or pattern.after:
             raise ValueError(
@@ -179,7 +180,8 @@ TURN_OPTIONS = (
         None,
         "a list of calls to leave out before judging, each written like an expected tool (a "
         "name, or a mapping with `name`, `args`, `exact`, `result`, `failed`, `agent`, "
-        "`status`; no counts)",
+        "`status`; no `count`), with `max_count: N` to leave out at most the first `N` "
+        "matching calls ([selection.md](selection.md#leaving-calls-out-ignore))",
         "`[]`",
     ),
     TurnOption(

@@ -257,7 +257,8 @@ def closest_candidate(candidates: Sequence[Candidate]) -> Candidate:
 @public
 class IgnoredCall(Record):
     """A call left out of a turn before it was judged: its ``index``, the ``call``, and the
-    ``ignore`` pattern (``pattern``, number ``by`` in the list) that matched it first; or,
+    ``ignore`` pattern (``pattern``, number ``by`` in the list) that left it out: the first
+    that matched it with room left under its ``max_count``, if it has one; or,
     with ``by`` ``None``, left out as another agent's call by the turn option ``agent``
     (``pattern`` is then that option's value).
 

@@ -64,6 +64,7 @@ class _Turn:
     __slots__ = (
         "selection",
         "ignoring",
+        "ignore_caps",
         "distinct",
         "ordered",
         "exhaustive",
@@ -92,6 +93,9 @@ class _Turn:
         self.selection = selection
         # A turn remembers names for its ignore patterns too: they are asked about every call.
         self.ignoring = _Selection(ignore, use_index=False) if ignore else None
+        # Each pattern's max_count, when any has one: the uncapped turn takes no step for it.
+        caps = [pattern.max_count for pattern in ignore]
+        self.ignore_caps = caps if any(cap is not None for cap in caps) else None
         self.distinct = distinct or ordered or exhaustive
         self.ordered = ordered
         self.exhaustive = exhaustive
@@ -119,6 +123,8 @@ class _Verdict:
     # set once judged, and made False by the run around the turn (``reason``, ``over``).
     # call index -> the number of the first pattern ignoring it (OTHER_AGENT: the turn's agent)
     ignored: Mapping[int, int] = {}
+    # call index -> the number of the first capped pattern it matched, its cap already full
+    over_cap: Mapping[int, int] = {}
     demands: Sequence[int] = ()
     assigned: list[list[int] | None] | None = None
     unexpected: Sequence[int] = ()
@@ -286,7 +292,7 @@ class _Verdict:
     def _problems(self) -> list[str]:
         plan, calls = self.turn, self.calls
         problems = [
-            f"call {index} {call_text(calls[index])} is not expected"
+            f"call {index} {call_text(calls[index])} is not expected{self._over_cap(index)}"
             for index in self.unexpected[:_SHOWN_CALLS]
         ]
         if len(self.unexpected) > _SHOWN_CALLS:
@@ -316,6 +322,15 @@ class _Verdict:
                     "tool's definition"
                 )
         return problems
+
+    def _over_cap(self, index: int) -> str:
+        """Why call ``index``, which an ignore pattern matches, was judged: its cap was full."""
+        number = self.over_cap.get(index)
+        if number is None:
+            return ""
+        assert self.turn.ignoring is not None
+        cap = self.turn.ignoring.expectations[number].max_count
+        return f": ignore[{number}] leaves out at most {cap} matching call{'s' if cap != 1 else ''}"
 
     def _pairs(self) -> tuple[int, int]:
         """The calls paired with an expectation and the expected calls met, in the best pairing.
@@ -373,11 +388,16 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     """Judge one turn's calls: the one place a verdict is reached (docs/selection.md)."""
     ignored: dict[int, int] | None = None
     kept: list[int] | None = None
+    over_cap: dict[int, int] | None = None
     if turn.ignoring is not None:
         ignored = {}
-        for number, found in enumerate(match_turn(turn.ignoring, calls)[1]):
-            for index in found:
-                ignored.setdefault(index, number)
+        found_by = match_turn(turn.ignoring, calls)[1]
+        if turn.ignore_caps is None:
+            for number, found in enumerate(found_by):
+                for index in found:
+                    ignored.setdefault(index, number)
+        else:
+            over_cap = _capped(turn, turn.ignore_caps, calls, found_by, ignored)
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
     if turn._agent_matches is not None:
@@ -390,6 +410,8 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     verdict = _Verdict(turn, calls, kept, candidates, matching, met)
     if ignored:
         verdict.ignored = ignored
+    if over_cap:
+        verdict.over_cap = over_cap
     passed = all(met)
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
@@ -405,6 +427,38 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
         passed = passed and not verdict.misfits
     verdict.passed = passed
     return verdict
+
+
+def _capped(
+    turn: _Turn,
+    caps: list[int | None],
+    calls: list[ToolCall],
+    found_by: list[list[int]],
+    ignored: dict[int, int],
+) -> dict[int, int]:
+    """Leave out, into ``ignored``, what each pattern matches, in list order, up to its
+    ``max_count``: the first matching calls in call order that no earlier pattern left out
+    (another agent's call is left out too, and not counted: the turn judges only its
+    agent's). Returns the calls a full cap left in, with the pattern that matched first."""
+    agent_matches = turn._agent_matches
+    over: dict[int, int] = {}
+    for number, found in enumerate(found_by):
+        cap = caps[number]
+        if cap is None:
+            for index in found:
+                ignored.setdefault(index, number)
+            continue
+        for index in found:
+            if index in ignored:
+                continue
+            if agent_matches is not None and not agent_matches(calls[index].agent):
+                ignored[index] = number
+            elif cap:
+                ignored[index] = number
+                cap -= 1
+            else:
+                over.setdefault(index, number)
+    return {index: number for index, number in over.items() if index not in ignored}
 
 
 def _other_agents(

@@ -262,9 +262,11 @@ def _accepts_everything(matcher: object) -> bool:
 
 
 def _selects_every_call(pattern: ExpectedTool) -> bool:
-    """Whether the ignore pattern leaves out every call: any name, nothing else asserted."""
+    """Whether the ignore pattern leaves out every call: any name, nothing else asserted,
+    no cap (one with a ``max_count`` leaves the calls beyond it to be judged)."""
     return (
-        _accepts_everything(pattern.name)
+        pattern.max_count is None
+        and _accepts_everything(pattern.name)
         and pattern.args is None
         and pattern.result is None
         and pattern.failed is None

@@ -58,7 +58,14 @@ _TOOL_KEYS = (
 _ORDER_KEYS = ("id", "before", "after")
 _EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
 _GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
-_IGNORE_KEYS = ("name", "args", "exact", "ignore_args", "result", "failed", "agent", "status")
+_IGNORE_KEYS = (
+    "name", "args", "exact", "ignore_args", "max_count", "result", "failed", "agent", "status",
+)  # fmt: skip
+_NO_COUNT = {
+    "count": " (ignore patterns take max_count, not count: max_count: N leaves out at most the "
+    "first N matching calls)",
+    "never": "",
+}
 _TURN_KEYS = ("expected_tools", *option_names())
 _CASE_KEYS = ("name", "turns", *_TURN_KEYS, "one_of")
 _ALTERNATIVE_KEYS = ("turns", *_TURN_KEYS)  # a case's alternative: a case without its name
@@ -447,19 +454,14 @@ def _expected_tool(
         return None
     before = len(problems.found)
     if accepted is _IGNORE_KEYS:
-        for key in ("count", "max_count", "never"):
+        for key, instead in _NO_COUNT.items():
             if key in item:
                 problems.add(
                     join_path(path, key),
-                    f"an ignore pattern selects calls, so {key} means nothing there; "
+                    f"an ignore pattern selects calls, so {key} means nothing there{instead}; "
                     f"accepted: {', '.join(accepted)}",
                 )
-        _unknown_keys(
-            {key: None for key in item if key not in ("count", "max_count", "never")},
-            accepted,
-            path,
-            problems,
-        )
+        _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
     else:
         _unknown_keys(item, accepted, path, problems)
     name: str | Matcher | None = None
@@ -474,7 +476,10 @@ def _expected_tool(
     ignore = _ignore_args(item, path, problems)
     args = _tool_args(item.get("args"), exact, ignore, join_path(path, "args"), problems)
     never = _flag(item, "never", path, problems)
-    count, max_count = _tool_counts(item, path, problems)
+    if accepted is _IGNORE_KEYS:
+        count, max_count = 1, _ignore_cap(item, path, problems)
+    else:
+        count, max_count = _tool_counts(item, path, problems)
     if never and ("count" in item or "max_count" in item):
         problems.add(
             join_path(path, "never"),
@@ -671,6 +676,29 @@ def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[i
         )
         return count, None
     return count, max_count
+
+
+def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | None:
+    """An ``ignore`` entry's ``max_count``: the most matching calls it leaves out (``None``:
+    every one). It has no count, so it is refused below 1, where it would leave out none."""
+    cap = item.get("max_count")
+    if cap is None:
+        return None
+    if isinstance(cap, bool) or not isinstance(cap, int):
+        problems.add(
+            join_path(path, "max_count"),
+            "must be an int >= 1 (at most that many matching calls left out), or null (every "
+            f"one), got {short_repr(cap)} ({type_name(cap)})",
+        )
+        return None
+    if cap < 1:
+        problems.add(
+            join_path(path, "max_count"),
+            f"must be >= 1, got {short_repr(cap)}: the entry would leave out no call; remove "
+            "it to judge every call it matches",
+        )
+        return None
+    return cap
 
 
 def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | None:

@@ -237,6 +237,12 @@ def build_schema() -> dict[str, Any]:
         "max_count": {"description": "at most this many; null: no limit", **budget},
         "never": {**flag, "description": "true: no call may match"},
     }
+    # An ignore entry has no count, so its cap leaves out at least one call.
+    ignore_cap = {
+        "description": "at most this many matching calls left out (the first); null: every one",
+        "type": ["integer", "null"],
+        "minimum": 1,
+    }
     ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
     ordering = {
         "id": {
@@ -416,7 +422,7 @@ def build_schema() -> dict[str, Any]:
                     {"not": takes_no_call("count", 0)},
                 ],
             },
-            "ignored_tool": _tool(selecting),
+            "ignored_tool": _tool({**selecting, "max_count": ignore_cap}),
             "value": {
                 "description": (
                     "a value position: a mapping with a $ key (or a seed form) is a matcher, "

@@ -13,6 +13,10 @@ largest of its processes, so a worker's for ``--jobs 2``). Runs alternate betwee
 contenders, the order rotating; the best run of each is kept (noise only adds time) and
 the median is shown as a cross-check. Peak memory is measured on the full file and on one
 ten times smaller: flat in file size means about the same peak on both.
+
+``--update fix`` is timed twice: on that spec (few fixes), and on a generated YAML spec of
+2,000 cases each needing one fix, with as many calls (its runs spread over the cases),
+against a plain check of the same spec and traces.
 """
 
 from __future__ import annotations
@@ -47,6 +51,11 @@ OUTPUT_INPUT_BUDGETS = {
     "parquet": ("the same runs as Parquet (turns as JSON text)", 1.0),
     "update": ("toolmatch check --update fix", 2.0),
 }
+# --update fix where many expectations need fixing, against a plain check of the same YAML
+# spec and traces (issue 28: "--update parses the spec four times, 36 s for 2,000 fixes").
+UPDATE_FIXES = 2_000
+QUICK_UPDATE_FIXES = 20
+MAX_UPDATE_RATIO = 2.0
 # Peak memory is flat when the full file's peak is at most this much over the small one's.
 MAX_MEMORY_RATIO = 1.25
 
@@ -205,6 +214,70 @@ def write_other_inputs(traces: Path, gz: Path, parquet: Path) -> str | None:
     return None
 
 
+def write_update_case(spec: Path, traces: Path, fixes: int, runs_per_case: int) -> None:
+    """A YAML spec of ``fixes`` cases, commented, in block and flow style, and
+    ``runs_per_case`` runs of each whose order id the spec has wrong: ``--update fix``
+    fixes one value in each case, 2,000 changed lines apart from each other."""
+    lines = ["# orders whose ids a new build of the shop renumbered", "test_cases:"]
+    for index in range(fixes):
+        lines += [
+            f"  - name: order_{index:05d}  # ticket {index}",
+            "    expected_tools:",
+            "      - name: lookup_order",
+            f"        args: {{order_id: 'A-{index:05d}', region: eu}}",
+            "      - name: send_email",
+            "        args:",
+            f"          to: customer-{index}@example.com",
+            "          template: {fuzzy: order shipped}",
+            "",
+        ]
+    spec.write_text("\n".join(lines), encoding="utf-8")
+    with traces.open("w", encoding="utf-8") as file:
+        for run in range(runs_per_case):
+            for index in range(fixes):
+                calls = [
+                    {
+                        "name": "lookup_order",
+                        "args": {"order_id": f"B-{index:05d}", "region": "eu"},
+                    },
+                    {
+                        "name": "send_email",
+                        "args": {
+                            "to": f"customer-{index}@example.com",
+                            "template": "Order shipped",
+                        },
+                    },
+                    *(
+                        {"name": f"audit_{step}", "args": {"run": run, "step": step}}
+                        for step in range(CALLS_PER_RUN - 2)
+                    ),
+                ]
+                file.write(json.dumps({"case": f"order_{index:05d}", "turns": [calls]}) + "\n")
+
+
+def _verify_update(spec: Path, traces: Path, copy: Path, fixes: int, runs: int) -> list[str]:
+    """--update fix on a copy of the many-fixes spec: every case fixed (one changed line
+    each in the diff), then every run passing; the plain check fails every run."""
+    errors = []
+    plain = _last_line(_check_command(spec, traces, "--no-progress", "--format", "json"))
+    summary = json.loads(plain) if plain.startswith("{") else {}
+    if (summary.get("passed"), summary.get("failed")) != (0, runs):
+        errors.append(
+            f"the plain check of the many-fixes spec: expected {runs} failed, got {plain}"
+        )
+    command = [sys.executable, "-c", UPDATE, str(spec), str(copy), str(traces)]
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    lines = completed.stderr.splitlines()
+    added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
+    last = completed.stdout.splitlines()[-1] if completed.stdout else completed.stderr[-300:]
+    if completed.returncode != 0 or added != fixes or not last.startswith(f"{runs} passed"):
+        errors.append(
+            f"--update fix of the many-fixes spec exited {completed.returncode} with {added} "
+            f"added lines (expected {fixes}), ending with {last!r}"
+        )
+    return errors
+
+
 # Why a figure of OUTPUT_INPUT_BUDGETS may miss its budget, as measured (issue 28), and
 # what meeting it would take: shown when it does.
 NOT_MET_REASONS = {
@@ -233,6 +306,20 @@ from toolmatch._cli.main import main
 update = ["--update", "fix", "--update-in-ci"]
 sys.exit(main(["check", sys.argv[2], sys.argv[3], "--no-progress", *update]))
 """
+
+
+def _many_fixes(root: Path, commands: dict[str, list[str]], fixes: int, runs: int) -> str | None:
+    """The commands of the many-fixes figure, added to ``commands``; why not, if not."""
+    try:
+        import yaml  # noqa: F401  # the spec is YAML, as the specs --update splices are
+    except ImportError:
+        return "--update fix, many fixes, skipped: PyYAML is not installed (pip install pyyaml)"
+    spec, traces = root / "many.yaml", root / "many.jsonl"
+    write_update_case(spec, traces, fixes, runs // fixes)
+    commands["many"] = _check_command(spec, traces, "--no-progress")
+    copy = root / "many-copy.yaml"
+    commands["update_many"] = [sys.executable, "-c", UPDATE, *map(str, (spec, copy, traces))]
+    return None
 
 
 def _measure(command: Sequence[str]) -> tuple[float, int]:
@@ -387,6 +474,16 @@ def run(config: Config) -> Section:
         if no_parquet is not None:
             del commands["parquet"]
             section.notes.append(no_parquet)
+        fixes = QUICK_UPDATE_FIXES if config.quick else UPDATE_FIXES
+        # As many calls as the other figures: the runs of each case, CALLS_PER_RUN calls each.
+        many_runs = max(1, runs // fixes) * fixes
+        no_yaml = _many_fixes(root, commands, fixes, many_runs)
+        if no_yaml is not None:
+            section.notes.append(no_yaml)
+        elif "many" in commands:
+            section.errors += _verify_update(
+                root / "many.yaml", root / "many.jsonl", root / "many-up.yaml", fixes, many_runs
+            )
         # The same runs in another file kind: the same verdicts, to the summary line.
         summary = _last_line(commands["one"])
         for name in ("gz", "parquet"):
@@ -453,6 +550,26 @@ def run(config: Config) -> Section:
                 f"<= {budget:g}x",
                 f"medians {medians[name] / medians['one']:.2f}x",
             )
+        )
+    if "many" in seconds:
+        many, update_many = min(seconds["many"]), min(seconds["update_many"])
+        section.figures.append(
+            _figure(
+                f"--update fix, {fixes:,} fixes, {many_runs * CALLS_PER_RUN:,} calls",
+                ("toolmatch check --update fix", update_many),
+                ("toolmatch check, the same YAML spec and traces", many),
+                many_runs * CALLS_PER_RUN,
+                MAX_UPDATE_RATIO,
+                f"<= {MAX_UPDATE_RATIO:g}x",
+                f"medians {medians['update_many'] / medians['many']:.2f}x",
+            )
+        )
+        section.notes.append(
+            f"--update fix, {fixes:,} fixes: a YAML spec of {fixes:,} cases (comments, flow "
+            f"and block style), each with one order id the {many_runs:,} runs "
+            f"({many_runs // fixes} a case) no longer hold; the update fixes every case, prints "
+            f"its {fixes:,} changed lines as a diff and checks the runs against the fixed spec "
+            "(all pass), the plain check checks them against the spec as it was (all fail)"
         )
     for name, reason in NOT_MET_REASONS.items():
         budget = OUTPUT_INPUT_BUDGETS[name][1]

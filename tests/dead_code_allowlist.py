@@ -39,3 +39,5 @@ _.docs_default
 # A result's public property that only users read: the JSON rows take it from the
 # expectation's cached JSON part (_selection/expectation_protocol.py), not from here.
 _.args_asserted
+# difflib's get_matching_blocks calls the search it overrides (_cli/diff.py).
+_.find_longest_match

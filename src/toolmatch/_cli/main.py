@@ -95,7 +95,8 @@ from toolmatch._runs.traces import (
 from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
 from toolmatch._spec.errors import ConfigError, SpecWarning
-from toolmatch._spec.loading import TestCase, load_test_cases_quietly
+from toolmatch._spec.files import SpecDocument, read_spec_document
+from toolmatch._spec.loading import TestCase, load_spec_document, load_test_cases_quietly
 
 if TYPE_CHECKING:
     from typing import IO
@@ -310,11 +311,20 @@ def _parser() -> argparse.ArgumentParser:
 # The command --------------------------------------------------------------------------------
 
 
-def _load(options: argparse.Namespace, where: str) -> tuple[list[TestCase], list[SpecWarning]]:
+def _load(
+    options: argparse.Namespace, spec: str | SpecDocument
+) -> tuple[list[TestCase], list[SpecWarning]]:
+    """The cases of the spec at ``spec``, or of the spec file already read."""
     if options.regex_timeout is None:
-        return load_test_cases_quietly(where)
+        return _cases_of(spec)
     with default_regex_timeout(options.regex_timeout):
-        return load_test_cases_quietly(where)
+        return _cases_of(spec)
+
+
+def _cases_of(spec: str | SpecDocument) -> tuple[list[TestCase], list[SpecWarning]]:
+    if isinstance(spec, str):
+        return load_test_cases_quietly(spec)
+    return load_spec_document(spec)
 
 
 def _check(options: argparse.Namespace) -> int:
@@ -336,10 +346,13 @@ def _check(options: argparse.Namespace) -> int:
     unreadable = read_syntax(options)
     if unreadable is not None:
         return unreadable
-    # --update reads the spec again under its lock: the same bytes need no second load.
-    before = None if options.update is None else _bytes_of(options.spec)
+    # --update plans its changes on the parse the cases are loaded from (with the nodes
+    # that say where each value stands), and reads the spec again only if it changed.
+    document = None
     try:
-        cases, warned = _load(options, options.spec)
+        if options.update is not None:
+            document = read_spec_document(options.spec, nodes=True)
+        cases, warned = _load(options, options.spec if document is None else document)
     except ConfigError as error:
         return config_problems(error)
     except OSError as error:
@@ -356,8 +369,7 @@ def _check(options: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
     if options.update is not None:
-        loaded = None if before is None or _bytes_of(options.spec) != before else before
-        updated = _update(options, cases, stdin, loaded)
+        updated = _update(options, cases, stdin, document)
         if isinstance(updated, int):
             return updated
         cases = updated
@@ -396,22 +408,14 @@ def _check(options: argparse.Namespace) -> int:
                 junit.discard()
 
 
-def _bytes_of(where: str) -> bytes | None:
-    try:
-        with open(where, "rb") as file:
-            return file.read()
-    except OSError:  # loading it says why it cannot be read
-        return None
-
-
 def _update(
     options: argparse.Namespace,
     cases: list[TestCase],
     stdin: IO[bytes] | None,
-    loaded: bytes | None,
+    loaded: SpecDocument | None,
 ) -> int | list[TestCase]:
     """Updates the spec from TRACES (``--update``): the cases to check, or the exit status.
-    ``loaded`` is the spec's bytes ``cases`` were loaded from, if they were read whole."""
+    ``loaded`` is the spec file ``cases`` were loaded from."""
     from toolmatch._cli.update import update_spec
 
     try:
@@ -424,7 +428,7 @@ def _update(
             cases,
             reading,
             envelope_of(options),
-            lambda where: _load(options, where)[0],
+            lambda document: _load(options, document)[0],
             loaded,
         )
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.traces import TracesSource
     from toolmatch._selection.results import ToolCheck, TurnResult
     from toolmatch._selection.run import ExpectedTurn
+    from toolmatch._spec.files import SpecDocument
     from toolmatch._spec.update_plan import Edit
 
     Path = tuple[Any, ...]
@@ -524,13 +525,14 @@ def update_spec(
     cases: Sequence[TestCase],
     reading: TracesSource,
     envelope: Envelope | None,
-    load: Callable[[str], list[TestCase]],
-    loaded: bytes | None = None,
+    load: Callable[[SpecDocument], list[TestCase]],
+    loaded: SpecDocument | None = None,
 ) -> int | list[TestCase]:
     """Updates the spec from the runs of TRACES, read through ``reading``.
 
-    ``loaded`` is the spec's bytes ``cases`` were loaded from: a spec that still holds them
-    under the lock is not loaded again.
+    ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
+    that still holds its bytes under the lock is not read again, and the changes are
+    planned and spliced on that one parse. ``load`` gives a spec file's cases.
 
     The runs are read first; then, holding the spec's lock, the spec is read, the changes
     planned and the new spec written whole, or nothing. Prints the change as a unified diff
@@ -559,8 +561,8 @@ def update_spec(
 def _update_locked(
     options: Any,
     runs: Runs,
-    load: Callable[[str], list[TestCase]],
-    loaded: tuple[bytes | None, Sequence[TestCase]],
+    load: Callable[[SpecDocument], list[TestCase]],
+    loaded: tuple[SpecDocument | None, Sequence[TestCase]],
 ) -> int | list[TestCase]:
     from toolmatch._spec.splicing import SpecText, SplicingError
 
@@ -568,9 +570,9 @@ def _update_locked(
     read = _read_spec(where, load, loaded)
     if isinstance(read, str):
         return fail(f"cannot update the spec {where}: {read}; the spec is unchanged")
-    raw, cases = read
+    document, cases = read
     runs.for_cases(case.name for case in cases)
-    spec = SpecText(where, raw)
+    spec = SpecText.of(document)
     try:
         planner = plan(options.update, spec.data, cases, runs)
     except ImportError as error:  # ruamel.yaml, from the cli extra
@@ -583,7 +585,8 @@ def _update_locked(
     if text == spec.text:
         _report_not_done([*not_done, *planner.problems_left(None, runs)])
         return cases
-    updated = _replace_file(where, raw, spec.bytes_of(text), load)
+    # The text as it was read back: the new spec's cases are loaded from that parse.
+    updated = _replace_file(where, document.raw, spec.document_of(text), load)
     if isinstance(updated, str):
         return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
@@ -633,55 +636,51 @@ def _locked(where: str) -> _Lock:
 
 def _read_spec(
     where: str,
-    load: Callable[[str], list[TestCase]],
-    loaded: tuple[bytes | None, Sequence[TestCase]],
-) -> tuple[bytes, list[TestCase]] | str:
-    """The spec's bytes and its cases, read together, or why they cannot be: the cases
-    ``loaded`` gives with the bytes they were loaded from, when the spec still holds those."""
+    load: Callable[[SpecDocument], list[TestCase]],
+    loaded: tuple[SpecDocument | None, Sequence[TestCase]],
+) -> tuple[SpecDocument, list[TestCase]] | str:
+    """The spec file, read with its nodes, and its cases, or why they cannot be: the
+    document and cases ``loaded`` gives, when the spec still holds its bytes."""
+    from toolmatch._spec.files import read_spec_document
+
+    document, cases = loaded
     try:
         with open(where, "rb") as spec_file:
             raw = spec_file.read()
         # The same bytes load as the same cases (a tools: file the spec names is not read
         # again: the lock guards the spec alone).
-        if raw == loaded[0]:
-            return raw, list(loaded[1])
-        cases = load(where)
-        with open(where, "rb") as spec_file:
-            again = spec_file.read()
+        if document is not None and raw == document.raw:
+            return document, list(cases)
+        document = read_spec_document(where, raw, nodes=True)
+        return document, load(document)
     except OSError as error:
         return f"cannot read it: {error.strerror or error}"
     except ConfigError as error:  # changed since the check loaded it
         problem = error.problems[0]
         return f"it changed, and no longer loads: {problem.path}: {problem.message}"
-    if again != raw:
-        return "it changed while it was read; run the update again"
-    return raw, cases
 
 
 def _replace_file(
-    where: str, before: bytes, content: bytes, load: Callable[[str], list[TestCase]]
+    where: str,
+    before: bytes,
+    document: SpecDocument,
+    load: Callable[[SpecDocument], list[TestCase]],
 ) -> list[TestCase] | str:
-    """Writes the spec whole beside itself, loads it, then renames it over the spec (the file
-    a symbolic link names) if that still holds ``before``; the cases it holds, or why it was
-    not written."""
+    """Loads the new spec ``document`` (as the spec, so that a tools: path is relative to
+    it as it is named), writes it whole beside the spec, then renames it over the spec (the
+    file a symbolic link names) if that still holds ``before``; the cases it holds, or why
+    it was not written."""
     import contextlib
 
+    try:
+        cases = load(document)
+    except ConfigError as error:
+        problem = error.problems[0]
+        return f"the updated spec would not load: {problem.path}: {problem.message}"
     target = os.path.realpath(where)
-    # A tools: path is relative to the spec as it is named: the new spec is loaded there.
-    named_in = os.path.dirname(os.path.abspath(where))
     temporaries: list[str] = []
     try:
-        temporary = _temporary(target, content, temporaries)
-        checked = temporary
-        if os.path.dirname(target) != named_in:
-            checked = _temporary(
-                os.path.join(named_in, os.path.basename(where)), content, temporaries
-            )
-        try:
-            cases = load(checked)
-        except ConfigError as error:
-            problem = error.problems[0]
-            return f"the updated spec would not load: {problem.path}: {problem.message}"
+        temporary = _temporary(target, document.raw, temporaries)
         found = os.stat(target)
         os.chmod(temporary, found.st_mode & 0o7777)
         with contextlib.suppress(OSError, AttributeError):  # Windows has no chown
@@ -714,10 +713,9 @@ def _temporary(beside: str, content: bytes, made: list[str]) -> str:
 
 
 def _print_diff(where: str, before: str, after: str) -> None:
-    import difflib
+    from toolmatch._cli.diff import unified_diff
 
-    lines = difflib.unified_diff(_lines(before), _lines(after), where, where)
-    for line in lines:
+    for line in unified_diff(_lines(before), _lines(after), where):
         print(printable(line.rstrip("\r\n")), file=sys.stderr)
 
 

@@ -18,7 +18,7 @@ from toolmatch._spec.matcher_keys import MAX_NESTING, MAX_REPEATED, NESTED_TOO_D
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["read_spec_file"]
+__all__ = ["SpecDocument", "read_spec_document", "read_spec_file"]
 
 
 def read_spec_file(where: str) -> object:
@@ -29,20 +29,53 @@ def read_spec_file(where: str) -> object:
     ``ConfigError`` whose path is ``file:line:column``; a file that cannot be opened
     raises ``OSError``.
     """
+    return read_spec_document(where).data
+
+
+class SpecDocument:
+    """A spec file read once: its bytes, its text, its data and, for YAML when asked for,
+    the nodes its data was built from (where each value stands in the text).
+
+    ``--update`` reads the spec once: the cases it checks, the changes it plans and the
+    places it splices them into are all this one parse.
+    """
+
+    def __init__(self, where: str, raw: bytes, text: str, data: object, nodes: Any) -> None:
+        self.where = where
+        self.raw = raw
+        self.text = text
+        self.data = data
+        # (the root node, the paths that reach each node by id, the loader that built them)
+        self.nodes = nodes
+
+
+def read_spec_document(where: str, raw: bytes | None = None, nodes: bool = False) -> SpecDocument:
+    """The spec file at ``where`` (or its bytes ``raw``, read from there), parsed as
+    :func:`read_spec_file` parses it; with ``nodes``, a YAML file's nodes are kept.
+
+    >>> document = read_spec_document("spec.json", b'{"test_cases": []}')
+    >>> document.data, document.nodes
+    ({'test_cases': []}, None)
+    """
     suffix = where.rpartition(".")[2].lower() if "." in where else ""
     if suffix not in ("yaml", "yml", "json"):
         raise ConfigError(
             [ConfigProblem(where, "unsupported file type; accepted: .yaml, .yml, .json")]
         )
-    with open(where, "rb") as file:  # OSError is the caller's: the file is not a config mistake
-        raw = file.read()
+    if raw is None:
+        # OSError is the caller's: the file is not a config mistake
+        with open(where, "rb") as file:
+            raw = file.read()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ConfigError(
             [ConfigProblem(where, f"not UTF-8 text: byte {error.start} cannot be decoded")]
         ) from None
-    return _read_json(text, where) if suffix == "json" else _read_yaml(text, where)
+    if suffix == "json":
+        return SpecDocument(where, raw, text, _read_json(text, where), None)
+    data, composed = _read_yaml(text, where, nodes)
+    return SpecDocument(where, raw, text, data, composed)
 
 
 class _LimitError(Exception):
@@ -150,7 +183,8 @@ def _locate_json_problem(text: str) -> None:
     decoder.decode(text)
 
 
-def _read_yaml(text: str, where: str) -> object:
+def _read_yaml(text: str, where: str, keep: bool) -> tuple[object, Any]:
+    """The data, and with ``keep`` its nodes (see :class:`SpecDocument`)."""
     try:
         import yaml
     except ImportError:
@@ -158,7 +192,18 @@ def _read_yaml(text: str, where: str) -> object:
             [ConfigProblem(where, "reading YAML needs PyYAML: pip install 'toolmatch[yaml]'")]
         ) from None
     try:
-        return yaml.load(text, Loader=_spec_loader(yaml))  # a SafeLoader
+        loader = _spec_loader(yaml)(text)  # a SafeLoader
+        try:
+            root = loader.get_single_node()
+            if root is None:  # an empty file
+                return None, None
+            # Counted before the data is built, which flattens each merge key into its
+            # mapping's pairs in place: a mapping merged elsewhere is reached twice.
+            visits = _visits(yaml, root) if keep else None
+            data = loader.construct_document(root)
+        finally:
+            loader.dispose()
+        return data, (root, visits, loader) if keep else None
     except _LimitError as refused:
         raise _limit_error(where, refused) from None
     except yaml.MarkedYAMLError as error:
@@ -297,3 +342,17 @@ def _spec_loader(yaml: Any) -> Any:
 
     _LOADER = SpecLoader
     return _LOADER
+
+
+def _visits(yaml: Any, root: Any) -> dict[int, int]:
+    """How many paths reach each node: an aliased node, or one merged in, more than one."""
+    visits: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        visits[id(node)] = visits.get(id(node), 0) + 1
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(child for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return visits

@@ -27,7 +27,7 @@ from toolmatch._selection.run import (
     read_turns,
 )
 from toolmatch._spec.errors import ConfigError, Problems
-from toolmatch._spec.files import read_spec_file
+from toolmatch._spec.files import SpecDocument, read_spec_file
 from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ __all__ = [
     "judge_case",
     "load_expected_tools",
     "load_test_cases",
+    "load_spec_document",
     "load_test_cases_quietly",
     "read_run_turns",
 ]
@@ -295,6 +296,13 @@ def load_test_cases_quietly(
     return cases, problems.spec_warnings(where)
 
 
+def load_spec_document(document: SpecDocument) -> tuple[list[TestCase], list[SpecWarning]]:
+    """:func:`load_test_cases_quietly` of a spec file already read (``--update`` plans its
+    changes on the same parse), its problems named as the file's."""
+    cases, problems, where = _load(document)
+    return cases, problems.spec_warnings(where)
+
+
 def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problems, str | None]:
     import os  # here, not at the top: `import toolmatch` stays fast
 
@@ -303,6 +311,8 @@ def _load(source: str | PathLike[str] | object) -> tuple[list[TestCase], Problem
     if isinstance(source, (str, os.PathLike)):
         where = os.fspath(source)
         data = read_spec_file(where)
+    elif isinstance(source, SpecDocument):
+        where, data = source.where, source.data
     problems = Problems()
     # A tools: path is relative to the spec file; for data already parsed, to the working
     # directory (docs/config.md).

@@ -21,6 +21,7 @@ from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._spec.files import SpecDocument
     from toolmatch._spec.update_plan import Edit
 
 __all__ = ["SpecText", "SplicingError"]
@@ -38,40 +39,45 @@ class _UnplacedError(Exception):
 
 
 class SpecText:
-    """A spec file's text, its data as the loader reads it, and edits made to both."""
+    """A spec file's text, its data as the loader reads it, and edits made to both.
 
-    def __init__(self, where: str, raw: bytes) -> None:
+    Made from the spec's bytes, or from the :class:`SpecDocument` the spec was loaded
+    from (read with its nodes): the one parse serves the loading, the planning and the
+    splicing.
+    """
+
+    def __init__(self, where: str, raw: bytes, document: SpecDocument | None = None) -> None:
         import codecs
 
+        from toolmatch._spec.files import read_spec_document
+
+        if document is None or document.raw != raw:
+            document = read_spec_document(where, raw, nodes=True)
         self.where = where
+        self.document = document
         self.bom = raw.startswith(codecs.BOM_UTF8)
-        self.text = raw.decode("utf-8-sig")
+        self.text = document.text
         self.json = where.rpartition(".")[2].lower() == "json"
+        self.data: Any = document.data
         self.root: Any = None
         self.indents: tuple[int, int, int] | None = None  # measured when a case is added
         self.explicit: dict[int, int] | None = None  # a key's start: its "?", read when needed
-        if self.json:
-            import json
+        self._read: tuple[str, SpecDocument] | None = None  # the last text read back
+        if document.nodes is not None:
+            self.root, self.visits, self.loader = document.nodes
 
-            self.data: Any = json.loads(self.text)
-        else:
-            self._compose()
+    @classmethod
+    def of(cls, document: SpecDocument) -> SpecText:
+        """The spec text of a document read with its nodes."""
+        return cls(document.where, document.raw, document)
 
-    def _compose(self) -> None:
-        import yaml
+    def document_of(self, text: str) -> SpecDocument:
+        """The edited ``text`` read as a spec file (as :meth:`edited` read it back)."""
+        from toolmatch._spec.files import read_spec_document
 
-        from toolmatch._spec.files import _spec_loader
-
-        loader = _spec_loader(yaml)(self.text)
-        try:
-            self.root = loader.get_single_node()
-            # Counted before the data is built, which flattens each merge key into its
-            # mapping's pairs in place: a mapping merged elsewhere is reached twice.
-            self.visits = _visits(yaml, self.root)
-            self.data = loader.construct_document(self.root)
-            self.loader = loader
-        finally:
-            loader.dispose()
+        if self._read is not None and self._read[0] == text:
+            return self._read[1]
+        return read_spec_document(self.where, self.bytes_of(text))
 
     # The new text -------------------------------------------------------------------------
 
@@ -101,13 +107,15 @@ class SpecText:
         return text, made, not_done
 
     def _reads_back(self, text: str, made: list[Edit]) -> bool:
-        import yaml
+        from toolmatch._spec.errors import ConfigError
+        from toolmatch._spec.files import read_spec_document
 
         try:
-            found = SpecText(self.where, self.bytes_of(text)).data
-        except (yaml.YAMLError, ValueError, RecursionError):  # a UnicodeError is a ValueError
+            found = read_spec_document(self.where, self.bytes_of(text))
+        except (ConfigError, UnicodeError):  # a lone surrogate cannot be written as UTF-8
             return False
-        return same_data(found, apply_to_data(self.data, made))
+        self._read = (text, found)
+        return same_data(found.data, apply_to_data(self.data, made))
 
     def _spliced(
         self, edits: list[Edit], where: Any
@@ -133,14 +141,18 @@ class SpecText:
                 not_done.append(NotDone(where(edit.path), str(unplaced), what))
             else:
                 made.append(edit)
-        text = self.text
-        end = len(text) + 1
+        # The pieces of the new text from its end: each kept stretch of the old text, then
+        # what a splice puts before it (joined once: many splices cost one copy).
+        old = self.text
+        pieces: list[str] = []
+        end = len(old)
         for start, stop, _, new in sorted(splices, reverse=True):
             if stop > end:  # overlapping edits
                 return None, made, not_done
-            text = text[:start] + new + text[stop:]
+            pieces += (old[stop:end], new)
             end = start
-        return text, made, not_done
+        pieces.append(old[:end])
+        return "".join(reversed(pieces)), made, not_done
 
     def _json_text(self, edits: list[Edit]) -> str:
         import json
@@ -417,20 +429,6 @@ class SpecText:
                     sequence = value.value[0].start_mark.column - key.start_mark.column
             stack.extend(reversed([value for _, value in node.value]))
         return mapping or 2, sequence or 2, offset or 0
-
-
-def _visits(yaml: Any, root: Any) -> dict[int, int]:
-    """How many paths reach each node: an aliased node, or one merged in, more than one."""
-    visits: dict[int, int] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        visits[id(node)] = visits.get(id(node), 0) + 1
-        if isinstance(node, yaml.MappingNode):
-            stack.extend(child for pair in node.value for child in pair)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-    return visits
 
 
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:

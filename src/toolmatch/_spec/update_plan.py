@@ -82,15 +82,40 @@ def value_at(data: Any, path: Path) -> Any:
 
 
 def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
-    """A copy of ``data`` with the edits made (what the written file must read back as)."""
+    """A copy of ``data`` with the edits made (what the written file must read back as).
+
+    Only the mappings and lists on the edits' paths are copied (the rest is shared with
+    ``data``, which stays as it was): a spec of thousands of cases is not copied whole.
+
+    >>> data = {"a": {"x": 1}, "b": [2]}
+    >>> edited = apply_to_data(data, [Replace(("a", "x"), 3)])
+    >>> edited, data, edited["b"] is data["b"]
+    ({'a': {'x': 3}, 'b': [2]}, {'a': {'x': 1}, 'b': [2]}, True)
+    """
     import copy
 
-    data = copy.deepcopy(data)
+    holder = [data]
+    made: list[Any] = []  # the copies, kept alive: their ids say what is ours to change
+    ours: set[int] = set()
+
+    def owned(path: Path) -> Any:
+        """The container at ``path``, it and those it is in copied once."""
+        container: Any = holder
+        for step in (0, *path):
+            value = container[step]
+            if id(value) not in ours:
+                value = copy.copy(value)
+                made.append(value)
+                ours.add(id(value))
+                container[step] = value
+            container = value
+        return container
+
     for edit in edits:
         if isinstance(edit, Replace):
-            value_at(data, edit.path[:-1])[edit.path[-1]] = copy.deepcopy(edit.value)
+            owned(edit.path[:-1])[edit.path[-1]] = copy.deepcopy(edit.value)
         elif isinstance(edit, Rekey):
-            mapping = value_at(data, edit.path)
+            mapping = owned(edit.path)
             items = [(key, value) for key, value in mapping.items() if key not in edit.delete]
             kept = [key for key, _ in items]
             place = kept.index(edit.after) + 1 if edit.after in kept else len(items)
@@ -98,8 +123,8 @@ def apply_to_data(data: Any, edits: Iterable[Edit]) -> Any:
             mapping.clear()
             mapping.update(items)
         else:
-            value_at(data, edit.path).append(copy.deepcopy(edit.item))
-    return data
+            owned(edit.path).append(copy.deepcopy(edit.item))
+    return holder[0]
 
 
 def same_data(first: object, second: object) -> bool:

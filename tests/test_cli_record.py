@@ -622,8 +622,8 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
           - name: {$literal: get_weather}
             exact: true
             args:
-              city: {fuzzy: Paris}
-              days: {$between: [0, 16]}
+              city: {fuzzy: Paris}  # observed: "Paris", "paris", "PARIS"; rule: case-only
+              days: {$between: [0, 16]}  # observed: 3, 5, 4; rule: prediction-interval
               at: {$datetime: true}   # mine: any time
         - name: news
           exhaustive: true
@@ -748,7 +748,124 @@ def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -
         "toolmatch: not widened: test_cases[0](weather): run 1 still fails the widened case: "
         "turn 0: expectation 0: arg 'at' missing",
     ]
-    assert "      city: {$type: str}\n" in spec.read_text(encoding="utf-8")
+    assert (
+        '      city: {$type: str}  # observed: "Paris", "Lyon"; rule: any-string\n'
+        in spec.read_text(encoding="utf-8")
+    )
+
+
+def test_into_writes_each_widened_values_observed_comment_and_keeps_the_lines_own(
+    tmp_path: Path,
+) -> None:
+    # In a block mapping the comment is record's, before the line's own; in a flow mapping,
+    # where a line holds several values, each comment names its value; a key missing
+    # from a run counts the spec's value as one seen.
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+            - name: weather
+              expected_tools:
+              - name: {$literal: get_weather}
+                args:
+                  city: Paris  # the capital
+                  lang: en
+                  days: 3
+              - name: {$literal: find}
+                args: {city: Paris, cuisine: bistro,
+                  km: 1.5}  # near
+            """),
+        encoding="utf-8",
+    )
+    runs = [
+        {
+            "case": "weather",
+            "turns": [
+                [
+                    call("get_weather", city="paris", lang="fr", days=3),
+                    call("find", city="PARIS", cuisine="bistro", km=1.52),
+                ]
+            ],
+        },
+        {
+            "case": "weather",
+            "turns": [
+                [
+                    call("get_weather", city="Paris ", lang="fr"),
+                    call("find", city="paris", cuisine="Bistro", km=1.49),
+                ]
+            ],
+        },
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 0, widened.stderr
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: weather
+          expected_tools:
+          - name: {$literal: get_weather}
+            args:
+              city: {fuzzy: Paris}  # observed: "Paris", "paris", "Paris "; rule: case-only  # the capital
+              lang: {$one_of: [en, fr]}  # observed: "en", "fr"; rule: enum-like
+              days: {$maybe: 3}  # missing in 1 of 3
+          - name: {$literal: find}
+            args: {city: {fuzzy: Paris}, cuisine: {fuzzy: bistro},  # city: observed: "Paris", "PARIS", "paris"; rule: case-only  # cuisine: observed: "bistro", "Bistro"; rule: case-only
+              km: {$approx: 1.5, abs: 0.05}}  # km: observed: 1.5, 1.52, 1.49; rule: rounding  # near
+        """)
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_into_writes_the_comments_inside_a_widened_mapping_at_its_line(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "- name: c\n"
+        "  expected_tools:\n"
+        "  - name: {$literal: f}\n"
+        "    args:\n"
+        "      where: {city: Paris, zip: '75001'}\n",
+        encoding="utf-8",
+    )
+    runs = [{"case": "c", "turns": [[call("f", where={"city": "paris", "zip": "75001"})]]}]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 0, widened.stderr
+    assert spec.read_text(encoding="utf-8").endswith(
+        "      where: {city: {fuzzy: Paris}, zip: '75001'}"
+        '  # city: observed: "Paris", "paris"; rule: case-only\n'
+    )
+
+
+def test_into_a_json_spec_widens_without_comments(tmp_path: Path) -> None:
+    # JSON has no comments: the values are widened, the diff shows what they were.
+    spec = tmp_path / "spec.json"
+    data = {"test_cases": [{"name": "c", "expected_tools": [
+        {"name": {"$literal": "f"}, "args": {"city": "Paris"}}]}]}  # fmt: skip
+    spec.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    runs = [{"case": "c", "turns": [[call("f", city="paris")]]}]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 0, widened.stderr
+    data["test_cases"][0]["expected_tools"][0]["args"]["city"] = {"fuzzy": "Paris"}
+    assert spec.read_text(encoding="utf-8") == json.dumps(data, indent=2) + "\n"
+    assert '+              "fuzzy": "Paris"' in widened.stderr.splitlines()
+
+
+def test_into_writes_no_comment_where_a_string_goes_on_past_the_line(tmp_path: Path) -> None:
+    # A "#" at that line's end would be inside the string, not a comment.
+    text = (
+        "test_cases:\n"
+        "- name: c\n"
+        "  expected_tools:\n"
+        "  - name: {$literal: f}\n"
+        '    args: {city: Paris, note: "a #\n'
+        '      b"}\n'
+    )
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text, encoding="utf-8")
+    runs = [{"case": "c", "turns": [[call("f", city="paris", note="a # b")]]}]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert widened.returncode == 0, widened.stderr
+    assert spec.read_text(encoding="utf-8") == text.replace("Paris,", "{fuzzy: Paris},")
 
 
 @pytest.mark.parametrize(

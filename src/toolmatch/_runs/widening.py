@@ -4,7 +4,8 @@
 own (``toolmatch._spec.update_plan``), so the file's text is edited in place and every
 line it does not change is kept byte for byte: a literal argument value that the new runs
 disagree with becomes what ``toolmatch record``'s rules make of it and of the values
-seen; a matcher the spec holds is kept as written; a turn that is ``ordered`` loses it
+seen, with the comment record writes for it (``# observed: ...; rule: ...``, in a YAML
+spec); a matcher the spec holds is kept as written; a turn that is ``ordered`` loses it
 when a new run calls its tools in another order, and an ``after`` constraint a new run
 breaks is dropped, and so is an ``other-lookup`` ignore entry on an argument that is
 widened; a case the spec lacks is added, recorded from its runs. What cannot be widened
@@ -81,8 +82,8 @@ def widening(
     >>> spec = {"test_cases": [{"name": "c", "expected_tools": [
     ...     {"name": {"$literal": "f"}, "exact": True, "args": {"q": "Paris", "n": 1}}]}]}
     >>> plan = widening(spec, {"c": [[[ToolCall("f", {"q": "paris", "n": 1})]]]})
-    >>> plan.edits
-    [Replace(path=('test_cases', 0, 'expected_tools', 0, 'args', 'q'), value={'fuzzy': 'Paris'})]
+    >>> [(edit.path[-1], edit.value, edit.comments) for edit in plan.edits]
+    [('q', {'fuzzy': 'Paris'}, (((), 'observed: "Paris", "paris"; rule: case-only'),))]
     """
     how = Loosening(loosen, tools, read_only)
     plan = Widening(data)
@@ -318,20 +319,54 @@ def _widen_args(
         observed = [value, *present]
         if all_equal(observed) and len(present) == len(calls):
             continue
+        # The comments toolmatch record writes for the value (the spec's own counts as one
+        # value seen), at the places in it they are about.
+        comments: list[tuple[Path, str]] = []
+        missing = f"missing in {len(calls) - len(present)} of {1 + len(calls)}"
         if all_equal(observed):
             written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
+            comments.append(((), missing))
         else:
             schema = _schema(how, tool)
             properties = (schema or {}).get("properties")
             properties = properties if isinstance(properties, dict) else {}
-            written = plain_data(loosened(observed, how, properties.get(key), key)[0])
-            if len(present) < len(calls) or optional_by_definition(schema, key):
+            made, comment = loosened(observed, how, properties.get(key), key)
+            written = plain_data(made)
+            if len(present) < len(calls):
                 written = {"$maybe": written}
-        plan.edits.append(Replace((*path, key), written))
+                comment = f"{comment}; {missing}" if comment else missing
+            elif optional_by_definition(schema, key):
+                written = {"$maybe": written}
+                comment = f"{comment}; optional by definition" if comment else comment
+            if comment:
+                comments.append(((), comment))
+            comments += _comments_inside(made, ())
+        plan.edits.append(Replace((*path, key), written, tuple(comments)))
     if tool.get("exact") is True:
         extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
         for key in extra:
             plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _comments_inside(value: Any, path: Path) -> list[tuple[Path, str]]:
+    """The comments the rules put inside a loosened mapping or list (a ruamel node), each
+    at its path in ``value``: a value in it that varied, with what was observed."""
+    found: list[tuple[Path, str]] = []
+    if isinstance(value, dict):
+        entries: Iterable[tuple[Any, Any]] = value.items()
+        slot = 2  # where ruamel keeps the comment at the end of a mapping's pair
+    elif isinstance(value, list):
+        entries, slot = enumerate(value), 0
+    else:
+        return found
+    items = value.ca.items if hasattr(value, "ca") else {}
+    for key, item in entries:
+        tokens = items.get(key)
+        token = tokens[slot] if tokens else None
+        if token is not None:
+            found.append(((*path, key), token.value.strip().removeprefix("#").strip()))
+        found += _comments_inside(item, (*path, key))
+    return found
 
 
 def _schema(how: Loosening, tool: Any) -> dict[str, Any] | None:

@@ -5,7 +5,9 @@ limits and merge keys as ``load_test_cases``), which gives each value's place in
 Each edit replaces only the characters of the value it changes, so comments, quoting,
 blank lines, indentation and flow or block style stay byte for byte everywhere else. A
 value that stands in more than one place (an anchor with aliases, a merge key) is not
-changed through one of them. A JSON spec is written again, with the indentation it had.
+changed through one of them. A replaced value's comments (``record --into``'s
+``# observed: ...; rule: ...``) are inserted at the end of its line. A JSON spec is
+written again, with the indentation it had (and no comments: JSON has none).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class SpecText:
         self.indents: tuple[int, int, int] | None = None  # measured when a case is added
         self.explicit: dict[int, int] | None = None  # a key's start: its "?", read when needed
         self._read: tuple[str, SpecDocument] | None = None  # the last text read back
+        self.scalars: tuple[list[int], list[int]] | None = None  # read when a comment is added
         if document.nodes is not None:
             self.root, self.visits, self.loader = document.nodes
 
@@ -261,7 +264,10 @@ class SpecText:
     def _splices(self, edit: Edit) -> list[tuple[int, int, str]]:
         if isinstance(edit, Replace):
             node, key_node = self._node(edit.path)
-            return [self._replace(node, key_node, edit.value)]
+            splices = [self._replace(node, key_node, edit.value)]
+            if edit.comments:
+                splices += self._comment(edit.path, node, edit.comments)
+            return splices
         if isinstance(edit, Append):
             return [self._append(edit)]
         return self._rekey(edit)
@@ -295,6 +301,67 @@ class SpecText:
         if end == start and self.text[start - 1 : start] == ":":
             extra = " "  # an empty value (null) right after its key's colon
         return start, end, extra + new
+
+    def _comment(
+        self, path: tuple[Any, ...], node: Any, comments: tuple[tuple[tuple[Any, ...], str], ...]
+    ) -> list[tuple[int, int, str]]:
+        """The comments of a replaced value, at the end of the line its text ends on (the
+        same line when it is written on one), two spaces after the line's text, as
+        ``toolmatch record`` writes them; before a comment the line has, which stays. In a
+        flow collection, where the line holds other values, each names its value. None
+        where a string that goes on past the line's end starts on it (a ``#`` there would
+        be the string's)."""
+        import bisect
+
+        end = self._end(node)
+        line_end = self._line_end(end)
+        if self.scalars is None:
+            self.scalars = self._scalars()
+        starts, ends = self.scalars
+        # Past the last scalar or flow collection that ends on the line: punctuation, then
+        # perhaps a comment (a "#" in it starts one: every string is in some scalar).
+        before = bisect.bisect_right(ends, line_end)
+        last = max(end, ends[before - 1]) if before else end
+        if bisect.bisect_left(starts, line_end) > bisect.bisect_left(starts, last):
+            return []
+        parent, _ = self._node(path[:-1])
+        named = getattr(parent, "flow_style", False)
+        texts = []
+        for inside, text in comments:
+            place = _place(path[-1], "") if named else ""
+            for step in inside:
+                place = _place(step, place)
+            texts.append(f"# {place}: {text}" if place else f"# {text}")
+        rest = self.text[last:line_end]
+        if "#" in rest:
+            at = last + rest.index("#")
+            return [(at, at, "".join(f"{text}  " for text in texts))]
+        return [(line_end, line_end, "".join(f"  {text}" for text in texts))]
+
+    def _scalars(self) -> tuple[list[int], list[int]]:
+        """Where the text's scalars start, and where they and its flow collections end,
+        each sorted."""
+        import yaml
+
+        starts, ends = [], []
+        stack = [self.root]
+        seen: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:  # an alias: the node's text is where its anchor is
+                continue
+            seen.add(id(node))
+            if isinstance(node, yaml.ScalarNode):
+                starts.append(int(node.start_mark.index))
+                ends.append(int(node.end_mark.index))
+                continue
+            if node.flow_style:
+                ends.append(int(node.end_mark.index))
+            if isinstance(node, yaml.MappingNode):
+                stack.extend(child for pair in node.value for child in pair)
+            else:
+                stack.extend(node.value)
+        return sorted(starts), sorted(ends)
 
     def _own_pairs(self, node: Any) -> list[tuple[Any, Any]]:
         """The mapping's pairs written in it (not merged in), in the text's order."""
@@ -429,6 +496,13 @@ class SpecText:
                     sequence = value.value[0].start_mark.column - key.start_mark.column
             stack.extend(reversed([value for _, value in node.value]))
         return mapping or 2, sequence or 2, offset or 0
+
+
+def _place(step: Any, place: str) -> str:
+    """A place in a value, named as the loader names places (``args.city``, ``[0]``)."""
+    from toolmatch._core.describe import join_path
+
+    return join_path(place, step)
 
 
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:

@@ -20,11 +20,17 @@ __all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "same_data"
 
 
 class Replace(Record):
-    """The value at ``path`` becomes ``value``."""
+    """The value at ``path`` becomes ``value``. ``comments`` are what a YAML spec says of it
+    (``record --into``: the rule that loosened it and what was observed), each at a path
+    inside the value (``()`` for the value itself); they are not data."""
 
-    __slots__ = _fields = ("path", "value")
+    __slots__ = _fields = ("path", "value", "comments")
     path: Path
     value: Any
+    comments: tuple[tuple[Path, str], ...]
+
+    def __init__(self, path: Path, value: Any, comments: tuple[tuple[Path, str], ...] = ()) -> None:
+        self._assign(path, value, comments)
 
 
 class Rekey(Record):

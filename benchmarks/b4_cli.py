@@ -430,7 +430,7 @@ def _profile(spec: Path, traces: Path) -> tuple[str, list[str]]:
             + _share(stats, "_selection/turn.py", "result")
         ),
         "parsing the lines (orjson where installed, else json's scanner)": (
-            _share(stats, "_runs/json_text.py", "fast_loads", caller="_read_line")
+            _share(stats, "_runs/json_text.py", "fast_loads", caller="read_item")
             + _share(stats, "_readers/reading.py", "scan_object", caller="_read_line")
             + _share(stats, "__init__.py", "loads", caller="_read_line")
         ),

@@ -364,19 +364,20 @@ def _by_class(obj: object) -> Handler:
 def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A mapping: by its ``type``, ``object`` or ``role`` value, then by its keys."""
     kind = data.get("type")
-    try:
-        handler = TYPES.get(kind)  # type: ignore[arg-type]  # only a str is found
-    except TypeError:  # an unhashable 'type' value, which no row names
-        handler = None
-    if handler is not None:
-        handler(data, where, reading)
-        return
-    if type(kind) is str:
-        handler = _by_prefix(kind)
-        if handler is None:
-            raise unknown_value(where, "type", kind, TYPES)
-        handler(data, where, reading)
-        return
+    if kind is not None:  # most mappings of a run without one: no lookup of None
+        try:
+            handler = TYPES.get(kind)
+        except TypeError:  # an unhashable 'type' value, which no row names
+            handler = None
+        if handler is not None:
+            handler(data, where, reading)
+            return
+        if type(kind) is str:
+            handler = _by_prefix(kind)
+            if handler is None:
+                raise unknown_value(where, "type", kind, TYPES)
+            handler(data, where, reading)
+            return
     # The first of 'object', 'role' and the KEYS rows that data has set. Mappings of a
     # run mostly repeat a few key sets: the deciding key of a key set and its reader are
     # kept, and hold for a mapping of the same keys whose deciding value is set too.

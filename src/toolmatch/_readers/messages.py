@@ -129,6 +129,11 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
         raw = None
     else:
         raise cannot_read(data, where)  # a tool definition, or a shape of no provider
+    if len(data) == 2 and "name" in data and raw is not None:
+        # Its name and its arguments, nothing else: none of the fields below to look up
+        # (most calls of a plain list; this runs once per call read).
+        reading.call(data["name"], raw, None, where)
+        return
     parse_error = data.get("parse_error")
     failed = data.get("failed")
     agent = data.get("agent")

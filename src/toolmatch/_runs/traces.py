@@ -132,17 +132,16 @@ def read_item(item: object) -> object:
     ...     print(error)
     invalid JSON: Expecting ',' delimiter at column 6
     """
-    if isinstance(item, bytes):
-        return _read_line(item)
+    if type(item) is bytes:  # a line: read by the fast parser here, one call fewer a line
+        run = fast_loads(item)
+        return run if run is not DECLINED else _read_line(item)
     if isinstance(item, _Unreadable):
         raise RecordError(item.message, item.case)
     return item
 
 
 def _read_line(raw: bytes) -> object:
-    run = fast_loads(raw)
-    if run is not DECLINED:
-        return run
+    """A line the fast parser declined: read as ``json`` reads it, or refused in its words."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -405,8 +405,8 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     selection = turn.selection
     candidates, matching = match_turn(selection, calls, kept)
     # Whether each count of matching calls is one its expectation allows.
-    allowed = selection.allowed
-    met = [len(found) in allowed[number] for number, found in enumerate(matching)]
+    # Mapped in C, without a Python frame per expectation.
+    met = list(map(range.__contains__, selection.allowed, map(len, matching)))
     verdict = _Verdict(turn, calls, kept, candidates, matching, met)
     if ignored:
         verdict.ignored = ignored

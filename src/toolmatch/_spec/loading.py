@@ -201,7 +201,11 @@ def judge_case(
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
-    calls = read_run_turns(call_turns, copy_args)
+    # A list of turns, as runs hold them, skips read_run_turns' check: one call fewer a run.
+    if type(call_turns) is list:
+        calls = read_turns(call_turns, "turns", copy_args)
+    else:
+        calls = read_run_turns(call_turns, copy_args)
     if case.alternatives:
         return RunAlternatives(
             [(alternative.turns, alternative.max_calls) for alternative in case.alternatives], calls

@@ -8,12 +8,13 @@ import itertools
 import json
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import commands
-from toolmatch import ExpectedTool, check_runs, check_turn, load_test_cases
+from toolmatch import ConfigError, ExpectedTool, check_runs, check_turn, load_test_cases
 
 toolmatch = partial(commands.toolmatch, "check")
 
@@ -152,3 +153,61 @@ def test_each_json_dict_of_a_check_is_its_own() -> None:
         second["expected_tool"]
         == "ExpectedTool('search', {'filters': {'city': 'paris'}, 'tags': ['a']})"
     )
+
+
+def _share(result: Any) -> float:
+    """A turn's one number from its public scores: the f1, or the share of nevers kept."""
+    if result.f1 is not None:
+        return float(result.f1)
+    broken, of = result.never_broken
+    return (of - broken) / of
+
+
+_TOOL = st.fixed_dictionaries(
+    {"name": st.sampled_from("abc")},
+    optional={
+        "count": st.integers(0, 2),
+        "max_count": st.integers(2, 3),
+        "never": st.just(True),
+        "args": st.fixed_dictionaries({}, optional={"x": st.integers(0, 1)}),
+    },
+).filter(lambda tool: not (tool.get("never") and ("count" in tool or "max_count" in tool)))
+_TURN = st.fixed_dictionaries(
+    {"expected_tools": st.lists(_TOOL, max_size=3)},
+    optional={
+        "distinct": st.booleans(),
+        "ordered": st.booleans(),
+        "exhaustive": st.booleans(),
+        "max_calls": st.integers(0, 3),
+        "ignore": st.just(["d"]),
+    },
+)
+_CALL = st.fixed_dictionaries(
+    {"name": st.sampled_from("abcd")},
+    optional={"args": st.fixed_dictionaries({}, optional={"x": st.integers(0, 1)})},
+)
+
+
+@given(
+    turns=st.lists(_TURN, min_size=1, max_size=2),
+    other=st.one_of(st.none(), st.lists(_TURN, min_size=1, max_size=2)),
+    runs=st.lists(st.lists(st.lists(_CALL, max_size=4), max_size=3), min_size=1, max_size=4),
+)
+def test_check_runs_scores_every_run_as_its_turns_results_score(
+    turns: list[dict[str, Any]], other: list[dict[str, Any]] | None, runs: list[list[Any]]
+) -> None:
+    # Passing runs are scored from their verdicts, failing ones from their results: both
+    # give the mean of what the results say of each turn, with or without a case's one_of.
+    case: dict[str, Any] = {"name": "c", "turns": turns}
+    if other is not None:
+        case = {"name": "c", "one_of": [{"turns": turns}, {"turns": other}]}
+    try:
+        [loaded] = load_test_cases({"test_cases": [case]})
+    except ConfigError:  # options that cannot go together (exhaustive with max_count, ...)
+        assume(False)
+        return
+    rows = list(check_runs([loaded], [{"case": "c", "turns": run} for run in runs]))
+    for run, row in zip(runs, rows, strict=True):
+        results = loaded.check(run)
+        assert row["passed"] is all(result.passed for result in results)
+        assert row["score"] == sum(map(_share, results)) / len(results)

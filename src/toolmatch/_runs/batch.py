@@ -47,18 +47,16 @@ class _RowJudge(Judge):
         return self._judge_run(number, run)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
-        # A score needs the results, so every run is checked in full. The results end with
-        # this outcome (only its words and numbers go on), so the calls need no copies of
-        # their args.
-        results = judge_case(case, turns, False).results()
-        passed = all(result.passed for result in results)
-        _, message = ([], "") if passed else failure_lines(results, case)
-        # With no turn on either side, a pass scores 1.
-        score = (
-            sum(result._score() for result in results) / len(results) if results else float(passed)
-        )
+        # The verdict ends with this outcome (only its words and numbers go on), so the
+        # calls need no copies of their args. A score judges every turn, but from the
+        # verdicts: only a failed run's failing turns are put into words, for its reason.
+        verdict = judge_case(case, turns, False)
+        score = verdict.score()
         # The outcome's body carries the score back from a worker process.
-        return (PASS if passed else FAIL, number, name, [], message, repr(score), ())
+        if verdict.passed:
+            return (PASS, number, name, [], "", repr(score), ())
+        _, message = failure_lines(verdict.failed_results(), case)
+        return (FAIL, number, name, [], message, repr(score), ())
 
 
 class _LineJudge(_RowJudge):

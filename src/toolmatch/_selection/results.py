@@ -20,7 +20,14 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["Candidate", "ChosenAlternative", "IgnoredCall", "ToolCheck", "TurnResult"]
+__all__ = [
+    "Candidate",
+    "ChosenAlternative",
+    "IgnoredCall",
+    "ToolCheck",
+    "TurnResult",
+    "turn_score",
+]
 
 _SHOWN_CANDIDATES = 10
 _MAX_JSON_DEPTH = 50
@@ -92,6 +99,35 @@ def _agent_json(call: ToolCall) -> dict[str, object]:
 def _ratio(numerator: int, denominator: int) -> float:
     # Nothing to get wrong counts as all right: recall with nothing expected is 1.
     return 1.0 if denominator == 0 else numerator / denominator
+
+
+def turn_score(
+    matched: int,
+    judged: int,
+    met: int,
+    expected: int,
+    never_counts: Callable[[], tuple[int, int]],
+) -> float:
+    """A turn's one number (``TurnResult._score``): the f1 of its precision (``matched`` of
+    the ``judged`` calls) and recall (``met`` of the ``expected`` calls); in a turn that
+    expects no call and has checks, all ``never`` and caps, the share of them kept, from
+    ``never_counts()``: how many fail, of how many (asked only there). A verdict and a
+    result score a turn through this one function.
+
+    >>> turn_score(2, 3, 2, 2, lambda: (0, 0))
+    0.8
+    >>> turn_score(0, 1, 0, 0, lambda: (1, 4))
+    0.75
+    """
+    if not expected:
+        broken, of = never_counts()
+        if of:
+            return (of - broken) / of
+    return _f1(_ratio(matched, judged), _ratio(met, expected))
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
 def _ratio_text(numerator: int, denominator: int) -> str:
@@ -871,7 +907,7 @@ class TurnResult(TextDisplay, Record):
         precision, recall = self.precision, self.recall
         if precision is None or recall is None:
             return None
-        return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+        return _f1(precision, recall)
 
     def _never_only(self) -> bool:
         """Whether every expectation of the turn is a ``never`` or a cap (``count=0``), and
@@ -895,10 +931,11 @@ class TurnResult(TextDisplay, Record):
     def _score(self) -> float:
         """One number for the turn: its f1; in a turn of only ``never`` and caps, the share
         of them kept (what ``check_runs`` scores and ``one_of`` chooses the closest by)."""
-        if self.f1 is not None:
-            return self.f1
-        broken, of = self.never_broken or (0, 1)
-        return (of - broken) / of
+        matched, met = self._paired()
+        return turn_score(matched, self.judged_calls, met, self.expected_calls, self._never_counts)
+
+    def _never_counts(self) -> tuple[int, int]:
+        return len(self._failed_checks()), len(self.checks)
 
     def score_text(self) -> str:
         """The scores with their arithmetic: ``precision 2/3 = 0.67, recall 2/2 = 1.00, ...``,

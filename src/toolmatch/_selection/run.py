@@ -37,6 +37,7 @@ __all__ = [
     "RunAlternatives",
     "RunVerdict",
     "alternative_list",
+    "mean_score",
     "read_turns",
 ]
 
@@ -231,6 +232,16 @@ def closest(alternatives: Sequence[Sequence[TurnResult]]) -> int:
     return best
 
 
+def mean_score(scores: Sequence[float]) -> float:
+    """A run's score: the mean of its turns' scores; 1.0 with no turn on either side (such a
+    run passes).
+
+    >>> mean_score([1.0, 0.5]), mean_score([])
+    (0.75, 1.0)
+    """
+    return sum(scores) / len(scores) if scores else 1.0
+
+
 def _kept(option: TurnOption, value: Any) -> object:
     """An option's checked value as a turn keeps it: ``ignore`` as a tuple, ``tools`` as
     the ``ToolDefinition`` values read."""
@@ -343,6 +354,13 @@ class RunVerdict:
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
+    def score(self) -> float:
+        """The mean of the turns' scores (each :class:`TurnResult`'s f1, or in a turn of only
+        ``never`` and caps the share kept), judging every turn but putting none into words;
+        1.0 for a run with no turn on either side."""
+        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        return mean_score([verdict.score() for verdict in self._judged])
+
     def broken(self) -> list[tuple[int | None, int | str]]:
         """What fails in the run's turns judged so far (every turn, after :meth:`results`
         or :meth:`failed_results`), as ``(turn, expectation number or option name)``; the
@@ -419,6 +437,13 @@ class RunAlternatives:
             chosen = ChosenAlternative("case", self._number, self._count, self.passed)
             self._results = [result._chosen_from(chosen) for result in results]
         return self._results
+
+    def score(self) -> float:
+        """The chosen alternative's score, as :meth:`RunVerdict.score` gives it (the results
+        of every alternative are made to choose the closest, when none passes)."""
+        if self.passed:
+            return self._verdicts[-1].score()
+        return mean_score([result._score() for result in self.results()])
 
     def verdicts(self) -> list[_Verdict]:
         """The chosen alternative's verdicts, as :meth:`RunVerdict.verdicts` gives them."""

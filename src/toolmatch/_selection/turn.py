@@ -43,6 +43,7 @@ from toolmatch._selection.results import (
     TurnResult,
     call_text,
     indices_text,
+    turn_score,
 )
 
 if TYPE_CHECKING:
@@ -200,13 +201,27 @@ class _Verdict:
         assigned = self.assigned
         return assigned is not None and len(assigned[number] or ()) < self.demands[number]
 
-    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
-        """The checks that fail, each with its number: those :meth:`check` gives a reason."""
+    def _failed_numbers(self) -> list[int]:
+        """The numbers of the expectations that fail: those :meth:`check` gives a reason."""
         return [
-            (number, self.check(number))
+            number
             for number, met in enumerate(self.met)
             if not met or self._short(number) or number in self.out_of_order
         ]
+
+    def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
+        """The checks that fail, each with its number."""
+        return [(number, self.check(number)) for number in self._failed_numbers()]
+
+    def score(self) -> float:
+        """The turn's one number, as its result's (``TurnResult._score``) without the result:
+        what a run's score needs of a turn that passed."""
+        matched, met = self._pairs()
+        expected = self.turn.selection.expected_calls
+        return turn_score(matched, self.kept_count, met, expected, self._never_counts)
+
+    def _never_counts(self) -> tuple[int, int]:
+        return len(self._failed_numbers()), len(self.met)
 
     def _checks(self, failed: list[tuple[int, ToolCheck]]) -> tuple[ToolCheck, ...]:
         """Every check, in order, those in ``failed`` as they were made."""

@@ -732,6 +732,37 @@ def test_into_drops_the_other_lookup_entry_of_an_argument_it_widens(tmp_path: Pa
     assert toolmatch("check", spec, "-", stdin=both).stdout.endswith("3 passed, 0 failed\n")
 
 
+def test_into_drops_a_cap_and_an_other_lookup_entry_of_one_turn_together(tmp_path: Path) -> None:
+    # Both change the same ignore list: the list is written again once, the cap left out.
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+            - name: c
+              turns:
+              - expected_tools:
+                - name: {$literal: get_user}
+                  exact: true
+                  args:
+                    user_id: u1
+                exhaustive: true
+                ignore:
+                - name: {$literal: log}
+                  max_count: 1
+                - name: {$literal: get_user}
+                  args:
+                    user_id: {$not: u1}
+            """),
+        encoding="utf-8",
+    )
+    later = {"case": "c", "turns": [[call("get_user", user_id="u2"), call("log"), call("log")]]}
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 0, widened.stderr
+    text = spec.read_text(encoding="utf-8")
+    assert text.endswith("    exhaustive: true\n    ignore: [{name: {$literal: log}}]\n")
+    assert toolmatch("check", spec, "-", stdin=jsonl(later)).stdout.endswith("1 passed, 0 failed\n")
+
+
 def test_into_reports_what_it_cannot_widen_and_writes_the_rest(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(WIDENED_FROM, encoding="utf-8")

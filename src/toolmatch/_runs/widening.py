@@ -151,10 +151,11 @@ def _widen_turn(
             _widen_args(plan, where, tool, calls, how)
             widened.update((name, edit.path[-1]) for edit in plan.edits[before:])
     new: list[Any] = []
+    uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
-        _uncap_ignored(plan, path, turn, runs)
+        uncapped = _uncapped(turn, runs)
         new = _new_tools(turn, seen, runs, how)
-    _change_ignore(plan, path, turn, new, widened)
+    _change_ignore(plan, path, turn, new, widened, uncapped)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
             order = [place for found in places if (place := found[run]) is not None]
@@ -199,20 +200,22 @@ def _widen_order(
             plan.edits.append(Rekey(where, ("after",), ()))
 
 
-def _uncap_ignored(plan: Widening, path: Path, turn: Any, runs: list[list[ToolCall]]) -> None:
-    """An ``ignore`` entry's ``max_count`` that a new run goes over is dropped: the count
-    varied, and ``toolmatch record`` caps only a count that held (docs/record.md)."""
+def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
+    """The places of the ``ignore`` entries whose ``max_count`` a new run goes over: their cap
+    is dropped, since the count varied and ``toolmatch record`` caps only a count that held
+    (docs/record.md)."""
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._spec.loading import load_expected_tools
 
     ignore = turn.get("ignore")
+    uncapped: set[int] = set()
     if not isinstance(ignore, list):
-        return
+        return uncapped
     earlier: list[ExpectedTool] = []  # the entries before: what they match is theirs
     for index, item in enumerate(ignore):
         fields = {"name": item} if isinstance(item, str) else item
         if not isinstance(fields, dict):
-            return
+            return uncapped
         # The spec loaded, so the entry without its cap is an expected tool that loads.
         [pattern] = load_expected_tools(
             [{key: value for key, value in fields.items() if key != "max_count"}]
@@ -228,8 +231,9 @@ def _uncap_ignored(plan: Widening, path: Path, turn: Any, runs: list[list[ToolCa
             > cap
             for calls in runs
         ):
-            plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+            uncapped.add(index)
         earlier.append(pattern)
+    return uncapped
 
 
 def _new_tools(
@@ -260,21 +264,41 @@ def _new_tools(
 
 
 def _change_ignore(
-    plan: Widening, path: Path, turn: Any, new: list[Any], widened: set[tuple[str, object]]
+    plan: Widening,
+    path: Path,
+    turn: Any,
+    new: list[Any],
+    widened: set[tuple[str, object]],
+    uncapped: set[int],
 ) -> None:
-    """The turn's ``ignore`` gains the entries ``new``, and loses each entry of rule
+    """The turn's ``ignore`` gains the entries ``new``, its entries at ``uncapped`` lose their
+    ``max_count``, and it loses each entry of rule
     ``other-lookup`` (``{name: T, args: {K: {$not: ...}}}``) on an argument whose literal is
     widened: the new runs show that the lookups of ``T`` vary there, so a call with another
     ``K`` is one of them, not a lookup of something else (kept, the entry would hide the
     very calls the widened value accepts)."""
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
-    kept = [entry for entry in ignore or () if _other_lookup(entry) not in widened]
+    kept = [
+        (index, entry)
+        for index, entry in enumerate(ignore or ())
+        if _other_lookup(entry) not in widened
+    ]
     if ignore is not None and len(kept) < len(ignore):
-        entries = [*kept, *new]
+        # One edit rewrites the list, so the caps dropped are dropped in it.
+        entries = [
+            {key: value for key, value in entry.items() if key != "max_count"}
+            if index in uncapped
+            else entry
+            for index, entry in kept
+        ]
+        entries += new
         added = (("ignore", entries),) if entries else ()
         plan.edits.append(Rekey(path, ("ignore",), added, "exhaustive"))
-    elif new and ignore is None and "ignore" not in turn:
+        return
+    for index in sorted(uncapped):
+        plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+    if new and ignore is None and "ignore" not in turn:
         plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive"))
     elif new and ignore is not None:
         for entry in new:

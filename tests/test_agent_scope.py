@@ -148,8 +148,9 @@ def test_the_turn_option_fails_when_the_agent_made_no_such_call() -> None:
     result = check_turn([ExpectedTool("lookup")], HANDED_OFF, agent="billing")
     assert not result.passed
     assert result.first_failure() == (
-        "expectation 0: expected 1 matching call(s), got 0: no call's name contains 'lookup'; "
-        "the turn called 'lookup', 'refund', 'log'"  # the names of every call, as with ignore
+        "expectation 0: expected 1 matching call(s), got 0: no call's name contains 'lookup' "
+        "once ignored calls are left out: call 0 lookup({'order': 7}) by 'triage' left out: the "
+        "turn checks agent 'billing' only"
     )
 
 

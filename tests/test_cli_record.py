@@ -698,6 +698,46 @@ def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> No
     assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
 
 
+def test_into_keeps_the_order_that_held_when_a_new_run_reorders_an_ordered_turn(
+    tmp_path: Path,
+) -> None:
+    def run(*names: str) -> dict[str, object]:
+        return {"case": "c", "turns": [[call(name) for name in names]]}
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        toolmatch("record", "-", stdin=jsonl(run("login", "lookup", "search", "out"))).stdout
+    )
+    assert "  ordered: true\n" in spec.read_text(encoding="utf-8")
+    later = run("login", "search", "lookup", "out")
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 0, widened.stderr
+    # As record writes the order that held in every run: the spec's order and the new run's.
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: c
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: login}
+            exact: true
+            id: login
+          - name: {$literal: lookup}
+            exact: true
+            id: lookup
+            after: [login]
+          - name: {$literal: search}
+            exact: true
+            id: search
+            after: [login]
+          - name: {$literal: out}
+            exact: true
+            after: [lookup, search]
+        """)
+    swapped = run("out", "lookup", "search", "login")
+    checked = toolmatch("check", spec, "-", stdin=jsonl(later, swapped))
+    assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
+
+
 def test_into_drops_the_other_lookup_entry_of_an_argument_it_widens(tmp_path: Path) -> None:
     # Recorded with --tools from two runs that looked up u1: a lookup of another user is
     # ignored (rule other-lookup). A later run looks up u2 and logs: user_id widens, and the

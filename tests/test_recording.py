@@ -17,6 +17,7 @@ from toolmatch import ToolCall, load_test_cases
 from toolmatch._calls.definitions import read_tool_definitions
 from toolmatch._runs.recording import calls_of_run, kept_turn_count, recorded_case, recorded_spec
 from toolmatch._runs.widening import widening
+from toolmatch._spec.splicing import SpecText
 from toolmatch._spec.update_plan import apply_to_data
 from toolmatch._spec.writing import NEEDS_RUAMEL, plain_data, spec_text
 
@@ -673,3 +674,31 @@ def test_widening_never_fails_a_run_the_spec_passed(runs: Runs, more: Runs) -> N
     for run in runs:
         if len(run) == count:
             assert case.passes(run), (spec, plan.edits, run)
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(run_sets(), run_sets(), st.sampled_from([(), ["fetch"], ["fetch", "search"]]), st.booleans())
+def test_widening_a_recorded_specs_text_with_definitions_never_fails_its_runs(
+    runs: Runs, more: Runs, read_only: list[str], schemas: bool
+) -> None:
+    # Through the text, as record --into writes it: with read-only tools the spec has
+    # other-lookup entries and caps, whose edits share a turn's ignore list.
+    definitions: list[dict[str, Any]] = [{"name": name} for name in read_only]
+    if schemas:
+        definitions.append({"name": "book", "parameters": BOOK_SCHEMA})
+    tools = read_tool_definitions(definitions)
+    case = recorded_case("case", runs, tools=tools, read_only=read_only)
+    spec = SpecText("spec.yaml", written(case).encode())
+    plan = widening(spec.data, {"case": more}, tools=tools, read_only=read_only)
+    text, _, not_placed = spec.edited(plan.edits, plan.where)
+    assert not_placed == [], (spec.text, plan.edits)
+    [widened] = load_test_cases(SpecText("spec.yaml", text.encode()).data)
+    count = kept_turn_count(runs)
+    for run in runs:
+        if len(run) == count:
+            assert widened.passes(run), (spec.text, text, run)

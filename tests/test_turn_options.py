@@ -341,8 +341,8 @@ def test_an_ignored_call_satisfies_nothing() -> None:
     result = check_turn([ExpectedTool("get_weather")], calls, ignore=[ExpectedTool("get_")])
     assert not result.passed
     assert result.checks[0].unmatched_reason == (
-        "expected 1 matching call(s), got 0: no call's name contains 'get_weather'; "
-        "the turn called 'get_weather'"
+        "expected 1 matching call(s), got 0: no call's name contains 'get_weather' once ignored "
+        "calls are left out: call 0 get_weather({}) ignored by ignore[0] ExpectedTool('get_')"
     )
     assert ExpectedTool.never("get_").check(calls).unmatched_reason is not None
     assert check_turn([ExpectedTool.never("get_")], calls, ignore=[ExpectedTool(ANY)]).passed

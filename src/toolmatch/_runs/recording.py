@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 __all__ = [
     "add_comment",
     "calls_of_run",
+    "MOST_ORDERED",
+    "held_order",
     "kept_turn_count",
     "not_json",
     "recorded_case",
@@ -301,7 +303,7 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
         if lookups:
             turn.setdefault("ignore", comments.CommentedSeq()).extend(lookups)
-    if "ordered" not in turn and len(pairs) <= _MOST_ORDERED:
+    if "ordered" not in turn and len(pairs) <= MOST_ORDERED:
         _keep_held_order(tools, pairs, names)
     if not tools:
         tools.fa.set_flow_style()
@@ -362,25 +364,41 @@ def _scalar(value: object) -> bool:
 
 # More expected calls than this keep no order when it varies: the order search has its
 # bounds (docs/selection.md), and a recorded spec must pass the runs it came from.
-_MOST_ORDERED = 50
+MOST_ORDERED = 50
 
 
-def _keep_held_order(tools: Any, pairs: list[list[int]], names: list[str]) -> None:
-    """Where the runs' order varies, the order that held in every run, as ``after``
-    constraints (each expectation after those that came before it in every run, the
-    constraints implied by others left out) and the ``id`` they name."""
-    runs = range(len(pairs[0])) if pairs else range(0)
+def held_order(
+    places: Sequence[Sequence[int | None]],
+    names: Sequence[str],
+    taken: Mapping[int, str] | None = None,
+) -> tuple[dict[int, str], list[list[int]]]:
+    """The order that held in every run, ``places[i][run]`` being expectation ``i``'s call
+    in that run (``None``: no call, no evidence): for each expectation, those whose calls
+    came before its own in every run with both (the constraints implied by others left
+    out), and the ids they are named by: ``taken``'s (the ids the expectations have), else
+    the tool's name, ``name-N`` for a name already used."""
     earlier = [
-        {i for i in range(len(pairs)) if all(pairs[i][run] < pair[run] for run in runs)}
-        for pair in pairs
+        {i for i, other in enumerate(places) if _always_before(other, place)} for place in places
     ]
     after = [
         sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
     ]
-    named = {i for constraint in after for i in constraint}
-    ids: dict[int, str] = {}
-    for i in sorted(named):  # a tool called twice is two expectations: two ids
+    ids = dict(taken or {})
+    for i in sorted({i for constraint in after for i in constraint} - set(ids)):
+        # A tool called twice is two expectations: two ids.
         ids[i] = names[i] if names[i] not in ids.values() else f"{names[i]}-{i}"
+    return ids, after
+
+
+def _always_before(first: Sequence[int | None], then: Sequence[int | None]) -> bool:
+    both = [(a, b) for a, b in zip(first, then, strict=True) if a is not None and b is not None]
+    return bool(both) and all(a < b for a, b in both)
+
+
+def _keep_held_order(tools: Any, pairs: list[list[int]], names: list[str]) -> None:
+    """Where the runs' order varies, the order that held in every run, as ``after``
+    constraints and the ``id`` they name (:func:`held_order`)."""
+    ids, after = held_order(pairs, names)
     for i, tool in enumerate(tools):
         if i in ids:
             tool["id"] = ids[i]

@@ -26,7 +26,7 @@ from toolmatch._runs.loosening import (
     optional_by_definition,
     ruamel_comments,
 )
-from toolmatch._runs.recording import recorded_case
+from toolmatch._runs.recording import MOST_ORDERED, held_order, recorded_case
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._spec.writing import plain_data
@@ -161,8 +161,39 @@ def _widen_turn(
             order = [place for found in places if (place := found[run]) is not None]
             if order != sorted(order):
                 plan.edits.append(Rekey(path, ("ordered",), ()))
+                _keep_held_order(plan, path, tools, places)
                 break
     _widen_order(plan, path, tools, places)
+
+
+def _keep_held_order(
+    plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
+) -> None:
+    """An ``ordered`` turn a new run reorders keeps the order that held in the spec's order
+    and in every new run, as ``toolmatch record`` writes it (``id`` and ``after``), when
+    its expectations are as record writes them: one call of an exact name each, no order
+    constraints of their own, and at most as many as record orders."""
+    names = [name for tool in tools if (name := _exact_name(tool)) is not None]
+    if (
+        len(names) < len(tools)
+        or len(tools) > MOST_ORDERED
+        or any(
+            tool.get("count", 1) != 1 or {"max_count", "never", "before", "after"} & tool.keys()
+            for tool in tools
+        )
+    ):
+        return
+    taken = {index: tool["id"] for index, tool in enumerate(tools) if "id" in tool}
+    spec_order = [[index, *found] for index, found in enumerate(places)]
+    ids, after = held_order(spec_order, names, taken)
+    for index in range(len(tools)):
+        added: list[tuple[str, Any]] = []
+        if index in ids and index not in taken:
+            added.append(("id", ids[index]))
+        if after[index]:
+            added.append(("after", [ids[earlier] for earlier in after[index]]))
+        if added:
+            plan.edits.append(Rekey((*path, "expected_tools", index), (), tuple(added)))
 
 
 def _widen_order(

@@ -639,9 +639,12 @@ class ExpectedTool(Matcher):
             return f"at most {most} matching call{'s' if most > 1 else ''}"
         return f"between {count} and {most} matching calls"
 
-    def _no_candidate_text(self, calls: Sequence[ToolCall]) -> str:
+    def _no_candidate_text(self, calls: Sequence[ToolCall], left_out: str = "") -> str:
+        """``left_out``: the calls of its name the turn left out, in words, if any."""
         verb = "contains" if isinstance(self.name, str) else "matches"
         text = f"no call's name {verb} {self.name!r}"
+        if left_out:
+            return f"{text} once ignored calls are left out: {left_out}"
         if not calls:
             return f"{text}: the turn has no calls"
         names = list(dict.fromkeys(call.name for call in calls))

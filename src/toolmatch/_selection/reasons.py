@@ -10,7 +10,13 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation_protocol import NO_RESULT
-from toolmatch._selection.results import Candidate, closest_candidate, mismatch_summary
+from toolmatch._selection.results import (
+    Candidate,
+    IgnoredCall,
+    closest_candidate,
+    ignored_text,
+    mismatch_summary,
+)
 
 if TYPE_CHECKING:
     from toolmatch._selection.expectation_protocol import Expected
@@ -32,8 +38,10 @@ def count_reason(
     calls: Sequence[ToolCall],
     candidate_indices: Sequence[int],
     matching: Sequence[int],
+    left_out: Sequence[IgnoredCall] = (),
 ) -> tuple[str, tuple[Candidate, ...] | None]:
-    """Why an expectation's count is not met; the judged candidates, when they were needed."""
+    """Why an expectation's count is not met; the judged candidates, when they were needed.
+    ``left_out``: the calls of its name the turn left out, named when they explain it."""
     found = len(matching)
     most = expectation.max_count
     if most is not None and found > most:
@@ -41,15 +49,24 @@ def count_reason(
             return f"expected no matching call, got {found}", None
         return f"expected at most {most} matching call(s), got {found}", None
     if not candidate_indices:
-        no_candidate = expectation._no_candidate_text(calls)
+        no_candidate = expectation._no_candidate_text(calls, ignored_text(left_out))
         return f"expected {expectation.count} matching call(s), got 0: {no_candidate}", None
+    candidates = None
     if found == 0:
         candidates = tuple(
             Candidate(index, calls[index], expectation._explain_call(calls[index]))
             for index in candidate_indices
         )
-        return _closest_reason(candidates), candidates
-    return f"expected {expectation.count} matching call(s), got {found}", None
+        reason = _closest_reason(candidates)
+    else:
+        reason = f"expected {expectation.count} matching call(s), got {found}"
+    # A candidate judged explains those that do not match; one left out that would is news.
+    hidden = [item for item in left_out if expectation._call_matches(item.call)]
+    if hidden:
+        many = len(hidden) > 1
+        told = f"{len(hidden)} matching calls were" if many else "a matching call was"
+        reason += f"; {told} ignored: {ignored_text(hidden)}"
+    return reason, candidates
 
 
 def _closest_reason(candidates: Sequence[Candidate]) -> str:

@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 _SHOWN_CANDIDATES = 10
+_SHOWN_IGNORED = 3
 _MAX_JSON_DEPTH = 50
 
 
@@ -322,15 +323,7 @@ class IgnoredCall(Record):
         )
 
     def __str__(self) -> str:
-        if self.by is None:
-            return (
-                f"call {self.index} {call_text(self.call)} left out: the turn checks agent "
-                f"{_shortened(repr(self.pattern))} only"
-            )
-        return (
-            f"call {self.index} {call_text(self.call)} ignored by ignore[{self.by}] "
-            f"{_shortened(repr(self.pattern))}"
-        )
+        return _left_out_by(f"call {self.index} {call_text(self.call)}", self.by, self.pattern)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the call's index, name, args (and agent), and the pattern
@@ -343,6 +336,34 @@ class IgnoredCall(Record):
             "by": self.by,
             "pattern": repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}",
         }
+
+
+def _left_out_by(calls: str, by: int | None, pattern: object) -> str:
+    if by is None:
+        return f"{calls} left out: the turn checks agent {_shortened(repr(pattern))} only"
+    return f"{calls} ignored by ignore[{by}] {_shortened(repr(pattern))}"
+
+
+def ignored_text(ignored: Sequence[IgnoredCall]) -> str:
+    """Calls left out of a turn, a few, grouped by what left them out, a cap with the first
+    calls it leaves out: what a failed check's reason says of the calls it never saw."""
+    groups: dict[int | None, list[IgnoredCall]] = {}
+    for item in ignored[:_SHOWN_IGNORED]:
+        groups.setdefault(item.by, []).append(item)
+    parts = []
+    for by, items in groups.items():
+        shown = ", ".join(f"call {item.index} {call_text(item.call)}" for item in items)
+        pattern = items[0].pattern
+        text = _left_out_by(shown, by, pattern)
+        cap = getattr(pattern, "max_count", None) if by is not None else None
+        if cap is not None:
+            # A cap leaves out only the first calls it matches: the same call later is judged.
+            first = "the first matching call" if cap == 1 else f"the first {cap} matching calls"
+            text += f", which leaves out {first}"
+        parts.append(text)
+    if len(ignored) > _SHOWN_IGNORED:
+        parts.append(f"and {len(ignored) - _SHOWN_IGNORED} more")
+    return "; ".join(parts)
 
 
 @public

@@ -42,6 +42,7 @@ from toolmatch._selection.results import (
     ToolCheck,
     TurnResult,
     call_text,
+    ignored_text,
     indices_text,
     turn_score,
 )
@@ -162,10 +163,18 @@ class _Verdict:
         calls = self.calls
         candidate_indices, matching = self.candidates[number], self.matching[number]
         candidates: tuple[Candidate, ...] | None = None
+        no_candidate: Callable[[Sequence[ToolCall]], str] = expectation._no_candidate_text
         if self.met[number]:
             reason = None
         else:
-            reason, candidates = count_reason(expectation, calls, candidate_indices, matching)
+            # Worded only for a failure: the calls of its name the turn left out, if any.
+            left_out = self._left_out(expectation) if self.ignored else ()
+            reason, candidates = count_reason(
+                expectation, calls, candidate_indices, matching, left_out
+            )
+            if left_out and not candidate_indices:  # its lines say it only then
+                told = ignored_text(left_out)
+                no_candidate = functools.partial(expectation._no_candidate_text, left_out=told)
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []
@@ -190,10 +199,27 @@ class _Verdict:
             reason,
             expectation._explain_call,
             expectation._requirement,
-            expectation._no_candidate_text,
+            no_candidate,
             got,
             candidates,
             score,
+        )
+
+    def _ignored_call(self, index: int) -> IgnoredCall:
+        number, call = self.ignored[index], self.calls[index]
+        if number == OTHER_AGENT:
+            agent: Any = self.turn.agent  # set whenever a call is another agent's
+            return IgnoredCall(index, call, None, agent)
+        assert self.turn.ignoring is not None
+        return IgnoredCall(index, call, number, self.turn.ignoring.expectations[number])
+
+    def _left_out(self, expectation: Expected) -> tuple[IgnoredCall, ...]:
+        """The calls left out of the turn whose name ``expectation`` selects."""
+        selects, calls = expectation._selects, self.calls
+        return tuple(
+            self._ignored_call(index)
+            for index in sorted(self.ignored)
+            if selects(calls[index].name)
         )
 
     def _short(self, number: int) -> bool:
@@ -265,16 +291,7 @@ class _Verdict:
         """The turn's full result, with what the run around it found wrong here."""
         plan = self.turn
         calls = self.calls
-        ignored: tuple[IgnoredCall, ...] = ()
-        if self.ignored:
-            patterns = () if plan.ignoring is None else plan.ignoring.expectations
-            agent: Any = plan.agent  # set whenever a call is another agent's
-            ignored = tuple(
-                IgnoredCall(index, calls[index], None, agent)
-                if number == OTHER_AGENT
-                else IgnoredCall(index, calls[index], number, patterns[number])
-                for index, number in sorted(self.ignored.items())
-            )
+        ignored = tuple(map(self._ignored_call, sorted(self.ignored)))
         own = (
             self._problems()
             if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits

@@ -434,7 +434,7 @@ def _profile(spec: Path, traces: Path) -> tuple[str, list[str]]:
             + _share(stats, "_readers/reading.py", "scan_object", caller="_read_line")
             + _share(stats, "__init__.py", "loads", caller="_read_line")
         ),
-        "printing the report": _share(stats, "_cli/reports/report.py", "add"),
+        "printing the report": _share(stats, "_cli/reports/report.py", "add_all"),
     }
     shown = "; ".join(f"{label} {100 * seconds / total:.0f}%" for label, seconds in parts.items())
     # A part that took no time names a function no longer on the path: say so, not 0%.

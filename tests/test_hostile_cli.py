@@ -773,6 +773,47 @@ def test_a_file_replaced_while_workers_read_it_stops_the_run_where_it_changed(
     assert result.returncode == 2
 
 
+REWRITTEN_WHILE_CHECKED = """
+import os
+from toolmatch._runs import traces as _trace_inputs
+
+read_again = _trace_inputs.Span.read
+
+
+def read(self):
+    # Past the first task's lines, the file is rewritten in place (the same inode) once,
+    # with longer lines: the blocks there no longer hold the lines counted.
+    if self.offset + self.size > KEPT:
+        try:
+            os.close(os.open(self.path + ".rewritten", os.O_CREAT | os.O_EXCL))
+            with open(NEW, "rb") as new, open(self.path, "r+b") as file:
+                file.seek(KEPT)
+                file.write(new.read())
+        except FileExistsError:  # the other worker was first
+            pass
+    return read_again(self)
+
+
+_trace_inputs.Span.read = read
+"""
+
+
+def test_a_file_rewritten_in_place_while_workers_read_it_stops_the_run_where_it_changed(
+    spec: Path, tmp_path: Path
+) -> None:
+    traces = write_traces(tmp_path, *[SEARCH_OK] * (3 * CHUNK))
+    kept = CHUNK * len(jsonl(SEARCH_OK))
+    new = write_traces(tmp_path, *[{**SEARCH_OK, "note": "longer"}] * (2 * CHUNK), name="new")
+    script = REWRITTEN_WHILE_CHECKED.replace("KEPT", str(kept)).replace("NEW", repr(str(new)))
+    result = patched(script, "check", spec, traces, "--jobs", "2")
+    assert result.stdout.splitlines() == passes(CHUNK)
+    assert result.stderr == (
+        f"toolmatch: cannot read the traces {traces}: the file changed while it was checked; "
+        f"the lines from line {CHUNK + 1} on were not checked\n"
+    )
+    assert result.returncode == 2
+
+
 CTRL_C_BEFORE_WRITING = """
 from toolmatch._cli.reports import report as _report
 

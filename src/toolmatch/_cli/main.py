@@ -463,8 +463,7 @@ def _run(
     try:
         try:
             for batch in batches:
-                for outcome in batch:
-                    report.add(outcome)
+                report.add_all(batch)
                 report.flush()
                 if progress is not None:
                     progress.update(report.tally.passed + report.tally.failed, reading)

@@ -27,7 +27,7 @@ from toolmatch._runs.envelope import RecordError
 from toolmatch._runs.json_text import DECLINED, fast_loads
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Iterator
+    from collections.abc import Callable, Collection, Iterator
     from typing import IO, Any
 
     # A piece of TRACES read: the number of its first record, how many numbers it takes,
@@ -248,7 +248,7 @@ class _Kind(NamedTuple):
 class _LinesFile(NamedTuple):
     lines: IO[bytes]
     packed: IO[bytes] | None  # under gzip, the file on disk, whose position the progress shows
-    at: str | None = None  # the file on disk, when its lines can be read again from it
+    at: tuple[str, tuple[int, int]] | None = None  # the file on disk its lines are read from
 
     def close(self) -> None:
         self.lines.close()
@@ -288,66 +288,83 @@ def _read_lines(
 class Span:
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
-    copying them to it through a pipe; ``crc`` is the CRC-32 of the bytes counted, so that
-    a file replaced or rewritten meanwhile, even with lines as long, is found out. Its
-    lines compute it when they are sent (``None`` until then): one process never pays it.
+    copying them to it through a pipe, and finds out a file replaced meanwhile (by its
+    device and inode, ``file``), cut short, or rewritten so that the lines counted are no
+    longer there (not as many, or not whole). The main process never reads the bytes again.
 
-    >>> Span("runs.jsonl", 0, 4096, 3, 0x1234).lines
+    >>> Span("runs.jsonl", (2049, 1234), 0, 4096, 3).lines
     3
     """
 
     # A plain class: a NamedTuple costs a compile at import time.
-    __slots__ = ("crc", "lines", "offset", "path", "size")
+    __slots__ = ("file", "lines", "offset", "path", "size")
 
-    def __init__(self, path: str, offset: int, size: int, lines: int, crc: int | None) -> None:
-        self.path, self.offset, self.size, self.lines, self.crc = path, offset, size, lines, crc
+    def __init__(
+        self, path: str, file: tuple[int, int], offset: int, size: int, lines: int
+    ) -> None:
+        self.path, self.file, self.offset, self.size, self.lines = path, file, offset, size, lines
 
-    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int | None]]:
-        return Span, (self.path, self.offset, self.size, self.lines, self.crc)
+    def __reduce__(self) -> tuple[type[Span], tuple[str, tuple[int, int], int, int, int]]:
+        return Span, (self.path, self.file, self.offset, self.size, self.lines)
 
     def read(self) -> Lines:
-        """The lines again; ``OSError`` when the file no longer holds the bytes counted."""
+        """The lines again; ``OSError`` when the file no longer holds the lines counted."""
         with open(self.path, "rb") as file:
-            file.seek(self.offset)
-            data = file.read(self.size)
-        if len(data) != self.size or zlib.crc32(data) != self.crc:
+            status = os.fstat(file.fileno())
+            before = self.offset > 0  # the byte before the block, which ends a line
+            file.seek(self.offset - before)
+            data = file.read(self.size + before)
+        if before:
+            before = data[:1] != b"\n"
+            data = data[1:]
+        lines = BytesIO(data).readlines()
+        if (
+            before
+            or (status.st_dev, status.st_ino) != self.file
+            or len(data) != self.size
+            or len(lines) != self.lines
+        ):
             raise OSError("the file changed while it was checked")
-        return Lines(BytesIO(data).readlines(), len(data))
+        return Lines(lines, self.size)
 
 
-class Lines(list):  # type: ignore[type-arg]  # of bytes
+class Lines:
     """A block of JSON Lines read at once: each line's bytes, blank ones too, their
     ``size`` in bytes, and, read from a file on disk, where they are (its :class:`Span`,
-    which is what it pickles as).
+    which is what it pickles as: the main process sends a worker no bytes of it).
 
-    >>> Lines([b'{"case": "a"}\\n', b"\\n"], 15)
+    >>> list(Lines([b'{"case": "a"}\\n', b"\\n"], 15))
     [b'{"case": "a"}\\n', b'\\n']
     """
 
-    __slots__ = ("size", "span")
+    # Not a list: a list's subclass copies the lines it is made of.
+    __slots__ = ("lines", "size", "span")
 
-    def __init__(self, lines: Iterable[bytes], size: int, span: Span | None = None) -> None:
-        super().__init__(lines)
+    def __init__(self, lines: list[bytes], size: int, span: Span | None = None) -> None:
+        self.lines = lines
         self.size = size
         self.span = span
 
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
     def __reduce__(self) -> tuple[Any, ...]:
         span = self.span
-        if span is None:
-            return Lines, (list(self), self.size)
-        if span.crc is None:  # sent to a worker: the bytes it must find again
-            span.crc = _crc(self)
-        return span.__reduce__()
+        return (Lines, (self.lines, self.size)) if span is None else span.__reduce__()
 
     def split(self, count: int) -> tuple[Lines, Lines]:
         """The first ``count`` lines and the rest, each with its place in the file."""
-        first = self[:count]
+        first = self.lines[:count]
         taken = sum(map(len, first))
-        head, tail = Lines(first, taken), Lines(self[count:], self.size - taken)
+        head, tail = Lines(first, taken), Lines(self.lines[count:], self.size - taken)
         span = self.span
         if span is not None:
-            head.span = Span(span.path, span.offset, taken, count, None)
-            tail.span = Span(span.path, span.offset + taken, tail.size, span.lines - count, None)
+            path, file, offset = span.path, span.file, span.offset
+            head.span = Span(path, file, offset, taken, count)
+            tail.span = Span(path, file, offset + taken, tail.size, span.lines - count)
         return head, tail
 
 
@@ -362,11 +379,6 @@ class Rows(list):  # type: ignore[type-arg]  # of records
     __slots__ = ()
 
 
-def _crc(lines: list[bytes]) -> int:
-    # One pass over a copy: crc32 called once per line costs more than joining them.
-    return zlib.crc32(b"".join(lines))
-
-
 # Bytes asked of a file at a time. A block holds the whole lines of what one read gave, so
 # a --jobs task is a few blocks, not an object per line, and a pipe's lines are judged as
 # they come: a read gives what is there.
@@ -378,26 +390,26 @@ def _line_blocks(
     path: str,
     reading: TracesSource,
     packed: IO[bytes] | None = None,
-    at: str | None = None,  # the file on disk the lines may be read again from
+    at: tuple[str, tuple[int, int]] | None = None,  # the file on disk they are read from
 ) -> Iterator[Block]:
     start = reading.bytes
     offset = 0
     pieces: list[bytes] = []  # a line read only in part so far
 
-    def counted(read: list[bytes]) -> Block:
+    def counted(lines: list[bytes], size: int) -> Block:
         nonlocal offset
         first = reading.lines + 1
-        reading.lines += len(read)
-        size = sum(map(len, read))
-        span = None if at is None else Span(at, offset, size, len(read), None)
-        lines = Lines(read, size, span)
+        count = len(lines)
+        reading.lines += count
+        span = None if at is None else Span(*at, offset, size, count)
         offset += size
         if packed is None:
             reading.bytes += size
         else:
             reading.bytes = start + packed.tell()
-        return first, len(lines), lines
+        return first, count, Lines(lines, size, span)
 
+    carried = 0  # the bytes of pieces
     try:
         while True:
             data = file.read1(_BLOCK)  # type: ignore[attr-defined]  # a buffered reader
@@ -405,20 +417,25 @@ def _line_blocks(
                 break
             if data.find(b"\n") < 0:  # the middle of a line longer than a read
                 pieces.append(data)
+                carried += len(data)
                 continue
-            # BytesIO shares the bytes and finds line ends as readline does (memchr);
-            # bytes.split and bytes.count go a byte at a time.
+            # BytesIO shares the bytes and finds line ends as readline does (memchr):
+            # splitting costs less than bytes.count, which goes a byte at a time.
             lines = BytesIO(data).readlines()
+            size = carried + len(data)
             if pieces:
                 pieces.append(lines[0])
                 lines[0] = b"".join(pieces)
                 pieces.clear()
+                carried = 0
             if lines[-1][-1] != _NEWLINE:
-                pieces.append(lines.pop())
-            if lines:
-                yield counted(lines)
+                rest = lines.pop()
+                pieces.append(rest)
+                carried = len(rest)
+                size -= carried
+            yield counted(lines, size)
         if pieces:  # the last line has no newline
-            yield counted([b"".join(pieces)])
+            yield counted([b"".join(pieces)], carried)
     except _READ_ERRORS as error:
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
@@ -428,9 +445,11 @@ def _line_blocks(
 _NEWLINE = ord("\n")
 
 
-def _on_disk(file: IO[bytes], path: str) -> str | None:
-    """``path`` when ``file`` is a regular file, which a worker can read again."""
-    return path if stat.S_ISREG(os.fstat(file.fileno()).st_mode) else None
+def _on_disk(file: IO[bytes], path: str) -> tuple[str, tuple[int, int]] | None:
+    """``path`` and its device and inode when ``file`` is a regular file, which a worker can
+    read again."""
+    status = os.fstat(file.fileno())
+    return (path, (status.st_dev, status.st_ino)) if stat.S_ISREG(status.st_mode) else None
 
 
 def lines_of(first: int, block: Lines) -> Iterator[tuple[int, bytes]]:

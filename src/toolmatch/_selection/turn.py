@@ -75,6 +75,7 @@ class _Turn:
         "agent",
         "_agent_matches",
         "after",
+        "json_template",
     )
 
     def __init__(
@@ -107,6 +108,8 @@ class _Turn:
         self._agent_matches = None if agent is None else as_matcher(agent).__eq__
         # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
+        # What its rows of --format json share, written on first use (_selection/json_rows.py).
+        self.json_template: Any = None
         if after is not None:
             self.distinct = True
             if exhaustive and any(selection.extras):

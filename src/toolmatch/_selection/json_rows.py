@@ -22,7 +22,7 @@ from toolmatch._selection.results import jsonable
 from toolmatch._selection.turn import OTHER_AGENT
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
@@ -37,6 +37,8 @@ _MAX_JSON_DEPTH = 50  # as jsonable's
 _string = encode_basestring_ascii
 _PASSED_SCORE = '{"numerator": 1, "denominator": 1, "value": 1.0}'
 _BOOL = {True: "true", False: "false"}
+# How many layouts of passed turns a spec turn keeps: runs of many shapes keep the first.
+_KEPT_LAYOUTS = 512
 
 
 def value_json(value: Any, depth: int = 0) -> str:
@@ -54,6 +56,8 @@ def value_json(value: Any, depth: int = 0) -> str:
                 parts.append(f"{_string(key)}: {_string(item)}")
             elif kind is int:
                 parts.append(f"{_string(key)}: {int.__repr__(item)}")
+            elif kind is float and math.isfinite(item):
+                parts.append(f"{_string(key)}: {float.__repr__(item)}")
             else:
                 parts.append(f"{_string(key)}: {value_json(item, depth + 1)}")
         return f"{{{', '.join(parts)}}}"
@@ -104,7 +108,7 @@ class _Template:
     expectation's check up to its ``matching_call_indices``, passed and failed (its own
     keys, ``expected_tool`` to ``args_asserted``, in between)."""
 
-    __slots__ = ("options", "passed", "failed")
+    __slots__ = ("options", "passed", "failed", "layouts")
 
     def __init__(self, turn: _Turn) -> None:
         options = {
@@ -121,6 +125,8 @@ class _Template:
         ]
         self.passed = [f'{{"passed": true, {head}, "matching_call_indices": [' for head in heads]
         self.failed = [f'{{"passed": false, {head}, "matching_call_indices": [' for head in heads]
+        # The layouts of its passed turns, by their verdicts' indices (see _turn).
+        self.layouts: dict[tuple[object, ...], _Layout] = {}
 
 
 def _template(turn: _Turn) -> _Template:
@@ -184,39 +190,69 @@ def _candidate(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -> st
     )
 
 
-def _passed_check(verdict: _Verdict, number: int, head: str) -> str:
+class _Layout:
+    """A turn's text less its candidates' (``texts``, one more than ``slots``): each slot
+    is a candidate's call index, and the function explaining why the call does not match
+    its expectation, or None when it does. A passed turn's layout is the same for every
+    run whose verdict has the same indices: :func:`_turn` keeps it per spec turn."""
+
+    __slots__ = ("texts", "slots", "_written")
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.slots: list[tuple[int, Callable[[ToolCall], tuple[Mismatch, ...]] | None]] = []
+        self._written: list[str] = []
+
+    def write(self, text: str) -> None:
+        self._written.append(text)
+
+    def slot(self, index: int, explain: Callable[[ToolCall], tuple[Mismatch, ...]] | None) -> None:
+        self.texts.append("".join(self._written))
+        self._written = []
+        self.slots.append((index, explain))
+
+    def done(self) -> _Layout:
+        self.texts.append("".join(self._written))
+        self._written = []
+        return self
+
+    def fill(self, calls: Sequence[ToolCall]) -> str:
+        """The turn's text, with the candidates of ``calls`` in the slots."""
+        texts = self.texts
+        parts = [texts[0]]
+        for (index, explain), text in zip(self.slots, texts[1:]):  # noqa: B905  # one longer
+            call = calls[index]
+            parts.append(_candidate(index, call, () if explain is None else explain(call)))
+            parts.append(text)
+        return "".join(parts)
+
+
+def _passed_check(layout: _Layout, verdict: _Verdict, number: int, head: str) -> None:
     """Expectation ``number``'s check, passed, as ``ToolCheck.as_dict`` gives it."""
     matching = verdict.matching[number]
     every = verdict.assigned
+    first = str(matching[0]) if matching else "null"
+    layout.write(f'{head}{_indices(matching)}], "matched_call_index": {first}')
     if every is None:
-        middle = _PASSED_TAIL
+        layout.write(_PASSED_TAIL)
     else:
-        middle = (
+        layout.write(
             f', "assigned_call_indices": [{_indices(every[number] or ())}], '
             f'"unmatched_reason": null, "score": {_PASSED_SCORE}, "candidates": ['
         )
-    calls = verdict.calls
-    indices = verdict.candidates[number]
-    if len(indices) == len(matching):  # every candidate matches
-        candidates = [_candidate(index, calls[index], ()) for index in indices]
-    else:
-        explain = verdict.turn.selection.expectations[number]._explain_call
-        matched = set(matching)
-        candidates = [
-            _candidate(index, calls[index], () if index in matched else explain(calls[index]))
-            for index in indices
-        ]
-    first = str(matching[0]) if matching else "null"
-    return (
-        f'{head}{_indices(matching)}], "matched_call_index": {first}'
-        f"{middle}{', '.join(candidates)}]}}"
-    )
+    explain = verdict.turn.selection.expectations[number]._explain_call
+    matched = set(matching)
+    for position, index in enumerate(verdict.candidates[number]):
+        if position:
+            layout.write(", ")
+        layout.slot(index, None if index in matched else explain)
+    layout.write("]}")
 
 
-def _failed_check(verdict: _Verdict, number: int, head: str) -> str:
+def _failed_check(layout: _Layout, verdict: _Verdict, number: int, head: str) -> None:
     """Expectation ``number``'s check, failed: its reason, score and the candidates judged
     for them, as the result makes them."""
-    check = verdict.check(number)
+    check = dict(verdict._failed_checks())[number]
     matching = check.matching_call_indices
     assigned = check.assigned_call_indices
     own = "null" if assigned is None else f"[{_indices(assigned)}]"
@@ -225,7 +261,7 @@ def _failed_check(verdict: _Verdict, number: int, head: str) -> str:
         _candidate(candidate.index, candidate.call, candidate.mismatches)
         for candidate in check.candidates
     ]
-    return (
+    layout.write(
         f'{head}{_indices(matching)}], "matched_call_index": '
         f'{str(matching[0]) if matching else "null"}, "assigned_call_indices": {own}, '
         f'"unmatched_reason": {_raw(check.unmatched_reason)}, '
@@ -258,16 +294,16 @@ def _chosen(chosen: ChosenAlternative) -> str:
     )
 
 
-def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str:
-    """Turn ``number``'s result, as ``TurnResult.as_dict`` gives it."""
+def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> _Layout:
+    """Turn ``number``'s result as ``TurnResult.as_dict`` gives it, less its candidates when
+    they need no words of their failure; ``chosen``: the alternatives it is from."""
     plan = verdict.turn
     template = _template(plan)
     count = len(verdict.matching)
+    layout = _Layout()
     if verdict.passed:  # nothing failed: no check, no problem (the engine's verdict)
         problems: list[str] = []
         failed: list[int] = []
-        passed = template.passed
-        checks = [_passed_check(verdict, index, passed[index]) for index in range(count)]
     else:
         problems = (
             verdict._problems()
@@ -277,13 +313,6 @@ def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str
         if verdict.over is not None:
             problems.append(verdict.over)
         failed = verdict._failed_numbers()
-        failing = set(failed)
-        checks = [
-            _failed_check(verdict, index, template.failed[index])
-            if index in failing
-            else _passed_check(verdict, index, template.passed[index])
-            for index in range(count)
-        ]
     reason = verdict.reason
     expected = plan.selection.expected_calls
     if not expected and count:  # no call expected: the never count instead of the pairing
@@ -298,21 +327,56 @@ def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str
             f'"precision": {_ratio(matched, judged)}, "recall": {_ratio(met, expected)}, '
             f'"f1": {_f1(matched, judged, met, expected)!r}'
         )
-    chosen = [] if case is None else [case]
-    turn_chosen: ChosenAlternative | None = getattr(verdict, "chosen", None)
-    if turn_chosen is not None:
-        chosen.append(turn_chosen)
-    alternatives = f', "alternatives": [{", ".join(map(_chosen, chosen))}]' if chosen else ""
     passes = reason is None and not problems and not failed
-    return (
+    layout.write(
         f'{{"passed": {"true" if passes else "false"}, "turn": {number}, '
         f'"reason": {"null" if reason is None else _raw(reason)}, '
         f'"problems": [{", ".join(map(_raw, problems))}], {template.options}, '
         f'"call_count": {len(verdict.calls)}, '
         f'"ignored": [{_ignored(verdict) if verdict.ignored else ""}], '
         f'"unexpected_call_indices": [{_indices(verdict.unexpected)}], {scores}, '
-        f'"checks": [{", ".join(checks)}]{alternatives}}}'
+        '"checks": ['
     )
+    failing = set(failed)
+    for index in range(count):
+        if index:
+            layout.write(", ")
+        if index in failing:
+            _failed_check(layout, verdict, index, template.failed[index])
+        else:
+            _passed_check(layout, verdict, index, template.passed[index])
+    layout.write("]")
+    if chosen:
+        layout.write(f', "alternatives": [{", ".join(map(_chosen, chosen))}]')
+    layout.write("}")
+    return layout.done()
+
+
+def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str:
+    """Turn ``number``'s result, as ``TurnResult.as_dict`` gives it."""
+    chosen = [] if case is None else [case]
+    turn_chosen = verdict.chosen
+    if turn_chosen is not None:
+        chosen.append(turn_chosen)
+    if not verdict.passed or verdict.ignored:  # words, or calls left out: this run's own
+        return _layout(verdict, number, chosen).fill(verdict.calls)
+    # A passed turn's text is its indices' and its calls': the same indices, the same layout.
+    assigned = verdict.assigned
+    key = (
+        number,
+        len(verdict.calls),
+        tuple(map(tuple, verdict.matching)),
+        tuple(map(tuple, verdict.candidates)),
+        None if assigned is None else tuple(tuple(got or ()) for got in assigned),
+        tuple((each.of, each.number, each.count, each.passed) for each in chosen),
+    )
+    layouts = _template(verdict.turn).layouts
+    layout = layouts.get(key)
+    if layout is None:
+        layout = _layout(verdict, number, chosen)
+        if len(layouts) < _KEPT_LAYOUTS:
+            layouts[key] = layout
+    return layout.fill(verdict.calls)
 
 
 def run_json(verdict: RunVerdict | RunAlternatives) -> str:

@@ -197,15 +197,15 @@ class _Alternatives:
 
 
 def _chosen(verdict: _Verdict, chosen: ChosenAlternative) -> _Verdict:
-    # A verdict has no slots: the choice rides on it until its result is made (_result).
-    verdict.chosen = chosen  # type: ignore[attr-defined]
+    # The choice rides on the verdict until its result is made (_result).
+    verdict.chosen = chosen
     return verdict
 
 
 def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
     """A verdict's result, noted with the alternative it is from, if any."""
     result = verdict.result(turn)
-    chosen: ChosenAlternative | None = getattr(verdict, "chosen", None)
+    chosen = verdict.chosen
     return result if chosen is None else result._chosen_from(chosen)
 
 
@@ -375,7 +375,7 @@ class RunVerdict:
                 if (None, "turns") not in case:
                     case.append((None, "turns"))
                 continue
-            if getattr(verdict, "chosen", None) is not None:
+            if verdict.chosen is not None:
                 # Runs may choose different alternatives: the check is the turn's one_of.
                 broken.append((number, "one_of"))
             else:

@@ -166,20 +166,25 @@ def _mismatches(mismatches: Sequence[Mismatch]) -> str:
 
 def _candidate(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -> str:
     """A candidate, as ``Candidate.as_dict`` gives it."""
-    name, id_ = call.name, call.id
+    name, id_, error, result, failed = (
+        call.name,
+        call.id,
+        call.parse_error,
+        call.result,
+        call.failed,
+    )
     head = (
         f'{{"index": {index}, "name": {_string(name) if type(name) is str else _raw(name)}, '
         f'"args": {value_json(call.args)}, '
         f'"id": {_string(id_) if type(id_) is str else _raw(id_)}'
     )
-    error, result, failed = call.parse_error, call.result, call.failed
     if (
-        not mismatches
-        and error is None
+        error is None
         and result is None
         and failed is None
         and call.agent is None
         and call.status is None
+        and not mismatches
     ):
         return head + _PLAIN_TAIL
     return (
@@ -196,31 +201,38 @@ class _Layout:
     its expectation, or None when it does. A passed turn's layout is the same for every
     run whose verdict has the same indices: :func:`_turn` keeps it per spec turn."""
 
-    __slots__ = ("texts", "slots", "_written")
+    __slots__ = ("first", "slots", "_written")
 
     def __init__(self) -> None:
-        self.texts: list[str] = []
-        self.slots: list[tuple[int, Callable[[ToolCall], tuple[Mismatch, ...]] | None]] = []
+        self.first = ""  # the text before the first slot
+        # Each slot, with the text after it.
+        self.slots: list[tuple[int, Callable[[ToolCall], tuple[Mismatch, ...]] | None, str]] = []
         self._written: list[str] = []
 
     def write(self, text: str) -> None:
         self._written.append(text)
 
     def slot(self, index: int, explain: Callable[[ToolCall], tuple[Mismatch, ...]] | None) -> None:
-        self.texts.append("".join(self._written))
-        self._written = []
-        self.slots.append((index, explain))
+        self._end()
+        self.slots.append((index, explain, ""))
 
     def done(self) -> _Layout:
-        self.texts.append("".join(self._written))
-        self._written = []
+        self._end()
         return self
+
+    def _end(self) -> None:
+        text = "".join(self._written)
+        self._written = []
+        if self.slots:
+            index, explain, _ = self.slots[-1]
+            self.slots[-1] = (index, explain, text)
+        else:
+            self.first = text
 
     def fill(self, calls: Sequence[ToolCall]) -> str:
         """The turn's text, with the candidates of ``calls`` in the slots."""
-        texts = self.texts
-        parts = [texts[0]]
-        for (index, explain), text in zip(self.slots, texts[1:]):  # noqa: B905  # one longer
+        parts = [self.first]
+        for index, explain, text in self.slots:
             call = calls[index]
             parts.append(_candidate(index, call, () if explain is None else explain(call)))
             parts.append(text)
@@ -355,9 +367,8 @@ def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> 
 def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str:
     """Turn ``number``'s result, as ``TurnResult.as_dict`` gives it."""
     chosen = [] if case is None else [case]
-    turn_chosen = verdict.chosen
-    if turn_chosen is not None:
-        chosen.append(turn_chosen)
+    if verdict.chosen is not None:
+        chosen.append(verdict.chosen)
     if not verdict.passed or verdict.ignored:  # words, or calls left out: this run's own
         return _layout(verdict, number, chosen).fill(verdict.calls)
     # A passed turn's text is its indices' and its calls': the same indices, the same layout.
@@ -368,7 +379,7 @@ def _turn(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str
         tuple(map(tuple, verdict.matching)),
         tuple(map(tuple, verdict.candidates)),
         None if assigned is None else tuple(tuple(got or ()) for got in assigned),
-        tuple((each.of, each.number, each.count, each.passed) for each in chosen),
+        *((each.of, each.number, each.count, each.passed) for each in chosen),
     )
     layouts = _template(verdict.turn).layouts
     layout = layouts.get(key)

@@ -6,7 +6,6 @@ all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
 from toolmatch._core.describe import join_path, short_repr, type_name
@@ -15,6 +14,7 @@ from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
 from toolmatch._selection.groups import item_paths
+from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
 from toolmatch._selection.run import ExpectedTurn, OneOfTurns
 from toolmatch._spec.loading import TestCase, judge_case
@@ -140,12 +140,10 @@ class Judge:
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
             return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
-        results = verdict.results()  # the same calls, read once
-        passed = verdict.passed
-        details, message = ([], "") if passed else failure_lines(results, case)
-        body = json.dumps({"passed": passed, "turns": [result.as_dict() for result in results]})
-        if passed:
-            return (PASS, number, name, details, message, body, ())
+        body = run_json(verdict)  # the same calls, read once
+        if verdict.passed:
+            return (PASS, number, name, _NO_DETAILS, "", body, ())
+        details, message = failure_lines(verdict.failed_results(), case)
         return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
 
 

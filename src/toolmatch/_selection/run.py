@@ -197,15 +197,15 @@ class _Alternatives:
 
 
 def _chosen(verdict: _Verdict, chosen: ChosenAlternative) -> _Verdict:
-    # A verdict has no slots: the choice rides on it until its result is made (_result).
-    verdict.chosen = chosen  # type: ignore[attr-defined]
+    # The choice rides on the verdict until its result is made (_result).
+    verdict.chosen = chosen
     return verdict
 
 
 def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
     """A verdict's result, noted with the alternative it is from, if any."""
     result = verdict.result(turn)
-    chosen: ChosenAlternative | None = getattr(verdict, "chosen", None)
+    chosen = verdict.chosen
     return result if chosen is None else result._chosen_from(chosen)
 
 
@@ -375,7 +375,7 @@ class RunVerdict:
                 if (None, "turns") not in case:
                     case.append((None, "turns"))
                 continue
-            if getattr(verdict, "chosen", None) is not None:
+            if verdict.chosen is not None:
                 # Runs may choose different alternatives: the check is the turn's one_of.
                 broken.append((number, "one_of"))
             else:
@@ -396,9 +396,13 @@ class RunVerdict:
 
     def verdicts(self) -> list[_Verdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
-        words: what ``check --coverage`` counts."""
+        words: what ``check --coverage`` counts and ``--format json`` writes."""
         _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return self._judged
+
+    def chosen(self) -> ChosenAlternative | None:
+        """Which of the case's alternatives the verdicts are from: None, it has none."""
+        return None
 
 
 class RunAlternatives:
@@ -450,6 +454,13 @@ class RunAlternatives:
         if not self.passed:
             self.results()  # the closest is chosen by the results' scores
         return self._verdicts[self._number if not self.passed else -1].verdicts()
+
+    def chosen(self) -> ChosenAlternative:
+        """Which of the case's alternatives :meth:`verdicts` and :meth:`results` are from."""
+        if self.passed:
+            return ChosenAlternative("case", len(self._verdicts) - 1, self._count, True)
+        self.results()  # the closest is chosen by the results' scores
+        return ChosenAlternative("case", self._number, self._count, False)
 
     def broken(self) -> list[tuple[int | None, int | str]]:
         """What fails, as :meth:`RunVerdict.broken` gives it: the case's ``one_of``, since

@@ -38,6 +38,7 @@ from toolmatch._selection.reasons import (
 )
 from toolmatch._selection.results import (
     Candidate,
+    ChosenAlternative,
     IgnoredCall,
     ToolCheck,
     TurnResult,
@@ -76,6 +77,7 @@ class _Turn:
         "agent",
         "_agent_matches",
         "after",
+        "json_template",
     )
 
     def __init__(
@@ -108,6 +110,8 @@ class _Turn:
         self._agent_matches = None if agent is None else as_matcher(agent).__eq__
         # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
+        # What its rows of --format json share, written on first use (_selection/json_rows.py).
+        self.json_template: Any = None
         if after is not None:
             self.distinct = True
             if exhaustive and any(selection.extras):
@@ -136,6 +140,9 @@ class _Verdict:
     reason: str | None = None  # the turn is missing on one side of the run
     over: str | None = None  # the run's calls go over its max_calls at this turn
     passed = False
+    # Which of a turn's alternatives this is (one_of), set by the turn around it.
+    chosen: ChosenAlternative | None = None
+    failed_checks: list[tuple[int, ToolCheck]] | None = None  # made when first asked
 
     def __init__(
         self,
@@ -236,8 +243,14 @@ class _Verdict:
         ]
 
     def _failed_checks(self) -> list[tuple[int, ToolCheck]]:
-        """The checks that fail, each with its number."""
-        return [(number, self.check(number)) for number in self._failed_numbers()]
+        """The checks that fail, each with its number: made once, for the result and the
+        JSON row of a run alike (``--format json`` writes both)."""
+        made = self.failed_checks
+        if made is None:
+            made = self.failed_checks = [
+                (number, self.check(number)) for number in self._failed_numbers()
+            ]
+        return made
 
     def score(self) -> float:
         """The turn's one number, as its result's (``TurnResult._score``) without the result:

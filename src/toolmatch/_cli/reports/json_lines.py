@@ -33,6 +33,7 @@ class JsonLines(Format):
         self.pending = output.pending
         # Reading a directory, each row says its file.
         self.directory = reading.directory
+        self.names: dict[str, str] = {}  # each case's name as JSON
 
     def _where(self, place: Place) -> dict[str, object]:
         """A row's place: its line, row or item, after its file when reading a directory."""
@@ -42,8 +43,16 @@ class JsonLines(Format):
 
     def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
         assert place is not None
-        head = json.dumps({"type": "case", "case": name, "run": run, **self._where(place)})
-        self.pending.append(f"{head[:-1]}, {body[1:]}\n" if body else f"{head}\n")
+        # As json.dumps writes {"type": "case", "case": name, "run": run, **_where(place)},
+        # the case's name written once: this runs for every run.
+        case = self.names.get(name)
+        if case is None:
+            case = self.names[name] = json.dumps(name)
+        where = f'"file": {json.dumps(place.file)}, ' if self.directory else ""
+        head = (
+            f'{{"type": "case", "case": {case}, "run": {run}, {where}"{place.unit}": {place.number}'
+        )
+        self.pending.append(f"{head}, {body[1:]}\n" if body else f"{head}}}\n")
 
     def failed(
         self,

@@ -39,8 +39,13 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         return
     legacy = data.get("function_call")
     if "tool_calls" in data or "invalid_tool_calls" in data:
-        _entries(data.get("tool_calls"), f"{where}.tool_calls", reading)
-        _entries(data.get("invalid_tool_calls"), f"{where}.invalid_tool_calls", reading)
+        # A key's place is written only for a list there to read (this runs per message).
+        entries = data.get("tool_calls")
+        if entries is not None:
+            _entries(entries, f"{where}.tool_calls", reading)
+        entries = data.get("invalid_tool_calls")
+        if entries is not None:
+            _entries(entries, f"{where}.invalid_tool_calls", reading)
         if legacy is not None:
             _legacy_function_call(legacy, where, reading)
         return
@@ -97,8 +102,6 @@ def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) ->
 
 
 def _entries(value: object, where: str, reading: Reading) -> None:
-    if value is None:
-        return
     entries = value if type(value) is list else as_data(value)
     if not isinstance(entries, (list, tuple)):
         raise wrong_shape(where, "a list", entries)

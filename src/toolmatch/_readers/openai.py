@@ -104,7 +104,9 @@ def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -
     if item_id is not None:  # _first_item, inline: this runs once per call read
         key = (item_id, call_id)
         seen = reading.item_ids
-        if key in seen:
+        if seen is None:
+            seen = reading.item_ids = set()
+        elif key in seen:
             return
         seen.add(key)
     reading.call(data.get("name"), data.get("arguments"), call_id, where)
@@ -162,9 +164,12 @@ def _first_item(data: Mapping[str, Any], reading: Reading) -> bool:
     if item_id is None:
         return True
     key = (item_id, _call_id(data))
-    if key in reading.item_ids:
+    seen = reading.item_ids
+    if seen is None:
+        seen = reading.item_ids = set()
+    elif key in seen:
         return False
-    reading.item_ids.add(key)
+    seen.add(key)
     return True
 
 

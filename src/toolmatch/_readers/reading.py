@@ -135,8 +135,9 @@ class Reading:
         # Message id -> whether it was seen whole (True) or only in chunks (False).
         self._message_ids: dict[str, bool] | None = None
         # The ids of the whole items read (Responses call items): each counts once. Looked
-        # up by the readers directly, once per item read: no method call (B6).
-        self.item_ids: set[object] = set()
+        # up by the readers directly, once per item read: no method call (B6). Made on
+        # first use, as the others: most turns hold no such item.
+        self.item_ids: set[object] | None = None
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
 

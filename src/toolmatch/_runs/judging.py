@@ -118,7 +118,9 @@ class Judge:
         # From here on the line is its case's run: whatever goes wrong, it is reported once,
         # as this run's error, and the case is not missing.
         try:
-            turns = turns_value(run["turns"])
+            turns = run["turns"]
+            if type(turns) is not list:  # a list is read as it is: no call for most runs
+                turns = turns_value(turns)
             if self.python is not None:
                 turns = self.python(turns)
             return self._verdict(number, name, case, turns)

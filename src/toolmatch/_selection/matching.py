@@ -4,6 +4,7 @@ the one pass over the calls that every verdict starts from (docs/selection.md)."
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from operator import attrgetter
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -19,6 +20,8 @@ __all__ = ["_Selection", "match_turn", "numbered"]
 
 _MISSING: Any = object()
 _NAMES_REMEMBERED = 4096
+_LONGEST_REMEMBERED = 64  # calls in a turn whose names are remembered: memory stays flat
+_name_of = attrgetter("name")
 _NO_LIMIT = 2**62  # more calls than any turn holds
 
 
@@ -41,6 +44,7 @@ class _Selection:
         "plans",
         "_selects",
         "_known",
+        "_by_names",
     )
 
     def __init__(self, expectations: Sequence[Expected], *, use_index: bool = True) -> None:
@@ -74,6 +78,10 @@ class _Selection:
         ]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
+        # A turn's tool names in call order -> each expectation's candidates among them.
+        # Runs of one case mostly repeat a few sequences of names: a turn's candidates are
+        # then one lookup, not a step per call and expectation.
+        self._by_names: dict[tuple[str, ...], tuple[tuple[int, ...], ...]] = {}
 
     def selecting(self, name: str) -> tuple[int, ...]:
         """The numbers of the expectations that select ``name``, in order."""
@@ -85,6 +93,20 @@ class _Selection:
             self._known[name] = known
         return known
 
+    def candidates(self, names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        """For each expectation, the numbers of the ``names`` it selects, in order."""
+        found: list[list[int]] = [[] for _ in self.expectations]
+        selecting = self.selecting
+        for index, name in enumerate(names):
+            for number in selecting(name):
+                found[number].append(index)
+        candidates = tuple(map(tuple, found))
+        if len(names) <= _LONGEST_REMEMBERED:
+            if len(self._by_names) >= _NAMES_REMEMBERED:
+                self._by_names.clear()
+            self._by_names[names] = candidates
+        return candidates
+
 
 def match_turn(
     selection: _Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
@@ -94,14 +116,23 @@ def match_turn(
     Only the calls numbered in ``kept`` are judged (all of them when it is ``None``).
     """
     expectations = selection.expectations
-    candidates: list[list[int]] = [[] for _ in expectations]
-    known = selection._known
-    for index, call in enumerate(calls) if kept is None else numbered(calls, kept):
-        numbers = known.get(call.name)
-        if numbers is None:
-            numbers = selection.selecting(call.name)
-        for number in numbers:
-            candidates[number].append(index)
+    candidates: list[list[int]]
+    if kept is None:
+        names = tuple(map(_name_of, calls))
+        known = selection._by_names.get(names)
+        if known is None:
+            known = selection.candidates(names)
+        candidates = list(map(list, known))  # lists of the turn's own: a verdict keeps them
+    else:
+        candidates = [[] for _ in expectations]
+        known_names = selection._known
+        for index in kept:
+            name = calls[index].name
+            numbers = known_names.get(name)
+            if numbers is None:
+                numbers = selection.selecting(name)
+            for number in numbers:
+                candidates[number].append(index)
 
     matching: list[list[int]] = []
     indexed: dict[tuple[str, ...], list[int]] = {}

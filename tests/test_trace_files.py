@@ -589,6 +589,119 @@ def test_trace_items_numbers_records_across_the_files(tmp_path: Path) -> None:
         read_item(b"oops\n")
 
 
+def test_a_parquet_file_damaged_inside_stops_after_the_rows_before(
+    spec: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "runs.parquet"
+    rows = 5000
+    columns = {"case": ["search"] * rows, "turns": [json.dumps(SEARCH["turns"])] * rows}
+    pq.write_table(pa.table(columns), path, row_group_size=1000, compression="none")
+    # the header of the first page of the fourth row group's turns, overwritten
+    chunk = pq.ParquetFile(path).metadata.row_group(3).column(1)
+    start = chunk.dictionary_page_offset or chunk.data_page_offset
+    data = bytearray(path.read_bytes())
+    data[start : start + 64] = b"\xff" * 64
+    path.write_bytes(data)
+    for jobs in ("1", "2"):
+        done = toolmatch(spec, path, "--jobs", jobs)
+        assert done.returncode == 2
+        # every row read before the damage is reported, and the message says from where on
+        # nothing was
+        reported = done.stdout.splitlines()
+        assert 0 < len(reported) <= 3000
+        runs = [f"PASS search (run {number})" for number in range(2, len(reported) + 1)]
+        assert reported == ["PASS search", *runs]
+        assert done.stderr.startswith(f"toolmatch: cannot read the traces {path}: ")
+        assert done.stderr.endswith(
+            f"; the rows from row {len(reported) + 1} on were not checked\n"
+        )
+
+
+SHAPE_SPEC = {
+    "test_cases": [
+        {"name": "anthropic", "expected_tools": [{"name": "search", "args": {"q": "news"}}]},
+        {"name": "openai", "expected_tools": [{"name": "fetch", "args": {"id": 7}}, "save"]},
+        {
+            "name": "plain",
+            "turns": [
+                {"expected_tools": ["search"]},
+                {"expected_tools": [{"name": "book", "args": {"seat": "4C"}, "exact": True}]},
+            ],
+        },
+    ]
+}
+
+
+def shape_runs(shape: str, count: int) -> list[dict[str, object]]:
+    """Runs of one provider shape, some failing: a list of turns of the same type each."""
+    runs: list[dict[str, object]] = []
+    for index in range(count):
+        if shape == "anthropic":
+            blocks: list[dict[str, object]] = [{"type": "text", "text": "Searching."}]
+            query = "old" if index % 3 == 2 else "news"
+            blocks += [
+                {"type": "tool_use", "id": f"t{index}", "name": "search", "input": {"q": query}},
+                {"type": "tool_use", "id": f"u{index}", "name": "log", "input": {"n": index}},
+            ]
+            turns: list[object] = [{"role": "assistant", "content": blocks}]
+        elif shape == "openai":
+            names = ["fetch", "save"] if index % 4 else ["fetch"]
+            calls = [
+                {
+                    "id": f"c{index}{name}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps({"id": 7})},
+                }
+                for name in names
+            ]
+            message = {"role": "assistant", "content": None, "tool_calls": calls}
+            turns = [{"choices": [{"index": 0, "message": message}]}]
+        else:
+            seat = "5D" if index % 5 == 4 else "4C"
+            turns = [
+                [{"name": "search", "args": {"q": "flights", "page": index}}],
+                [{"name": "book", "args": {"seat": seat}}],
+            ]
+        runs.append({"case": shape, "turns": turns})
+    return runs
+
+
+def test_native_nested_parquet_columns_give_the_verdicts_of_the_same_rows_as_json_lines(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(SHAPE_SPEC))
+    native, same = tmp_path / "native", tmp_path / "same"
+    native.mkdir()
+    same.mkdir()
+    for shape in ("anthropic", "openai", "plain"):
+        # turns as lists and structs; more rows than a batch, in several row groups
+        table = pa.Table.from_pylist(shape_runs(shape, 2500))
+        assert not pa.types.is_string(table.schema.field("turns").type)
+        pq.write_table(table, native / f"{shape}.parquet", row_group_size=1000)
+        # the rows as pyarrow reads them back: each struct with every field of its type
+        read = pq.read_table(native / f"{shape}.parquet").to_pylist()
+        (same / f"{shape}.jsonl").write_text(lines(*read))
+    verdicts = []
+    for folder in (native, same):
+        done = toolmatch(spec, folder, "--format", "json", "--jobs", "1")
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        # the same row for each run, but for its place: a row there, a line here
+        for row in rows:
+            row.pop("row", None)
+            row.pop("line", None)
+            if "file" in row:
+                row["file"] = Path(row["file"]).stem
+        verdicts.append((done.returncode, rows))
+    assert verdicts[0] == verdicts[1]
+    returncode, rows = verdicts[0]
+    assert returncode == 1
+    summary = rows[-1]
+    # a plain run's book call has the fields of the search's args too, as None: its exact
+    # expectation fails every plain run, as it fails the same rows as JSON Lines
+    assert (summary["passed"], summary["failed"]) == (1667 + 1875, 833 + 625 + 2500)
+
+
 def test_a_file_that_is_not_parquet(spec: Path, tmp_path: Path) -> None:
     path = tmp_path / "runs.parquet"
     path.write_text(lines(SEARCH))

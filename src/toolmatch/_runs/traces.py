@@ -629,7 +629,8 @@ def _read_parquet(
         wanted = [name for name in file.schema_arrow.names if name in columns]
     done = 0
     try:
-        for batch in file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted):
+        batches = file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted)
+        for batch in _read_ahead(batches):
             done += batch.num_rows
             reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
             if batch.num_rows:
@@ -640,6 +641,19 @@ def _read_parquet(
         raise StoppedError(
             f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
         ) from None
+
+
+def _read_ahead(batches: Iterator[Any]) -> Iterator[Any]:
+    """``batches``, the next one decoded in a thread while the caller checks this one:
+    pyarrow decodes without the GIL, so on a second core the decoding costs no wall time,
+    and two batches at most are held."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="toolmatch-parquet") as pool:
+        pending = pool.submit(next, batches, None)
+        while (batch := pending.result()) is not None:
+            pending = pool.submit(next, batches, None)
+            yield batch
 
 
 _JSON_LINES = _Kind(LINE, _open_lines, _read_lines)

@@ -43,8 +43,8 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_pipeline_agrees_with_toolmatch_check(session: None, traces: Path) -> None:
-    runs, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
-    assert_agrees_with_check(runs, rates, traces)
+    verdicts, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
+    assert_agrees_with_check(verdicts.take_all(), rates, traces)
 
 
 def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces: Path) -> None:

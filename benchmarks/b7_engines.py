@@ -11,7 +11,9 @@ over a one-run file: the engine's counterpart of the one-run start-up below) and
 checking the file took. ``toolmatch check`` is timed on the
 file and on a file of one run, with its text report: that second time is its start-up, and
 the difference is its checking. Each engine's per-case counts must be those of
-``toolmatch check`` (its report's trials block). Ray and Spark check every run in full, as
+``toolmatch check`` (its report's trials block). Each is also given in CPU seconds, those of
+every process it ran (the cores it kept busy, not the cores it was given), which a machine
+shared with other work disturbs less than wall time. Ray and Spark check every run in full, as
 ``check_batch`` does to give its score; the text report judges a passing run only until it
 passes.
 """

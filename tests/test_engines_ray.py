@@ -67,6 +67,16 @@ def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces:
     assert command_verdicts(traces.parent / "two")["trials-1.jsonl:5"]["passed"] is True
 
 
+def test_read_text_would_cut_lines_that_toolmatch_check_reads_whole(
+    session: None, tmp_path: Path
+) -> None:
+    # Why the example reads its own lines: read_text cuts a line at a raw U+2028 in a JSON
+    # string, making two lines that are not JSON.
+    (tmp_path / "runs.jsonl").write_bytes('{"case": "a\u2028b"}\n\n{}\n'.encode())
+    read = [row["text"] for row in ray.data.read_text(str(tmp_path)).take_all()]
+    assert read == ['{"case": "a', 'b"}', "{}"]
+
+
 def test_the_docs_show_this_file() -> None:
     shown = '```py title="examples/ray_check.py"\n--8<-- "examples/ray_check.py"\n```\n'
     assert shown in DOCS.read_text(encoding="utf-8")  # mkdocs includes the file there

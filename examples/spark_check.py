@@ -3,8 +3,9 @@
     python examples/spark_check.py examples/spec.yaml TRACE_DIR          # Spark on this machine
     python examples/spark_check.py examples/spec.yaml TRACE_DIR MASTER   # spark://..., yarn, ...
 
-docs/parallel.md explains why the lines are read as text: ``spark.read.json`` infers one
-struct type for all the runs' turns, which adds every key any run has to every run.
+docs/parallel.md explains why the lines are read as text, cut at ``\n`` alone as toolmatch
+check cuts them: ``spark.read.json`` infers one struct type for all the runs' turns, which
+adds every key any run has to every run.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import BooleanType, DoubleType, StringType, StructField, StructType
 
@@ -35,10 +37,15 @@ def check_traces(spark: SparkSession, spec: str, traces: str) -> tuple[DataFrame
 
     def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
+            text = batch.column("value")
+            # Blank lines left out, as toolmatch check leaves them out.
+            blank = pc.or_(pc.equal(pc.binary_length(text), 0), pc.ascii_is_space(text))
+            lines = batch.filter(pc.invert(blank))
             # Each line judged as toolmatch check judges it; only the verdicts go on.
-            yield check_batch(cases, batch, lines_key="value").drop_columns(["value"])
+            yield check_batch(cases, lines, lines_key="value").drop_columns(["value"])
 
-    lines = spark.read.text(traces)  # one row a line, in a "value" column
+    # One row a line, in a "value" column: cut at \n alone (a \r may be inside a line).
+    lines = spark.read.text(traces, lineSep="\n")
     verdicts = lines.mapInArrow(check, VERDICTS)
     rates = verdicts.groupBy("case").agg(
         functions.count("*").alias("runs"),

@@ -118,6 +118,7 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
     for engine in engines:
         assert f"{engine}, 1,000 calls: checking, per core" in output
         assert f"{engine}, start-up: to a session ready" in output
+        assert f"{engine}, 1,000 calls, CPU time: checking, per CPU second" in output
     assert "ERROR" not in output
 
 

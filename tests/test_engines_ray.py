@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
+from io import BytesIO
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +46,8 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_pipeline_agrees_with_toolmatch_check(session: None, traces: Path) -> None:
-    runs, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
-    assert_agrees_with_check(runs, rates, traces)
+    verdicts, rates = load_example("ray_check.py")["check_traces"](str(SPEC), str(traces))
+    assert_agrees_with_check(verdicts.take_all(), rates, traces)
 
 
 def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces: Path) -> None:
@@ -64,6 +67,16 @@ def test_read_json_would_add_every_runs_keys_to_every_run(session: None, traces:
     assert command_verdicts(traces.parent / "two")["trials-1.jsonl:5"]["passed"] is True
 
 
+def test_read_text_would_cut_lines_that_toolmatch_check_reads_whole(
+    session: None, tmp_path: Path
+) -> None:
+    # Why the example reads its own lines: read_text cuts a line at a raw U+2028 in a JSON
+    # string, making two lines that are not JSON.
+    (tmp_path / "runs.jsonl").write_bytes('{"case": "a\u2028b"}\n\n{}\n'.encode())
+    read = [row["text"] for row in ray.data.read_text(str(tmp_path)).take_all()]
+    assert read == ['{"case": "a', 'b"}', "{}"]
+
+
 def test_the_docs_show_this_file() -> None:
     shown = '```py title="examples/ray_check.py"\n--8<-- "examples/ray_check.py"\n```\n'
     assert shown in DOCS.read_text(encoding="utf-8")  # mkdocs includes the file there
@@ -81,3 +94,27 @@ def test_read_json_fails_on_turns_of_different_shapes_and_misreads_through_panda
     [read] = ray.data.read_json(str(tmp_path), lines=True).take_all()
     assert read["case"] == 1
     assert read["turns"][0][0]["args"]["value"] == 0.134364244112401
+
+
+def test_the_pieces_of_a_file_hold_each_line_once(tmp_path: Path) -> None:
+    # Each task reads the lines that begin in its piece: cut anywhere, the pieces' lines
+    # are the file's, in order, less the blank ones (toolmatch check leaves them out).
+    import pyarrow.fs
+
+    example = load_example("ray_check.py")
+    data = b'{"a": 1}\n\n{"b": 22}\n  \r\n{"c":\r333}\n' + b"x" * 70_000 + b"\n\n{}"
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(data)
+    wanted = [line for line in BytesIO(data).readlines() if not line.isspace()]
+    files = pyarrow.fs.LocalFileSystem()
+    chosen = random.Random(28)
+    for _ in range(300):
+        cuts = sorted({0, len(data), *chosen.sample(range(1, len(data)), chosen.randint(0, 5))})
+        got = [
+            line
+            for start, end in pairwise(cuts)
+            for line in example["lines"](files, str(path), start, end)
+        ]
+        assert got == wanted, cuts
+    [piece] = example["pieces"](files, str(tmp_path), 8)  # 1 MiB at least
+    assert piece == {"path": str(path), "start": 0, "end": len(data)}

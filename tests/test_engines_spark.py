@@ -70,6 +70,17 @@ def test_an_inferred_schema_would_add_every_runs_keys_to_every_run(
     assert json.loads(lines[0])["turns"][0][0]["args"] == {"text": "hello", "target": "fr"}
 
 
+def test_read_text_cuts_at_a_carriage_return_unless_told_a_newline_alone(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # JSON allows a \r between tokens; Spark's default cuts the line there.
+    (tmp_path / "runs.jsonl").write_bytes(b'{"case":\r"a"}\n{}\n')
+    cut = [row.value for row in spark.read.text(str(tmp_path)).collect()]
+    assert cut == ['{"case":', '"a"}', "{}"]
+    kept = [row.value for row in spark.read.text(str(tmp_path), lineSep="\n").collect()]
+    assert kept == ['{"case":\r"a"}', "{}"]
+
+
 def test_the_docs_show_this_file() -> None:
     shown = '```py title="examples/spark_check.py"\n--8<-- "examples/spark_check.py"\n```\n'
     assert shown in DOCS.read_text(encoding="utf-8")  # mkdocs includes the file there

@@ -18,8 +18,7 @@ from json.encoder import encode_basestring_ascii
 from toolmatch._calls.call import said_status
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._selection.results import jsonable
-from toolmatch._selection.turn import OTHER_AGENT
+from toolmatch._selection.results import f1_of, jsonable, ratio_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -93,14 +92,8 @@ def _indices(indices: Sequence[int]) -> str:
 
 
 def _ratio(numerator: int, denominator: int) -> str:
-    value = 1.0 if denominator == 0 else numerator / denominator
+    value = ratio_of(numerator, denominator)
     return f'{{"numerator": {numerator}, "denominator": {denominator}, "value": {value!r}}}'
-
-
-def _f1(matched: int, judged: int, met: int, expected: int) -> float:
-    precision = 1.0 if judged == 0 else matched / judged
-    recall = 1.0 if expected == 0 else met / expected
-    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
 class _Template:
@@ -283,18 +276,14 @@ def _failed_check(layout: _Layout, verdict: _Verdict, number: int, head: str) ->
 
 def _ignored(verdict: _Verdict) -> str:
     """The calls left out, as ``IgnoredCall.as_dict`` gives them."""
-    plan, calls = verdict.turn, verdict.calls
-    patterns = () if plan.ignoring is None else plan.ignoring.expectations
     rows = []
-    for index, number in sorted(verdict.ignored.items()):
-        call = calls[index]
-        if number == OTHER_AGENT:
-            by, pattern = "null", f"agent={plan.agent!r}"
-        else:
-            by, pattern = str(number), repr(patterns[number])
+    for index in sorted(verdict.ignored):
+        ignored = verdict._ignored_call(index)
+        call, by = ignored.call, ignored.by
         rows.append(
             f'{{"index": {index}, "name": {_raw(call.name)}, "args": {value_json(call.args)}'
-            f'{_call_fields(call)}, "by": {by}, "pattern": {_string(pattern)}}}'
+            f'{_call_fields(call)}, "by": {"null" if by is None else by}, '
+            f'"pattern": {_string(ignored._pattern_text())}}}'
         )
     return ", ".join(rows)
 
@@ -317,13 +306,7 @@ def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> 
         problems: list[str] = []
         failed: list[int] = []
     else:
-        problems = (
-            verdict._problems()
-            if plan.distinct or plan.max_calls is not None or plan.no_repeats or verdict.misfits
-            else []
-        )
-        if verdict.over is not None:
-            problems.append(verdict.over)
+        problems = verdict.own_problems()
         failed = verdict._failed_numbers()
     reason = verdict.reason
     expected = plan.selection.expected_calls
@@ -337,7 +320,7 @@ def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> 
         matched, met = verdict._pairs()
         scores = (
             f'"precision": {_ratio(matched, judged)}, "recall": {_ratio(met, expected)}, '
-            f'"f1": {_f1(matched, judged, met, expected)!r}'
+            f'"f1": {f1_of(ratio_of(matched, judged), ratio_of(met, expected))!r}'
         )
     passes = reason is None and not problems and not failed
     layout.write(

@@ -93,14 +93,18 @@ class _Selection:
             self._known[name] = known
         return known
 
-    def candidates(self, names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
-        """For each expectation, the numbers of the ``names`` it selects, in order."""
+    def selected(self, named: Iterable[tuple[int, str]]) -> list[list[int]]:
+        """For each expectation, the numbers of the ``(number, name)`` pairs it selects."""
         found: list[list[int]] = [[] for _ in self.expectations]
         selecting = self.selecting
-        for index, name in enumerate(names):
+        for index, name in named:
             for number in selecting(name):
                 found[number].append(index)
-        candidates = tuple(map(tuple, found))
+        return found
+
+    def candidates(self, names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        """For each expectation, the numbers of the ``names`` it selects, in order."""
+        candidates = tuple(map(tuple, self.selected(enumerate(names))))
         if len(names) <= _LONGEST_REMEMBERED:
             if len(self._by_names) >= _NAMES_REMEMBERED:
                 self._by_names.clear()
@@ -124,15 +128,7 @@ def match_turn(
             known = selection.candidates(names)
         candidates = list(map(list, known))  # lists of the turn's own: a verdict keeps them
     else:
-        candidates = [[] for _ in expectations]
-        known_names = selection._known
-        for index in kept:
-            name = calls[index].name
-            numbers = known_names.get(name)
-            if numbers is None:
-                numbers = selection.selecting(name)
-            for number in numbers:
-                candidates[number].append(index)
+        candidates = selection.selected((index, calls[index].name) for index in kept)
 
     matching: list[list[int]] = []
     indexed: dict[tuple[str, ...], list[int]] = {}

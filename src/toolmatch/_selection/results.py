@@ -97,7 +97,12 @@ def _agent_json(call: ToolCall) -> dict[str, object]:
     return shown
 
 
-def _ratio(numerator: int, denominator: int) -> float:
+def ratio_of(numerator: int, denominator: int) -> float:
+    """A share as scores give it: 1.0 of nothing.
+
+    >>> ratio_of(1, 4), ratio_of(0, 0)
+    (0.25, 1.0)
+    """
     # Nothing to get wrong counts as all right: recall with nothing expected is 1.
     return 1.0 if denominator == 0 else numerator / denominator
 
@@ -124,22 +129,27 @@ def turn_score(
         broken, of = never_counts()
         if of:
             return (of - broken) / of
-    return _f1(_ratio(matched, judged), _ratio(met, expected))
+    return f1_of(ratio_of(matched, judged), ratio_of(met, expected))
 
 
-def _f1(precision: float, recall: float) -> float:
+def f1_of(precision: float, recall: float) -> float:
+    """The harmonic mean of ``precision`` and ``recall`` (0.0 when both are 0).
+
+    >>> f1_of(1.0, 0.5)
+    0.6666666666666666
+    """
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
 def _ratio_text(numerator: int, denominator: int) -> str:
-    return f"{numerator}/{denominator} = {_ratio(numerator, denominator):.2f}"
+    return f"{numerator}/{denominator} = {ratio_of(numerator, denominator):.2f}"
 
 
 def _ratio_json(numerator: int, denominator: int) -> dict[str, Any]:
     return {
         "numerator": numerator,
         "denominator": denominator,
-        "value": _ratio(numerator, denominator),
+        "value": ratio_of(numerator, denominator),
     }
 
 
@@ -334,8 +344,13 @@ class IgnoredCall(Record):
             "args": jsonable(self.call.args),
             **_agent_json(self.call),
             "by": self.by,
-            "pattern": repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}",
+            "pattern": self._pattern_text(),
         }
+
+    def _pattern_text(self) -> str:
+        """What left the call out, as :meth:`as_dict` gives it (``agent=...`` for the turn's
+        ``agent``)."""
+        return repr(self.pattern) if self.by is not None else f"agent={self.pattern!r}"
 
 
 def _left_out_by(calls: str, by: int | None, pattern: object) -> str:
@@ -578,7 +593,7 @@ class ToolCheck(TextDisplay):
         candidate's fraction of asserted arguments that match, or the fraction of the calls
         required that were found (docs/selection.md)."""
         numerator, denominator, _ = self._score_parts()
-        return _ratio(numerator, denominator)
+        return ratio_of(numerator, denominator)
 
     def _score_parts(self) -> tuple[int, int, str]:
         """The score as a fraction, and what it counts."""
@@ -911,7 +926,7 @@ class TurnResult(TextDisplay, Record):
         in a turn of only ``never`` and caps (:attr:`never_broken`): nothing to pair."""
         if self._never_only():
             return None
-        return _ratio(self.matched_calls, self.judged_calls)
+        return ratio_of(self.matched_calls, self.judged_calls)
 
     @property
     def recall(self) -> float | None:
@@ -919,7 +934,7 @@ class TurnResult(TextDisplay, Record):
         None in a turn of only ``never`` and caps: no call is expected."""
         if self._never_only():
             return None
-        return _ratio(self.met_calls, self.expected_calls)
+        return ratio_of(self.met_calls, self.expected_calls)
 
     @property
     def f1(self) -> float | None:
@@ -928,7 +943,7 @@ class TurnResult(TextDisplay, Record):
         precision, recall = self.precision, self.recall
         if precision is None or recall is None:
             return None
-        return _f1(precision, recall)
+        return f1_of(precision, recall)
 
     def _never_only(self) -> bool:
         """Whether every expectation of the turn is a ``never`` or a cap (``count=0``), and

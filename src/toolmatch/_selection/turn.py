@@ -305,11 +305,6 @@ class _Verdict:
         plan = self.turn
         calls = self.calls
         ignored = tuple(map(self._ignored_call, sorted(self.ignored)))
-        own = (
-            self._problems()
-            if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
-            else []
-        )
         # The failed checks are made now, the others when first asked for: a report of the
         # failures (toolmatch check) shows no others.
         failed = self._failed_checks()
@@ -326,13 +321,25 @@ class _Verdict:
             plan.no_repeats,
             ignored,
             tuple(self.unexpected),
-            tuple(own) if self.over is None else (*own, self.over),
+            tuple(self.own_problems()),
             0,
             0,
             plan.selection.expected_calls,
             self._pairs,
             failed,
         )
+
+    def own_problems(self) -> list[str]:
+        """What the turn's own options (and the run's ``max_calls`` here) find wrong."""
+        plan = self.turn
+        problems = (
+            self._problems()
+            if plan.distinct or plan.max_calls is not None or plan.no_repeats or self.misfits
+            else []
+        )
+        if self.over is not None:
+            problems.append(self.over)
+        return problems
 
     def _problems(self) -> list[str]:
         plan, calls = self.turn, self.calls

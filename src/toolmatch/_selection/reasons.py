@@ -4,7 +4,7 @@ call's mismatches, calls another expectation needs, calls out of order (docs/sel
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS
@@ -38,10 +38,12 @@ def count_reason(
     calls: Sequence[ToolCall],
     candidate_indices: Sequence[int],
     matching: Sequence[int],
-    left_out: Sequence[IgnoredCall] = (),
+    left_out: Sequence[IgnoredCall],
+    no_candidate: Callable[[Sequence[ToolCall]], str],
 ) -> tuple[str, tuple[Candidate, ...] | None]:
     """Why an expectation's count is not met; the judged candidates, when they were needed.
-    ``left_out``: the calls of its name the turn left out, named when they explain it."""
+    ``left_out``: the calls of its name the turn left out, named when they explain it;
+    ``no_candidate``: the words for a turn with no call of its name."""
     found = len(matching)
     most = expectation.max_count
     if most is not None and found > most:
@@ -49,8 +51,7 @@ def count_reason(
             return f"expected no matching call, got {found}", None
         return f"expected at most {most} matching call(s), got {found}", None
     if not candidate_indices:
-        no_candidate = expectation._no_candidate_text(calls, ignored_text(left_out))
-        return f"expected {expectation.count} matching call(s), got 0: {no_candidate}", None
+        return f"expected {expectation.count} matching call(s), got 0: {no_candidate(calls)}", None
     candidates = None
     if found == 0:
         candidates = tuple(

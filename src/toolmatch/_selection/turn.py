@@ -176,12 +176,12 @@ class _Verdict:
         else:
             # Worded only for a failure: the calls of its name the turn left out, if any.
             left_out = self._left_out(expectation) if self.ignored else ()
-            reason, candidates = count_reason(
-                expectation, calls, candidate_indices, matching, left_out
-            )
-            if left_out and not candidate_indices:  # its lines say it only then
+            if left_out and not candidate_indices:  # its reason and lines say it only then
                 told = ignored_text(left_out)
                 no_candidate = functools.partial(expectation._no_candidate_text, left_out=told)
+            reason, candidates = count_reason(
+                expectation, calls, candidate_indices, matching, left_out, no_candidate
+            )
         got: list[int] | None = None
         if self.assigned is not None:
             got = self.assigned[number] or []

@@ -681,13 +681,13 @@ def _spec_data(
     name: str, runs: list[Any], level: str, *, read: bool = True, tools: Any = None
 ) -> Any:
     """The spec recorded from ``runs``, as the plain data ``toolmatch record`` writes."""
-    from toolmatch._runs.recording import recorded_case, recorded_spec
+    from toolmatch._authoring.recording import recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data
 
     steering = {}
     if tools is not None:
+        from toolmatch._authoring.loosening import read_only_tools
         from toolmatch._calls.definitions import read_tool_definitions
-        from toolmatch._runs.loosening import read_only_tools
 
         steering = {"tools": read_tool_definitions(tools), "read_only": read_only_tools(tools)}
     recorded = [_calls(run) for run in runs] if read else runs

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from toolmatch import ToolCall, load_test_cases
+from toolmatch._authoring.recording import recorded_case, recorded_spec
 from toolmatch._calls.definitions import read_tool_definitions
-from toolmatch._runs.recording import recorded_case, recorded_spec
 from toolmatch._spec.writing import spec_text
 
 yaml = pytest.importorskip("yaml")

@@ -1,4 +1,4 @@
-"""Cases recorded from runs (``toolmatch._runs.recording``): what one run writes, how values that vary
+"""Cases recorded from runs (``toolmatch._authoring.recording``): what one run writes, how values that vary
 across runs are loosened, and that the spec never fails a run it was recorded from."""
 
 from __future__ import annotations
@@ -14,11 +14,16 @@ from hypothesis import strategies as st
 
 from strategies import json_values, keys
 from toolmatch import ToolCall, load_test_cases
+from toolmatch._authoring.recording import (
+    calls_of_run,
+    kept_turn_count,
+    recorded_case,
+    recorded_spec,
+)
+from toolmatch._authoring.splicing import SpecText
+from toolmatch._authoring.update_plan import apply_to_data
+from toolmatch._authoring.widening import widening
 from toolmatch._calls.definitions import read_tool_definitions
-from toolmatch._runs.recording import calls_of_run, kept_turn_count, recorded_case, recorded_spec
-from toolmatch._runs.widening import widening
-from toolmatch._spec.splicing import SpecText
-from toolmatch._spec.update_plan import apply_to_data
 from toolmatch._spec.writing import NEEDS_RUAMEL, plain_data, spec_text
 
 yaml = pytest.importorskip("yaml")
@@ -422,7 +427,7 @@ def test_without_ruamel_building_a_case_names_the_extra() -> None:
     code = (
         "import sys; sys.modules['ruamel'] = None\n"
         "from toolmatch import ToolCall\n"
-        "from toolmatch._runs.recording import recorded_case\n"
+        "from toolmatch._authoring.recording import recorded_case\n"
         "try:\n"
         "    recorded_case('c', [[[ToolCall('f')]]])\n"
         "except ImportError as error:\n"

@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from toolmatch import load_test_cases
+from toolmatch._authoring.fixing import plan, read_runs
+from toolmatch._authoring.splicing import SpecText
+from toolmatch._authoring.update_plan import Append, Rekey, Replace, apply_to_data, same_data
 from toolmatch._cli.console import printable
 from toolmatch._cli.main import main
-from toolmatch._cli.update import plan, read_runs
-from toolmatch._spec.splicing import SpecText
-from toolmatch._spec.update_plan import Append, Rekey, Replace, apply_to_data, same_data
 
 if TYPE_CHECKING:
-    from toolmatch._spec.update_plan import Edit
+    from toolmatch._authoring.update_plan import Edit
 
 BREAKS = ["\n", "\r", "\r\n", "\t", "\x85", "\u2028", "\u2029", "é"]
 texts = st.lists(st.sampled_from(["a", " ", "#", ":", *BREAKS]), max_size=4).map("".join)

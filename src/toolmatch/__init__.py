@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.batch import check_batch, check_runs
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
+    from toolmatch._selection.case import TestCase
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.groups import AnyOrder, InOrder
     from toolmatch._selection.results import (
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from toolmatch._spec.errors import ConfigError, ConfigProblem, SpecWarning
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
-    from toolmatch._spec.loading import TestCase, load_expected_tools, load_test_cases
+    from toolmatch._spec.loading import load_expected_tools, load_test_cases
     from toolmatch._spec.matcher_keys import matcher_from_config
     from toolmatch._spec.schema import spec_schema
     from toolmatch._spec.writing import spec_yaml

@@ -22,13 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from toolmatch._core.describe import short_repr, type_name
-from toolmatch._core.record import Record
+from toolmatch._core.immutable import Record
+from toolmatch._core.json_entries import read_json_entries
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import Any
 
-__all__ = ["ToolDefinition", "read_tool_definitions"]
+__all__ = ["ToolDefinition", "read_tool_definitions", "function_docs"]
 
 # Where each shape keeps its parameters' schema. A definition holds at most one of them.
 _SCHEMA_KEYS = (
@@ -181,3 +183,29 @@ def _unknown(data: object, given: object, place: str) -> TypeError:
     return TypeError(
         f"{place} is not a tool definition: {short_repr(data)} ({type_name(given)}); {_EXPECTED}"
     )
+
+
+def function_docs(functions: str | PathLike[str] | Sequence[object]) -> list[ToolDefinition]:
+    """The function docs, read one by one so that a bad one is named by its file and line."""
+    import os
+
+    if isinstance(functions, (list, tuple)) and all(
+        isinstance(item, (str, os.PathLike)) for item in functions
+    ):
+        entries = [doc for path in functions for doc in read_json_entries(path, "functions")]
+    else:
+        entries = read_json_entries(functions, "functions")
+    found: dict[str, tuple[str, ToolDefinition]] = {}
+    for where, item in entries:
+        try:
+            definitions = read_tool_definitions(item if isinstance(item, list) else [item])
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+        for name, definition in definitions.items():
+            if name in found:
+                raise ValueError(
+                    f"{where}: defines {name!r} again ({found[name][0]} did first); give the "
+                    "docs of the classes the entries involve"
+                )
+            found[name] = (where, definition)
+    return [definition for _, definition in found.values()]

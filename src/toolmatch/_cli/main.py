@@ -44,7 +44,7 @@ line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as
 every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
-``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint``) and exits
+``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint_command``) and exits
 with 1 on any finding, before any run is checked; ``--coverage`` adds, after the summary,
 the calls per tool (``toolmatch._runs.coverage``); ``--tools DEFS`` names the tools
 offered, for both.
@@ -71,9 +71,9 @@ from collections.abc import Sequence
 
 from toolmatch import __version__
 from toolmatch._cli.console import config_problems, fail, printable
-from toolmatch._cli.files import unchanged
-from toolmatch._cli.lint import add_tools, defined_tools, spec_findings, strict_refusal
-from toolmatch._cli.record import add_syntax, read_syntax
+from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings, strict_refusal
+from toolmatch._cli.output_files import unchanged
+from toolmatch._cli.record_command import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
@@ -85,18 +85,13 @@ from toolmatch._matchers.strings import default_regex_timeout
 from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
-from toolmatch._runs.traces import (
-    StoppedError,
-    TracesError,
-    TracesSource,
-    same_file,
-    trace_blocks,
-)
+from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
 from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
+from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
-from toolmatch._spec.files import SpecDocument, read_spec_document
-from toolmatch._spec.loading import TestCase, load_spec_document, load_test_cases_quietly
+from toolmatch._spec.loading import load_spec_document, load_test_cases_quietly
+from toolmatch._spec.parsing import SpecDocument, read_spec_document
 
 if TYPE_CHECKING:
     from typing import IO

@@ -10,9 +10,9 @@ written, 2 bad input or an unwritable file.
 from __future__ import annotations
 
 from toolmatch._cli.console import fail, write_stdout
-from toolmatch._cli.files import unchanged, write_file
-from toolmatch._cli.lint import add_lint
-from toolmatch._cli.record import add_record
+from toolmatch._cli.lint_command import add_lint
+from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.record_command import add_record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:

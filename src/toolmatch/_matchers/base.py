@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table
+from toolmatch._core.immutable import Record
+from toolmatch._core.limits import MAX_DEPTH
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,10 +32,6 @@ __all__ = [
     "is_instance",
     "nesting_depth",
 ]
-
-# How deeply matchers (and the plain values they are built from) may nest: deeper trees
-# would run out of Python's recursion limit while comparing, explaining or printing.
-MAX_DEPTH = 100
 
 
 def is_instance(value: object, kinds: type[_T] | tuple[type[_T], ...]) -> TypeGuard[_T]:

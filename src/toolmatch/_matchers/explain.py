@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from toolmatch._core.describe import describe_found, join_path, short_repr
+from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
 from toolmatch._matchers.base import Matcher, Mismatch, Mismatches, is_instance
 
 __all__ = ["explain", "holds", "holds_matcher"]

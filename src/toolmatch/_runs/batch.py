@@ -16,7 +16,7 @@ from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
 from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
 from toolmatch._runs.workers import judge_blocks
-from toolmatch._spec.loading import TestCase, judge_case
+from toolmatch._selection.case import TestCase, judge_case
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar

@@ -14,8 +14,8 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from toolmatch._selection.case import TestCase
     from toolmatch._selection.run import RunAlternatives, RunVerdict
-    from toolmatch._spec.loading import TestCase
 
 __all__ = ["Coverage", "CoverageRow", "defined_names"]
 

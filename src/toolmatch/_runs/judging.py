@@ -13,11 +13,11 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
+from toolmatch._selection.case import TestCase, judge_case
 from toolmatch._selection.groups import item_paths
 from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
 from toolmatch._selection.run import ExpectedTurn, OneOfTurns
-from toolmatch._spec.loading import TestCase, judge_case
 
 if TYPE_CHECKING:
     from typing import Any

@@ -108,6 +108,6 @@ def python_turns_of(options: Any) -> PythonTurns | None:
         return None
     if not options.functions:
         return PythonTurns(None)
-    from toolmatch._spec.import_bfcl import function_docs
+    from toolmatch._calls.definitions import function_docs
 
     return PythonTurns(read_tool_definitions(function_docs(options.functions)))

@@ -22,7 +22,7 @@ from toolmatch._selection.groups import expectations_in
 from toolmatch._selection.run import OneOfTurns
 
 if TYPE_CHECKING:
-    from toolmatch._spec.loading import TestCase
+    from toolmatch._selection.case import TestCase
 
 __all__ = [
     "FailedCheck",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import short_repr, type_name
-from toolmatch._core.record import Record
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._selection.expectation import ExpectedTool

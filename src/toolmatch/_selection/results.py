@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from toolmatch._calls.call import ToolCall, said_status
 from toolmatch._core.describe import safe_repr, short_repr
 from toolmatch._core.display import TextDisplay, html_table, verdict_html
+from toolmatch._core.immutable import Record, slot_assigner
 from toolmatch._core.public import public
-from toolmatch._core.record import Record, slot_assigner
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Mismatch
 

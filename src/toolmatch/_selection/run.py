@@ -9,19 +9,14 @@ from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
-from toolmatch._core.record import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
-from toolmatch._selection.options import (
-    TURN_OPTIONS,
-    TurnOption,
-    option_names,
-    turn_options,
-)
+from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
 from toolmatch._selection.turn import _Turn, _Verdict, judge
 

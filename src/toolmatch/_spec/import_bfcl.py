@@ -8,16 +8,12 @@ written as Python (``cd(folder='docs')``). What each becomes is in docs/importer
 
 from __future__ import annotations
 
+from toolmatch._calls.definitions import function_docs
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.json_entries import read_json_entries
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import (
-    case_name,
-    escaped,
-    exact_name,
-    loadable,
-    read_json_entries,
-)
+from toolmatch._spec.importing import case_name, escaped, exact_name, loadable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -26,7 +22,7 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.definitions import ToolDefinition
 
-__all__ = ["function_docs", "import_bfcl"]
+__all__ = ["import_bfcl"]
 
 # BFCL's mark for "this parameter may be left out".
 _OMITTED = ""
@@ -186,31 +182,3 @@ def _multi_turn(
         turn["ordered" if expected else "exhaustive"] = True
         turns.append(turn)
     return {"name": name, "turns": turns}
-
-
-def function_docs(functions: str | PathLike[str] | Sequence[object]) -> list[ToolDefinition]:
-    """The function docs, read one by one so that a bad one is named by its file and line."""
-    import os
-
-    from toolmatch._calls.definitions import read_tool_definitions
-
-    if isinstance(functions, (list, tuple)) and all(
-        isinstance(item, (str, os.PathLike)) for item in functions
-    ):
-        entries = [doc for path in functions for doc in read_json_entries(path, "functions")]
-    else:
-        entries = read_json_entries(functions, "functions")
-    found: dict[str, tuple[str, ToolDefinition]] = {}
-    for where, item in entries:
-        try:
-            definitions = read_tool_definitions(item if isinstance(item, list) else [item])
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-        for name, definition in definitions.items():
-            if name in found:
-                raise ValueError(
-                    f"{where}: defines {name!r} again ({found[name][0]} did first); give the "
-                    "docs of the classes the entries involve"
-                )
-            found[name] = (where, definition)
-    return [definition for _, definition in found.values()]

@@ -11,15 +11,10 @@ in any order, so one call may stand for two equal actions (a turn that is neithe
 from __future__ import annotations
 
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.json_entries import read_json_entries
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import (
-    case_name,
-    escaped,
-    exact_name,
-    loadable,
-    read_json_entries,
-)
+from toolmatch._spec.importing import case_name, escaped, exact_name, loadable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, matcher_key, unbounded
+from toolmatch._spec.matcher_keys import matcher_key
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from os import PathLike
     from typing import Any
 
-__all__ = ["case_name", "escaped", "exact_name", "loadable", "read_json_entries"]
+__all__ = [
+    "case_name",
+    "escaped",
+    "exact_name",
+    "loadable",
+]
 
 
 def exact_name(name: str) -> dict[str, str]:
@@ -40,65 +42,6 @@ def escaped(value: Any, *, holds_matchers: bool = False) -> Any:
     if holds_matchers:
         return {"$exact": value} if matcher_key(value) is not None else value
     return {"$literal": value} if _holds_matcher_form(value) else value
-
-
-def read_json_entries(
-    source: str | PathLike[str] | Sequence[object], what: str
-) -> list[tuple[str, Any]]:
-    """The entries of a JSON list or JSON Lines file (or of a parsed list), each with its
-    place: ``file:line`` in JSON Lines, ``file[index]`` in a list, ``what[index]`` parsed."""
-    import os
-
-    if not isinstance(source, (str, os.PathLike)):
-        if not isinstance(source, (list, tuple)):
-            raise TypeError(
-                f"{what} must be a path or a list of entries, got {short_repr(source)} "
-                f"({type_name(source)})"
-            )
-        return _bounded([(f"{what}[{index}]", entry) for index, entry in enumerate(source)])
-    import json
-
-    where = os.fspath(source)
-    with open(where, "rb") as file:
-        data = file.read()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{where}: not UTF-8 text: byte {error.start} cannot be decoded") from None
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None  # JSON Lines (or not JSON at all: the lines say where)
-    except RecursionError:
-        raise ValueError(f"{where}: {NESTED_TOO_DEEPLY}") from None
-    else:
-        if isinstance(whole, list):
-            return _bounded([(f"{where}[{index}]", entry) for index, entry in enumerate(whole)])
-        return _bounded([(f"{where}:1", whole)])
-    entries = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entries.append((f"{where}:{number}", json.loads(line)))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}:{number}:{error.colno}: invalid JSON: {error.msg}") from None
-        except RecursionError:
-            raise ValueError(f"{where}:{number}: {NESTED_TOO_DEEPLY}") from None
-    return _bounded(entries)
-
-
-def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """The entries, once none is deeper (or more repeated) than a spec may be: what the
-    importers make of them is walked by recursion, and loaded under the same limits."""
-    for where, entry in entries:
-        beyond = unbounded(entry)
-        if beyond is not None:
-            keys, message = beyond
-            for key in keys:
-                where = join_path(where, key)
-            raise ValueError(f"{where}: {message}")
-    return entries
 
 
 def case_name(name: str, where: str, first: dict[str, str], what: str) -> str:

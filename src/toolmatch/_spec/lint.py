@@ -11,7 +11,7 @@ get this far: the spec does not load.
 from __future__ import annotations
 
 from toolmatch._core.describe import join_path, short_repr
-from toolmatch._core.record import Record
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from typing import Any
 
+    from toolmatch._selection.case import TestCase
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.run import OneOfTurns
-    from toolmatch._spec.loading import TestCase
 
 __all__ = ["Finding", "lint_cases", "read_tool_names", "with_lines"]
 
@@ -75,7 +75,7 @@ def read_tool_names(path: str) -> tuple[str, ...]:
     JSON or YAML, ``TypeError`` / ``ValueError`` for definitions that cannot be read.
     """
     from toolmatch._calls.definitions import read_tool_definitions
-    from toolmatch._spec.files import read_spec_file
+    from toolmatch._spec.parsing import read_spec_file
 
     return tuple(read_tool_definitions(read_spec_file(path), path))
 

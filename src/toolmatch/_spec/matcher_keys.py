@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 
 from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.limits import unbounded
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.base import MAX_DEPTH, Matcher
+from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
@@ -29,7 +30,7 @@ from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 from toolmatch._spec.errors import Problems
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = [
@@ -41,30 +42,11 @@ __all__ = [
     "SEED_OPTIONS",
     "MatcherKey",
     "matcher_key",
-    "MAX_NESTING",
-    "MAX_REPEATED",
-    "NESTED_TOO_DEEPLY",
     "build_arguments",
     "build_value",
     "matcher_from_config",
     "read_by_01",
-    "unbounded",
 ]
-
-MAX_NESTING = MAX_DEPTH
-"""How many mappings and lists a configuration may nest inside one another: the depth a
-matcher may have, so the loader refuses at its place what a constructor would refuse."""
-MAX_REPEATED = 100_000
-"""How many values a configuration may repeat, in all, by using one mapping or list again
-(a YAML alias does)."""
-NESTED_TOO_DEEPLY = (
-    f"nested too deeply: more than {MAX_NESTING} mappings and lists inside one another"
-)
-_CONTAINS_ITSELF = "is the mapping or list it is in, or holds it; a value cannot contain itself"
-_REPEATS_TOO_MUCH = (
-    f"repeats a mapping or list used before (as a YAML alias does), past {MAX_REPEATED:,} "
-    "repeated values in all"
-)
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -245,77 +227,6 @@ def matcher_from_config(value: object, path: str = "args") -> Matcher:
     problems.raise_if_any()
     problems.emit_warnings(stacklevel=2)
     return built
-
-
-def unbounded(value: object) -> tuple[list[Any], str] | None:
-    """Where loading ``value`` would go past a limit, and why, or ``None``.
-
-    The keys and indices to a mapping or list nested deeper than ``MAX_NESTING``, or to one
-    that holds itself (an infinite depth), or to a repeat of one used before that takes the
-    values repeated past ``MAX_REPEATED``, as parsed YAML aliases are; with the message.
-    Walked once, without recursion, each mapping and list measured once, so that nothing
-    after it recurses deeper than the limit or works longer than the repeats allow.
-
-    >>> unbounded({"a": [1, {"b": 2}]}) is None
-    True
-    >>> loop = {"a": 1}
-    >>> loop["self"] = loop
-    >>> unbounded(loop)[0]
-    ['self']
-    """
-    if not isinstance(value, (dict, list)):
-        return None
-    measured: dict[int, tuple[int, int]] = {}  # id -> (values in it, levels it nests)
-    repeated = 0
-    keys: list[Any] = []  # from value to the innermost open container
-    # One frame per open container: it, its (key, item) pairs to go, values and levels so far.
-    frames: list[list[Any]] = [[value, _pairs(value), 1 + _keys(value), 1]]
-    open_ids = {id(value)}
-    while frames:
-        frame = frames[-1]
-        for key, item in frame[1]:
-            if not isinstance(item, (dict, list)):
-                frame[2] += 1
-                continue
-            known = measured.get(id(item))
-            if known is None:
-                if id(item) in open_ids:
-                    return [*keys, key], _CONTAINS_ITSELF
-                if len(frames) >= MAX_NESTING:
-                    return [*keys, key], NESTED_TOO_DEEPLY
-                keys.append(key)
-                open_ids.add(id(item))
-                frames.append([item, _pairs(item), 1 + _keys(item), 1])
-                break
-            values, levels = known
-            repeated += values
-            if repeated > MAX_REPEATED:
-                return [*keys, key], _REPEATS_TOO_MUCH
-            if len(frames) + levels > MAX_NESTING:
-                return [*keys, key], NESTED_TOO_DEEPLY
-            frame[2] += values
-            frame[3] = max(frame[3], levels + 1)
-        else:
-            frames.pop()
-            open_ids.discard(id(frame[0]))
-            measured[id(frame[0])] = (frame[2], frame[3])
-            if frames:
-                keys.pop()
-                frames[-1][2] += frame[2]
-                frames[-1][3] = max(frames[-1][3], frame[3] + 1)
-    return None
-
-
-def _pairs(container: dict[Any, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
-    """A mapping's items; a list's items with their index."""
-    if isinstance(container, dict):
-        return iter(container.items())
-    return enumerate(container)
-
-
-def _keys(container: dict[Any, Any] | list[Any]) -> int:
-    """The values a container's keys count for: a mapping's keys are values too, as in YAML."""
-    return len(container) if isinstance(container, dict) else 0
 
 
 def build_value(value: object, path: str, problems: Problems) -> Any:

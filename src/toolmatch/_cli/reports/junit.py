@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from toolmatch._cli.files import Replacement
+from toolmatch._cli.output_files import Replacement
 from toolmatch._cli.reports.base import Format
 from toolmatch._cli.reports.json_lines import check_counts
 from toolmatch._cli.reports.series import json_mean, json_sink, json_value

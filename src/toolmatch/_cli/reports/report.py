@@ -18,7 +18,7 @@ from toolmatch._cli.reports.text import Text
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import ERROR, PASS
 from toolmatch._runs.trials import PassK, failed_checks, mean_pass_k, pass_k_stretches
-from toolmatch._spec.loading import TestCase
+from toolmatch._selection.case import TestCase
 
 if TYPE_CHECKING:
     from collections.abc import Callable

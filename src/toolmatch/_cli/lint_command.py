@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from toolmatch._selection.case import TestCase
     from toolmatch._spec.lint import Finding
-    from toolmatch._spec.loading import TestCase
 
 __all__ = [
     "add_lint",
@@ -83,8 +83,8 @@ def spec_findings(
     where: str, cases: list[TestCase], tools: tuple[str, ...] | None
 ) -> list[Finding]:
     """The findings of the spec file ``where``, whose ``cases`` are loaded already."""
-    from toolmatch._spec.files import read_spec_file
     from toolmatch._spec.lint import lint_cases, with_lines
+    from toolmatch._spec.parsing import read_spec_file
 
     # The file again, for where each case wrote its turns: it loaded, so it reads.
     return with_lines(lint_cases(cases, read_spec_file(where), tools), where)

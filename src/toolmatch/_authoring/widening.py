@@ -1,7 +1,7 @@
 """``toolmatch record TRACES --into SPEC``: a spec widened by more good runs (docs/record.md).
 
 :func:`widening` plans the changes on the spec's data, as ``check --update`` plans its
-own (``toolmatch._spec.update_plan``), so the file's text is edited in place and every
+own (``toolmatch._authoring.update_plan``), so the file's text is edited in place and every
 line it does not change is kept byte for byte: a literal argument value that the new runs
 disagree with becomes what ``toolmatch record``'s rules make of it and of the values
 seen, with the comment record writes for it (``# observed: ...; rule: ...``, in a YAML
@@ -15,9 +15,7 @@ not list) is left as it is and reported.
 
 from __future__ import annotations
 
-from toolmatch._core.describe import join_path, short_repr
-from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.loosening import (
+from toolmatch._authoring.loosening import (
     Loosening,
     all_equal,
     flow,
@@ -26,18 +24,20 @@ from toolmatch._runs.loosening import (
     optional_by_definition,
     ruamel_comments,
 )
-from toolmatch._runs.recording import MOST_ORDERED, held_order, recorded_case
+from toolmatch._authoring.recording import MOST_ORDERED, held_order, recorded_case
+from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
+from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
-from toolmatch._spec.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._spec.writing import plain_data
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any
 
+    from toolmatch._authoring.update_plan import Edit, Path
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
-    from toolmatch._spec.update_plan import Edit, Path
 
     Run = list[list[ToolCall]]
 

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from toolmatch._core.describe import short_repr, type_name
-from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.envelope import turns_value
-from toolmatch._runs.loosening import (
+from toolmatch._authoring.loosening import (
     LEVELS,
     SHOWN_VALUES,
     Loosening,
@@ -29,9 +26,12 @@ from toolmatch._runs.loosening import (
     shown,
     text_node,
 )
+from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.limits import NESTED_TOO_DEEPLY, unbounded
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.envelope import turns_value
+from toolmatch._selection.case import read_run_turns
 from toolmatch._spec.importing import exact_name
-from toolmatch._spec.loading import read_run_turns
-from toolmatch._spec.matcher_keys import NESTED_TOO_DEEPLY, unbounded
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -104,7 +104,7 @@ def recorded_case(
     single-turn case, or ``turns``. Each call is an expected tool with its exact name
     (``{$literal: ...}``), ``exact: true`` and its arguments. With ``loosen`` ``varying``
     or ``strict`` and several runs, values equal in every run stay as recorded, values
-    that differ become what the rules of :mod:`toolmatch._runs.loosening` make of them
+    that differ become what the rules of :mod:`toolmatch._authoring.loosening` make of them
     (with a comment listing them and naming the rule; ``tools``, the tools' definitions by
     name, steer them), the tools named in ``read_only`` are ignored (``varying``), calls
     missing from some runs are ignored or left out (listed in a comment on

@@ -11,9 +11,9 @@ a file is read, so ``import toolmatch`` stays light.
 from __future__ import annotations
 
 from toolmatch._core.describe import short_repr
+from toolmatch._core.limits import MAX_NESTING, MAX_REPEATED, NESTED_TOO_DEEPLY, unbounded
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.errors import ConfigError, ConfigProblem
-from toolmatch._spec.matcher_keys import MAX_NESTING, MAX_REPEATED, NESTED_TOO_DEEPLY, unbounded
 
 if TYPE_CHECKING:
     from typing import Any

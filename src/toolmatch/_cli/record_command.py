@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from toolmatch._cli.console import fail, printable, write_stdout
-from toolmatch._cli.files import unchanged, write_file
+from toolmatch._cli.output_files import unchanged, write_file
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
@@ -201,11 +201,11 @@ def _widen(
 ) -> int:
     """``--into SPEC``: SPEC widened with the runs, written whole or not at all, the change
     printed as a diff on stderr, and what could not be widened after it."""
+    from toolmatch._authoring.splicing import SpecText, SplicingError
+    from toolmatch._authoring.widening import widening
     from toolmatch._cli.update import _print_diff, _report_not_done
-    from toolmatch._runs.widening import widening
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
-    from toolmatch._spec.splicing import SpecText, SplicingError
 
     where = options.into
     try:
@@ -254,10 +254,10 @@ def _definitions(path: str | None) -> tuple[dict[str, ToolDefinition] | None, fr
     error naming it (raised)."""
     if path is None:
         return None, frozenset()
+    from toolmatch._authoring.loosening import read_only_tools
     from toolmatch._calls.definitions import read_tool_definitions
-    from toolmatch._runs.loosening import read_only_tools
     from toolmatch._spec.errors import ConfigError
-    from toolmatch._spec.files import read_spec_file
+    from toolmatch._spec.parsing import read_spec_file
 
     try:
         data = read_spec_file(path)
@@ -283,7 +283,7 @@ def _read_runs(
 ) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
     """Each case's runs (record number and calls), in order of first appearance, and how
     many records were bad (each reported as it is read)."""
-    from toolmatch._runs.recording import calls_of_run, not_json
+    from toolmatch._authoring.recording import calls_of_run, not_json
 
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]] = {}
     errors = 0
@@ -352,7 +352,7 @@ def _write(
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
     errors: int,
 ) -> int:
-    from toolmatch._runs.recording import kept_turn_count, recorded_case, recorded_spec
+    from toolmatch._authoring.recording import kept_turn_count, recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data, spec_json, spec_text
 
     loosen = options.loosen != "none"

@@ -15,16 +15,16 @@ from __future__ import annotations
 import itertools
 import re
 
+from toolmatch._authoring.update_plan import Append, NotDone, Replace, apply_to_data, same_data
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.update_plan import Append, NotDone, Replace, apply_to_data, same_data
 from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._spec.files import SpecDocument
-    from toolmatch._spec.update_plan import Edit
+    from toolmatch._authoring.update_plan import Edit
+    from toolmatch._spec.parsing import SpecDocument
 
 __all__ = ["SpecText", "SplicingError"]
 
@@ -51,7 +51,7 @@ class SpecText:
     def __init__(self, where: str, raw: bytes, document: SpecDocument | None = None) -> None:
         import codecs
 
-        from toolmatch._spec.files import read_spec_document
+        from toolmatch._spec.parsing import read_spec_document
 
         if document is None or document.raw != raw:
             document = read_spec_document(where, raw, nodes=True)
@@ -76,7 +76,7 @@ class SpecText:
 
     def document_of(self, text: str) -> SpecDocument:
         """The edited ``text`` read as a spec file (as :meth:`edited` read it back)."""
-        from toolmatch._spec.files import read_spec_document
+        from toolmatch._spec.parsing import read_spec_document
 
         if self._read is not None and self._read[0] == text:
             return self._read[1]
@@ -111,7 +111,7 @@ class SpecText:
 
     def _reads_back(self, text: str, made: list[Edit]) -> bool:
         from toolmatch._spec.errors import ConfigError
-        from toolmatch._spec.files import read_spec_document
+        from toolmatch._spec.parsing import read_spec_document
 
         try:
             found = read_spec_document(self.where, self.bytes_of(text))
@@ -237,7 +237,7 @@ class SpecText:
         if self.explicit is None:
             import yaml
 
-            from toolmatch._spec.files import _spec_loader
+            from toolmatch._spec.parsing import _spec_loader
 
             # The scanner's tokens tell an explicit key's ``?`` from one in a comment.
             self.explicit = {}

@@ -1,13 +1,13 @@
 """The changes ``--update`` plans on a spec's data, each at a path of keys and indices.
 
 A plan is a list of :data:`Edit` (:class:`Replace`, :class:`Rekey`, :class:`Append`);
-:func:`apply_to_data` makes it on the data, ``toolmatch._spec.splicing`` in the file's text;
+:func:`apply_to_data` makes it on the data, ``toolmatch._authoring.splicing`` in the file's text;
 :class:`NotDone` is a change left out, with why.
 """
 
 from __future__ import annotations
 
-from toolmatch._core.record import Record
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:

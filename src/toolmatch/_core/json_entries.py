@@ -1,0 +1,75 @@
+"""The entries of a JSON list or JSON Lines file (or of a parsed list), each with its place,
+within the configuration limits: what the importers and the function docs read.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.limits import NESTED_TOO_DEEPLY, unbounded
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+    from typing import Any
+
+__all__ = ["read_json_entries"]
+
+
+def read_json_entries(
+    source: str | PathLike[str] | Sequence[object], what: str
+) -> list[tuple[str, Any]]:
+    """The entries of a JSON list or JSON Lines file (or of a parsed list), each with its
+    place: ``file:line`` in JSON Lines, ``file[index]`` in a list, ``what[index]`` parsed."""
+    import os
+
+    if not isinstance(source, (str, os.PathLike)):
+        if not isinstance(source, (list, tuple)):
+            raise TypeError(
+                f"{what} must be a path or a list of entries, got {short_repr(source)} "
+                f"({type_name(source)})"
+            )
+        return _bounded([(f"{what}[{index}]", entry) for index, entry in enumerate(source)])
+    import json
+
+    where = os.fspath(source)
+    with open(where, "rb") as file:
+        data = file.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where}: not UTF-8 text: byte {error.start} cannot be decoded") from None
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None  # JSON Lines (or not JSON at all: the lines say where)
+    except RecursionError:
+        raise ValueError(f"{where}: {NESTED_TOO_DEEPLY}") from None
+    else:
+        if isinstance(whole, list):
+            return _bounded([(f"{where}[{index}]", entry) for index, entry in enumerate(whole)])
+        return _bounded([(f"{where}:1", whole)])
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entries.append((f"{where}:{number}", json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}:{number}:{error.colno}: invalid JSON: {error.msg}") from None
+        except RecursionError:
+            raise ValueError(f"{where}:{number}: {NESTED_TOO_DEEPLY}") from None
+    return _bounded(entries)
+
+
+def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The entries, once none is deeper (or more repeated) than a spec may be: what the
+    importers make of them is walked by recursion, and loaded under the same limits."""
+    for where, entry in entries:
+        beyond = unbounded(entry)
+        if beyond is not None:
+            keys, message = beyond
+            for key in keys:
+                where = join_path(where, key)
+            raise ValueError(f"{where}: {message}")
+    return entries

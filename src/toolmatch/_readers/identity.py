@@ -10,7 +10,7 @@ sighting. Sightings of one key are then:
 - two messages when their calls differ, unless the format replaces a message by id
   (LangGraph's ``add_messages``): then one message, where first seen, holding the version
   the run executed: the last one seen before a result answered one of its calls (with no
-  such result, the last one).
+  such result, the last one), as its first sighting gives it.
 """
 
 from __future__ import annotations
@@ -150,6 +150,13 @@ def _replace(
         before = [number for number, seen in enumerate(seen_list) if seen.start < answered]
         if before:
             chosen = before[-1]
+    executed = seen_list[chosen].indices
+    # its first sighting gives it (and so its agent), as for any message read again
+    chosen = next(
+        number
+        for number, seen in enumerate(seen_list)
+        if _agree(calls, seen.indices, executed) is not None
+    )
     for seen in seen_list:
         dropped.update(seen.indices)
     inserted.setdefault(first.start, []).extend(versions[chosen])

@@ -144,7 +144,9 @@ def _replace(
             dropped.update(seen.indices)
         return
     ids = {call.id for version in versions for call in version if call.id is not None}
-    answered = min((answered_at[call_id] for call_id in ids if call_id in answered_at), default=None)
+    answered = min(
+        (answered_at[call_id] for call_id in ids if call_id in answered_at), default=None
+    )
     chosen = len(seen_list) - 1
     if answered is not None:
         before = [number for number, seen in enumerate(seen_list) if seen.start < answered]

@@ -287,13 +287,12 @@ class Reading:
         """How many calls are recorded so far: where the next one goes."""
         return len(self._calls)
 
-    def sighted(
-        self, key: object, start: int, whole: bool = True, end: int | None = None
-    ) -> None:
-        """The calls recorded from ``start`` (to ``end``, if given) are one sighting of the message (or item)
-        ``key``: whole, or a ``whole=False`` piece of it (a stream's chunks, all pieces of
-        one key being one sighting). ``identify`` decides at finish which sightings of a
-        key are the same message (docs/formats.md, "Counted once"). ``None``: no identity."""
+    def sighted(self, key: object, start: int, whole: bool = True, end: int | None = None) -> None:
+        """The calls recorded from ``start`` (to ``end``, if given) are one sighting of
+        the message (or item) ``key``: whole, or a ``whole=False`` piece of it (a stream's
+        chunks; all pieces of one key are one sighting). ``identify`` decides at finish
+        which sightings of a key are the same message (docs/formats.md, "Counted once").
+        ``None``: no identity."""
         if key is not None:
             sightings = self._sightings
             if sightings is None:
@@ -360,8 +359,7 @@ class Reading:
             ]
         if self._notes is not None:
             self._notes = [
-                (positions[key] if type(key) is int else key, status)
-                for key, status in self._notes
+                (positions[key] if type(key) is int else key, status) for key, status in self._notes
             ]
 
     def _finish_states(self, states: dict[type, object]) -> None:

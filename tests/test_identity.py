@@ -396,3 +396,68 @@ def test_langgraph_updates_with_reused_ids_give_each_message_once(
     updates = [{"agent": {"messages": [langchain_message(*message)]}} for message in messages]
     calls = to_calls(updates)
     assert [(call.name, call.args, call.id) for call in calls] == reference_replacing(messages)
+
+
+# --- Gemini: automatic function calling, answers without ids --------------------------------
+
+
+def gemini_afc_response() -> Any:
+    """A response of google-genai's automatic function calling: the SDK ran get_weather
+    (the Gemini API gives calls no id) before the model's last answer."""
+    genai = pytest.importorskip("google.genai")
+    import httpx
+    from google.genai import types
+
+    turns = [
+        [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}],
+        [{"text": "Sunny in Paris."}],
+    ]
+
+    def handler(request: Any) -> Any:
+        parts = turns.pop(0)
+        candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}
+        return httpx.Response(200, json={"candidates": [candidate]})
+
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return f"Sunny in {city}"
+
+    client = genai.Client(
+        api_key="test",
+        http_options=types.HttpOptions(
+            httpx_client=httpx.Client(transport=httpx.MockTransport(handler))
+        ),
+    )
+    config = types.GenerateContentConfig(tools=[get_weather])
+    return client.models.generate_content(
+        model="gemini-2.5-flash", contents="Weather in Paris?", config=config
+    )
+
+
+def test_gemini_automatic_function_calling_history_is_read() -> None:
+    response = gemini_afc_response()
+    ran = ToolCall("get_weather", {"city": "Paris"}, result={"result": "Sunny in Paris"})
+    assert to_calls(response) == [ran]
+    assert to_calls(response.model_dump(mode="json", by_alias=True)) == [ran]
+    assert ExpectedTool.never("get_weather") != response
+
+
+def test_gemini_answers_without_ids_pair_by_name_and_order() -> None:
+    from google.genai import types
+
+    def call(city: str) -> types.Part:
+        return types.Part(function_call=types.FunctionCall(name="weather", args={"city": city}))
+
+    def answer(name: str, text: str) -> types.Part:
+        response = types.FunctionResponse(name=name, response={"output": text})
+        return types.Part(function_response=response)
+
+    contents = [
+        types.Content(role="model", parts=[call("Paris"), call("Oslo")]),
+        types.Content(role="user", parts=[answer("weather", "sunny"), answer("weather", "rain")]),
+        types.Content(role="user", parts=[answer("search", "none")]),  # no such call
+    ]
+    assert [(call.args["city"], call.result, call.failed) for call in to_calls(contents)] == [
+        ("Paris", {"output": "sunny"}, False),
+        ("Oslo", {"output": "rain"}, False),
+    ]

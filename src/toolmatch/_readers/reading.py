@@ -103,6 +103,7 @@ class Reading:
         "_copy_args",
         "_dispatch",
         "_answers",
+        "_named_results",
         "_notes",
         "_open_slots",
         "_read_dict",
@@ -134,6 +135,8 @@ class Reading:
         # (key, start, end, whole, replacing): the calls of each sighting of a message or
         # item with an identity (``sighted``), told apart at finish (``identify``).
         self._sightings: list[_Sighting] | None = None
+        # Results without a call id, by the tool's name (``result_by_name``).
+        self._named_results: list[_Result] | None = None
         # Tool messages' answers by message id (``first_answer``).
         self._answers: dict[object, list[tuple[object, ...]]] | None = None
         # Whether the format read now replaces a message by id (LangGraph's add_messages):
@@ -267,6 +270,15 @@ class Reading:
             # Where it stands among the calls: the pairing looks at calls before it first.
             self._results.append((str(call_id), content, failed, status, len(self._calls)))
 
+    def result_by_name(self, name: object, content: object, failed: bool | None) -> None:
+        """A tool's answer that names its tool but no call id (Gemini's ``FunctionResponse``
+        without ``id``): it answers the first unanswered call of that name and no id made
+        before it (docs/formats.md, "Tool results")."""
+        if type(name) is str:
+            if self._named_results is None:
+                self._named_results = []
+            self._named_results.append((name, content, failed, None, len(self._calls)))
+
     def note_status(self, call_id: object, status: str | None) -> None:
         """The call of ``call_id`` awaits approval (``"pending"``), was ``"denied"``, or
         was approved (``None``: no status yet), as an approval request or answer apart from
@@ -336,6 +348,8 @@ class Reading:
             calls = self._calls
         if self._results is not None:
             _pair(calls, self._results)  # type: ignore[arg-type]
+        if self._named_results is not None:
+            _pair_by_name(calls, self._named_results)  # type: ignore[arg-type]
         if self._notes is not None:
             _note(calls, self._notes)  # type: ignore[arg-type]
         return calls  # type: ignore[return-value]
@@ -356,6 +370,11 @@ class Reading:
             self._results = [
                 (call_id, content, failed, status, positions[position])
                 for call_id, content, failed, status, position in results
+            ]
+        if self._named_results is not None:
+            self._named_results = [
+                (name, content, failed, status, positions[position])
+                for name, content, failed, status, position in self._named_results
             ]
         if self._notes is not None:
             self._notes = [
@@ -414,6 +433,18 @@ def _pair(calls: list[ToolCall], results: list[_Result]) -> None:
         indices = pending.get(call_id)
         if indices:
             _answer(calls, indices.pop(0), content, failed, status)
+
+
+def _pair_by_name(calls: list[ToolCall], results: list[_Result]) -> None:
+    """Give each result without a call id to the first call made before it of its tool's
+    name and no id that no result answers yet: calls of one name take its answers in
+    order."""
+    for name, content, failed, status, position in results:
+        for index in range(min(position, len(calls))):
+            call = calls[index]
+            if call.id is None and call.name == name and _waits(call):
+                _answer(calls, index, content, failed, status)
+                break
 
 
 def _place(

@@ -481,7 +481,7 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
         consumed = _consumed(obj)
         if consumed is not None:
             raise cannot_read(obj, where, consumed + _final_hint(obj))
-    if is_iterator:  # a generator, an SDK's stream: consumed once, in order
+    if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
         reading.read_each(obj, where)
         return
     if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it

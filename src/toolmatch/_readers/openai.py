@@ -105,7 +105,7 @@ def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -
     reading.call(data.get("name"), data.get("arguments"), call_id, where)
     item_id = data.get("id")
     if item_id is not None:
-        reading.sighted((item_id, call_id), reading.position() - 1)
+        reading.sighted_last((item_id, call_id))
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -160,7 +160,7 @@ def _sighted_item(data: Mapping[str, Any], reading: Reading) -> None:
     ``"__fake_id__"``), each with its own call id."""
     item_id = data.get("id")
     if item_id is not None:
-        reading.sighted((item_id, _call_id(data)), reading.position() - 1)
+        reading.sighted_last((item_id, _call_id(data)))
 
 
 def _call_id(data: Mapping[str, Any]) -> object:

@@ -312,6 +312,15 @@ class Reading:
             stop = len(self._calls) if end is None else end
             sightings.append((key, start, stop, whole, self.replacing))
 
+    def sighted_last(self, key: object) -> None:
+        """The call recorded last is a whole sighting of the item ``key`` (``sighted``,
+        for an item of one call: this runs once per item read)."""
+        end = len(self._calls)
+        sightings = self._sightings
+        if sightings is None:
+            sightings = self._sightings = []
+        sightings.append((key, end - 1, end, True, self.replacing))
+
     def first_answer(self, key: object, answer: tuple[object, ...]) -> bool:
         """Whether to read ``answer`` (a tool message's call id, content and status), the
         message of ``key``: not when a message of that key gave the same answer before (a
@@ -357,6 +366,10 @@ class Reading:
     def _identify(self, calls: list[ToolCall], sightings: list[_Sighting]) -> None:
         """Count each message once (``identify``), moving results and notes with the
         calls they stand after."""
+        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(
+            sightings
+        ):
+            return  # no key seen twice: the common case, decided without grouping
         results = self._results
         answered_at: dict[str, int] = {}
         if results is not None:
@@ -365,7 +378,7 @@ class Reading:
         identified = identify(calls, sightings, answered_at)
         if identified is None:
             return
-        self._calls[:], positions = identified  # type: ignore[assignment]
+        self._calls[:], positions = identified
         if results is not None:
             self._results = [
                 (call_id, content, failed, status, positions[position])

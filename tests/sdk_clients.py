@@ -18,6 +18,18 @@ def sse(events: list[dict[str, Any]], *, named: bool = False) -> bytes:
     return "".join(lines).encode()
 
 
+def chat_chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A Chat Completions chunk of the one choice, as the API streams it."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "gpt-4.1",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+        **extra,
+    }
+
+
 def _serve(module: Any, body: bytes) -> Any:
     def handler(request: Any) -> Any:
         return module.Response(200, headers={"content-type": "text/event-stream"}, content=body)

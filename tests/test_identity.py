@@ -11,22 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk_clients import anthropic_client, openai_client, sse
+from sdk_clients import anthropic_client, chat_chunk, openai_client, sse
 from toolmatch import ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
 WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")
-
-
-def chat_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "gpt-4.1",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
-    }
 
 
 def chat_entry(arguments: str, first: bool = False) -> dict[str, Any]:

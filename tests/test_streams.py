@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sdk_clients import anthropic_client, openai_client, sse
+from sdk_clients import chat_chunk as chunk
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
 pytest.importorskip("langchain_core")
@@ -57,17 +58,6 @@ def test_incomplete_text_is_the_documented_one() -> None:
 
 
 # --- OpenAI Chat Completions chunks --------------------------------------------------------
-
-
-def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "gpt-4.1",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
-        **extra,
-    }
 
 
 def entry(

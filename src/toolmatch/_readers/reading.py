@@ -366,9 +366,7 @@ class Reading:
     def _identify(self, calls: list[ToolCall], sightings: list[_Sighting]) -> None:
         """Count each message once (``identify``), moving results and notes with the
         calls they stand after."""
-        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(
-            sightings
-        ):
+        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(sightings):
             return  # no key seen twice: the common case, decided without grouping
         results = self._results
         answered_at: dict[str, int] = {}

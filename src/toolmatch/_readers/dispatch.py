@@ -27,8 +27,9 @@ a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` a
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Iterator, Mapping
-from types import CoroutineType, FunctionType, GeneratorType
+from types import AsyncGeneratorType, CoroutineType, FunctionType, GeneratorType
 
 from toolmatch._calls.call import ToolCall, matcher_fields
 from toolmatch._core.describe import short_repr
@@ -473,10 +474,14 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
         raise cannot_read(obj, where)
     if isinstance(obj, (bytes, bytearray)):  # to_calls parses bytes it is given, not inner ones
         raise cannot_read(obj, where, "decode it first: json.loads(data)")
+    is_iterator = isinstance(obj, Iterator)
+    if is_iterator or hasattr(obj, "__aiter__"):
+        # read before: what is left would read as less than the run, or as nothing, and
+        # pass every `never` check
+        consumed = _consumed(obj)
+        if consumed is not None:
+            raise cannot_read(obj, where, consumed + _final_hint(obj))
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
-        if isinstance(obj, GeneratorType) and obj.gi_frame is None:
-            # finished: an empty reading would pass every `never` check
-            raise cannot_read(obj, where, _EXHAUSTED)
         reading.read_each(obj, where)
         return
     if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
@@ -503,6 +508,41 @@ _EXHAUSTED = (
     "it is exhausted: its items were read before; keep them in a list (items = list(stream)) "
     "and pass that"
 )
+_READ_IN_PART = (
+    "it was read in part before: the items read are no longer in it; keep them all in a list "
+    "(items = list(stream)) and pass that"
+)
+
+
+def _consumed(stream: object) -> str | None:
+    """Why ``stream`` cannot be read whole, if it cannot: a generator, or an SDK's stream
+    object (OpenAI's and Anthropic's keep the generator they read from as ``_iterator``),
+    that was read to its end or in part."""
+    iterator = stream
+    if not isinstance(stream, (GeneratorType, AsyncGeneratorType)):
+        # vars(), not getattr: Anthropic makes its generator on first use, as a property
+        iterator = getattr(stream, "__dict__", {}).get("_iterator")
+    if isinstance(iterator, GeneratorType):
+        state = inspect.getgeneratorstate(iterator)
+        if state == inspect.GEN_CLOSED:
+            return _EXHAUSTED
+        if state == inspect.GEN_SUSPENDED:
+            return _READ_IN_PART
+    elif isinstance(iterator, AsyncGeneratorType) and iterator.ag_frame is None:
+        return _EXHAUSTED
+    return None
+
+
+# The SDK streams' own accessors of what they assembled: (method, what it returns).
+_FINAL_ACCESSORS = ("get_final_completion", "get_final_message", "get_final_response")
+
+
+def _final_hint(stream: object) -> str:
+    """One line naming the final object a helper stream (``.stream()``) assembled."""
+    for name in _FINAL_ACCESSORS:
+        if callable(getattr(stream, name, None)):
+            return f", or pass stream.{name}()"
+    return ""
 
 
 def _await_hint(awaitable: object) -> str:

@@ -85,3 +85,17 @@ def test_the_turn_keys_table_is_the_turn_options_table() -> None:
     assert rows[1:] == [
         f"| `{option.name}` | {option.docs} | {option.docs_default} |" for option in TURN_OPTIONS
     ]
+
+
+def test_the_expected_tool_table_is_the_tool_keys_table() -> None:
+    """docs/config.md's table of an expected tool's keys lists exactly TOOL_KEYS, in order."""
+    from toolmatch._selection.tool_keys import TOOL_KEYS
+
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    start = lines.index("An item of `expected_tools` is either a bare tool name or a mapping:") + 4
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("| "):
+            break
+        rows.append(line)
+    assert rows == [f"| `{key.name}` | {key.docs} | {key.docs_default} |" for key in TOOL_KEYS]

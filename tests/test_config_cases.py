@@ -83,7 +83,8 @@ class TestExpectedTools:
         with pytest.raises(ConfigError) as caught:
             load_expected_tools([""], path="tools")
         assert (
-            str(caught.value) == "tools[0]: must not be empty: '' is in every tool name; write name: {$any: true} to select any tool"
+            str(caught.value)
+            == "tools[0]: must not be empty: '' is in every tool name; write name: {$any: true} to select any tool"
         )
 
 

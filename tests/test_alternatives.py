@@ -267,7 +267,7 @@ def test_one_of_errors_name_their_place() -> None:
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[0].expected_tools[0].name",
-            "a tool name must not be empty: '' is in every tool name",
+            "must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[1]",

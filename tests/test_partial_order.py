@@ -249,7 +249,8 @@ def test_groups_repr_equality_and_pickle() -> None:
         (
             lambda: ExpectedTool("a", id=""),
             TypeError,
-            "ExpectedTool id must be a non-empty string or None, got '' (str)",
+            "ExpectedTool id must be a non-empty string naming this expectation or None, got "
+            "'' (str)",
         ),
         (
             lambda: ExpectedTool("a", id="a", before=["a"]),
@@ -588,7 +589,7 @@ def yaml_data(text: str) -> Any:
             [
                 (
                     "test_cases[0](c).expected_tools[0].any_order[1].name",
-                    "a tool name must not be empty: '' is in every tool name",
+                    "must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
                 )
             ],
         ),
@@ -597,12 +598,12 @@ def yaml_data(text: str) -> Any:
             [
                 (
                     "test_cases[0](c).expected_tools[0].id",
-                    "must be a non-empty string naming this expectation, got 3",
+                    "must be a non-empty string naming this expectation or null, got 3 (int)",
                 ),
                 (
                     "test_cases[0](c).expected_tools[0].before",
-                    "must be a list of ids of other expectations in the turn (such as "
-                    "[check_balance]), got 'b'",
+                    "must be a list of ids of other expectations in the turn, such as before: "
+                    "[check_balance], got 'b' (str)",
                 ),
             ],
         ),

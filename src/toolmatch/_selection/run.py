@@ -371,8 +371,10 @@ class RunVerdict:
                     case.append((None, "turns"))
                 continue
             if verdict.chosen is not None:
-                # Runs may choose different alternatives: the check is the turn's one_of.
-                broken.append((number, "one_of"))
+                # Runs may choose different alternatives: the check is the turn's one_of,
+                # failed only when none passed (not when the case's max_calls alone did).
+                if not verdict.chosen.passed:
+                    broken.append((number, "one_of"))
             else:
                 broken += [(number, item) for item in verdict.broken()]
             if verdict.over is not None:  # set on one turn only

@@ -4,10 +4,11 @@ them, read as calls (docs/cli.md, Python-text turns).
 A turn that is a string is one model output, ``[cd(folder='docs'), ls()]``, read by the
 Python reader (``toolmatch._readers.python_text``): text that is no call syntax is the
 model answering in words, no call, where its case's turn passes without a call (BFCL's
-irrelevance categories, where abstaining is the right answer), else the turn's error. A turn that is a non-empty list of strings is the steps of a BFCL multi-turn
-turn, one model output each, their calls in order: a step that is no call syntax is the
-model answering in words (BFCL ends a turn on it) and holds no call. Any other turn is read
-as without the option. Positional arguments take their names from the function docs.
+irrelevance categories, where abstaining is the right answer), else the turn's error. A
+turn that is a non-empty list of strings is the steps of a BFCL multi-turn turn, one model
+output each, their calls in order: a step that is no call syntax is the model answering in
+words (BFCL ends a turn on it) and holds no call. Any other turn is read as without the
+option. Positional arguments take their names from the function docs.
 """
 
 from __future__ import annotations

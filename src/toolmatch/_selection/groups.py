@@ -219,7 +219,8 @@ class OrderPlan:
         start = chain.index(min(chain))
         chain = chain[start:] + chain[:start]
         names = " before ".join(self.label(one) for one in [*chain, chain[0]])
-        self.problems.append((self.places[chain[0]], f"the order constraints form a cycle: {names}"))
+        problem = f"the order constraints form a cycle: {names}"
+        self.problems.append((self.places[chain[0]], problem))
 
     def label(self, number: int) -> str:
         return order_label(self.expectations[number])

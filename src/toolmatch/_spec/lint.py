@@ -264,7 +264,8 @@ def _accepts_everything(matcher: object) -> bool:
 
 def _selects_every_call(pattern: ExpectedTool) -> bool:
     """Whether the ignore pattern leaves out every call: any name, nothing else asserted
-    (arguments, result, failed flag, agent, status), no cap (one with a ``max_count`` leaves the calls beyond it to be judged)."""
+    (arguments, result, failed flag, agent, status), no cap (one with a ``max_count``
+    leaves the calls beyond it to be judged)."""
     return (
         pattern.max_count is None
         and _accepts_everything(pattern.name)

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from toolmatch._spec.schema import spec_schema
     from toolmatch._spec.writing import spec_yaml
 
+del TYPE_CHECKING  # needed above only: not a name of toolmatch's
+
 # Calls, selection and configuration load on first use: a test that only compares
 # arguments with matchers does not pay for them in `import toolmatch`.
 _LAZY = {

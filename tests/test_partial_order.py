@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -846,3 +847,41 @@ def test_a_long_chain_of_before_is_checked_and_linted(tmp_path: Any) -> None:
         f"{spec}: test_cases[0](chain).expected_tools[0]: the order constraints form a cycle: "
         f"{names}\n"
     )
+
+
+MIXED_LISTS = """\
+from toolmatch import AnyOrder, ExpectedTool, ExpectedTurn, InOrder, assert_turn, check_turn, check_turns
+
+expected = [ExpectedTool("login"), InOrder(ExpectedTool("a"), ExpectedTool("b"))]
+check_turn(expected, [])
+groups = [InOrder(ExpectedTool("a"), ExpectedTool("b")), AnyOrder(ExpectedTool("c"), ExpectedTool("d"))]
+assert_turn(groups + [ExpectedTool("e")], [])
+ExpectedTurn([AnyOrder(ExpectedTool("c"), ExpectedTool("d")), ExpectedTool("e")])
+check_turns([[ExpectedTool("a")], [InOrder(ExpectedTool("a"), ExpectedTool("b"))]], [[], []])
+check_turns([expected, groups], [[], []])
+"""
+
+
+def test_a_list_mixing_groups_and_expectations_type_checks(tmp_path: Any) -> None:
+    # docs/selection.md writes such lists without an annotation: mypy --strict must accept them.
+    api = pytest.importorskip("mypy.api")
+    import toolmatch
+
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(MIXED_LISTS, encoding="utf-8")
+    config = tmp_path / "mypy.ini"  # the toolmatch these tests import, wherever it is installed
+    source = Path(toolmatch.__file__).resolve().parent.parent
+    config.write_text(f"[mypy]\nmypy_path = {source}\n", encoding="utf-8")
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--follow-imports",
+            "silent",
+            str(snippet),
+        ]
+    )
+    assert (out, err, status) == ("Success: no issues found in 1 source file\n", "", 0)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
     from toolmatch._selection.case import TestCase
-    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
     from toolmatch._selection.groups import AnyOrder, InOrder
     from toolmatch._selection.results import (
         Candidate,
@@ -58,6 +58,7 @@ _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
+    "ExpectedItem": "_selection.expectation",
     "InOrder": "_selection.groups",
     "AnyOrder": "_selection.groups",
     "assert_called": "_selection.api",
@@ -159,6 +160,7 @@ __all__ = [
     "ExpectedTool",
     "InOrder",
     "AnyOrder",
+    "ExpectedItem",
     "ToolCheck",
     "Candidate",
     "TurnResult",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.reasons import order_label
 
 __all__ = [
@@ -32,7 +32,7 @@ MAX_DEPTH = 3
 """How deep groups nest (``InOrder`` > ``AnyOrder`` > ``InOrder``): past that, say it with ids."""
 
 
-class _Group:
+class _Group(ExpectedItem):
     """Items met in order (:class:`InOrder`) or in any order (:class:`AnyOrder`)."""
 
     __slots__ = ("items",)

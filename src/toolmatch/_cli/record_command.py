@@ -204,19 +204,21 @@ def _widen(
     from toolmatch._authoring.splicing import SpecText, SplicingError
     from toolmatch._authoring.widening import widening
     from toolmatch._cli.update import _print_diff, _report_not_done
+    from toolmatch._core.limits import read_whole
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
 
     where = options.into
     try:
-        with open(where, "rb") as spec_file:
-            raw = spec_file.read()
+        raw = read_whole(where)
         load_test_cases(where)
     except OSError as error:
         return fail(f"cannot read {where}: {error.strerror or error}")
     except ConfigError as error:
         problem = error.problems[0]
         return fail(f"cannot widen {where}: {problem.path}: {problem.message}; it is unchanged")
+    except ValueError as error:  # too large to read whole
+        return fail(f"cannot widen {where}: {where}: {error}; it is unchanged")
     spec = SpecText(where, raw)
     recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
     plan = widening(

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from toolmatch._matchers.base import ConstructorArgs
 
-__all__ = ["ExpectedTool"]
+__all__ = ["ExpectedItem", "ExpectedTool"]
 
 _SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
@@ -117,7 +117,26 @@ def _under_result(path: str) -> str:
 
 
 @public
-class ExpectedTool(Matcher):
+class ExpectedItem:
+    """What a turn's expected list holds: an :class:`ExpectedTool`, an :class:`InOrder` or
+    an :class:`AnyOrder`, whose common base it is. A list that mixes them is, to a type
+    checker, a list of ``ExpectedItem``, which every function and class taking a turn's
+    expectations accepts; no other object is an item (a turn refuses it, a bare
+    ``ExpectedItem`` too).
+
+    >>> from toolmatch import ExpectedTool, InOrder, check_turn
+    >>> steps = [ExpectedTool("login"), InOrder(ExpectedTool("get"), ExpectedTool("put"))]
+    >>> all(isinstance(step, ExpectedItem) for step in steps)
+    True
+    >>> check_turn(steps, [{"name": "get"}, {"name": "put"}, {"name": "login"}]).passed
+    True
+    """
+
+    __slots__ = ()
+
+
+@public
+class ExpectedTool(Matcher, ExpectedItem):
     """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
 
     A ``str`` name selects calls whose name contains it, case-sensitively; a matcher

@@ -13,7 +13,7 @@ from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
@@ -68,7 +68,7 @@ class ExpectedTurn(Record):
 
     def __init__(
         self,
-        expected_tools: Sequence[ExpectedTool | InOrder | AnyOrder],
+        expected_tools: Sequence[ExpectedItem],
         distinct: bool = False,
         ordered: bool = False,
         exhaustive: bool = False,
@@ -371,8 +371,10 @@ class RunVerdict:
                     case.append((None, "turns"))
                 continue
             if verdict.chosen is not None:
-                # Runs may choose different alternatives: the check is the turn's one_of.
-                broken.append((number, "one_of"))
+                # Runs may choose different alternatives: the check is the turn's one_of,
+                # failed only when none passed (not when the case's max_calls alone did).
+                if not verdict.chosen.passed:
+                    broken.append((number, "one_of"))
             else:
                 broken += [(number, item) for item in verdict.broken()]
             if verdict.over is not None:  # set on one turn only

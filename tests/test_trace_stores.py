@@ -513,3 +513,56 @@ def test_the_error_names_five_kinds_of_spans_and_counts_the_rest() -> None:
     spans = [{"name": f"s{i}", "attributes": {}} for i in range(7)]
     with pytest.raises(TypeError, match=r"\(found 's0', 's1', 's2', 's3', 's4' and 2 more\)"):
         to_calls(spans)
+
+
+# --- one call from the model span that asked for it and the tool span that ran it -----------
+
+
+def _llm(span_id: str, *calls: tuple[str, str, str]) -> dict[str, Any]:
+    prefix = "llm.output_messages.0.message.tool_calls"
+    attributes: dict[str, Any] = {"openinference.span.kind": "LLM"}
+    for index, (call_id, name, arguments) in enumerate(calls):
+        attributes[f"{prefix}.{index}.tool_call.id"] = call_id
+        attributes[f"{prefix}.{index}.tool_call.function.name"] = name
+        attributes[f"{prefix}.{index}.tool_call.function.arguments"] = arguments
+    return {"name": "llm", "context": {"span_id": span_id}, "attributes": attributes}
+
+
+def _tool(name: str, arguments: str, result: str, **attributes: Any) -> dict[str, Any]:
+    """A tool span as Phoenix's span JSON writes it (its status a top-level status_code)."""
+    return {
+        "name": name,
+        "status_code": "OK",
+        "attributes": {"openinference.span.kind": "TOOL", "tool.name": name,
+                       "input.value": arguments, "output.value": result, **attributes},
+    }  # fmt: skip
+
+
+def test_a_tool_span_with_the_call_id_is_that_call_with_the_arguments_it_ran() -> None:
+    spans = [
+        _llm("s1", ("c1", "search", '{"q": "paris"}'), ("c2", "search", '{"q": "rome"}')),
+        # ran second first, with its id; its input is not JSON (a framework's repr): the
+        # model's arguments stand
+        _tool("search", "{'q': 'rome'}", "rome hits", **{"tool_call.id": "c2"}),
+        _tool("search", '{"q": "paris", "limit": 3}', "paris hits", **{"tool_call.id": "c1"}),
+    ]
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "paris", "limit": 3}, "c1", result="paris hits", failed=False),
+        ToolCall("search", {"q": "rome"}, "c2", result="rome hits", failed=False),
+    ]
+
+
+def test_same_calls_pair_in_order_and_unrun_or_unasked_calls_stay() -> None:
+    spans = [
+        _llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "search", '{"q": "x"}'),
+             ("c3", "refund", '{"order": 7}')),
+        _tool("search", '{"q": "x"}', "first"),
+        _tool("search", '{"q": "x"}', "second"),
+        _tool("lookup", '{"id": 1}', "found"),
+    ]  # fmt: skip
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "x"}, "c1", result="first", failed=False),
+        ToolCall("search", {"q": "x"}, "c2", result="second", failed=False),
+        ToolCall("refund", {"order": 7}, "c3"),  # asked, never run
+        ToolCall("lookup", {"id": 1}, result="found", failed=False),  # run, never asked
+    ]

@@ -271,7 +271,7 @@ def test_mlflow_model_output_of_no_accepted_shape_is_no_answer() -> None:
     assert str(raised.value) == (
         "to_calls cannot read tool calls from the spans at input[0] (1 span): none is a tool "
         "span or a model span that records its answer (found 'ChatModel' (CHAT_MODEL, "
-        "outputs of no accepted shape)); pass the run's spans with its tool spans, or with "
+        "its output of no accepted shape)); pass the run's spans with its tool spans, or with "
         f"its model spans' output recorded; accepted shapes: {DOCS}"
     )
 

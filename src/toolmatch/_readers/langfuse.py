@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.spans import Spans, span_calls
+from toolmatch._readers.spans import Spans
 
 if TYPE_CHECKING:
     from typing import Any
@@ -75,20 +75,9 @@ def read_observation(data: Mapping[str, Any], where: str, reading: Reading) -> N
         return
     name = short_repr(data.get("name"))
     if kind == "GENERATION":
-        output = data.get("output")
-        if output is None:
-            spans.saw(where, f"{name} (GENERATION, without output)", own, parent, agent)
-            return
-        if isinstance(output, str):  # text: an answer without calls
-            spans.saw(where, None, own, parent, agent)
-            return
-        try:
-            calls = span_calls(reading, output, f"{where}.output")
-        except TypeError:  # an output of no shape to_calls reads: no answer it can tell
-            kind_found = f"{name} (GENERATION, output of no accepted shape)"
-            spans.saw(where, kind_found, own, parent, agent)
-            return
-        key = spans.saw(where, None, own, parent, agent)
-        spans.asked(reading, calls, key)
+        found = f"{name} (GENERATION"
+        spans.answer(
+            reading, where, f"{where}.output", data.get("output"), found, own, parent, agent
+        )
         return
     spans.saw(where, f"{name} ({kind})", own, parent, agent)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import as_data, wrong_shape
-from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids
+from toolmatch._readers.spans import Spans, span_failed, span_ids
 
 if TYPE_CHECKING:
     from typing import Any
@@ -73,20 +73,9 @@ def read_span(
     name = short_repr(data["name"])
     if kind in _MODEL_KINDS:
         output = _json(attributes.get("mlflow.spanOutputs"))
-        if output is None:
-            spans.saw(where, f"{name} ({kind}, without outputs)", span_id, parent_id, agent)
-            return
-        if isinstance(output, str):  # text: an answer without calls
-            spans.saw(where, None, span_id, parent_id, agent)
-            return
-        try:
-            calls = span_calls(reading, output, f"{place}.mlflow.spanOutputs")
-        except TypeError:  # an output of no shape to_calls reads: no answer it can tell
-            found = f"{name} ({kind}, outputs of no accepted shape)"
-            spans.saw(where, found, span_id, parent_id, agent)
-            return
-        key = spans.saw(where, None, span_id, parent_id, agent)
-        spans.asked(reading, calls, key)
+        found = f"{name} ({kind}"
+        place = f"{place}.mlflow.spanOutputs"
+        spans.answer(reading, where, place, output, found, span_id, parent_id, agent)
         return
     spans.saw(where, f"{name} ({kind})", span_id, parent_id, agent)
 

@@ -114,6 +114,35 @@ class Spans:
             self._nodes[span_id] = node
         return span_id
 
+    def answer(
+        self,
+        reading: Reading,
+        where: str,
+        place: str,
+        output: object,
+        found: str,
+        span_id: object,
+        parent_id: object,
+        agent: object,
+    ) -> None:
+        """A model span read at ``where`` and its recorded ``output`` (at ``place``; ``None``:
+        not recorded): the calls it holds, read as ``to_calls`` reads them; text holds none.
+        An output of no accepted shape counts as no answer recorded (the run's tool spans may
+        still tell its calls). ``found`` names the span, as ``'name' (KIND``."""
+        if output is None:
+            self.saw(where, f"{found}, without its output)", span_id, parent_id, agent)
+            return
+        if isinstance(output, str):  # text: an answer without calls
+            self.saw(where, None, span_id, parent_id, agent)
+            return
+        try:
+            calls = span_calls(reading, output, place)
+        except TypeError:
+            unread = f"{found}, its output of no accepted shape)"
+            self.saw(where, unread, span_id, parent_id, agent)
+            return
+        self.asked(reading, calls, self.saw(where, None, span_id, parent_id, agent))
+
     def asked(self, reading: Reading, calls: list[ToolCall], span: object) -> None:
         """The calls a model span (``span``, its id) records its model asking for."""
         for call in calls:

@@ -255,6 +255,27 @@ def test_mlflow_tool_spans_alone_are_the_calls_that_ran(mlflow_trace: Any) -> No
     ]
 
 
+def test_mlflow_traces_of_schema_2() -> None:
+    """MLflow 2's span dicts: ids under ``context`` and ``parent_id``, a top-level
+    ``status_code`` (as mlflow.entities.Span.from_dict_v2 reads them)."""
+    trace = {
+        "info": {"request_id": "tr-1"},
+        "data": {
+            "spans": [
+                {"name": "triage", "context": {"span_id": "0x1", "trace_id": "0x9"},
+                 "parent_id": None, "status_code": "OK", "status_message": "",
+                 "attributes": {"mlflow.spanType": '"AGENT"'}},
+                {"name": "refund", "context": {"span_id": "0x2", "trace_id": "0x9"},
+                 "parent_id": "0x1", "status_code": "ERROR", "status_message": "no order",
+                 "attributes": {"mlflow.spanType": '"TOOL"', "mlflow.spanInputs": '{"order": 7}'}},
+            ],
+            "request": "{}",
+            "response": "null",
+        },
+    }  # fmt: skip
+    assert to_calls(trace) == [ToolCall("refund", {"order": 7}, failed=True, agent="triage")]
+
+
 def test_mlflow_model_output_of_no_accepted_shape_is_no_answer() -> None:
     span = {
         "name": "ChatModel",

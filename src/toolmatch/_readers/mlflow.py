@@ -66,7 +66,7 @@ def read_span(
             None,
             place,
             result=_json(attributes.get("mlflow.spanOutputs")),
-            failed=span_failed(data.get("status")),
+            failed=span_failed(data),
         )
         spans.ran(reading, apart.finish()[0], key)
         return

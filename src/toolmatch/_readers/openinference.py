@@ -58,7 +58,7 @@ def read_span(
             flat.get("tool_call.id", flat.get("tool.id")),
             place,
             result=flat.get("output.value"),
-            failed=span_failed(data.get("status", data.get("status_code"))),
+            failed=span_failed(data),
         )
         spans.ran(reading, apart.finish()[0], key)
         return

@@ -167,7 +167,7 @@ def read_span(
             attributes.get("gen_ai.tool.call.id"),
             f"{where}.attributes",
             result=attributes.get("gen_ai.tool.call.result"),
-            failed=span_failed(data.get("status")),
+            failed=span_failed(data),
         )
         spans.ran(reading, apart.finish()[0], key)
         return

@@ -272,13 +272,15 @@ def span_ids(data: Mapping[str, Any]) -> tuple[object, object]:
     return None, None
 
 
-def span_failed(status: object) -> bool | None:
-    """A span status (an SDK ``Status``, its JSON, OTLP's ``{"code": 2}``, Phoenix's
-    ``status_code`` text) as a failure: ``ERROR`` is one, ``OK`` is none, unset says nothing.
+def span_failed(span: Mapping[str, Any]) -> bool | None:
+    """A span's status as a failure: ``ERROR`` is one, ``OK`` is none, unset says nothing.
+    The status is its ``status`` (an SDK ``Status``, its JSON, OTLP's ``{"code": 2}``) or
+    its ``status_code`` (Phoenix's span JSON, MLflow's traces of schema 2).
 
-    >>> span_failed({"code": "STATUS_CODE_ERROR"}), span_failed("OK"), span_failed(None)
-    (True, False, None)
+    >>> span_failed({"status": {"code": "STATUS_CODE_ERROR"}}), span_failed({"status_code": "OK"})
+    (True, False)
     """
+    status = span.get("status", span.get("status_code"))
     if status is None:
         return None
     if isinstance(status, (str, int)):

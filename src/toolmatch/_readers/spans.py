@@ -67,10 +67,24 @@ class Spans:
     [ToolCall(name='search', args={'q': 'x'}, id='call_1', result='3 hits', agent='triage')]
     """
 
-    __slots__ = ("_entries", "_first", "_found", "_parents", "_agents", "_nodes", "_count", "_told")
+    __slots__ = (
+        "_agents",
+        "_count",
+        "_entries",
+        "_first",
+        "_found",
+        "_nodes",
+        "_parents",
+        "_told",
+        "_unasked",
+        "_unran",
+    )
 
     def __init__(self) -> None:
         self._entries: list[_Entry] = []
+        # The calls one side gave that the other has not yet: asked, not run; run, not asked.
+        self._unran: list[_Entry] = []
+        self._unasked: list[_Entry] = []
         self._first: str | None = None  # where the first span (or span list) was read
         self._count = 0
         self._told = 0  # spans that record a tool's run or a model's answer
@@ -153,18 +167,22 @@ class Spans:
         self._add(reading, _Side(call, span), asking=False)
 
     def _add(self, reading: Reading, side: _Side, asking: bool) -> None:
-        # The first call of the other side, not yet paired, that is the same call.
-        for entry in self._entries:
-            other = entry.ran if asking else entry.asked
-            paired = entry.asked if asking else entry.ran
-            if paired is None and other is not None and _same_call(side.call, other.call):
+        # The first call of the other side not yet paired that is the same call: only the
+        # unpaired ones are looked at, so a run of tool spans alone costs no search.
+        waiting = self._unasked if asking else self._unran
+        for index, entry in enumerate(waiting):
+            other = entry.ran if entry.ran is not None else entry.asked
+            if _same_call(side.call, other.call):  # type: ignore[union-attr]
+                del waiting[index]
                 if asking:
                     entry.asked = side
                 else:
                     entry.ran = side
                 return
         slot = reading.reserve()
-        self._entries.append(_Entry(slot, side, None) if asking else _Entry(slot, None, side))
+        entry = _Entry(slot, side, None) if asking else _Entry(slot, None, side)
+        self._entries.append(entry)
+        (self._unran if asking else self._unasked).append(entry)
 
     def finish(self, reading: Reading) -> None:
         """Each call in its place; spans that recorded no call and no answer raise."""

@@ -402,6 +402,29 @@ def test_malformed_otlp_values_raise_naming_their_place(value: object, message: 
     assert str(raised.value).endswith(message)
 
 
+def test_values_nested_past_the_limit_raise_even_when_they_contain_themselves() -> None:
+    deep: dict[str, Any] = {"stringValue": "x"}
+    for _ in range(120):
+        deep = {"arrayValue": {"values": [deep]}}
+    span = _otlp_span("execute_tool x", ("gen_ai.tool.name", {"stringValue": "x"}), ("v", deep))
+    with pytest.raises(TypeError, match=r"nested too deeply: more than 100 mappings and lists"):
+        to_calls([span])
+    looped: dict[str, Any] = {"kind": "LLM"}
+    looped["self"] = looped
+    span = {"name": "llm", "attributes": {"openinference.span.kind": "LLM", "x": looped}}
+    with pytest.raises(TypeError, match=r"^input\[0\]\.attributes: nested too deeply"):
+        to_calls([span])
+
+
+def test_spans_whose_parents_loop_name_no_agent() -> None:
+    spans = [
+        {"name": "a", "context": {"span_id": "1"}, "parent_id": "2", "attributes": {}},
+        {"name": "b", "context": {"span_id": "2"}, "parent_id": "1",
+         "attributes": {"gen_ai.tool.name": "search"}},
+    ]  # fmt: skip
+    assert to_calls(spans) == [ToolCall("search", {})]
+
+
 def test_gen_ai_agent_name_is_the_agent_of_a_tool_span_and_of_its_children() -> None:
     agent = {
         "name": "invoke_agent triage",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
+from toolmatch._core.limits import MAX_NESTING, NESTED_TOO_DEEPLY
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.spans import Spans, span_failed, span_ids
 
@@ -41,7 +42,7 @@ def read_span(
 ) -> None:
     """An OpenInference span: a ``TOOL`` span is a call, an ``LLM`` span's output messages
     hold calls, any other span none."""
-    flat = _flat(attributes)
+    flat = _flat(attributes, f"{where}.attributes")
     kind = flat.get(KIND)
     spans = reading.state(Spans)
     span_id, parent_id = span_ids(data)
@@ -92,19 +93,22 @@ def _asked(flat: Mapping[str, Any], where: str, reading: Reading) -> list[ToolCa
     return apart.finish()
 
 
-def _flat(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
+def _flat(attributes: Mapping[str, Any], where: str) -> Mapping[str, Any]:
     """``attributes`` with nested mappings and lists of mappings written as dotted names
     (as the OpenTelemetry SDK writes them); flat attributes are returned as they are."""
     if not any(isinstance(value, (Mapping, list)) for value in attributes.values()):
         return attributes
     flat: dict[str, Any] = {}
-    stack: list[tuple[str, object]] = [("", attributes)]
-    while stack:  # without recursion: nesting as deep as the input has
-        prefix, value = stack.pop()
+    stack: list[tuple[str, object, int]] = [("", attributes, 0)]
+    while stack:  # without recursion; the depth bounded, as for specs (and a value in itself)
+        prefix, value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise TypeError(f"{where}: {NESTED_TOO_DEEPLY}")
         if isinstance(value, Mapping):
-            stack.extend((f"{prefix}{key}.", inner) for key, inner in value.items())
+            stack.extend((f"{prefix}{key}.", inner, depth + 1) for key, inner in value.items())
         elif isinstance(value, list) and value and all(isinstance(i, Mapping) for i in value):
-            stack.extend((f"{prefix}{index}.", inner) for index, inner in enumerate(value))
+            items = enumerate(value)
+            stack.extend((f"{prefix}{index}.", inner, depth + 1) for index, inner in items)
         else:
             flat[prefix[:-1]] = value
     return flat

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
+from toolmatch._core.limits import MAX_NESTING, NESTED_TOO_DEEPLY
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import Reading, as_data, wrong_shape
 from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids
@@ -43,8 +44,6 @@ CALL_FREE_TYPES = frozenset({"text", "reasoning", "blob", "file", "uri"})
 _SCALAR_VALUE_KEYS = ("stringValue", "boolValue", "doubleValue")
 # The operations of a model call, whose span may record the model's answer.
 _MODEL_OPERATIONS = frozenset({"chat", "generate_content", "text_completion"})
-# How deeply OTLP JSON values may nest inside one another (a kvlistValue in an arrayValue...).
-_MAX_VALUE_DEPTH = 100
 
 
 def read_envelope(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -107,8 +106,8 @@ def _any_value(value: object, where: str, depth: int) -> object:
     ``kvlistValue`` a dict; a value that is not typed stays as it is."""
     if not isinstance(value, Mapping):
         return value
-    if depth > _MAX_VALUE_DEPTH:
-        raise wrong_shape(where, f"nested at most {_MAX_VALUE_DEPTH} values deep", "deeper")
+    if depth > MAX_NESTING:  # a kvlistValue in an arrayValue in ...: a limit, as for specs
+        raise TypeError(f"{where}: {NESTED_TOO_DEEPLY}")
     for key in _SCALAR_VALUE_KEYS:
         if key in value:
             return value[key]

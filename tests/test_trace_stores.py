@@ -596,6 +596,17 @@ def test_a_tool_span_with_the_call_id_is_that_call_with_the_arguments_it_ran() -
     ]
 
 
+def test_a_tool_span_whose_arguments_cannot_be_read_is_the_call_of_its_name() -> None:
+    spans = [
+        _llm("s1", ("c1", "lookup", '{"id": 1}'), ("c2", "search", '{"q": "rome"}')),
+        _tool("search", "{'q': 'rome'}", "rome hits"),  # Python text, no id
+    ]
+    assert to_calls(spans) == [
+        ToolCall("lookup", {"id": 1}, "c1"),
+        ToolCall("search", {"q": "rome"}, "c2", result="rome hits", failed=False),
+    ]
+
+
 def test_same_calls_pair_in_order_and_unrun_or_unasked_calls_stay() -> None:
     spans = [
         _llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "search", '{"q": "x"}'),

@@ -239,10 +239,13 @@ class Spans:
 
 def _same_call(one: ToolCall, other: ToolCall) -> bool:
     """Whether a model span's call and a tool span's are one call: the same id where both
-    have one, else the same name and arguments."""
+    have one, else the same name and arguments (the name alone where either's arguments
+    cannot be read: an instrumentation may record them as text of its own)."""
     if one.id is not None and other.id is not None:
         return one.id == other.id
-    return one.name == other.name and one.args == other.args
+    if one.name != other.name:
+        return False
+    return one.parse_error is not None or other.parse_error is not None or one.args == other.args
 
 
 def _nothing_told(where: str, count: int, found: dict[str, int]) -> TypeError:

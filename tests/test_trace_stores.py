@@ -416,13 +416,15 @@ def test_values_nested_past_the_limit_raise_even_when_they_contain_themselves() 
         to_calls([span])
 
 
-def test_spans_whose_parents_loop_name_no_agent() -> None:
+def test_spans_whose_parents_loop_or_whose_ids_are_no_ids_name_no_agent() -> None:
     spans = [
         {"name": "a", "context": {"span_id": "1"}, "parent_id": "2", "attributes": {}},
         {"name": "b", "context": {"span_id": "2"}, "parent_id": "1",
          "attributes": {"gen_ai.tool.name": "search"}},
+        {"name": "c", "context": {"span_id": ["3"]}, "parent_id": {"x": 1},
+         "attributes": {"gen_ai.tool.name": "lookup"}},
     ]  # fmt: skip
-    assert to_calls(spans) == [ToolCall("search", {})]
+    assert to_calls(spans) == [ToolCall("search", {}), ToolCall("lookup", {})]
 
 
 def test_gen_ai_agent_name_is_the_agent_of_a_tool_span_and_of_its_children() -> None:

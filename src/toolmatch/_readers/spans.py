@@ -27,6 +27,7 @@ __all__ = ["Spans", "span_calls", "span_failed", "span_ids"]
 _ERROR = frozenset({2, "STATUS_CODE_ERROR", "ERROR"})
 _OK = frozenset({1, "STATUS_CODE_OK", "OK"})
 
+_ID_TYPES = (str, int, bytes)
 # How many kinds of spans the error names before it says how many more there are.
 _NAMED = 5
 
@@ -118,9 +119,10 @@ class Spans:
             self._told += 1
         else:
             self._found[kind] = self._found.get(kind, 0) + 1
-        if span_id is None:
+        # Ids are text or numbers (bytes in an SDK's objects); any other value names no span.
+        if not isinstance(span_id, _ID_TYPES) or not span_id:
             span_id = object()
-        if parent_id is not None:
+        if isinstance(parent_id, _ID_TYPES) and parent_id:
             self._parents[span_id] = parent_id
         if type(agent) is str and agent:
             self._agents[span_id] = agent

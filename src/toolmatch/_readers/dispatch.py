@@ -41,13 +41,16 @@ from toolmatch._readers import (
     bedrock,
     gemini,
     langchain,
+    langfuse,
     langgraph,
     llama_index,
     mcp,
     messages,
+    mlflow,
     mocks,
     openai,
     openai_agents,
+    openinference,
     otel,
     pydantic_ai,
     smolagents,
@@ -70,6 +73,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     Handler: TypeAlias = Callable[[Any, str, Reading], None]
+    SpanHandler: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any], str, Reading], None]
 
 __all__ = [
     "BY_CLASS",
@@ -78,6 +82,7 @@ __all__ = [
     "OBJECTS",
     "ROLES",
     "SHAPES",
+    "SPANS",
     "TYPES",
     "TYPE_PREFIXES",
     "dispatch",
@@ -107,6 +112,17 @@ def read_custom_type(data: Mapping[str, Any], where: str, reading: Reading) -> N
         langgraph.read_langgraph_part(data, where, reading)
     else:
         openai.read_custom_entry(data, where, reading)
+
+
+def read_span(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A span: read by the reader of the convention its attributes name (``SPANS``), else
+    as an OpenTelemetry GenAI span."""
+    attributes = otel.span_attributes(data, where)
+    for key, handler in SPANS.items():
+        if key in attributes:
+            handler(data, attributes, where, reading)
+            return
+    otel.read_span(data, attributes, where, reading)
 
 
 def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
@@ -153,6 +169,10 @@ TYPES: dict[str, Handler] = {
     "invalid_tool_call": langchain.read_invalid_tool_call,
     # OpenTelemetry GenAI message parts
     "tool_call_response": otel.read_tool_call_response,
+    "server_tool_call": otel.read_server_tool_call,
+    "server_tool_call_response": otel.read_server_tool_call_response,
+    # Langfuse observations, by their type
+    **dict.fromkeys(langfuse.OBSERVATION_TYPES, langfuse.read_observation),
     # Vercel AI SDK
     "tool-call": vercel.read_tool_part,
     "dynamic-tool": vercel.read_tool_part,
@@ -161,6 +181,12 @@ TYPES: dict[str, Handler] = {
     "tool-approval-response": vercel.read_approval_response,
     # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
     **streams.TYPE_ROWS,
+}
+# Spans, by the attribute that names their convention (any other span: OpenTelemetry GenAI).
+SPANS: dict[str, SpanHandler] = {
+    openinference.KIND: openinference.read_span,
+    "openinference": openinference.read_span,  # its attributes written nested
+    mlflow.KIND: mlflow.read_span,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (
@@ -184,7 +210,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("method", mcp.read_json_rpc),
     ("part_kind", pydantic_ai.read_part),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
-    ("attributes", otel.read_span),
+    ("attributes", read_span),
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),
@@ -293,6 +319,8 @@ BY_CLASS.update(
             "pass what awaiting agent.run(...) returns, or the events of its handler's "
             "stream_events()"
         ),
+        # an OpenTelemetry SDK span: its JSON, with its own and its parent's ids
+        ("opentelemetry", "ReadableSpan"): otel.read_span_object,
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -321,6 +349,8 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_update, langgraph.read_langgraph_update),
     (langgraph.is_langgraph_checkpoint, langgraph.read_langgraph_checkpoint),
+    (mlflow.is_trace, mlflow.read_trace),
+    (langfuse.is_page, langfuse.read_page),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------

@@ -88,6 +88,20 @@ def test_closest_is_the_best_score_then_the_fewest_failures_then_the_first() -> 
     assert ExpectedTurn.one_of(one_failure, twin).check(calls).alternatives[0].number == 0
 
 
+def test_closest_counts_the_asserted_arguments_that_match_before_the_failures() -> None:
+    # Both alternatives score f1 0 with one failure each; the delete was made, with one of
+    # its two asserted arguments right, and the archive never was: the delete is closer.
+    archive = ExpectedTurn([ExpectedTool("archive_mail", {"folder": "old"})])
+    delete = ExpectedTurn([ExpectedTool("delete_mail", {"folder": "spam", "confirm": True})])
+    calls = [{"name": "delete_mail", "args": {"folder": "spam"}}]
+    assert ExpectedTurn.one_of(archive, delete).check(calls).alternatives[0].number == 1
+    assert ExpectedTurn.one_of(delete, archive).check(calls).alternatives[0].number == 0
+    # A case's alternatives are chosen by the same rule.
+    case = TestCase.one_of("mail", [archive], [delete])
+    [result] = case.check([calls])
+    assert result.alternatives[0].number == 1
+
+
 def test_several_passing_the_first_is_reported() -> None:
     loose = ExpectedTurn([ExpectedTool("refund")])
     result = ExpectedTurn.one_of(loose, DIRECT).check(REFUND)

@@ -621,6 +621,23 @@ def test_a_json_spec_is_written_with_its_indentation(tmp_path: Path, indent: int
     assert result.returncode == 0
 
 
+def test_a_json_spec_is_written_as_strict_json(tmp_path: Path) -> None:
+    # A recorded 1e400 is an infinity: JSON has no word for it, so it is written as
+    # record writes it, the number 1e400, never as Infinity.
+    spec = '{"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"v": 1}}]}]}\n'
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(
+        '{"case": "a", "turns": [[{"name": "f", "args": {"v": 1e400}}]]}\n', encoding="utf-8"
+    )
+    path = tmp_path / "spec.json"
+    path.write_text(spec, encoding="utf-8")
+    result = toolmatch("check", path, traces, "--update", "fix")
+    assert path.read_text(encoding="utf-8") == spec.replace('"v": 1', '"v": 1e400')
+    assert result.returncode == 0, result.stderr
+    json.loads(path.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # strict JSON
+
+
+
 # The command ------------------------------------------------------------------------------------
 
 

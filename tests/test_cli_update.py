@@ -369,6 +369,37 @@ test_cases:
     assert result.returncode == 1
 
 
+def test_who_made_a_call_and_how_it_ended_are_reported_not_fixed(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: refund
+    expected_tools:
+      - name: refund
+        args: {order: 7}
+        agent: billing
+      - {name: lookup, status: succeeded}
+"""
+    runs = [
+        run(
+            "refund",
+            [
+                {"name": "refund", "args": {"order": 7}, "agent": "support"},
+                {"name": "lookup", "args": {}, "status": "denied"},
+            ],
+        )
+    ]
+    result, text = update(tmp_path, spec, *runs)
+    assert text == spec
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](refund).expected_tools[0].agent: expected "
+        "'billing', got 'support'; not a value to replace",
+        "toolmatch: not fixed: test_cases[0](refund).expected_tools[1].status: expected "
+        "'succeeded', got 'denied'; not a value to replace",
+    ]
+    assert result.returncode == 1
+
+
+
 # Names ----------------------------------------------------------------------------------------
 
 

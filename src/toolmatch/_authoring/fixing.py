@@ -13,6 +13,7 @@ from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import expected_turn
 from toolmatch._selection.case import TestCase
+from toolmatch._selection.expectation import AGENT_MISMATCH, STATUS_MISMATCH
 from toolmatch._selection.groups import item_paths
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
@@ -80,6 +81,11 @@ def _writable(value: object) -> bool:
         return bool(_quiet_matcher(escaped(value)) == value)
     except (ConfigError, TypeError, UnicodeEncodeError, ValueError):
         return False
+
+
+# A candidate's mismatch paths for what an expectation asserts of the call beyond its
+# arguments and outcome, and the spec key of each.
+_ASSERTED_OF_CALL = {AGENT_MISMATCH: "agent", STATUS_MISMATCH: "status"}
 
 
 class Planner:
@@ -194,6 +200,13 @@ class Planner:
         if isinstance(item, dict):
             self.fix_arguments(path, item, call)
             self.fix_outcome(path, item, call)
+        if closest is not None:
+            # Who made the call and how it ended are what the expectation asserts of it,
+            # as its name is: never taken from the run, always said.
+            for mismatch in closest.mismatches:
+                key = _ASSERTED_OF_CALL.get(mismatch.path)
+                if key is not None:
+                    self.skip((*path, key), f"{mismatch.reason}; not a value to replace")
 
     def fix_name(
         self,

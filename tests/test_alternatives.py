@@ -14,6 +14,7 @@ from commands import jsonl, toolmatch
 from toolmatch import (
     ChosenAlternative,
     ConfigError,
+    Exact,
     ExpectedTool,
     ExpectedTurn,
     OneOfTurns,
@@ -96,6 +97,9 @@ def test_closest_counts_the_asserted_arguments_that_match_before_the_failures() 
     calls = [{"name": "delete_mail", "args": {"folder": "spam"}}]
     assert ExpectedTurn.one_of(archive, delete).check(calls).alternatives[0].number == 1
     assert ExpectedTurn.one_of(delete, archive).check(calls).alternatives[0].number == 0
+    # Exact arguments score 0 however close the call: a call of the tool still counts.
+    exact = ExpectedTurn([ExpectedTool("delete_mail", Exact({"folder": "spam", "confirm": True}))])
+    assert ExpectedTurn.one_of(archive, exact).check(calls).alternatives[0].number == 1
     # A case's alternatives are chosen by the same rule.
     case = TestCase.one_of("mail", [archive], [delete])
     [result] = case.check([calls])

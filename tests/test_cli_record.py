@@ -575,6 +575,12 @@ def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
 
 # --into SPEC: more runs widen a spec ----------------------------------------------------------
 
+
+def weakened(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """The lines saying what a widening weakened (docs/record.md)."""
+    return [line for line in result.stderr.splitlines() if line.startswith("toolmatch: weakened")]
+
+
 WIDENED_FROM = textwrap.dedent("""\
     test_cases:
     - name: weather
@@ -639,6 +645,15 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
         "+  ignore: [{name: {$literal: log}, max_count: 1}]",
         "-      city: Paris",
     ]
+    # Each assertion widened is said, after the diff.
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](weather).expected_tools[0].args.city: literal "
+        "'Paris' loosened to {'fuzzy': 'Paris'}",
+        "toolmatch: weakened: test_cases[0](weather).expected_tools[0].args.days: literal 3 "
+        "loosened to {'$between': [0, 16]}",
+        "toolmatch: weakened: test_cases[0](weather).ignore: calls of 'log' ignored: a new run "
+        "calls it, and the exhaustive turn no longer fails a run that does",
+    ]
     checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
     # The matcher kept ("at") is the user's: a run it fails still fails.
@@ -668,6 +683,12 @@ def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
         "+  - name: {$literal: b}",
         "+    max_count: 2",
     ]
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).ignore[0].max_count: max_count 1 dropped: a new "
+        "run goes over it",
+        "toolmatch: weakened: test_cases[0](c).ignore: calls of 'b' ignored: a new run calls "
+        "it, and the exhaustive turn no longer fails a run that does",
+    ]
     checked = toolmatch("check", spec, "-", stdin=jsonl(later, run("a", *["log"] * 5)))
     assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
@@ -689,6 +710,10 @@ def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> No
     later = run("login", "lookup", "out", "search")  # out before search: that constraint goes
     widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
     assert widened.returncode == 0, widened.stderr
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).expected_tools[3].after: after 'search' "
+        "dropped: a new run breaks it",
+    ]
     text = spec.read_text(encoding="utf-8")
     assert "    after: [lookup]\n" in text
     assert text.count("after: [login]") == 2
@@ -712,6 +737,10 @@ def test_into_keeps_the_order_that_held_when_a_new_run_reorders_an_ordered_turn(
     later = run("login", "search", "lookup", "out")
     widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
     assert widened.returncode == 0, widened.stderr
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).ordered: ordered dropped: a new run calls the "
+        "tools in another order",
+    ]
     # As record writes the order that held in every run: the spec's order and the new run's.
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
         test_cases:

@@ -160,7 +160,9 @@ def _widen_turn(
         for run in range(len(runs)):
             order = [place for found in places if (place := found[run]) is not None]
             if order != sorted(order):
-                plan.edits.append(Rekey(path, ("ordered",), ()))
+                why = "ordered dropped: a new run calls the tools in another order"
+                weakened = (((*path, "ordered"), why),)
+                plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
                 _keep_held_order(plan, path, tools, places)
                 break
     _widen_order(plan, path, tools, places)
@@ -225,10 +227,12 @@ def _widen_order(
         if len(kept) == len(after):
             continue
         where = (*path, "expected_tools", index)
+        dropped = ", ".join(short_repr(name) for name in after if name not in kept)
+        weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
         if kept:
-            plan.edits.append(Replace((*where, "after"), kept))
+            plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
         else:
-            plan.edits.append(Rekey(where, ("after",), ()))
+            plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
 
 
 def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
@@ -310,6 +314,15 @@ def _change_ignore(
     very calls the widened value accepts)."""
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
+    added = tuple(_added_line(path, entry) for entry in new)
+    caps = {
+        index: (
+            (*path, "ignore", index, "max_count"),
+            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
+        )
+        for index in uncapped
+        if ignore is not None
+    }
     kept = [
         (index, entry)
         for index, entry in enumerate(ignore or ())
@@ -324,19 +337,27 @@ def _change_ignore(
             for index, entry in kept
         ]
         entries += new
-        added = (("ignore", entries),) if entries else ()
-        plan.edits.append(Rekey(path, ("ignore",), added, "exhaustive"))
+        rewritten = (("ignore", entries),) if entries else ()
+        weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
+        plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
         return
     for index in sorted(uncapped):
-        plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+        where = (*path, "ignore", index)
+        plan.edits.append(Rekey(where, ("max_count",), (), weakened=(caps[index],)))
     if new and ignore is None and "ignore" not in turn:
-        plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive"))
+        plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive", added))
     elif new and ignore is not None:
-        for entry in new:
+        for entry, line in zip(new, added, strict=True):
             # Written as toolmatch record writes an entry: the name on one line.
             shown = ruamel_comments().CommentedMap(entry)
             shown["name"] = flow(node(entry["name"]))
-            plan.edits.append(Append((*path, "ignore"), entry, shown))
+            plan.edits.append(Append((*path, "ignore"), entry, shown, (line,)))
+
+
+def _added_line(path: Path, entry: Any) -> tuple[Path, str]:
+    """What an ``ignore`` entry added to an exhaustive turn weakens, at the turn's ``ignore``."""
+    why = "a new run calls it, and the exhaustive turn no longer fails a run that does"
+    return (*path, "ignore"), f"calls of {short_repr(_exact_name(entry))} ignored: {why}"
 
 
 def _other_lookup(entry: Any) -> tuple[str, object] | None:
@@ -396,7 +417,9 @@ def _widen_args(
             if comment:
                 comments.append(((), comment))
             comments += _comments_inside(made, ())
-        plan.edits.append(Replace((*path, key), written, tuple(comments)))
+        loosened_to = f"literal {short_repr(value)} loosened to {short_repr(written)}"
+        weakened = (((*path, key), loosened_to),)
+        plan.edits.append(Replace((*path, key), written, tuple(comments), weakened))
     if tool.get("exact") is True:
         extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
         for key in extra:

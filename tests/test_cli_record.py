@@ -662,6 +662,49 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
     assert spec.read_text(encoding="utf-8") == after
 
 
+def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) -> None:
+    # A plain name selects the calls whose name holds it, as the check reads it: the run's
+    # search calls are the expected tool's own, widened, never ignored as unexpected.
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+            - name: find
+              exhaustive: true
+              expected_tools:
+              - name: search
+                args: {q: paris}
+              - lookup
+            - name: loose
+              expected_tools:
+              - name: search
+                args: {q: paris}
+            """),
+        encoding="utf-8",
+    )
+    runs = [
+        {"case": "find", "turns": [[call("web_search", q="Paris"), call("lookup_user")]]},
+        {"case": "loose", "turns": [[call("search", q="PARIS")]]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (widened.returncode, widened.stdout) == (0, "")
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: find
+          exhaustive: true
+          expected_tools:
+          - name: search
+            args: {q: {fuzzy: paris}}  # q: observed: "paris", "Paris"; rule: case-only
+          - lookup
+        - name: loose
+          expected_tools:
+          - name: search
+            args: {q: {fuzzy: paris}}  # q: observed: "paris", "PARIS"; rule: case-only
+        """)
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
 def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
     def run(*names: str) -> dict[str, object]:
         return {"case": "c", "turns": [[call(name) for name in names]]}

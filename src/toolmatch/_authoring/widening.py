@@ -29,10 +29,11 @@ from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, ap
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
+from toolmatch._spec.matcher_keys import matcher_from_config
 from toolmatch._spec.writing import plain_data
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from toolmatch._authoring.update_plan import Edit, Path
@@ -129,32 +130,22 @@ def _widen_turn(
     tools = turn.get("expected_tools")
     if not isinstance(tools, list):
         return
-    seen: dict[str, int] = {}
-    places: list[list[int | None]] = []  # for each expected tool, its call's index in each run
+    selectors = [_selector(tool) for tool in tools]
+    places = _places(tools, selectors, runs)
     widened: set[tuple[str, object]] = set()  # (tool, argument) whose literal is widened
-    for index, tool in enumerate(tools):
-        name = _exact_name(tool)
-        if name is None:
-            places.append([None] * len(runs))
-            continue
-        nth = seen.get(name, 0)
-        seen[name] = nth + 1
-        found = []
-        for calls in runs:
-            matching = [place for place, call in enumerate(calls) if call.name == name]
-            found.append(matching[nth] if nth < len(matching) else None)
-        places.append(found)
+    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
         calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
-        if isinstance(tool.get("args"), dict) and calls:
+        if isinstance(tool, dict) and isinstance(tool.get("args"), dict) and calls:
             where = (*path, "expected_tools", index, "args")
             before = len(plan.edits)
             _widen_args(plan, where, tool, calls, how)
-            widened.update((name, edit.path[-1]) for edit in plan.edits[before:])
+            name = _written_name(tool)
+            widened.update((name, edit.path[-1]) for edit in plan.edits[before:] if name)
     new: list[Any] = []
     uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
         uncapped = _uncapped(turn, runs)
-        new = _new_tools(turn, seen, runs, how)
+        new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
@@ -168,14 +159,38 @@ def _widen_turn(
     _widen_order(plan, path, tools, places)
 
 
+def _places(
+    tools: list[Any], selectors: list[Callable[[str], bool] | None], runs: list[list[ToolCall]]
+) -> list[list[int | None]]:
+    """For each expected tool, the index of the call it stands for in each run (``None``:
+    none): the first call not taken that its name selects, as the check selects names (a
+    plain name is a substring, ``{$literal: ...}`` the exact name); exact names take their
+    calls first, so that ``search`` does not take the call ``{$literal: web_search}``
+    stands for."""
+    first = sorted(range(len(tools)), key=lambda index: _written_name(tools[index], True) is None)
+    places: list[list[int | None]] = [[None] * len(runs) for _ in tools]
+    for run, calls in enumerate(runs):
+        taken: set[int] = set()
+        for index in first:
+            selects = selectors[index]
+            if selects is None:
+                continue
+            for place, call in enumerate(calls):
+                if place not in taken and selects(call.name):
+                    taken.add(place)
+                    places[index][run] = place
+                    break
+    return places
+
+
 def _keep_held_order(
     plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
 ) -> None:
     """An ``ordered`` turn a new run reorders keeps the order that held in the spec's order
     and in every new run, as ``toolmatch record`` writes it (``id`` and ``after``), when
-    its expectations are as record writes them: one call of an exact name each, no order
-    constraints of their own, and at most as many as record orders."""
-    names = [name for tool in tools if (name := _exact_name(tool)) is not None]
+    its expectations are mappings as record writes them: one call of a name each (plain or
+    exact), no order constraints of their own, and at most as many as record orders."""
+    names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if (
         len(names) < len(tools)
         or len(tools) > MOST_ORDERED
@@ -272,20 +287,24 @@ def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
 
 
 def _new_tools(
-    turn: Any, expected: dict[str, int], runs: list[list[ToolCall]], how: Loosening
+    turn: Any,
+    expected: list[Callable[[str], bool]],
+    runs: list[list[ToolCall]],
+    how: Loosening,
 ) -> list[Any]:
     """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
-    expects nor ignores, as ``toolmatch record`` ignores the tools only some runs call: with
-    the ``max_count`` every new run that calls one calls it, when they all call it as often
-    (not for a tool the definitions mark read-only)."""
+    expects nor ignores (no name of ``expected``, the expected tools' name selectors, nor
+    of its ``ignore`` selects them), as ``toolmatch record`` ignores the tools only some
+    runs call: with the ``max_count`` every new run that calls one calls it, when they all
+    call it as often (not for a tool the definitions mark read-only)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return []
-    ignored = {_exact_name(item) for item in ignore or ()}
+    known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
     new = [
         name
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
-        if name not in expected and name not in ignored
+        if not any(selects(name) for selects in known)
     ]
     read_only = how.ignored_read_only()
     entries: list[Any] = []
@@ -357,14 +376,14 @@ def _change_ignore(
 def _added_line(path: Path, entry: Any) -> tuple[Path, str]:
     """What an ``ignore`` entry added to an exhaustive turn weakens, at the turn's ``ignore``."""
     why = "a new run calls it, and the exhaustive turn no longer fails a run that does"
-    return (*path, "ignore"), f"calls of {short_repr(_exact_name(entry))} ignored: {why}"
+    return (*path, "ignore"), f"calls of {short_repr(_written_name(entry))} ignored: {why}"
 
 
 def _other_lookup(entry: Any) -> tuple[str, object] | None:
     """(tool, argument) of an ``ignore`` entry written as rule ``other-lookup`` writes it."""
     if not isinstance(entry, dict) or set(entry) != {"name", "args"}:
         return None
-    name, args = _exact_name(entry), entry["args"]
+    name, args = _written_name(entry), entry["args"]
     if name is None or not isinstance(args, dict) or len(args) != 1:
         return None
     [(key, value)] = args.items()
@@ -373,14 +392,29 @@ def _other_lookup(entry: Any) -> tuple[str, object] | None:
     return None
 
 
-def _exact_name(tool: Any) -> str | None:
-    """The tool name an expected tool written as ``toolmatch record`` writes it selects."""
-    if not isinstance(tool, dict):
-        return None
-    name = tool.get("name")
+def _written_name(tool: Any, exact: bool = False) -> str | None:
+    """The tool name an expected tool (or an ``ignore`` entry) is written with: a plain
+    name (``search``, or ``name: search``), or the exact one, ``{$literal: search}``;
+    ``None`` for a name matcher. With ``exact``, the exact name only."""
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    if isinstance(name, str):
+        return None if exact else name
     if isinstance(name, dict) and list(name) == ["$literal"] and isinstance(name["$literal"], str):
         literal: str = name["$literal"]
         return literal
+    return None
+
+
+def _selector(tool: Any) -> Callable[[str], bool] | None:
+    """Which called names an expected tool (or an ``ignore`` entry) selects, as the check
+    selects them: a plain name those that hold it, a name matcher those it matches;
+    ``None`` for what names no tool (a group)."""
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    if isinstance(name, str):
+        return lambda called: name in called
+    if isinstance(name, dict):
+        matcher = matcher_from_config(name)  # the spec loaded: a name mapping is a matcher
+        return lambda called: bool(matcher == called)
     return None
 
 
@@ -403,7 +437,7 @@ def _widen_args(
             written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
             comments.append(((), missing))
         else:
-            schema = _schema(how, tool)
+            schema = _schema(how, calls)
             properties = (schema or {}).get("properties")
             properties = properties if isinstance(properties, dict) else {}
             made, comment = loosened(observed, how, properties.get(key), key)
@@ -447,10 +481,11 @@ def _comments_inside(value: Any, path: Path) -> list[tuple[Path, str]]:
     return found
 
 
-def _schema(how: Loosening, tool: Any) -> dict[str, Any] | None:
-    """The JSON schema of the arguments of the tool an expected tool names, if defined."""
-    name = _exact_name(tool)
-    return how.schema(name) if name is not None else None
+def _schema(how: Loosening, calls: list[ToolCall]) -> dict[str, Any] | None:
+    """The JSON schema of the arguments of the tool ``calls`` (an expected tool's, one in
+    each run) call, if defined and they all call one tool."""
+    names = {call.name for call in calls}
+    return how.schema(names.pop()) if len(names) == 1 else None
 
 
 def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:

@@ -575,7 +575,9 @@ class ExpectedTool(Matcher):
             found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
         if self._agent_matcher is not None and self._agent_matcher != call.agent:
             if call.agent is None:
-                found.append(Mismatch(AGENT_MISMATCH, f"expected {self.agent!r}, the trace does not say"))
+                found.append(
+                    Mismatch(AGENT_MISMATCH, f"expected {self.agent!r}, the trace does not say")
+                )
             else:
                 found += (
                     Mismatch(AGENT_MISMATCH, mismatch.reason)
@@ -609,7 +611,9 @@ class ExpectedTool(Matcher):
         these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
         paths = [mismatch.path for mismatch in mismatches]
         args_paths = [
-            path for path in paths if not path.startswith((_RESULT, _FAILED, AGENT_MISMATCH, STATUS_MISMATCH))
+            path
+            for path in paths
+            if not path.startswith((_RESULT, _FAILED, AGENT_MISMATCH, STATUS_MISMATCH))
         ]
         met = parts = 0
         args = self.args

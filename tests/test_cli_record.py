@@ -573,6 +573,45 @@ def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
     assert [case["name"] for case in json.loads(spec.read_text("utf-8"))["test_cases"]] == ["good"]
 
 
+def test_who_made_each_call_and_how_it_ended_are_recorded(tmp_path: Path) -> None:
+    # Billing refunds in every run: written, so a refund by support fails. The lookup's
+    # status varied: loosened as any value that varies is; the log's agent is not recorded.
+    def run(status: str) -> dict[str, Any]:
+        refund = {**call("refund", order=7), "agent": "billing", "status": "succeeded"}
+        lookup = {**call("lookup"), "agent": "triage", "status": status}
+        return {"case": "refund", "turns": [[lookup, refund, call("log")]]}
+
+    runs = [run("succeeded"), run("denied"), run("succeeded")]
+    recorded = toolmatch("record", "-", stdin=jsonl(*runs))
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    assert recorded.stdout == textwrap.dedent("""\
+        test_cases:
+        - name: refund  # recorded from 3 runs
+          ordered: true
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: lookup}
+            exact: true
+            agent: triage
+            status: {$one_of: [succeeded, denied]}  # observed: "succeeded", "denied"; rule: enum-like
+          - name: {$literal: refund}
+            exact: true
+            args:
+              order: 7
+            agent: billing
+            status: succeeded
+          - name: {$literal: log}
+            exact: true
+        """)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(recorded.stdout, encoding="utf-8")
+    wrong = run("succeeded")
+    wrong["turns"][0][1]["agent"] = "support"
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs, wrong))
+    assert checked.stdout.splitlines()[-1] == "3 passed, 1 failed"
+    assert "    call 1: (agent): expected 'billing', got 'support'" in checked.stdout
+
+
 # --into SPEC: more runs widen a spec ----------------------------------------------------------
 
 

@@ -744,6 +744,61 @@ def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) 
     assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
 
+def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+            - name: mail
+              one_of:
+              - expected_tools:
+                - name: archive_mail
+                  args: {folder: old}
+              - turns:
+                - expected_tools: [lookup]
+                - one_of:
+                  - expected_tools:
+                    - name: delete_mail
+                      args: {folder: spam}
+                  - expected_tools:
+                    - name: flag_mail
+                      args: {folder: spam}
+            """),
+        encoding="utf-8",
+    )
+    runs = [
+        {"case": "mail", "turns": [[call("archive_mail", folder="OLD")]]},
+        {"case": "mail", "turns": [[call("lookup")], [call("flag_mail", folder="Spam")]]},
+    ]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert (widened.returncode, widened.stdout) == (0, ""), widened.stderr
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: mail
+          one_of:
+          - expected_tools:
+            - name: archive_mail
+              args: {folder: {fuzzy: old}}  # folder: observed: "old", "OLD"; rule: case-only
+          - turns:
+            - expected_tools: [lookup]
+            - one_of:
+              - expected_tools:
+                - name: delete_mail
+                  args: {folder: spam}
+              - expected_tools:
+                - name: flag_mail
+                  args: {folder: {fuzzy: spam}}  # folder: observed: "spam", "Spam"; rule: case-only
+        """)
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](mail).one_of[0].expected_tools[0].args.folder: "
+        "literal 'old' loosened to {'fuzzy': 'old'}",
+        "toolmatch: weakened: test_cases[0](mail).one_of[1].turns[1].one_of[1].expected_tools[0]"
+        ".args.folder: literal 'spam' loosened to {'fuzzy': 'spam'}",
+    ]
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
 def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
     def run(*names: str) -> dict[str, object]:
         return {"case": "c", "turns": [[call(name) for name in names]]}

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from toolmatch._calls.definitions import ToolDefinition
 
     Run = list[list[ToolCall]]
+    Judged = tuple[int, Run, list[Any] | None]  # a run's number, its turns, its results
 
 __all__ = ["Widening", "widening"]
 
@@ -108,20 +109,78 @@ def widening(
 
 
 def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loosening) -> None:
-    if "turns" in case:
-        turns = [((*path, "turns", number), turn) for number, turn in enumerate(case["turns"])]
+    """The case's turns widened with ``runs``; under ``one_of`` (the case's or a turn's),
+    the alternative the check chooses for each run (the first passing, else the closest)
+    is widened with that run."""
+    numbered = list(enumerate(runs, 1))
+    turns = case.get("turns")
+    if "one_of" not in case and not any(
+        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
+    ):
+        _widen_body(plan, path, case, case["name"], [(n, run, None) for n, run in numbered], how)
+        return
+    results = _results(plan, path, case, runs)
+    if results is None:
+        return
+    judged = [(number, run, found) for (number, run), found in zip(numbered, results, strict=True)]
+    if "one_of" not in case:
+        _widen_body(plan, path, case, case["name"], judged, how)
+        return
+    chosen: dict[int, list[Judged]] = {}
+    for item in judged:
+        choices = [c.number for result in item[2] for c in result.alternatives if c.of == "case"]
+        chosen.setdefault(choices[0] if choices else 0, []).append(item)
+    for number, items in sorted(chosen.items()):
+        body = case["one_of"][number]
+        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+
+
+def _results(plan: Widening, path: Path, case: Any, runs: list[Run]) -> list[Any] | None:
+    """Each run's results against the case as the check judges it, or ``None`` (said) when
+    the case cannot be loaded alone (a ``tools:`` file named relative to the spec)."""
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases
+
+    try:
+        [loaded] = load_test_cases({"test_cases": [case]})
+    except ConfigError as error:
+        problem = error.problems[0]
+        why = f"its alternatives cannot be told apart: {problem.path}: {problem.message}"
+        plan.skip(path, f"{why}; not widened")
+        return None
+    return [loaded.check(run) for run in runs]
+
+
+def _widen_body(
+    plan: Widening, path: Path, body: Any, name: str, runs: list[Judged], how: Loosening
+) -> None:
+    """A case's turns (or one alternative's) widened with ``runs``: each run's number, its
+    turns and, under ``one_of``, its results (which say the alternatives chosen)."""
+    if "turns" in body:
+        turns = [((*path, "turns", number), turn) for number, turn in enumerate(body["turns"])]
     else:
-        turns = [(path, case)]
+        turns = [(path, body)]
     kept = []
-    for number, run in enumerate(runs, 1):
+    for number, run, results in runs:
         if len(run) != len(turns):
             why = f"run {number} has {len(run)} turn(s), the case {len(turns)}; not used"
             plan.skip(path, why)
-            plan.unused.add((case["name"], number))
+            plan.unused.add((name, number))
         else:
-            kept.append(run)
+            kept.append((run, results))
     for number, (turn_path, turn) in enumerate(turns):
-        _widen_turn(plan, turn_path, turn, [run[number] for run in kept], how)
+        alternatives = turn.get("one_of") if isinstance(turn, dict) else None
+        if not isinstance(alternatives, list):
+            _widen_turn(plan, turn_path, turn, [run[number] for run, _ in kept], how)
+            continue
+        chosen: dict[int, list[list[ToolCall]]] = {}
+        for run, results in kept:
+            assert results is not None  # judged: the turn has alternatives
+            choices = [c.number for c in results[number].alternatives if c.of == "turn"]
+            chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
+        for choice, calls in sorted(chosen.items()):
+            where = (*turn_path, "one_of", choice)
+            _widen_turn(plan, where, alternatives[choice], calls, how)
 
 
 def _widen_turn(

@@ -799,6 +799,47 @@ def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> N
     assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
 
+def test_into_widens_a_written_agent_or_status_a_new_run_disagrees_with(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+            - name: refund
+              expected_tools:
+              - {name: refund, agent: billing, status: succeeded}
+              - {name: lookup, agent: {$one_of: [triage]}}
+            """),
+        encoding="utf-8",
+    )
+
+    def run(status: str, *lookups: dict[str, Any]) -> dict[str, Any]:
+        refund = {**call("refund"), "agent": "Billing", "status": status}
+        return {"case": "refund", "turns": [[refund, *lookups]]}
+
+    runs = [run("denied", {**call("lookup"), "agent": "triage"}), run("succeeded", call("lookup"))]
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: refund
+          expected_tools:
+          - {name: refund, agent: {fuzzy: billing}, status: {$one_of: [succeeded, denied]}}  # agent: observed: "billing", "Billing"; rule: case-only  # status: observed: "succeeded", "denied"; rule: enum-like
+          - {name: lookup, agent: {$one_of: [triage]}}
+        """)
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](refund).expected_tools[0].agent: literal 'billing' "
+        "loosened to {'fuzzy': 'billing'}",
+        "toolmatch: weakened: test_cases[0](refund).expected_tools[0].status: literal "
+        "'succeeded' loosened to {'$one_of': ['succeeded', 'denied']}",
+    ]
+    # A matcher is kept; a run whose trace does not say who made the call still fails it.
+    assert widened.stderr.splitlines()[-1] == (
+        "toolmatch: not widened: test_cases[0](refund): run 2 still fails the widened case: "
+        "turn 0: expectation 1: call 1: (agent): expected OneOf('triage'), the trace does not "
+        "say"
+    )
+    assert widened.returncode == 1
+
+
 def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
     def run(*names: str) -> dict[str, object]:
         return {"case": "c", "turns": [[call(name) for name in names]]}

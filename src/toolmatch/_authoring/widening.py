@@ -24,7 +24,7 @@ from toolmatch._authoring.loosening import (
     optional_by_definition,
     ruamel_comments,
 )
-from toolmatch._authoring.recording import MOST_ORDERED, held_order, recorded_case
+from toolmatch._authoring.recording import CALL_FIELDS, MOST_ORDERED, held_order, recorded_case
 from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -200,6 +200,8 @@ def _widen_turn(
             _widen_args(plan, where, tool, calls, how)
             name = _written_name(tool)
             widened.update((name, edit.path[-1]) for edit in plan.edits[before:] if name)
+        if isinstance(tool, dict) and calls:
+            _widen_who_and_how(plan, (*path, "expected_tools", index), tool, calls, how)
     new: list[Any] = []
     uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
@@ -510,13 +512,38 @@ def _widen_args(
             if comment:
                 comments.append(((), comment))
             comments += _comments_inside(made, ())
-        loosened_to = f"literal {short_repr(value)} loosened to {short_repr(written)}"
-        weakened = (((*path, key), loosened_to),)
+        weakened = (_loosened_line((*path, key), value, written),)
         plan.edits.append(Replace((*path, key), written, tuple(comments), weakened))
     if tool.get("exact") is True:
         extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
         for key in extra:
             plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:
+    """What widening the literal ``value`` at ``path`` into ``written`` weakens."""
+    return path, f"literal {short_repr(value)} loosened to {short_repr(written)}"
+
+
+def _widen_who_and_how(
+    plan: Widening, path: Path, tool: dict[Any, Any], calls: list[ToolCall], how: Loosening
+) -> None:
+    """An ``agent`` or ``status`` the expected tool at ``path`` writes as a name, that its
+    calls in the new runs disagree with: loosened with the values seen, as ``toolmatch
+    record`` loosens them. A matcher or a list of statuses is kept; a call whose trace does
+    not record the field still fails it, and is reported."""
+    for field in CALL_FIELDS:
+        value = tool.get(field)
+        if not isinstance(value, str):
+            continue
+        observed = [value, *(found for call in calls if (found := getattr(call, field)))]
+        if all_equal(observed):
+            continue
+        made, comment = loosened(observed, how)
+        written = plain_data(made)
+        comments = (((), comment),) if comment else ()
+        weakened = (_loosened_line((*path, field), value, written),)
+        plan.edits.append(Replace((*path, field), written, comments, weakened))
 
 
 def _comments_inside(value: Any, path: Path) -> list[tuple[Path, str]]:

@@ -615,6 +615,16 @@ def test_who_made_each_call_and_how_it_ended_are_recorded(tmp_path: Path) -> Non
 # --into SPEC: more runs widen a spec ----------------------------------------------------------
 
 
+def widen(
+    tmp_path: Path, text: str, *runs: dict[str, Any]
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``record - --into SPEC`` of the runs, SPEC holding ``text`` dedented; the result and
+    SPEC's path."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(textwrap.dedent(text), encoding="utf-8")
+    return toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs)), spec
+
+
 def weakened(result: subprocess.CompletedProcess[str]) -> list[str]:
     """The lines saying what a widening weakened (docs/record.md)."""
     return [line for line in result.stderr.splitlines() if line.startswith("toolmatch: weakened")]
@@ -704,9 +714,7 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
 def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) -> None:
     # A plain name selects the calls whose name holds it, as the check reads it: the run's
     # search calls are the expected tool's own, widened, never ignored as unexpected.
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(
-        textwrap.dedent("""\
+    spec_text = """\
             test_cases:
             - name: find
               exhaustive: true
@@ -718,14 +726,12 @@ def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) 
               expected_tools:
               - name: search
                 args: {q: paris}
-            """),
-        encoding="utf-8",
-    )
+            """
     runs = [
         {"case": "find", "turns": [[call("web_search", q="Paris"), call("lookup_user")]]},
         {"case": "loose", "turns": [[call("search", q="PARIS")]]},
     ]
-    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    widened, spec = widen(tmp_path, spec_text, *runs)
     assert (widened.returncode, widened.stdout) == (0, "")
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
         test_cases:
@@ -745,9 +751,7 @@ def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) 
 
 
 def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> None:
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(
-        textwrap.dedent("""\
+    spec_text = """\
             test_cases:
             - name: mail
               one_of:
@@ -763,14 +767,12 @@ def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> N
                   - expected_tools:
                     - name: flag_mail
                       args: {folder: spam}
-            """),
-        encoding="utf-8",
-    )
+            """
     runs = [
         {"case": "mail", "turns": [[call("archive_mail", folder="OLD")]]},
         {"case": "mail", "turns": [[call("lookup")], [call("flag_mail", folder="Spam")]]},
     ]
-    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    widened, spec = widen(tmp_path, spec_text, *runs)
     assert (widened.returncode, widened.stdout) == (0, ""), widened.stderr
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
         test_cases:
@@ -800,24 +802,20 @@ def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> N
 
 
 def test_into_widens_a_written_agent_or_status_a_new_run_disagrees_with(tmp_path: Path) -> None:
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(
-        textwrap.dedent("""\
+    spec_text = """\
             test_cases:
             - name: refund
               expected_tools:
               - {name: refund, agent: billing, status: succeeded}
               - {name: lookup, agent: {$one_of: [triage]}}
-            """),
-        encoding="utf-8",
-    )
+            """
 
     def run(status: str, *lookups: dict[str, Any]) -> dict[str, Any]:
         refund = {**call("refund"), "agent": "Billing", "status": status}
         return {"case": "refund", "turns": [[refund, *lookups]]}
 
     runs = [run("denied", {**call("lookup"), "agent": "triage"}), run("succeeded", call("lookup"))]
-    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
+    widened, spec = widen(tmp_path, spec_text, *runs)
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
         test_cases:
         - name: refund

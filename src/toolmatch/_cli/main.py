@@ -280,6 +280,12 @@ def _parser() -> argparse.ArgumentParser:
         help="allow --update when CI is set in the environment (refused there otherwise)",
     )
     check.add_argument(
+        "--update-allow-rename",
+        action="store_true",
+        help="let --update fix change the tool an expectation names to the one the run "
+        "called (refused otherwise: a rename changes what the check asserts)",
+    )
+    check.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
@@ -333,6 +339,11 @@ def _check(options: argparse.Namespace) -> int:
         refused = refusal(options, os.environ)
         if refused is not None:
             return fail(refused)
+    if options.update_allow_rename and options.update not in ("fix", "all"):
+        return fail(
+            "--update-allow-rename lets --update fix rename a tool: give --update fix or "
+            "--update all with it"
+        )
     if options.tools is not None and not (options.strict or options.coverage):
         return fail(
             "--tools names the tools the agent is offered, for --strict and --coverage: give "

@@ -203,7 +203,7 @@ def _widen(
     printed as a diff on stderr, and what could not be widened after it."""
     from toolmatch._authoring.splicing import SpecText, SplicingError
     from toolmatch._authoring.widening import widening
-    from toolmatch._cli.update import _print_diff, _report_not_done
+    from toolmatch._cli.update import _print_diff, _report_not_done, report_weakened
     from toolmatch._core.limits import read_whole
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
@@ -229,7 +229,7 @@ def _widen(
         read_only=options.read_only,
     )
     try:
-        text, _, not_placed = spec.edited(plan.edits, plan.where)
+        text, made, not_placed = spec.edited(plan.edits, plan.where)
     except SplicingError as error:
         return fail(f"cannot widen {where}: {error} (a bug in toolmatch); it is unchanged")
     not_done = [*plan.not_done, *not_placed]
@@ -246,6 +246,7 @@ def _widen(
         if refused is not None:
             return fail(f"cannot write {where}: {refused}{unchanged(where)}")
         _print_diff(where, spec.text, text)
+        report_weakened(made, plan.where)
     _report_not_done(not_done)
     return 1 if errors or not_done else 0
 

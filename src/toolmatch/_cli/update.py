@@ -26,13 +26,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import IO, Any
 
+    from toolmatch._authoring.update_plan import Edit
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.traces import TracesSource
     from toolmatch._spec.parsing import SpecDocument
 
     Path = tuple[Any, ...]
 
-__all__ = ["in_ci", "refusal", "spooled", "update_spec"]
+__all__ = ["in_ci", "refusal", "report_weakened", "spooled", "update_spec"]
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -144,11 +145,11 @@ def _update_locked(
     runs.for_cases(case.name for case in cases)
     spec = SpecText.of(document)
     try:
-        planner = plan(options.update, spec.data, cases, runs)
+        planner = plan(options.update, spec.data, cases, runs, options.update_allow_rename)
     except ImportError as error:  # ruamel.yaml, from the cli extra
         return fail(str(error))
     try:
-        text, _, not_placed = spec.edited(planner.edits, planner.where)
+        text, made, not_placed = spec.edited(planner.edits, planner.where)
     except SplicingError as error:
         return fail(f"cannot update the spec {where}: {error} (a bug in toolmatch); unchanged")
     not_done = [*planner.not_done, *not_placed]
@@ -160,6 +161,7 @@ def _update_locked(
     if isinstance(updated, str):
         return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
+    report_weakened(made, planner.where)
     _report_not_done([*not_done, *planner.problems_left(updated, runs)])
     return updated
 
@@ -287,6 +289,14 @@ def _print_diff(where: str, before: str, after: str) -> None:
 
     for line in unified_diff(_lines(before), _lines(after), where):
         print(printable(line.rstrip("\r\n")), file=sys.stderr)
+
+
+def report_weakened(made: Iterable[Edit], where: Callable[[Path], str]) -> None:
+    """One line on stderr for each assertion the edits ``made`` widen or remove, its place
+    named by ``where``: a fix that weakens a check is never silent."""
+    for edit in made:
+        for path, what in edit.weakened:
+            print(printable(f"toolmatch: weakened: {where(path)}: {what}"), file=sys.stderr)
 
 
 def _report_not_done(not_done: Iterable[NotDone]) -> None:

@@ -27,13 +27,13 @@ if TYPE_CHECKING:
 
     from toolmatch._matchers.base import ConstructorArgs
 
-__all__ = ["ExpectedItem", "ExpectedTool"]
+__all__ = ["AGENT_MISMATCH", "STATUS_MISMATCH", "ExpectedItem", "ExpectedTool"]
 
 _SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
-_AGENT = "(agent)"
-_STATUS = "(status)"
+AGENT_MISMATCH = "(agent)"
+STATUS_MISMATCH = "(status)"
 _CALLER = Caller("ExpectedTool", in_spec=False)
 
 
@@ -471,10 +471,12 @@ class ExpectedTool(Matcher, ExpectedItem):
             found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
         if self._agent_matcher is not None and self._agent_matcher != call.agent:
             if call.agent is None:
-                found.append(Mismatch(_AGENT, f"expected {self.agent!r}, the trace does not say"))
+                found.append(
+                    Mismatch(AGENT_MISMATCH, f"expected {self.agent!r}, the trace does not say")
+                )
             else:
                 found += (
-                    Mismatch(_AGENT, mismatch.reason)
+                    Mismatch(AGENT_MISMATCH, mismatch.reason)
                     for mismatch in explain(self._agent_matcher, call.agent)
                 )
         if self.status is not None:
@@ -484,7 +486,7 @@ class ExpectedTool(Matcher, ExpectedItem):
     def _explain_status(self, status: object) -> list[Mismatch]:
         expected = self.status
         if isinstance(expected, Matcher):
-            return [Mismatch(_STATUS, m.reason) for m in explain(expected, status)]
+            return [Mismatch(STATUS_MISMATCH, m.reason) for m in explain(expected, status)]
         if status in ((expected,) if isinstance(expected, str) else expected):  # type: ignore[operator]
             return []
         if isinstance(expected, str) or len(expected) == 1:  # type: ignore[arg-type]
@@ -492,7 +494,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         else:
             wanted = f"one of {', '.join(map(repr, expected))}"  # type: ignore[arg-type]
         said = "the trace does not say" if status is None else f"got {status!r}"
-        return [Mismatch(_STATUS, f"expected {wanted}, {said}")]
+        return [Mismatch(STATUS_MISMATCH, f"expected {wanted}, {said}")]
 
     def _call_matches(self, call: ToolCall) -> bool:
         check, extra = self._args_check, self._call_check
@@ -505,7 +507,9 @@ class ExpectedTool(Matcher, ExpectedItem):
         these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
         paths = [mismatch.path for mismatch in mismatches]
         args_paths = [
-            path for path in paths if not path.startswith((_RESULT, _FAILED, _AGENT, _STATUS))
+            path
+            for path in paths
+            if not path.startswith((_RESULT, _FAILED, AGENT_MISMATCH, STATUS_MISMATCH))
         ]
         met = parts = 0
         args = self.args
@@ -520,8 +524,8 @@ class ExpectedTool(Matcher, ExpectedItem):
         asserted_parts = (
             (self._result_matcher, _RESULT),
             (self.failed, _FAILED),
-            (self._agent_matcher, _AGENT),
-            (self.status, _STATUS),
+            (self._agent_matcher, AGENT_MISMATCH),
+            (self.status, STATUS_MISMATCH),
         )
         for asserted, path in asserted_parts:
             if asserted is not None:

@@ -140,7 +140,8 @@ class OneOfTurns(Record):
     """A turn with several acceptable alternatives, each a full :class:`ExpectedTurn`
     (its expected tools and options): it passes when any passes. Its result is the first
     passing alternative's, or when none passes the closest one's (the best f1, then the
-    fewest failures, then the first), noted in :attr:`TurnResult.alternatives`.
+    most asserted arguments that match, then the most expectations whose tool was called,
+    then the fewest failures, then the first), noted in :attr:`TurnResult.alternatives`.
 
     >>> turn = OneOfTurns([ExpectedTurn([ExpectedTool("search")]),
     ...                    ExpectedTurn([ExpectedTool("fetch"), ExpectedTool("read")])])
@@ -214,14 +215,30 @@ def _failures(result: TurnResult) -> int:
     return len(result._failed_checks()) + len(result.problems) + (result.reason is not None)
 
 
+def _credit(result: TurnResult) -> float:
+    """A turn's partial credit: the mean of its checks' scores (:attr:`ToolCheck.score`: a
+    failed expectation's closest call's share of the asserted arguments that match)."""
+    checks = result.checks
+    return sum(check.score for check in checks) / len(checks) if checks else 0.0
+
+
+def _called(result: TurnResult) -> int:
+    """How many of a turn's failed expectations have a call of their name (a candidate)."""
+    return sum(1 for check in result.checks if not check.passed and check._candidate_indices)
+
+
 def closest(alternatives: Sequence[Sequence[TurnResult]]) -> int:
     """The number of the closest alternative, each given as its turns' results: the best
-    mean f1, then the fewest failures (failed checks, problems, missing turns), then the
-    first (docs/selection.md)."""
-    best, best_key = 0, (-1.0, 0)
+    mean f1, then the most partial credit (the mean of :func:`_credit`), then the most
+    failed expectations whose tool was called (:func:`_called`), then the fewest failures
+    (failed checks, problems, missing turns), then the first (docs/selection.md)."""
+    best, best_key = 0, (-1.0, -1.0, 0, 0)
     for number, results in enumerate(alternatives):
-        score = sum(result._score() for result in results) / len(results) if results else 0.0
-        key = (score, -sum(_failures(result) for result in results))
+        count = len(results)
+        score = sum(result._score() for result in results) / count if count else 0.0
+        credit = sum(map(_credit, results)) / count if count else 0.0
+        called = sum(map(_called, results))
+        key = (score, credit, called, -sum(_failures(result) for result in results))
         if key > best_key:
             best, best_key = number, key
     return best

@@ -38,6 +38,7 @@ from toolmatch._readers import (
     anthropic,
     atif,
     bedrock,
+    claude_agent,
     gemini,
     langchain,
     langgraph,
@@ -291,6 +292,22 @@ BY_CLASS.update(
         ("workflows", "Workflow"): not_a_run(
             "pass what awaiting agent.run(...) returns, or the events of its handler's "
             "stream_events()"
+        ),
+        # the Claude Agent SDK's messages and content blocks (dataclasses)
+        ("claude_agent_sdk", "AssistantMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "UserMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "ToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ServerToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ToolResultBlock"): claude_agent.read_claude_tool_result,
+        ("claude_agent_sdk", "ServerToolResultBlock"): claude_agent.read_claude_server_result,
+        ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
+        ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
+        **dict.fromkeys(
+            (
+                ("claude_agent_sdk", kind)
+                for kind in claude_agent.CALL_FREE_CLASSES
+            ),
+            no_call,
         ),
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,

@@ -80,8 +80,8 @@ from openai.types.responses import (
     ResponseTextDeltaEvent,
 )
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai import ModelRetry
-from pydantic_ai.messages import ModelMessage, TextPart, ToolCallPart
+from pydantic_ai import DeferredToolRequests, DeferredToolResults, ModelRetry
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, TextPart, ToolCallPart
 from pydantic_ai.messages import ModelResponse as PaiResponse
 from pydantic_ai.models.function import (
     AgentInfo,
@@ -975,6 +975,59 @@ def test_pydantic_ai_agent_itself_says_what_to_pass() -> None:
         "(pydantic_ai.Agent); it holds no run: pass what agent.run_sync(...) returns, or its "
         "all_messages(); accepted shapes: " + FORMATS_DOC
     )
+
+
+def pai_refund_script(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
+    if len(messages) == 1:
+        return PaiResponse(
+            parts=[
+                ToolCallPart("refund", {"order": 7}, tool_call_id="call_1"),
+                ToolCallPart("lookup", {"order": 7}, tool_call_id="call_2"),
+            ]
+        )
+    return PaiResponse(parts=[TextPart("Done.")])
+
+
+def pydantic_approval_agent() -> PydanticAgent[None, str | DeferredToolRequests]:
+    agent = PydanticAgent(
+        FunctionModel(pai_refund_script), output_type=[str, DeferredToolRequests]
+    )
+
+    @agent.tool_plain(requires_approval=True)
+    def refund(order: int) -> str:
+        """Refund an order."""
+        return f"refunded {order}"
+
+    @agent.tool_plain
+    def lookup(order: int) -> str:
+        """Look an order up."""
+        return f"order {order}: paid"
+
+    return agent
+
+
+def test_pydantic_ai_deferred_calls_are_pending_until_answered() -> None:
+    agent = pydantic_approval_agent()
+    paused = asyncio.run(agent.run("Refund order 7."))
+    assert isinstance(paused.output, DeferredToolRequests)
+    refund = ToolCall("refund", {"order": 7}, id="call_1", status="pending")
+    lookup = ToolCall("lookup", {"order": 7}, id="call_2", result="order 7: paid", failed=False)
+    assert to_calls(paused) == [refund, lookup]
+    # the messages alone say where the run paused, in every form they are kept in
+    assert to_calls(paused.all_messages()) == [refund, lookup]
+    dumped = ModelMessagesTypeAdapter.dump_python(paused.all_messages(), mode="json")
+    assert to_calls(dumped) == [refund, lookup]
+    assert to_calls(ModelMessagesTypeAdapter.dump_json(paused.all_messages())) == [refund, lookup]
+    assert to_calls(paused.output) == [refund]  # the requests alone: the calls that wait
+    assert ExpectedTool.never("refund", status="pending") != paused
+    approved = DeferredToolResults(approvals={"call_1": True})
+    resumed = asyncio.run(
+        agent.run(message_history=paused.all_messages(), deferred_tool_results=approved)
+    )
+    assert to_calls(resumed) == [
+        ToolCall("refund", {"order": 7}, id="call_1", result="refunded 7", failed=False),
+        lookup,
+    ]
 
 
 # --- llama-index --------------------------------------------------------------------------

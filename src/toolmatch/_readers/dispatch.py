@@ -120,6 +120,14 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     reading.add(call)
 
 
+def read_parts(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message of ``parts``: a Gemini content or candidate, an OTel message, or a
+    pydantic-ai message, whose request may mark where its run paused."""
+    messages.read_message(data, where, reading)
+    if data.get("kind") == "request":
+        pydantic_ai.read_paused_request(data, where, reading)
+
+
 # --- 1. by type and class ------------------------------------------------------------------
 
 BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_tuple, ToolCall: read_tool_call}
@@ -199,7 +207,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("message", messages.read_wrapped),
     ("output", messages.read_output),
     ("content", messages.read_message),
-    ("parts", messages.read_message),
+    ("parts", read_parts),
     ("name", messages.read_plain_call),
     # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
     ("usage_metadata", gemini.read_response),
@@ -241,6 +249,7 @@ BY_CLASS.update(
         ("pydantic_ai", "StreamedRunResult"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "StreamedRunResultSync"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "AgentRun"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "DeferredToolRequests"): pydantic_ai.read_deferred_requests,
         ("pydantic_ai", "AbstractAgent"): not_a_run(
             "pass what agent.run_sync(...) returns, or its all_messages()"
         ),

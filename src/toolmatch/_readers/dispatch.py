@@ -260,9 +260,10 @@ BY_CLASS.update(
         ("llama_index", "AgentOutput"): llama_index.read_llama_agent_output,
         ("llama_index", "ToolCall"): llama_index.read_llama_selection,
         ("llama_index", "ToolCallResult"): llama_index.read_llama_tool_result_event,
-        # the model's input, and its partial calls (the AgentOutput after it has them whole)
-        ("llama_index", "AgentInput"): no_call,
-        ("llama_index", "AgentStream"): no_call,
+        # the model's input, and its partial calls (the AgentOutput after it has them
+        # whole): no call, but their agent makes the tool events after them
+        ("llama_index", "AgentInput"): llama_index.read_llama_agent_event,
+        ("llama_index", "AgentStream"): llama_index.read_llama_agent_event,
         ("workflows", "StopEvent"): llama_index.read_workflow_stop,
         ("workflows", "WorkflowHandler"): not_a_run(
             "pass what awaiting it returns, or the events of its stream_events()"

@@ -35,11 +35,14 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import (
     adk,
+    agentdojo,
     anthropic,
     atif,
     bedrock,
     claude_agent,
+    deepeval,
     gemini,
+    inspect_ai,
     langchain,
     langgraph,
     llama_index,
@@ -120,6 +123,32 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     reading.add(call)
 
 
+def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A call entry with a ``function``: OpenAI's (``function`` an object of name and
+    arguments), or one whose ``function`` is the tool's name: AgentDojo's ``FunctionCall``
+    (``args``), inspect_ai's ``ToolCall`` (``arguments``) or its ``ToolEvent``."""
+    if type(data.get("function")) is not str:
+        openai.read_function_entry(data, where, reading)
+    elif "args" in data:
+        agentdojo.read_agentdojo_call(data, where, reading)
+    elif "event" in data:
+        inspect_ai.read_inspect_event(data, where, reading)
+    else:
+        inspect_ai.read_inspect_call(data, where, reading)
+
+
+def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``role: "tool"`` message: AgentDojo's (it names the ``tool_call`` it answers),
+    inspect_ai's ``ChatMessageTool`` (a ``function`` and an ``error``), or any other
+    provider's chat message."""
+    if "tool_call" in data:
+        agentdojo.read_agentdojo_tool_message(data, where, reading)
+    elif "error" in data and "function" in data:
+        inspect_ai.read_inspect_tool_message(data, where, reading)
+    else:
+        messages.read_message(data, where, reading)
+
+
 def read_parts(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A message of ``parts``: a Gemini content or candidate, an OTel message, or a
     pydantic-ai message, whose request may mark where its run paused."""
@@ -137,7 +166,7 @@ BY_CLASS: dict[tuple[str, str], Handler] = {}
 
 TYPES: dict[str, Handler] = {
     # OpenAI Chat Completions
-    "function": openai.read_function_entry,
+    "function": read_function_entry,
     "custom": openai.read_custom_entry,
     # OpenAI Responses
     "function_call": openai.read_responses_call,
@@ -159,6 +188,9 @@ TYPES: dict[str, Handler] = {
     "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
+    # deepeval's ToolCall in JSON (in Python its type is an Enum: told by its keys)
+    "FUNCTION": deepeval.read_deepeval_call,
+    "MCP": deepeval.read_deepeval_call,
     # OpenTelemetry GenAI message parts
     "tool_call_response": otel.read_tool_call_response,
     # Vercel AI SDK
@@ -187,10 +219,16 @@ OBJECTS: dict[str, Handler] = {
     **streams.OBJECT_ROWS,  # Chat Completions chunks
 }
 ROLES: dict[str, Handler] = dict.fromkeys(messages.ROLES, messages.read_message)
+ROLES["tool"] = read_tool_message
 KEYS: list[tuple[str, Handler]] = [
     ("jsonrpc", mcp.read_json_rpc),
     ("method", mcp.read_json_rpc),
     ("part_kind", pydantic_ai.read_part),
+    # deepeval: a test case (before 'name', which it has too) and its calls (before 'output')
+    ("tools_called", deepeval.read_deepeval_test_case),
+    ("toolsCalled", deepeval.read_deepeval_test_case),
+    ("input_parameters", deepeval.read_deepeval_call),
+    ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", otel.read_span),
     ("toolUse", bedrock.read_tool_use),
@@ -199,7 +237,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("function_call", gemini.read_function_call_part),
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
-    ("function", openai.read_function_entry),  # Ollama's entries have no type
+    ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
     ("choices", openai.read_completion),
     ("candidates", gemini.read_response),
     ("tool_calls", messages.read_message),
@@ -319,6 +357,16 @@ BY_CLASS.update(
             ),
             no_call,
         ),
+        # inspect_ai: what a scorer holds (the task state, the transcript) and an eval log's
+        # samples
+        ("inspect_ai", "TaskState"): inspect_ai.read_inspect_task_state,
+        ("inspect_ai", "Transcript"): inspect_ai.read_inspect_transcript,
+        ("inspect_ai", "EvalSample"): inspect_ai.read_inspect_sample_object,
+        ("inspect_ai", "BaseEvent"): inspect_ai.read_inspect_event_object,
+        ("inspect_ai", "EvalLog"): refuse(
+            "it holds many samples, each a run: pass one of its samples (log.samples[i])"
+        ),
+        ("deepeval", "LLMTestCase"): deepeval.read_deepeval_test_case_object,
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -329,6 +377,10 @@ TYPES.update(dict.fromkeys(langgraph.PART_TYPES, langgraph.read_langgraph_part))
 TYPES["custom"] = read_custom_type  # also OpenAI's custom tool calls
 TYPES.update(dict.fromkeys(langgraph.DEBUG_TYPES, langgraph.read_debug_event))
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
+    # an AgentDojo run file and an inspect_ai sample hold 'messages' too
+    ("user_task_id", agentdojo.read_agentdojo_run),
+    ("epoch", inspect_ai.read_inspect_sample),
+    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),

@@ -45,7 +45,7 @@ def test_a_test_case_gives_the_tools_it_called_not_those_it_expects() -> None:
 
 def test_a_test_case_that_records_no_calls_raises() -> None:
     case = LLMTestCase(input="Refund order 7.", actual_output="Refunded.")
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match="tools_called is not set") as error:
         to_calls(case)
     assert str(error.value) == (
         "to_calls cannot read tool calls from input: its tools_called is not set, so it does "

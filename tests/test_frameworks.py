@@ -989,9 +989,7 @@ def pai_refund_script(messages: list[ModelMessage], info: AgentInfo) -> PaiRespo
 
 
 def pydantic_approval_agent() -> PydanticAgent[None, str | DeferredToolRequests]:
-    agent = PydanticAgent(
-        FunctionModel(pai_refund_script), output_type=[str, DeferredToolRequests]
-    )
+    agent = PydanticAgent(FunctionModel(pai_refund_script), output_type=[str, DeferredToolRequests])
 
     @agent.tool_plain(requires_approval=True)
     def refund(order: int) -> str:

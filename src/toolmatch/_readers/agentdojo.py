@@ -25,7 +25,12 @@ __all__ = ["read_agentdojo_call", "read_agentdojo_run", "read_agentdojo_tool_mes
 # How AgentDojo's errors start when the tool never ran: ToolsExecutor's refusals of an
 # empty or unknown name, FunctionsRuntime's of an unknown tool and of arguments that do not
 # validate.
-_NOT_RUN = ("Empty function name provided", "Invalid tool ", "ToolNotFoundError:", "ValidationError:")
+_NOT_RUN = (
+    "Empty function name provided",
+    "Invalid tool ",
+    "ToolNotFoundError:",
+    "ValidationError:",
+)
 
 
 def status_of(error: object) -> str:

@@ -63,7 +63,7 @@ def read_claude_result(obj: Any, where: str, reading: Reading) -> None:
     permission check refused) makes that call ``"denied"``; its ``deferred_tool_use`` (a
     call a ``PreToolUse`` hook deferred, where the run stopped) makes that call
     ``"pending"``."""
-    denials = obj.permission_denials
+    denials = getattr(obj, "permission_denials", None)  # SDKs before these fields: none
     if denials is not None:
         if not isinstance(denials, (list, tuple)):
             raise wrong_shape(f"{where}.permission_denials", "a list", denials)
@@ -72,7 +72,7 @@ def read_claude_result(obj: Any, where: str, reading: Reading) -> None:
             if not isinstance(data, Mapping):
                 raise wrong_shape(f"{where}.permission_denials[{index}]", "an object", denial)
             reading.note_status(data.get("tool_use_id"), "denied")
-    deferred = obj.deferred_tool_use
+    deferred = getattr(obj, "deferred_tool_use", None)
     if deferred is not None:
         reading.note_status(deferred.id, "pending")
 

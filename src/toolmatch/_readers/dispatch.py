@@ -351,10 +351,7 @@ BY_CLASS.update(
         ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
         ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
         **dict.fromkeys(
-            (
-                ("claude_agent_sdk", kind)
-                for kind in claude_agent.CALL_FREE_CLASSES
-            ),
+            (("claude_agent_sdk", kind) for kind in claude_agent.CALL_FREE_CLASSES),
             no_call,
         ),
         # inspect_ai: what a scorer holds (the task state, the transcript) and an eval log's
@@ -377,14 +374,14 @@ TYPES.update(dict.fromkeys(langgraph.PART_TYPES, langgraph.read_langgraph_part))
 TYPES["custom"] = read_custom_type  # also OpenAI's custom tool calls
 TYPES.update(dict.fromkeys(langgraph.DEBUG_TYPES, langgraph.read_debug_event))
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
-    # an AgentDojo run file and an inspect_ai sample hold 'messages' too
-    ("user_task_id", agentdojo.read_agentdojo_run),
-    ("epoch", inspect_ai.read_inspect_sample),
-    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),
     ("source_call_id", atif.read_atif_result),
+    # an AgentDojo run file and an inspect_ai sample hold 'messages' too
+    ("user_task_id", agentdojo.read_agentdojo_run),
+    ("epoch", inspect_ai.read_inspect_sample),
+    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),

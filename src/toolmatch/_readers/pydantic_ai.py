@@ -87,7 +87,7 @@ def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
     an output of ``DeferredToolRequests`` makes its calls pending (where no result answers
     them)."""
     reading.read_each(obj.all_messages(), f"{where}.all_messages()")
-    output = getattr(obj, "output", None)  # an AgentRun not yet finished has none
+    output: Any = getattr(obj, "output", None)  # an AgentRun not yet finished has none
     if type(output).__name__ == "DeferredToolRequests":
         for part in (*output.calls, *output.approvals):
             reading.note_status(part.tool_call_id, "pending")

@@ -52,3 +52,18 @@ def test_a_test_case_that_records_no_calls_raises() -> None:
         "not say which tools ran; set tools_called (an empty list if none ran)"
     )
     assert to_calls(case.model_copy(update={"tools_called": []})) == []
+
+
+def test_a_test_case_with_mcp_calls_raises_saying_to_pass_the_lists_apart() -> None:
+    case = {
+        "input": "Refund order 7.",
+        "tools_called": [CALLED[0].model_dump()],
+        "mcp_tools_called": [{"name": "refund", "args": {"order": 7}, "result": {}}],
+    }
+    with pytest.raises(ValueError, match="mcp_tools_called") as error:
+        to_calls(case)
+    assert str(error.value) == (
+        "to_calls cannot read tool calls from input: its mcp_tools_called are calls whose order "
+        "among its tools_called is not recorded; pass test_case.tools_called and check the MCP "
+        "calls apart"
+    )

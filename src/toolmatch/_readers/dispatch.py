@@ -36,10 +36,14 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import (
     adk,
+    agentdojo,
     anthropic,
     atif,
     bedrock,
+    claude_agent,
+    deepeval,
     gemini,
+    inspect_ai,
     langchain,
     langfuse,
     langgraph,
@@ -136,6 +140,40 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     reading.add(call)
 
 
+def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A call entry with a ``function``: OpenAI's (``function`` an object of name and
+    arguments), or one whose ``function`` is the tool's name: AgentDojo's ``FunctionCall``
+    (``args``), inspect_ai's ``ToolCall`` (``arguments``) or its ``ToolEvent``."""
+    if type(data.get("function")) is not str:
+        openai.read_function_entry(data, where, reading)
+    elif "args" in data:
+        agentdojo.read_agentdojo_call(data, where, reading)
+    elif "event" in data:
+        inspect_ai.read_inspect_event(data, where, reading)
+    else:
+        inspect_ai.read_inspect_call(data, where, reading)
+
+
+def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``role: "tool"`` message: AgentDojo's (it names the ``tool_call`` it answers),
+    inspect_ai's ``ChatMessageTool`` (a ``function`` and an ``error``), or any other
+    provider's chat message."""
+    if "tool_call" in data:
+        agentdojo.read_agentdojo_tool_message(data, where, reading)
+    elif "error" in data and "function" in data:
+        inspect_ai.read_inspect_tool_message(data, where, reading)
+    else:
+        messages.read_message(data, where, reading)
+
+
+def read_parts(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message of ``parts``: a Gemini content or candidate, an OTel message, or a
+    pydantic-ai message, whose request may mark where its run paused."""
+    messages.read_message(data, where, reading)
+    if data.get("kind") == "request":
+        pydantic_ai.read_paused_request(data, where, reading)
+
+
 # --- 1. by type and class ------------------------------------------------------------------
 
 BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_tuple, ToolCall: read_tool_call}
@@ -145,7 +183,7 @@ BY_CLASS: dict[tuple[str, str], Handler] = {}
 
 TYPES: dict[str, Handler] = {
     # OpenAI Chat Completions
-    "function": openai.read_function_entry,
+    "function": read_function_entry,
     "custom": openai.read_custom_entry,
     # OpenAI Responses
     "function_call": openai.read_responses_call,
@@ -167,6 +205,9 @@ TYPES: dict[str, Handler] = {
     "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
+    # deepeval's ToolCall in JSON (in Python its type is an Enum: told by its keys)
+    "FUNCTION": deepeval.read_deepeval_call,
+    "MCP": deepeval.read_deepeval_call,
     # OpenTelemetry GenAI message parts
     "tool_call_response": otel.read_tool_call_response,
     "server_tool_call": otel.read_server_tool_call,
@@ -205,10 +246,16 @@ OBJECTS: dict[str, Handler] = {
     **streams.OBJECT_ROWS,  # Chat Completions chunks
 }
 ROLES: dict[str, Handler] = dict.fromkeys(messages.ROLES, messages.read_message)
+ROLES["tool"] = read_tool_message
 KEYS: list[tuple[str, Handler]] = [
     ("jsonrpc", mcp.read_json_rpc),
     ("method", mcp.read_json_rpc),
     ("part_kind", pydantic_ai.read_part),
+    # deepeval: a test case (before 'name', which it has too) and its calls (before 'output')
+    ("tools_called", deepeval.read_deepeval_test_case),
+    ("toolsCalled", deepeval.read_deepeval_test_case),
+    ("input_parameters", deepeval.read_deepeval_call),
+    ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", read_span),
     ("toolUse", bedrock.read_tool_use),
@@ -217,7 +264,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("function_call", gemini.read_function_call_part),
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
-    ("function", openai.read_function_entry),  # Ollama's entries have no type
+    ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
     ("choices", openai.read_completion),
     ("candidates", gemini.read_response),
     ("tool_calls", messages.read_message),
@@ -225,7 +272,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("message", messages.read_wrapped),
     ("output", messages.read_output),
     ("content", messages.read_message),
-    ("parts", messages.read_message),
+    ("parts", read_parts),
     ("name", messages.read_plain_call),
     # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
     ("usage_metadata", gemini.read_response),
@@ -267,6 +314,7 @@ BY_CLASS.update(
         ("pydantic_ai", "StreamedRunResult"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "StreamedRunResultSync"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "AgentRun"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "DeferredToolRequests"): pydantic_ai.read_deferred_requests,
         ("pydantic_ai", "AbstractAgent"): not_a_run(
             "pass what agent.run_sync(...) returns, or its all_messages()"
         ),
@@ -277,9 +325,10 @@ BY_CLASS.update(
         ("llama_index", "AgentOutput"): llama_index.read_llama_agent_output,
         ("llama_index", "ToolCall"): llama_index.read_llama_selection,
         ("llama_index", "ToolCallResult"): llama_index.read_llama_tool_result_event,
-        # the model's input, and its partial calls (the AgentOutput after it has them whole)
-        ("llama_index", "AgentInput"): no_call,
-        ("llama_index", "AgentStream"): no_call,
+        # the model's input, and its partial calls (the AgentOutput after it has them
+        # whole): no call, but their agent makes the tool events after them
+        ("llama_index", "AgentInput"): llama_index.read_llama_agent_event,
+        ("llama_index", "AgentStream"): llama_index.read_llama_agent_event,
         ("workflows", "StopEvent"): llama_index.read_workflow_stop,
         ("workflows", "WorkflowHandler"): not_a_run(
             "pass what awaiting it returns, or the events of its stream_events()"
@@ -321,6 +370,29 @@ BY_CLASS.update(
         ),
         # an OpenTelemetry SDK span: its JSON, with its own and its parent's ids
         ("opentelemetry", "ReadableSpan"): otel.read_span_object,
+        # the Claude Agent SDK's messages and content blocks (dataclasses)
+        ("claude_agent_sdk", "AssistantMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "UserMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "ToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ServerToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ToolResultBlock"): claude_agent.read_claude_tool_result,
+        ("claude_agent_sdk", "ServerToolResultBlock"): claude_agent.read_claude_server_result,
+        ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
+        ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
+        **dict.fromkeys(
+            (("claude_agent_sdk", kind) for kind in claude_agent.CALL_FREE_CLASSES),
+            no_call,
+        ),
+        # inspect_ai: what a scorer holds (the task state, the transcript) and an eval log's
+        # samples
+        ("inspect_ai", "TaskState"): inspect_ai.read_inspect_task_state,
+        ("inspect_ai", "Transcript"): inspect_ai.read_inspect_transcript,
+        ("inspect_ai", "EvalSample"): inspect_ai.read_inspect_sample_object,
+        ("inspect_ai", "BaseEvent"): inspect_ai.read_inspect_event_object,
+        ("inspect_ai", "EvalLog"): refuse(
+            "it holds many samples, each a run: pass one of its samples (log.samples[i])"
+        ),
+        ("deepeval", "LLMTestCase"): deepeval.read_deepeval_test_case_object,
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -335,6 +407,10 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),
     ("source_call_id", atif.read_atif_result),
+    # an AgentDojo run file and an inspect_ai sample hold 'messages' too
+    ("user_task_id", agentdojo.read_agentdojo_run),
+    ("epoch", inspect_ai.read_inspect_sample),
+    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),

@@ -495,8 +495,9 @@ def _answer(
 def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:
     """Give each noted status to the calls of its id, or before its place, whose answer
     says no status of its own: ``"pending"`` to a call no result answers, ``"denied"`` to
-    one at most answered by an unmarked output (the message its SDK sends the model
-    instead), ``None`` (approved) to a call still marked pending."""
+    one at most answered by an unmarked or failed output (the message its SDK sends the
+    model instead: the Claude Agent SDK marks it an error), ``None`` (approved) to a call
+    still marked pending."""
     by_id = {key: status for key, status in notes if type(key) is str}  # the last one wins
     places = [(key, status) for key, status in notes if type(key) is int]
     for index, call in enumerate(calls):
@@ -509,7 +510,7 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
         if status == "pending":
             applies = _waits(call)
         elif status == "denied":
-            applies = call.status is None or call.status == "pending"
+            applies = call.status is None or call.status in ("pending", "failed")
         else:
             applies = call.status == "pending"
         if applies:

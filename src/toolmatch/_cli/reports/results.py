@@ -46,22 +46,25 @@ class ResultsFile:
 class Failure:
     """A failed run shown in full: its row, its file (with several files) and its anchor."""
 
-    def __init__(self, row: Mapping[str, object], file: str | None, anchor: str) -> None:
-        self.row, self.file, self.anchor = row, file, anchor
+    def __init__(
+        self, row: Mapping[str, object], file: str | None, anchor: str, traces: str | None
+    ) -> None:
+        self.row, self.file, self.anchor, self.traces = row, file, anchor, traces
 
     @property
     def place(self) -> str:
         """``file:line`` (a row or item for Parquet and ``.json`` traces)."""
-        return place_of(self.row, self.file)
+        return place_of(self.row, self.file, self.traces)
 
 
-def place_of(row: Mapping[str, object], results: str | None) -> str:
-    """Where a run or bad line was in its traces, as the text report says it."""
+def place_of(row: Mapping[str, object], results: str | None, traces: str | None = None) -> str:
+    """Where a run or bad line was in its traces, as the text report says it: in the
+    traces file when it is known, else in the results file (with several) or by line."""
     for unit in ("line", "row", "item"):
         if unit in row:
             number = row[unit]
             where = f"{number}" if unit == "line" else f"{unit} {number}"
-            file = row.get("file")
+            file = row.get("file", traces)
             if file is not None:
                 return f"{file}:{where}"
             return f"{results}: {unit} {number}" if results is not None else f"{unit} {number}"
@@ -231,13 +234,14 @@ def gather(paths: Iterable[str], header: Mapping[str, str] | None = None) -> Gat
     paths = list(paths)
     several = len(paths) > 1
     ran: set[str] = set()
+    traces = gathered.header.get("traces")
     for path in paths:
         digest = hashlib.sha256()
         rows = 0
         for number, row in read_rows(path, digest):
             rows += 1
             try:
-                _add(gathered, row, path if several else None, ran)
+                _add(gathered, row, path if several else None, ran, traces)
             except (KeyError, TypeError, ValueError) as error:
                 raise ResultsError(
                     f"{path}:{number}: a {row['type']} row unlike those toolmatch check "
@@ -248,7 +252,13 @@ def gather(paths: Iterable[str], header: Mapping[str, str] | None = None) -> Gat
     return gathered
 
 
-def _add(gathered: Gathered, row: dict[str, object], file: str | None, ran: set[str]) -> None:
+def _add(
+    gathered: Gathered,
+    row: dict[str, object],
+    file: str | None,
+    ran: set[str],
+    traces: str | None = None,
+) -> None:
     kind = row["type"]
     if kind == "case":
         name = str(row["case"])
@@ -261,14 +271,14 @@ def _add(gathered: Gathered, row: dict[str, object], file: str | None, ran: set[
         anchor = None
         if len(gathered.failures) < FAILURES_SHOWN:
             anchor = f"failure-{len(gathered.failures) + 1}"
-            gathered.failures.append(Failure(row, file, anchor))
+            gathered.failures.append(Failure(row, file, anchor, traces))
         linked = gathered.failed_runs.setdefault(name, [])
         if len(linked) < RUNS_LINKED:
-            linked.append((place_of(row, file), anchor))
+            linked.append((place_of(row, file, traces), anchor))
     elif kind == "error":
         gathered.counts["errors"] += 1
         if len(gathered.errors) < ERRORS_SHOWN:
-            gathered.errors.append((place_of(row, file), str(row["message"])))
+            gathered.errors.append((place_of(row, file, traces), str(row["message"])))
     elif kind == "missing":
         if row["case"] not in gathered.missing:
             gathered.missing.append(str(row["case"]))

@@ -301,7 +301,9 @@ def _check(place: str, check: Mapping[str, object], turn: Mapping[str, object]) 
     unexpected = set(turn.get("unexpected_call_indices") or [])  # type: ignore[call-overload]
     closest = _closest(candidates)
     if closest is not None:
-        out.append(_call("closest call", closest, unexpected))
+        # a count's failure: every candidate matched, and the closest is any of them
+        what = "matching call" if closest.get("matched") else "closest call"
+        out.append(_call(what, closest, unexpected))
         mismatches = closest.get("mismatches") or []
         if mismatches:
             out.append(_argument_table(mismatches, check.get("args"), closest.get("args")))

@@ -11,6 +11,7 @@ no browser is installed; in CI (``CI=true``) a missing browser fails it.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -49,7 +50,7 @@ class DevTools:
             os.dup2(to_browser_r, 3)
             os.dup2(from_browser_w, 4)
 
-        self.process = subprocess.Popen(  # noqa: S603
+        self.process = subprocess.Popen(
             [
                 executable,
                 "--headless",
@@ -60,7 +61,7 @@ class DevTools:
                 f"--user-data-dir={profile}",
                 "about:blank",
             ],
-            preexec_fn=descriptors,  # noqa: PLW1509
+            preexec_fn=descriptors,
             close_fds=False,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -120,10 +121,8 @@ class DevTools:
         path.write_bytes(base64.b64decode(data["data"]))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, OSError):
             self.call("Browser.close")
-        except (RuntimeError, OSError):
-            pass
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:

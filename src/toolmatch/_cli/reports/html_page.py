@@ -13,7 +13,6 @@ from string import Template
 
 from toolmatch import __version__
 from toolmatch._cli.reports.results import (
-    ERRORS_SHOWN,
     FAILURES_SHOWN,
     Failure,
     Gathered,
@@ -237,7 +236,7 @@ def _failures(gathered: Gathered) -> str:
     if not failed:
         return ""
     out = ['<section id="failures" class="steady">', f"<h2>Failures ({failed:,} runs)</h2>"]
-    flaky_cases = {case for case, _, _, failed_in, runs in gathered.checks() if failed_in < runs}
+    flaky_cases = gathered.flaky_cases()
     for failure in gathered.failures:
         out.append(_failure(failure, flaky_cases))
     if failed > len(gathered.failures):
@@ -250,41 +249,22 @@ def _failures(gathered: Gathered) -> str:
 
 
 def _failure(failure: Failure, flaky_cases: set[str]) -> str:
-    row = failure.row
-    case = str(row["case"])
-    run = row.get("run", 1)
-    title = case if run == 1 else f"{case} (run {run})"
-    flaky = ' <span class="label flaky">FLAKY CASE</span>' if case in flaky_cases else ""
+    flaky = ""
+    if failure.row["case"] in flaky_cases:
+        flaky = ' <span class="label flaky">FLAKY CASE</span>'
     out = [
         f'<article class="failure" id="{failure.anchor}">',
-        f'<h3><span class="label fail">FAIL</span> {_e(title)}{flaky}</h3>',
+        f'<h3><span class="label fail">FAIL</span> {_e(failure.title)}{flaky}</h3>',
         f'<div class="where">at {_e(failure.place)}</div>',
     ]
-    turns = row.get("turns") or []
-    assert isinstance(turns, list)
-    for turn in turns:
-        if turn.get("passed"):
-            continue
-        number = turn.get("turn")
-        prefix = ""
-        for alternative in turn.get("alternatives") or []:
-            prefix += f"one_of[{alternative['number']}], " if alternative["of"] == "case" else ""
-            out.append(
-                f'<p class="where">none of the {_e(alternative["of"])}\'s '
-                f"{_e(alternative['count'])} alternatives passed; the closest is alternative "
-                f"{_e(alternative['number'])}</p>"
-            )
-        if turn.get("reason"):
-            out.append(f'<p class="why">turn {_e(number)}: {_e(turn["reason"])}</p>')
-        for index, check in enumerate(turn.get("checks") or []):
-            if not check.get("passed"):
-                place = f"{prefix}turns[{number}].expected_tools[{index}]"
-                out.append(_check(place, check, turn))
-        for problem in turn.get("problems") or []:
-            out.append(
-                f'<p class="check"><span class="label fail">turn {_e(number)}</span>'
-                f"{_e(problem)}</p>"
-            )
+    for kind, text, check, turn in failure.parts():
+        if kind == "check":
+            assert isinstance(check, dict)
+            out.append(_check(str(text), check, turn))
+        elif kind == "problem":
+            out.append(f'<p class="check"><span class="label fail">FAILED</span>{_e(text)}</p>')
+        else:
+            out.append(f'<p class="{"why" if kind == "reason" else "where"}">{_e(text)}</p>')
     out.append("</article>")
     return "\n".join(out)
 
@@ -376,7 +356,7 @@ def _errors(gathered: Gathered) -> str:
             f'<li><span class="label fail">ERROR</span><code>{_e(place)}</code>: {_e(message)}</li>'
         )
     if errors > len(gathered.errors):
-        out.append(f'<li class="more">{errors - ERRORS_SHOWN:,} more bad lines</li>')
+        out.append(f'<li class="more">{errors - len(gathered.errors):,} more bad lines</li>')
     for name in missing:
         out.append(f'<li><span class="label fail">MISSING</span>{_e(name)}: no run</li>')
     out.append("</ul></section>")
@@ -387,7 +367,7 @@ def _cases(gathered: Gathered) -> str:
     trials = gathered.case_trials()
     if not trials:
         return ""
-    flaky_cases = {case for case, _, _, failed, runs in gathered.checks() if failed < runs}
+    flaky_cases = gathered.flaky_cases()
     out = [
         '<section id="cases">',
         f"<h2>Cases ({len(trials):,})</h2>",

@@ -106,43 +106,34 @@ def _failures(gathered: Gathered, shown: list[Failure]) -> list[str]:
 
 
 def _failure(failure: Failure) -> list[str]:
-    row = failure.row
-    run = row.get("run", 1)
-    title = f"{row['case']}" if run == 1 else f"{row['case']} (run {run})"
-    lines = [f"**FAIL {_cell(title)}** at {_code(failure.place)}", ""]
-    turns = row.get("turns") or []
-    assert isinstance(turns, list)
-    for turn in turns:
-        if turn.get("passed"):
+    lines = [f"**FAIL {_cell(failure.title)}** at {_code(failure.place)}", ""]
+    for kind, text, check, _ in failure.parts():
+        if kind != "check":
+            lines.append(f"- {_cell(text)}")
             continue
-        number = turn.get("turn")
-        for index, check in enumerate(turn.get("checks") or []):
-            if check.get("passed"):
-                continue
-            lines.append(
-                f"- {_code(f'turns[{number}].expected_tools[{index}]')} "
-                f"{_code(check['expected_tool'])}: {_cell(check.get('unmatched_reason'))}"
-            )
-            candidates = [each for each in check.get("candidates") or [] if each.get("mismatches")]
-            if candidates:
-                closest = min(candidates, key=lambda each: len(each["mismatches"]))
-                lines += [
-                    "",
-                    "  | argument | expected | got | why |",
-                    "  | --- | --- | --- | --- |",
-                ]
-                for mismatch in closest["mismatches"]:
-                    path = str(mismatch.get("path", ""))
-                    found, wanted = at_path(check.get("args"), path)
-                    here, got = at_path(closest.get("args"), path)
-                    lines.append(
-                        f"  | {_code(path)} | {_code(wanted) if found else '-'} | "
-                        f"{_code(short_repr(got)) if here else 'absent'} | "
-                        f"{_cell(mismatch.get('reason'))} |"
-                    )
-                lines.append("")
-        for problem in turn.get("problems") or []:
-            lines.append(f"- turn {number}: {_cell(problem)}")
+        assert isinstance(check, dict)
+        lines.append(
+            f"- {_code(text)} {_code(check['expected_tool'])}: "
+            f"{_cell(check.get('unmatched_reason'))}"
+        )
+        candidates = [each for each in check.get("candidates") or [] if each.get("mismatches")]
+        if candidates:
+            closest = min(candidates, key=lambda each: len(each["mismatches"]))
+            lines += [
+                "",
+                "  | argument | expected | got | why |",
+                "  | --- | --- | --- | --- |",
+            ]
+            for mismatch in closest["mismatches"]:
+                path = str(mismatch.get("path", ""))
+                found, wanted = at_path(check.get("args"), path)
+                here, got = at_path(closest.get("args"), path)
+                lines.append(
+                    f"  | {_code(path)} | {_code(wanted) if found else '-'} | "
+                    f"{_code(short_repr(got)) if here else 'absent'} | "
+                    f"{_cell(mismatch.get('reason'))} |"
+                )
+            lines.append("")
     return [*lines, ""]
 
 

@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from toolmatch._runs.baseline import Delta, Side, compare, sides_of
 from toolmatch._runs.result_rows import ResultsError, read_rows
@@ -55,6 +55,40 @@ class Failure:
     def place(self) -> str:
         """``file:line`` (a row or item for Parquet and ``.json`` traces)."""
         return place_of(self.row, self.file, self.traces)
+
+    @property
+    def title(self) -> str:
+        """The run's name as the text report gives it: ``case (run N)`` from its second run."""
+        run = self.row.get("run", 1)
+        case = self.row["case"]
+        return f"{case}" if run == 1 else f"{case} (run {run})"
+
+    def parts(self) -> Iterator[tuple[str, object, object, Mapping[str, object]]]:
+        """What failed, in the report's order, turn by turn: ``("alternative", text, None,
+        turn)``, ``("reason", text, None, turn)``, ``("check", place, check, turn)`` for
+        each failed expectation, and ``("problem", text, None, turn)``."""
+        turns = self.row.get("turns") or []
+        assert isinstance(turns, list)
+        for turn in turns:
+            if turn.get("passed"):
+                continue
+            number = turn.get("turn")
+            prefix = ""
+            for alternative in turn.get("alternatives") or []:
+                if alternative["of"] == "case":
+                    prefix += f"one_of[{alternative['number']}], "
+                text = (
+                    f"none of the {alternative['of']}'s {alternative['count']} alternatives "
+                    f"passed; the closest is alternative {alternative['number']}"
+                )
+                yield "alternative", text, None, turn
+            if turn.get("reason"):
+                yield "reason", f"turn {number}: {turn['reason']}", None, turn
+            for index, check in enumerate(turn.get("checks") or []):
+                if not check.get("passed"):
+                    yield "check", f"{prefix}turns[{number}].expected_tools[{index}]", check, turn
+            for problem in turn.get("problems") or []:
+                yield "problem", f"turn {number}: {problem}", None, turn
 
 
 def place_of(row: Mapping[str, object], results: str | None, traces: str | None = None) -> str:
@@ -105,6 +139,10 @@ class Gathered:
             {"type": "check", "case": case, "check": check, "failed": failed, "runs": runs}
             for (case, check), (_, failed, runs) in self.check_rows.items()
         ]
+
+    def flaky_cases(self) -> set[str]:
+        """The cases with a check that failed in some of their runs but not all."""
+        return {case for case, _, _, failed, runs in self.checks() if failed < runs}
 
     def checks(self) -> list[tuple[str, str, str, int, int]]:
         """Every failed check: case, place, description, failed, runs; flaky ones first,

@@ -74,7 +74,9 @@ from toolmatch._cli.console import config_problems, fail, printable
 from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings, strict_refusal
 from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
+from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
+from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
@@ -82,11 +84,18 @@ from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.baseline import Delta
 from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
-from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
+from toolmatch._runs.trials import (
+    MinPassRate,
+    PassK,
+    parse_confidence,
+    parse_min_pass_rate,
+    parse_pass_k,
+)
 from toolmatch._runs.workers import InterruptsHeld, judge_blocks
 from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
@@ -95,6 +104,8 @@ from toolmatch._spec.parsing import SpecDocument, read_spec_document
 
 if TYPE_CHECKING:
     from typing import IO
+
+    from toolmatch._cli.reports.progress import Progress
 
 __all__ = ["main"]
 
@@ -177,6 +188,13 @@ def _min_pass_rate(text: str) -> MinPassRate:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _confidence(text: str) -> float:
+    try:
+        return parse_confidence(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _pass_k(text: str) -> PassK:
     try:
         return parse_pass_k(text)
@@ -223,6 +241,22 @@ def _parser() -> argparse.ArgumentParser:
         metavar="R",
         help="exit status 0 exactly when every case's pass rate (its passing runs over its "
         "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
+    )
+    check.add_argument(
+        "--confidence",
+        type=_confidence,
+        metavar="C",
+        help="with --min-pass-rate R: a case passes when the lower bound of its pass rate's "
+        "Wilson score interval at confidence C (such as 0.95) is at least R",
+    )
+    add_baseline(check)
+    check.add_argument(
+        "--html", metavar="PATH", help="also write the report as one HTML page to PATH"
+    )
+    check.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the report as Markdown to PATH (such as $GITHUB_STEP_SUMMARY)",
     )
     check.add_argument(
         "--pass-k",
@@ -349,6 +383,25 @@ def _check(options: argparse.Namespace) -> int:
             "--tools names the tools the agent is offered, for --strict and --coverage: give "
             "one of them (a spec's tools: checks the calls against their definitions)"
         )
+    if options.confidence is not None:
+        if options.min_pass_rate is None:
+            return fail(
+                "--confidence is the confidence of --min-pass-rate's bound: give "
+                "--min-pass-rate R too"
+            )
+        options.min_pass_rate = options.min_pass_rate._replace(confidence=options.confidence)
+    no_baseline = baseline_refusal(options)
+    if no_baseline is not None:
+        return no_baseline
+    options.before = None
+    if options.baseline is not None:
+        from toolmatch._runs.baseline import read_baseline
+        from toolmatch._runs.result_rows import ResultsError
+
+        try:
+            options.before = read_baseline(options.baseline)
+        except ResultsError as error:
+            return fail(f"--baseline: {error}")
     unreadable = read_syntax(options)
     if unreadable is not None:
         return unreadable
@@ -396,12 +449,19 @@ def _check(options: argparse.Namespace) -> int:
 
     with reading:
         junit = None
+        # A report replaces the file at its path: never the input it reports on.
+        inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
+        for path in (options.junit_xml, options.html, options.markdown):
+            if not path:
+                continue
+            for what, others in (
+                ("the traces file", inputs),
+                ("the spec", [options.spec]),
+                ("the baseline", [options.baseline] if options.baseline else []),
+            ):
+                if any(same_file(path, other) for other in others):
+                    return fail(f"cannot write {path}: it is {what}")
         if options.junit_xml:
-            # The report replaces the file at its path: never the input it reports on.
-            inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
-            for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
-                if any(same_file(options.junit_xml, other) for other in others):
-                    return fail(f"cannot write {options.junit_xml}: it is {what}")
             suite = os.path.splitext(os.path.basename(options.spec))[0]
             try:
                 junit = JUnit(options.junit_xml, suite, reading)
@@ -460,9 +520,71 @@ def _run(
     formats = [OUTPUT_FORMATS[options.format](output, reading)]
     if junit is not None:
         formats.append(junit)
+    pages = _pages(options)
+    rows = None  # --html, --markdown: the JSON rows, rendered at the end
+    if pages:
+        import tempfile
+
+        rows_file = tempfile.NamedTemporaryFile(  # noqa: SIM115
+            "w", encoding="utf-8", suffix=".jsonl", delete=False
+        )
+        rows = Output(rows_file, None)
+        formats.append(JsonLines(rows, reading))
     names = [case.name for case in cases]
-    report = Report(names, reading, formats, output, options.min_pass_rate, options.pass_k)
-    want_json = any(each.wants_json for each in formats)
+    delta = (
+        None if options.before is None else Delta([], options.significance, options.allow_missing)
+    )
+    report = Report(
+        names,
+        reading,
+        formats,
+        output,
+        options.min_pass_rate,
+        options.pass_k,
+        delta,
+        options.before,
+    )
+    try:
+        status = _judge_all(options, cases, reading, junit, report, progress, rows)
+        if rows is not None and status in (0, 1):
+            rows.flush()
+            rows.out.close()
+            header = {
+                "command": "toolmatch check "
+                + " ".join(sys.argv[2:] if sys.argv[1:2] == ["check"] else []),
+                "spec": options.spec,
+                "traces": reading.name,
+            }
+            why = write_pages(pages, rows.out.name, header)
+            if why is not None:
+                return fail(why)
+        return status
+    finally:
+        if rows is not None:
+            rows.out.close()
+            os.unlink(rows.out.name)
+
+
+def _pages(options: argparse.Namespace) -> list[tuple[str, str]]:
+    """``--html`` and ``--markdown``: each format with its path."""
+    return [
+        (kind, path)
+        for kind, path in (("html", options.html), ("markdown", options.markdown))
+        if path
+    ]
+
+
+def _judge_all(
+    options: argparse.Namespace,
+    cases: Sequence[TestCase],
+    reading: TracesSource,
+    junit: JUnit | None,
+    report: Report,
+    progress: Progress | None,
+    rows: Output | None,
+) -> int:
+    """Judges every record, telling ``report``; the exit status."""
+    want_json = any(each.wants_json for each in report.formats)
     judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
@@ -471,6 +593,8 @@ def _run(
             for batch in batches:
                 report.add_all(batch)
                 report.flush()
+                if rows is not None:
+                    rows.flush()
                 if progress is not None:
                     progress.update(report.tally.passed + report.tally.failed, reading)
         finally:

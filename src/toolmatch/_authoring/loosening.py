@@ -122,19 +122,26 @@ def loosened(
     (``observed: ...; rule: NAME``): the values as recorded when they are all equal, else
     what the first rule that fits makes of them. ``schema`` is the values' JSON schema from
     a tool definition, when one is given, and ``key`` the argument they are the values of."""
-    first = values[0]
     if all_equal(values):
-        return node(escaped(first)), None
+        return node(escaped(values[0])), None
     schema = schema if isinstance(schema, dict) else {}
-    if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
-        return mapping_node(values, how, schema, data=True), None
-    if isinstance(first, list) and all(isinstance(value, list) for value in values):
-        return _sequence(values, how, schema.get("items"))
     kinds = _kinds(values)
     if len(kinds) > 1:
         options = [loosened(group, how, schema)[0] for group in kinds.values()]
         return node({"$any_of": options}), _observed(values, "kinds")
     kind = next(iter(kinds))
+    if kind == "dict":
+        return mapping_node(values, how, schema, data=True), None
+    if kind == "list":
+        return _sequence(values, how, schema.get("items"))
+    return _one_kind(values, kind, how, schema, key)
+
+
+def _one_kind(
+    values: list[Any], kind: str, how: Loosening, schema: dict[str, Any], key: object
+) -> tuple[Any, str | None]:
+    """:func:`loosened` for differing values of one ``kind``: the definition's ``enum``, the
+    format or range it declares, else the rules of their kind."""
     enum = schema.get("enum")
     if isinstance(enum, list) and all(any(all_equal([v, e]) for e in enum) for v in values):
         return node({"$one_of": [escaped(item) for item in enum]}), _observed(values, "enum")
@@ -199,21 +206,31 @@ def mapping_node(
     schemas = schemas if isinstance(schemas, dict) else {}
     keys = list(dict.fromkeys(key for value in values for key in value))
     for key in keys:
-        present = [value[key] for value in values if key in value]
-        value, comment = loosened(present, how, schemas.get(key), key)
-        if comment and optional_by_definition(schema, key) and len(present) == len(values):
-            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
-            comment += "; optional by definition"
-        elif len(present) < len(values):
-            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
-            missing = f"missing in {len(values) - len(present)} of {len(values)}"
-            comment = f"{comment}; {missing}" if comment else missing
+        value, comment = _key_value(values, key, how, schema, schemas.get(key))
         mapping[text_node(key)] = value
         if comment:
             add_comment(mapping, comment, text_node(key))
     if data and matcher_key(mapping) is not None:
         return comments.CommentedMap({"$exact": mapping})
     return mapping
+
+
+def _key_value(
+    values: list[dict[str, Any]], key: str, how: Loosening, schema: dict[str, Any], item: object
+) -> tuple[Any, str | None]:
+    """:func:`mapping_node`'s value of ``key`` and its comment: the values it has, loosened
+    (``item`` its JSON schema), as ``$maybe`` when some mappings lack it or when it varies
+    and ``schema`` leaves it out of ``required``."""
+    present = [value[key] for value in values if key in value]
+    value, comment = loosened(present, how, item, key)
+    if comment and optional_by_definition(schema, key) and len(present) == len(values):
+        value = flow_if_short(ruamel_comments().CommentedMap({"$maybe": value}))
+        comment += "; optional by definition"
+    elif len(present) < len(values):
+        value = flow_if_short(ruamel_comments().CommentedMap({"$maybe": value}))
+        missing = f"missing in {len(values) - len(present)} of {len(values)}"
+        comment = f"{comment}; {missing}" if comment else missing
+    return value, comment
 
 
 def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[Any, str | None]:
@@ -460,35 +477,56 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     same text but for case, whitespace or separators, email addresses, URLs, a few short
     words seen again, then an identifier's shape, free text; ``strict`` writes the values
     seen instead of anything but an identifier."""
-    timed = _timed(values)
-    if timed is not None:
-        return timed
-    if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
+    found = _timed(values)
+    if found is None and how.level == "varying":
+        found = _alike_strings(values)
+    if found is None:
+        found = _identifiers(values)
+    if found is not None:
+        return found
+    if how.level == "strict":
+        return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
+    if any(_words(value) > 1 for value in values):
+        return {"$type": "str"}, "text"
+    return {"$type": "str"}, "any-string"
+
+
+def _alike_strings(values: list[str]) -> tuple[Any, str] | None:
+    """``varying``'s rules for strings, in order: the same text but for case, whitespace or
+    separators, email addresses, URLs, a few short words seen again; ``None`` if none fits."""
+    if all(Fuzzy(values[0]) == value for value in values):
         return {"fuzzy": values[0]}, "case-only"
-    if how.level == "varying" and all(IsEmail() == value for value in values):
+    if all(IsEmail() == value for value in values):
         return {"$email": True}, "email"
-    if how.level == "varying" and all(IsURL() == value for value in values):
+    if all(IsURL() == value for value in values):
         return {"$url": {}}, "url"
+    return _enum_like(values)
+
+
+def _enum_like(values: list[str]) -> tuple[Any, str] | None:
+    """The values seen, when they are a few short words that read as a closed set."""
     distinct = list(dict.fromkeys(values))
     if (
-        how.level == "varying"
-        and len(distinct) <= _ENUM_SIZE
+        len(distinct) <= _ENUM_SIZE
         and _closed(values)
         and all(_WORD.fullmatch(value) for value in distinct)
     ):
         return {"$one_of": distinct}, "enum-like"
-    if all(_identifier(value) for value in values):
-        pattern = _shape(values)
-        if pattern is not None and all(Regex(pattern) == value for value in values):
-            return {"regex": pattern}, "id-shape"
-        pattern = _affixes(values)
-        if pattern is not None and all(Regex(pattern) == value for value in values):
-            return {"regex": pattern}, "id-affixes"
-    if how.level == "strict":
-        return {"$one_of": distinct}, "observed-only"
-    if any(_words(value) > 1 for value in values):
-        return {"$type": "str"}, "text"
-    return {"$type": "str"}, "any-string"
+    return None
+
+
+def _identifiers(values: list[str]) -> tuple[Any, str] | None:
+    """The identifiers' pattern, by shape, else by the prefix and suffix they share, when
+    every value is an identifier and matches it; ``None`` otherwise."""
+    if not all(_identifier(value) for value in values):
+        return None
+    pattern = _shape(values)
+    if pattern is not None and all(Regex(pattern) == value for value in values):
+        return {"regex": pattern}, "id-shape"
+    pattern = _affixes(values)
+    if pattern is not None and all(Regex(pattern) == value for value in values):
+        return {"regex": pattern}, "id-affixes"
+    return None
 
 
 def _closed(values: list[Any]) -> bool:

@@ -154,24 +154,35 @@ def _definition(data: Mapping[str, Any], place: str, given: object) -> ToolDefin
         raise TypeError(f"{place} has both {keys[0]} and {keys[1]}: give one parameters schema")
     if not keys:
         return ToolDefinition(name, (), (), description, {"type": "object", "properties": {}})
-    schema_place = f"{place}.{keys[0]}"
     schema = data[keys[0]]
+    properties, required = _parameters(schema, f"{place}.{keys[0]}")
+    return ToolDefinition(name, properties, required, description, dict(schema))
+
+
+def _parameters(schema: object, place: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The parameter names and the required ones of a tool's parameters ``schema``, found
+    at ``place``; raises ``TypeError`` naming the part that is not what a schema holds."""
     if not isinstance(schema, Mapping):
-        raise _not_a(schema_place, "a JSON Schema object", schema)
+        raise _not_a(place, "a JSON Schema object", schema)
     kind = schema.get("type")
     if kind is not None and (not isinstance(kind, str) or kind not in _OBJECT_TYPES):
-        raise _not_a(f"{schema_place}.type", "'object' (BFCL: 'dict')", kind)
+        raise _not_a(f"{place}.type", "'object' (BFCL: 'dict')", kind)
     properties = schema.get("properties")
-    if properties is None:
-        properties = {}
-    if not isinstance(properties, Mapping) or not all(isinstance(key, str) for key in properties):
-        raise _not_a(f"{schema_place}.properties", "a mapping of parameter names", properties)
     required = schema.get("required")
-    if required is None:
-        required = ()
-    if not isinstance(required, (list, tuple)) or not all(isinstance(key, str) for key in required):
-        raise _not_a(f"{schema_place}.required", "a list of parameter names", required)
-    return ToolDefinition(name, tuple(properties), tuple(required), description, dict(schema))
+    return (
+        _names(properties, Mapping, f"{place}.properties", "a mapping of parameter names"),
+        _names(required, (list, tuple), f"{place}.required", "a list of parameter names"),
+    )
+
+
+def _names(value: object, kinds: type | tuple[type, ...], place: str, what: str) -> tuple[str, ...]:
+    """The parameter names ``value`` (of ``kinds``, ``None`` for none) holds; raises
+    ``TypeError`` saying ``what`` it should be otherwise."""
+    if value is None:
+        return ()
+    if not isinstance(value, kinds) or not all(isinstance(key, str) for key in value):  # type: ignore[attr-defined]
+        raise _not_a(place, what, value)
+    return tuple(value)  # type: ignore[arg-type]
 
 
 def _not_a(place: str, expected: str, found: object) -> TypeError:

@@ -132,7 +132,7 @@ def read_item(item: object) -> object:
     ...     print(error)
     invalid JSON: Expecting ',' delimiter at column 6
     """
-    if type(item) is bytes:  # a line: read by the fast parser here, one call fewer a line
+    if type(item) is bytes:  # a line, read with orjson when it can read it
         run = fast_loads(item)
         return run if run is not DECLINED else _read_line(item)
     if isinstance(item, _Unreadable):

@@ -191,33 +191,61 @@ def _widen_turn(
         return
     selectors = [_selector(tool) for tool in tools]
     places = _places(tools, selectors, runs)
-    widened: set[tuple[str, object]] = set()  # (tool, argument) whose literal is widened
-    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
-        calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
-        if isinstance(tool, dict) and isinstance(tool.get("args"), dict) and calls:
-            where = (*path, "expected_tools", index, "args")
-            before = len(plan.edits)
-            _widen_args(plan, where, tool, calls, how)
-            name = _written_name(tool)
-            widened.update((name, edit.path[-1]) for edit in plan.edits[before:] if name)
-        if isinstance(tool, dict) and calls:
-            _widen_who_and_how(plan, (*path, "expected_tools", index), tool, calls, how)
+    widened = _widen_tools(plan, path, tools, places, runs, how)
     new: list[Any] = []
     uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
         uncapped = _uncapped(turn, runs)
         new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
-    if turn.get("ordered") is True:
-        for run in range(len(runs)):
-            order = [place for found in places if (place := found[run]) is not None]
-            if order != sorted(order):
-                why = "ordered dropped: a new run calls the tools in another order"
-                weakened = (((*path, "ordered"), why),)
-                plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
-                _keep_held_order(plan, path, tools, places)
-                break
+    if turn.get("ordered") is True and not _in_order(places, len(runs)):
+        why = "ordered dropped: a new run calls the tools in another order"
+        weakened = (((*path, "ordered"), why),)
+        plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
+        _keep_held_order(plan, path, tools, places)
     _widen_order(plan, path, tools, places)
+
+
+def _widen_tools(
+    plan: Widening,
+    path: Path,
+    tools: list[Any],
+    places: list[list[int | None]],
+    runs: list[list[ToolCall]],
+    how: Loosening,
+) -> set[tuple[str, object]]:
+    """Widens each expected tool's arguments, ``agent`` and ``status`` to the calls it
+    stands for in the new runs; returns (tool, argument) for each literal widened."""
+    widened: set[tuple[str, object]] = set()
+    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
+        calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
+        if not (isinstance(tool, dict) and calls):
+            continue
+        where = (*path, "expected_tools", index)
+        if isinstance(tool.get("args"), dict):
+            widened |= _widened_literals(plan, (*where, "args"), tool, calls, how)
+        _widen_who_and_how(plan, where, tool, calls, how)
+    return widened
+
+
+def _widened_literals(
+    plan: Widening, path: Path, tool: Any, calls: list[ToolCall], how: Loosening
+) -> set[tuple[str, object]]:
+    """Widens ``tool``'s arguments (:func:`_widen_args`); returns (tool, argument) for each
+    one widened, when the tool is named by a plain or exact name."""
+    before = len(plan.edits)
+    _widen_args(plan, path, tool, calls, how)
+    name = _written_name(tool)
+    return {(name, edit.path[-1]) for edit in plan.edits[before:] if name}
+
+
+def _in_order(places: list[list[int | None]], runs: int) -> bool:
+    """Whether every run calls the expected tools it makes in the order they are written."""
+    for run in range(runs):
+        order = [place for found in places if (place := found[run]) is not None]
+        if order != sorted(order):
+            return False
+    return True
 
 
 def _places(
@@ -395,32 +423,67 @@ def _change_ignore(
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
     added = tuple(_added_line(path, entry) for entry in new)
-    caps = {
-        index: (
-            (*path, "ignore", index, "max_count"),
-            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
-        )
-        for index in uncapped
-        if ignore is not None
-    }
+    caps = _dropped_caps(path, ignore, uncapped)
     kept = [
         (index, entry)
         for index, entry in enumerate(ignore or ())
         if _other_lookup(entry) not in widened
     ]
     if ignore is not None and len(kept) < len(ignore):
-        # One edit rewrites the list, so the caps dropped are dropped in it.
-        entries = [
-            {key: value for key, value in entry.items() if key != "max_count"}
-            if index in uncapped
-            else entry
-            for index, entry in kept
-        ]
-        entries += new
-        rewritten = (("ignore", entries),) if entries else ()
-        weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
-        plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
+        _rewrite_ignore(plan, path, kept, new, uncapped, caps, added)
         return
+    _add_to_ignore(plan, path, turn, ignore, new, uncapped, caps, added)
+
+
+def _rewrite_ignore(
+    plan: Widening,
+    path: Path,
+    kept: list[tuple[int, Any]],
+    new: list[Any],
+    uncapped: set[int],
+    caps: dict[int, tuple[Path, str]],
+    added: tuple[tuple[Path, str], ...],
+) -> None:
+    """:func:`_change_ignore`'s edit when entries are dropped: one edit rewrites the list
+    (``kept``, each entry with its index), so the caps dropped are dropped in it."""
+    entries = [_uncap(entry) if index in uncapped else entry for index, entry in kept] + new
+    rewritten = (("ignore", entries),) if entries else ()
+    weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
+    plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
+
+
+def _dropped_caps(
+    path: Path, ignore: list[Any] | None, uncapped: set[int]
+) -> dict[int, tuple[Path, str]]:
+    """What dropping the ``max_count`` of each ``ignore`` entry at ``uncapped`` weakens."""
+    if ignore is None:
+        return {}
+    return {
+        index: (
+            (*path, "ignore", index, "max_count"),
+            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
+        )
+        for index in uncapped
+    }
+
+
+def _uncap(entry: Any) -> dict[str, Any]:
+    """An ``ignore`` entry without its ``max_count``."""
+    return {key: value for key, value in entry.items() if key != "max_count"}
+
+
+def _add_to_ignore(
+    plan: Widening,
+    path: Path,
+    turn: Any,
+    ignore: list[Any] | None,
+    new: list[Any],
+    uncapped: set[int],
+    caps: dict[int, tuple[Path, str]],
+    added: tuple[tuple[Path, str], ...],
+) -> None:
+    """:func:`_change_ignore`'s edits when no entry is dropped: each cap dropped in place,
+    the ``new`` entries appended (or the ``ignore`` they make added)."""
     for index in sorted(uncapped):
         where = (*path, "ignore", index)
         plan.edits.append(Rekey(where, ("max_count",), (), weakened=(caps[index],)))
@@ -490,34 +553,46 @@ def _widen_args(
         observed = [value, *present]
         if all_equal(observed) and len(present) == len(calls):
             continue
-        # The comments toolmatch record writes for the value (the spec's own counts as one
-        # value seen), at the places in it they are about.
-        comments: list[tuple[Path, str]] = []
-        missing = f"missing in {len(calls) - len(present)} of {1 + len(calls)}"
-        if all_equal(observed):
-            written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
-            comments.append(((), missing))
-        else:
-            schema = _schema(how, calls)
-            properties = (schema or {}).get("properties")
-            properties = properties if isinstance(properties, dict) else {}
-            made, comment = loosened(observed, how, properties.get(key), key)
-            written = plain_data(made)
-            if len(present) < len(calls):
-                written = {"$maybe": written}
-                comment = f"{comment}; {missing}" if comment else missing
-            elif optional_by_definition(schema, key):
-                written = {"$maybe": written}
-                comment = f"{comment}; optional by definition" if comment else comment
-            if comment:
-                comments.append(((), comment))
-            comments += _comments_inside(made, ())
+        written, comments = _widened_value(key, observed, len(calls), how, calls)
         weakened = (_loosened_line((*path, key), value, written),)
-        plan.edits.append(Replace((*path, key), written, tuple(comments), weakened))
+        plan.edits.append(Replace((*path, key), written, comments, weakened))
     if tool.get("exact") is True:
-        extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
-        for key in extra:
-            plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+        _skip_extra_args(plan, path, args, calls)
+
+
+def _skip_extra_args(plan: Widening, path: Path, args: Any, calls: list[ToolCall]) -> None:
+    """Skips, for an ``exact`` tool, each argument of the new calls the spec lacks."""
+    extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
+    for key in extra:
+        plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _widened_value(
+    key: str, observed: list[Any], runs: int, how: Loosening, calls: list[ToolCall]
+) -> tuple[Any, tuple[tuple[Path, str], ...]]:
+    """The value argument ``key`` is widened to, ``observed`` being the spec's value then
+    the values of the ``runs`` new calls that have the argument, with the comments
+    toolmatch record writes for it, at the places in it they are about."""
+    comments: list[tuple[Path, str]] = []
+    missing = f"missing in {runs + 1 - len(observed)} of {1 + runs}"
+    if all_equal(observed):
+        written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
+        return written, (((), missing),)
+    schema = _schema(how, calls)
+    properties = (schema or {}).get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    made, comment = loosened(observed, how, properties.get(key), key)
+    written = plain_data(made)
+    if len(observed) <= runs:
+        written = {"$maybe": written}
+        comment = f"{comment}; {missing}" if comment else missing
+    elif optional_by_definition(schema, key):
+        written = {"$maybe": written}
+        comment = f"{comment}; optional by definition" if comment else comment
+    if comment:
+        comments.append(((), comment))
+    comments += _comments_inside(made, ())
+    return written, tuple(comments)
 
 
 def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:

@@ -32,7 +32,7 @@ from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_va
 from toolmatch._spec.parsing import SpecDocument, read_spec_file
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from os import PathLike
     from typing import Any
 
@@ -366,41 +366,73 @@ def _expected_tool(
         return None
     before = len(problems.found)
     if ignore:
-        for key, instead in _NO_COUNT.items():
-            if key in item:
-                problems.add(
-                    join_path(path, key),
-                    f"an ignore pattern selects calls, so {key} means nothing there{instead}; "
-                    f"accepted: {', '.join(accepted)}",
-                )
-        _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
+        _ignore_keys(item, accepted, path, problems)
     else:
         _unknown_keys(item, accepted, path, problems)
     given = _spec_values(item, path, problems, ignore)
     never = _flag(item, "never", path, problems)
-    if never and ("count" in item or "max_count" in item):
-        problems.add(
-            join_path(path, "never"),
-            "never: true asserts that no call matches; it cannot be combined with count or "
-            "max_count",
-        )
+    _never_with(
+        never,
+        item,
+        ("count", "max_count"),
+        path,
+        problems,
+        "never: true asserts that no call matches; it cannot be combined with count or max_count",
+    )
     result = _tool_result(item, join_path(path, "result"), problems)
-    if never and any(key in item for key in _ORDER_KEYS):
-        problems.add(
-            join_path(path, "never"),
-            "never: true takes no call, so it has no place in an order: leave out id, before "
-            "and after",
-        )
+    _never_with(
+        never,
+        item,
+        _ORDER_KEYS,
+        path,
+        problems,
+        "never: true takes no call, so it has no place in an order: leave out id, before and after",
+    )
     checked = check_tool_keys(given, caller, problems.add)
     if len(problems.found) > before or "name" not in checked:
         return None
     checked["result"] = result
+    return _built_tool(checked, never, path, problems)
+
+
+def _built_tool(
+    checked: dict[str, Any], never: bool, path: str, problems: Problems
+) -> ExpectedTool | None:
+    """The expected tool of the ``checked`` keys, or ``None`` with the problem said."""
     try:
         # With never: true, a count or an order is said above: what is left, never takes.
         return (ExpectedTool.never if never else ExpectedTool)(**checked)
     except (TypeError, ValueError) as error:  # a rule across keys, ExpectedTool's alone
         problems.add(path, str(error))
         return None
+
+
+def _ignore_keys(
+    item: dict[Any, Any], accepted: tuple[str, ...], path: str, problems: Problems
+) -> None:
+    """An ignore pattern's keys: a count there means nothing (said with what to write
+    instead), and any other key it does not accept is unknown."""
+    for key, instead in _NO_COUNT.items():
+        if key in item:
+            problems.add(
+                join_path(path, key),
+                f"an ignore pattern selects calls, so {key} means nothing there{instead}; "
+                f"accepted: {', '.join(accepted)}",
+            )
+    _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
+
+
+def _never_with(
+    never: bool,
+    item: dict[Any, Any],
+    keys: Iterable[str],
+    path: str,
+    problems: Problems,
+    message: str,
+) -> None:
+    """Refuses, at ``never``, an expected tool with ``never: true`` and any of ``keys``."""
+    if never and any(key in item for key in keys):
+        problems.add(join_path(path, "never"), message)
 
 
 def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:

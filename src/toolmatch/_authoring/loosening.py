@@ -323,14 +323,18 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
         return {"$type": kind}, "nan"
     if how.level == "strict":
         return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
-    if all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values) and len(
-        set(values)
-    ) == len(values):
+    if _id_numbers(values):
         return {"$type": "int"}, "id-number"
     rounded = _rounding(values)
     if rounded is not None:
         return rounded, "rounding"
     return _predicted(values), "prediction-interval"
+
+
+def _id_numbers(values: list[Any]) -> bool:
+    """Whether ``values`` read as ids: distinct whole numbers, each long enough to be one."""
+    long = all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values)
+    return long and len(set(values)) == len(values)
 
 
 # Student's t at 0.995 (a two-sided 99 % interval) for 1 to 9 degrees of freedom; from 10
@@ -374,13 +378,8 @@ def _predicted(values: list[Any]) -> dict[str, Any]:
     with heavier tails than the normal's would fail more often."""
     low, high = min(values), max(values)
     whole = all(type(value) is int for value in values)
-    if not whole:
-        try:
-            finite = all(math.isfinite(value) for value in (low, high, high - low))
-        except OverflowError:  # a whole number too large for a float, among floats
-            finite = False
-        if not finite:
-            return {"$between": [low, high]}
+    if not whole and not _finite_span(low, high):
+        return {"$between": [low, high]}
     spread = high - low
     bounds = [low - spread, high + spread]
     predicted = _prediction(values, low, spread)
@@ -392,9 +391,22 @@ def _predicted(values: list[Any]) -> dict[str, Any]:
         bounds[0] = max(bounds[0], 0 if whole else 0.0)
     if whole or not all(map(math.isfinite, bounds)):
         return {"$between": bounds}
+    return {"$between": _rounded_out(bounds, values)}
+
+
+def _rounded_out(bounds: list[Any], values: list[Any]) -> list[float]:
+    """``bounds`` rounded outwards to the values' decimals, never inside the values."""
     places = max(_decimals(value) for value in values)
     below, above = _outwards(bounds[0], places, "floor"), _outwards(bounds[1], places, "ceiling")
-    return {"$between": [min(below, low), max(above, high)]}
+    return [min(below, min(values)), max(above, max(values))]
+
+
+def _finite_span(low: Any, high: Any) -> bool:
+    """Whether ``low``, ``high`` and the span between them are finite floats."""
+    try:
+        return all(math.isfinite(value) for value in (low, high, high - low))
+    except OverflowError:  # a whole number too large for a float, among floats
+        return False
 
 
 def _prediction(values: list[Any], low: Any, spread: Any) -> tuple[float, float] | None:
@@ -436,12 +448,27 @@ def _outwards(bound: float, places: int, direction: str) -> float:
 def _rounding(values: list[Any]) -> dict[str, Any] | None:
     """``$approx`` when the values are one number written to different precisions: each
     rounds, at the fewest decimals any of them has (at least one), to the same number."""
-    import decimal
-
     if not all(
         type(value) is int or (type(value) is float and math.isfinite(value)) for value in values
     ):
         return None
+    found = _rounded(values)
+    if found is None:
+        return None
+    middle, unit = found
+    for tolerance in (unit / 2, unit):
+        suggestion = {"$approx": middle, "abs": float(tolerance)}
+        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
+            return suggestion
+    return None
+
+
+def _rounded(values: list[float]) -> tuple[float, Any] | None:
+    """The number every one of ``values`` rounds to at the fewest decimals any has, and the
+    unit of that last decimal; ``None`` when they round to several, or have no decimals
+    (whole numbers are counts more often than roundings)."""
+    import decimal
+
     context = decimal.Context(prec=800)  # enough for every float's digits
     try:
         exact = [context.create_decimal(repr(value)) for value in values]
@@ -452,15 +479,9 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
         rounded = {number.quantize(unit, context=context) for number in exact}
     except decimal.InvalidOperation:
         return None
-    if len(rounded) != 1 or places == 0:  # whole numbers are counts more often than roundings
+    if len(rounded) != 1 or places == 0:
         return None
-    center = rounded.pop()
-    middle = float(center)
-    for tolerance in (unit / 2, unit):
-        suggestion = {"$approx": middle, "abs": float(tolerance)}
-        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
-            return suggestion
-    return None
+    return float(rounded.pop()), unit
 
 
 # Strings -------------------------------------------------------------------------------------
@@ -549,21 +570,32 @@ def _closed(values: list[Any]) -> bool:
 def _timed(values: list[str]) -> tuple[Any, str] | None:
     """A UUID, datetime or date when every value is one."""
     if all(IsUUID() == value for value in values):
-        import uuid
-
-        version = uuid.UUID(values[0]).version
-        if version in range(1, 9) and all(IsUUID(version) == value for value in values):
-            return {"$uuid": version}, "uuid"
-        return {"$uuid": True}, "uuid"
+        return _uuids(values)
     if all(IsDatetime() == value for value in values):
-        # No window around the recorded instants: a run tomorrow writes tomorrow's time.
-        for aware in (True, False):
-            if all(IsDatetime(tz_aware=aware) == value for value in values):
-                return {"$datetime": {"tz_aware": aware}}, "datetime"
-        return {"$datetime": True}, "datetime"
+        return _datetimes(values)
     if all(IsDate() == value for value in values):
         return {"$date": True}, "date"
     return None
+
+
+def _uuids(values: list[str]) -> tuple[Any, str]:
+    """``$uuid`` for UUIDs, with their version when they all have the first one's."""
+    import uuid
+
+    version = uuid.UUID(values[0]).version
+    if version in range(1, 9) and all(IsUUID(version) == value for value in values):
+        return {"$uuid": version}, "uuid"
+    return {"$uuid": True}, "uuid"
+
+
+def _datetimes(values: list[str]) -> tuple[Any, str]:
+    """``$datetime`` for ISO datetimes, saying whether they carry a time zone when they all
+    do or all do not."""
+    # No window around the recorded instants: a run tomorrow writes tomorrow's time.
+    for aware in (True, False):
+        if all(IsDatetime(tz_aware=aware) == value for value in values):
+            return {"$datetime": {"tz_aware": aware}}, "datetime"
+    return {"$datetime": True}, "datetime"
 
 
 def _identifier(value: str) -> bool:
@@ -588,22 +620,28 @@ def _shape(values: list[str]) -> str | None:
     for column in zip(*split, strict=True):
         if len(set(column)) == 1:
             pattern.append(_escape(column[0]))
-            continue
-        if not all(part[0].isascii() and part[0].isalnum() for part in column):
+        elif all(part[0].isascii() and part[0].isalnum() for part in column):
+            pattern.append(_run_pattern(column))
+        else:
             return None  # a separator that differs: not one shape
-        characters = set("".join(column))
-        classes = [
-            name
-            for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
-            if any(test(character) for character in characters)
-        ]
-        if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
-            classes = ["0-9a-f"]
-        lengths = {len(part) for part in column}
-        count = next(iter(lengths))
-        repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
-        pattern.append(f"[{''.join(classes)}]{repeat}")
     return "".join(pattern)
+
+
+def _run_pattern(column: tuple[str, ...]) -> str:
+    """The pattern of the runs of letters and digits at one place of the values: the classes
+    of their characters, with their length when it is the same in every value."""
+    characters = set("".join(column))
+    classes = [
+        name
+        for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
+        if any(test(character) for character in characters)
+    ]
+    if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
+        classes = ["0-9a-f"]
+    lengths = {len(part) for part in column}
+    count = next(iter(lengths))
+    repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
+    return f"[{''.join(classes)}]{repeat}"
 
 
 def _affixes(values: list[str]) -> str | None:

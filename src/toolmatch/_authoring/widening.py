@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from toolmatch._authoring.update_plan import Edit, Path
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._selection.expectation import ExpectedTool
 
     Run = list[list[ToolCall]]
     Judged = tuple[int, Run, list[Any] | None]  # a run's number, its turns, its results
@@ -113,10 +114,7 @@ def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loo
     the alternative the check chooses for each run (the first passing, else the closest)
     is widened with that run."""
     numbered = list(enumerate(runs, 1))
-    turns = case.get("turns")
-    if "one_of" not in case and not any(
-        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
-    ):
+    if not _has_alternatives(case):
         _widen_body(plan, path, case, case["name"], [(n, run, None) for n, run in numbered], how)
         return
     results = _results(plan, path, case, runs)
@@ -126,13 +124,27 @@ def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loo
     if "one_of" not in case:
         _widen_body(plan, path, case, case["name"], judged, how)
         return
+    for number, items in sorted(_by_case_choice(judged).items()):
+        body = case["one_of"][number]
+        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+
+
+def _has_alternatives(case: Any) -> bool:
+    """Whether the case, or one of its turns, has ``one_of``."""
+    turns = case.get("turns")
+    return "one_of" in case or any(
+        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
+    )
+
+
+def _by_case_choice(judged: list[tuple[int, Run, list[Any]]]) -> dict[int, list[Judged]]:
+    """The judged runs by the case's alternative the check chose for each (the first when
+    none was chosen)."""
     chosen: dict[int, list[Judged]] = {}
     for item in judged:
         choices = [c.number for result in item[2] for c in result.alternatives if c.of == "case"]
         chosen.setdefault(choices[0] if choices else 0, []).append(item)
-    for number, items in sorted(chosen.items()):
-        body = case["one_of"][number]
-        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+    return chosen
 
 
 def _results(plan: Widening, path: Path, case: Any, runs: list[Run]) -> list[Any] | None:
@@ -160,27 +172,42 @@ def _widen_body(
         turns = [((*path, "turns", number), turn) for number, turn in enumerate(body["turns"])]
     else:
         turns = [(path, body)]
-    kept = []
-    for number, run, results in runs:
-        if len(run) != len(turns):
-            why = f"run {number} has {len(run)} turn(s), the case {len(turns)}; not used"
-            plan.skip(path, why)
-            plan.unused.add((name, number))
-        else:
-            kept.append((run, results))
+    kept = _same_length(plan, path, name, runs, len(turns))
     for number, (turn_path, turn) in enumerate(turns):
         alternatives = turn.get("one_of") if isinstance(turn, dict) else None
         if not isinstance(alternatives, list):
             _widen_turn(plan, turn_path, turn, [run[number] for run, _ in kept], how)
             continue
-        chosen: dict[int, list[list[ToolCall]]] = {}
-        for run, results in kept:
-            assert results is not None  # judged: the turn has alternatives
-            choices = [c.number for c in results[number].alternatives if c.of == "turn"]
-            chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
-        for choice, calls in sorted(chosen.items()):
+        for choice, calls in sorted(_by_turn_choice(kept, number).items()):
             where = (*turn_path, "one_of", choice)
             _widen_turn(plan, where, alternatives[choice], calls, how)
+
+
+def _same_length(
+    plan: Widening, path: Path, name: str, runs: list[Judged], turns: int
+) -> list[tuple[Run, Any]]:
+    """The runs with as many turns as the case, with their results; each other one is
+    skipped, said, and counted unused."""
+    kept = []
+    for number, run, results in runs:
+        if len(run) != turns:
+            why = f"run {number} has {len(run)} turn(s), the case {turns}; not used"
+            plan.skip(path, why)
+            plan.unused.add((name, number))
+        else:
+            kept.append((run, results))
+    return kept
+
+
+def _by_turn_choice(kept: list[tuple[Run, Any]], number: int) -> dict[int, list[list[ToolCall]]]:
+    """Turn ``number``'s calls of each run by the turn's alternative the check chose for it
+    (the first when none was chosen)."""
+    chosen: dict[int, list[list[ToolCall]]] = {}
+    for run, results in kept:
+        assert results is not None  # judged: the turn has alternatives
+        choices = [c.number for c in results[number].alternatives if c.of == "turn"]
+        chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
+    return chosen
 
 
 def _widen_turn(
@@ -280,26 +307,41 @@ def _keep_held_order(
     its expectations are mappings as record writes them: one call of a name each (plain or
     exact), no order constraints of their own, and at most as many as record orders."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
-    if (
-        len(names) < len(tools)
-        or len(tools) > MOST_ORDERED
-        or any(
-            tool.get("count", 1) != 1 or {"max_count", "never", "before", "after"} & tool.keys()
-            for tool in tools
-        )
-    ):
+    if not _as_record_writes(tools, names):
         return
     taken = {index: tool["id"] for index, tool in enumerate(tools) if "id" in tool}
     spec_order = [[index, *found] for index, found in enumerate(places)]
     ids, after = held_order(spec_order, names, taken)
     for index in range(len(tools)):
-        added: list[tuple[str, Any]] = []
-        if index in ids and index not in taken:
-            added.append(("id", ids[index]))
-        if after[index]:
-            added.append(("after", [ids[earlier] for earlier in after[index]]))
+        added = _order_keys(index, ids, after, taken)
         if added:
-            plan.edits.append(Rekey((*path, "expected_tools", index), (), tuple(added)))
+            plan.edits.append(Rekey((*path, "expected_tools", index), (), added))
+
+
+def _order_keys(
+    index: int, ids: dict[int, str], after: list[list[int]], taken: dict[int, str]
+) -> tuple[tuple[str, Any], ...]:
+    """The ``id`` (unless it has one) and ``after`` that expectation ``index`` gains."""
+    added: list[tuple[str, Any]] = []
+    if index in ids and index not in taken:
+        added.append(("id", ids[index]))
+    if after[index]:
+        added.append(("after", [ids[earlier] for earlier in after[index]]))
+    return tuple(added)
+
+
+def _as_record_writes(tools: list[Any], names: list[str]) -> bool:
+    """Whether ``tools`` (of the written ``names``) are as record writes them: mappings
+    named by a plain or exact name, one call each, with no order constraints of their own,
+    and at most as many as record orders."""
+    return (
+        len(names) == len(tools)
+        and len(tools) <= MOST_ORDERED
+        and not any(
+            tool.get("count", 1) != 1 or {"max_count", "never", "before", "after"} & tool.keys()
+            for tool in tools
+        )
+    )
 
 
 def _widen_order(
@@ -307,11 +349,7 @@ def _widen_order(
 ) -> None:
     """An ``after`` constraint a new run breaks is dropped (the rest of the order kept), as
     ``ordered`` is when a new run reorders the turn."""
-    ids = {
-        tool["id"]: index
-        for index, tool in enumerate(tools)
-        if isinstance(tool, dict) and isinstance(tool.get("id"), str)
-    }
+    ids = _indexes_by_id(tools)
     for index, tool in enumerate(tools):
         after = tool.get("after") if isinstance(tool, dict) else None
         if not isinstance(after, list):
@@ -319,24 +357,37 @@ def _widen_order(
         kept = [
             name
             for name in after
-            if not (
-                isinstance(name, str)
-                and name in ids
-                and any(
-                    mine is not None and theirs is not None and theirs > mine
-                    for mine, theirs in zip(places[index], places[ids[name]], strict=True)
-                )
-            )
+            if not (isinstance(name, str) and name in ids and _broken(places, index, ids[name]))
         ]
-        if len(kept) == len(after):
-            continue
-        where = (*path, "expected_tools", index)
-        dropped = ", ".join(short_repr(name) for name in after if name not in kept)
-        weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
-        if kept:
-            plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
-        else:
-            plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
+        if len(kept) < len(after):
+            _drop_after(plan, (*path, "expected_tools", index), after, kept)
+
+
+def _indexes_by_id(tools: list[Any]) -> dict[str, int]:
+    """The index of each expected tool with an ``id``, by its id."""
+    return {
+        tool["id"]: index
+        for index, tool in enumerate(tools)
+        if isinstance(tool, dict) and isinstance(tool.get("id"), str)
+    }
+
+
+def _drop_after(plan: Widening, where: Path, after: list[Any], kept: list[Any]) -> None:
+    """The edit of an expected tool's ``after`` keeping only ``kept`` (or removing it)."""
+    dropped = ", ".join(short_repr(name) for name in after if name not in kept)
+    weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
+    if kept:
+        plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
+    else:
+        plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
+
+
+def _broken(places: list[list[int | None]], index: int, earlier: int) -> bool:
+    """Whether a run calls expectation ``earlier``'s tool after expectation ``index``'s."""
+    return any(
+        mine is not None and theirs is not None and theirs > mine
+        for mine, theirs in zip(places[index], places[earlier], strict=True)
+    )
 
 
 def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
@@ -361,18 +412,26 @@ def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
         )
         assert isinstance(pattern, ExpectedTool)  # a mapping with a name, never a group
         cap = fields.get("max_count")
-        if isinstance(cap, int) and any(
-            sum(
-                pattern.check([call]).passed
-                and not any(before.check([call]).passed for before in earlier)
-                for call in calls
-            )
-            > cap
-            for calls in runs
-        ):
+        if isinstance(cap, int) and _over_cap(pattern, earlier, runs, cap):
             uncapped.add(index)
         earlier.append(pattern)
     return uncapped
+
+
+def _over_cap(
+    pattern: ExpectedTool, earlier: list[ExpectedTool], runs: list[list[ToolCall]], cap: int
+) -> bool:
+    """Whether a run makes more than ``cap`` calls that ``pattern`` selects and no
+    ``earlier`` entry does."""
+    return any(
+        sum(
+            pattern.check([call]).passed
+            and not any(before.check([call]).passed for before in earlier)
+            for call in calls
+        )
+        > cap
+        for calls in runs
+    )
 
 
 def _new_tools(
@@ -390,20 +449,28 @@ def _new_tools(
     if ignore is not None and not isinstance(ignore, list):
         return []
     known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
-    new = [
+    new = _unselected(known, runs)
+    read_only = how.ignored_read_only()
+    return [_new_entry(name, runs, name in read_only) for name in new]
+
+
+def _unselected(known: list[Callable[[str], bool]], runs: list[list[ToolCall]]) -> list[str]:
+    """The names the runs call that none of ``known`` selects, in the order first called."""
+    return [
         name
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
         if not any(selects(name) for selects in known)
     ]
-    read_only = how.ignored_read_only()
-    entries: list[Any] = []
-    for name in new:
-        entry: dict[str, Any] = {"name": exact_name(name)}
-        made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
-        if len(made) == 1 and name not in read_only:
-            entry["max_count"] = made.pop()
-        entries.append(entry)
-    return entries
+
+
+def _new_entry(name: str, runs: list[list[ToolCall]], read_only: bool) -> dict[str, Any]:
+    """The ``ignore`` entry of the new tool ``name``: capped at the count of its calls when
+    every run that calls it calls it as often, and it is not read-only."""
+    entry: dict[str, Any] = {"name": exact_name(name)}
+    made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
+    if len(made) == 1 and not read_only:
+        entry["max_count"] = made.pop()
+    return entry
 
 
 def _change_ignore(

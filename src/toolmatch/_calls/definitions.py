@@ -109,15 +109,8 @@ def _definitions(tool: object, place: str) -> list[tuple[ToolDefinition, str]]:
         return [(tool, place)]
     data = _data(tool, place)
     for key in _DECLARATION_KEYS:  # a Gemini Tool
-        declarations = data.get(key)
-        if declarations is not None:
-            if not isinstance(declarations, (list, tuple)):
-                raise _not_a(f"{place}.{key}", "a list of function declarations", declarations)
-            places = [f"{place}.{key}[{index}]" for index in range(len(declarations))]
-            return [
-                (_definition(_data(declaration, at), at, declaration), at)
-                for declaration, at in zip(declarations, places, strict=True)
-            ]
+        if data.get(key) is not None:
+            return _declarations(data[key], f"{place}.{key}")
     kind = data.get("type")
     if kind == "function" and "function" in data:  # OpenAI Chat Completions
         at = f"{place}.function"
@@ -125,6 +118,26 @@ def _definitions(tool: object, place: str) -> list[tuple[ToolDefinition, str]]:
     if kind is None or kind == "function" or (kind == "custom" and "input_schema" in data):
         return [(_definition(data, place, tool), place)]
     raise _unknown(data, tool, place)
+
+
+def _entry_definitions(where: str, item: object) -> dict[str, ToolDefinition]:
+    """The definitions of one function docs entry (a doc, or a list of them), by name; an
+    error names the entry's place."""
+    try:
+        return read_tool_definitions(item if isinstance(item, list) else [item])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def _declarations(declarations: object, place: str) -> list[tuple[ToolDefinition, str]]:
+    """A Gemini Tool's function declarations, each with its place."""
+    if not isinstance(declarations, (list, tuple)):
+        raise _not_a(place, "a list of function declarations", declarations)
+    places = [f"{place}[{index}]" for index in range(len(declarations))]
+    return [
+        (_definition(_data(declaration, at), at, declaration), at)
+        for declaration, at in zip(declarations, places, strict=True)
+    ]
 
 
 def _data(tool: object, place: str) -> Mapping[str, Any]:
@@ -208,11 +221,7 @@ def function_docs(functions: str | PathLike[str] | Sequence[object]) -> list[Too
         entries = read_json_entries(functions, "functions")
     found: dict[str, tuple[str, ToolDefinition]] = {}
     for where, item in entries:
-        try:
-            definitions = read_tool_definitions(item if isinstance(item, list) else [item])
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-        for name, definition in definitions.items():
+        for name, definition in _entry_definitions(where, item).items():
             if name in found:
                 raise ValueError(
                     f"{where}: defines {name!r} again ({found[name][0]} did first); give the "

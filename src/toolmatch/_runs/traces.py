@@ -559,16 +559,26 @@ def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Bl
     if start == len(text):  # an empty file (Spark writes one for an empty partition)
         return
     if not text.startswith("[", start):
-        try:
-            run, end = _decoded(text, start)
-            if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
-                raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
-        except _BadTextError as bad:
-            yield reading.bad_record(path, bad.line, str(bad), bad.case)
-            return
-        yield reading.record(path, LINE, _line_of(text, start), run)
+        yield from _json_run(text, start, path, reading)
+    else:
+        yield from _json_array(text, start, path, reading)
+
+
+def _json_run(text: str, start: int, path: str, reading: TracesSource) -> Iterator[Block]:
+    """A ``.json`` file holding one run, from ``start``; a bad record when it is not one."""
+    try:
+        run, end = _decoded(text, start)
+        if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
+            raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
+    except _BadTextError as bad:
+        yield reading.bad_record(path, bad.line, str(bad), bad.case)
         return
-    # An array, read a run at a time: a bad one ends it, since its end cannot be known.
+    yield reading.record(path, LINE, _line_of(text, start), run)
+
+
+def _json_array(text: str, start: int, path: str, reading: TracesSource) -> Iterator[Block]:
+    """A ``.json`` file holding an array of runs, ``[`` at ``start``, read a run at a time:
+    a bad one ends it, since its end cannot be known."""
     position = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]
     number = 0
     try:

@@ -41,7 +41,9 @@ bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 ``{"type": "summary", "passed", "failed", "errors", "missing", "lines", "cases",
 "pass_rate", "k", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
-every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report, ``--otel-events PATH``
+each run's verdict as an OpenTelemetry event (``toolmatch._cli.reports.otel_events``).
+``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
 ``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint_command``) and exits
@@ -76,6 +78,7 @@ from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.junit import JUnit
+from toolmatch._cli.reports.otel_events import OtelEvents
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
@@ -115,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _INTERRUPTED = "toolmatch: interrupted"
+# --otel-events: the gen_ai.evaluation.name of every event
+EVALUATION_NAME = "toolmatch"
 
 
 def _quiet_stdout() -> None:
@@ -216,6 +221,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
+    )
+    check.add_argument(
+        "--otel-events",
+        metavar="PATH",
+        help="also write each run's verdict as an OpenTelemetry gen_ai.evaluation.result "
+        "event to PATH, as OTLP JSON (docs/cli.md)",
     )
     check.add_argument(
         "--min-pass-rate",
@@ -395,23 +406,38 @@ def _check(options: argparse.Namespace) -> int:
         print(printable(f"warning: {skipped}"), file=sys.stderr)
 
     with reading:
-        junit = None
-        if options.junit_xml:
-            # The report replaces the file at its path: never the input it reports on.
-            inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
-            for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
-                if any(same_file(options.junit_xml, other) for other in others):
-                    return fail(f"cannot write {options.junit_xml}: it is {what}")
-            suite = os.path.splitext(os.path.basename(options.spec))[0]
-            try:
-                junit = JUnit(options.junit_xml, suite, reading)
-            except OSError as error:
-                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+        # Each report replaces the file at its path: never the input it reports on.
+        inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
+        for path in (options.junit_xml, options.otel_events):
+            if path:
+                for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
+                    if any(same_file(path, other) for other in others):
+                        return fail(f"cannot write {path}: it is {what}")
+        if options.junit_xml and options.otel_events:
+            junit_path, events_path = options.junit_xml, options.otel_events
+            if same_file(junit_path, events_path) or (
+                os.path.realpath(junit_path) == os.path.realpath(events_path)
+            ):
+                return fail(f"cannot write {events_path}: it is the JUnit report's file")
+        junit = events = None
         try:
-            return _run(options, cases, reading, junit)
+            if options.junit_xml:
+                suite = os.path.splitext(os.path.basename(options.spec))[0]
+                try:
+                    junit = JUnit(options.junit_xml, suite, reading)
+                except OSError as error:
+                    return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+            if options.otel_events:
+                try:
+                    events = OtelEvents(options.otel_events)
+                except OSError as error:
+                    return fail(f"cannot write {options.otel_events}: {error.strerror or error}")
+            return _run(options, cases, reading, junit, events)
         finally:
             if junit is not None:
                 junit.discard()
+            if events is not None:
+                events.discard()
 
 
 def _update(
@@ -453,17 +479,34 @@ def _run(
     cases: Sequence[TestCase],
     reading: TracesSource,
     junit: JUnit | None,
+    events: OtelEvents | None,
 ) -> int:
-    """Checks every record and reports; however the run ends, the JUnit report is written."""
+    """Checks every record and reports; however the run ends, the JUnit report and the
+    events of the runs checked are written."""
     progress = None if options.no_progress else progress_bar(reading.size or None)
     output = Output(sys.stdout, progress)
     formats = [OUTPUT_FORMATS[options.format](output, reading)]
     if junit is not None:
         formats.append(junit)
     names = [case.name for case in cases]
-    report = Report(names, reading, formats, output, options.min_pass_rate, options.pass_k)
+    report = Report(
+        names,
+        reading,
+        formats,
+        output,
+        options.min_pass_rate,
+        options.pass_k,
+        None if events is None else events.add,
+    )
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
+    judge = Judge(
+        cases,
+        want_json,
+        envelope_of(options),
+        options.python_turns,
+        options.coverage,
+        None if events is None else EVALUATION_NAME,
+    )
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
@@ -508,4 +551,12 @@ def _run(
         except OSError as error:
             why = error.strerror or error
             return fail(f"cannot write {options.junit_xml}: {why}{unchanged(options.junit_xml)}")
+    if events is not None:
+        try:
+            with InterruptsHeld():  # the file is written whole or not at all
+                events.finish()
+        except OSError as error:
+            why = error.strerror or error
+            path = options.otel_events
+            return fail(f"cannot write {path}: {why}{unchanged(path)}")
     return status

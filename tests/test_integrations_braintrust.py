@@ -69,7 +69,7 @@ def test_a_case_without_a_spec_is_the_scorers_error() -> None:
     assert given == []
     # Braintrust catches a scorer's error: the case has no toolmatch score, not a pass
     assert result.results[0].scores == {}
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match=r"^no toolmatch spec") as error:
         scorer(input=None, output=[], metadata={"other": 1})
     assert str(error.value) == (
         "no toolmatch spec: none was given, and the case's metadata has no 'toolmatch' key "

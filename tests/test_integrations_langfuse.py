@@ -82,7 +82,7 @@ def test_a_failed_refund_and_a_wrong_argument(dump: Any) -> None:
 
 
 def test_no_spec_is_an_error() -> None:
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match=r"^no toolmatch spec") as error:
         toolmatch_evaluator()(input=None, output=_observations(), metadata=None)
     assert str(error.value) == (
         "no toolmatch spec: none was given, and the item's metadata has no 'toolmatch' key "

@@ -146,7 +146,7 @@ def test_json_text_output_is_read() -> None:
 def test_no_spec_is_an_error_naming_where_it_was_looked_for() -> None:
     context = _context()
     del context["config"]
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match=r"^no toolmatch spec") as error:
         get_assert(GOOD, context)
     assert str(error.value) == (
         "no toolmatch spec: neither the assertion's config nor the test's vars has a "

@@ -264,3 +264,67 @@ def test_an_events_file_that_cannot_be_written(spec: Path, tmp_path: Path) -> No
     result = toolmatch("check", spec, traces, "--otel-events", path)
     assert result.returncode == 2
     assert result.stderr == f"toolmatch: cannot write {path}: No such file or directory\n"
+
+
+def test_a_verdict_on_a_span_the_user_holds() -> None:
+    """``toolmatch.integrations.otel.add_verdict_event``: the SDK's span gets the event, and
+    its OTLP export (the SDK's encoder, as a collector receives it) holds it."""
+    sdk = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export")
+    in_memory = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    encoder = pytest.importorskip("opentelemetry.exporter.otlp.proto.common.trace_encoder")
+    from toolmatch.integrations.otel import add_verdict_event
+
+    exporter = in_memory.InMemorySpanExporter()
+    provider = sdk.TracerProvider()
+    provider.add_span_processor(export.SimpleSpanProcessor(exporter))
+    spec = [{"name": "search", "args": {"q": {"fuzzy": "Paris"}}}]
+    with provider.get_tracer("agent").start_as_current_span("chat") as span:
+        results = add_verdict_event(
+            span, spec, [[{"name": "search", "args": {"q": "rome"}}]], response_id="chatcmpl-7"
+        )
+    assert [result.passed for result in results] == [False]
+    [finished] = exporter.get_finished_spans()
+    [event] = finished.events
+    assert event.name == "gen_ai.evaluation.result"
+    attributes = dict(event.attributes)
+    explanation = attributes.pop("gen_ai.evaluation.explanation")
+    assert attributes == {
+        "gen_ai.evaluation.name": "toolmatch",
+        "gen_ai.evaluation.score.value": 0.0,
+        "gen_ai.evaluation.score.label": "fail",
+        "gen_ai.response.id": "chatcmpl-7",
+        "toolmatch.case": "toolmatch",
+    }
+    assert explanation == str(results[0])
+    assert "q: fuzzy 'Paris' does not match 'rome'" in explanation
+    [exported] = encoder.encode_spans([finished]).resource_spans[0].scope_spans[0].spans[0].events
+    assert exported.name == "gen_ai.evaluation.result"
+
+
+def test_a_passing_verdict_has_no_explanation_and_an_ended_span_is_refused() -> None:
+    sdk = pytest.importorskip("opentelemetry.sdk.trace")
+    from toolmatch.integrations.otel import add_verdict_event
+
+    span = sdk.TracerProvider().get_tracer("agent").start_span("chat")
+    add_verdict_event(span, ["search"], [[{"name": "search"}]], name="tools")
+    [event] = span.events
+    assert dict(event.attributes) == {
+        "gen_ai.evaluation.name": "tools",
+        "gen_ai.evaluation.score.value": 1.0,
+        "gen_ai.evaluation.score.label": "pass",
+        "toolmatch.case": "tools",
+    }
+    span.end()
+    with pytest.raises(ValueError, match=r"records nothing") as error:
+        add_verdict_event(span, ["search"], [[{"name": "search"}]])
+    assert str(error.value).endswith(
+        "records nothing (ended, or not sampled): add the verdict before span.end(), or write "
+        "it to a file with toolmatch check --otel-events"
+    )
+    with pytest.raises(TypeError) as refused:
+        add_verdict_event({"name": "chat"}, ["search"], [[]])
+    assert str(refused.value) == (
+        "add_verdict_event takes an OpenTelemetry span (with is_recording and add_event), got "
+        "{'name': 'chat'} (dict)"
+    )

@@ -9,6 +9,7 @@ environment of their own (``.ci/integrations``)."""
 from __future__ import annotations
 
 import asyncio
+import warnings
 from typing import Any
 
 import pytest
@@ -19,19 +20,22 @@ pytest.importorskip(
     "its own: .ci/integrations)",
 )
 
-from google.adk.evaluation.eval_case import (
-    IntermediateData,
-    Invocation,
-    InvocationEvent,
-    InvocationEvents,
-)
-from google.adk.evaluation.eval_config import EvalConfig, get_eval_metrics_from_config
-from google.adk.evaluation.evaluator import EvalStatus
-from google.adk.evaluation.metric_evaluator_registry import (
-    MetricEvaluatorRegistry,
-    register_custom_metrics_from_config,
-)
-from google.genai import types
+# ADK warns, once, that its evaluation registry is experimental: said, not a failure
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", r"\[EXPERIMENTAL\]", UserWarning)
+    from google.adk.evaluation.eval_case import (
+        IntermediateData,
+        Invocation,
+        InvocationEvent,
+        InvocationEvents,
+    )
+    from google.adk.evaluation.eval_config import EvalConfig, get_eval_metrics_from_config
+    from google.adk.evaluation.evaluator import EvalStatus
+    from google.adk.evaluation.metric_evaluator_registry import (
+        MetricEvaluatorRegistry,
+        register_custom_metrics_from_config,
+    )
+    from google.genai import types
 
 SPEC = {
     "turns": [

@@ -57,13 +57,8 @@ def toolmatch_scorer(spec: object = None, *, name: str = "toolmatch") -> Callabl
     """
     given = None if spec is None else load_case(spec, name)
 
-    def score(
-        input: object = None,
-        output: object = None,
-        expected: object = None,
-        metadata: object = None,
-        **kwargs: object,
-    ) -> list[Any]:
+    # Braintrust passes input, expected, trace, ... by name too: they go to kwargs, unread.
+    def score(output: object = None, metadata: object = None, **kwargs: object) -> list[Any]:
         from braintrust import Score
 
         case = given or load_case(spec_from(None, metadata, "the case's metadata"), name)

@@ -35,14 +35,8 @@ def toolmatch_evaluator(spec: object = None, *, name: str = "toolmatch") -> Call
     """
     given = None if spec is None else load_case(spec, name)
 
-    def evaluate(
-        *,
-        input: object = None,
-        output: object = None,
-        expected_output: object = None,
-        metadata: object = None,
-        **kwargs: object,
-    ) -> list[Any]:
+    # Langfuse passes input and expected_output by name too: they go to kwargs, unread.
+    def evaluate(*, output: object = None, metadata: object = None, **kwargs: object) -> list[Any]:
         from langfuse import Evaluation
 
         case = given or load_case(spec_from(None, metadata, "the item's metadata"), name)

@@ -4,8 +4,8 @@ them (``ObservationV2``), a passing and a failing run, the ``Evaluation`` object
 
 from __future__ import annotations
 
-import datetime
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ api = pytest.importorskip(
 )
 langfuse = pytest.importorskip("langfuse")
 
+from shapes import langfuse_observation  # noqa: E402
 from toolmatch.integrations.langfuse import toolmatch_evaluator  # noqa: E402
 
 SPEC = {
@@ -27,13 +28,7 @@ SPEC = {
 
 def _observations(order: int = 7) -> list[Any]:
     """A run's observations: an agent and its two tools, called for ``order``."""
-    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-
-    def observation(id_: str, kind: str, name: str, parent: str | None, **fields: Any) -> Any:
-        return api.ObservationV2(
-            id=id_, trace_id="t1", project_id="p1", start_time=start, type=kind, name=name,
-            parent_observation_id=parent, **fields,
-        )  # fmt: skip
+    observation = partial(langfuse_observation, api)
 
     return [
         observation("o1", "AGENT", "support", None),

@@ -27,6 +27,8 @@ trace
 exc_info
 exception
 traceback
+# Google ADK calls a custom metric with four arguments, the last one unread (integrations/adk.py).
+conversation_scenario
 # A class swapped for an instance of a subclass (_readers/reading.py).
 _.__class__
 # ruamel.yaml's YAML settings and PyYAML's Dumper hook (spec writers).

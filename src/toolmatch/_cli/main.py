@@ -41,7 +41,9 @@ bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 ``{"type": "summary", "passed", "failed", "errors", "missing", "lines", "cases",
 "pass_rate", "k", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
-every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report, ``--otel-events PATH``
+each run's verdict as an OpenTelemetry event (``toolmatch._cli.reports.otel_events``).
+``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
 ``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint_command``) and exits
@@ -78,6 +80,7 @@ from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.junit import JUnit
+from toolmatch._cli.reports.otel_events import OtelEvents
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
@@ -126,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _INTERRUPTED = "toolmatch: interrupted"
+# --otel-events: the gen_ai.evaluation.name of every event
+EVALUATION_NAME = "toolmatch"
 
 
 def _quiet_stdout() -> None:
@@ -234,6 +239,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
+    )
+    check.add_argument(
+        "--otel-events",
+        metavar="PATH",
+        help="also write each run's verdict as an OpenTelemetry gen_ai.evaluation.result "
+        "event to PATH, as OTLP JSON (docs/cli.md)",
     )
     check.add_argument(
         "--min-pass-rate",
@@ -448,10 +459,11 @@ def _check(options: argparse.Namespace) -> int:
         print(printable(f"warning: {skipped}"), file=sys.stderr)
 
     with reading:
-        junit = None
+        junit = events = None
         # A report replaces the file at its path: never the input it reports on.
         inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
-        for path in (options.junit_xml, options.html, options.markdown):
+        reports = [options.junit_xml, options.html, options.markdown, options.otel_events]
+        for path in reports:
             if not path:
                 continue
             for what, others in (
@@ -461,17 +473,30 @@ def _check(options: argparse.Namespace) -> int:
             ):
                 if any(same_file(path, other) for other in others):
                     return fail(f"cannot write {path}: it is {what}")
-        if options.junit_xml:
-            suite = os.path.splitext(os.path.basename(options.spec))[0]
-            try:
-                junit = JUnit(options.junit_xml, suite, reading)
-            except OSError as error:
-                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+        if options.junit_xml and options.otel_events:
+            junit_path, events_path = options.junit_xml, options.otel_events
+            if same_file(junit_path, events_path) or (
+                os.path.realpath(junit_path) == os.path.realpath(events_path)
+            ):
+                return fail(f"cannot write {events_path}: it is the JUnit report's file")
         try:
-            return _run(options, cases, reading, junit)
+            if options.junit_xml:
+                suite = os.path.splitext(os.path.basename(options.spec))[0]
+                try:
+                    junit = JUnit(options.junit_xml, suite, reading)
+                except OSError as error:
+                    return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+            if options.otel_events:
+                try:
+                    events = OtelEvents(options.otel_events)
+                except OSError as error:
+                    return fail(f"cannot write {options.otel_events}: {error.strerror or error}")
+            return _run(options, cases, reading, junit, events)
         finally:
             if junit is not None:
                 junit.discard()
+            if events is not None:
+                events.discard()
 
 
 def _update(
@@ -513,8 +538,10 @@ def _run(
     cases: Sequence[TestCase],
     reading: TracesSource,
     junit: JUnit | None,
+    events: OtelEvents | None,
 ) -> int:
-    """Checks every record and reports; however the run ends, the JUnit report is written."""
+    """Checks every record and reports; however the run ends, the JUnit report and the
+    events of the runs checked are written."""
     progress = None if options.no_progress else progress_bar(reading.size or None)
     output = Output(sys.stdout, progress)
     formats = [OUTPUT_FORMATS[options.format](output, reading)]
@@ -543,9 +570,10 @@ def _run(
         options.pass_k,
         delta,
         options.before,
+        None if events is None else events.add,
     )
     try:
-        status = _judge_all(options, cases, reading, junit, report, progress, rows)
+        status = _judge_all(options, cases, reading, (junit, events), report, progress, rows)
         if rows is not None and status in (0, 1):
             rows.flush()
             rows.out.close()
@@ -578,14 +606,23 @@ def _judge_all(
     options: argparse.Namespace,
     cases: Sequence[TestCase],
     reading: TracesSource,
-    junit: JUnit | None,
+    files: tuple[JUnit | None, OtelEvents | None],
     report: Report,
     progress: Progress | None,
     rows: Output | None,
 ) -> int:
-    """Judges every record, telling ``report``; the exit status."""
+    """Judges every record, telling ``report``; the exit status. However the run ends, the
+    JUnit report and the events of the runs checked (``files``) are written."""
+    junit, events = files
     want_json = any(each.wants_json for each in report.formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
+    judge = Judge(
+        cases,
+        want_json,
+        envelope_of(options),
+        options.python_turns,
+        options.coverage,
+        None if events is None else EVALUATION_NAME,
+    )
     stopped = None  # why the run ended early, for the JUnit report
     batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
@@ -632,4 +669,12 @@ def _judge_all(
         except OSError as error:
             why = error.strerror or error
             return fail(f"cannot write {options.junit_xml}: {why}{unchanged(options.junit_xml)}")
+    if events is not None:
+        try:
+            with InterruptsHeld():  # the file is written whole or not at all
+                events.finish()
+        except OSError as error:
+            why = error.strerror or error
+            path = options.otel_events
+            return fail(f"cannot write {path}: {why}{unchanged(path)}")
     return status

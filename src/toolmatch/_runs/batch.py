@@ -21,6 +21,7 @@ from toolmatch._selection.case import TestCase, judge_case
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
+    from toolmatch._runs.evaluation_events import RunIds
     from toolmatch._runs.judging import Outcome
     from toolmatch._runs.syntax import PythonTurns
 
@@ -46,7 +47,7 @@ class _RowJudge(Judge):
         run = dict(raw) if isinstance(raw, Mapping) and not isinstance(raw, dict) else raw
         return self._judge_run(number, run)
 
-    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
         # The verdict ends with this outcome (only its words and numbers go on), so the
         # calls need no copies of their args. A score judges every turn, but from the
         # verdicts: only a failed run's failing turns are put into words, for its reason.
@@ -54,9 +55,9 @@ class _RowJudge(Judge):
         score = verdict.score()
         # The outcome's body carries the score back from a worker process.
         if verdict.passed:
-            return (PASS, number, name, [], "", repr(score), ())
+            return (PASS, number, name, [], "", repr(score), (), None)
         _, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, [], message, repr(score), ())
+        return (FAIL, number, name, [], message, repr(score), (), None)
 
 
 class _LineJudge(_RowJudge):
@@ -69,7 +70,7 @@ class _LineJudge(_RowJudge):
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
-    kind, number, name, _, message, body, _ = outcome
+    kind, number, name, _, message, body, _, _ = outcome
     return {
         "case": name,
         "run": number,

@@ -6,12 +6,18 @@ all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
+from toolmatch._runs.evaluation_events import (
+    evaluation_attributes,
+    log_record_json,
+    run_ids,
+)
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
 from toolmatch._selection.case import TestCase, judge_case
 from toolmatch._selection.groups import item_paths
@@ -22,13 +28,22 @@ from toolmatch._selection.run import ExpectedTurn, OneOfTurns
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._runs.evaluation_events import RunIds
     from toolmatch._runs.syntax import PythonTurns
 
     # What a line came to: kind, line number, case name (when known), the report's lines,
     # a one-line message (the first failure's place and reason, or the error), the JSON body,
-    # and what failed in a failed run (RunVerdict.broken), for the trials' failed checks.
+    # what failed in a failed run (RunVerdict.broken), for the trials' failed checks, and
+    # the run's verdict as an OTLP JSON log record (--otel-events), or None.
     Outcome = tuple[
-        str, int, str | None, list[str], str, str | None, tuple[tuple[int | None, int | str], ...]
+        str,
+        int,
+        str | None,
+        list[str],
+        str,
+        str | None,
+        tuple[tuple[int | None, int | str], ...],
+        str | None,
     ]
 
 __all__ = [
@@ -46,6 +61,7 @@ PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
+_NO_IDS: RunIds = (None, None, None)
 
 
 class Judge:
@@ -58,6 +74,7 @@ class Judge:
         envelope: Envelope | None = None,
         python: PythonTurns | None = None,
         coverage: bool = False,
+        events: str | None = None,
     ) -> None:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
@@ -65,6 +82,8 @@ class Judge:
         self.python = python  # --syntax python: text turns read as Python calls
         # --coverage: the calls of the runs judged here, by tool (_runs/coverage.py)
         self.coverage = Coverage() if coverage else None
+        # --otel-events: the evaluation's name, each run's verdict an event of that name
+        self.events = events
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         """The outcomes of a block of ``trace_blocks``: its lines', its rows', or its one
@@ -83,18 +102,24 @@ class Judge:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return (ERROR, number, None, [message], message, None, ())
+            return (ERROR, number, None, [message], message, None, (), None)
 
     def _judge(self, number: int, item: object) -> Outcome:
+        ids, run = _NO_IDS, None
         try:
-            run = read_item(item)
+            record = run = read_item(item)
             if self.envelope is not None:
-                run = self.envelope(run)
+                run = self.envelope(record)
+            if self.events is not None:
+                ids = run_ids(record)
         except RecordError as error:
-            return _bad(number, str(error), error.case)
-        return self._judge_run(number, run)
+            case = error.case
+            if case is None and isinstance(run, dict) and isinstance(run.get("case"), str):
+                case = run["case"]
+            return _bad(number, str(error), case)
+        return self._judge_run(number, run, ids)
 
-    def _judge_run(self, number: int, run: object) -> Outcome:
+    def _judge_run(self, number: int, run: object, ids: RunIds = _NO_IDS) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
         if type(run) is not dict and not isinstance(run, dict):
             return _bad(
@@ -123,30 +148,52 @@ class Judge:
                 turns = turns_value(turns)
             if self.python is not None:
                 turns = self.python(turns, case)
-            return self._verdict(number, name, case, turns)
+            return self._verdict(number, name, case, turns, ids)
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return _bad(number, str(error), name)
         except Exception as error:
             return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
-    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
         verdict = judge_case(case, turns, False)
         if self.coverage is not None:
             self.coverage.count(verdict)
+        if self.events is not None:
+            return self._with_event(number, name, case, verdict, ids)
         if not self.want_json:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name
                 # for the case), so a worker's chunk of outcomes pickles small.
-                return (PASS, number, case.name, _NO_DETAILS, "", None, ())
+                return (PASS, number, case.name, _NO_DETAILS, "", None, (), None)
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
-            return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
+            return (FAIL, number, name, details, message, None, tuple(verdict.broken()), None)
         body = run_json(verdict)  # the same calls, read once
         if verdict.passed:
-            return (PASS, number, name, _NO_DETAILS, "", body, ())
+            return (PASS, number, name, _NO_DETAILS, "", body, (), None)
         details, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
+        return (FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
+
+    def _with_event(
+        self, number: int, name: str, case: TestCase, verdict: Any, ids: RunIds
+    ) -> Outcome:
+        """The outcome with its event: the score judges every turn, the explanation is the
+        report's lines for the run (two spaces less indented)."""
+        assert self.events is not None
+        body = run_json(verdict) if self.want_json else None
+        score = verdict.score()
+        details, message, broken = _NO_DETAILS, "", ()
+        if not verdict.passed:
+            details, message = failure_lines(verdict.failed_results(), case)
+            broken = tuple(verdict.broken())
+        explanation = "\n".join(line[2:] for line in details)
+        attributes = evaluation_attributes(
+            self.events, verdict.passed, score, explanation, ids[2], name
+        )
+        event = log_record_json(attributes, ids, time.time_ns())
+        kind = PASS if verdict.passed else FAIL
+        return (kind, number, name, details, message, body, broken, event)
 
 
 def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
@@ -185,7 +232,7 @@ def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
     # One line per bad trace line: to_calls lists every accepted format after its first.
     message = message.partition("\n")[0]
-    return (ERROR, number, case, [message], message, None, ())
+    return (ERROR, number, case, [message], message, None, (), None)
 
 
 def _reason(error: BaseException) -> str:

@@ -68,6 +68,7 @@ class Report:
         pass_k: PassK | None = None,
         baseline: Delta | None = None,
         before: Mapping[str, Side] | None = None,
+        events: Callable[[str], None] | None = None,
     ) -> None:
         self.names = frozenset(names)
         self.reading = reading  # where each record is
@@ -79,6 +80,7 @@ class Report:
         self.min_pass_rate = min_pass_rate
         self.pass_k = PassK() if pass_k is None else pass_k  # the k of pass^k shown
         self.tally = Tally()
+        self.events = events  # where each run's verdict event goes (--otel-events)
         # Each case's trials, as counts only: memory does not grow with the runs.
         self.runs: dict[str, int] = {}
         self.passes: dict[str, int] = {}
@@ -107,11 +109,13 @@ class Report:
     def add_all(self, outcomes: Iterable[Outcome]) -> None:
         """Counts each outcome, then tells the formats, in order (not yet written)."""
         runs, passes, tally, passed = self.runs, self.passes, self.tally, self._passed
-        placed, place = self._placed, None
+        placed, place, events = self._placed, None, self.events
         number = self.next_line - 1
         try:
-            for kind, number, name, details, message, body, broken in outcomes:
+            for kind, number, name, details, message, body, broken, event in outcomes:
                 # Counted before it is told: printing may fail (| head).
+                if event is not None and events is not None:
+                    events(event)
                 if kind == ERROR:
                     self._error(number, name, message)
                     continue

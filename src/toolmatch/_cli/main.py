@@ -70,8 +70,9 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.console import config_problems, fail, printable
+from toolmatch._cli.console import Stop, config_problems, fail, printable
 from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings, strict_refusal
+from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
 from toolmatch._cli.reports.base import Output
@@ -83,7 +84,6 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
 from toolmatch._runs.coverage import defined_names
-from toolmatch._runs.envelope import columns_of, envelope_of
 from toolmatch._runs.judging import Judge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
 from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
@@ -96,16 +96,20 @@ from toolmatch._spec.parsing import SpecDocument, read_spec_document
 if TYPE_CHECKING:
     from typing import IO
 
+    from toolmatch._runs.syntax import PythonTurns
+
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
     try:
-        options = _parser().parse_args(argv)
-        if options.command != "check":
-            return run_command(options)
-        return _check(options)
+        namespace = _parser().parse_args(argv)
+        if namespace.command != "check":
+            return run_command(namespace)
+        return _check(CheckOptions.of(namespace))
+    except Stop as stop:
+        return stop.status
     except KeyboardInterrupt:  # before the run (a run reports its own interruption)
         print(_INTERRUPTED, file=sys.stderr)
         return 130
@@ -304,10 +308,69 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # The command --------------------------------------------------------------------------------
+#
+# `toolmatch check` is a line of steps, each taking the typed options and what the steps
+# before it made: a step that ends the command prints why and raises Stop.
+
+
+def _check(options: CheckOptions) -> int:
+    _tolerate_unencodable()
+    _refuse_flags(options)
+    python = read_syntax(options.traces)
+    cases, document = _spec_cases(options)
+    stdin = _spooled_stdin(options)
+    if options.update is not None:
+        cases = _updated_cases(options, python, cases, stdin, document)
+    tools = _strictly_checked(options, cases)
+    return _check_traces(options, python, cases, tools, stdin)
+
+
+def _tolerate_unencodable() -> None:
+    """A case name or an argument the console cannot encode must not end the run."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _refuse_flags(options: CheckOptions) -> None:
+    """Flags refused before anything is read: ``--update`` where it may not write, ``--tools``
+    where no step uses it."""
+    if options.update is not None:
+        from toolmatch._cli.update import refusal
+
+        refused = refusal(options.spec, options.update_in_ci, os.environ)
+        if refused is not None:
+            raise Stop(fail(refused))
+    if options.tools is not None and not options.needs_tools:
+        raise Stop(
+            fail(
+                "--tools names the tools the agent is offered, for --strict and --coverage: "
+                "give one of them (a spec's tools: checks the calls against their definitions)"
+            )
+        )
+
+
+def _spec_cases(options: CheckOptions) -> tuple[list[TestCase], SpecDocument | None]:
+    """The spec's cases, its warnings printed; with ``--update``, also the spec file they
+    are loaded from, with the nodes that say where each value stands: the update plans its
+    changes on that parse, and reads the spec again only if it changed."""
+    document = None
+    try:
+        if options.update is not None:
+            document = read_spec_document(options.spec, nodes=True)
+        cases, warned = _load(options, options.spec if document is None else document)
+    except ConfigError as error:
+        raise Stop(config_problems(error)) from None
+    except OSError as error:
+        problem = f"cannot read the spec {options.spec}: {error.strerror or error}"
+        raise Stop(fail(problem)) from None
+    for warning in warned:  # one line each: the spec loads, with a meaning that changed
+        print(printable(f"warning: {warning}"), file=sys.stderr)
+    return cases, document
 
 
 def _load(
-    options: argparse.Namespace, spec: str | SpecDocument
+    options: CheckOptions, spec: str | SpecDocument
 ) -> tuple[list[TestCase], list[SpecWarning]]:
     """The cases of the spec at ``spec``, or of the spec file already read."""
     if options.regex_timeout is None:
@@ -322,110 +385,102 @@ def _cases_of(spec: str | SpecDocument) -> tuple[list[TestCase], list[SpecWarnin
     return load_spec_document(spec)
 
 
-def _check(options: argparse.Namespace) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        # A case name or an argument the console cannot encode must not end the run.
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
-    if options.update is not None:
-        from toolmatch._cli.update import refusal
+def _spooled_stdin(options: CheckOptions) -> IO[bytes] | None:
+    """Standard input copied, when ``--update`` reads its runs from it: they are read twice,
+    by the update and by the check."""
+    if options.update is None or options.traces.path != "-":
+        return None
+    from toolmatch._cli.update import spooled
 
-        refused = refusal(options, os.environ)
-        if refused is not None:
-            return fail(refused)
-    if options.tools is not None and not (options.strict or options.coverage):
-        return fail(
-            "--tools names the tools the agent is offered, for --strict and --coverage: give "
-            "one of them (a spec's tools: checks the calls against their definitions)"
-        )
-    unreadable = read_syntax(options)
-    if unreadable is not None:
-        return unreadable
-    # --update plans its changes on the parse the cases are loaded from (with the nodes
-    # that say where each value stands), and reads the spec again only if it changed.
-    document = None
     try:
-        if options.update is not None:
-            document = read_spec_document(options.spec, nodes=True)
-        cases, warned = _load(options, options.spec if document is None else document)
-    except ConfigError as error:
-        return config_problems(error)
+        return spooled(sys.stdin.buffer)
     except OSError as error:
-        return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
-    for warning in warned:  # one line each: the spec loads, with a meaning that changed
-        print(printable(f"warning: {warning}"), file=sys.stderr)
+        raise Stop(fail(f"cannot read the traces <stdin>: {error.strerror or error}")) from None
 
-    stdin = None
-    if options.update is not None and options.traces == "-":
-        from toolmatch._cli.update import spooled
 
-        try:  # read twice: the update's runs, then the check
-            stdin = spooled(sys.stdin.buffer)
-        except OSError as error:
-            return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
-    if options.update is not None:
-        updated = _update(options, cases, stdin, document)
-        if isinstance(updated, int):
-            return updated
-        cases = updated
-    tools = defined_tools(options) if options.strict or options.coverage else None
+def _updated_cases(
+    options: CheckOptions,
+    python: PythonTurns | None,
+    cases: list[TestCase],
+    stdin: IO[bytes] | None,
+    loaded: SpecDocument | None,
+) -> list[TestCase]:
+    """Updates the spec from TRACES (``--update``); the cases to check. ``loaded`` is the
+    spec file ``cases`` were loaded from."""
+    from toolmatch._cli.update import update_spec
+
+    assert options.update is not None
+    traces = _traces_source(options, stdin)
+    with traces:
+        updated = update_spec(
+            options.spec,
+            options.update,
+            cases,
+            traces,
+            options.traces,
+            python,
+            lambda document: _load(options, document)[0],
+            loaded,
+        )
+    if isinstance(updated, int):
+        raise Stop(updated)
+    return updated
+
+
+def _strictly_checked(options: CheckOptions, cases: list[TestCase]) -> tuple[str, ...] | None:
+    """The tools ``--tools`` defines, for ``--strict`` and ``--coverage``; with
+    ``--strict``, the command ends here on any finding of ``toolmatch lint``."""
+    tools = defined_tools(options.tools) if options.needs_tools else None
     if isinstance(tools, int):
-        return tools
+        raise Stop(tools)
     if options.strict:
         findings = spec_findings(options.spec, cases, tools)
         if findings:
-            return strict_refusal(options.spec, findings)
-    options.defined = tools  # for --coverage, once the runs are checked
-    try:
-        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
-    except TracesError as error:
-        return fail(str(error))
-    for skipped in reading.warnings():
-        print(printable(f"warning: {skipped}"), file=sys.stderr)
+            raise Stop(strict_refusal(options.spec, findings))
+    return tools
 
-    with reading:
-        junit = None
-        if options.junit_xml:
-            # The report replaces the file at its path: never the input it reports on.
-            inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
-            for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
-                if any(same_file(options.junit_xml, other) for other in others):
-                    return fail(f"cannot write {options.junit_xml}: it is {what}")
-            suite = os.path.splitext(os.path.basename(options.spec))[0]
-            try:
-                junit = JUnit(options.junit_xml, suite, reading)
-            except OSError as error:
-                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
+
+def _traces_source(options: CheckOptions, stdin: IO[bytes] | None) -> TracesSource:
+    try:
+        return TracesSource(options.traces.path, besides=[options.spec], stdin=_reread(stdin))
+    except TracesError as error:
+        raise Stop(fail(str(error))) from None
+
+
+def _check_traces(
+    options: CheckOptions,
+    python: PythonTurns | None,
+    cases: list[TestCase],
+    tools: tuple[str, ...] | None,
+    stdin: IO[bytes] | None,
+) -> int:
+    """Checks the runs of TRACES and reports them; the exit status."""
+    traces = _traces_source(options, stdin)
+    for skipped in traces.warnings():
+        print(printable(f"warning: {skipped}"), file=sys.stderr)
+    with traces:
+        junit = _junit_report(options, traces)
         try:
-            return _run(options, cases, reading, junit)
+            return _run(options, python, cases, tools, traces, junit)
         finally:
             if junit is not None:
                 junit.discard()
 
 
-def _update(
-    options: argparse.Namespace,
-    cases: list[TestCase],
-    stdin: IO[bytes] | None,
-    loaded: SpecDocument | None,
-) -> int | list[TestCase]:
-    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status.
-    ``loaded`` is the spec file ``cases`` were loaded from."""
-    from toolmatch._cli.update import update_spec
-
+def _junit_report(options: CheckOptions, traces: TracesSource) -> JUnit | None:
+    """The JUnit report of ``--junit-xml``, begun; never at the path of an input."""
+    path = options.junit_xml
+    if not path:
+        return None
+    inputs: list[str | int] = [*traces.files] or [sys.stdin.fileno()]
+    for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
+        if any(same_file(path, other) for other in others):
+            raise Stop(fail(f"cannot write {path}: it is {what}"))
+    suite = os.path.splitext(os.path.basename(options.spec))[0]
     try:
-        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
-    except TracesError as error:
-        return fail(str(error))
-    with reading:
-        return update_spec(
-            options,
-            cases,
-            reading,
-            envelope_of(options),
-            lambda document: _load(options, document)[0],
-            loaded,
-        )
+        return JUnit(path, suite, traces)
+    except OSError as error:
+        raise Stop(fail(f"cannot write {path}: {error.strerror or error}")) from None
 
 
 def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
@@ -438,57 +493,59 @@ def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
 
 
 def _run(
-    options: argparse.Namespace,
+    options: CheckOptions,
+    python: PythonTurns | None,
     cases: Sequence[TestCase],
-    reading: TracesSource,
+    tools: tuple[str, ...] | None,
+    traces: TracesSource,
     junit: JUnit | None,
 ) -> int:
     """Checks every record and reports; however the run ends, the JUnit report is written."""
-    progress = None if options.no_progress else progress_bar(reading.size or None)
+    progress = progress_bar(traces.size or None) if options.progress else None
     output = Output(sys.stdout, progress)
-    formats = [OUTPUT_FORMATS[options.format](output, reading)]
+    formats = [OUTPUT_FORMATS[options.format](output, traces)]
     if junit is not None:
         formats.append(junit)
     names = [case.name for case in cases]
-    report = Report(names, reading, formats, output, options.min_pass_rate, options.pass_k)
+    report = Report(names, traces, formats, output, options.min_pass_rate, options.pass_k)
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
+    judge = Judge(cases, want_json, options.traces.envelope(), python, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
-    batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
+    batches = judge_blocks(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
     try:
         try:
             for batch in batches:
                 report.add_all(batch)
                 report.flush()
                 if progress is not None:
-                    progress.update(report.tally.passed + report.tally.failed, reading)
+                    progress.update(report.tally.passed + report.tally.failed, traces)
         finally:
             batches.close()  # ends the workers now, whatever stopped the loop
             if progress is not None:
                 progress.close()
-        report.finish(cases, reading)
+        report.finish(cases, traces)
         if judge.coverage is not None:
-            report.coverage(*judge.coverage.rows(defined_names(cases, options.defined)))
+            report.coverage(*judge.coverage.rows(defined_names(cases, tools)))
         status = report.exit_code
     except KeyboardInterrupt:
         try:  # the runs counted as checked are reported, as the "not checked" line says
             report.flush()
         except OSError:
             _quiet_stdout()
-        stopped = f"interrupted; {reading.not_checked(report.next_line)}"
+        stopped = f"interrupted; {traces.not_checked(report.next_line)}"
         print(_INTERRUPTED, file=sys.stderr)
         status = 130
     except BrokenPipeError:  # the reader has all it wanted: not a failure
         _quiet_stdout()
-        stopped = f"the output was closed; {reading.not_checked(report.next_line)}"
+        stopped = f"the output was closed; {traces.not_checked(report.next_line)}"
         status = 0
     except StoppedError as error:
-        stopped = reading.stopped(error)
+        stopped = traces.stopped(error)
         status = fail(stopped)
     except OSError as error:  # reading errors are StoppedError: the output is at fault
         _quiet_stdout()  # what is still buffered could not be written either
         problem = f"cannot write the output: {error.strerror or error}"
-        stopped = f"{problem}; {reading.not_checked(report.next_line)}"
+        stopped = f"{problem}; {traces.not_checked(report.next_line)}"
         status = fail(problem)
     if junit is not None:
         try:
@@ -496,5 +553,5 @@ def _run(
                 junit.finish(report.tally, stopped)
         except OSError as error:
             why = error.strerror or error
-            return fail(f"cannot write {options.junit_xml}: {why}{unchanged(options.junit_xml)}")
+            return fail(f"cannot write {junit.path}: {why}{unchanged(junit.path)}")
     return status

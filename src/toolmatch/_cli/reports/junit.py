@@ -49,6 +49,7 @@ class JUnit(Format):
     def __init__(self, path: str, suite: str, reading: TracesSource) -> None:
         import tempfile
 
+        self.path = path
         self.target = Replacement(path)
         self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         # The suite's <properties> come before its test cases, and are known only at the end.

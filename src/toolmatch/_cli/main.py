@@ -484,7 +484,7 @@ def _junit_report(options: CheckOptions, traces: TracesSource) -> JUnit | None:
 
 
 def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
-    """The copy of standard input from its start, as a file of its own: a reading closes
+    """The copy of standard input from its start, as a file of its own: a TracesSource closes
     what it reads, and the copy is read twice."""
     if copy is None:
         return None
@@ -523,7 +523,7 @@ def _run(
             batches.close()  # ends the workers now, whatever stopped the loop
             if progress is not None:
                 progress.close()
-        report.finish(cases, traces)
+        report.finish(cases)
         if judge.coverage is not None:
             report.coverage(*judge.coverage.rows(defined_names(cases, tools)))
         status = report.exit_code

@@ -12,7 +12,7 @@ from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._runs.judging import FAIL, PASS, Judge, Outcome, failure_lines
 from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
 from toolmatch._runs.workers import judge_blocks
@@ -21,7 +21,6 @@ from toolmatch._selection.case import TestCase, judge_case
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-    from toolmatch._runs.judging import Outcome
     from toolmatch._runs.syntax import PythonTurns
 
     _Records = TypeVar("_Records")
@@ -54,9 +53,9 @@ class _RowJudge(Judge):
         score = verdict.score()
         # The outcome's body carries the score back from a worker process.
         if verdict.passed:
-            return (PASS, number, name, [], "", repr(score), ())
+            return Outcome(PASS, number, name, [], "", repr(score), ())
         _, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, [], message, repr(score), ())
+        return Outcome(FAIL, number, name, [], message, repr(score), ())
 
 
 class _LineJudge(_RowJudge):
@@ -69,13 +68,13 @@ class _LineJudge(_RowJudge):
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
-    kind, number, name, _, message, body, _ = outcome
+    body = outcome.body
     return {
-        "case": name,
-        "run": number,
-        "passed": kind == PASS,
+        "case": outcome.case,
+        "run": outcome.number,
+        "passed": outcome.kind == PASS,
         "score": 0.0 if body is None else float(body),
-        "reason": message,
+        "reason": outcome.message,
     }
 
 

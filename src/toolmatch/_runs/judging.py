@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
@@ -24,18 +25,12 @@ if TYPE_CHECKING:
 
     from toolmatch._runs.syntax import PythonTurns
 
-    # What a line came to: kind, line number, case name (when known), the report's lines,
-    # a one-line message (the first failure's place and reason, or the error), the JSON body,
-    # and what failed in a failed run (RunVerdict.broken), for the trials' failed checks.
-    Outcome = tuple[
-        str, int, str | None, list[str], str, str | None, tuple[tuple[int | None, int | str], ...]
-    ]
-
 __all__ = [
     "ERROR",
     "FAIL",
     "PASS",
     "Judge",
+    "Outcome",
     "expectation_places",
     "expectation_text",
     "expected_turn",
@@ -46,6 +41,31 @@ PASS, FAIL, ERROR = "pass", "fail", "error"
 _SHOWN_NAMES = 8
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
+
+
+class Outcome(Record):
+    """What a trace record came to, sent from the judge (in a worker process or not) to the
+    report: ``kind`` (:data:`PASS`, :data:`FAIL` or :data:`ERROR`), the record's ``number``
+    (its line, row or item), its ``case`` (``None`` when the record names none), the
+    report's ``details`` lines, the ``message`` in one line (the first failure's place and
+    reason, or the error), the run's result as a JSON object (``body``, when a format asked
+    for it; ``check_runs`` carries the score there), and what failed in a failed run
+    (``broken``: ``RunVerdict.broken``, for the trials' failed checks). A new thing the
+    report needs of a run is one more field.
+
+    >>> Outcome(PASS, 3, "lookup", [], "", None, ()).case
+    'lookup'
+    """
+
+    __slots__ = _fields = ("kind", "number", "case", "details", "message", "body", "broken")
+    __hash__ = None  # type: ignore[assignment]  # its details are a list
+    kind: str
+    number: int
+    case: str | None
+    details: list[str]
+    message: str
+    body: str | None
+    broken: tuple[tuple[int | None, int | str], ...]
 
 
 class Judge:
@@ -83,7 +103,7 @@ class Judge:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return (ERROR, number, None, [message], message, None, ())
+            return Outcome(ERROR, number, None, [message], message, None, ())
 
     def _judge(self, number: int, item: object) -> Outcome:
         try:
@@ -138,15 +158,15 @@ class Judge:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name
                 # for the case), so a worker's chunk of outcomes pickles small.
-                return (PASS, number, case.name, _NO_DETAILS, "", None, ())
+                return Outcome(PASS, number, case.name, _NO_DETAILS, "", None, ())
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
-            return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
+            return Outcome(FAIL, number, name, details, message, None, tuple(verdict.broken()))
         body = run_json(verdict)  # the same calls, read once
         if verdict.passed:
-            return (PASS, number, name, _NO_DETAILS, "", body, ())
+            return Outcome(PASS, number, name, _NO_DETAILS, "", body, ())
         details, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
+        return Outcome(FAIL, number, name, details, message, body, tuple(verdict.broken()))
 
 
 def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
@@ -185,7 +205,7 @@ def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
     # One line per bad trace line: to_calls lists every accepted format after its first.
     message = message.partition("\n")[0]
-    return (ERROR, number, case, [message], message, None, ())
+    return Outcome(ERROR, number, case, [message], message, None, ())
 
 
 def _reason(error: BaseException) -> str:

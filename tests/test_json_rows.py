@@ -16,8 +16,8 @@ from commands import jsonl, toolmatch
 from strategies import json_values, keys, texts
 from toolmatch import ToolCall
 from toolmatch._selection.case import judge_case
-from toolmatch._selection.json_rows import run_json, value_json
-from toolmatch._selection.results import jsonable
+from toolmatch._selection.json_rows import run_json
+from toolmatch._selection.json_text import jsonable, value_json
 from toolmatch._spec.loading import load_test_cases
 
 NAMES = ["search", "fetch", "read", "write", "delete", "log", "ping", "web_search"]

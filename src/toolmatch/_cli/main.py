@@ -84,10 +84,10 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
 from toolmatch._runs.coverage import defined_names
-from toolmatch._runs.judging import Judge
+from toolmatch._runs.judging import RecordJudge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
 from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
-from toolmatch._runs.workers import InterruptsHeld, judge_blocks
+from toolmatch._runs.workers import InterruptsHeld, judged_batches
 from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
 from toolmatch._spec.loading import load_spec_document, load_test_cases_quietly
@@ -509,9 +509,9 @@ def _run(
     names = [case.name for case in cases]
     report = Report(names, traces, formats, output, options.min_pass_rate, options.pass_k)
     want_json = any(each.wants_json for each in formats)
-    judge = Judge(cases, want_json, options.traces.envelope(), python, options.coverage)
+    judge = RecordJudge(cases, want_json, options.traces.envelope(), python, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
-    batches = judge_blocks(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
+    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
     try:
         try:
             for batch in batches:

@@ -1,20 +1,20 @@
 """Judging one recorded run: a trace record (or a run given as data) against its test case.
 
 ``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
-all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
+all judge through :class:`RecordJudge`; an :class:`Outcome` is what a record came to.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, shortened_list, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
-from toolmatch._selection.case import TestCase, judge_case
+from toolmatch._selection.case import TestCase, case_verdict
 from toolmatch._selection.groups import item_paths
 from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
@@ -29,8 +29,8 @@ __all__ = [
     "ERROR",
     "FAIL",
     "PASS",
-    "Judge",
     "Outcome",
+    "RecordJudge",
     "expectation_places",
     "expectation_text",
     "expected_turn",
@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
-_SHOWN_NAMES = 8
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
 
@@ -68,7 +67,7 @@ class Outcome(Record):
     broken: tuple[tuple[int | None, int | str], ...]
 
 
-class Judge:
+class RecordJudge:
     """Judges trace records against the spec; sent once to each worker process."""
 
     def __init__(
@@ -112,9 +111,9 @@ class Judge:
                 run = self.envelope(run)
         except RecordError as error:
             return _bad(number, str(error), error.case)
-        return self._judge_run(number, run)
+        return self.run_outcome(number, run)
 
-    def _judge_run(self, number: int, run: object) -> Outcome:
+    def run_outcome(self, number: int, run: object) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
         if type(run) is not dict and not isinstance(run, dict):
             return _bad(
@@ -128,10 +127,8 @@ class Judge:
             return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
         case = self.cases.get(name)
         if case is None:
-            names = list(self.cases)
-            shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
-            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-            message = f"unknown case {short_repr(name)}; the spec has {shown}{more}"
+            known = shortened_list(list(self.cases), short_repr)
+            message = f"unknown case {short_repr(name)}; the spec has {known}"
             return _bad(number, message, name)
         if "turns" not in run:
             return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
@@ -151,7 +148,7 @@ class Judge:
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
-        verdict = judge_case(case, turns, False)
+        verdict = case_verdict(case, turns, False)
         if self.coverage is not None:
             self.coverage.count(verdict)
         if not self.want_json:

@@ -46,9 +46,9 @@ class PythonTurns:
         turns as it is (the judge names what is wrong with it)."""
         if not isinstance(turns, (list, tuple)):
             return turns
-        return [self._turn(turn, f"turns[{number}]") for number, turn in enumerate(turns)]
+        return [self._read_turn(turn, f"turns[{number}]") for number, turn in enumerate(turns)]
 
-    def _turn(self, turn: object, where: str) -> object:
+    def _read_turn(self, turn: object, where: str) -> object:
         if isinstance(turn, str):
             return self._calls(turn, where)
         if not isinstance(turn, (list, tuple)) or not turn:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES, ToolCall
-from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, shortened_list, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["STATUS_NAMES", "ExpectedTool", "validated_status"]
 
-_SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
 _AGENT = "(agent)"
@@ -648,6 +647,4 @@ class ExpectedTool(Matcher):
         if not calls:
             return f"{text}: the turn has no calls"
         names = list(dict.fromkeys(call.name for call in calls))
-        shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
-        more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-        return f"{text}; the turn called {shown}{more}"
+        return f"{text}; the turn called {shortened_list(names, repr)}"

@@ -125,7 +125,7 @@ class Format:
 
     # Whether it needs each run's place (finding it costs a little, on every line).
     placed = False
-    # Whether it needs each run's result as JSON (the Judge makes it only when asked).
+    # Whether it needs each run's result as JSON (the RecordJudge makes it only when asked).
     wants_json = False
 
     def passed(self, run: ReportedRun) -> None:

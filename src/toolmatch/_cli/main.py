@@ -96,6 +96,7 @@ from toolmatch._spec.parsing import SpecDocument, read_spec_document
 if TYPE_CHECKING:
     from typing import IO
 
+    from toolmatch._cli.reports.progress import Progress
     from toolmatch._runs.syntax import PythonTurns
 
 __all__ = ["main"]
@@ -511,18 +512,8 @@ def _run(
     want_json = any(each.wants_json for each in formats)
     judge = RecordJudge(cases, want_json, options.traces.envelope(), python, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
-    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
     try:
-        try:
-            for batch in batches:
-                report.add_all(batch)
-                report.flush()
-                if progress is not None:
-                    progress.update(report.tally.passed + report.tally.failed, traces)
-        finally:
-            batches.close()  # ends the workers now, whatever stopped the loop
-            if progress is not None:
-                progress.close()
+        _report_runs(report, judge, options, traces, progress)
         report.finish(cases)
         if judge.coverage is not None:
             report.coverage(*judge.coverage.rows(defined_names(cases, tools)))
@@ -547,11 +538,40 @@ def _run(
         problem = f"cannot write the output: {error.strerror or error}"
         stopped = f"{problem}; {traces.not_checked(report.next_line)}"
         status = fail(problem)
-    if junit is not None:
-        try:
-            with InterruptsHeld():  # the report is written whole or not at all
-                junit.finish(report.tally, stopped)
-        except OSError as error:
-            why = error.strerror or error
-            return fail(f"cannot write {junit.path}: {why}{unchanged(junit.path)}")
+    if junit is None:
+        return status
+    return _finish_junit(junit, report, stopped, status)
+
+
+def _report_runs(
+    report: Report,
+    judge: RecordJudge,
+    options: CheckOptions,
+    traces: TracesSource,
+    progress: Progress | None,
+) -> None:
+    """Judges the records of TRACES a batch at a time (in ``--jobs`` workers), each batch
+    reported as it comes."""
+    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
+    try:
+        for batch in batches:
+            report.add_all(batch)
+            report.flush()
+            if progress is not None:
+                progress.update(report.tally.passed + report.tally.failed, traces)
+    finally:
+        batches.close()  # ends the workers now, whatever stopped the loop
+        if progress is not None:
+            progress.close()
+
+
+def _finish_junit(junit: JUnit, report: Report, stopped: str | None, status: int) -> int:
+    """Writes the JUnit report whole, ``stopped`` saying why the run ended early; the exit
+    status, 2 when the report cannot be written."""
+    try:
+        with InterruptsHeld():  # the report is written whole or not at all
+            junit.finish(report.tally, stopped)
+    except OSError as error:
+        why = error.strerror or error
+        return fail(f"cannot write {junit.path}: {why}{unchanged(junit.path)}")
     return status

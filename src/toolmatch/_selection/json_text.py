@@ -163,9 +163,11 @@ def candidate_json(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -
         call.result,
         call.failed,
     )
+    # A name and an id are text in most calls: written here, a call of _text fewer each.
     head = (
-        f'{{"index": {index}, "name": {_text(name)}, "args": {value_json(call.args)}, '
-        f'"id": {_text(id_)}'
+        f'{{"index": {index}, "name": {_string(name) if type(name) is str else _text(name)}, '
+        f'"args": {value_json(call.args)}, '
+        f'"id": {_string(id_) if type(id_) is str else _text(id_)}'
     )
     if (
         error is None

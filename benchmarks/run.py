@@ -25,6 +25,7 @@ MODULES = {
     "B6": "benchmarks.b6_readers",
     "B7": "benchmarks.b7_engines",
     "B8": "benchmarks.b8_record",
+    "B9": "benchmarks.b9_report",
 }
 # Figures of the issue not measured yet, and why: shown in the results table.
 PENDING: dict[str, str] = {}

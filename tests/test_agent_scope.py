@@ -104,14 +104,14 @@ def test_a_bad_agent_is_refused_naming_what_to_pass() -> None:
     with pytest.raises(TypeError) as error:
         ExpectedTool("refund", agent=3)  # type: ignore[arg-type]
     assert str(error.value) == (
-        "ExpectedTool agent must be a str (the agent's exact name), a matcher such as "
-        "Regex('billing.*'), or None (any agent), got 3 (int)"
+        "ExpectedTool agent must be an agent's name (a non-empty str, compared exactly), a "
+        "matcher such as Regex('billing.*'), or None (any agent), got 3 (int)"
     )
-    with pytest.raises(ValueError, match="must not be empty") as empty:
+    with pytest.raises(ValueError, match="a non-empty str") as empty:
         ExpectedTool("refund", agent="")
     assert str(empty.value) == (
-        "ExpectedTool agent must not be empty: no agent is named ''; leave agent out (None) "
-        "to accept any agent"
+        "ExpectedTool agent must be an agent's name (a non-empty str, compared exactly), a "
+        "matcher such as Regex('billing.*'), or None (any agent), got '' (str)"
     )
 
 
@@ -184,8 +184,8 @@ def test_a_bad_turn_agent_is_refused() -> None:
     with pytest.raises(TypeError) as error:
         check_turn([], [], agent=["billing"])  # type: ignore[arg-type]
     assert str(error.value) == (
-        "agent must be the name of the agent whose calls the turn checks (a non-empty str), "
-        "a matcher such as Regex('billing.*'), or None (every agent's), got ['billing'] (list)"
+        "agent must be an agent's name (a non-empty str, compared exactly), a matcher such as "
+        "Regex('billing.*'), or None (any agent), got ['billing'] (list)"
     )
 
 

@@ -14,6 +14,7 @@ from commands import jsonl, toolmatch
 from toolmatch import (
     ChosenAlternative,
     ConfigError,
+    Exact,
     ExpectedTool,
     ExpectedTurn,
     OneOfTurns,
@@ -86,6 +87,23 @@ def test_closest_is_the_best_score_then_the_fewest_failures_then_the_first() -> 
     # a tie in both: the first
     twin = ExpectedTurn([ExpectedTool("w")])
     assert ExpectedTurn.one_of(one_failure, twin).check(calls).alternatives[0].number == 0
+
+
+def test_closest_counts_the_asserted_arguments_that_match_before_the_failures() -> None:
+    # Both alternatives score f1 0 with one failure each; the delete was made, with one of
+    # its two asserted arguments right, and the archive never was: the delete is closer.
+    archive = ExpectedTurn([ExpectedTool("archive_mail", {"folder": "old"})])
+    delete = ExpectedTurn([ExpectedTool("delete_mail", {"folder": "spam", "confirm": True})])
+    calls = [{"name": "delete_mail", "args": {"folder": "spam"}}]
+    assert ExpectedTurn.one_of(archive, delete).check(calls).alternatives[0].number == 1
+    assert ExpectedTurn.one_of(delete, archive).check(calls).alternatives[0].number == 0
+    # Exact arguments score 0 however close the call: a call of the tool still counts.
+    exact = ExpectedTurn([ExpectedTool("delete_mail", Exact({"folder": "spam", "confirm": True}))])
+    assert ExpectedTurn.one_of(archive, exact).check(calls).alternatives[0].number == 1
+    # A case's alternatives are chosen by the same rule.
+    case = TestCase.one_of("mail", [archive], [delete])
+    [result] = case.check([calls])
+    assert result.alternatives[0].number == 1
 
 
 def test_several_passing_the_first_is_reported() -> None:
@@ -267,7 +285,7 @@ def test_one_of_errors_name_their_place() -> None:
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[0].expected_tools[0].name",
-            "a tool name must not be empty: '' is in every tool name",
+            "must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[1]",

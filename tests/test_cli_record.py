@@ -573,7 +573,62 @@ def test_parquet_values_that_are_not_json_values_are_refused_at_their_row(
     assert [case["name"] for case in json.loads(spec.read_text("utf-8"))["test_cases"]] == ["good"]
 
 
+def test_who_made_each_call_and_how_it_ended_are_recorded(tmp_path: Path) -> None:
+    # Billing refunds in every run: written, so a refund by support fails. The lookup's
+    # status varied: loosened as any value that varies is; the log's agent is not recorded.
+    def run(status: str) -> dict[str, Any]:
+        refund = {**call("refund", order=7), "agent": "billing", "status": "succeeded"}
+        lookup = {**call("lookup"), "agent": "triage", "status": status}
+        return {"case": "refund", "turns": [[lookup, refund, call("log")]]}
+
+    runs = [run("succeeded"), run("denied"), run("succeeded")]
+    recorded = toolmatch("record", "-", stdin=jsonl(*runs))
+    assert (recorded.returncode, recorded.stderr) == (0, "")
+    assert recorded.stdout == textwrap.dedent("""\
+        test_cases:
+        - name: refund  # recorded from 3 runs
+          ordered: true
+          exhaustive: true
+          expected_tools:
+          - name: {$literal: lookup}
+            exact: true
+            agent: triage
+            status: {$one_of: [succeeded, denied]}  # observed: "succeeded", "denied"; rule: enum-like
+          - name: {$literal: refund}
+            exact: true
+            args:
+              order: 7
+            agent: billing
+            status: succeeded
+          - name: {$literal: log}
+            exact: true
+        """)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(recorded.stdout, encoding="utf-8")
+    wrong = run("succeeded")
+    wrong["turns"][0][1]["agent"] = "support"
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs, wrong))
+    assert checked.stdout.splitlines()[-1] == "3 passed, 1 failed"
+    assert "    call 1: (agent): expected 'billing', got 'support'" in checked.stdout
+
+
 # --into SPEC: more runs widen a spec ----------------------------------------------------------
+
+
+def widen(
+    tmp_path: Path, text: str, *runs: dict[str, Any]
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``record - --into SPEC`` of the runs, SPEC holding ``text`` dedented; the result and
+    SPEC's path."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(textwrap.dedent(text), encoding="utf-8")
+    return toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs)), spec
+
+
+def weakened(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """The lines saying what a widening weakened (docs/record.md)."""
+    return [line for line in result.stderr.splitlines() if line.startswith("toolmatch: weakened")]
+
 
 WIDENED_FROM = textwrap.dedent("""\
     test_cases:
@@ -639,12 +694,148 @@ def test_into_widens_the_literals_new_runs_disagree_with_and_keeps_the_rest(
         "+  ignore: [{name: {$literal: log}, max_count: 1}]",
         "-      city: Paris",
     ]
+    # Each assertion widened is said, after the diff.
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](weather).expected_tools[0].args.city: literal "
+        "'Paris' loosened to {'fuzzy': 'Paris'}",
+        "toolmatch: weakened: test_cases[0](weather).expected_tools[0].args.days: literal 3 "
+        "loosened to {'$between': [0, 16]}",
+        "toolmatch: weakened: test_cases[0](weather).ignore: calls of 'log' ignored: a new run "
+        "calls it, and the exhaustive turn no longer fails a run that does",
+    ]
     checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
     assert checked.stdout.splitlines()[-1] == "3 passed, 0 failed"
     # The matcher kept ("at") is the user's: a run it fails still fails.
     again = toolmatch("record", "-", "--into", spec, stdin=jsonl(*runs))
     assert (again.returncode, again.stderr) == (0, "")  # nothing left to widen
     assert spec.read_text(encoding="utf-8") == after
+
+
+def test_into_knows_the_tools_a_hand_written_spec_names_plainly(tmp_path: Path) -> None:
+    # A plain name selects the calls whose name holds it, as the check reads it: the run's
+    # search calls are the expected tool's own, widened, never ignored as unexpected.
+    spec_text = """\
+            test_cases:
+            - name: find
+              exhaustive: true
+              expected_tools:
+              - name: search
+                args: {q: paris}
+              - lookup
+            - name: loose
+              expected_tools:
+              - name: search
+                args: {q: paris}
+            """
+    runs = [
+        {"case": "find", "turns": [[call("web_search", q="Paris"), call("lookup_user")]]},
+        {"case": "loose", "turns": [[call("search", q="PARIS")]]},
+    ]
+    widened, spec = widen(tmp_path, spec_text, *runs)
+    assert (widened.returncode, widened.stdout) == (0, "")
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: find
+          exhaustive: true
+          expected_tools:
+          - name: search
+            args: {q: {fuzzy: paris}}  # q: observed: "paris", "Paris"; rule: case-only
+          - lookup
+        - name: loose
+          expected_tools:
+          - name: search
+            args: {q: {fuzzy: paris}}  # q: observed: "paris", "PARIS"; rule: case-only
+        """)
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_into_widens_the_alternative_each_run_is_closest_to(tmp_path: Path) -> None:
+    spec_text = """\
+            test_cases:
+            - name: mail
+              one_of:
+              - expected_tools:
+                - name: archive_mail
+                  args: {folder: old}
+              - turns:
+                - expected_tools: [lookup]
+                - one_of:
+                  - expected_tools:
+                    - name: delete_mail
+                      args: {folder: spam}
+                  - expected_tools:
+                    - name: flag_mail
+                      args: {folder: spam}
+            """
+    runs = [
+        {"case": "mail", "turns": [[call("archive_mail", folder="OLD")]]},
+        {"case": "mail", "turns": [[call("lookup")], [call("flag_mail", folder="Spam")]]},
+    ]
+    widened, spec = widen(tmp_path, spec_text, *runs)
+    assert (widened.returncode, widened.stdout) == (0, ""), widened.stderr
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: mail
+          one_of:
+          - expected_tools:
+            - name: archive_mail
+              args: {folder: {fuzzy: old}}  # folder: observed: "old", "OLD"; rule: case-only
+          - turns:
+            - expected_tools: [lookup]
+            - one_of:
+              - expected_tools:
+                - name: delete_mail
+                  args: {folder: spam}
+              - expected_tools:
+                - name: flag_mail
+                  args: {folder: {fuzzy: spam}}  # folder: observed: "spam", "Spam"; rule: case-only
+        """)
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](mail).one_of[0].expected_tools[0].args.folder: "
+        "literal 'old' loosened to {'fuzzy': 'old'}",
+        "toolmatch: weakened: test_cases[0](mail).one_of[1].turns[1].one_of[1].expected_tools[0]"
+        ".args.folder: literal 'spam' loosened to {'fuzzy': 'spam'}",
+    ]
+    checked = toolmatch("check", spec, "-", stdin=jsonl(*runs))
+    assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_into_widens_a_written_agent_or_status_a_new_run_disagrees_with(tmp_path: Path) -> None:
+    spec_text = """\
+            test_cases:
+            - name: refund
+              expected_tools:
+              - {name: refund, agent: billing, status: succeeded}
+              - {name: lookup, agent: {$one_of: [triage]}}
+            """
+
+    def run(status: str, *lookups: dict[str, Any]) -> dict[str, Any]:
+        refund = {**call("refund"), "agent": "Billing", "status": status}
+        return {"case": "refund", "turns": [[refund, *lookups]]}
+
+    runs = [run("denied", {**call("lookup"), "agent": "triage"}), run("succeeded", call("lookup"))]
+    widened, spec = widen(tmp_path, spec_text, *runs)
+    assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
+        test_cases:
+        - name: refund
+          expected_tools:
+          - {name: refund, agent: {fuzzy: billing}, status: {$one_of: [succeeded, denied]}}  # agent: observed: "billing", "Billing"; rule: case-only  # status: observed: "succeeded", "denied"; rule: enum-like
+          - {name: lookup, agent: {$one_of: [triage]}}
+        """)
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](refund).expected_tools[0].agent: literal 'billing' "
+        "loosened to {'fuzzy': 'billing'}",
+        "toolmatch: weakened: test_cases[0](refund).expected_tools[0].status: literal "
+        "'succeeded' loosened to {'$one_of': ['succeeded', 'denied']}",
+    ]
+    # A matcher is kept; a run whose trace does not say who made the call still fails it.
+    assert widened.stderr.splitlines()[-1] == (
+        "toolmatch: not widened: test_cases[0](refund): run 2 still fails the widened case: "
+        "turn 0: expectation 1: call 1: (agent): expected OneOf('triage'), the trace does not "
+        "say"
+    )
+    assert widened.returncode == 1
 
 
 def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
@@ -668,6 +859,12 @@ def test_into_drops_an_ignore_cap_a_new_run_goes_over(tmp_path: Path) -> None:
         "+  - name: {$literal: b}",
         "+    max_count: 2",
     ]
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).ignore[0].max_count: max_count 1 dropped: a new "
+        "run goes over it",
+        "toolmatch: weakened: test_cases[0](c).ignore: calls of 'b' ignored: a new run calls "
+        "it, and the exhaustive turn no longer fails a run that does",
+    ]
     checked = toolmatch("check", spec, "-", stdin=jsonl(later, run("a", *["log"] * 5)))
     assert checked.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
@@ -689,6 +886,10 @@ def test_into_drops_the_after_constraints_a_new_run_breaks(tmp_path: Path) -> No
     later = run("login", "lookup", "out", "search")  # out before search: that constraint goes
     widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
     assert widened.returncode == 0, widened.stderr
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).expected_tools[3].after: after 'search' "
+        "dropped: a new run breaks it",
+    ]
     text = spec.read_text(encoding="utf-8")
     assert "    after: [lookup]\n" in text
     assert text.count("after: [login]") == 2
@@ -712,6 +913,10 @@ def test_into_keeps_the_order_that_held_when_a_new_run_reorders_an_ordered_turn(
     later = run("login", "search", "lookup", "out")
     widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
     assert widened.returncode == 0, widened.stderr
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).ordered: ordered dropped: a new run calls the "
+        "tools in another order",
+    ]
     # As record writes the order that held in every run: the spec's order and the new run's.
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
         test_cases:

@@ -243,3 +243,61 @@ def test_check_runs_reads_text_turns_with_the_docs(jobs: int) -> None:
     assert [(row["passed"], row["score"]) for row in rows] == [(True, 1.0), (False, 0.0)]
     with pytest.raises(ValueError, match=r"^syntax must be 'json' or 'python', got 'yaml'$"):
         check_runs(cases, runs, syntax="yaml")
+
+
+def test_words_where_no_call_is_expected_are_the_answer(tmp_path: Path) -> None:
+    # BFCL's irrelevance categories: no function fits, so the model should answer in words
+    # (BFCL passes an entry whose output is no call syntax, or no call). Where a call is
+    # expected, words stay the run's error.
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: irrelevance_0\n"
+        "    expected_tools: []\n"
+        "    exhaustive: true\n"
+        "  - name: simple_python_1\n"
+        "    expected_tools: [{name: {$literal: math.factorial}, args: {number: 5}}]\n"
+        "  - name: either\n"
+        "    one_of:\n"
+        "      - expected_tools: [search]\n"
+        "      - {expected_tools: [], exhaustive: true}\n",
+        encoding="utf-8",
+    )
+    results = tmp_path / "result.json"
+    results.write_text(
+        jsonl(
+            result_entry(
+                "irrelevance_0", "I cannot compute the area of a triangle with these tools."
+            ),
+            result_entry("irrelevance_0", "[]"),
+            result_entry("irrelevance_0", "[math.factorial(number=5)]"),
+            result_entry("simple_python_1", "The factorial of 5 is 120."),
+            result_entry("either", "No search is needed."),
+        ),
+        encoding="utf-8",
+    )
+    checked = toolmatch("check", spec, "result.json", *ONE_TURN, "--syntax", "python", cwd=tmp_path)
+    assert (checked.returncode, checked.stderr) == (1, "")
+    assert checked.stdout.splitlines() == [
+        "PASS irrelevance_0",
+        "PASS irrelevance_0 (run 2)",
+        "FAIL irrelevance_0 (run 3)",
+        "  turn 0: call 0 math.factorial({'number': 5}) is not expected",
+        "ERROR result.json:4: turns[0]: invalid Python call syntax at line 1, column 5: "
+        "invalid syntax",
+        "PASS either",
+        "TRIALS irrelevance_0: 2/3 passed, pass^1 0.667, pass^2 0.333, pass^3 0.000",
+        "FLAKY irrelevance_0: turns[0].exhaustive no call that is not expected: "
+        "failed in 1 of 3 runs (0.33)",
+        "TRIALS simple_python_1: 0/1 passed, pass^1 0.000",
+        "TRIALS either: 1/1 passed, pass^1 1.000",
+        "TRIALS mean over 3 cases: pass^1 0.556, pass^2 0.333 (1 case), pass^3 0.000 (1 case)",
+        "1 error",
+        "3 passed, 1 failed",
+    ]
+    rows = check_runs(
+        load_test_cases(spec),
+        [{"case": "irrelevance_0", "turns": ["Sorry, no tool fits."]}],
+        syntax="python",
+    )
+    assert [(row["passed"], row["reason"]) for row in rows] == [(True, "")]

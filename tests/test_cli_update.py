@@ -42,14 +42,20 @@ def call(name: str, **args: object) -> dict[str, object]:
 
 
 def update(
-    tmp_path: Path, spec: str, *runs: object, mode: str = "fix", name: str = "spec.yaml"
+    tmp_path: Path,
+    spec: str,
+    *runs: object,
+    mode: str = "fix",
+    name: str = "spec.yaml",
+    options: tuple[str, ...] = (),
 ) -> tuple[subprocess.CompletedProcess[str], str]:
-    """Runs ``check --update MODE`` on a spec with this text; the result and the new text."""
+    """Runs ``check --update MODE`` (and ``options``) on a spec with this text; the result
+    and the new text."""
     path = tmp_path / name
     path.write_bytes(spec.encode("utf-8"))
     traces = tmp_path / "traces.jsonl"
     traces.write_text(jsonl(*runs), encoding="utf-8")
-    result = toolmatch("check", path, traces, "--update", mode)
+    result = toolmatch("check", path, traces, "--update", mode, *options)
     return result, path.read_bytes().decode("utf-8")
 
 
@@ -369,10 +375,40 @@ test_cases:
     assert result.returncode == 1
 
 
+def test_who_made_a_call_and_how_it_ended_are_reported_not_fixed(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: refund
+    expected_tools:
+      - name: refund
+        args: {order: 7}
+        agent: billing
+      - {name: lookup, status: succeeded}
+"""
+    runs = [
+        run(
+            "refund",
+            [
+                {"name": "refund", "args": {"order": 7}, "agent": "support"},
+                {"name": "lookup", "args": {}, "status": "denied"},
+            ],
+        )
+    ]
+    result, text = update(tmp_path, spec, *runs)
+    assert text == spec
+    assert not_fixed(result) == [
+        "toolmatch: not fixed: test_cases[0](refund).expected_tools[0].agent: expected "
+        "'billing', got 'support'; not a value to replace",
+        "toolmatch: not fixed: test_cases[0](refund).expected_tools[1].status: expected "
+        "'succeeded', got 'denied'; not a value to replace",
+    ]
+    assert result.returncode == 1
+
+
 # Names ----------------------------------------------------------------------------------------
 
 
-def test_a_wrong_name_takes_the_recorded_one_when_the_name_is_literal(tmp_path: Path) -> None:
+def test_a_wrong_name_takes_the_recorded_one_when_renames_are_allowed(tmp_path: Path) -> None:
     spec = """\
 test_cases:
   - name: bare
@@ -397,7 +433,7 @@ test_cases:
         run("literal", [call("repay")]),
         run("pattern", [call("refund")]),
     ]
-    result, text = update(tmp_path, spec, *runs)
+    result, text = update(tmp_path, spec, *runs, options=("--update-allow-rename",))
     assert (
         text
         == """\
@@ -419,10 +455,82 @@ test_cases:
 """
     )
     assert not_fixed(result) == [
+        "toolmatch: weakened: test_cases[0](bare).expected_tools[0]: tool renamed from "
+        "'get_tme' to 'get_time'",
+        "toolmatch: weakened: test_cases[1](mapping).expected_tools[0].name: tool renamed from "
+        "'serch_flights' to 'find_flights'",
+        "toolmatch: weakened: test_cases[2](literal).expected_tools[0].name: tool "
+        "renamed from 'pay' to 'repay'",
         "toolmatch: not fixed: test_cases[3](pattern).expected_tools[0].name: the name matcher "
         "{'regex': 'pay_.*'} selects no call; kept it",
     ]
     assert result.returncode == 1
+
+
+def test_a_rename_is_refused_without_update_allow_rename(tmp_path: Path) -> None:
+    spec = """\
+test_cases:
+  - name: mapping
+    expected_tools:
+      - name: serch_flights
+        args: {to: JFK}
+"""
+    result, text = update(tmp_path, spec, run("mapping", [call("find_flights", to="LAX")]))
+    assert text == spec  # nor are the arguments fixed against another tool's call
+    assert result.stderr.splitlines() == [
+        "toolmatch: not fixed: test_cases[0](mapping).expected_tools[0].name: renaming the tool "
+        "'serch_flights' to 'find_flights' changes which tool the expectation names; pass "
+        "--update-allow-rename to rename it",
+    ]
+    assert result.returncode == 1
+
+
+def test_update_allow_rename_needs_update_fix(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("test_cases:\n  - name: a\n    expected_tools: [f]\n", encoding="utf-8")
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(jsonl(run("a", [call("f")])), encoding="utf-8")
+    for options in ((), ("--update", "new")):
+        result = toolmatch("check", spec, traces, "--update-allow-rename", *options)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            2,
+            "",
+            "toolmatch: --update-allow-rename lets --update fix rename a tool: give --update "
+            "fix or --update all with it\n",
+        )
+
+
+def test_a_fix_that_weakens_a_check_says_so(tmp_path: Path) -> None:
+    # The audit's case: no alternative passes; the delete made with one of its asserted
+    # arguments right is the closest, not the archive never made, and dropping the
+    # argument the call lacked is said.
+    spec = """\
+test_cases:
+  - name: mail
+    turns:
+      - one_of:
+          - expected_tools:
+              - name: archive_mail
+                args: {folder: old}
+          - expected_tools:
+              - name: delete_mail
+                args: {folder: spam, confirm: true}
+"""
+    result, text = update(tmp_path, spec, run("mail", [call("delete_mail", folder="spam")]))
+    assert text == spec.replace("{folder: spam, confirm: true}", "{folder: spam}")
+    assert not_fixed(result) == [
+        "toolmatch: weakened: test_cases[0](mail).turns[0].one_of[1].expected_tools[0].args."
+        "confirm: argument 'confirm' dropped: the recorded call has none",
+    ]
+    assert result.returncode == 0
+    # Under exact: true the key's absence is asserted instead: nothing is weakened.
+    exact = spec.replace(
+        "args: {folder: spam, confirm: true}",
+        "exact: true\n                args: {folder: spam, confirm: true}",
+    )
+    result, text = update(tmp_path, exact, run("mail", [call("delete_mail", folder="spam")]))
+    assert text == exact.replace("{folder: spam, confirm: true}", "{folder: spam}")
+    assert not_fixed(result) == []
 
 
 def test_a_missing_call_is_not_removed_from_the_spec(tmp_path: Path) -> None:
@@ -619,6 +727,22 @@ def test_a_json_spec_is_written_with_its_indentation(tmp_path: Path, indent: int
     data["test_cases"][0]["expected_tools"][0]["args"]["q"] = "thé"
     assert text == json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     assert result.returncode == 0
+
+
+def test_a_json_spec_is_written_as_strict_json(tmp_path: Path) -> None:
+    # A recorded 1e400 is an infinity: JSON has no word for it, so it is written as
+    # record writes it, the number 1e400, never as Infinity.
+    spec = '{"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"v": 1}}]}]}\n'
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(
+        '{"case": "a", "turns": [[{"name": "f", "args": {"v": 1e400}}]]}\n', encoding="utf-8"
+    )
+    path = tmp_path / "spec.json"
+    path.write_text(spec, encoding="utf-8")
+    result = toolmatch("check", path, traces, "--update", "fix")
+    assert path.read_text(encoding="utf-8") == spec.replace('"v": 1', '"v": 1e400')
+    assert result.returncode == 0, result.stderr
+    json.loads(path.read_text(encoding="utf-8"), parse_constant=pytest.fail)  # strict JSON
 
 
 # The command ------------------------------------------------------------------------------------

@@ -83,7 +83,8 @@ class TestExpectedTools:
         with pytest.raises(ConfigError) as caught:
             load_expected_tools([""], path="tools")
         assert (
-            str(caught.value) == "tools[0]: a tool name must not be empty: '' is in every tool name"
+            str(caught.value)
+            == "tools[0]: must not be empty: '' is in every tool name; write name: {$any: true} to select any tool"
         )
 
 
@@ -126,7 +127,7 @@ class TestToolErrors:
             "expected_tools[0].max_count: must be >= count (3), got 2"
         ]
         assert tool_problems([{"name": "f", "max_count": False}]) == [
-            "expected_tools[0].max_count: must be an int >= count, or null, got False (bool)"
+            "expected_tools[0].max_count: must be an int >= count or null, got False (bool)"
         ]
 
     def test_never(self) -> None:
@@ -140,9 +141,9 @@ class TestToolErrors:
 
     def test_names(self) -> None:
         assert tool_problems(["", {"name": ""}, {"name": 3}, {"args": {}}, 7]) == [
-            "expected_tools[0]: a tool name must not be empty: '' is in every tool name",
-            "expected_tools[1].name: a tool name must not be empty: '' is in every tool name",
-            "expected_tools[2].name: a tool name must be a string (matched as a substring of the "
+            "expected_tools[0]: must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
+            "expected_tools[1].name: must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
+            "expected_tools[2].name: must be a string (matched as a substring of the "
             "called tool's name) or a matcher mapping such as {$literal: search}, got 3 (int)",
             "expected_tools[3].name: missing; every expected tool needs the tool name (matched as "
             "a substring)",
@@ -297,8 +298,8 @@ class TestCaseErrors:
             "test_cases[0](a).expected_tools[0].count: must be >= 1 without max_count, got 0; to "
             "assert that no call matches, write never: true (count: 0 with max_count: N allows "
             "at most N)",
-            "test_cases[1](b).turns[0].expected_tools[0].name: a tool name must not be empty: '' "
-            "is in every tool name",
+            "test_cases[1](b).turns[0].expected_tools[0].name: must not be empty: '' is in every "
+            "tool name; write name: {$any: true} to select any tool",
             "test_cases[1](b).turns[0].expected_tools[0].args.x.regex: invalid regular "
             "expression '(': missing ), unterminated subpattern at position 0",
             "test_cases[2](a).name: duplicate case name 'a'; first used by test_cases[0]",

@@ -67,3 +67,26 @@ def test_a_turn_result_renders_each_expectation_and_the_failures_candidates() ->
     printer = FakePrinter()
     result._repr_pretty_(printer, cycle=False)
     assert printer.written.startswith("turn FAILED: 1 of 2 expectation(s) met over 2 call(s)")
+
+
+def test_a_failed_check_without_candidates_renders_as_text_as_wide_as_it_needs() -> None:
+    # Not the <caption> of an empty table: a caption wraps at its table's width.
+    check = ExpectedTool("refund", {"order": 7}).check(CALLS)
+    html = check._repr_html_()
+    assert html == (
+        '<div style="font-family:monospace;font-size:12px;text-align:left">'
+        '<b style="color:#cf222e">FAILED</b> ExpectedTool(&#x27;refund&#x27;, '
+        "{&#x27;order&#x27;: 7}): expected 1 matching call(s), got 0: no call&#x27;s name "
+        "contains &#x27;refund&#x27;; the turn called &#x27;search&#x27;, &#x27;fetch&#x27;"
+        "<br>required: at least 1 matching call; found 0"
+        "<br>score 0/1 = 0.00: no call of this name</div>"
+    )
+    result = check_turn([ExpectedTool("refund", {"order": 7})], CALLS)
+    assert result._repr_html_().endswith(html)
+    # Every table's caption is such a block above it.
+    with_calls = ExpectedTool("search", {"q": "paris"}).check(CALLS)._repr_html_()
+    assert "<caption" not in with_calls
+    assert with_calls.startswith(
+        '<div style="font-family:monospace;font-size:12px;text-align:left">'
+    )
+    assert with_calls.index("</div><table") > 0

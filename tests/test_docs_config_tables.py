@@ -70,18 +70,31 @@ def test_the_matcher_table_is_the_loaders_table() -> None:
     }
 
 
+def _table_after(line: str) -> list[str]:
+    """The rows of the page's table that follows ``line`` (its header and rule left out)."""
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    rows = []
+    for row in lines[lines.index(line) + 4 :]:
+        if not row.startswith("| "):
+            break
+        rows.append(row)
+    return rows
+
+
 def test_the_turn_keys_table_is_the_turn_options_table() -> None:
     """docs/config.md's table of a turn's keys lists exactly TURN_OPTIONS, after expected_tools."""
     from toolmatch._selection.options import TURN_OPTIONS
 
-    lines = PAGE.read_text(encoding="utf-8").splitlines()
-    start = lines.index("The keys of a turn (or of a single-turn case):") + 4
-    rows = []
-    for line in lines[start:]:
-        if not line.startswith("| "):
-            break
-        rows.append(line)
+    rows = _table_after("The keys of a turn (or of a single-turn case):")
     assert rows[0].startswith("| `expected_tools` |")
     assert rows[1:] == [
         f"| `{option.name}` | {option.docs} | {option.docs_default} |" for option in TURN_OPTIONS
     ]
+
+
+def test_the_expected_tool_table_is_the_tool_keys_table() -> None:
+    """docs/config.md's table of an expected tool's keys lists exactly TOOL_KEYS, in order."""
+    from toolmatch._selection.tool_keys import TOOL_KEYS
+
+    rows = _table_after("An item of `expected_tools` is either a bare tool name or a mapping:")
+    assert rows == [f"| `{key.name}` | {key.docs} | {key.docs_default} |" for key in TOOL_KEYS]

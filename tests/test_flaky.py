@@ -301,3 +301,40 @@ def test_a_broken_order_constraint_names_its_expectation_in_its_group(tmp_path: 
         "FLAKY refund: turns[0].expected_tools[1].any_order[0] "
         "ExpectedTool('refund', after=['check']): failed in 1 of 2 runs (0.50)"
     ]
+
+
+def test_a_case_max_calls_exceeded_at_a_turn_with_alternatives_blames_only_the_cap(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: lookup\n"
+        "    max_calls: 2\n"
+        "    turns:\n"
+        "      - one_of:\n"
+        "          - expected_tools: [search]\n"
+        "          - expected_tools: [fetch]\n",
+        encoding="utf-8",
+    )
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(
+        jsonl(
+            {"case": "lookup", "turns": [[{"name": "search"}]]},
+            # The alternative passes; only the case's cap fails.
+            {"case": "lookup", "turns": [[{"name": "fetch"}] * 3]},
+            # Neither alternative passes: the turn's one_of fails as well.
+            {"case": "lookup", "turns": [[{"name": "browse"}]]},
+        ),
+        encoding="utf-8",
+    )
+    lines = toolmatch(spec, traces).stdout.splitlines()
+    assert [line for line in lines if line.startswith(("FLAKY", "BROKEN"))] == [
+        "FLAKY lookup: turns[0].one_of one of its 2 alternatives: failed in 1 of 3 runs (0.33)",
+        "FLAKY lookup: max_calls at most 2 call(s) in the case: failed in 1 of 3 runs (0.33)",
+    ]
+    rows = [
+        json.loads(row) for row in toolmatch(spec, traces, "--format", "json").stdout.splitlines()
+    ]
+    checks = [(row["check"], row["failed"]) for row in rows if row["type"] == "check"]
+    assert checks == [("turns[0].one_of", 1), ("max_calls", 1)]

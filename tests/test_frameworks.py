@@ -54,7 +54,7 @@ from langgraph.config import get_stream_writer
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, interrupt
-from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent
 from llama_index.core.base.llms.types import (
     ChatMessage,
     ChatResponse,
@@ -80,8 +80,8 @@ from openai.types.responses import (
     ResponseTextDeltaEvent,
 )
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai import ModelRetry
-from pydantic_ai.messages import ModelMessage, TextPart, ToolCallPart
+from pydantic_ai import DeferredToolRequests, DeferredToolResults, ModelRetry
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, TextPart, ToolCallPart
 from pydantic_ai.messages import ModelResponse as PaiResponse
 from pydantic_ai.models.function import (
     AgentInfo,
@@ -977,6 +977,57 @@ def test_pydantic_ai_agent_itself_says_what_to_pass() -> None:
     )
 
 
+def pai_refund_script(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
+    if len(messages) == 1:
+        return PaiResponse(
+            parts=[
+                ToolCallPart("refund", {"order": 7}, tool_call_id="call_1"),
+                ToolCallPart("lookup", {"order": 7}, tool_call_id="call_2"),
+            ]
+        )
+    return PaiResponse(parts=[TextPart("Done.")])
+
+
+def pydantic_approval_agent() -> PydanticAgent[None, str | DeferredToolRequests]:
+    agent = PydanticAgent(FunctionModel(pai_refund_script), output_type=[str, DeferredToolRequests])
+
+    @agent.tool_plain(requires_approval=True)
+    def refund(order: int) -> str:
+        """Refund an order."""
+        return f"refunded {order}"
+
+    @agent.tool_plain
+    def lookup(order: int) -> str:
+        """Look an order up."""
+        return f"order {order}: paid"
+
+    return agent
+
+
+def test_pydantic_ai_deferred_calls_are_pending_until_answered() -> None:
+    agent = pydantic_approval_agent()
+    paused = asyncio.run(agent.run("Refund order 7."))
+    assert isinstance(paused.output, DeferredToolRequests)
+    refund = ToolCall("refund", {"order": 7}, id="call_1", status="pending")
+    lookup = ToolCall("lookup", {"order": 7}, id="call_2", result="order 7: paid", failed=False)
+    assert to_calls(paused) == [refund, lookup]
+    # the messages alone say where the run paused, in every form they are kept in
+    assert to_calls(paused.all_messages()) == [refund, lookup]
+    dumped = ModelMessagesTypeAdapter.dump_python(paused.all_messages(), mode="json")
+    assert to_calls(dumped) == [refund, lookup]
+    assert to_calls(ModelMessagesTypeAdapter.dump_json(paused.all_messages())) == [refund, lookup]
+    assert to_calls(paused.output) == [refund]  # the requests alone: the calls that wait
+    assert ExpectedTool.never("refund", status="pending") != paused
+    approved = DeferredToolResults(approvals={"call_1": True})
+    resumed = asyncio.run(
+        agent.run(message_history=paused.all_messages(), deferred_tool_results=approved)
+    )
+    assert to_calls(resumed) == [
+        ToolCall("refund", {"order": 7}, id="call_1", result="refunded 7", failed=False),
+        lookup,
+    ]
+
+
 # --- llama-index --------------------------------------------------------------------------
 
 
@@ -1138,16 +1189,101 @@ def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> No
             "llama_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
         ),
     ]
-    assert to_calls(events) == expected
+    # the agent events name the agent (FunctionAgent's default name): its calls' agent
+    by_agent = [ToolCall(**{**call.as_dict(), "agent": "Agent"}) for call in expected]
+    assert to_calls(events) == by_agent
+    # the tool events alone name no agent
     results = [event for event in events if type(event).__name__ == "ToolCallResult"]
     assert sorted(to_calls(results), key=lambda call: str(call.id)) == expected
     # the first turn's output: the model's calls, not yet run
-    assert to_calls(events[2]) == [ToolCall(call.name, call.args, call.id) for call in expected]
+    assert to_calls(events[2]) == [
+        ToolCall(call.name, call.args, call.id, agent="Agent") for call in expected
+    ]
     # what awaiting the handler gives: the last turn's output, which holds the whole run's
     # calls with their results (in the order the tools finished)
     assert type(final).__name__ == "AgentOutput"
-    assert sorted(to_calls(final), key=lambda call: str(call.id)) == expected
+    assert sorted(to_calls(final), key=lambda call: str(call.id)) == by_agent
     assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is
+
+
+def llama_lookup(order: int) -> str:
+    """Look an order up."""
+    return f"order {order}: paid"
+
+
+def llama_refund(order: int) -> str:
+    """Refund an order."""
+    return f"refunded {order}"
+
+
+def llama_triage_script(messages: Any, **kwargs: Any) -> ChatMessage:
+    """Triage looks the order up, then hands off to billing."""
+    answered = sum(1 for message in messages if message.role == "tool")
+    if answered == 0:
+        block = ToolCallBlock(tool_call_id="c1", tool_name="llama_lookup", tool_kwargs={"order": 7})
+    elif answered == 1:
+        handoff = {"to_agent": "billing", "reason": "a refund"}
+        block = ToolCallBlock(tool_call_id="c2", tool_name="handoff", tool_kwargs=handoff)
+    else:
+        return ChatMessage(role="assistant", content="Handed off.")
+    return ChatMessage(role="assistant", blocks=[block])
+
+
+def llama_billing_script(messages: Any, **kwargs: Any) -> ChatMessage:
+    if not any(message.additional_kwargs.get("tool_call_id") == "c3" for message in messages):
+        block = ToolCallBlock(tool_call_id="c3", tool_name="llama_refund", tool_kwargs={"order": 7})
+        return ChatMessage(role="assistant", blocks=[block])
+    return ChatMessage(role="assistant", content="Refunded.")
+
+
+def run_llama_workflow() -> tuple[Any, list[Any]]:
+    async def run() -> tuple[Any, list[Any]]:
+        triage = FunctionAgent(
+            name="triage",
+            description="Sorts requests.",
+            tools=[FunctionTool.from_defaults(llama_lookup)],
+            llm=MockFunctionCallingLLM(response_generator=llama_triage_script),
+            can_handoff_to=["billing"],
+        )
+        billing = FunctionAgent(
+            name="billing",
+            description="Refunds orders.",
+            tools=[FunctionTool.from_defaults(llama_refund)],
+            llm=MockFunctionCallingLLM(response_generator=llama_billing_script),
+        )
+        handler = AgentWorkflow(agents=[triage, billing], root_agent="triage").run("Refund 7.")
+        events = [event async for event in handler.stream_events()]
+        return await handler, events
+
+    return asyncio.run(run())
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+def test_llama_index_multi_agent_workflow_names_each_calls_agent() -> None:
+    final, events = run_llama_workflow()
+    lookup = ToolCall(
+        "llama_lookup", {"order": 7}, id="c1", result="order 7: paid", failed=False, agent="triage"
+    )
+    refund = ToolCall(
+        "llama_refund", {"order": 7}, id="c3", result="refunded 7", failed=False, agent="billing"
+    )
+    calls = to_calls(events)
+    assert [call.name for call in calls] == ["llama_lookup", "handoff", "llama_refund"]
+    assert (calls[0], calls[2]) == (lookup, refund)
+    assert calls[1].agent == "triage"  # the handoff is the call of the agent handing off
+    assert ExpectedTool.never("llama_refund", agent="triage") == events
+    assert ExpectedTool.never("llama_refund", agent="billing") != events
+    # the tool events alone: each made by the agent of the last agent event before it
+    tool_events = [event for event in events if type(event).__name__ == "ToolCall"]
+    assert [call.agent for call in to_calls(tool_events)] == [None, None, None]
+    agent_events = [
+        event for event in events if type(event).__name__ in ("AgentInput", "ToolCallResult")
+    ]
+    assert to_calls(agent_events) == calls
+    # the final output holds the run's calls but names only the last agent: after a
+    # handoff it does not say who made each call
+    assert final.current_agent_name == "billing"
+    assert {call.agent for call in to_calls(final)} == {None}
 
 
 # --- smolagents ---------------------------------------------------------------------------

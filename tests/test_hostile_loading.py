@@ -478,3 +478,40 @@ def test_an_ignore_args_pattern_that_is_no_dotted_path_is_a_config_error_at_its_
     assert (result.returncode, result.stdout) == (2, "")
     assert f"{spec}: test_cases[0](a).expected_tools[0].ignore_args[1]: {message}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- files that never end: read no further than 64 MiB ------------------------------------------
+
+ENDLESS = "larger than 64 MiB: toolmatch reads such a file whole, and takes 64 MiB at most"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_file_that_never_ends_is_an_error_not_a_memory_error(tmp_path: Path) -> None:
+    (tmp_path / "zero.json").symlink_to("/dev/zero")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "traces.jsonl").write_text("", encoding="utf-8")
+    spec = '{"test_cases": [{"name": "a", "tools": "zero.json", "expected_tools": ["s"]}]}'
+    (tmp_path / "spec.json").write_text(spec, encoding="utf-8")
+    (tmp_path / "plain.json").write_text(spec.replace('"zero.json"', "[]"), encoding="utf-8")
+    toolmatch = (sys.executable, "-m", "toolmatch")
+    commands = {
+        ("check", "spec.json", "traces.jsonl"): (
+            f"spec.json: test_cases[0](a).tools: zero.json: {ENDLESS}"
+        ),
+        ("check", "zero.yaml", "traces.jsonl"): f"zero.yaml: {ENDLESS}",
+        ("lint", "plain.json", "--tools", "zero.json"): f"zero.json: {ENDLESS}",
+        ("check", "plain.json", "traces.jsonl", "--syntax", "python", "--functions", "zero.json"): (
+            f"toolmatch: zero.json: {ENDLESS}"
+        ),
+        ("import", "bfcl", "zero.json"): f"toolmatch: zero.json: {ENDLESS}",
+        ("import", "tau2", "zero.json"): f"toolmatch: zero.json: {ENDLESS}",
+    }
+    for args, error in commands.items():
+        completed = run(*toolmatch, *args, cwd=tmp_path)
+        assert (completed.returncode, completed.stdout, completed.stderr) == (2, "", error + "\n")
+    (tmp_path / "runs.jsonl").write_text('{"case": "a", "turns": [[]]}\n', encoding="utf-8")
+    widened = run(*toolmatch, "record", "runs.jsonl", "--into", "zero.yaml", cwd=tmp_path)
+    assert (widened.returncode, widened.stderr) == (
+        2,
+        f"toolmatch: cannot widen zero.yaml: zero.yaml: {ENDLESS}; it is unchanged\n",
+    )

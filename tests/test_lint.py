@@ -42,7 +42,7 @@ def lint(spec: Path, *args: str | Path) -> tuple[int, list[str], str]:
 def test_a_clean_spec_has_no_findings(tmp_path: Path) -> None:
     spec = spec_file(
         tmp_path,
-        {"name": "a", "expected_tools": [{"name": "search", "args": {"q": {"$regex": ".*"}}}]},
+        {"name": "a", "expected_tools": [{"name": "search", "args": {"q": {"$regex": "\\w+"}}}]},
         {"name": "b", "expected_tools": [{"name": {"$any": True}, "args": {"q": {"$any": True}}}]},
     )
     assert lint(spec) == (0, ["no findings"], "")
@@ -54,7 +54,7 @@ def test_matchers_that_accept_every_value_are_listed_at_their_place(tmp_path: Pa
         "n": {"$any_of": [{"$any": True}, 3]},
         "deep": {"list": [{"$regex": "[\\s\\S]*"}]},
         "m": {"$maybe": {"$one_of": [1, {"$any": True}]}},
-        "plain": {"$regex": ".*"},  # refuses a line break: it can fail
+        "plain": {"$regex": "(?s).+"},  # refuses the empty string: it can fail
     }
     spec = spec_file(
         tmp_path,
@@ -433,3 +433,82 @@ test_cases:
         f"{spec}: test_cases[2](c).expected_tools[0].args.q: {found}",
         "3 findings",
     ]
+
+
+def test_an_ignore_pattern_asserting_status_or_agent_leaves_calls_to_be_judged(
+    tmp_path: Path,
+) -> None:
+    # docs/config.md's recipe: the calls that never ran left out, the others judged.
+    spec = spec_file(
+        tmp_path,
+        {"name": "a", "expected_tools": ["refund"], "ignore": [
+            {"name": {"$any": True}, "status": ["denied", "pending"]}
+        ]},
+        {"name": "b", "expected_tools": [], "exhaustive": True, "ignore": [
+            {"name": {"$any": True}, "agent": "triage"}
+        ]},
+    )  # fmt: skip
+    assert lint(spec) == (0, ["no findings"], "")
+    runs = jsonl(
+        {"case": "a", "turns": [[{"name": "refund"}, {"name": "wipe", "args": {}, "status": "denied"}]]},
+        {"case": "b", "turns": [[{"name": "look", "args": {}, "agent": "triage"}]]},
+        {"case": "b", "turns": [[{"name": "look", "args": {}, "agent": "billing"}]]},
+    )  # fmt: skip
+    done = toolmatch("check", spec, "-", "--strict", stdin=runs)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.splitlines()[:4] == [
+        "PASS a",
+        "PASS b",
+        "FAIL b (run 2)",
+        "  turn 0: call 0 look({}) by 'billing' is not expected",
+    ]
+    assert done.stdout.splitlines()[-1] == "2 passed, 1 failed"
+
+
+def test_a_never_for_another_agent_or_status_contradicts_nothing(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {"name": "agent", "expected_tools": ["refund", {"name": "refund", "never": True, "agent": "billing"}]},
+        {"name": "status", "expected_tools": ["refund", {"name": "refund", "never": True, "status": "denied"}]},
+        # Written alike, agent and status too: a contradiction.
+        {"name": "alike", "expected_tools": [
+            {"name": "refund", "agent": "billing", "status": "succeeded"},
+            {"name": "refund", "never": True, "agent": "billing", "status": "succeeded"},
+        ]},
+    )  # fmt: skip
+    assert lint(spec)[1] == [
+        "test_cases[2](alike).expected_tools[0]: can never pass: expected_tools[1] forbids the "
+        "calls it needs [contradicts-never]",
+        "1 finding",
+    ]
+
+
+def test_a_dot_star_accepts_almost_everything(tmp_path: Path) -> None:
+    args = {
+        "q": {"$regex": ".*"},
+        "r": {"$regex": "^(.*?)$"},
+        "s": {"$maybe": {"$regex": "(?-s:.*)"}},
+        "t": {"$regex": "[^\\n]*"},  # says what it means: not reported
+        "u": {"$regex": ".+"},  # refuses the empty string too
+    }
+    spec = spec_file(
+        tmp_path,
+        {"name": "a", "expected_tools": [{"name": "s", "args": args, "result": {"$regex": ".*"}}]},
+    )
+    fix = "for any value write {$any: true}, else a pattern that says what you mean"
+    almost = "accepts almost everything (every value without a line break)"
+    assert lint(spec) == (
+        1,
+        [
+            f"test_cases[0](a).expected_tools[0].args.q: Regex('.*') {almost}: {fix} "
+            "[accepts-almost-everything]",
+            f"test_cases[0](a).expected_tools[0].args.r: Regex('^(.*?)$') {almost}: {fix} "
+            "[accepts-almost-everything]",
+            f"test_cases[0](a).expected_tools[0].args.s: Regex('(?-s:.*)') {almost}: {fix} "
+            "[accepts-almost-everything]",
+            f"test_cases[0](a).expected_tools[0].result: Regex('.*') {almost}: {fix} "
+            "[accepts-almost-everything]",
+            "4 findings",
+        ],
+        "",
+    )

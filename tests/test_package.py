@@ -37,3 +37,15 @@ def test_selection_and_configuration_load_on_first_use() -> None:
         "[]",
         "toolmatch._selection.expectation toolmatch._spec.loading",
     ]
+
+
+def test_only_the_public_names_are_public() -> None:
+    # In a fresh process: what other tests import adds nothing here, but be exact.
+    code = (
+        "import toolmatch\n"
+        "print(sorted(name for name in dir(toolmatch) if not name.startswith('_')))\n"
+        "print(sorted(name for name in toolmatch.__all__ if not name.startswith('_')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    shown, public = done.stdout.splitlines()
+    assert shown == public

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -249,7 +251,8 @@ def test_groups_repr_equality_and_pickle() -> None:
         (
             lambda: ExpectedTool("a", id=""),
             TypeError,
-            "ExpectedTool id must be a non-empty string or None, got '' (str)",
+            "ExpectedTool id must be a non-empty string naming this expectation or None, got "
+            "'' (str)",
         ),
         (
             lambda: ExpectedTool("a", id="a", before=["a"]),
@@ -588,7 +591,7 @@ def yaml_data(text: str) -> Any:
             [
                 (
                     "test_cases[0](c).expected_tools[0].any_order[1].name",
-                    "a tool name must not be empty: '' is in every tool name",
+                    "must not be empty: '' is in every tool name; write name: {$any: true} to select any tool",
                 )
             ],
         ),
@@ -597,12 +600,12 @@ def yaml_data(text: str) -> Any:
             [
                 (
                     "test_cases[0](c).expected_tools[0].id",
-                    "must be a non-empty string naming this expectation, got 3",
+                    "must be a non-empty string naming this expectation or null, got 3 (int)",
                 ),
                 (
                     "test_cases[0](c).expected_tools[0].before",
-                    "must be a list of ids of other expectations in the turn (such as "
-                    "[check_balance]), got 'b'",
+                    "must be a list of ids of other expectations in the turn, such as before: "
+                    "[check_balance], got 'b' (str)",
                 ),
             ],
         ),
@@ -815,3 +818,71 @@ def test_a_group_too_large_to_search_fails_and_says_so() -> None:
     steps = AnyOrder(*(InOrder(ExpectedTool(f"a{i}"), ExpectedTool(f"b{i}")) for i in range(150)))
     names = [f"a{i}" for i in range(150)] + [f"b{i}" for i in range(150)]
     assert check_turn([steps], calls_named(*names)).passed
+
+
+def test_a_long_chain_of_before_is_checked_and_linted(tmp_path: Any) -> None:
+    # Each names the one written before it: the order runs against the spec's.
+    links = 1100
+    chain = [{"name": "t0", "id": "e0"}] + [
+        {"name": f"t{number}", "id": f"e{number}", "before": [f"e{number - 1}"]}
+        for number in range(1, links)
+    ]
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"test_cases": [{"name": "chain", "expected_tools": chain}]}))
+    backwards = [call(f"t{number}") for number in reversed(range(links))]
+    forwards = [call(f"t{number}") for number in range(links)]
+    runs = jsonl({"case": "chain", "turns": [backwards]}, {"case": "chain", "turns": [forwards]})
+    result = toolmatch("check", spec, "-", stdin=runs)
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout.splitlines()[0] == "PASS chain"
+    assert result.stdout.splitlines()[-1] == "1 passed, 1 failed"
+    result = toolmatch("lint", spec)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "no findings\n", "")
+    # Closed into a cycle: found, and told from the first expectation, without recursion.
+    chain[0]["before"] = [f"e{links - 1}"]
+    spec.write_text(json.dumps({"test_cases": [{"name": "chain", "expected_tools": chain}]}))
+    result = toolmatch("lint", spec)
+    names = " before ".join(f"e{number}" for number in [0, *reversed(range(1, links)), 0])
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"{spec}: test_cases[0](chain).expected_tools[0]: the order constraints form a cycle: "
+        f"{names}\n"
+    )
+
+
+MIXED_LISTS = """\
+from toolmatch import AnyOrder, ExpectedTool, ExpectedTurn, InOrder, assert_turn, check_turn, check_turns
+
+expected = [ExpectedTool("login"), InOrder(ExpectedTool("a"), ExpectedTool("b"))]
+check_turn(expected, [])
+groups = [InOrder(ExpectedTool("a"), ExpectedTool("b")), AnyOrder(ExpectedTool("c"), ExpectedTool("d"))]
+assert_turn(groups + [ExpectedTool("e")], [])
+ExpectedTurn([AnyOrder(ExpectedTool("c"), ExpectedTool("d")), ExpectedTool("e")])
+check_turns([[ExpectedTool("a")], [InOrder(ExpectedTool("a"), ExpectedTool("b"))]], [[], []])
+check_turns([expected, groups], [[], []])
+"""
+
+
+def test_a_list_mixing_groups_and_expectations_type_checks(tmp_path: Any) -> None:
+    # docs/selection.md writes such lists without an annotation: mypy --strict must accept them.
+    api = pytest.importorskip("mypy.api")
+    import toolmatch
+
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(MIXED_LISTS, encoding="utf-8")
+    config = tmp_path / "mypy.ini"  # the toolmatch these tests import, wherever it is installed
+    source = Path(toolmatch.__file__).resolve().parent.parent
+    config.write_text(f"[mypy]\nmypy_path = {source}\n", encoding="utf-8")
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--follow-imports",
+            "silent",
+            str(snippet),
+        ]
+    )
+    assert (out, err, status) == ("Success: no issues found in 1 source file\n", "", 0)

@@ -459,13 +459,10 @@ def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}},
-        {"name": "GET /", "attributes": {"http.method": "GET"}},
-        {"name": "chat", "attributes": {"gen_ai.operation.name": "chat", "gen_ai.tool.name": "x"}},
         {"part_kind": "retry-prompt", "content": "Fix the output", "tool_name": None},
         {"role": "assistant", "content": "Hi"},
         {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},
         {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": ""}]},
-        {"resourceSpans": []},
     ],
 )
 def test_other_call_free_shapes(obj: object) -> None:
@@ -550,6 +547,10 @@ def test_the_docs_list_every_object_role_and_key_of_the_table() -> None:
     listed, free = documented["By key"]
     assert listed == {key for key, _ in _readers.KEYS}
     assert free == {key for key, handler in _readers.KEYS if handler is no_call}
+
+
+def test_the_docs_list_every_span_convention_of_the_table() -> None:
+    assert _documented()["By span attribute"] == (set(_readers.SPANS), set())
 
 
 def test_the_docs_list_keys_in_the_tables_order() -> None:

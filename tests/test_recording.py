@@ -478,6 +478,11 @@ def alike(value: Any) -> st.SearchStrategy[Any]:
     return argument_values
 
 
+# Who made a call and how it ended, where the trace records them (None: it does not).
+agents = st.sampled_from([None, "billing", "Billing", "support", "agent_12"])
+statuses = st.sampled_from([None, "succeeded", "failed", "denied", "pending"])
+
+
 @st.composite
 def run_sets(draw: st.DrawFn) -> Runs:
     """Runs of one case: a first run, then runs made from it with values changed, calls
@@ -486,9 +491,10 @@ def run_sets(draw: st.DrawFn) -> Runs:
     arguments = st.dictionaries(argument_names, argument_values, max_size=4)
 
     def call() -> ToolCall:
+        who = draw(agents)
         if draw(st.integers(0, 9)) == 0:
-            return ToolCall(draw(names), {}, parse_error="Expecting value")
-        return ToolCall(draw(names), draw(arguments))
+            return ToolCall(draw(names), {}, parse_error="Expecting value", agent=who)
+        return ToolCall(draw(names), draw(arguments), agent=who, status=draw(statuses))
 
     turns = draw(st.integers(1, 3))
     first = [[call() for _ in range(draw(st.integers(0, 3)))] for _ in range(turns)]
@@ -508,7 +514,15 @@ def run_sets(draw: st.DrawFn) -> Runs:
                             args[key] = draw(alike(args.get(key)))
                         else:
                             args.pop(key, None)
-                    changed.append(ToolCall(original.name, args, parse_error=original.parse_error))
+                    changed.append(
+                        ToolCall(
+                            original.name,
+                            args,
+                            parse_error=original.parse_error,
+                            agent=draw(st.one_of(st.just(original.agent), agents)),
+                            status=draw(st.one_of(st.just(original.status), statuses)),
+                        )
+                    )
             if draw(st.booleans()):
                 changed.append(call())
             run.append(draw(st.permutations(changed)) if draw(st.booleans()) else changed)

@@ -181,7 +181,7 @@ SAMPLES: dict[str, list[object]] = {
 # Outcomes, not values one writes: their repr is a one-line summary in angle brackets
 # (docs/pytest.md), as Python's convention is for what no expression rebuilds.
 RESULTS = {"ToolCheck", "TurnResult"}
-NOT_VALUES = {"Matcher", "__version__"}  # the abstract base class, and a str
+NOT_VALUES = {"Matcher", "ExpectedItem", "__version__"}  # the abstract base classes, and a str
 
 PROBES: list[object] = [
     None,

@@ -212,7 +212,8 @@ def test_check_raises_on_unreadable_calls() -> None:
         (
             (5,),
             TypeError,
-            "ExpectedTool name must be a str (matched as a substring of the tool name) or a "
+            "ExpectedTool name must be a str (matched as a substring of the called tool's name) "
+            "or a "
             "matcher such as Regex('get_.*'), got 5 (int)",
         ),
         (
@@ -233,14 +234,14 @@ def test_check_raises_on_unreadable_calls() -> None:
         (
             ("s", None, 0),
             ValueError,
-            "ExpectedTool count=0 without max_count asserts nothing: give max_count=N for at "
-            "most N matching calls, or use ExpectedTool.never(name, args) to assert that no "
-            "call matches",
+            "ExpectedTool count must be >= 1 without max_count, got 0; to assert that no call "
+            "matches, write ExpectedTool.never(name, args) (count=0 with max_count=N allows at "
+            "most N)",
         ),
         (
             ("s", None, 2, 1),
             ValueError,
-            "ExpectedTool max_count (1) must be >= count (2)",
+            "ExpectedTool max_count must be >= count (2), got 1",
         ),
         (
             ("s", None, 1, False),
@@ -549,7 +550,7 @@ def test_assert_called() -> None:
     assert str(raised.value) == str(ExpectedTool("search", {"q": "berlin"}).check(calls))
     with pytest.raises(AssertionError, match="expected at most 1 matching call"):
         assert_called(calls, "search", max_count=1)
-    with pytest.raises(ValueError, match="count=0 without max_count asserts nothing"):
+    with pytest.raises(ValueError, match="must be >= 1 without max_count, got 0"):
         assert_called(calls, "search", count=0)
 
 

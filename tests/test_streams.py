@@ -22,6 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sdk_clients import anthropic_client, openai_client, sse
+from sdk_clients import chat_chunk as chunk
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
 pytest.importorskip("langchain_core")
@@ -44,40 +46,6 @@ def incomplete(received: str) -> str:
     )
 
 
-def sse(events: list[dict[str, Any]], *, named: bool = False) -> bytes:
-    """An SSE body of ``events`` (Anthropic and Responses name each event; chat does not)."""
-    lines = []
-    for event in events:
-        if named:
-            lines.append(f"event: {event['type']}\n")
-        lines.append(f"data: {json.dumps(event)}\n\n")
-    if not named:
-        lines.append("data: [DONE]\n\n")
-    return "".join(lines).encode()
-
-
-def _serve(module: Any, body: bytes) -> Any:
-    def handler(request: Any) -> Any:
-        return module.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    return module.Client(transport=module.MockTransport(handler))
-
-
-def openai_client(body: bytes) -> openai.OpenAI:
-    return openai.OpenAI(api_key="test", base_url="http://test/v1", http_client=_serve(httpx, body))
-
-
-def anthropic_client(body: bytes) -> anthropic.Anthropic:
-    # anthropic's newer clients run on httpx2, a fork of httpx with the same MockTransport.
-    try:
-        import httpx2 as transport_module
-    except ImportError:  # an anthropic from before the fork
-        transport_module = httpx
-    return anthropic.Anthropic(
-        api_key="test", base_url="http://test", http_client=_serve(transport_module, body)
-    )
-
-
 def test_incomplete_text_is_the_documented_one() -> None:
     (call,) = to_calls([chunk({"tool_calls": [entry(0, '{"q": "pa', "call_1", "search")]})])
     assert call == ToolCall(
@@ -90,17 +58,6 @@ def test_incomplete_text_is_the_documented_one() -> None:
 
 
 # --- OpenAI Chat Completions chunks --------------------------------------------------------
-
-
-def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "gpt-4.1",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
-        **extra,
-    }
 
 
 def entry(

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
     from toolmatch._selection.case import TestCase
-    from toolmatch._selection.expectation import ExpectedTool
+    from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
     from toolmatch._selection.groups import AnyOrder, InOrder
     from toolmatch._selection.results import (
         Candidate,
@@ -50,12 +50,15 @@ if TYPE_CHECKING:
     from toolmatch._spec.schema import spec_schema
     from toolmatch._spec.writing import spec_yaml
 
+del TYPE_CHECKING  # needed above only: not a name of toolmatch's
+
 # Calls, selection and configuration load on first use: a test that only compares
 # arguments with matchers does not pay for them in `import toolmatch`.
 _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
+    "ExpectedItem": "_selection.expectation",
     "InOrder": "_selection.groups",
     "AnyOrder": "_selection.groups",
     "assert_called": "_selection.api",
@@ -157,6 +160,7 @@ __all__ = [
     "ExpectedTool",
     "InOrder",
     "AnyOrder",
+    "ExpectedItem",
     "ToolCheck",
     "Candidate",
     "TurnResult",

@@ -13,6 +13,7 @@ from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import expected_turn
 from toolmatch._selection.case import TestCase
+from toolmatch._selection.expectation import AGENT_MISMATCH, STATUS_MISMATCH
 from toolmatch._selection.groups import item_paths
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
@@ -82,11 +83,17 @@ def _writable(value: object) -> bool:
         return False
 
 
+# A candidate's mismatch paths for what an expectation asserts of the call beyond its
+# arguments and outcome, and the spec key of each.
+_ASSERTED_OF_CALL = {AGENT_MISMATCH: "agent", STATUS_MISMATCH: "status"}
+
+
 class Planner:
     """The edits that make each case's last run pass where only values stand in its way."""
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: Any, allow_rename: bool = False) -> None:
         self.data = data
+        self.allow_rename = allow_rename  # --update-allow-rename
         self.edits: list[Edit] = []
         self.not_done: list[NotDone] = []
         # A turn's problems (a call not expected, too many calls) may be gone once its
@@ -194,6 +201,13 @@ class Planner:
         if isinstance(item, dict):
             self.fix_arguments(path, item, call)
             self.fix_outcome(path, item, call)
+        if closest is not None:
+            # Who made the call and how it ended are what the expectation asserts of it,
+            # as its name is: never taken from the run, always said.
+            for mismatch in closest.mismatches:
+                key = _ASSERTED_OF_CALL.get(mismatch.path)
+                if key is not None:
+                    self.skip((*path, key), f"{mismatch.reason}; not a value to replace")
 
     def fix_name(
         self,
@@ -204,7 +218,7 @@ class Planner:
         claimed: set[int],
     ) -> ToolCall | None:
         """The call a wrongly named expectation stands for, its name fixed in the spec."""
-        name_path = path if isinstance(item, str) else (*path, "name")
+        name_path = place = path if isinstance(item, str) else (*path, "name")
         name = value_at(self.data, name_path)
         if isinstance(name, dict) and matcher_key(name) == "$literal":
             name_path, name = (*name_path, "$literal"), name["$literal"]
@@ -231,12 +245,22 @@ class Planner:
             return mismatches, -likeness, index
 
         chosen = min(free, key=distance)
-        if not _writable(calls[chosen].name):
-            why = f"the recorded {short_repr(calls[chosen].name)} cannot be written in a spec"
+        new = calls[chosen].name
+        if not _writable(new):
+            why = f"the recorded {short_repr(new)} cannot be written in a spec"
             self.skip(name_path, why)
             return None
+        renamed = f"renaming the tool {short_repr(name)} to {short_repr(new)}"
+        if not self.allow_rename:
+            self.skip(
+                place,
+                f"{renamed} changes which tool the expectation names; pass "
+                "--update-allow-rename to rename it",
+            )
+            return None
         claimed.add(chosen)
-        self.edits.append(Replace(name_path, calls[chosen].name))
+        weakened = ((place, f"tool renamed from {short_repr(name)} to {short_repr(new)}"),)
+        self.edits.append(Replace(name_path, new, weakened=weakened))
         return calls[chosen]
 
     def fix_arguments(self, path: Path, item: dict[Any, Any], call: ToolCall) -> None:
@@ -324,7 +348,14 @@ class Planner:
             else:
                 self.edits.append(Replace(path, escaped(recorded)))
         elif delete or add:
-            self.edits.append(Rekey(path, tuple(delete), tuple(add)))
+            # An argument dropped from args no longer asserted; under exact (and in a data
+            # mapping, compared whole) its absence is asserted instead.
+            weakened = tuple(
+                ((*path, key), f"argument {short_repr(key)} dropped: the recorded call has none")
+                for key in delete
+                if what == "call" and not exact
+            )
+            self.edits.append(Rekey(path, tuple(delete), tuple(add), weakened=weakened))
 
     def fix_value(self, path: Path, expected: object, recorded: object) -> None:
         """``expected`` does not accept ``recorded``: its literal parts take the recorded ones."""
@@ -437,11 +468,14 @@ def plan_new(runs: Runs, planner: Planner) -> None:
         added += 1
 
 
-def plan(mode: str, data: Any, cases: Sequence[TestCase], runs: Runs) -> Planner:
+def plan(
+    mode: str, data: Any, cases: Sequence[TestCase], runs: Runs, allow_rename: bool = False
+) -> Planner:
     """The changes ``--update mode`` plans on the spec's ``data`` (whose loaded ``cases``
-    they are) from ``runs``, in its planner's ``edits`` and ``not_done``. Raises
-    :class:`ImportError` when a new case cannot be built (the cli extra is missing)."""
-    planner = Planner(data)
+    they are) from ``runs``, in its planner's ``edits`` and ``not_done``; a tool name is
+    changed only with ``allow_rename``. Raises :class:`ImportError` when a new case cannot
+    be built (the cli extra is missing)."""
+    planner = Planner(data, allow_rename)
     if mode in ("fix", "all"):
         by_name = {case.name: case for case in cases}
         for index, case_data in enumerate(data["test_cases"]):

@@ -20,6 +20,7 @@ from toolmatch._authoring.loosening import (
     add_comment,
     all_equal,
     flow,
+    loosened,
     mapping_node,
     node,
     ruamel_comments,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.syntax import PythonTurns
 
 __all__ = [
+    "CALL_FIELDS",
     "add_comment",
     "calls_of_run",
     "MOST_ORDERED",
@@ -598,9 +600,30 @@ def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
             + shown(unreadable[0]),
             "name",
         )
+        _who_and_how(tool, calls, how)
         return tool
     tool["exact"] = True
     if any(call.args for call in calls):
         schema = how.schema(calls[0].name)
         tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
+    _who_and_how(tool, calls, how)
     return tool
+
+
+# What a call records beyond its name and arguments that an expected tool asserts.
+CALL_FIELDS = ("agent", "status")
+
+
+def _who_and_how(tool: Any, calls: list[ToolCall], how: Loosening) -> None:
+    """``agent`` and ``status`` on the expected tool of ``calls`` (one in each run), when the
+    trace records them for every one of its calls: as recorded when they are equal, else
+    loosened by the rules that loosen an argument's values, with their comment. A call
+    whose agent or status the trace does not record fails any assertion on it."""
+    for field in CALL_FIELDS:
+        values = [getattr(call, field) for call in calls]
+        if any(value is None for value in values):
+            continue
+        value, comment = loosened(values, how)
+        tool[field] = value
+        if comment:
+            add_comment(tool, comment, field)

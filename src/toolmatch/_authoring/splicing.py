@@ -18,7 +18,7 @@ import re
 from toolmatch._authoring.update_plan import Append, NotDone, Replace, apply_to_data, same_data
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.writing import block_yaml, inline_yaml, spec_text
+from toolmatch._spec.writing import block_yaml, inline_yaml, spec_json, spec_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -158,13 +158,13 @@ class SpecText:
         return "".join(reversed(pieces)), made, not_done
 
     def _json_text(self, edits: list[Edit]) -> str:
-        import json
         import re
 
         data = apply_to_data(self.data, edits)
         found = re.search(r"\n([ \t]+)\S", self.text)
         indent: str | None = found.group(1) if found else None
-        text = json.dumps(data, indent=indent, ensure_ascii=self.text.isascii())
+        # record's writer: strict JSON (an infinity as 1e400, never Infinity).
+        text = spec_json(data, indent, ascii_only=self.text.isascii())
         text += "\n" if self.text.endswith("\n") else ""
         # JSON escapes a line break in a string: each one here is the layout's own.
         return text.replace("\n", "\r\n") if "\r\n" in self.text else text

@@ -2,7 +2,9 @@
 
 A plan is a list of :data:`Edit` (:class:`Replace`, :class:`Rekey`, :class:`Append`);
 :func:`apply_to_data` makes it on the data, ``toolmatch._authoring.splicing`` in the file's text;
-:class:`NotDone` is a change left out, with why.
+:class:`NotDone` is a change left out, with why. An edit that widens or removes an
+assertion says so in its ``weakened`` (each a path and what was weakened there), so the
+commands print one line for each one made (docs/cli.md, docs/record.md).
 """
 
 from __future__ import annotations
@@ -22,26 +24,36 @@ __all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "same_data"
 class Replace(Record):
     """The value at ``path`` becomes ``value``. ``comments`` are what a YAML spec says of it
     (``record --into``: the rule that loosened it and what was observed), each at a path
-    inside the value (``()`` for the value itself); they are not data."""
+    inside the value (``()`` for the value itself); they are not data. ``weakened``: the
+    assertions it widens or removes, each at its path, with what was weakened."""
 
-    __slots__ = _fields = ("path", "value", "comments")
+    __slots__ = _fields = ("path", "value", "comments", "weakened")
     path: Path
     value: Any
     comments: tuple[tuple[Path, str], ...]
+    weakened: tuple[tuple[Path, str], ...]
 
-    def __init__(self, path: Path, value: Any, comments: tuple[tuple[Path, str], ...] = ()) -> None:
-        self._assign(path, value, comments)
+    def __init__(
+        self,
+        path: Path,
+        value: Any,
+        comments: tuple[tuple[Path, str], ...] = (),
+        weakened: tuple[tuple[Path, str], ...] = (),
+    ) -> None:
+        self._assign(path, value, comments, weakened)
 
 
 class Rekey(Record):
     """The mapping at ``path`` loses the keys ``delete`` and gains ``add`` (key, value pairs),
-    placed after the key ``after`` when it stays, else after its last key."""
+    placed after the key ``after`` when it stays, else after its last key; ``weakened`` as
+    :class:`Replace` has it."""
 
-    __slots__ = _fields = ("path", "delete", "add", "after")
+    __slots__ = _fields = ("path", "delete", "add", "after", "weakened")
     path: Path
     delete: tuple[Any, ...]
     add: tuple[tuple[Any, Any], ...]
     after: Any
+    weakened: tuple[tuple[Path, str], ...]
 
     def __init__(
         self,
@@ -49,18 +61,26 @@ class Rekey(Record):
         delete: tuple[Any, ...],
         add: tuple[tuple[Any, Any], ...],
         after: Any = None,
+        weakened: tuple[tuple[Path, str], ...] = (),
     ) -> None:
-        self._assign(path, delete, add, after)
+        self._assign(path, delete, add, after, weakened)
 
 
 class Append(Record):
     """``item`` is added at the end of the list at ``path``; ``shown`` is how a YAML spec
-    writes it (the record builder's mapping, with its comments)."""
+    writes it (the record builder's mapping, with its comments); ``weakened`` as
+    :class:`Replace` has it."""
 
-    __slots__ = _fields = ("path", "item", "shown")
+    __slots__ = _fields = ("path", "item", "shown", "weakened")
     path: Path
     item: Any
     shown: Any
+    weakened: tuple[tuple[Path, str], ...]
+
+    def __init__(
+        self, path: Path, item: Any, shown: Any, weakened: tuple[tuple[Path, str], ...] = ()
+    ) -> None:
+        self._assign(path, item, shown, weakened)
 
 
 if TYPE_CHECKING:

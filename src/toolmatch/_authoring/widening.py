@@ -24,15 +24,16 @@ from toolmatch._authoring.loosening import (
     optional_by_definition,
     ruamel_comments,
 )
-from toolmatch._authoring.recording import MOST_ORDERED, held_order, recorded_case
+from toolmatch._authoring.recording import CALL_FIELDS, MOST_ORDERED, held_order, recorded_case
 from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
+from toolmatch._spec.matcher_keys import matcher_from_config
 from toolmatch._spec.writing import plain_data
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from toolmatch._authoring.update_plan import Edit, Path
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from toolmatch._calls.definitions import ToolDefinition
 
     Run = list[list[ToolCall]]
+    Judged = tuple[int, Run, list[Any] | None]  # a run's number, its turns, its results
 
 __all__ = ["Widening", "widening"]
 
@@ -107,20 +109,78 @@ def widening(
 
 
 def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loosening) -> None:
-    if "turns" in case:
-        turns = [((*path, "turns", number), turn) for number, turn in enumerate(case["turns"])]
+    """The case's turns widened with ``runs``; under ``one_of`` (the case's or a turn's),
+    the alternative the check chooses for each run (the first passing, else the closest)
+    is widened with that run."""
+    numbered = list(enumerate(runs, 1))
+    turns = case.get("turns")
+    if "one_of" not in case and not any(
+        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
+    ):
+        _widen_body(plan, path, case, case["name"], [(n, run, None) for n, run in numbered], how)
+        return
+    results = _results(plan, path, case, runs)
+    if results is None:
+        return
+    judged = [(number, run, found) for (number, run), found in zip(numbered, results, strict=True)]
+    if "one_of" not in case:
+        _widen_body(plan, path, case, case["name"], judged, how)
+        return
+    chosen: dict[int, list[Judged]] = {}
+    for item in judged:
+        choices = [c.number for result in item[2] for c in result.alternatives if c.of == "case"]
+        chosen.setdefault(choices[0] if choices else 0, []).append(item)
+    for number, items in sorted(chosen.items()):
+        body = case["one_of"][number]
+        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+
+
+def _results(plan: Widening, path: Path, case: Any, runs: list[Run]) -> list[Any] | None:
+    """Each run's results against the case as the check judges it, or ``None`` (said) when
+    the case cannot be loaded alone (a ``tools:`` file named relative to the spec)."""
+    from toolmatch._spec.errors import ConfigError
+    from toolmatch._spec.loading import load_test_cases
+
+    try:
+        [loaded] = load_test_cases({"test_cases": [case]})
+    except ConfigError as error:
+        problem = error.problems[0]
+        why = f"its alternatives cannot be told apart: {problem.path}: {problem.message}"
+        plan.skip(path, f"{why}; not widened")
+        return None
+    return [loaded.check(run) for run in runs]
+
+
+def _widen_body(
+    plan: Widening, path: Path, body: Any, name: str, runs: list[Judged], how: Loosening
+) -> None:
+    """A case's turns (or one alternative's) widened with ``runs``: each run's number, its
+    turns and, under ``one_of``, its results (which say the alternatives chosen)."""
+    if "turns" in body:
+        turns = [((*path, "turns", number), turn) for number, turn in enumerate(body["turns"])]
     else:
-        turns = [(path, case)]
+        turns = [(path, body)]
     kept = []
-    for number, run in enumerate(runs, 1):
+    for number, run, results in runs:
         if len(run) != len(turns):
             why = f"run {number} has {len(run)} turn(s), the case {len(turns)}; not used"
             plan.skip(path, why)
-            plan.unused.add((case["name"], number))
+            plan.unused.add((name, number))
         else:
-            kept.append(run)
+            kept.append((run, results))
     for number, (turn_path, turn) in enumerate(turns):
-        _widen_turn(plan, turn_path, turn, [run[number] for run in kept], how)
+        alternatives = turn.get("one_of") if isinstance(turn, dict) else None
+        if not isinstance(alternatives, list):
+            _widen_turn(plan, turn_path, turn, [run[number] for run, _ in kept], how)
+            continue
+        chosen: dict[int, list[list[ToolCall]]] = {}
+        for run, results in kept:
+            assert results is not None  # judged: the turn has alternatives
+            choices = [c.number for c in results[number].alternatives if c.of == "turn"]
+            chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
+        for choice, calls in sorted(chosen.items()):
+            where = (*turn_path, "one_of", choice)
+            _widen_turn(plan, where, alternatives[choice], calls, how)
 
 
 def _widen_turn(
@@ -129,41 +189,59 @@ def _widen_turn(
     tools = turn.get("expected_tools")
     if not isinstance(tools, list):
         return
-    seen: dict[str, int] = {}
-    places: list[list[int | None]] = []  # for each expected tool, its call's index in each run
+    selectors = [_selector(tool) for tool in tools]
+    places = _places(tools, selectors, runs)
     widened: set[tuple[str, object]] = set()  # (tool, argument) whose literal is widened
-    for index, tool in enumerate(tools):
-        name = _exact_name(tool)
-        if name is None:
-            places.append([None] * len(runs))
-            continue
-        nth = seen.get(name, 0)
-        seen[name] = nth + 1
-        found = []
-        for calls in runs:
-            matching = [place for place, call in enumerate(calls) if call.name == name]
-            found.append(matching[nth] if nth < len(matching) else None)
-        places.append(found)
+    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
         calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
-        if isinstance(tool.get("args"), dict) and calls:
+        if isinstance(tool, dict) and isinstance(tool.get("args"), dict) and calls:
             where = (*path, "expected_tools", index, "args")
             before = len(plan.edits)
             _widen_args(plan, where, tool, calls, how)
-            widened.update((name, edit.path[-1]) for edit in plan.edits[before:])
+            name = _written_name(tool)
+            widened.update((name, edit.path[-1]) for edit in plan.edits[before:] if name)
+        if isinstance(tool, dict) and calls:
+            _widen_who_and_how(plan, (*path, "expected_tools", index), tool, calls, how)
     new: list[Any] = []
     uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
         uncapped = _uncapped(turn, runs)
-        new = _new_tools(turn, seen, runs, how)
+        new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
     if turn.get("ordered") is True:
         for run in range(len(runs)):
             order = [place for found in places if (place := found[run]) is not None]
             if order != sorted(order):
-                plan.edits.append(Rekey(path, ("ordered",), ()))
+                why = "ordered dropped: a new run calls the tools in another order"
+                weakened = (((*path, "ordered"), why),)
+                plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
                 _keep_held_order(plan, path, tools, places)
                 break
     _widen_order(plan, path, tools, places)
+
+
+def _places(
+    tools: list[Any], selectors: list[Callable[[str], bool] | None], runs: list[list[ToolCall]]
+) -> list[list[int | None]]:
+    """For each expected tool, the index of the call it stands for in each run (``None``:
+    none): the first call not taken that its name selects, as the check selects names (a
+    plain name is a substring, ``{$literal: ...}`` the exact name); exact names take their
+    calls first, so that ``search`` does not take the call ``{$literal: web_search}``
+    stands for."""
+    first = sorted(range(len(tools)), key=lambda index: _written_name(tools[index], True) is None)
+    places: list[list[int | None]] = [[None] * len(runs) for _ in tools]
+    for run, calls in enumerate(runs):
+        taken: set[int] = set()
+        for index in first:
+            selects = selectors[index]
+            if selects is None:
+                continue
+            for place, call in enumerate(calls):
+                if place not in taken and selects(call.name):
+                    taken.add(place)
+                    places[index][run] = place
+                    break
+    return places
 
 
 def _keep_held_order(
@@ -171,9 +249,9 @@ def _keep_held_order(
 ) -> None:
     """An ``ordered`` turn a new run reorders keeps the order that held in the spec's order
     and in every new run, as ``toolmatch record`` writes it (``id`` and ``after``), when
-    its expectations are as record writes them: one call of an exact name each, no order
-    constraints of their own, and at most as many as record orders."""
-    names = [name for tool in tools if (name := _exact_name(tool)) is not None]
+    its expectations are mappings as record writes them: one call of a name each (plain or
+    exact), no order constraints of their own, and at most as many as record orders."""
+    names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if (
         len(names) < len(tools)
         or len(tools) > MOST_ORDERED
@@ -225,10 +303,12 @@ def _widen_order(
         if len(kept) == len(after):
             continue
         where = (*path, "expected_tools", index)
+        dropped = ", ".join(short_repr(name) for name in after if name not in kept)
+        weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
         if kept:
-            plan.edits.append(Replace((*where, "after"), kept))
+            plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
         else:
-            plan.edits.append(Rekey(where, ("after",), ()))
+            plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
 
 
 def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
@@ -268,20 +348,24 @@ def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
 
 
 def _new_tools(
-    turn: Any, expected: dict[str, int], runs: list[list[ToolCall]], how: Loosening
+    turn: Any,
+    expected: list[Callable[[str], bool]],
+    runs: list[list[ToolCall]],
+    how: Loosening,
 ) -> list[Any]:
     """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
-    expects nor ignores, as ``toolmatch record`` ignores the tools only some runs call: with
-    the ``max_count`` every new run that calls one calls it, when they all call it as often
-    (not for a tool the definitions mark read-only)."""
+    expects nor ignores (no name of ``expected``, the expected tools' name selectors, nor
+    of its ``ignore`` selects them), as ``toolmatch record`` ignores the tools only some
+    runs call: with the ``max_count`` every new run that calls one calls it, when they all
+    call it as often (not for a tool the definitions mark read-only)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return []
-    ignored = {_exact_name(item) for item in ignore or ()}
+    known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
     new = [
         name
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
-        if name not in expected and name not in ignored
+        if not any(selects(name) for selects in known)
     ]
     read_only = how.ignored_read_only()
     entries: list[Any] = []
@@ -310,6 +394,15 @@ def _change_ignore(
     very calls the widened value accepts)."""
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
+    added = tuple(_added_line(path, entry) for entry in new)
+    caps = {
+        index: (
+            (*path, "ignore", index, "max_count"),
+            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
+        )
+        for index in uncapped
+        if ignore is not None
+    }
     kept = [
         (index, entry)
         for index, entry in enumerate(ignore or ())
@@ -324,26 +417,34 @@ def _change_ignore(
             for index, entry in kept
         ]
         entries += new
-        added = (("ignore", entries),) if entries else ()
-        plan.edits.append(Rekey(path, ("ignore",), added, "exhaustive"))
+        rewritten = (("ignore", entries),) if entries else ()
+        weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
+        plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
         return
     for index in sorted(uncapped):
-        plan.edits.append(Rekey((*path, "ignore", index), ("max_count",), ()))
+        where = (*path, "ignore", index)
+        plan.edits.append(Rekey(where, ("max_count",), (), weakened=(caps[index],)))
     if new and ignore is None and "ignore" not in turn:
-        plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive"))
+        plan.edits.append(Rekey(path, (), (("ignore", new),), "exhaustive", added))
     elif new and ignore is not None:
-        for entry in new:
+        for entry, line in zip(new, added, strict=True):
             # Written as toolmatch record writes an entry: the name on one line.
             shown = ruamel_comments().CommentedMap(entry)
             shown["name"] = flow(node(entry["name"]))
-            plan.edits.append(Append((*path, "ignore"), entry, shown))
+            plan.edits.append(Append((*path, "ignore"), entry, shown, (line,)))
+
+
+def _added_line(path: Path, entry: Any) -> tuple[Path, str]:
+    """What an ``ignore`` entry added to an exhaustive turn weakens, at the turn's ``ignore``."""
+    why = "a new run calls it, and the exhaustive turn no longer fails a run that does"
+    return (*path, "ignore"), f"calls of {short_repr(_written_name(entry))} ignored: {why}"
 
 
 def _other_lookup(entry: Any) -> tuple[str, object] | None:
     """(tool, argument) of an ``ignore`` entry written as rule ``other-lookup`` writes it."""
     if not isinstance(entry, dict) or set(entry) != {"name", "args"}:
         return None
-    name, args = _exact_name(entry), entry["args"]
+    name, args = _written_name(entry), entry["args"]
     if name is None or not isinstance(args, dict) or len(args) != 1:
         return None
     [(key, value)] = args.items()
@@ -352,14 +453,29 @@ def _other_lookup(entry: Any) -> tuple[str, object] | None:
     return None
 
 
-def _exact_name(tool: Any) -> str | None:
-    """The tool name an expected tool written as ``toolmatch record`` writes it selects."""
-    if not isinstance(tool, dict):
-        return None
-    name = tool.get("name")
+def _written_name(tool: Any, exact: bool = False) -> str | None:
+    """The tool name an expected tool (or an ``ignore`` entry) is written with: a plain
+    name (``search``, or ``name: search``), or the exact one, ``{$literal: search}``;
+    ``None`` for a name matcher. With ``exact``, the exact name only."""
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    if isinstance(name, str):
+        return None if exact else name
     if isinstance(name, dict) and list(name) == ["$literal"] and isinstance(name["$literal"], str):
         literal: str = name["$literal"]
         return literal
+    return None
+
+
+def _selector(tool: Any) -> Callable[[str], bool] | None:
+    """Which called names an expected tool (or an ``ignore`` entry) selects, as the check
+    selects them: a plain name those that hold it, a name matcher those it matches;
+    ``None`` for what names no tool (a group)."""
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    if isinstance(name, str):
+        return lambda called: name in called
+    if isinstance(name, dict):
+        matcher = matcher_from_config(name)  # the spec loaded: a name mapping is a matcher
+        return lambda called: bool(matcher == called)
     return None
 
 
@@ -382,7 +498,7 @@ def _widen_args(
             written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
             comments.append(((), missing))
         else:
-            schema = _schema(how, tool)
+            schema = _schema(how, calls)
             properties = (schema or {}).get("properties")
             properties = properties if isinstance(properties, dict) else {}
             made, comment = loosened(observed, how, properties.get(key), key)
@@ -396,11 +512,38 @@ def _widen_args(
             if comment:
                 comments.append(((), comment))
             comments += _comments_inside(made, ())
-        plan.edits.append(Replace((*path, key), written, tuple(comments)))
+        weakened = (_loosened_line((*path, key), value, written),)
+        plan.edits.append(Replace((*path, key), written, tuple(comments), weakened))
     if tool.get("exact") is True:
         extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
         for key in extra:
             plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:
+    """What widening the literal ``value`` at ``path`` into ``written`` weakens."""
+    return path, f"literal {short_repr(value)} loosened to {short_repr(written)}"
+
+
+def _widen_who_and_how(
+    plan: Widening, path: Path, tool: dict[Any, Any], calls: list[ToolCall], how: Loosening
+) -> None:
+    """An ``agent`` or ``status`` the expected tool at ``path`` writes as a name, that its
+    calls in the new runs disagree with: loosened with the values seen, as ``toolmatch
+    record`` loosens them. A matcher or a list of statuses is kept; a call whose trace does
+    not record the field still fails it, and is reported."""
+    for field in CALL_FIELDS:
+        value = tool.get(field)
+        if not isinstance(value, str):
+            continue
+        observed = [value, *(found for call in calls if (found := getattr(call, field)))]
+        if all_equal(observed):
+            continue
+        made, comment = loosened(observed, how)
+        written = plain_data(made)
+        comments = (((), comment),) if comment else ()
+        weakened = (_loosened_line((*path, field), value, written),)
+        plan.edits.append(Replace((*path, field), written, comments, weakened))
 
 
 def _comments_inside(value: Any, path: Path) -> list[tuple[Path, str]]:
@@ -424,10 +567,11 @@ def _comments_inside(value: Any, path: Path) -> list[tuple[Path, str]]:
     return found
 
 
-def _schema(how: Loosening, tool: Any) -> dict[str, Any] | None:
-    """The JSON schema of the arguments of the tool an expected tool names, if defined."""
-    name = _exact_name(tool)
-    return how.schema(name) if name is not None else None
+def _schema(how: Loosening, calls: list[ToolCall]) -> dict[str, Any] | None:
+    """The JSON schema of the arguments of the tool ``calls`` (an expected tool's, one in
+    each run) call, if defined and they all call one tool."""
+    names = {call.name for call in calls}
+    return how.schema(names.pop()) if len(names) == 1 else None
 
 
 def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:

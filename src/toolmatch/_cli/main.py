@@ -75,18 +75,28 @@ from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings,
 from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
+from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
+from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.junit import JUnit
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
+from toolmatch._runs.baseline import Delta
 from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.judging import RecordJudge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
-from toolmatch._runs.trials import MinPassRate, PassK, parse_min_pass_rate, parse_pass_k
+from toolmatch._runs.trials import (
+    MinPassRate,
+    PassK,
+    parse_confidence,
+    parse_min_pass_rate,
+    parse_pass_k,
+)
 from toolmatch._runs.workers import InterruptsHeld, judged_batches
 from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
@@ -94,9 +104,11 @@ from toolmatch._spec.loading import load_spec_document, load_test_cases_quietly
 from toolmatch._spec.parsing import SpecDocument, read_spec_document
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import IO
 
     from toolmatch._cli.reports.progress import Progress
+    from toolmatch._runs.baseline import Side
     from toolmatch._runs.syntax import PythonTurns
 
 __all__ = ["main"]
@@ -182,6 +194,13 @@ def _min_pass_rate(text: str) -> MinPassRate:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _confidence(text: str) -> float:
+    try:
+        return parse_confidence(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _pass_k(text: str) -> PassK:
     try:
         return parse_pass_k(text)
@@ -228,6 +247,22 @@ def _parser() -> argparse.ArgumentParser:
         metavar="R",
         help="exit status 0 exactly when every case's pass rate (its passing runs over its "
         "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
+    )
+    check.add_argument(
+        "--confidence",
+        type=_confidence,
+        metavar="C",
+        help="with --min-pass-rate R: a case passes when the lower bound of its pass rate's "
+        "Wilson score interval at confidence C (such as 0.95) is at least R",
+    )
+    add_baseline(check)
+    check.add_argument(
+        "--html", metavar="PATH", help="also write the report as one HTML page to PATH"
+    )
+    check.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the report as Markdown to PATH (such as $GITHUB_STEP_SUMMARY)",
     )
     check.add_argument(
         "--pass-k",
@@ -285,6 +320,12 @@ def _parser() -> argparse.ArgumentParser:
         help="allow --update when CI is set in the environment (refused there otherwise)",
     )
     check.add_argument(
+        "--update-allow-rename",
+        action="store_true",
+        help="let --update fix change the tool an expectation names to the one the run "
+        "called (refused otherwise: a rename changes what the check asserts)",
+    )
+    check.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress bar on stderr (shown only when stderr is a terminal and tqdm, "
@@ -317,13 +358,25 @@ def _parser() -> argparse.ArgumentParser:
 def _check(options: CheckOptions) -> int:
     _tolerate_unencodable()
     _refuse_flags(options)
+    before = _baseline(options)
     python = read_syntax(options.traces)
     cases, document = _spec_cases(options)
     stdin = _spooled_stdin(options)
     if options.update is not None:
         cases = _updated_cases(options, python, cases, stdin, document)
     tools = _strictly_checked(options, cases)
-    return _check_traces(options, python, cases, tools, stdin)
+    return _check_traces(options, _Checked(python, cases, tools, before), stdin)
+
+
+class _Checked(Record):
+    """What the steps before the check made for it: the reader of ``--syntax python``, the
+    spec's cases, the tools ``--tools`` defines, the ``--baseline``'s cases."""
+
+    __slots__ = _fields = ("python", "cases", "tools", "before")
+    python: PythonTurns | None
+    cases: list[TestCase]
+    tools: tuple[str, ...] | None
+    before: Mapping[str, Side] | None
 
 
 def _tolerate_unencodable() -> None:
@@ -342,6 +395,13 @@ def _refuse_flags(options: CheckOptions) -> None:
         refused = refusal(options.spec, options.update_in_ci, os.environ)
         if refused is not None:
             raise Stop(fail(refused))
+    if options.update_allow_rename and options.update not in ("fix", "all"):
+        raise Stop(
+            fail(
+                "--update-allow-rename lets --update fix rename a tool: give --update fix or "
+                "--update all with it"
+            )
+        )
     if options.tools is not None and not options.needs_tools:
         raise Stop(
             fail(
@@ -349,6 +409,29 @@ def _refuse_flags(options: CheckOptions) -> None:
                 "give one of them (a spec's tools: checks the calls against their definitions)"
             )
         )
+    if options.confidence is not None and options.min_pass_rate is None:
+        raise Stop(
+            fail(
+                "--confidence is the confidence of --min-pass-rate's bound: give "
+                "--min-pass-rate R too"
+            )
+        )
+    no_baseline = baseline_refusal(options.baseline, options.significance, options.allow_missing)
+    if no_baseline is not None:
+        raise Stop(no_baseline)
+
+
+def _baseline(options: CheckOptions) -> Mapping[str, Side] | None:
+    """The cases of ``--baseline``'s results, or None without it."""
+    if options.baseline is None:
+        return None
+    from toolmatch._runs.baseline import read_baseline
+    from toolmatch._runs.result_rows import ResultsError
+
+    try:
+        return read_baseline(options.baseline)
+    except ResultsError as error:
+        raise Stop(fail(f"--baseline: {error}")) from None
 
 
 def _spec_cases(options: CheckOptions) -> tuple[list[TestCase], SpecDocument | None]:
@@ -416,6 +499,7 @@ def _updated_cases(
         updated = update_spec(
             options.spec,
             options.update,
+            options.update_allow_rename,
             cases,
             traces,
             options.traces,
@@ -448,35 +532,41 @@ def _traces_source(options: CheckOptions, stdin: IO[bytes] | None) -> TracesSour
         raise Stop(fail(str(error))) from None
 
 
-def _check_traces(
-    options: CheckOptions,
-    python: PythonTurns | None,
-    cases: list[TestCase],
-    tools: tuple[str, ...] | None,
-    stdin: IO[bytes] | None,
-) -> int:
+def _check_traces(options: CheckOptions, checked: _Checked, stdin: IO[bytes] | None) -> int:
     """Checks the runs of TRACES and reports them; the exit status."""
     traces = _traces_source(options, stdin)
     for skipped in traces.warnings():
         print(printable(f"warning: {skipped}"), file=sys.stderr)
     with traces:
+        _refuse_outputs_on_inputs(options, traces)
         junit = _junit_report(options, traces)
         try:
-            return _run(options, python, cases, tools, traces, junit)
+            return _run(options, checked, traces, junit)
         finally:
             if junit is not None:
                 junit.discard()
 
 
+def _refuse_outputs_on_inputs(options: CheckOptions, traces: TracesSource) -> None:
+    """A report replaces the file at its path: never the input it reports on."""
+    inputs: list[str | int] = [*traces.files] or [sys.stdin.fileno()]
+    for path in (options.junit_xml, options.html, options.markdown):
+        if not path:
+            continue
+        for what, others in (
+            ("the traces file", inputs),
+            ("the spec", [options.spec]),
+            ("the baseline", [options.baseline] if options.baseline else []),
+        ):
+            if any(same_file(path, other) for other in others):
+                raise Stop(fail(f"cannot write {path}: it is {what}"))
+
+
 def _junit_report(options: CheckOptions, traces: TracesSource) -> JUnit | None:
-    """The JUnit report of ``--junit-xml``, begun; never at the path of an input."""
+    """The JUnit report of ``--junit-xml``, begun."""
     path = options.junit_xml
     if not path:
         return None
-    inputs: list[str | int] = [*traces.files] or [sys.stdin.fileno()]
-    for what, others in (("the traces file", inputs), ("the spec", [options.spec])):
-        if any(same_file(path, other) for other in others):
-            raise Stop(fail(f"cannot write {path}: it is {what}"))
     suite = os.path.splitext(os.path.basename(options.spec))[0]
     try:
         return JUnit(path, suite, traces)
@@ -494,29 +584,81 @@ def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
 
 
 def _run(
-    options: CheckOptions,
-    python: PythonTurns | None,
-    cases: Sequence[TestCase],
-    tools: tuple[str, ...] | None,
-    traces: TracesSource,
-    junit: JUnit | None,
+    options: CheckOptions, checked: _Checked, traces: TracesSource, junit: JUnit | None
 ) -> int:
-    """Checks every record and reports; however the run ends, the JUnit report is written."""
+    """Checks every record and reports; however the run ends, the JUnit report is written,
+    and with ``--html`` or ``--markdown`` the pages once it ends."""
     progress = progress_bar(traces.size or None) if options.progress else None
     output = Output(sys.stdout, progress)
     formats = [OUTPUT_FORMATS[options.format](output, traces)]
     if junit is not None:
         formats.append(junit)
-    names = [case.name for case in cases]
-    report = Report(names, traces, formats, output, options.min_pass_rate, options.pass_k)
-    want_json = any(each.wants_json for each in formats)
-    judge = RecordJudge(cases, want_json, options.traces.envelope(), python, options.coverage)
+    pages = _pages(options)
+    rows = None  # --html, --markdown: the JSON rows, rendered at the end
+    if pages:
+        import tempfile
+
+        rows_file = tempfile.NamedTemporaryFile(  # noqa: SIM115
+            "w", encoding="utf-8", suffix=".jsonl", delete=False
+        )
+        rows = Output(rows_file, None)
+        formats.append(JsonLines(rows, traces))
+    names = [case.name for case in checked.cases]
+    before = checked.before
+    delta = None if before is None else Delta([], options.significance, options.allow_missing)
+    report = Report(
+        names, traces, formats, output, options.min_pass_rate, options.pass_k, delta, before
+    )
+    try:
+        status = _judge_all(options, checked, traces, junit, report, progress, rows)
+        if rows is not None and status in (0, 1):
+            rows.flush()
+            rows.out.close()
+            header = {
+                "command": "toolmatch check "
+                + " ".join(sys.argv[2:] if sys.argv[1:2] == ["check"] else []),
+                "spec": options.spec,
+                "traces": traces.name,
+            }
+            why = write_pages(pages, rows.out.name, header)
+            if why is not None:
+                return fail(why)
+        return status
+    finally:
+        if rows is not None:
+            rows.out.close()
+            os.unlink(rows.out.name)
+
+
+def _pages(options: CheckOptions) -> list[tuple[str, str]]:
+    """``--html`` and ``--markdown``: each format with its path."""
+    return [
+        (kind, path)
+        for kind, path in (("html", options.html), ("markdown", options.markdown))
+        if path
+    ]
+
+
+def _judge_all(
+    options: CheckOptions,
+    checked: _Checked,
+    traces: TracesSource,
+    junit: JUnit | None,
+    report: Report,
+    progress: Progress | None,
+    rows: Output | None,
+) -> int:
+    """Judges every record, telling ``report``; the exit status."""
+    want_json = any(each.wants_json for each in report.formats)
+    cases = checked.cases
+    envelope = options.traces.envelope()
+    judge = RecordJudge(cases, want_json, envelope, checked.python, options.coverage)
     stopped = None  # why the run ended early, for the JUnit report
     try:
-        _report_runs(report, judge, options, traces, progress)
+        _report_runs(report, judge, options, traces, progress, rows)
         report.finish(cases)
         if judge.coverage is not None:
-            report.coverage(*judge.coverage.rows(defined_names(cases, tools)))
+            report.coverage(*judge.coverage.rows(defined_names(cases, checked.tools)))
         status = report.exit_code
     except KeyboardInterrupt:
         try:  # the runs counted as checked are reported, as the "not checked" line says
@@ -549,6 +691,7 @@ def _report_runs(
     options: CheckOptions,
     traces: TracesSource,
     progress: Progress | None,
+    rows: Output | None,
 ) -> None:
     """Judges the records of TRACES a batch at a time (in ``--jobs`` workers), each batch
     reported as it comes."""
@@ -557,6 +700,8 @@ def _report_runs(
         for batch in batches:
             report.add_all(batch)
             report.flush()
+            if rows is not None:
+                rows.flush()
             if progress is not None:
                 progress.update(report.tally.passed + report.tally.failed, traces)
     finally:

@@ -62,7 +62,6 @@ class CheckOptions(Record):
     """``toolmatch check``'s options (docs/cli.md), each as the step that uses it takes it:
     ``progress`` is ``not --no-progress``; the others are named after their flags.
 
-    >>> import argparse
     >>> from toolmatch._cli.main import _parser
     >>> options = CheckOptions.of(_parser().parse_args(["check", "s.yaml", "t.jsonl"]))
     >>> options.spec, options.traces.path, options.format, options.jobs, options.progress
@@ -74,12 +73,19 @@ class CheckOptions(Record):
         "traces",
         "format",
         "junit_xml",
+        "html",
+        "markdown",
         "min_pass_rate",
+        "confidence",
+        "baseline",
+        "significance",
+        "allow_missing",
         "pass_k",
         "jobs",
         "regex_timeout",
         "update",
         "update_in_ci",
+        "update_allow_rename",
         "progress",
         "strict",
         "coverage",
@@ -89,12 +95,20 @@ class CheckOptions(Record):
     traces: TracesOptions
     format: str
     junit_xml: str | None
+    html: str | None
+    markdown: str | None
+    # --min-pass-rate, with --confidence's level in it when both are given
     min_pass_rate: MinPassRate | None
+    confidence: float | None
+    baseline: str | None  # the results file compared with
+    significance: float
+    allow_missing: bool
     pass_k: PassK | None
     jobs: int
     regex_timeout: float | None
     update: str | None  # new, fix or all
     update_in_ci: bool
+    update_allow_rename: bool
     progress: bool
     strict: bool
     coverage: bool
@@ -103,17 +117,27 @@ class CheckOptions(Record):
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> CheckOptions:
         """The options of ``toolmatch check``, as parsed."""
+        gate = namespace.min_pass_rate
+        if gate is not None and namespace.confidence is not None:
+            gate = gate._replace(confidence=namespace.confidence)
         return cls(
             namespace.spec,
             TracesOptions.of(namespace),
             namespace.format,
             namespace.junit_xml,
-            namespace.min_pass_rate,
+            namespace.html,
+            namespace.markdown,
+            gate,
+            namespace.confidence,
+            namespace.baseline,
+            namespace.significance,
+            namespace.allow_missing,
             namespace.pass_k,
             namespace.jobs,
             namespace.regex_timeout,
             namespace.update,
             namespace.update_in_ci,
+            namespace.update_allow_rename,
             not namespace.no_progress,
             namespace.strict,
             namespace.coverage,

@@ -204,20 +204,22 @@ def _widen(
     printed as a diff on stderr, and what could not be widened after it."""
     from toolmatch._authoring.splicing import SpecText, SplicingError
     from toolmatch._authoring.widening import widening
-    from toolmatch._cli.update import _print_diff, _report_not_done
+    from toolmatch._cli.update import _print_diff, _report_not_done, report_weakened
+    from toolmatch._core.limits import read_whole
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
 
     where = options.into
     try:
-        with open(where, "rb") as spec_file:
-            raw = spec_file.read()
+        raw = read_whole(where)
         load_test_cases(where)
     except OSError as error:
         return fail(f"cannot read {where}: {error.strerror or error}")
     except ConfigError as error:
         problem = error.problems[0]
         return fail(f"cannot widen {where}: {problem.path}: {problem.message}; it is unchanged")
+    except ValueError as error:  # too large to read whole
+        return fail(f"cannot widen {where}: {where}: {error}; it is unchanged")
     spec = SpecText(where, raw)
     recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
     plan = widening(
@@ -228,7 +230,7 @@ def _widen(
         read_only=read_only,
     )
     try:
-        text, _, not_placed = spec.edited(plan.edits, plan.where)
+        text, made, not_placed = spec.edited(plan.edits, plan.where)
     except SplicingError as error:
         return fail(f"cannot widen {where}: {error} (a bug in toolmatch); it is unchanged")
     not_done = [*plan.not_done, *not_placed]
@@ -245,6 +247,7 @@ def _widen(
         if refused is not None:
             return fail(f"cannot write {where}: {refused}{unchanged(where)}")
         _print_diff(where, spec.text, text)
+        report_weakened(made, plan.where)
     _report_not_done(not_done)
     return 1 if errors or not_done else 0
 

@@ -13,6 +13,7 @@ from toolmatch._cli.console import fail, write_stdout
 from toolmatch._cli.lint_command import add_lint
 from toolmatch._cli.output_files import unchanged, write_file
 from toolmatch._cli.record_command import add_record
+from toolmatch._cli.report_command import add_report
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ __all__ = ["add_commands", "run_command"]
 
 
 def add_commands(commands: Any) -> None:
-    """Add ``import``, ``schema``, ``record`` and ``lint`` to ``toolmatch``'s subparsers."""
+    """Add ``import``, ``schema``, ``record``, ``lint``, ``report`` to the subparsers."""
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of spec files (for editors and validators)",
@@ -61,10 +62,11 @@ def add_commands(commands: Any) -> None:
     tau2.set_defaults(run=_import_tau2)
     add_record(commands)
     add_lint(commands)
+    add_report(commands)
 
 
 def run_command(options: argparse.Namespace) -> int:
-    """Run ``import``, ``schema``, ``record`` or ``lint``; the exit status."""
+    """Run ``import``, ``schema``, ``record``, ``lint`` or ``report``; the exit status."""
     status: int = options.run(options)
     return status
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import IO, Any
 
+    from toolmatch._authoring.update_plan import Edit
     from toolmatch._cli.options import TracesOptions
     from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["in_ci", "refusal", "spooled", "update_spec"]
+__all__ = ["in_ci", "refusal", "report_weakened", "spooled", "update_spec"]
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -94,6 +95,7 @@ def spooled(file: IO[bytes]) -> IO[bytes]:
 def update_spec(
     where: str,
     how: str,
+    allow_rename: bool,
     cases: Sequence[TestCase],
     traces: TracesSource,
     traces_options: TracesOptions,
@@ -101,8 +103,9 @@ def update_spec(
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: SpecDocument | None = None,
 ) -> int | list[TestCase]:
-    """Updates the spec at ``where`` (``--update how``: new, fix or all) from the runs of
-    ``traces``, read as ``traces_options`` and ``python`` say.
+    """Updates the spec at ``where`` (``--update how``: new, fix or all; ``allow_rename``:
+    ``--update-allow-rename``) from the runs of ``traces``, read as ``traces_options`` and
+    ``python`` say.
 
     ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
     that still holds its bytes under the lock is not read again, and the changes are
@@ -126,7 +129,7 @@ def update_spec(
     except OSError as error:
         return fail(f"cannot update the spec {where}: {error.strerror or error}")
     try:
-        return _update_locked(where, how, runs, load, (loaded, cases))
+        return _update_locked(where, how, allow_rename, runs, load, (loaded, cases))
     finally:
         lock.close()
 
@@ -134,6 +137,7 @@ def update_spec(
 def _update_locked(
     where: str,
     how: str,
+    allow_rename: bool,
     runs: Runs,
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: tuple[SpecDocument | None, Sequence[TestCase]],
@@ -147,11 +151,11 @@ def _update_locked(
     runs.for_cases(case.name for case in cases)
     spec = SpecText.of(document)
     try:
-        planner = plan(how, spec.data, cases, runs)
+        planner = plan(how, spec.data, cases, runs, allow_rename)
     except ImportError as error:  # ruamel.yaml, from the cli extra
         return fail(str(error))
     try:
-        text, _, not_placed = spec.edited(planner.edits, planner.where)
+        text, made, not_placed = spec.edited(planner.edits, planner.where)
     except SplicingError as error:
         return fail(f"cannot update the spec {where}: {error} (a bug in toolmatch); unchanged")
     not_done = [*planner.not_done, *not_placed]
@@ -163,6 +167,7 @@ def _update_locked(
     if isinstance(updated, str):
         return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
     _print_diff(where, spec.text, text)
+    report_weakened(made, planner.where)
     _report_not_done([*not_done, *planner.problems_left(updated, runs)])
     return updated
 
@@ -290,6 +295,14 @@ def _print_diff(where: str, before: str, after: str) -> None:
 
     for line in unified_diff(_lines(before), _lines(after), where):
         print(printable(line.rstrip("\r\n")), file=sys.stderr)
+
+
+def report_weakened(made: Iterable[Edit], where: Callable[[Path], str]) -> None:
+    """One line on stderr for each assertion the edits ``made`` widen or remove, its place
+    named by ``where``: a fix that weakens a check is never silent."""
+    for edit in made:
+        for path, what in edit.weakened:
+            print(printable(f"toolmatch: weakened: {where(path)}: {what}"), file=sys.stderr)
 
 
 def _report_not_done(not_done: Iterable[NotDone]) -> None:

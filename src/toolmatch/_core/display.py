@@ -9,9 +9,10 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["TextDisplay", "html_table", "verdict_html"]
+__all__ = ["TextDisplay", "html_block", "html_table", "verdict_html"]
 
-_STYLE = "border-collapse:collapse;font-family:monospace;font-size:12px;text-align:left"
+_TEXT = "font-family:monospace;font-size:12px;text-align:left"
+_STYLE = f"border-collapse:collapse;{_TEXT}"
 _CELL = "border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left"
 
 
@@ -49,7 +50,8 @@ def html_table(
     *,
     trusted_columns: frozenset[int] = frozenset(),
 ) -> str:
-    """A compact table; every cell is escaped except the columns named in ``trusted_columns``.
+    """A compact table; every cell is escaped except the columns named in ``trusted_columns``;
+    ``caption`` (HTML, escaped already) is a block above it, as wide as its text.
 
     >>> table = html_table(["path", "reason"], [["a", "<missing>"]])
     >>> "<td" in table and "&lt;missing&gt;" in table and "<missing>" not in table
@@ -65,5 +67,17 @@ def html_table(
         + "</tr>"
         for row in rows
     )
-    title = f"<caption style='text-align:left'>{caption}</caption>" if caption else ""
-    return f'<table style="{_STYLE}">{title}<tr>{head}</tr>{body}</table>'
+    # Above the table, not its <caption>: a caption wraps at the table's width, however
+    # narrow its columns are.
+    title = html_block(caption) if caption else ""
+    return f'{title}<table style="{_STYLE}"><tr>{head}</tr>{body}</table>'
+
+
+def html_block(html: str) -> str:
+    """Lines of HTML (escaped already) as a block in the tables' type, as wide as the text
+    needs: a table's caption, or what has no rows to show.
+
+    >>> html_block("no mismatch<br>none")
+    '<div style="font-family:monospace;font-size:12px;text-align:left">no mismatch<br>none</div>'
+    """
+    return f'<div style="{_TEXT}">{html}</div>'

@@ -5,7 +5,7 @@ within the configuration limits: what the importers and the function docs read.
 from __future__ import annotations
 
 from toolmatch._core.describe import join_path, short_repr, type_name
-from toolmatch._core.limits import NESTED_TOO_DEEPLY, unbounded
+from toolmatch._core.limits import NESTED_TOO_DEEPLY, read_whole, unbounded
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,8 +33,10 @@ def read_json_entries(
     import json
 
     where = os.fspath(source)
-    with open(where, "rb") as file:
-        data = file.read()
+    try:
+        data = read_whole(where)
+    except ValueError as error:  # too large to read whole
+        raise ValueError(f"{where}: {error}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

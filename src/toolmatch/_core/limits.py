@@ -1,5 +1,6 @@
 """How deep and how repeated a configuration value may be, measured without recursion:
-spec files, importers' entries and recorded arguments share the limits.
+spec files, importers' entries and recorded arguments share the limits; and how large a
+configuration file may be, read whole.
 """
 
 from __future__ import annotations
@@ -10,7 +11,16 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-__all__ = ["MAX_DEPTH", "MAX_NESTING", "MAX_REPEATED", "NESTED_TOO_DEEPLY", "unbounded"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NESTING",
+    "MAX_REPEATED",
+    "NESTED_TOO_DEEPLY",
+    "TOO_LARGE",
+    "read_whole",
+    "unbounded",
+]
 
 
 # How deeply matchers (and the plain values they are built from) may nest: deeper trees
@@ -24,6 +34,31 @@ matcher may have, so the loader refuses at its place what a constructor would re
 MAX_REPEATED = 100_000
 """How many values a configuration may repeat, in all, by using one mapping or list again
 (a YAML alias does)."""
+
+
+MAX_FILE_BYTES = 64 << 20
+"""How many bytes a configuration file (a spec, tool definitions, function docs, a
+benchmark's entries) may hold: it is read whole, so one that never ends (``/dev/zero``, a
+pipe left open) must stop somewhere."""
+
+TOO_LARGE = (
+    f"larger than {MAX_FILE_BYTES >> 20} MiB: toolmatch reads such a file whole, and takes "
+    f"{MAX_FILE_BYTES >> 20} MiB at most"
+)
+
+
+def read_whole(where: str) -> bytes:
+    """The bytes of the file ``where``, read no further than ``MAX_FILE_BYTES``:
+    ``ValueError`` (:data:`TOO_LARGE`) for a larger one; ``OSError`` is the caller's.
+
+    >>> len(read_whole(__file__)) > 0
+    True
+    """
+    with open(where, "rb") as file:
+        raw = file.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(TOO_LARGE)
+    return raw
 
 
 NESTED_TOO_DEEPLY = (

@@ -361,6 +361,13 @@ class Regex(Matcher, _trusted=True):
         # Every value: a regex matches the str() of a non-string.
         return _matches_every_string(self.pattern, self.flags)
 
+    def _accepts_every_line(self) -> bool:
+        """Whether every value without a line break matches, though not every value: the
+        ``.*`` that looks like "anything" and refuses only a line break."""
+        return not self._accepts_everything() and _matches_every_string(
+            self.pattern, self.flags, any_dot=True
+        )
+
     def _reason(self, actual: object) -> str | None:
         """Why ``actual`` does not match, from one match; ``None`` when it does."""
         try:
@@ -403,18 +410,22 @@ class Regex(Matcher, _trusted=True):
         return shown if raw is None else f"Regex({raw}{shown[6 + len(plain) :]}"
 
 
-def _matches_every_string(pattern: str, flags: int) -> bool:
-    r"""Whether the full match of ``pattern`` succeeds on every string, read off its parse.
+def _matches_every_string(pattern: str, flags: int, *, any_dot: bool = False) -> bool:
+    r"""Whether the full match of ``pattern`` succeeds on every string, read off its parse;
+    ``any_dot``: on every string without a line break (a ``.`` taken as any character,
+    with or without ``(?s)``).
 
     Only the shapes that certainly do are recognised: a repeat of any character from zero
     times without bound (``(?s).*``, ``[\s\S]*``, ``[\w\W]*?``), in groups and between
     ``^`` / ``\A`` and ``$`` / ``\Z``. Anything else answers ``False``, so ``.*``, which
-    refuses a line break without ``(?s)``, does too.
+    refuses a line break without ``(?s)``, does too, unless ``any_dot``.
 
     >>> _matches_every_string("(?s).*", 0), _matches_every_string(r"^[\s\S]*$", 0)
     (True, True)
     >>> _matches_every_string(".*", 0), _matches_every_string(".+", 16)
     (False, False)
+    >>> _matches_every_string(".*", 0, any_dot=True)
+    True
     """
     if sys.version_info >= (3, 11):
         from re import _constants as constants
@@ -426,11 +437,11 @@ def _matches_every_string(pattern: str, flags: int) -> bool:
         parsed = parser.parse(pattern, flags)
     except Exception:  # Regex compiled it already; a parse that differs proves nothing
         return False
-    dotall = bool(parsed.state.flags & constants.SRE_FLAG_DOTALL)
-    return _every_string(list(parsed.data), dotall, constants)
+    dotall = any_dot or bool(parsed.state.flags & constants.SRE_FLAG_DOTALL)
+    return _every_string(list(parsed.data), dotall, constants, any_dot)
 
 
-def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
+def _every_string(items: list[Any], dotall: bool, constants: Any, any_dot: bool) -> bool:
     at, begin, end = constants.AT, constants.AT_BEGINNING, constants.AT_END
     # In a full match, a start anchor first and an end anchor last always hold.
     while items and items[0][0] is at and items[0][1] in (begin, constants.AT_BEGINNING_STRING):
@@ -443,8 +454,8 @@ def _every_string(items: list[Any], dotall: bool, constants: Any) -> bool:
     if op is constants.SUBPATTERN:
         _, added, removed, inner = value
         flag = constants.SRE_FLAG_DOTALL
-        inside = (dotall or bool(added & flag)) and not removed & flag
-        return _every_string(list(inner.data), inside, constants)
+        inside = any_dot or ((dotall or bool(added & flag)) and not removed & flag)
+        return _every_string(list(inner.data), inside, constants, any_dot)
     repeats = (
         constants.MAX_REPEAT,
         constants.MIN_REPEAT,

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import gemini
+from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, wrong_shape
 
 if TYPE_CHECKING:
@@ -65,9 +66,11 @@ def _read_event(
     yielded may both be given), its calls made by its ``author``. A ``partial`` event is a
     piece of a streamed answer that the final event after it holds whole: no call."""
     content = data.get("content")
-    if partial is True or content is None or not reading.first_sight(event_id, True):
+    if partial is True or content is None:
         return
+    start = reading.position()
     reading.read_by(author, content, f"{where}.content", _read_content)
+    reading.sighted(message_key(event_id), start)
 
 
 def _read_content(content: object, where: str, reading: Reading) -> None:

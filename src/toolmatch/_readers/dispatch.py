@@ -27,26 +27,34 @@ a row whose handler is ``no_call``, listed in its provider's ``CALL_FREE_...`` a
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Iterator, Mapping
-from types import CoroutineType, FunctionType, GeneratorType
+from types import AsyncGeneratorType, CoroutineType, FunctionType, GeneratorType
 
 from toolmatch._calls.call import ToolCall, matcher_fields
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import (
     adk,
+    agentdojo,
     anthropic,
     atif,
     bedrock,
+    claude_agent,
+    deepeval,
     gemini,
+    inspect_ai,
     langchain,
+    langfuse,
     langgraph,
     llama_index,
     mcp,
     messages,
+    mlflow,
     mocks,
     openai,
     openai_agents,
+    openinference,
     otel,
     pydantic_ai,
     smolagents,
@@ -69,6 +77,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     Handler: TypeAlias = Callable[[Any, str, Reading], None]
+    SpanHandler: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any], str, Reading], None]
 
 __all__ = [
     "BY_CLASS",
@@ -77,6 +86,7 @@ __all__ = [
     "OBJECTS",
     "ROLES",
     "SHAPES",
+    "SPANS",
     "TYPES",
     "TYPE_PREFIXES",
     "dispatch",
@@ -108,6 +118,17 @@ def read_custom_type(data: Mapping[str, Any], where: str, reading: Reading) -> N
         openai.read_custom_entry(data, where, reading)
 
 
+def read_span(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A span: read by the reader of the convention its attributes name (``SPANS``), else
+    as an OpenTelemetry GenAI span."""
+    attributes = otel.span_attributes(data, where)
+    for key, handler in SPANS.items():
+        if key in attributes:
+            handler(data, attributes, where, reading)
+            return
+    otel.read_span(data, attributes, where, reading)
+
+
 def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     """A ``ToolCall``: itself, unless a matcher stands for one of its fields."""
     held = matcher_fields(call)
@@ -119,6 +140,40 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     reading.add(call)
 
 
+def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A call entry with a ``function``: OpenAI's (``function`` an object of name and
+    arguments), or one whose ``function`` is the tool's name: AgentDojo's ``FunctionCall``
+    (``args``), inspect_ai's ``ToolCall`` (``arguments``) or its ``ToolEvent``."""
+    if type(data.get("function")) is not str:
+        openai.read_function_entry(data, where, reading)
+    elif "args" in data:
+        agentdojo.read_agentdojo_call(data, where, reading)
+    elif "event" in data:
+        inspect_ai.read_inspect_event(data, where, reading)
+    else:
+        inspect_ai.read_inspect_call(data, where, reading)
+
+
+def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``role: "tool"`` message: AgentDojo's (it names the ``tool_call`` it answers),
+    inspect_ai's ``ChatMessageTool`` (a ``function`` and an ``error``), or any other
+    provider's chat message."""
+    if "tool_call" in data:
+        agentdojo.read_agentdojo_tool_message(data, where, reading)
+    elif "error" in data and "function" in data:
+        inspect_ai.read_inspect_tool_message(data, where, reading)
+    else:
+        messages.read_message(data, where, reading)
+
+
+def read_parts(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message of ``parts``: a Gemini content or candidate, an OTel message, or a
+    pydantic-ai message, whose request may mark where its run paused."""
+    messages.read_message(data, where, reading)
+    if data.get("kind") == "request":
+        pydantic_ai.read_paused_request(data, where, reading)
+
+
 # --- 1. by type and class ------------------------------------------------------------------
 
 BY_TYPE: dict[type, Handler] = {list: read_sequence, tuple: read_tuple, ToolCall: read_tool_call}
@@ -128,7 +183,7 @@ BY_CLASS: dict[tuple[str, str], Handler] = {}
 
 TYPES: dict[str, Handler] = {
     # OpenAI Chat Completions
-    "function": openai.read_function_entry,
+    "function": read_function_entry,
     "custom": openai.read_custom_entry,
     # OpenAI Responses
     "function_call": openai.read_responses_call,
@@ -150,8 +205,15 @@ TYPES: dict[str, Handler] = {
     "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
+    # deepeval's ToolCall in JSON (in Python its type is an Enum: told by its keys)
+    "FUNCTION": deepeval.read_deepeval_call,
+    "MCP": deepeval.read_deepeval_call,
     # OpenTelemetry GenAI message parts
     "tool_call_response": otel.read_tool_call_response,
+    "server_tool_call": otel.read_server_tool_call,
+    "server_tool_call_response": otel.read_server_tool_call_response,
+    # Langfuse observations, by their type
+    **dict.fromkeys(langfuse.OBSERVATION_TYPES, langfuse.read_observation),
     # Vercel AI SDK
     "tool-call": vercel.read_tool_part,
     "dynamic-tool": vercel.read_tool_part,
@@ -160,6 +222,12 @@ TYPES: dict[str, Handler] = {
     "tool-approval-response": vercel.read_approval_response,
     # Streams: chunks and events whose calls arrive in pieces (LangChain's AIMessageChunk too)
     **streams.TYPE_ROWS,
+}
+# Spans, by the attribute that names their convention (any other span: OpenTelemetry GenAI).
+SPANS: dict[str, SpanHandler] = {
+    openinference.KIND: openinference.read_span,
+    "openinference": openinference.read_span,  # its attributes written nested
+    mlflow.KIND: mlflow.read_span,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (
@@ -178,19 +246,25 @@ OBJECTS: dict[str, Handler] = {
     **streams.OBJECT_ROWS,  # Chat Completions chunks
 }
 ROLES: dict[str, Handler] = dict.fromkeys(messages.ROLES, messages.read_message)
+ROLES["tool"] = read_tool_message
 KEYS: list[tuple[str, Handler]] = [
     ("jsonrpc", mcp.read_json_rpc),
     ("method", mcp.read_json_rpc),
     ("part_kind", pydantic_ai.read_part),
+    # deepeval: a test case (before 'name', which it has too) and its calls (before 'output')
+    ("tools_called", deepeval.read_deepeval_test_case),
+    ("toolsCalled", deepeval.read_deepeval_test_case),
+    ("input_parameters", deepeval.read_deepeval_call),
+    ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
-    ("attributes", otel.read_span),
+    ("attributes", read_span),
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),
     ("function_call", gemini.read_function_call_part),
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
-    ("function", openai.read_function_entry),  # Ollama's entries have no type
+    ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
     ("choices", openai.read_completion),
     ("candidates", gemini.read_response),
     ("tool_calls", messages.read_message),
@@ -198,7 +272,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("message", messages.read_wrapped),
     ("output", messages.read_output),
     ("content", messages.read_message),
-    ("parts", messages.read_message),
+    ("parts", read_parts),
     ("name", messages.read_plain_call),
     # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
     ("usage_metadata", gemini.read_response),
@@ -240,6 +314,7 @@ BY_CLASS.update(
         ("pydantic_ai", "StreamedRunResult"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "StreamedRunResultSync"): pydantic_ai.read_all_messages,
         ("pydantic_ai", "AgentRun"): pydantic_ai.read_all_messages,
+        ("pydantic_ai", "DeferredToolRequests"): pydantic_ai.read_deferred_requests,
         ("pydantic_ai", "AbstractAgent"): not_a_run(
             "pass what agent.run_sync(...) returns, or its all_messages()"
         ),
@@ -250,9 +325,10 @@ BY_CLASS.update(
         ("llama_index", "AgentOutput"): llama_index.read_llama_agent_output,
         ("llama_index", "ToolCall"): llama_index.read_llama_selection,
         ("llama_index", "ToolCallResult"): llama_index.read_llama_tool_result_event,
-        # the model's input, and its partial calls (the AgentOutput after it has them whole)
-        ("llama_index", "AgentInput"): no_call,
-        ("llama_index", "AgentStream"): no_call,
+        # the model's input, and its partial calls (the AgentOutput after it has them
+        # whole): no call, but their agent makes the tool events after them
+        ("llama_index", "AgentInput"): llama_index.read_llama_agent_event,
+        ("llama_index", "AgentStream"): llama_index.read_llama_agent_event,
         ("workflows", "StopEvent"): llama_index.read_workflow_stop,
         ("workflows", "WorkflowHandler"): not_a_run(
             "pass what awaiting it returns, or the events of its stream_events()"
@@ -292,6 +368,31 @@ BY_CLASS.update(
             "pass what awaiting agent.run(...) returns, or the events of its handler's "
             "stream_events()"
         ),
+        # an OpenTelemetry SDK span: its JSON, with its own and its parent's ids
+        ("opentelemetry", "ReadableSpan"): otel.read_span_object,
+        # the Claude Agent SDK's messages and content blocks (dataclasses)
+        ("claude_agent_sdk", "AssistantMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "UserMessage"): claude_agent.read_claude_message,
+        ("claude_agent_sdk", "ToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ServerToolUseBlock"): claude_agent.read_claude_tool_use,
+        ("claude_agent_sdk", "ToolResultBlock"): claude_agent.read_claude_tool_result,
+        ("claude_agent_sdk", "ServerToolResultBlock"): claude_agent.read_claude_server_result,
+        ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
+        ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
+        **dict.fromkeys(
+            (("claude_agent_sdk", kind) for kind in claude_agent.CALL_FREE_CLASSES),
+            no_call,
+        ),
+        # inspect_ai: what a scorer holds (the task state, the transcript) and an eval log's
+        # samples
+        ("inspect_ai", "TaskState"): inspect_ai.read_inspect_task_state,
+        ("inspect_ai", "Transcript"): inspect_ai.read_inspect_transcript,
+        ("inspect_ai", "EvalSample"): inspect_ai.read_inspect_sample_object,
+        ("inspect_ai", "BaseEvent"): inspect_ai.read_inspect_event_object,
+        ("inspect_ai", "EvalLog"): refuse(
+            "it holds many samples, each a run: pass one of its samples (log.samples[i])"
+        ),
+        ("deepeval", "LLMTestCase"): deepeval.read_deepeval_test_case_object,
         ("unittest", "NonCallableMock"): mocks.read_mock,
         ("unittest", "_CallList"): mocks.read_mock_call_list,
         ("unittest", "_Call"): mocks.read_mock_call,
@@ -306,6 +407,10 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("step_id", atif.read_atif_step),
     ("function_name", atif.read_atif_tool_call),
     ("source_call_id", atif.read_atif_result),
+    # an AgentDojo run file and an inspect_ai sample hold 'messages' too
+    ("user_task_id", agentdojo.read_agentdojo_run),
+    ("epoch", inspect_ai.read_inspect_sample),
+    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),
@@ -320,6 +425,8 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_update, langgraph.read_langgraph_update),
     (langgraph.is_langgraph_checkpoint, langgraph.read_langgraph_checkpoint),
+    (mlflow.is_trace, mlflow.read_trace),
+    (langfuse.is_page, langfuse.read_page),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------
@@ -473,10 +580,14 @@ def read_object(obj: object, where: str, reading: Reading) -> None:
         raise cannot_read(obj, where)
     if isinstance(obj, (bytes, bytearray)):  # to_calls parses bytes it is given, not inner ones
         raise cannot_read(obj, where, "decode it first: json.loads(data)")
+    is_iterator = isinstance(obj, Iterator)
+    if is_iterator or hasattr(obj, "__aiter__"):
+        # read before: what is left would read as less than the run, or as nothing, and
+        # pass every `never` check
+        consumed = _consumed(obj)
+        if consumed is not None:
+            raise cannot_read(obj, where, consumed + _final_hint(obj))
     if isinstance(obj, Iterator):  # a generator, an SDK's stream: consumed once, in order
-        if isinstance(obj, GeneratorType) and obj.gi_frame is None:
-            # finished: an empty reading would pass every `never` check
-            raise cannot_read(obj, where, _EXHAUSTED)
         reading.read_each(obj, where)
         return
     if hasattr(obj, "__aiter__"):  # an async stream: to_calls cannot await it
@@ -503,6 +614,41 @@ _EXHAUSTED = (
     "it is exhausted: its items were read before; keep them in a list (items = list(stream)) "
     "and pass that"
 )
+_READ_IN_PART = (
+    "it was read in part before: the items read are no longer in it; keep them all in a list "
+    "(items = list(stream)) and pass that"
+)
+
+
+def _consumed(stream: object) -> str | None:
+    """Why ``stream`` cannot be read whole, if it cannot: a generator, or an SDK's stream
+    object (OpenAI's and Anthropic's keep the generator they read from as ``_iterator``),
+    that was read to its end or in part."""
+    iterator = stream
+    if not isinstance(stream, (GeneratorType, AsyncGeneratorType)):
+        # vars(), not getattr: Anthropic makes its generator on first use, as a property
+        iterator = getattr(stream, "__dict__", {}).get("_iterator")
+    if isinstance(iterator, GeneratorType):
+        state = inspect.getgeneratorstate(iterator)
+        if state == inspect.GEN_CLOSED:
+            return _EXHAUSTED
+        if state == inspect.GEN_SUSPENDED:
+            return _READ_IN_PART
+    elif isinstance(iterator, AsyncGeneratorType) and iterator.ag_frame is None:
+        return _EXHAUSTED
+    return None
+
+
+# The SDK streams' own accessors of what they assembled: (method, what it returns).
+_FINAL_ACCESSORS = ("get_final_completion", "get_final_message", "get_final_response")
+
+
+def _final_hint(stream: object) -> str:
+    """One line naming the final object a helper stream (``.stream()``) assembled."""
+    for name in _FINAL_ACCESSORS:
+        if callable(getattr(stream, name, None)):
+            return f", or pass stream.{name}()"
+    return ""
 
 
 def _await_hint(awaitable: object) -> str:

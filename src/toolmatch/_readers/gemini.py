@@ -14,6 +14,7 @@ from toolmatch._readers.reading import (
     Reading,
     as_data,
     cannot_read,
+    list_at,
     read_one_option,
     wrong_shape,
 )
@@ -54,8 +55,18 @@ CALL_FREE_KEYS = (
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A response: its one candidate (several are alternative answers, not one turn)."""
+    """A response: the calls automatic function calling ran (its
+    ``automatic_function_calling_history``: the contents sent, the calls and their
+    responses), then its one candidate (several are alternative answers, not one turn)."""
+    for key in _HISTORY_KEYS:
+        history = list_at(data, key, where)
+        if history:
+            reading.read_each(history, f"{where}.{key}")
+            break
     read_one_option(data, "candidates", "response", where, reading)
+
+
+_HISTORY_KEYS = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
 
 
 def read_response_object(obj: object, where: str, reading: Reading) -> None:
@@ -126,7 +137,11 @@ def read_function_response_part(
             failed = True
         elif "output" in inner:
             failed = False
-    reading.result(value.get("id"), response, failed)
+    call_id = value.get("id")
+    if call_id is None:  # the Gemini API gives no ids: by its tool's name, in order
+        reading.result_by_name(value.get("name"), response, failed)
+    else:
+        reading.result(call_id, response, failed)
 
 
 def _set_key(data: Mapping[str, Any], json_key: str, python_key: str) -> tuple[str, object]:

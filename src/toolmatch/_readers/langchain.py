@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read
 
 if TYPE_CHECKING:
@@ -34,15 +35,18 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         if isinstance(inner, Mapping):
             reading.read(inner, f"{where}.data")
             return
-    # An AI message counts once per id (a state's snapshots repeat it). Only AI messages:
-    # others hold no call, and a RemoveMessage's id is the removed message's.
+    # An AI message counts once per identity, its id and its calls (a state's snapshots
+    # repeat it). Only AI messages: others hold no call, and a RemoveMessage's id is the
+    # removed message's.
     if data.get("type") == "ai":
-        if not reading.first_sight(data.get("id"), True):
-            return
+        start = reading.position()
         name = data.get("name")
         if name is not None:  # the agent that wrote it (create_agent(name=...))
             reading.read_by(name, data, where, _read_calls)
-            return
+        else:
+            _read_calls(data, where, reading)
+        reading.sighted(message_key(data.get("id")), start)
+        return
     _read_calls(data, where, reading)
 
 
@@ -80,10 +84,11 @@ def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> 
         if isinstance(inner, Mapping):
             reading.read(inner, f"{where}.data")
             return
-    if not reading.first_sight(data.get("id"), True):
-        return  # a repeat of an answer already read: it would go to a reused call id
     status = data.get("status", "success")
-    reading.result(data.get("tool_call_id"), data.get("content"), status == "error")
+    call_id, content = data.get("tool_call_id"), data.get("content")
+    if reading.first_answer(message_key(data.get("id")), (call_id, content, status)):
+        # a repeat of an answer already read would go to a reused call id: read once
+        reading.result(call_id, content, status == "error")
 
 
 def read_serialized(data: Mapping[str, Any], where: str, reading: Reading) -> None:

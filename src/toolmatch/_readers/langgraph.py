@@ -3,8 +3,10 @@ whose ``messages`` (LangChain messages) are handed back to ``reading.read``. See
 docs/formats.md, "LangGraph".
 
 Stream modes repeat messages (``values`` yields the whole state at each step, ``messages``
-what the updates hold): a message counts once per id (``Reading.first_sight``), and a state
-that starts with the previous state's messages is read from where that one ended.
+what the updates hold): a message counts once per identity (``Reading.sighted``), and a
+state that starts with the previous state's messages is read from where that one ended.
+LangGraph's ``add_messages`` replaces a message by id: the messages read here are marked so
+(``Reading.replacing``), and the version of a message the run executed is the one read.
 """
 
 from __future__ import annotations
@@ -61,6 +63,21 @@ class _Run:
             )
 
 
+def _messages(read: Callable[[Any, str, Reading], None]) -> Callable[[Any, str, Reading], None]:
+    """``read``, with the messages it reads replaced by id, as ``add_messages`` does."""
+
+    def replacing(data: Any, where: str, reading: Reading) -> None:
+        outer, reading.replacing = reading.replacing, True
+        try:
+            read(data, where, reading)
+        finally:
+            reading.replacing = outer
+
+    replacing.__doc__ = read.__doc__
+    return replacing
+
+
+@_messages
 def read_message_state(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A state with ``messages``: a list of them, or one message. A state that starts with
     the previous state's messages (``stream_mode="values"``, checkpoints) is read from where
@@ -107,6 +124,7 @@ def _repeated(
     return len(last)
 
 
+@_messages
 def _read_update(update: object, where: str, reading: Reading) -> None:
     """A node's update: the messages it added (``None``: it returned nothing)."""
     if update is None:
@@ -203,7 +221,7 @@ def read_langgraph_pair(items: tuple[Any, ...], where: str, reading: Reading) ->
     elif len(items) == 2 and isinstance(items[1], Mapping) and "langgraph_node" in items[1]:
         # A stream_mode="messages" chunk: the message, and metadata naming its node.
         reading.state(_Run).other = True
-        reading.read_by(items[1]["langgraph_node"], items[0], f"{where}[0]")
+        _read_message_chunk(items, where, reading)
         return True
     else:
         return False
@@ -218,6 +236,12 @@ def read_langgraph_pair(items: tuple[Any, ...], where: str, reading: Reading) ->
         )
     _read_mode(mode, chunk, where, place, reading)
     return True
+
+
+@_messages
+def _read_message_chunk(items: tuple[Any, ...], where: str, reading: Reading) -> None:
+    """A ``messages`` chunk ``(message, metadata)``: the message, made by its node."""
+    reading.read_by(items[1]["langgraph_node"], items[0], f"{where}[0]")
 
 
 def _is_namespace(value: tuple[Any, ...]) -> bool:

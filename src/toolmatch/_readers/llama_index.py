@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from toolmatch._readers.reading import Reading
 
 __all__ = [
+    "read_llama_agent_event",
     "read_llama_agent_output",
     "read_llama_block",
     "read_llama_message",
@@ -118,21 +119,49 @@ def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
 
 
 class _LlamaAgentRun:
-    """The call ids one reading has seen in llama-index agent workflow events: the model's
-    call comes in its ``AgentOutput``, again as the ``ToolCall`` event that runs it and in
-    the ``ToolCallResult`` that answers it; each counts once."""
+    """What one reading has seen of llama-index agent workflow events: the call ids (the
+    model's call comes in its ``AgentOutput``, again as the ``ToolCall`` event that runs it
+    and in the ``ToolCallResult`` that answers it; each counts once), and the agent of the
+    last agent event (``AgentInput``, ``AgentStream``, ``AgentOutput``), which makes the
+    tool events after it."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("agent", "seen")
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
+        self.agent: str | None = None
+
+
+# The tool an AgentWorkflow gives its agents to hand the run to another agent.
+_HANDOFF = "handoff"
+
+
+def read_llama_agent_event(obj: Any, where: str, reading: Reading) -> None:
+    """An ``AgentInput`` (the history sent to the model) or ``AgentStream`` (partial
+    calls, which the ``AgentOutput`` after it holds whole): no call; its
+    ``current_agent_name`` makes the tool events after it."""
+    _set_agent(reading, obj.current_agent_name)
 
 
 def read_llama_agent_output(obj: Any, where: str, reading: Reading) -> None:
     """An agent workflow's ``AgentOutput``: after a turn, the calls the model made in it
-    (``ToolSelection``s); the run's last one, which ``await handler`` gives, holds every
-    call of the run with its ``ToolCallResult``."""
-    reading.read_each(obj.tool_calls, f"{where}.tool_calls")
+    (``ToolSelection``s), made by its ``current_agent_name``. The run's last one, which
+    ``await handler`` gives, holds every call of the run with its ``ToolCallResult``, but
+    names only the agent that ran last: after a handoff its calls name no agent."""
+    state = reading.state(_LlamaAgentRun)
+    agent = obj.current_agent_name
+    calls = obj.tool_calls
+    if any(getattr(call, "tool_output", None) is not None for call in calls) and any(
+        call.tool_name == _HANDOFF for call in calls
+    ):
+        agent = None  # the whole run's record, of several agents
+    state.agent = agent if type(agent) is str and agent else None
+    reading.read_each(calls, f"{where}.tool_calls")
+    _set_agent(reading, obj.current_agent_name)
+
+
+def _set_agent(reading: Reading, agent: object) -> None:
+    reading.state(_LlamaAgentRun).agent = agent if type(agent) is str and agent else None
 
 
 def read_workflow_stop(obj: Any, where: str, reading: Reading) -> None:
@@ -142,14 +171,15 @@ def read_workflow_stop(obj: Any, where: str, reading: Reading) -> None:
 
 def read_llama_selection(obj: Any, where: str, reading: Reading) -> None:
     """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, an ``AgentOutput``),
-    or a ``ToolCall`` event: a call about to run."""
+    or a ``ToolCall`` event: a call about to run, made by the agent of the last agent
+    event read."""
     call_id = obj.tool_id
+    state = reading.state(_LlamaAgentRun)
     if call_id is not None:
-        seen = reading.state(_LlamaAgentRun).seen
-        if call_id in seen:
+        if call_id in state.seen:
             return
-        seen.add(call_id)
-    reading.call(obj.tool_name, obj.tool_kwargs, call_id, where)
+        state.seen.add(call_id)
+    reading.call(obj.tool_name, obj.tool_kwargs, call_id, where, agent=state.agent)
 
 
 def read_llama_tool_result_event(obj: Any, where: str, reading: Reading) -> None:

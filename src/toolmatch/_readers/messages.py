@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
 
 if TYPE_CHECKING:
@@ -71,10 +72,12 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 
 def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A typed ``message`` (Anthropic's ``Message``, a Responses message item): read the
-    first time its ``id`` is seen, whole or streamed (docs/formats.md, "Counted once")."""
-    if reading.first_sight(data.get("id"), True):
-        read_message(data, where, reading)
+    """A typed ``message`` (Anthropic's ``Message``, a Responses message item): once per
+    identity, its ``id`` and its calls, whole or streamed (docs/formats.md, "Counted once")."""
+    key = message_key(data.get("id"))
+    start = reading.position()
+    read_message(data, where, reading)
+    reading.sighted(key, start)
 
 
 def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, list_at, read_one_option, wrong_shape
 
 if TYPE_CHECKING:
@@ -98,31 +99,24 @@ def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> 
 
 def read_responses_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``function_call`` item; its ``call_id`` is the id results answer. An
-    item counts once per item ``id`` (``fc_...``; docs/formats.md, "Counted once")."""
+    item's identity is its item ``id`` (``fc_...``) with its ``call_id`` (docs/formats.md,
+    "Counted once")."""
     call_id = _call_id(data)
-    item_id = data.get("id")
-    if item_id is not None:  # _first_item, inline: this runs once per call read
-        key = (item_id, call_id)
-        seen = reading.item_ids
-        if seen is None:
-            seen = reading.item_ids = set()
-        elif key in seen:
-            return
-        seen.add(key)
     reading.call(data.get("name"), data.get("arguments"), call_id, where)
+    item_id = data.get("id")
+    if item_id is not None:
+        reading.sighted_last((item_id, call_id))
 
 
 def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses ``custom_tool_call`` item: free text, not JSON; once per item ``id``."""
-    if _first_item(data, reading):
-        _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
+    """A Responses ``custom_tool_call`` item: free text, not JSON; once per identity."""
+    _free_form(data.get("name"), data.get("input"), _call_id(data), where, reading)
+    _sighted_item(data, reading)
 
 
 def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run;
-    once per item ``id``."""
-    if not _first_item(data, reading):
-        return
+    once per identity."""
     error = data.get("error")
     output = data.get("output")
     failed = True if error is not None else (False if output is not None else None)
@@ -134,6 +128,7 @@ def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Readin
         result=error if error is not None else output,
         failed=failed,
     )
+    _sighted_item(data, reading)
 
 
 def read_responses_output(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -142,35 +137,30 @@ def read_responses_output(data: Mapping[str, Any], where: str, reading: Reading)
 
 
 def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A chat completion: its one choice (several are alternative answers, not one turn)."""
+    """A chat completion: its one choice (several are alternative answers, not one turn);
+    once per identity, its ``id`` (``chatcmpl-...``) and its calls, whole or streamed."""
+    start = reading.position()
     read_one_option(data, "choices", "completion", where, reading)
+    reading.sighted(message_key(data.get("id")), start)
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Responses response: its output items; once per ``id`` (``resp_...``), whole or
-    streamed."""
-    if not reading.first_sight(data.get("id"), True):
-        return
+    """A Responses response: its output items; once per identity, its ``id``
+    (``resp_...``) and its calls, whole or streamed."""
     output = list_at(data, "output", where)
     if output is not None:
+        start = reading.position()
         reading.read_each(output, f"{where}.output")
+        reading.sighted(message_key(data.get("id")), start)
 
 
-def _first_item(data: Mapping[str, Any], reading: Reading) -> bool:
-    """Whether the item is read for the first time in this run: once per item ``id`` and
-    ``call_id`` together, since an SDK may give all its items one placeholder id
-    (openai-agents' ``"__fake_id__"``), each with its own call id."""
+def _sighted_item(data: Mapping[str, Any], reading: Reading) -> None:
+    """The call just read is a sighting of its item: its item ``id`` with its ``call_id``,
+    since an SDK may give all its items one placeholder id (openai-agents'
+    ``"__fake_id__"``), each with its own call id."""
     item_id = data.get("id")
-    if item_id is None:
-        return True
-    key = (item_id, _call_id(data))
-    seen = reading.item_ids
-    if seen is None:
-        seen = reading.item_ids = set()
-    elif key in seen:
-        return False
-    seen.add(key)
-    return True
+    if item_id is not None:
+        reading.sighted_last((item_id, _call_id(data)))
 
 
 def _call_id(data: Mapping[str, Any]) -> object:

@@ -1,16 +1,26 @@
-"""OpenTelemetry GenAI: spans (objects, their JSON, OTLP JSON) and output message parts.
+"""OpenTelemetry GenAI: spans (objects, their JSON, OTLP JSON) and message parts.
 
 An ``execute_tool`` span is one call, and holds its result: the
 ``gen_ai.tool.call.result`` attribute, and the span status (``ERROR`` is a failure,
-``OK`` a success, unset says nothing). Any other span holds no call.
+``OK`` a success, unset says nothing). A model span (``chat``, ``generate_content``,
+``text_completion``) that records its answer (``gen_ai.output.messages``) holds the calls
+its model asked for: a tool span of the same call id (or, without ids, of the same name and
+arguments) is the same call (``toolmatch._readers.spans``). ``gen_ai.agent.name`` on a
+span or a parent names the agent. Any other span holds no call.
+
+OTLP JSON writes attribute values typed (``stringValue``, ``kvlistValue``, ...): each is
+read as the plain value it stands for, nested ones too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolmatch._core.describe import short_repr
+from toolmatch._core.limits import MAX_NESTING, NESTED_TOO_DEEPLY
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import Reading, as_data, wrong_shape
+from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids
 
 if TYPE_CHECKING:
     from typing import Any
@@ -19,21 +29,27 @@ __all__ = [
     "CALL_FREE_TYPES",
     "ENVELOPES",
     "read_envelope",
+    "read_server_tool_call",
+    "read_server_tool_call_response",
     "read_span",
+    "read_span_object",
     "read_tool_call_response",
+    "span_attributes",
 ]
 
 # OTLP JSON's nesting: resource spans hold scope spans, which hold spans.
 ENVELOPES = ("resourceSpans", "scopeSpans", "spans")
 # Message parts of the GenAI conventions that hold no call and no result.
 CALL_FREE_TYPES = frozenset({"text", "reasoning", "blob", "file", "uri"})
-_OTLP_VALUE_KEYS = ("stringValue", "intValue", "doubleValue", "boolValue")
-_ERROR = frozenset({2, "STATUS_CODE_ERROR", "ERROR"})
-_OK = frozenset({1, "STATUS_CODE_OK", "OK"})
+_SCALAR_VALUE_KEYS = ("stringValue", "boolValue", "doubleValue")
+# The operations of a model call, whose span may record the model's answer.
+_MODEL_OPERATIONS = frozenset({"chat", "generate_content", "text_completion"})
 
 
 def read_envelope(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """An OTLP JSON envelope: the spans it holds, in order."""
+    """An OTLP JSON envelope: the spans it holds, in order (none is an error: see
+    ``Spans``)."""
+    reading.state(Spans).envelope(where)
     for key in ENVELOPES:
         if key in data:
             inner = as_data(data[key])
@@ -43,58 +59,157 @@ def read_envelope(data: Mapping[str, Any], where: str, reading: Reading) -> None
             return
 
 
-def read_span(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A span: a call when it is a GenAI tool span, else none."""
-    if not isinstance(data.get("name"), str):
-        raise wrong_shape(f"{where}.name", "a span name (a string)", data.get("name"))
-    attributes = _attributes(as_data(data.get("attributes")), f"{where}.attributes")
-    operation = attributes.get("gen_ai.operation.name")
-    if "gen_ai.tool.name" not in attributes or operation not in (None, "execute_tool"):
-        return
-    reading.call(
-        attributes["gen_ai.tool.name"],
-        attributes.get("gen_ai.tool.call.arguments"),
-        attributes.get("gen_ai.tool.call.id"),
-        f"{where}.attributes",
-        result=attributes.get("gen_ai.tool.call.result"),
-        failed=_failed(data.get("status")),
+def read_span_object(span: Any, where: str, reading: Reading) -> None:
+    """An OpenTelemetry SDK ``ReadableSpan``: read as its JSON is, its own id and its
+    parent's kept (they tell which agent a call ran in)."""
+    context = getattr(span, "context", None)
+    parent = getattr(span, "parent", None)
+    reading.read(
+        {
+            "name": span.name,
+            "context": {"span_id": getattr(context, "span_id", None)},
+            "parent_id": getattr(parent, "span_id", None),
+            "attributes": span.attributes,
+            "status": span.status,
+        },
+        where,
     )
 
 
-def _attributes(attributes: object, where: str) -> Mapping[str, Any]:
-    """A span's attributes: a mapping, or OTLP JSON's key/value list."""
+def span_attributes(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    """A span's attributes, plain: a mapping, or OTLP JSON's key/value list with its typed
+    values read; its ``name`` must be a string."""
+    if not isinstance(data.get("name"), str):
+        raise wrong_shape(f"{where}.name", "a span name (a string)", data.get("name"))
+    where = f"{where}.attributes"
+    attributes = as_data(data.get("attributes"))
     if isinstance(attributes, Mapping):
         return attributes
     if not isinstance(attributes, (list, tuple)):
         raise wrong_shape(where, "a mapping or a key/value list", attributes)
+    return _key_values(attributes, where, 0)
+
+
+def _key_values(entries: list[Any] | tuple[Any, ...], where: str, depth: int) -> dict[str, Any]:
+    """OTLP JSON's ``[{"key": ..., "value": {...}}]``, as a dict of plain values."""
     flat: dict[str, Any] = {}
-    for entry in attributes:
+    for index, entry in enumerate(entries):
         if isinstance(entry, Mapping) and isinstance(entry.get("key"), str):
-            value = entry.get("value")
-            if isinstance(value, Mapping):
-                value = next((value[k] for k in _OTLP_VALUE_KEYS if k in value), None)
-            flat[entry["key"]] = value
+            key = entry["key"]
+            flat[key] = _any_value(entry.get("value"), f"{where}[{index}].value", depth)
     return flat
 
 
-def _failed(status: object) -> bool | None:
-    """A span status (an SDK ``Status``, its JSON, OTLP's ``{"code": 2}``) as a failure."""
-    if status is None:
-        return None
-    if isinstance(status, Mapping):
-        code = status.get("code", status.get("status_code"))
+def _any_value(value: object, where: str, depth: int) -> object:
+    """An OTLP JSON ``AnyValue`` as the plain value it stands for: ``intValue`` (a string
+    in JSON) an int, ``bytesValue`` (base64) bytes, ``arrayValue`` a list,
+    ``kvlistValue`` a dict; a value that is not typed stays as it is."""
+    if not isinstance(value, Mapping):
+        return value
+    if depth > MAX_NESTING:  # a kvlistValue in an arrayValue in ...: a limit, as for specs
+        raise TypeError(f"{where}: {NESTED_TOO_DEEPLY}")
+    for key in _SCALAR_VALUE_KEYS:
+        if key in value:
+            return value[key]
+    if "intValue" in value:
+        number = value["intValue"]
+        try:
+            return int(number)
+        except (TypeError, ValueError):
+            raise wrong_shape(f"{where}.intValue", "an integer", number) from None
+    if "bytesValue" in value:
+        return _base64(value["bytesValue"], f"{where}.bytesValue")
+    if "arrayValue" in value:
+        items = _values_of(value["arrayValue"], f"{where}.arrayValue")
+        inner = f"{where}.arrayValue.values"
+        return [_any_value(item, f"{inner}[{i}]", depth + 1) for i, item in enumerate(items)]
+    if "kvlistValue" in value:
+        items = _values_of(value["kvlistValue"], f"{where}.kvlistValue")
+        return _key_values(items, f"{where}.kvlistValue.values", depth + 1)
+    return value or None  # {}: OTLP's empty value
+
+
+def _values_of(holder: object, where: str) -> list[Any] | tuple[Any, ...]:
+    values = holder.get("values", []) if isinstance(holder, Mapping) else holder
+    if not isinstance(values, (list, tuple)):
+        raise wrong_shape(f"{where}.values", "a list", values)
+    return values
+
+
+def _base64(text: object, where: str) -> bytes:
+    import base64  # here, not at the top: `import toolmatch` stays fast
+    import binascii
+
+    if not isinstance(text, str):
+        raise wrong_shape(where, "base64 text", text)
+    try:
+        return base64.b64decode(text, validate=True)
+    except binascii.Error:
+        raise wrong_shape(where, "base64 text", text) from None
+
+
+def read_span(
+    data: Mapping[str, Any], attributes: Mapping[str, Any], where: str, reading: Reading
+) -> None:
+    """A GenAI span: a tool span is a call, a model span's recorded answer holds the calls
+    its model asked for, any other span none."""
+    spans = reading.state(Spans)
+    span_id, parent_id = span_ids(data)
+    agent = attributes.get("gen_ai.agent.name")
+    operation = attributes.get("gen_ai.operation.name")
+    if "gen_ai.tool.name" in attributes and operation in (None, "execute_tool"):
+        key = spans.saw(where, None, span_id, parent_id, agent)
+        apart = reading.apart()
+        apart.call(
+            attributes["gen_ai.tool.name"],
+            attributes.get("gen_ai.tool.call.arguments"),
+            attributes.get("gen_ai.tool.call.id"),
+            f"{where}.attributes",
+            result=attributes.get("gen_ai.tool.call.result"),
+            failed=span_failed(data),
+        )
+        spans.ran(reading, apart.finish()[0], key)
+        return
+    output = attributes.get("gen_ai.output.messages")
+    if operation in _MODEL_OPERATIONS and output is not None:
+        key = spans.saw(where, None, span_id, parent_id, agent)
+        place = f"{where}.attributes.gen_ai.output.messages"
+        spans.asked(reading, span_calls(reading, _json_value(output, place), place), key)
+        return
+    name = short_repr(data["name"])
+    if operation in _MODEL_OPERATIONS:
+        kind = f"{name} ({operation}, without gen_ai.output.messages)"
     else:
-        code = getattr(status, "status_code", None)
-    code = getattr(code, "name", code)  # an SDK StatusCode enum
-    if not isinstance(code, (int, str)):
-        return None
-    if code in _ERROR:
-        return True
-    if code in _OK:
-        return False
-    return None
+        kind = name if operation is None else f"{name} ({operation})"
+    spans.saw(where, kind, span_id, parent_id, agent)
+
+
+def _json_value(value: object, where: str) -> object:
+    """An attribute that holds JSON text (the conventions' structured values), parsed; a
+    value already structured stays as it is."""
+    if not isinstance(value, (str, bytes)):
+        return value
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise wrong_shape(where, "JSON text", value) from None
 
 
 def read_tool_call_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A ``tool_call_response`` message part: the result of the call of its ``id``."""
     reading.result(data.get("id"), data.get("response"), None)
+
+
+def read_server_tool_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``server_tool_call`` part: a call of a tool the provider runs (web search, code
+    execution), read as a call like any other; its arguments are its ``server_tool_call``
+    object as recorded."""
+    reading.call(data.get("name"), data.get("server_tool_call"), data.get("id"), where)
+
+
+def read_server_tool_call_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``server_tool_call_response`` part: the result of the server tool call of its
+    ``id``."""
+    reading.result(data.get("id"), data.get("server_tool_call_response"), None)

@@ -6,6 +6,12 @@ default, and what versions before ``outcome`` meant) or ``"denied"`` (status ``"
 the tool did not run); a ``RetryPromptPart`` for a tool (it
 names the tool) is a failure: the tool raised ``ModelRetry`` or its arguments did not
 validate.
+
+A run stopped for deferred tools (``output_type=[..., DeferredToolRequests]``: a tool that
+requires approval, or raises ``CallDeferred``) leaves those calls unanswered: they are
+``"pending"``. The messages say so themselves (the request the run paused at carries
+``metadata["__pydantic_ai__"]["deferred_pause"]``), and so does the run's output, a
+``DeferredToolRequests``; a resumed run answers them as usual.
 """
 
 from __future__ import annotations
@@ -13,12 +19,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, unknown_value
+from toolmatch._readers.reading import Reading, as_data, unknown_value
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CALL_FREE_KINDS", "CALL_KINDS", "RETURN_KINDS", "read_all_messages", "read_part"]
+__all__ = [
+    "CALL_FREE_KINDS",
+    "CALL_KINDS",
+    "RETURN_KINDS",
+    "read_all_messages",
+    "read_deferred_requests",
+    "read_paused_request",
+    "read_part",
+]
 
 CALL_KINDS = frozenset({"tool-call", "builtin-tool-call"})
 RETURN_KINDS = frozenset({"tool-return", "builtin-tool-return"})
@@ -59,7 +73,32 @@ def read_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         raise unknown_value(where, "part_kind", str(kind), sorted(_KNOWN))
 
 
+def read_paused_request(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``ModelRequest``'s dict, after its parts are read: the request a run paused at for
+    deferred tools leaves every call before it that no result answers pending."""
+    flags = as_data(data.get("metadata"))
+    own = flags.get("__pydantic_ai__") if isinstance(flags, Mapping) else None
+    if isinstance(own, Mapping) and own.get("deferred_pause") is True:
+        reading.note_unanswered("pending")
+
+
 def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
-    """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``."""
-    messages = obj.all_messages()
-    reading.read_each(messages, f"{where}.all_messages()")
+    """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``;
+    an output of ``DeferredToolRequests`` makes its calls pending (where no result answers
+    them)."""
+    reading.read_each(obj.all_messages(), f"{where}.all_messages()")
+    output: Any = getattr(obj, "output", None)  # an AgentRun not yet finished has none
+    if type(output).__name__ == "DeferredToolRequests":
+        for part in (*output.calls, *output.approvals):
+            reading.note_status(part.tool_call_id, "pending")
+
+
+def read_deferred_requests(obj: Any, where: str, reading: Reading) -> None:
+    """A ``DeferredToolRequests`` (a paused run's output): its ``calls`` and ``approvals``,
+    each pending."""
+    for key in ("calls", "approvals"):
+        for index, part in enumerate(getattr(obj, key)):
+            reading.call(
+                part.tool_name, part.args, part.tool_call_id, f"{where}.{key}[{index}]",
+                status="pending",
+            )  # fmt: skip

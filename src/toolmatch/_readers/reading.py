@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import identify
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     # A result: the call id it answers, its content, failed, its status, and the number of
     # calls recorded before it.
     _Result = tuple[str, object, bool | None, str | None, int]
+    # A sighting of a message: its key, the calls it holds (start, end), whether it is
+    # whole (or a piece), whether its format replaces a message by id.
+    _Sighting = tuple[object, int, int, bool, bool]
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
@@ -82,12 +86,6 @@ _PROBED_ATTRIBUTES = (
 _PLAIN_TYPES = (dict, str, list, int, float, tuple, bytes, bytearray, Mapping)
 
 
-# Ids that SDKs give every item they make of a provider's output that has none: no identity.
-# openai-agents writes "__fake_id__" (agents.models.fake_id) on the items and responses of
-# Chat Completions, LiteLLM and any-llm models.
-_PLACEHOLDER_IDS = frozenset({"__fake_id__"})
-
-
 class Reading:
     """One ``to_calls`` run: calls in order of first appearance, results to pair by id.
 
@@ -104,12 +102,14 @@ class Reading:
         "_calls",
         "_copy_args",
         "_dispatch",
-        "item_ids",
-        "_message_ids",
+        "_answers",
+        "_named_results",
         "_notes",
         "_open_slots",
         "_read_dict",
+        "replacing",
         "_results",
+        "_sightings",
         "_states",
     )
 
@@ -132,12 +132,16 @@ class Reading:
         # that no result answers (a run stopped at an interrupt).
         self._notes: list[tuple[str | int, str | None]] | None = None
         self._states: dict[type, object] | None = None
-        # Message id -> whether it was seen whole (True) or only in chunks (False).
-        self._message_ids: dict[str, bool] | None = None
-        # The ids of the whole items read (Responses call items): each counts once. Looked
-        # up by the readers directly, once per item read: no method call (B6). Made on
-        # first use, as the others: most turns hold no such item.
-        self.item_ids: set[object] | None = None
+        # (key, start, end, whole, replacing): the calls of each sighting of a message or
+        # item with an identity (``sighted``), told apart at finish (``identify``).
+        self._sightings: list[_Sighting] | None = None
+        # Results without a call id, by the tool's name (``result_by_name``).
+        self._named_results: list[_Result] | None = None
+        # Tool messages' answers by message id (``first_answer``).
+        self._answers: dict[object, list[tuple[object, ...]]] | None = None
+        # Whether the format read now replaces a message by id (LangGraph's add_messages):
+        # set by its readers around the messages they hand back.
+        self.replacing = False
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
 
@@ -266,6 +270,15 @@ class Reading:
             # Where it stands among the calls: the pairing looks at calls before it first.
             self._results.append((str(call_id), content, failed, status, len(self._calls)))
 
+    def result_by_name(self, name: object, content: object, failed: bool | None) -> None:
+        """A tool's answer that names its tool but no call id (Gemini's ``FunctionResponse``
+        without ``id``): it answers the first unanswered call of that name and no id made
+        before it (docs/formats.md, "Tool results")."""
+        if type(name) is str:
+            if self._named_results is None:
+                self._named_results = []
+            self._named_results.append((name, content, failed, None, len(self._calls)))
+
     def note_status(self, call_id: object, status: str | None) -> None:
         """The call of ``call_id`` awaits approval (``"pending"``), was ``"denied"``, or
         was approved (``None``: no status yet), as an approval request or answer apart from
@@ -282,27 +295,46 @@ class Reading:
             self._notes = []
         self._notes.append((len(self._calls), status))
 
-    def first_sight(self, message_id: object, whole: bool) -> bool:
-        """Whether to read the message of ``message_id``, a ``whole`` message or a chunk of
-        one: a message counts once per id, however many snapshots, stream modes or final
-        objects repeat it (docs/formats.md, "Counted once"). The chunks of one id are all
-        read (they assemble one message); once a message of that id was read, whole or in
-        chunks, a later whole one or chunk of it is not. No id (``None``), or a placeholder
-        that every message of a run shares (``_PLACEHOLDER_IDS``): always read.
-        """
-        if type(message_id) is not str or not message_id or message_id in _PLACEHOLDER_IDS:
+    def position(self) -> int:
+        """How many calls are recorded so far: where the next one goes."""
+        return len(self._calls)
+
+    def sighted(self, key: object, start: int, whole: bool = True, end: int | None = None) -> None:
+        """The calls recorded from ``start`` (to ``end``, if given) are one sighting of
+        the message (or item) ``key``: whole, or a ``whole=False`` piece of it (a stream's
+        chunks; all pieces of one key are one sighting). ``identify`` decides at finish
+        which sightings of a key are the same message (docs/formats.md, "Counted once").
+        ``None``: no identity."""
+        if key is not None:
+            sightings = self._sightings
+            if sightings is None:
+                sightings = self._sightings = []
+            stop = len(self._calls) if end is None else end
+            sightings.append((key, start, stop, whole, self.replacing))
+
+    def sighted_last(self, key: object) -> None:
+        """The call recorded last is a whole sighting of the item ``key`` (``sighted``,
+        for an item of one call: this runs once per item read)."""
+        end = len(self._calls)
+        sightings = self._sightings
+        if sightings is None:
+            sightings = self._sightings = []
+        sightings.append((key, end - 1, end, True, self.replacing))
+
+    def first_answer(self, key: object, answer: tuple[object, ...]) -> bool:
+        """Whether to read ``answer`` (a tool message's call id, content and status), the
+        message of ``key``: not when a message of that key gave the same answer before (a
+        snapshot repeating it); a different answer under a reused key is read."""
+        if key is None:
             return True
-        seen = self._message_ids
-        if seen is None:
-            seen = self._message_ids = {}
-        earlier = seen.get(message_id)
-        if earlier is None:
-            seen[message_id] = whole
-            return True
-        if whole:
-            seen[message_id] = True  # chunks of it that come later repeat it too
+        answers = self._answers
+        if answers is None:
+            answers = self._answers = {}
+        given = answers.setdefault(key, [])
+        if answer in given:
             return False
-        return not earlier
+        given.append(answer)
+        return True
 
     def state(self, kind: type[S]) -> S:
         """This run's one ``kind()`` object; its ``finish(reading)``, if any, runs at finish."""
@@ -320,11 +352,45 @@ class Reading:
         calls = self._calls
         if self._open_slots:
             raise RuntimeError("a reader reserved a place for a call and never filled it")
+        if self._sightings is not None:
+            self._identify(calls, self._sightings)  # type: ignore[arg-type]
+            calls = self._calls
         if self._results is not None:
             _pair(calls, self._results)  # type: ignore[arg-type]
+        if self._named_results is not None:
+            _pair_by_name(calls, self._named_results)  # type: ignore[arg-type]
         if self._notes is not None:
             _note(calls, self._notes)  # type: ignore[arg-type]
         return calls  # type: ignore[return-value]
+
+    def _identify(self, calls: list[ToolCall], sightings: list[_Sighting]) -> None:
+        """Count each message once (``identify``), moving results and notes with the
+        calls they stand after."""
+        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(sightings):
+            return  # no key seen twice: the common case, decided without grouping
+        results = self._results
+        answered_at: dict[str, int] = {}
+        if results is not None:
+            for call_id, _, _, _, position in results:
+                answered_at.setdefault(call_id, position)
+        identified = identify(calls, sightings, answered_at)
+        if identified is None:
+            return
+        self._calls[:], positions = identified
+        if results is not None:
+            self._results = [
+                (call_id, content, failed, status, positions[position])
+                for call_id, content, failed, status, position in results
+            ]
+        if self._named_results is not None:
+            self._named_results = [
+                (name, content, failed, status, positions[position])
+                for name, content, failed, status, position in self._named_results
+            ]
+        if self._notes is not None:
+            self._notes = [
+                (positions[key] if type(key) is int else key, status) for key, status in self._notes
+            ]
 
     def _finish_states(self, states: dict[type, object]) -> None:
         done: set[type] = set()
@@ -380,6 +446,18 @@ def _pair(calls: list[ToolCall], results: list[_Result]) -> None:
             _answer(calls, indices.pop(0), content, failed, status)
 
 
+def _pair_by_name(calls: list[ToolCall], results: list[_Result]) -> None:
+    """Give each result without a call id to the first call made before it of its tool's
+    name and no id that no result answers yet: calls of one name take its answers in
+    order."""
+    for name, content, failed, status, position in results:
+        for index in range(min(position, len(calls))):
+            call = calls[index]
+            if call.id is None and call.name == name and _waits(call):
+                _answer(calls, index, content, failed, status)
+                break
+
+
 def _place(
     calls: list[ToolCall], index: int, waiting: dict[str, list[int]], answered: set[str]
 ) -> None:
@@ -417,8 +495,9 @@ def _answer(
 def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:
     """Give each noted status to the calls of its id, or before its place, whose answer
     says no status of its own: ``"pending"`` to a call no result answers, ``"denied"`` to
-    one at most answered by an unmarked output (the message its SDK sends the model
-    instead), ``None`` (approved) to a call still marked pending."""
+    one at most answered by an unmarked or failed output (the message its SDK sends the
+    model instead: the Claude Agent SDK marks it an error), ``None`` (approved) to a call
+    still marked pending."""
     by_id = {key: status for key, status in notes if type(key) is str}  # the last one wins
     places = [(key, status) for key, status in notes if type(key) is int]
     for index, call in enumerate(calls):
@@ -431,7 +510,7 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
         if status == "pending":
             applies = _waits(call)
         elif status == "denied":
-            applies = call.status is None or call.status == "pending"
+            applies = call.status is None or call.status in ("pending", "failed")
         else:
             applies = call.status == "pending"
         if applies:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import INCOMPLETE_START, message_key
 from toolmatch._readers.reading import Reading, as_data, no_call, wrong_shape
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["INCOMPLETE", "NO_CALL_TYPES", "OBJECT_ROWS", "TYPE_ROWS"]
 
-INCOMPLETE = "arguments are incomplete: the stream stopped in the middle of this call (received {})"
+INCOMPLETE = INCOMPLETE_START + " the stream stopped in the middle of this call (received {})"
 
 # How far a call got: still open when the stream ended, ended by the stream, or ended
 # because the provider stopped for length (its arguments may be cut short).
@@ -95,11 +96,13 @@ class _Pending:
 class _Stream:
     """What every stream state does at the run's end: build its calls, in order."""
 
-    __slots__ = ("open", "pending")
+    __slots__ = ("identity", "open", "pending")
 
     def __init__(self) -> None:
         self.pending: list[_Pending] = []
         self.open: dict[object, _Pending] = {}  # the current turn's calls, by the stream's key
+        # The identity of the message streamed now (its id): each call begun is a piece of it.
+        self.identity: object = None
 
     def start(
         self,
@@ -112,6 +115,7 @@ class _Stream:
         free: bool = False,
     ) -> _Pending:
         call = _Pending(reading, where, item, path, free)
+        reading.sighted(self.identity, call.slot, False)
         self.pending.append(call)
         if key is not None:
             self.open[key] = call
@@ -226,8 +230,10 @@ class _ChatChunks(_Stream):
 
 
 def _chat_chunk(data: Data, where: str, reading: Reading) -> None:
-    """A Chat Completions chunk; a usage-only chunk (no choice) holds no call."""
+    """A Chat Completions chunk; a usage-only chunk (no choice) holds no call. The calls it
+    begins are pieces of the completion of its ``id``."""
     state = reading.state(_ChatChunks)
+    state.identity = message_key(data.get("id"))
     for number, choice in enumerate(_items(data.get("choices"), f"{where}.choices")):
         inner = f"{where}.choices[{number}]"
         state.read(_mapping(choice, inner), inner, reading)
@@ -246,35 +252,22 @@ _ANTHROPIC_CUT = frozenset({"max_tokens", "model_context_window_exceeded"})
 
 
 class _AnthropicEvents(_Stream):
-    __slots__ = ("repeated",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        # The message streamed now was read whole already (its id): its events are skipped.
-        self.repeated = False
-
-
-def _unless_repeated(kind: type[_AnthropicEvents | _ResponsesEvents], handler: Handler) -> Handler:
-    """``handler``, for the events of a message or response not already read whole."""
-
-    def read(data: Data, where: str, reading: Reading) -> None:
-        if not reading.state(kind).repeated:
-            handler(data, where, reading)
-
-    read.__doc__ = handler.__doc__
-    return read
+    __slots__ = ()
 
 
 def _message_start(data: Data, where: str, reading: Reading) -> None:
     state = reading.state(_AnthropicEvents)
     state.close(_OPEN)  # a new message: the previous one's unfinished blocks stay unfinished
     message = as_data(data.get("message"))
+    state.identity = None
     if not isinstance(message, Mapping):
         return
-    # Once per message id: the final Message next to its stream is not counted again.
-    state.repeated = not reading.first_sight(message.get("id"), False)
-    if not state.repeated and message.get("content"):
+    # The message's identity: its calls are pieces of it, as the final Message is whole.
+    state.identity = message_key(message.get("id"))
+    if message.get("content"):
+        start = reading.position()
         reading.read(message["content"], f"{where}.message.content")
+        reading.sighted(state.identity, start, False)
 
 
 def _content_block_start(data: Data, where: str, reading: Reading) -> None:
@@ -334,11 +327,10 @@ _UNFINISHED_ITEM = frozenset({"in_progress", "incomplete"})
 
 
 class _ResponsesEvents(_Stream):
-    __slots__ = ("by_index", "read_items", "repeated", "response_id", "turn", "unread")
+    __slots__ = ("by_index", "read_items", "response_id", "turn", "unread")
 
     def __init__(self) -> None:
         super().__init__()
-        self.repeated = False  # the response streamed now was read whole already (its id)
         self.response_id: object = None  # the response begun last
         self.turn = 0  # responses begun: an item without an id is known by (turn, position)
         self.read_items: set[object] = set()  # keys of items read whole already
@@ -387,6 +379,12 @@ class _ResponsesEvents(_Stream):
         for item, where in self.unread.values():  # begun, never finished: read as they are
             reading.read(item, where)
         super().finish(reading)
+        for call in self.pending:  # each a sighting of its item, as the item given whole
+            item_id = call.item.get("id")
+            if item_id is not None:
+                call_id = call.item.get("call_id")
+                key = (item_id, item_id if call_id is None else call_id)
+                reading.sighted(key, call.slot, True, call.slot + 1)
 
 
 def _responses(reading: Reading) -> _ResponsesEvents:
@@ -403,10 +401,8 @@ def _response_started(data: Data, where: str, reading: Reading) -> None:
     if response_id is None or response_id != state.response_id:
         state.next_turn()
         state.response_id = response_id
-    # Once per response id: a final Response next to its stream is not counted again.
-    state.repeated = not reading.first_sight(response_id, False)
-    if state.repeated:
-        return
+    # The response's identity: its calls are pieces of it, as the final Response is whole.
+    state.identity = message_key(response_id)
     for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
         item_where = f"{inner}.output[{index}]"
         state.begun(_mapping(item, item_where), index, item_where, reading)
@@ -417,13 +413,16 @@ def _response_ended(data: Data, where: str, reading: Reading) -> None:
     state = _responses(reading)
     inner = f"{where}.response"
     response = _mapping(data.get("response"), inner)
-    if reading.first_sight(_key(response, "id", inner), False) and not state.repeated:
-        for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
-            item_where = f"{inner}.output[{index}]"
-            state.whole(_mapping(item, item_where), index, item_where, reading)
+    response_id = _key(response, "id", inner)
+    if response_id is None or response_id != state.response_id:  # no response.created
+        state.next_turn()
+        state.identity = message_key(response_id)
+    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+        item_where = f"{inner}.output[{index}]"
+        state.whole(_mapping(item, item_where), index, item_where, reading)
     state.next_turn()
     state.response_id = None
-    state.repeated = False
+    state.identity = None
 
 
 def _item_added(data: Data, where: str, reading: Reading) -> None:
@@ -497,15 +496,16 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
     if "data" in data and len(data) == 2:  # LangChain's messages_to_dict()
         where = f"{where}.data"
         data = _mapping(data["data"], where)
-    if not reading.first_sight(data.get("id"), False):
-        return  # the message was read whole already
     state = reading.state(_LangChainChunks)
+    state.identity = message_key(data.get("id"))  # its calls are pieces of that message
     entries = _items(data.get("tool_call_chunks"), f"{where}.tool_call_chunks")
     for number, entry in enumerate(entries):
         state.read(entry, f"{where}.tool_call_chunks[{number}]", reading)
     if not entries:  # as LangChain does, a chunk without chunks is its calls, whole
+        start = reading.position()
         for key in ("tool_calls", "invalid_tool_calls"):
             reading.read_each(_items(data.get(key), f"{where}.{key}"), f"{where}.{key}")
+        reading.sighted(state.identity, start, False)
     if data.get("chunk_position") == "last":
         state.close(_ENDED)
 
@@ -587,23 +587,23 @@ NO_CALL_TYPES = (
 
 TYPE_ROWS: dict[str, Handler] = {
     "message_start": _message_start,
-    "content_block_start": _unless_repeated(_AnthropicEvents, _content_block_start),
-    "content_block_delta": _unless_repeated(_AnthropicEvents, _content_block_delta),
+    "content_block_start": _content_block_start,
+    "content_block_delta": _content_block_delta,
     "input_json_delta": _bare_input_json_delta,
-    "content_block_stop": _unless_repeated(_AnthropicEvents, _content_block_stop),
-    "message_delta": _unless_repeated(_AnthropicEvents, _message_delta),
+    "content_block_stop": _content_block_stop,
+    "message_delta": _message_delta,
     "response.created": _response_started,
     "response.in_progress": _response_started,
     "response.queued": _response_started,
-    "response.output_item.added": _unless_repeated(_ResponsesEvents, _item_added),
-    "response.output_item.done": _unless_repeated(_ResponsesEvents, _item_done),
+    "response.output_item.added": _item_added,
+    "response.output_item.done": _item_done,
     **dict.fromkeys(
         (
             "response.function_call_arguments.delta",
             "response.custom_tool_call_input.delta",
             "response.mcp_call_arguments.delta",
         ),
-        _unless_repeated(_ResponsesEvents, _arguments_delta),
+        _arguments_delta,
     ),
     **dict.fromkeys(
         (
@@ -611,7 +611,7 @@ TYPE_ROWS: dict[str, Handler] = {
             "response.custom_tool_call_input.done",
             "response.mcp_call_arguments.done",
         ),
-        _unless_repeated(_ResponsesEvents, _arguments_done),
+        _arguments_done,
     ),
     "response.completed": _response_ended,
     "response.incomplete": _response_ended,

@@ -139,7 +139,7 @@ class RecordJudge:
             if type(turns) is not list:  # a list is read as it is: no call for most runs
                 turns = turns_value(turns)
             if self.python is not None:
-                turns = self.python(turns)
+                turns = self.python(turns, case)
             return self._verdict(number, name, case, turns)
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return _bad(number, str(error), name)

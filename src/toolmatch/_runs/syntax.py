@@ -3,10 +3,12 @@ them, read as calls (docs/cli.md, Python-text turns).
 
 A turn that is a string is one model output, ``[cd(folder='docs'), ls()]``, read by the
 Python reader (``toolmatch._readers.python_text``): text that is no call syntax is the
-turn's error. A turn that is a non-empty list of strings is the steps of a BFCL multi-turn
-turn, one model output each, their calls in order: a step that is no call syntax is the
-model answering in words (BFCL ends a turn on it) and holds no call. Any other turn is read
-as without the option. Positional arguments take their names from the function docs.
+model answering in words, no call, where its case's turn passes without a call (BFCL's
+irrelevance categories, where abstaining is the right answer), else the turn's error. A
+turn that is a non-empty list of strings is the steps of a BFCL multi-turn turn, one model
+output each, their calls in order: a step that is no call syntax is the model answering in
+words (BFCL ends a turn on it) and holds no call. Any other turn is read as without the
+option. Positional arguments take their names from the function docs.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._selection.case import TestCase
 
-__all__ = ["PythonTurns", "python_turns", "python_turns_of"]
+__all__ = ["PythonTurns", "no_call_expected", "python_turns", "python_turns_of"]
 
 
 class PythonTurns:
@@ -41,16 +44,26 @@ class PythonTurns:
     def __reduce__(self) -> tuple[type[PythonTurns], tuple[Mapping[str, ToolDefinition] | None]]:
         return (PythonTurns, (self.tools,))
 
-    def __call__(self, turns: object) -> object:
+    def __call__(self, turns: object, case: TestCase | None = None) -> object:
         """``turns`` with each text turn read as calls; anything that is not a list of
-        turns as it is (the judge names what is wrong with it)."""
+        turns as it is (the judge names what is wrong with it). A text turn that is no call
+        syntax is the model answering in words (no call) where that turn of ``case`` passes
+        without a call (:func:`no_call_expected`), else an error."""
         if not isinstance(turns, (list, tuple)):
             return turns
-        return [self._read_turn(turn, f"turns[{number}]") for number, turn in enumerate(turns)]
+        return [self._read_turn(turn, number, case) for number, turn in enumerate(turns)]
 
-    def _read_turn(self, turn: object, where: str) -> object:
+    def _read_turn(self, turn: object, number: int, case: TestCase | None) -> object:
+        where = f"turns[{number}]"
         if isinstance(turn, str):
-            return self._calls(turn, where)
+            if case is None:
+                return self._calls(turn, where)
+            try:
+                return self._calls(turn, where, words=True)
+            except NotCallsError as error:
+                if no_call_expected(case, number):
+                    return []  # an answer in words where no call is expected: abstaining
+                raise ValueError(f"{where}: {error}") from None
         if not isinstance(turn, (list, tuple)) or not turn:
             return turn
         if not all(isinstance(step, str) for step in turn):
@@ -70,6 +83,19 @@ class PythonTurns:
             if words and isinstance(error, NotCallsError):
                 raise
             raise ValueError(f"{where}: {error}") from None
+
+
+def no_call_expected(case: TestCase, number: int) -> bool:
+    """Whether turn ``number`` of ``case`` (of one of its alternatives) passes without a
+    call: where an answer in words is right.
+
+    >>> from toolmatch import ExpectedTurn, TestCase
+    >>> case = TestCase("irrelevance_0", [ExpectedTurn([], exhaustive=True)])
+    >>> no_call_expected(case, 0), no_call_expected(case, 1)
+    (True, False)
+    """
+    bodies = case.alternatives or (case,)
+    return any(number < len(body.turns) and body.turns[number].check([]).passed for body in bodies)
 
 
 def python_turns(syntax: str, tools: object = None) -> PythonTurns | None:

@@ -19,6 +19,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import expectation_places, expectation_text
+from toolmatch._runs.significance import wilson_lower
 from toolmatch._selection.groups import expectations_in
 from toolmatch._selection.run import OneOfTurns
 
@@ -31,6 +32,7 @@ __all__ = [
     "PassK",
     "failed_checks",
     "mean_pass_k",
+    "parse_confidence",
     "parse_min_pass_rate",
     "parse_pass_k",
     "pass_hat_k",
@@ -203,10 +205,40 @@ def _exactly(value: float) -> int:
 
 
 class MinPassRate(NamedTuple):
-    """``--min-pass-rate``: as the user wrote it, and its exact value."""
+    """``--min-pass-rate``: as the user wrote it, its exact value, and with
+    ``--confidence`` the confidence at which a case's Wilson lower bound must reach it.
+
+    >>> gate = parse_min_pass_rate("0.8")
+    >>> gate.shortfall(4, 5), gate.shortfall(3, 5)
+    (None, '3/5 passed')
+    >>> sure = gate._replace(confidence=0.95)
+    >>> sure.shown, sure.shortfall(5, 5)
+    ('0.8 at 0.95 confidence', '5/5 passed, at least 0.649')
+    """
 
     text: str
     value: Fraction
+    confidence: float | None = None
+
+    @property
+    def shown(self) -> str:
+        """The gate as the text report names it."""
+        if self.confidence is None:
+            return self.text
+        return f"{self.text} at {self.confidence!r} confidence"
+
+    def shortfall(self, passed: int, runs: int) -> str | None:
+        """None when a case of ``runs`` runs, ``passed`` of which passed, meets the gate;
+        else its counts as the report shows them (with the lower bound under
+        ``--confidence``). A case with no run has a pass rate of 0."""
+        if runs == 0:
+            return "no run" if self.value > 0 else None
+        if self.confidence is None:
+            return f"{passed}/{runs} passed" if Fraction(passed, runs) < self.value else None
+        lower = wilson_lower(passed, runs, self.confidence)
+        if Fraction(lower) >= self.value:
+            return None
+        return f"{passed}/{runs} passed, at least {lower:.3f}"
 
 
 def parse_min_pass_rate(text: str) -> MinPassRate:
@@ -218,6 +250,20 @@ def parse_min_pass_rate(text: str) -> MinPassRate:
     if value is None or not 0 <= value <= 1:
         raise ValueError(f"must be a number from 0 to 1, such as 0.8, got {short_repr(text)}")
     return MinPassRate(text.strip(), value)
+
+
+def parse_confidence(text: str) -> float:
+    """``--confidence``: a number between 0 and 1, both excluded (``0.95``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise ValueError(
+            "must be a number between 0 and 1 (both excluded), such as 0.95, "
+            f"got {short_repr(text)}"
+        )
+    return value
 
 
 class PassK(NamedTuple):

@@ -10,8 +10,8 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._readers.to_calls import to_calls
-from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
+from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
+from toolmatch._selection.groups import order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
@@ -26,7 +26,7 @@ __all__ = ["assert_called", "assert_turn", "check_turn", "check_turns"]
 
 @public
 def check_turn(
-    expected: Sequence[ExpectedTool | InOrder | AnyOrder],
+    expected: Sequence[ExpectedItem],
     calls: object,
     *,
     distinct: bool = False,
@@ -75,7 +75,7 @@ def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> T
 
 @public
 def check_turns(
-    expected_turns: Sequence[Sequence[ExpectedTool | InOrder | AnyOrder]],
+    expected_turns: Sequence[Sequence[ExpectedItem]],
     call_turns: Sequence[object],
     *,
     distinct: bool = False,
@@ -145,7 +145,7 @@ def assert_called(
 
 @public
 def assert_turn(
-    expected: Sequence[ExpectedTool | InOrder | AnyOrder],
+    expected: Sequence[ExpectedItem],
     calls: object,
     *,
     distinct: bool = False,

@@ -8,7 +8,6 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._selection.options import check_max_calls
 from toolmatch._selection.run import (
     ExpectedTurn,
     OneOfTurns,
@@ -17,6 +16,7 @@ from toolmatch._selection.run import (
     alternative_list,
     read_turns,
 )
+from toolmatch._selection.validation import KEYWORDS, check_budget
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -72,7 +72,7 @@ class TestCase(Record):
                         "all in one one_of"
                     )
             alternatives = tuple(cases)
-        self._assign(name, tuple(turns), check_max_calls(max_calls), tuple(alternatives))
+        self._assign(name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives))
 
     @classmethod
     def one_of(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES, ToolCall
-from toolmatch._core.describe import join_path, short_repr, shortened_list, type_name
+from toolmatch._calls.call import ToolCall
+from toolmatch._core.describe import join_path, short_repr, shortened_list
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch
@@ -18,100 +18,29 @@ from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.results import ToolCheck, expectation_json
+from toolmatch._selection.tool_keys import check_tool_keys
 from toolmatch._selection.turn import _Turn, judge
+from toolmatch._selection.validation import Caller, check_failed_status
 
 if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._matchers.base import ConstructorArgs
 
-__all__ = ["STATUS_NAMES", "ExpectedTool", "validated_status"]
+__all__ = ["AGENT_MISMATCH", "STATUS_MISMATCH", "ExpectedItem", "ExpectedTool"]
 
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
-_AGENT = "(agent)"
-_STATUS = "(status)"
-STATUS_NAMES = ", ".join(map(repr, STATUSES))
-
-
-def _validated_name(name: object) -> str | Matcher:
-    if isinstance(name, Matcher):
-        return name
-    if not isinstance(name, str):
-        raise TypeError(
-            "ExpectedTool name must be a str (matched as a substring of the tool name) or a "
-            f"matcher such as Regex('get_.*'), got {short_repr(name)} ({type_name(name)})"
-        )
-    if not name:
-        raise ValueError(
-            "ExpectedTool name must not be empty: '' is in every tool name; "
-            "write ExpectedTool(ANY) to select any tool"
-        )
-    return name
+AGENT_MISMATCH = "(agent)"
+STATUS_MISMATCH = "(status)"
+_CALLER = Caller("ExpectedTool", in_spec=False)
 
 
 def _args_matcher(args: object) -> Matcher | None:
-    if args is None:
-        return None
-    if isinstance(args, Matcher):
+    """The matcher of ``args`` (checked): a dict is a subset of the arguments."""
+    if args is None or isinstance(args, Matcher):
         return args
-    if isinstance(args, Mapping):
-        return Partial(dict(args))
-    raise TypeError(
-        "ExpectedTool args must be a dict of expected arguments, a matcher such as "
-        f"Exact({{...}}), or None, got {short_repr(args)} ({type_name(args)})"
-    )
-
-
-def _validated_counts(count: object, max_count: object) -> tuple[int, int | None]:
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(
-            f"ExpectedTool count must be an int >= 0, got {short_repr(count)} ({type_name(count)})"
-        )
-    if count < 0:
-        raise ValueError(f"ExpectedTool count must be >= 0, got {count}")
-    if max_count is None:
-        if count == 0:
-            raise ValueError(
-                "ExpectedTool count=0 without max_count asserts nothing: give max_count=N "
-                "for at most N matching calls, or use ExpectedTool.never(name, args) to "
-                "assert that no call matches"
-            )
-        return count, None
-    if isinstance(max_count, bool) or not isinstance(max_count, int):
-        raise TypeError(
-            "ExpectedTool max_count must be an int >= count or None, got "
-            f"{short_repr(max_count)} ({type_name(max_count)})"
-        )
-    if max_count < count:
-        raise ValueError(f"ExpectedTool max_count ({max_count}) must be >= count ({count})")
-    return count, max_count
-
-
-def _validated_failed(failed: object) -> bool | None:
-    if failed is not None and not isinstance(failed, bool):
-        raise TypeError(
-            "ExpectedTool failed must be True, False or None (either), got "
-            f"{short_repr(failed)} ({type_name(failed)})"
-        )
-    return failed
-
-
-def _validated_agent(agent: object) -> str | Matcher | None:
-    if agent is None or isinstance(agent, Matcher):
-        return agent
-    if not isinstance(agent, str):
-        raise TypeError(
-            "ExpectedTool agent must be a str (the agent's exact name), a matcher such as "
-            f"Regex('billing.*'), or None (any agent), got {short_repr(agent)} "
-            f"({type_name(agent)})"
-        )
-    if not agent:
-        raise ValueError(
-            "ExpectedTool agent must not be empty: no agent is named ''; leave agent out "
-            "(None) to accept any agent"
-        )
-    return agent
+    return Partial(dict(args))  # type: ignore[call-overload]
 
 
 def _with_agent(
@@ -124,36 +53,6 @@ def _with_agent(
     if check is None:
         return lambda call: agent_matches(call.agent)
     return lambda call: agent_matches(call.agent) and check(call)
-
-
-def validated_status(status: object, failed: bool | None) -> str | tuple[str, ...] | Matcher | None:
-    """A status name, names (kept in ``STATUSES`` order, so the repr is stable) or a matcher;
-    refused when no status it names can go with ``failed``."""
-    if status is None or isinstance(status, Matcher):
-        return status
-    if isinstance(status, str):
-        names: tuple[object, ...] = (status,)
-    elif isinstance(status, (list, tuple, set, frozenset)) and status:
-        names = tuple(status)
-    else:
-        raise TypeError(
-            f"ExpectedTool status must be a status name ({STATUS_NAMES}), a non-empty list "
-            f"or set of them, a matcher, or None, got {short_repr(status)} ({type_name(status)})"
-        )
-    for name in names:
-        if not isinstance(name, str) or name not in FAILED_OF_STATUS:
-            raise ValueError(
-                f"ExpectedTool status {short_repr(name)} is not a status; accepted: {STATUS_NAMES}"
-            )
-    if failed is not None and all(FAILED_OF_STATUS[name] is not failed for name in names):  # type: ignore[index]
-        raise ValueError(
-            f"ExpectedTool failed={failed} and status={short_repr(status)} can never both hold: "
-            "failed is True for 'failed' and 'error', False for 'succeeded', None for 'denied' "
-            "and 'pending'"
-        )
-    if isinstance(status, str):
-        return status
-    return tuple(name for name in STATUSES if name in names)
 
 
 def _status_check(
@@ -188,29 +87,11 @@ def _call_check(
     return lambda call: call.failed is failed and call.result is not None and result == call.result
 
 
-def _ids(key: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise TypeError(
-            f"ExpectedTool {key} must be a list of ids of other expectations in the turn, "
-            f"such as {key}=['check_balance'], got {short_repr(value)} ({type_name(value)})"
-        )
-    for item in value:
-        if not isinstance(item, str) or not item:
-            raise TypeError(
-                f"ExpectedTool {key} must hold ids (non-empty strings), got "
-                f"{short_repr(item)} ({type_name(item)})"
-            )
-    return tuple(value)
-
-
-def _set_order(tool: ExpectedTool, id: object, before: object, after: object) -> None:
-    """Check and keep the expectation's id and its order constraints (docs/selection.md)."""
-    if id is not None and (not isinstance(id, str) or not id):
-        raise TypeError(
-            f"ExpectedTool id must be a non-empty string or None, got {short_repr(id)} "
-            f"({type_name(id)})"
-        )
-    earlier, later = _ids("after", after), _ids("before", before)
+def _set_order(
+    tool: ExpectedTool, id: str | None, later: tuple[str, ...], earlier: tuple[str, ...]
+) -> None:
+    """Keep the expectation's id and its order constraints (each checked), refused where they
+    cannot hold together (docs/selection.md)."""
     if (earlier or later) and tool.count == 0:
         raise ValueError(
             "ExpectedTool with count=0 may take no call, so before and after mean nothing "
@@ -235,7 +116,26 @@ def _under_result(path: str) -> str:
 
 
 @public
-class ExpectedTool(Matcher):
+class ExpectedItem:
+    """What a turn's expected list holds: an :class:`ExpectedTool`, an :class:`InOrder` or
+    an :class:`AnyOrder`, whose common base it is. A list that mixes them is, to a type
+    checker, a list of ``ExpectedItem``, which every function and class taking a turn's
+    expectations accepts; no other object is an item (a turn refuses it, a bare
+    ``ExpectedItem`` too).
+
+    >>> from toolmatch import ExpectedTool, InOrder, check_turn
+    >>> steps = [ExpectedTool("login"), InOrder(ExpectedTool("get"), ExpectedTool("put"))]
+    >>> all(isinstance(step, ExpectedItem) for step in steps)
+    True
+    >>> check_turn(steps, [{"name": "get"}, {"name": "put"}, {"name": "login"}]).passed
+    True
+    """
+
+    __slots__ = ()
+
+
+@public
+class ExpectedTool(Matcher, ExpectedItem):
     """An expected tool call in a turn: a tool ``name``, its ``args``, how many calls.
 
     A ``str`` name selects calls whose name contains it, case-sensitively; a matcher
@@ -343,9 +243,9 @@ class ExpectedTool(Matcher):
         after: Sequence[str] = (),
         status: str | Sequence[str] | set[str] | Matcher | None = None,
     ) -> None:
-        count, max_count = _validated_counts(count, max_count)
-        self._setup(name, args, count, max_count, result, failed, agent, status)
-        _set_order(self, id, before, after)
+        given = check_tool_keys(dict(locals()), _CALLER)
+        self._setup(given, status)
+        _set_order(self, given["id"], given["before"], given["after"])
 
     @classmethod
     def never(
@@ -365,27 +265,29 @@ class ExpectedTool(Matcher):
         'expected no matching call, got 1'
         """
         tool = cls.__new__(cls)
-        tool._setup(name, args, 0, 0, result, failed, agent, status)
+        given = check_tool_keys(dict(locals()), _CALLER)
+        tool._setup({**given, "count": 0, "max_count": 0}, status)
         _set_order(tool, None, (), ())
         return tool
 
-    def _setup(
-        self,
-        name: object,
-        args: object,
-        count: int,
-        max_count: int | None,
-        result: object,
-        failed: object,
-        agent: object = None,
-        status: object = None,
-    ) -> None:
-        name = _validated_name(name)
-        agent = _validated_agent(agent)
+    def _setup(self, given: dict[str, Any], status_given: object) -> None:
+        """Keep the checked keys in ``given`` and what judging needs of them (``status_given``:
+        the status as given, for a refusal to show)."""
+        name, args, count, max_count = (
+            given["name"],
+            given["args"],
+            given["count"],
+            given["max_count"],
+        )
+        result, failed, agent, status = (
+            given["result"],
+            given["failed"],
+            given["agent"],
+            given["status"],
+        )
+        check_failed_status(failed, status, status_given, "ExpectedTool")
         agent_matcher = None if agent is None else as_matcher(agent)
         matcher = _args_matcher(args)
-        failed = _validated_failed(failed)
-        status = validated_status(status, failed)
         result_matcher = None if result is None else as_matcher(result)
         set_ = object.__setattr__
         set_(self, "name", name)
@@ -568,10 +470,12 @@ class ExpectedTool(Matcher):
             found.append(Mismatch(_FAILED, f"expected {self.failed}, {said}"))
         if self._agent_matcher is not None and self._agent_matcher != call.agent:
             if call.agent is None:
-                found.append(Mismatch(_AGENT, f"expected {self.agent!r}, the trace does not say"))
+                found.append(
+                    Mismatch(AGENT_MISMATCH, f"expected {self.agent!r}, the trace does not say")
+                )
             else:
                 found += (
-                    Mismatch(_AGENT, mismatch.reason)
+                    Mismatch(AGENT_MISMATCH, mismatch.reason)
                     for mismatch in explain(self._agent_matcher, call.agent)
                 )
         if self.status is not None:
@@ -581,7 +485,7 @@ class ExpectedTool(Matcher):
     def _explain_status(self, status: object) -> list[Mismatch]:
         expected = self.status
         if isinstance(expected, Matcher):
-            return [Mismatch(_STATUS, m.reason) for m in explain(expected, status)]
+            return [Mismatch(STATUS_MISMATCH, m.reason) for m in explain(expected, status)]
         if status in ((expected,) if isinstance(expected, str) else expected):  # type: ignore[operator]
             return []
         if isinstance(expected, str) or len(expected) == 1:  # type: ignore[arg-type]
@@ -589,7 +493,7 @@ class ExpectedTool(Matcher):
         else:
             wanted = f"one of {', '.join(map(repr, expected))}"  # type: ignore[arg-type]
         said = "the trace does not say" if status is None else f"got {status!r}"
-        return [Mismatch(_STATUS, f"expected {wanted}, {said}")]
+        return [Mismatch(STATUS_MISMATCH, f"expected {wanted}, {said}")]
 
     def _call_matches(self, call: ToolCall) -> bool:
         check, extra = self._args_check, self._call_check
@@ -602,7 +506,9 @@ class ExpectedTool(Matcher):
         these mismatches meets, and how many there are: for :attr:`ToolCheck.score`."""
         paths = [mismatch.path for mismatch in mismatches]
         args_paths = [
-            path for path in paths if not path.startswith((_RESULT, _FAILED, _AGENT, _STATUS))
+            path
+            for path in paths
+            if not path.startswith((_RESULT, _FAILED, AGENT_MISMATCH, STATUS_MISMATCH))
         ]
         met = parts = 0
         args = self.args
@@ -617,8 +523,8 @@ class ExpectedTool(Matcher):
         asserted_parts = (
             (self._result_matcher, _RESULT),
             (self.failed, _FAILED),
-            (self._agent_matcher, _AGENT),
-            (self.status, _STATUS),
+            (self._agent_matcher, AGENT_MISMATCH),
+            (self.status, STATUS_MISMATCH),
         )
         for asserted, path in asserted_parts:
             if asserted is not None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.reasons import order_label
 
 __all__ = [
@@ -32,7 +32,7 @@ MAX_DEPTH = 3
 """How deep groups nest (``InOrder`` > ``AnyOrder`` > ``InOrder``): past that, say it with ids."""
 
 
-class _Group:
+class _Group(ExpectedItem):
     """Items met in order (:class:`InOrder`) or in any order (:class:`AnyOrder`)."""
 
     __slots__ = ("items",)
@@ -210,37 +210,17 @@ class OrderPlan:
 
     def _cycle(self, after: list[list[int]]) -> None:
         """A cycle of constraints, if there is one, as a problem at its first expectation."""
-        state = [0] * len(after)  # 0: not seen, 1: on the path, 2: done
-        path: list[int] = []
-
-        def visit(number: int) -> list[int] | None:
-            state[number] = 1
-            path.append(number)
-            for earlier in after[number]:
-                if state[earlier] == 1:
-                    return path[path.index(earlier) :]
-                if state[earlier] == 0:
-                    found = visit(earlier)
-                    if found is not None:
-                        return found
-            state[number] = 2
-            path.pop()
-            return None
-
-        for number in range(len(after)):
-            if state[number] == 0:
-                found = visit(number)
-                if found is not None:
-                    # found runs from each expectation to one that must come before it.
-                    # Reversed, each comes before the next; told from the first in the turn.
-                    chain = found[::-1]
-                    start = chain.index(min(chain))
-                    chain = chain[start:] + chain[:start]
-                    names = " before ".join(self.label(one) for one in [*chain, chain[0]])
-                    self.problems.append(
-                        (self.places[chain[0]], f"the order constraints form a cycle: {names}")
-                    )
-                    return
+        found = _find_cycle(after)
+        if found is None:
+            return
+        # found runs from each expectation to one that must come before it. Reversed, each
+        # comes before the next; told from the first in the turn.
+        chain = found[::-1]
+        start = chain.index(min(chain))
+        chain = chain[start:] + chain[:start]
+        names = " before ".join(self.label(one) for one in [*chain, chain[0]])
+        problem = f"the order constraints form a cycle: {names}"
+        self.problems.append((self.places[chain[0]], problem))
 
     def label(self, number: int) -> str:
         return order_label(self.expectations[number])
@@ -249,6 +229,39 @@ class OrderPlan:
         if self.problems:
             place, problem = self.problems[0]
             raise ValueError(f"{where}{place}: {problem}")
+
+
+def _find_cycle(after: list[list[int]]) -> list[int] | None:
+    """The first cycle of a depth-first search along ``after``, each number followed by one
+    of its ``after`` (``None`` without one). Iterative: a chain of thousands of links
+    would exceed Python's recursion limit.
+
+    >>> _find_cycle([[1], [2], [0]]), _find_cycle([[], [0], [0, 1]])
+    ([0, 1, 2], None)
+    """
+    state = [0] * len(after)  # 0: not seen, 1: on the path, 2: done
+    for first in range(len(after)):
+        if state[first]:
+            continue
+        state[first] = 1
+        path = [first]
+        next_edge = [0]  # for each number on the path, the next of its edges to follow
+        while path:
+            number, edge = path[-1], next_edge[-1]
+            if edge == len(after[number]):
+                state[number] = 2
+                path.pop()
+                next_edge.pop()
+                continue
+            next_edge[-1] += 1
+            earlier = after[number][edge]
+            if state[earlier] == 1:
+                return path[path.index(earlier) :]
+            if state[earlier] == 0:
+                state[earlier] = 1
+                path.append(earlier)
+                next_edge.append(0)
+    return None
 
 
 def _flatten(

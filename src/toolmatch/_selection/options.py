@@ -14,8 +14,8 @@ from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.base import Matcher
 from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.validation import KEYWORDS, check_agent, check_budget, check_flag
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 __all__ = [
     "TURN_OPTIONS",
     "TurnOption",
-    "check_max_calls",
     "expectation_list",
     "option_names",
     "turn_options",
@@ -44,26 +43,6 @@ def expectation_list(expected: object, where: str = "expected") -> list[Expected
                 f"({type_name(item)})"
             )
     return list(expected)
-
-
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
-    return value
-
-
-def check_max_calls(max_calls: object) -> int | None:
-    """``max_calls`` as given, once checked: ``None`` or an int >= 0."""
-    if max_calls is None:
-        return None
-    if isinstance(max_calls, bool) or not isinstance(max_calls, int):
-        raise TypeError(
-            f"max_calls must be an int >= 0 or None, got {short_repr(max_calls)} "
-            f"({type_name(max_calls)})"
-        )
-    if max_calls < 0:
-        raise ValueError(f"max_calls must be >= 0, got {max_calls}")
-    return max_calls
 
 
 def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
@@ -91,7 +70,7 @@ def turn_options(given: Mapping[str, object]) -> dict[str, Any]:
     options, the one named is the one it always was.
     """
     checked: dict[str, object] = {
-        option.name: _check_flag(option.name, given[option.name])
+        option.name: check_flag(given[option.name], KEYWORDS, option.name)
         for option in TURN_OPTIONS
         if option.kind == "flag"
     }
@@ -106,22 +85,11 @@ def _catalogue(tools: object) -> ToolCatalogue | None:
     return tools if tools is None or isinstance(tools, ToolCatalogue) else ToolCatalogue(tools)
 
 
-def _agent(agent: object) -> str | Matcher | None:
-    """The agent whose calls a turn checks: a name (compared exactly), a matcher, or None."""
-    if agent is None or isinstance(agent, Matcher) or (isinstance(agent, str) and agent):
-        return agent
-    raise TypeError(
-        "agent must be the name of the agent whose calls the turn checks (a non-empty str), "
-        f"a matcher such as Regex('billing.*'), or None (every agent's), got "
-        f"{short_repr(agent)} ({type_name(agent)})"
-    )
-
-
 _CHECKS: dict[str, Callable[[object], object]] = {
     "patterns": _ignore_patterns,
-    "budget": check_max_calls,
+    "budget": lambda max_calls: check_budget(max_calls, KEYWORDS),
     "tools": _catalogue,
-    "agent": _agent,
+    "agent": lambda agent: check_agent(agent, KEYWORDS),
 }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from toolmatch._calls.call import ToolCall, said_status
 from toolmatch._core.describe import safe_repr, short_repr
-from toolmatch._core.display import TextDisplay, html_table, verdict_html
+from toolmatch._core.display import TextDisplay, html_block, html_table, verdict_html
 from toolmatch._core.immutable import Record, slot_assigner
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -626,13 +626,16 @@ class ToolCheck(TextDisplay):
         return lines
 
     def _repr_html_(self) -> str:
-        """A table of the candidate calls and why each did or did not match."""
+        """A table of the candidate calls and why each did or did not match; without a
+        candidate, the verdict and its reasons alone."""
         head, summary, *rest = self.lines()
         caption = f"{verdict_html(self.passed)} {_escape_text(head.split(' ', 1)[1])}"
         caption += f"<br>{_escape_text(summary.strip())}"
         if not self.passed:
             caption += f"<br>{_escape_text(rest[0].strip())}"
         shown = self._shown()
+        if not shown:  # no call to show: a table of headers only would say nothing more
+            return html_block(caption)
         rows: list[tuple[object, ...]] = [
             (
                 candidate.index,

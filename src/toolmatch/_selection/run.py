@@ -13,7 +13,7 @@ from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
-from toolmatch._selection.expectation import ExpectedTool
+from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
@@ -68,7 +68,7 @@ class ExpectedTurn(Record):
 
     def __init__(
         self,
-        expected_tools: Sequence[ExpectedTool | InOrder | AnyOrder],
+        expected_tools: Sequence[ExpectedItem],
         distinct: bool = False,
         ordered: bool = False,
         exhaustive: bool = False,
@@ -140,7 +140,8 @@ class OneOfTurns(Record):
     """A turn with several acceptable alternatives, each a full :class:`ExpectedTurn`
     (its expected tools and options): it passes when any passes. Its result is the first
     passing alternative's, or when none passes the closest one's (the best f1, then the
-    fewest failures, then the first), noted in :attr:`TurnResult.alternatives`.
+    most asserted arguments that match, then the most expectations whose tool was called,
+    then the fewest failures, then the first), noted in :attr:`TurnResult.alternatives`.
 
     >>> turn = OneOfTurns([ExpectedTurn([ExpectedTool("search")]),
     ...                    ExpectedTurn([ExpectedTool("fetch"), ExpectedTool("read")])])
@@ -214,14 +215,30 @@ def _failures(result: TurnResult) -> int:
     return len(result._failed_checks()) + len(result.problems) + (result.reason is not None)
 
 
+def _credit(result: TurnResult) -> float:
+    """A turn's partial credit: the mean of its checks' scores (:attr:`ToolCheck.score`: a
+    failed expectation's closest call's share of the asserted arguments that match)."""
+    checks = result.checks
+    return sum(check.score for check in checks) / len(checks) if checks else 0.0
+
+
+def _called(result: TurnResult) -> int:
+    """How many of a turn's failed expectations have a call of their name (a candidate)."""
+    return sum(1 for check in result.checks if not check.passed and check._candidate_indices)
+
+
 def closest(alternatives: Sequence[Sequence[TurnResult]]) -> int:
     """The number of the closest alternative, each given as its turns' results: the best
-    mean f1, then the fewest failures (failed checks, problems, missing turns), then the
-    first (docs/selection.md)."""
-    best, best_key = 0, (-1.0, 0)
+    mean f1, then the most partial credit (the mean of :func:`_credit`), then the most
+    failed expectations whose tool was called (:func:`_called`), then the fewest failures
+    (failed checks, problems, missing turns), then the first (docs/selection.md)."""
+    best, best_key = 0, (-1.0, -1.0, 0, 0)
     for number, results in enumerate(alternatives):
-        score = sum(result._score() for result in results) / len(results) if results else 0.0
-        key = (score, -sum(_failures(result) for result in results))
+        count = len(results)
+        score = sum(result._score() for result in results) / count if count else 0.0
+        credit = sum(map(_credit, results)) / count if count else 0.0
+        called = sum(map(_called, results))
+        key = (score, credit, called, -sum(_failures(result) for result in results))
         if key > best_key:
             best, best_key = number, key
     return best
@@ -371,8 +388,10 @@ class RunVerdict:
                     case.append((None, "turns"))
                 continue
             if verdict.chosen is not None:
-                # Runs may choose different alternatives: the check is the turn's one_of.
-                broken.append((number, "one_of"))
+                # Runs may choose different alternatives: the check is the turn's one_of,
+                # failed only when none passed (not when the case's max_calls alone did).
+                if not verdict.chosen.passed:
+                    broken.append((number, "one_of"))
             else:
                 broken += [(number, item) for item in verdict.broken()]
             if verdict.over is not None:  # set on one turn only

@@ -15,6 +15,7 @@ from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
+from toolmatch._matchers.strings import Regex
 from toolmatch._matchers.values import ANY
 from toolmatch._selection.groups import expectations_in, item_paths
 from toolmatch._selection.run import ExpectedTurn
@@ -260,14 +261,17 @@ def _accepts_everything(matcher: object) -> bool:
 
 
 def _selects_every_call(pattern: ExpectedTool) -> bool:
-    """Whether the ignore pattern leaves out every call: any name, nothing else asserted,
-    no cap (one with a ``max_count`` leaves the calls beyond it to be judged)."""
+    """Whether the ignore pattern leaves out every call: any name, nothing else asserted
+    (arguments, result, failed flag, agent, status), no cap (one with a ``max_count``
+    leaves the calls beyond it to be judged)."""
     return (
         pattern.max_count is None
         and _accepts_everything(pattern.name)
         and pattern.args is None
         and pattern.result is None
         and pattern.failed is None
+        and pattern.agent is None
+        and pattern.status is None
     )
 
 
@@ -284,14 +288,15 @@ def _undefined(tool: ExpectedTool, names: Sequence[str]) -> str:
 
 def _same_calls(tool: ExpectedTool, never: ExpectedTool) -> bool:
     """Whether the two select and match the very same calls: written the same."""
-    parts = ("name", "args", "result", "failed")
+    parts = ("name", "args", "result", "failed", "agent", "status")
     return repr([getattr(tool, part) for part in parts]) == repr(
         [getattr(never, part) for part in parts]
     )
 
 
 def _accepting(value: object, place: _Place) -> Iterator[Finding]:
-    """Each matcher in ``value`` written as a check that accepts every value.
+    """Each matcher in ``value`` written as a check that accepts every value, and each
+    regex that accepts every value without a line break (``.*``).
 
     ``ANY`` says so itself and asserts that its key is present: only the other spellings
     of it are reported (``$any_of`` holding ``ANY``, ``~Absent``, ``(?s).*``...).
@@ -305,6 +310,13 @@ def _accepting(value: object, place: _Place) -> Iterator[Finding]:
             yield place.finding(
                 "accepts-everything",
                 f"{short_repr(value)} accepts every value: it can never fail",
+            )
+        elif isinstance(value, Regex) and value._accepts_every_line():
+            yield place.finding(
+                "accepts-almost-everything",
+                f"{short_repr(value)} accepts almost everything (every value without a line "
+                "break): for any value write {$any: true}, else a pattern that says what you "
+                "mean",
             )
     elif isinstance(value, dict):
         for key, item in value.items():

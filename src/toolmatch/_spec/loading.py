@@ -15,15 +15,24 @@ from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.key_filter import pattern_problem
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
 from toolmatch._selection.case import TestCase
-from toolmatch._selection.expectation import STATUS_NAMES, ExpectedTool, validated_status
+from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_problems
 from toolmatch._selection.options import TURN_OPTIONS, option_names
 from toolmatch._selection.run import ExpectedTurn, OneOfTurns
+from toolmatch._selection.tool_keys import TOOL_KEYS, check_tool_keys, tool_key_names
+from toolmatch._selection.validation import (
+    Caller,
+    check_agent,
+    check_budget,
+    check_flag,
+    check_name,
+)
 from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
 from toolmatch._spec.parsing import SpecDocument, read_spec_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from os import PathLike
     from typing import Any
 
@@ -37,18 +46,12 @@ __all__ = [
 ]
 
 
-_TOOL_KEYS = (
-    "name", "args", "exact", "ignore_args", "count", "max_count", "never", "result", "failed",
-    "agent",
-    "status",
-)  # fmt: skip
-# The keys of a partial order: an expected tool's id and constraints, and the groups.
-_ORDER_KEYS = ("id", "before", "after")
-_EXPECTED_KEYS = (*_TOOL_KEYS, *_ORDER_KEYS)
+_EXPECTED_KEYS = tool_key_names()
+_IGNORE_KEYS = tool_key_names(ignore=True)
+# The keys of a partial order: an expected tool's id and constraints.
+_ORDER_KEYS = tool_key_names(kinds=("id", "ids"))
 _GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
-_IGNORE_KEYS = (
-    "name", "args", "exact", "ignore_args", "max_count", "result", "failed", "agent", "status",
-)  # fmt: skip
+# The keys an ignore entry refuses with a reason rather than as unknown.
 _NO_COUNT = {
     "count": " (ignore patterns take max_count, not count: max_count: N leaves out at most the "
     "first N matching calls)",
@@ -93,7 +96,7 @@ def load_expected_tools(
     ...     for problem in error.problems:
     ...         print(problem.path, "--", problem.message.partition(";")[0])
     expected_tools[0].count -- must be >= 1 without max_count, got 0
-    expected_tools[1].name -- a tool name must not be empty: '' is in every tool name
+    expected_tools[1].name -- must not be empty: '' is in every tool name
     """
     problems = Problems()
     tools = _expected_tools(data, path, problems)
@@ -187,12 +190,23 @@ def _unknown_keys(
         )
 
 
+def _checked(
+    problems: Problems, caller: Caller, key: str, rule: Callable[[], Any], default: Any = None
+) -> Any:
+    """What ``rule`` (a check of ``key``'s value) returns, or ``default`` once its refusal is
+    a problem at the key's place, in the rule's words."""
+    try:
+        return rule()
+    except (TypeError, ValueError) as error:
+        problems.add(caller.name(key), caller.words(key, error))
+        return default
+
+
 def _flag(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> bool:
+    caller = Caller(path, in_spec=True)
     value = mapping.get(key, False)
-    if not isinstance(value, bool):
-        problems.add(join_path(path, key), f"must be true or false, got {short_repr(value)}")
-        return False
-    return value
+    flag: bool = _checked(problems, caller, key, lambda: check_flag(value, caller, key), False)
+    return flag
 
 
 def _expected_tools(
@@ -241,65 +255,107 @@ def _group(item: dict[Any, Any], path: str, problems: Problems) -> InOrder | Any
         return None
 
 
-def _order_keys(
-    item: dict[Any, Any], path: str, problems: Problems
-) -> tuple[str | None, list[str], list[str]]:
-    """An expected tool's ``id``, ``before`` and ``after``, each checked at its place."""
-    found_id = item.get("id")
-    if found_id is not None and (not isinstance(found_id, str) or not found_id):
-        problems.add(
-            join_path(path, "id"),
-            f"must be a non-empty string naming this expectation, got {short_repr(found_id)}",
-        )
-        found_id = None
-    lists: dict[str, list[str]] = {}
-    for key in ("before", "after"):
-        value = item.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(one, str) and one for one in value):
-            problems.add(
-                join_path(path, key),
-                "must be a list of ids of other expectations in the turn (such as "
-                f"[check_balance]), got {short_repr(value)}",
-            )
-            value = []
-        lists[key] = value
-    return found_id, lists["before"], lists["after"]
+def _matcher_mapping(raw: object, path: str, problems: Problems) -> Matcher | None:
+    """A spec mapping read as a matcher that judges a value (not ``$maybe`` or ``$absent``,
+    which say whether a key may be missing); ``None`` when it is none (its problems said)."""
+    built = build_value(raw, path, problems)
+    if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+        return built
+    return None
 
 
-def _tool_name(name: object, path: str, problems: Problems) -> str | Matcher | None:
-    if isinstance(name, dict):
-        built = build_value(name, path, problems)
-        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
-            return built
-        if not isinstance(built, Matcher):
-            problems.add(
-                path,
-                "a tool name mapping must be a matcher, with a $ key ({$literal: search} for "
-                "the exact name, {$one_of: [...]}, {$any: true}) or {regex: ...}; got "
-                f"{short_repr(name)}",
-            )
-        elif built is Absent or isinstance(built, Maybe):
-            problems.add(path, "a tool name cannot be $maybe or $absent: every call has a name")
-        return None
-    if not isinstance(name, str):
+def _tool_name(name: dict[Any, Any], path: str, problems: Problems) -> Matcher | None:
+    """A name written as a mapping: a matcher (``None`` when it is none, said)."""
+    built = build_value(name, path, problems)
+    if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
+        return built
+    if not isinstance(built, Matcher):
         problems.add(
             path,
-            "a tool name must be a string (matched as a substring of the called tool's name) or "
-            f"a matcher mapping such as {{$literal: search}}, got {short_repr(name)} "
-            f"({type_name(name)})",
+            "a tool name mapping must be a matcher, with a $ key ({$literal: search} for "
+            "the exact name, {$one_of: [...]}, {$any: true}) or {regex: ...}; got "
+            f"{short_repr(name)}",
+        )
+    else:
+        problems.add(path, "a tool name cannot be $maybe or $absent: every call has a name")
+    return None
+
+
+def _status_mapping(status: dict[Any, Any], path: str, problems: Problems) -> Matcher | None:
+    """A status written as a mapping: a matcher (``None`` when it is none, said)."""
+    built = _matcher_mapping(status, path, problems)
+    if built is None:
+        problems.add(
+            path, f"a status mapping must be a matcher with a $ key, got {short_repr(status)}"
+        )
+    return built
+
+
+def _agent_mapping(agent: dict[Any, Any], path: str, problems: Problems) -> object:
+    """An agent written as a mapping: a matcher; the mapping itself when it is data, for the
+    agent's rule to refuse; ``None`` when a matcher inside it is refused (said)."""
+    before = len(problems.found)
+    built = _matcher_mapping(agent, path, problems)
+    return agent if built is None and len(problems.found) == before else built
+
+
+# The keys a spec file may write as a matcher mapping, and how each is read (the name's,
+# read first, is _tool_name).
+_MAPPINGS: dict[str, Callable[[dict[Any, Any], str, Problems], object]] = {
+    "agent": _agent_mapping,
+    "status": _status_mapping,
+}
+
+
+def _name(item: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:
+    """An expected tool's name, read (a mapping into its matcher) and checked; ``None`` when
+    it is missing or refused (said)."""
+    if "name" not in item:
+        problems.add(
+            join_path(path, "name"),
+            "missing; every expected tool needs the tool name (matched as a substring)",
         )
         return None
-    if not name:
-        problems.add(path, "a tool name must not be empty: '' is in every tool name")
+    raw = item["name"]
+    name = _tool_name(raw, join_path(path, "name"), problems) if isinstance(raw, dict) else raw
+    if isinstance(raw, dict) and name is None:
         return None
-    return name
+    caller = Caller(path, in_spec=True)
+    checked: str | Matcher | None = _checked(
+        problems, caller, "name", lambda: check_name(name, caller)
+    )
+    return checked
+
+
+def _spec_values(
+    item: dict[Any, Any], path: str, problems: Problems, ignore: bool
+) -> dict[str, Any]:
+    """An expected tool's values as a spec file writes them, read into what its keys' rules
+    check: matcher mappings into matchers, ``args`` with ``exact`` and ``ignore_args`` into
+    one matcher. A value refused here is said, and left out."""
+    given = {key.name: item[key.name] for key in TOOL_KEYS if key.rule and key.name in item}
+    given.pop("name", None)  # read and checked first: its problems come before the others'
+    name = _name(item, path, problems)
+    exact = _flag(item, "exact", path, problems)
+    patterns = _ignore_args(item, path, problems)
+    given["args"] = _tool_args(item.get("args"), exact, patterns, join_path(path, "args"), problems)
+    if ignore:
+        given["max_count"] = _ignore_cap(item, path, problems)
+    for key, read in _MAPPINGS.items():
+        if isinstance(given.get(key), dict):
+            given[key] = read(item[key], join_path(path, key), problems)
+            if given[key] is None:
+                del given[key]
+    return given if name is None else {"name": name, **given}
 
 
 def _expected_tool(
-    item: object, path: str, problems: Problems, accepted: tuple[str, ...] = _EXPECTED_KEYS
+    item: object, path: str, problems: Problems, ignore: bool = False
 ) -> ExpectedTool | None:
+    accepted = _IGNORE_KEYS if ignore else _EXPECTED_KEYS
+    caller = Caller(path, in_spec=True)
     if isinstance(item, str):
-        bare = _tool_name(item, path, problems)
+        bare = _checked(problems, caller, "", lambda: check_name(item, caller, ""))
         return None if bare is None else ExpectedTool(bare)
     if not isinstance(item, dict):
         problems.add(
@@ -309,7 +365,7 @@ def _expected_tool(
         )
         return None
     before = len(problems.found)
-    if accepted is _IGNORE_KEYS:
+    if ignore:
         for key, instead in _NO_COUNT.items():
             if key in item:
                 problems.add(
@@ -320,22 +376,8 @@ def _expected_tool(
         _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
     else:
         _unknown_keys(item, accepted, path, problems)
-    name: str | Matcher | None = None
-    if "name" not in item:
-        problems.add(
-            join_path(path, "name"),
-            "missing; every expected tool needs the tool name (matched as a substring)",
-        )
-    else:
-        name = _tool_name(item["name"], join_path(path, "name"), problems)
-    exact = _flag(item, "exact", path, problems)
-    ignore = _ignore_args(item, path, problems)
-    args = _tool_args(item.get("args"), exact, ignore, join_path(path, "args"), problems)
+    given = _spec_values(item, path, problems, ignore)
     never = _flag(item, "never", path, problems)
-    if accepted is _IGNORE_KEYS:
-        count, max_count = 1, _ignore_cap(item, path, problems)
-    else:
-        count, max_count = _tool_counts(item, path, problems)
     if never and ("count" in item or "max_count" in item):
         problems.add(
             join_path(path, "never"),
@@ -343,86 +385,38 @@ def _expected_tool(
             "max_count",
         )
     result = _tool_result(item, join_path(path, "result"), problems)
-    order = _order_keys(item, path, problems)
     if never and any(key in item for key in _ORDER_KEYS):
         problems.add(
             join_path(path, "never"),
             "never: true takes no call, so it has no place in an order: leave out id, before "
             "and after",
         )
-    failed = item.get("failed")
-    if failed is not None and not isinstance(failed, bool):
-        problems.add(
-            join_path(path, "failed"),
-            f"must be true, false or null (either), got {short_repr(failed)}",
-        )
-    agent = _agent(item, path, problems)
-    status = _tool_status(item, join_path(path, "status"), problems)
-    if len(problems.found) > before or name is None:
+    checked = check_tool_keys(given, caller, problems.add)
+    if len(problems.found) > before or "name" not in checked:
         return None
+    checked["result"] = result
     try:
-        if never:
-            return ExpectedTool.never(
-                name, args, result=result, failed=failed, agent=agent, status=status
-            )
-        return ExpectedTool(
-            name, args, count=count, max_count=max_count, result=result, failed=failed,
-            agent=agent, id=order[0], before=order[1], after=order[2], status=status,
-        )  # fmt: skip
-    except (TypeError, ValueError) as error:  # a rule ExpectedTool has that the loader lacks
+        # With never: true, a count or an order is said above: what is left, never takes.
+        return (ExpectedTool.never if never else ExpectedTool)(**checked)
+    except (TypeError, ValueError) as error:  # a rule across keys, ExpectedTool's alone
         problems.add(path, str(error))
         return None
 
 
 def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:
-    """An ``agent`` key (of an expected tool or a turn): a name, or a matcher mapping read
-    through the matcher-key table; ``None`` when absent or bad."""
+    """A turn's or a case's ``agent``: a name, or a matcher mapping read through the
+    matcher-key table; ``None`` when absent or bad."""
     if "agent" not in mapping:
         return None
-    where = join_path(path, "agent")
+    caller = Caller(path, in_spec=True)
     raw = mapping["agent"]
-    before = len(problems.found)
-    built = build_value(raw, where, problems) if isinstance(raw, dict) else raw
-    if isinstance(built, Matcher) and built is not Absent and not isinstance(built, Maybe):
-        return built
-    if isinstance(built, str) and built:
-        return built
-    if len(problems.found) == before:  # not said already, at a place inside the matcher
-        problems.add(
-            where,
-            "must be an agent's name (a non-empty string, compared exactly) or a matcher "
-            f"mapping such as {{$regex: 'billing.*'}}, got {short_repr(raw)} ({type_name(raw)})",
-        )
-    return None
-
-
-def _tool_status(
-    item: dict[Any, Any], path: str, problems: Problems
-) -> str | tuple[str, ...] | Matcher | None:
-    """``status``: a status name, a list of them, or a matcher mapping; ``None`` if absent."""
-    status = item.get("status")
-    if isinstance(status, dict):
-        built = build_value(status, path, problems)
-        if isinstance(built, Matcher) and not (built is Absent or isinstance(built, Maybe)):
-            return built
-        problems.add(
-            path, f"a status mapping must be a matcher with a $ key, got {short_repr(status)}"
-        )
+    value = _agent_mapping(raw, caller.name("agent"), problems) if isinstance(raw, dict) else raw
+    if value is None and raw is not None:  # a matcher inside it refused, and said
         return None
-    if status is None:
-        return None
-    if not isinstance(status, (str, list)):
-        problems.add(
-            path,
-            f"must be a status name ({STATUS_NAMES}), a list of them or a matcher mapping, "
-            f"got {short_repr(status)} ({type_name(status)})",
-        )
-        return None
-    try:
-        return validated_status(status, None)
-    except (TypeError, ValueError) as error:
-        problems.add(path, str(error).removeprefix("ExpectedTool status "))
-        return None
+    agent: str | Matcher | None = _checked(
+        problems, caller, "agent", lambda: check_agent(value, caller)
+    )
+    return agent
 
 
 def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
@@ -497,43 +491,6 @@ def _tool_args(
     return Exact(built) if exact else built
 
 
-def _tool_counts(item: dict[Any, Any], path: str, problems: Problems) -> tuple[int, int | None]:
-    count = item.get("count", 1)
-    max_count = item.get("max_count")
-    if isinstance(count, bool) or not isinstance(count, int):
-        problems.add(
-            join_path(path, "count"),
-            f"must be an int >= 0, got {short_repr(count)} ({type_name(count)})",
-        )
-        count = 1
-    elif count < 0:
-        problems.add(join_path(path, "count"), f"must be >= 0, got {short_repr(count)}")
-        count = 1
-    elif count == 0 and max_count is None:
-        problems.add(
-            join_path(path, "count"),
-            "must be >= 1 without max_count, got 0; to assert that no call matches, write "
-            "never: true (count: 0 with max_count: N allows at most N)",
-        )
-        count = 1
-    if max_count is None:
-        return count, None
-    if isinstance(max_count, bool) or not isinstance(max_count, int):
-        problems.add(
-            join_path(path, "max_count"),
-            f"must be an int >= count, or null, got {short_repr(max_count)} "
-            f"({type_name(max_count)})",
-        )
-        return count, None
-    if max_count < count:
-        problems.add(
-            join_path(path, "max_count"),
-            f"must be >= count ({short_repr(count)}), got {short_repr(max_count)}",
-        )
-        return count, None
-    return count, max_count
-
-
 def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | None:
     """An ``ignore`` entry's ``max_count``: the most matching calls it leaves out (``None``:
     every one). It has no count, so it is refused below 1, where it would leave out none."""
@@ -558,16 +515,12 @@ def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | No
 
 
 def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | None:
+    caller = Caller(path, in_spec=True)
     value = mapping.get("max_calls")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        problems.add(
-            join_path(path, "max_calls"),
-            f"must be an int >= 0, or null, got {short_repr(value)} ({type_name(value)})",
-        )
-        return None
-    return value
+    budget: int | None = _checked(
+        problems, caller, "max_calls", lambda: check_budget(value, caller)
+    )
+    return budget
 
 
 class _ToolFiles:
@@ -666,7 +619,7 @@ def _turn(
             )
         else:
             for index, item in enumerate(raw):
-                pattern = _expected_tool(item, join_path(where, index), problems, _IGNORE_KEYS)
+                pattern = _expected_tool(item, join_path(where, index), problems, ignore=True)
                 if pattern is not None:
                     ignore.append(pattern)
     max_calls = _max_calls(data, path, problems)

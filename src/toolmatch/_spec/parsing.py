@@ -11,7 +11,13 @@ a file is read, so ``import toolmatch`` stays light.
 from __future__ import annotations
 
 from toolmatch._core.describe import short_repr
-from toolmatch._core.limits import MAX_NESTING, MAX_REPEATED, NESTED_TOO_DEEPLY, unbounded
+from toolmatch._core.limits import (
+    MAX_NESTING,
+    MAX_REPEATED,
+    NESTED_TOO_DEEPLY,
+    read_whole,
+    unbounded,
+)
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.errors import ConfigError, ConfigProblem
 
@@ -26,8 +32,9 @@ def read_spec_file(where: str) -> object:
 
     A syntax error, a repeated key, a value YAML cannot read, nesting deeper than
     ``MAX_NESTING`` or aliases that repeat more than ``MAX_REPEATED`` values become a
-    ``ConfigError`` whose path is ``file:line:column``; a file that cannot be opened
-    raises ``OSError``.
+    ``ConfigError`` whose path is ``file:line:column``; a file larger than
+    ``MAX_FILE_BYTES`` (read no further) a ``ConfigError`` naming the file; a file that
+    cannot be opened raises ``OSError``.
     """
     return read_spec_document(where).data
 
@@ -64,8 +71,10 @@ def read_spec_document(where: str, raw: bytes | None = None, nodes: bool = False
         )
     if raw is None:
         # OSError is the caller's: the file is not a config mistake
-        with open(where, "rb") as file:
-            raw = file.read()
+        try:
+            raw = read_whole(where)
+        except ValueError as error:  # too large to read whole
+            raise ConfigError([ConfigProblem(where, str(error))]) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

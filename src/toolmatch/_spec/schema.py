@@ -2,9 +2,9 @@
 
 Editors validate and complete YAML against it; the loader stays the judge, and its
 messages the reference (a schema cannot say "max_count must be >= count"). The file is
-made from the loader's tables (``MATCHER_KEYS``, ``TURN_OPTIONS``): after adding a matcher
-key or a turn option, write it again with ``python -m toolmatch._spec.schema``; a test
-fails until the file matches.
+made from the loader's tables (``MATCHER_KEYS``, ``TURN_OPTIONS``, ``TOOL_KEYS``): after
+adding a matcher key, a turn option or a key of an expected tool, write it again with
+``python -m toolmatch._spec.schema``; a test fails until the file matches.
 """
 
 from __future__ import annotations
@@ -183,43 +183,33 @@ def build_schema() -> dict[str, Any]:
     from toolmatch._calls.call import STATUSES
     from toolmatch._matchers.key_filter import MAX_STEPS
     from toolmatch._selection.options import TURN_OPTIONS
+    from toolmatch._selection.tool_keys import TOOL_KEYS, tool_key_names
 
     options = {option.name: option for option in TURN_OPTIONS}
     flag = {"type": "boolean"}
     budget = {"type": ["integer", "null"], "minimum": 0}
     agent = {"anyOf": [{"type": "string", "minLength": 1}, _ref("item_matcher")]}
-    selecting = {
-        "name": {
-            "description": "a substring of the called tool's name, or a name matcher",
-            "anyOf": [
-                {"type": "string", "minLength": 1},
-                _ref("item_matcher"),
-            ],
-        },
+    # Each key of an expected tool's schema by its kind, in TOOL_KEYS' order.
+    ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    by_key_kind: dict[str, dict[str, Any]] = {
+        "name": {"anyOf": [{"type": "string", "minLength": 1}, _ref("item_matcher")]},
         "args": {
-            "description": "the expected arguments by name, each a value (a subset, unless exact)",
             "type": ["object", "null"],
             "propertyNames": {"type": "string"},
             "additionalProperties": _ref("value"),
         },
-        "exact": {**flag, "description": "true: no arguments beyond those in args"},
-        "ignore_args": {
-            "description": "argument keys left out on both sides: dotted paths of globs",
+        "flag": flag,
+        "key_patterns": {
             "type": ["array", "null"],
             # a step is a glob without dots, and a path has at most MAX_STEPS of them
             "items": {"type": "string", "pattern": f"^[^.]+(\\.[^.]+){{0,{MAX_STEPS - 1}}}$"},
         },
-        "result": {
-            "description": "what the tool's recorded result must match",
-            "allOf": [_ref("item"), {"not": {"type": "null"}}],
-        },
-        "failed": {"description": "the call's recorded failed flag", "type": ["boolean", "null"]},
-        "agent": {
-            "description": "who made the call: an agent's name (compared exactly) or a matcher",
-            **agent,
-        },
+        "count": {"type": "integer", "minimum": 0},
+        "cap": budget,
+        "result": {"allOf": [_ref("item"), {"not": {"type": "null"}}]},
+        "tristate": {"type": ["boolean", "null"]},
+        "agent": agent,
         "status": {
-            "description": "how the call ended: a status name, a list of them, or a matcher",
             "anyOf": [
                 {"enum": list(STATUSES)},
                 {"type": "array", "minItems": 1, "items": {"enum": list(STATUSES)}},
@@ -227,15 +217,11 @@ def build_schema() -> dict[str, Any]:
                 {"type": "null"},
             ],
         },
+        "id": {"type": "string", "minLength": 1},
+        "ids": ids,
     }
-    counting = {
-        "count": {
-            "description": "at least this many matching calls",
-            "type": "integer",
-            "minimum": 0,
-        },
-        "max_count": {"description": "at most this many; null: no limit", **budget},
-        "never": {**flag, "description": "true: no call may match"},
+    tool_keys = {
+        key.name: {"description": key.summary, **by_key_kind[key.kind]} for key in TOOL_KEYS
     }
     # An ignore entry has no count, so its cap leaves out at least one call.
     ignore_cap = {
@@ -243,16 +229,8 @@ def build_schema() -> dict[str, Any]:
         "type": ["integer", "null"],
         "minimum": 1,
     }
-    ids = {"type": "array", "items": {"type": "string", "minLength": 1}}
-    ordering = {
-        "id": {
-            "description": "names this expectation for before/after",
-            "type": "string",
-            "minLength": 1,
-        },
-        "before": {**ids, "description": "ids of expectations whose calls come after this one's"},
-        "after": {**ids, "description": "ids of expectations whose calls come before this one's"},
-    }
+    ignored_keys = {name: tool_keys[name] for name in tool_key_names(ignore=True)}
+    ordering = tool_key_names(kinds=("id", "ids"))
 
     def group(key: str, other: str) -> dict[str, Any]:
         """A group of one kind: its items are expected tools or groups of the other kind."""
@@ -269,7 +247,7 @@ def build_schema() -> dict[str, Any]:
     def takes_no_call(key: str, value: object) -> dict[str, Any]:
         return {"type": "object", "required": [key], "properties": {key: {"const": value}}}
 
-    expected_tool = _tool({**selecting, **counting, **ordering})
+    expected_tool = _tool(tool_keys)
     # never takes no call, so it has no place in an order; nor do constraints on count: 0.
     expected_tool["anyOf"][1]["allOf"] += [
         {
@@ -422,7 +400,7 @@ def build_schema() -> dict[str, Any]:
                     {"not": takes_no_call("count", 0)},
                 ],
             },
-            "ignored_tool": _tool({**selecting, "max_count": ignore_cap}),
+            "ignored_tool": _tool({**ignored_keys, "max_count": ignore_cap}),
             "value": {
                 "description": (
                     "a value position: a mapping with a $ key (or a seed form) is a matcher, "

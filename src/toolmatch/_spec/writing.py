@@ -141,8 +141,10 @@ def spec_yaml(data: Any) -> str:
     return text
 
 
-def spec_json(data: Any) -> str:
-    """``data`` as strict JSON text, indented, that the loader reads back as the same spec.
+def spec_json(data: Any, indent: int | str | None = 2, ascii_only: bool = False) -> str:
+    """``data`` as strict JSON text, indented by ``indent`` (as :func:`json.dumps` takes it;
+    ``None``: on one line), that the loader reads back as the same spec; with
+    ``ascii_only``, other characters are written as ``\\u`` escapes.
 
     JSON has no infinity: an infinity is written as ``1e400`` (``-1e400``), a number too
     large for a float, which JSON parsers read back as the infinity. A lone surrogate,
@@ -167,7 +169,7 @@ def spec_json(data: Any) -> str:
             return _SURROGATE.sub(lambda char: f"\\u{ord(char.group()):04x}", token)
         return token.replace("Infinity", "1e400")
 
-    text = json.dumps(data, indent=2, ensure_ascii=False)
+    text = json.dumps(data, indent=indent, ensure_ascii=ascii_only)
     # Outside strings (where quotes and backslashes are escaped), these are JSON's numbers.
     return _JSON_TOKENS.sub(strict, text)
 

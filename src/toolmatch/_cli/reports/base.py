@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from toolmatch._cli.reports.progress import Progress
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.baseline import Delta
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.judging import Outcome
     from toolmatch._runs.traces import Place
@@ -99,6 +100,7 @@ class Summary:
         min_pass_rate: MinPassRate | None,
         short: list[tuple[str, str]],
         without_case: int,
+        baseline: Delta | None = None,
     ) -> None:
         self.tally = tally
         self.lines = lines  # every line read, blank ones included
@@ -107,16 +109,22 @@ class Summary:
         self.min_pass_rate = min_pass_rate
         self.short = short  # the cases below --min-pass-rate, with their counts
         self.without_case = without_case  # bad lines that name no case of the spec
+        self.baseline = baseline  # --baseline: the changes from it
 
     def gate(self) -> str:
-        """The ``--min-pass-rate`` keys of a JSON object, after a comma; "" without it."""
+        """The ``--min-pass-rate`` and ``--baseline`` keys of a JSON object, after a comma;
+        "" without them."""
+        gate: dict[str, object] = {}
+        if self.baseline is not None:
+            gate["baseline"] = self.baseline.counts()
+            gate["regressions"] = len(self.baseline.regressions)
         if self.min_pass_rate is None:
-            return ""
-        gate = {
-            "min_pass_rate": float(self.min_pass_rate.value),
-            "below_min_pass_rate": [name for name, _ in self.short],
-            "lines_without_case": self.without_case,
-        }
+            return ", " + json.dumps(gate)[1:-1] if gate else ""
+        gate["min_pass_rate"] = float(self.min_pass_rate.value)
+        if self.min_pass_rate.confidence is not None:
+            gate["confidence"] = self.min_pass_rate.confidence
+        gate["below_min_pass_rate"] = [name for name, _ in self.short]
+        gate["lines_without_case"] = self.without_case
         return ", " + json.dumps(gate)[1:-1]
 
 

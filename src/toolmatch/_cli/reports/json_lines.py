@@ -88,6 +88,9 @@ class JsonLines(Format):
             self.pending.append(f"{json.dumps(row)}\n")
 
     def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
+        if summary.baseline is not None:  # before the summary, which stays the last row
+            for change in summary.baseline.changes:
+                self.pending.append(f"{json.dumps(summary.baseline.row(change))}\n")
         tally = summary.tally
         row = {
             "type": "summary",

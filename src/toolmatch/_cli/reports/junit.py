@@ -59,6 +59,7 @@ class JUnit(Format):
         self.directory = traces.directory  # each run's test case names its own file
         self.open_property = False
         self._heads: dict[str | None, tuple[str, str]] = {}
+        self.regressions: list[str] | None = None  # with --baseline, once the runs are counted
 
     @staticmethod
     def _text(text: str) -> str:
@@ -153,6 +154,16 @@ class JUnit(Format):
             self.property(f"check:{name}:{check.place}")(json.dumps(check_counts(check)))
 
     def mean_trials(self, summary: Summary, points: Sequence[int]) -> Sink[tuple[float, int]]:
+        delta = summary.baseline
+        if delta is not None:  # each change a property; the regressions one failing test
+            for change in delta.changes:
+                row = delta.row(change)
+                del row["type"], row["change"], row["case"]
+                self.property(f"baseline:{change.kind}:{change.case}")(json.dumps(row))
+            self.regressions = [
+                f"{change.kind.upper()} {change.case}: {change.why(delta.significance)}"
+                for change in delta.regressions
+            ]
         totals = {"cases": summary.cases, "pass_rate": summary.pass_rate, "k": list(points)}
         write = self.property("trials")
         return json_sink(write, json.dumps(totals), json_mean, f"}}{summary.gate()}}}")
@@ -164,10 +175,20 @@ class JUnit(Format):
 
         tests = tally.passed + tally.failed + tally.errors + tally.missing
         errors = tally.errors + tally.missing
+        failures = tally.failed
+        if self.regressions is not None:  # --baseline: one test, failing on any regression
+            tests += 1
+            if self.regressions:
+                failures += 1
+                count = f"{len(self.regressions)} regression(s) from the baseline"
+                failure = self._element("failure", "regression", count, "\n".join(self.regressions))
+                self._testcase("toolmatch baseline", None, failure)
+            else:
+                self._testcase("toolmatch baseline", None)
         if stopped is not None:
             self._error("toolmatch check", None, "incomplete", stopped)
             tests, errors = tests + 1, errors + 1
-        counts = f'tests="{tests}" failures="{tally.failed}" errors="{errors}"'
+        counts = f'tests="{tests}" failures="{failures}" errors="{errors}"'
         target = self.target.file
         target.write('<?xml version="1.0" encoding="utf-8"?>\n')
         target.write(f"<testsuites {counts}>\n")

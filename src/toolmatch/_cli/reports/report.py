@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from itertools import chain
 
 from toolmatch._cli.reports.base import ReportedRun, Summary, Tally
@@ -16,16 +15,18 @@ from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.series import write_series
 from toolmatch._cli.reports.text import Text
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._runs.baseline import Side, compare
 from toolmatch._runs.judging import ERROR, PASS
 from toolmatch._runs.trials import PassK, failed_checks, mean_pass_k, pass_k_stretches
 from toolmatch._selection.case import TestCase
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from toolmatch._cli.reports.base import Format, Output
     from toolmatch._cli.reports.series import Sink
+    from toolmatch._runs.baseline import Delta
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.judging import Outcome
     from toolmatch._runs.traces import TracesSource
@@ -65,6 +66,8 @@ class Report:
         output: Output,
         min_pass_rate: MinPassRate | None = None,
         pass_k: PassK | None = None,
+        baseline: Delta | None = None,
+        before: Mapping[str, Side] | None = None,
     ) -> None:
         self.names = frozenset(names)
         self.traces = traces  # where each record is
@@ -84,6 +87,9 @@ class Report:
         self.broken: dict[str, Counter[tuple[int | None, int | str]]] = {}
         self.without_case = 0  # bad lines that name no case of the spec
         self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
+        # --baseline: the options (its changes found at the end) and the baseline's cases.
+        self.baseline, self.before = baseline, before
+        self.sides: dict[str, Side] = {}  # each case's trials, for the baseline
         # Whether an outcome needs its place: its file in the title, or a format asks.
         self._placed = traces.directory or any(each.placed for each in formats)
         self._pending = output.pending  # report lines not written yet
@@ -151,6 +157,8 @@ class Report:
     def exit_code(self) -> int:
         """As :attr:`Tally.exit_code`; with ``--min-pass-rate``, 1 exactly when a case's
         pass rate is below it or a bad line names no case (its run counts for none)."""
+        if self.baseline is not None and self.baseline.regressions:
+            return 1
         if self.min_pass_rate is None:
             return self.tally.exit_code
         assert self.short is not None, "the report is not finished"
@@ -171,6 +179,10 @@ class Report:
         negligible = min((below for _, below in shows if below is not None), default=0.0)
         by_counts, short = self._trials(cases, shown, negligible)
         self.short = [name for name, _ in short]
+        if self.baseline is not None:
+            assert self.before is not None
+            changes = compare(self.before, self.sides, self.baseline.significance)
+            self.baseline = self.baseline._replace(changes=changes)
         means = mean_pass_k(by_counts, negligible)
         first = next(means, None)
         summary = Summary(
@@ -181,6 +193,7 @@ class Report:
             self.min_pass_rate,
             short,
             self.without_case,
+            self.baseline,
         )
         # The mean pass rate and pass^k over the cases that ran, with the summary.
         points = self.pass_k.points(max((runs for runs, _ in by_counts), default=0))
@@ -207,18 +220,18 @@ class Report:
         their counts."""
         by_counts: Counter[tuple[int, int]] = Counter()
         short: list[tuple[str, str]] = []
-        least = None if self.min_pass_rate is None else self.min_pass_rate.value
+        gate = self.min_pass_rate
         for case in cases:
             name = case.name
             runs = self.runs.get(name)
             if runs is None:  # missing: no run passed
-                if least is not None and least > 0:
-                    short.append((name, "no run"))
+                if gate is not None and (how := gate.shortfall(0, 0)) is not None:
+                    short.append((name, how))
                 continue
             passed = self.passes.get(name, 0)
             by_counts[runs, passed] += 1
-            if least is not None and Fraction(passed, runs) < least:
-                short.append((name, f"{passed}/{runs} passed"))
+            if gate is not None and (how := gate.shortfall(passed, runs)) is not None:
+                short.append((name, how))
             points = self.pass_k.points(runs)
             sinks: list[Sink[float]] = [
                 each.case_trials(name, runs, passed, points) for each in shown
@@ -226,8 +239,11 @@ class Report:
             stretches = pass_k_stretches(runs, passed, negligible)
             write_series(stretches, sinks, None if self.pass_k.every else points)
             checked = runs - self.errored.get(name, 0)
+            flaky: tuple[str, ...] = ()
             if checked > 1 and name in self.broken:  # one run's checks only repeat its FAIL
                 checks = failed_checks(case, self.broken[name], checked)
+                flaky = tuple(check.place for check in checks if check.flaky)
                 for each in shown:
                     each.failed_checks(name, checks)
+            self.sides[name] = Side(runs, passed, flaky)
         return by_counts, short

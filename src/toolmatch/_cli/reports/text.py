@@ -78,6 +78,13 @@ class Text(Format):
 
     def end(self, summary: Summary) -> None:
         tally = summary.tally
+        delta = summary.baseline
+        if delta is not None:
+            for change in delta.changes:
+                why = change.why(delta.significance)
+                self._print(f"BASELINE {change.kind.upper()} {change.case}: {why}")
+            counts = ", ".join(f"{count} {kind}" for kind, count in delta.counts().items())
+            self._print(f"baseline: {counts}")
         extra = []
         if tally.errors:
             extra.append(plural(tally.errors, "error"))
@@ -88,7 +95,7 @@ class Text(Format):
         if summary.min_pass_rate is not None:
             if summary.short:
                 shown = ", ".join(f"{name} ({how})" for name, how in summary.short)
-                self._print(f"pass rate below {summary.min_pass_rate.text}: {shown}")
+                self._print(f"pass rate below {summary.min_pass_rate.shown}: {shown}")
             if summary.without_case:
                 lines = plural(summary.without_case, "line")
                 verb = "names" if summary.without_case == 1 else "name"

@@ -1,0 +1,453 @@
+"""Identity by content (docs/formats.md, "Counted once") and whole inputs: the same message
+seen again counts once, two messages sharing an id count twice, a format that replaces a
+message by id gives the version the run executed, and a stream read before raises."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sdk_clients import anthropic_client, chat_chunk, openai_client, sse
+from toolmatch import ExpectedTool, ToolCall, to_calls
+from toolmatch._readers.reading import FORMATS_DOC
+
+SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
+WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")
+
+
+def chat_entry(arguments: str, first: bool = False) -> dict[str, Any]:
+    entry: dict[str, Any] = {"index": 0, "function": {"arguments": arguments}}
+    if first:
+        entry.update(id="call_1", type="function")
+        entry["function"]["name"] = "search"
+    return {"tool_calls": [entry]}
+
+
+CHAT_STREAM = [
+    chat_chunk({"role": "assistant", "content": None, **chat_entry("", first=True)}),
+    chat_chunk(chat_entry('{"q": ')),
+    chat_chunk(chat_entry('"paris"}')),
+    chat_chunk({}, "tool_calls"),
+]
+
+
+def anthropic_events(message_id: str = "msg_1") -> list[dict[str, Any]]:
+    start = {"type": "tool_use", "id": "call_1", "name": "search", "input": {}}
+    message = {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    return [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": start},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"q": "paris"}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+# --- a stream beside its final object counts once ------------------------------------------
+
+
+def test_openai_chat_chunks_beside_the_final_completion_count_once() -> None:
+    client = openai_client(sse(CHAT_STREAM))
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
+        events = list(stream)
+        final = stream.get_final_completion()
+    assert final.id == chunks[0].id
+    assert to_calls([*chunks, final]) == [SEARCH]
+    assert to_calls([final, *chunks]) == [SEARCH]
+    assert to_calls([*events, final]) == [SEARCH]  # the .stream() helper's events
+    assert to_calls([final, final.model_dump(mode="json")]) == [SEARCH]
+    assert ExpectedTool("search", max_count=1) == [*chunks, final]
+
+
+def test_anthropic_events_beside_the_final_message_count_once() -> None:
+    client = anthropic_client(sse(anthropic_events(), named=True))
+    with client.messages.stream(model="claude-test", max_tokens=10, messages=[]) as stream:
+        events = list(stream)
+        final = stream.get_final_message()
+    assert to_calls([*events, final]) == to_calls([final, *events]) == [SEARCH]
+
+
+def test_a_stream_cut_short_beside_its_final_object_gives_the_whole_call() -> None:
+    client = openai_client(sse(CHAT_STREAM))
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
+        final = stream.get_final_completion()
+    assert to_calls(chunks[:2])[0].parse_error is not None  # cut short: incomplete
+    assert to_calls([*chunks[:2], final]) == [SEARCH]
+
+
+# --- two messages sharing an id ------------------------------------------------------------
+
+
+def test_two_anthropic_messages_sharing_an_id_count_twice() -> None:
+    from anthropic.types import Message
+
+    def message(city: str, call_id: str = "toolu_1") -> Message:
+        block = {"type": "tool_use", "id": call_id, "name": "weather", "input": {"city": city}}
+        return Message.model_validate(
+            {
+                "id": "msg_1",  # as a README fixture copied twice, or a gateway, reuses it
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-test",
+                "content": [block],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            }
+        )
+
+    paris, oslo = message("Paris"), message("Oslo", "toolu_2")
+    assert [call.args["city"] for call in to_calls([paris, oslo])] == ["Paris", "Oslo"]
+    assert ExpectedTool.never("weather", {"city": "Oslo"}) != [paris, oslo]
+    # the same call ids too: still two messages, their calls differ
+    assert len(to_calls([paris, message("Oslo")])) == 2
+    assert to_calls([paris, paris, paris.model_dump()]) == to_calls(paris)  # the same one
+
+
+def test_two_responses_sharing_an_id_count_twice() -> None:
+    from openai.types.responses import Response
+
+    def response(call_id: str, city: str) -> Response:
+        item = {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": call_id,
+            "name": "weather",
+            "arguments": f'{{"city": "{city}"}}',
+            "status": "completed",
+        }
+        return Response.model_validate(
+            {
+                "id": "resp_1",
+                "object": "response",
+                "created_at": 0,
+                "model": "gpt-4.1",
+                "parallel_tool_calls": True,
+                "tool_choice": "auto",
+                "tools": [],
+                "output": [item],
+            }
+        )
+
+    paris, oslo = response("call_1", "Paris"), response("call_1", "Oslo")
+    assert [call.args["city"] for call in to_calls([paris, oslo])] == ["Paris", "Oslo"]
+    assert to_calls([paris, paris]) == to_calls(paris)
+
+
+def test_two_langchain_messages_sharing_an_id_count_twice() -> None:
+    from langchain_core.messages import AIMessage
+
+    def message(city: str) -> AIMessage:
+        call = {"name": "weather", "args": {"city": city}, "id": "call_1"}
+        return AIMessage("", id="run-1", tool_calls=[call])
+
+    assert [call.args["city"] for call in to_calls([message("Paris"), message("Oslo")])] == [
+        "Paris",
+        "Oslo",
+    ]
+    assert len(to_calls([message("Paris"), message("Paris").model_dump()])) == 1
+
+
+# --- LangGraph replaces a message by id: the version the run executed ----------------------
+
+
+def edit_graph() -> Any:
+    """A model proposes pay(5); a review node re-emits its message under the same id with
+    amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    @tool
+    def pay(amount: int) -> str:
+        """Pay an amount."""
+        return f"paid {amount}"
+
+    proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
+    model = FakeMessagesListChatModel(
+        responses=[AIMessage("", id="ai-1", tool_calls=[proposal]), AIMessage("Done.", id="ai-2")]
+    )
+
+    def agent(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def review(state: MessagesState) -> dict[str, Any] | None:
+        last: Any = state["messages"][-1]
+        if not last.tool_calls:
+            return None
+        edited = [{**last.tool_calls[0], "args": {"amount": 500}}]
+        return {"messages": [AIMessage("", id=last.id, tool_calls=edited)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node("review", review)
+    builder.add_node("tools", ToolNode([pay]))
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", "review")
+    builder.add_conditional_edges("review", tools_condition)
+    builder.add_edge("tools", "agent")
+    return builder.compile()
+
+
+PAID = ToolCall("pay", {"amount": 500}, id="c1", result="paid 500", failed=False)
+PAY = {"messages": [("user", "Pay the invoice.")]}
+
+
+@pytest.mark.parametrize(
+    ("mode", "agent"),
+    [
+        ("values", None),
+        ("updates", "review"),
+        ("tasks", "review"),
+        ("debug", "review"),
+        (["updates", "values", "messages"], "review"),
+    ],
+)
+def test_langgraph_edited_call_reads_as_the_run_executed_it(mode: Any, agent: str | None) -> None:
+    pytest.importorskip("langgraph")
+    graph = edit_graph()
+    assert to_calls(graph.invoke(PAY)) == [PAID]
+    chunks = list(graph.stream(PAY, stream_mode=mode))
+    expected = PAID if agent is None else ToolCall(**{**PAID.as_dict(), "agent": agent})
+    assert to_calls(chunks) == [expected]
+    assert ExpectedTool.never("pay", {"amount": 500}) != chunks  # the money was sent
+
+
+def test_langgraph_edited_call_before_it_ran_is_the_last_version() -> None:
+    pytest.importorskip("langgraph")
+    updates = list(edit_graph().stream(PAY, stream_mode="updates"))
+    assert [next(iter(update)) for update in updates[:2]] == ["agent", "review"]
+    (call,) = to_calls(updates[:2])  # stopped before the tools ran
+    assert call.args == {"amount": 500}
+    assert call.result is None
+
+
+# --- a stream read before raises -----------------------------------------------------------
+
+EXHAUSTED = (
+    "it is exhausted: its items were read before; keep them in a list (items = "
+    "list(stream)) and pass that"
+)
+
+
+def refused(stream: Any) -> str:
+    with pytest.raises(TypeError) as error:
+        to_calls(stream)
+    assert ExpectedTool.never("search") != stream  # never a silent pass
+    message = str(error.value)
+    assert message.startswith("to_calls cannot read tool calls from input: ")
+    assert message.endswith(f"; accepted shapes: {FORMATS_DOC}")
+    return message.split("; ", 1)[1].removesuffix(f"; accepted shapes: {FORMATS_DOC}")
+
+
+def test_a_consumed_openai_stream_raises() -> None:
+    client = openai_client(sse(CHAT_STREAM))
+    stream = client.chat.completions.create(model="gpt-4.1", messages=[], stream=True)
+    list(stream)
+    assert refused(stream) == EXHAUSTED
+    stream = client.chat.completions.create(model="gpt-4.1", messages=[], stream=True)
+    next(stream)
+    assert refused(stream) == (
+        "it was read in part before: the items read are no longer in it; keep them all in a "
+        "list (items = list(stream)) and pass that"
+    )
+    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as helper:
+        helper.until_done()
+        assert refused(helper) == f"{EXHAUSTED}, or pass stream.get_final_completion()"
+
+
+def test_a_consumed_openai_async_stream_raises() -> None:
+    import httpx
+    import openai
+
+    async def run() -> str:
+        def handler(request: Any) -> Any:
+            return httpx.Response(
+                200, headers={"content-type": "text/event-stream"}, content=sse(CHAT_STREAM)
+            )
+
+        client = openai.AsyncOpenAI(
+            api_key="test",
+            base_url="http://test/v1",
+            http_client=httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        )
+        stream = await client.chat.completions.create(model="gpt-4.1", messages=[], stream=True)
+        async for _ in stream:
+            pass
+        return refused(stream)
+
+    assert asyncio.run(run()) == EXHAUSTED
+
+
+def test_a_consumed_anthropic_stream_raises() -> None:
+    client = anthropic_client(sse(anthropic_events(), named=True))
+    stream = client.messages.create(model="claude-test", max_tokens=10, messages=[], stream=True)
+    list(stream)
+    assert refused(stream) == EXHAUSTED
+    with client.messages.stream(model="claude-test", max_tokens=10, messages=[]) as helper:
+        helper.until_done()
+        assert refused(helper) == f"{EXHAUSTED}, or pass stream.get_final_message()"
+    fresh = client.messages.create(model="claude-test", max_tokens=10, messages=[], stream=True)
+    assert to_calls(fresh) == [SEARCH]  # not read before: read whole
+
+
+# --- the property: no call lost or doubled against the documented rule ---------------------
+
+CALLS = [("search", {"q": "paris"}, "c1"), ("search", {"q": "oslo"}, "c1"), ("pay", {}, "c2")]
+
+
+def reference(messages: list[tuple[str, tuple[int, ...]]]) -> list[tuple[Any, ...]]:
+    """The rule of docs/formats.md, "Counted once", for a format that keeps every message:
+    a message whose id and calls are those of a message read before is that message again;
+    any other is a message of its own."""
+    seen: list[tuple[str, tuple[int, ...]]] = []
+    calls: list[tuple[Any, ...]] = []
+    for message in messages:
+        if message not in seen:
+            seen.append(message)
+            calls.extend(CALLS[number] for number in message[1])
+    return calls
+
+
+def reference_replacing(messages: list[tuple[str, tuple[int, ...]]]) -> list[tuple[Any, ...]]:
+    """The rule for a format that replaces a message by id (no results): each id once,
+    where first seen, holding its last version."""
+    versions: dict[str, tuple[int, ...]] = {}
+    for message_id, numbers in messages:
+        versions[message_id] = numbers  # a dict keeps the first place of a key
+    return [CALLS[number] for numbers in versions.values() for number in numbers]
+
+
+MESSAGES = st.lists(
+    st.tuples(
+        st.sampled_from(["m1", "m2", "m3"]),
+        st.lists(st.integers(0, len(CALLS) - 1), max_size=2).map(tuple),
+    ),
+    max_size=8,
+)
+
+
+def anthropic_message(message_id: str, numbers: tuple[int, ...]) -> dict[str, Any]:
+    blocks = [
+        {"type": "tool_use", "id": CALLS[n][2], "name": CALLS[n][0], "input": CALLS[n][1]}
+        for n in numbers
+    ]
+    return {"type": "message", "id": message_id, "role": "assistant", "content": blocks}
+
+
+def langchain_message(message_id: str, numbers: tuple[int, ...]) -> dict[str, Any]:
+    calls = [{"name": CALLS[n][0], "args": CALLS[n][1], "id": CALLS[n][2]} for n in numbers]
+    return {"type": "ai", "id": message_id, "content": "", "tool_calls": calls}
+
+
+def read(messages: Any) -> list[tuple[Any, ...]]:
+    return [(call.name, call.args, call.id) for call in to_calls(messages)]
+
+
+@given(MESSAGES)
+def test_reused_and_repeated_ids_lose_and_double_no_call(
+    messages: list[tuple[str, tuple[int, ...]]],
+) -> None:
+    expected = reference(messages)
+    assert read([anthropic_message(*message) for message in messages]) == expected
+    assert read([langchain_message(*message) for message in messages]) == expected
+
+
+@given(MESSAGES)
+def test_langgraph_updates_with_reused_ids_give_each_message_once(
+    messages: list[tuple[str, tuple[int, ...]]],
+) -> None:
+    updates = [{"agent": {"messages": [langchain_message(*message)]}} for message in messages]
+    calls = to_calls(updates)
+    assert [(call.name, call.args, call.id) for call in calls] == reference_replacing(messages)
+
+
+# --- Gemini: automatic function calling, answers without ids --------------------------------
+
+
+def gemini_afc_response() -> Any:
+    """A response of google-genai's automatic function calling: the SDK ran get_weather
+    (the Gemini API gives calls no id) before the model's last answer."""
+    genai = pytest.importorskip("google.genai")
+    import httpx
+    from google.genai import types
+
+    turns = [
+        [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}],
+        [{"text": "Sunny in Paris."}],
+    ]
+
+    def handler(request: Any) -> Any:
+        parts = turns.pop(0)
+        candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}
+        return httpx.Response(200, json={"candidates": [candidate]})
+
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return f"Sunny in {city}"
+
+    client = genai.Client(
+        api_key="test",
+        http_options=types.HttpOptions(
+            httpx_client=httpx.Client(transport=httpx.MockTransport(handler))
+        ),
+    )
+    config = types.GenerateContentConfig(tools=[get_weather])
+    return client.models.generate_content(
+        model="gemini-2.5-flash", contents="Weather in Paris?", config=config
+    )
+
+
+def test_gemini_automatic_function_calling_history_is_read() -> None:
+    response = gemini_afc_response()
+    ran = ToolCall("get_weather", {"city": "Paris"}, result={"result": "Sunny in Paris"})
+    assert to_calls(response) == [ran]
+    assert to_calls(response.model_dump(mode="json", by_alias=True)) == [ran]
+    assert ExpectedTool.never("get_weather") != response
+
+
+def test_gemini_answers_without_ids_pair_by_name_and_order() -> None:
+    from google.genai import types
+
+    def call(city: str) -> types.Part:
+        return types.Part(function_call=types.FunctionCall(name="weather", args={"city": city}))
+
+    def answer(name: str, text: str) -> types.Part:
+        response = types.FunctionResponse(name=name, response={"output": text})
+        return types.Part(function_response=response)
+
+    contents = [
+        types.Content(role="model", parts=[call("Paris"), call("Oslo")]),
+        types.Content(role="user", parts=[answer("weather", "sunny"), answer("weather", "rain")]),
+        types.Content(role="user", parts=[answer("search", "none")]),  # no such call
+    ]
+    assert [(call.args["city"], call.result, call.failed) for call in to_calls(contents)] == [
+        ("Paris", {"output": "sunny"}, False),
+        ("Oslo", {"output": "rain"}, False),
+    ]

@@ -43,3 +43,8 @@ _.docs_default
 _.args_asserted
 # difflib's get_matching_blocks calls the search it overrides (_cli/diff.py).
 _.find_longest_match
+# The results' and mismatches' JSON-ready dicts, and a check's first matching call: public
+# API that only users call. The results write themselves as JSON text
+# (_selection/json_text.py), which a result's own as_dict reads back.
+_.as_dict
+_.matched_call_index

@@ -1,7 +1,7 @@
 """Judging one recorded run: a trace record (or a run given as data) against its test case.
 
 ``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
-all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
+all judge through :class:`RecordJudge`; an :class:`Outcome` is what a record came to.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 
-from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, shortened_list, type_name
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
@@ -19,7 +20,7 @@ from toolmatch._runs.evaluation_events import (
     run_ids,
 )
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
-from toolmatch._selection.case import TestCase, judge_case
+from toolmatch._selection.case import TestCase, case_verdict
 from toolmatch._selection.groups import item_paths
 from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
@@ -31,26 +32,12 @@ if TYPE_CHECKING:
     from toolmatch._runs.evaluation_events import RunIds
     from toolmatch._runs.syntax import PythonTurns
 
-    # What a line came to: kind, line number, case name (when known), the report's lines,
-    # a one-line message (the first failure's place and reason, or the error), the JSON body,
-    # what failed in a failed run (RunVerdict.broken), for the trials' failed checks, and
-    # the run's verdict as an OTLP JSON log record (--otel-events), or None.
-    Outcome = tuple[
-        str,
-        int,
-        str | None,
-        list[str],
-        str,
-        str | None,
-        tuple[tuple[int | None, int | str], ...],
-        str | None,
-    ]
-
 __all__ = [
     "ERROR",
     "FAIL",
     "PASS",
-    "Judge",
+    "Outcome",
+    "RecordJudge",
     "expectation_places",
     "expectation_text",
     "expected_turn",
@@ -58,13 +45,41 @@ __all__ = [
 ]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
-_SHOWN_NAMES = 8
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
 _NO_IDS: RunIds = (None, None, None)
 
 
-class Judge:
+class Outcome(Record):
+    """What a trace record came to, sent from the judge (in a worker process or not) to the
+    report: ``kind`` (:data:`PASS`, :data:`FAIL` or :data:`ERROR`), the record's ``number``
+    (its line, row or item), its ``case`` (``None`` when the record names none), the
+    report's ``details`` lines, the ``message`` in one line (the first failure's place and
+    reason, or the error), the run's result as a JSON object (``body``, when a format asked
+    for it; ``check_runs`` carries the score there), and what failed in a failed run
+    (``broken``: ``RunVerdict.broken``, for the trials' failed checks), and the run's
+    verdict as an OTLP JSON log record (``event``, with ``--otel-events``). A new thing the
+    report needs of a run is one more field.
+
+    >>> Outcome(PASS, 3, "lookup", [], "", None, (), None).case
+    'lookup'
+    """
+
+    __slots__ = _fields = (
+        "kind", "number", "case", "details", "message", "body", "broken", "event",
+    )  # fmt: skip
+    __hash__ = None  # type: ignore[assignment]  # its details are a list
+    kind: str
+    number: int
+    case: str | None
+    details: list[str]
+    message: str
+    body: str | None
+    broken: tuple[tuple[int | None, int | str], ...]
+    event: str | None
+
+
+class RecordJudge:
     """Judges trace records against the spec; sent once to each worker process."""
 
     def __init__(
@@ -102,7 +117,7 @@ class Judge:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return (ERROR, number, None, [message], message, None, (), None)
+            return Outcome(ERROR, number, None, [message], message, None, (), None)
 
     def _judge(self, number: int, item: object) -> Outcome:
         ids, run = _NO_IDS, None
@@ -117,9 +132,9 @@ class Judge:
             if case is None and isinstance(run, dict) and isinstance(run.get("case"), str):
                 case = run["case"]
             return _bad(number, str(error), case)
-        return self._judge_run(number, run, ids)
+        return self.run_outcome(number, run, ids)
 
-    def _judge_run(self, number: int, run: object, ids: RunIds = _NO_IDS) -> Outcome:
+    def run_outcome(self, number: int, run: object, ids: RunIds = _NO_IDS) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
         if type(run) is not dict and not isinstance(run, dict):
             return _bad(
@@ -133,10 +148,8 @@ class Judge:
             return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
         case = self.cases.get(name)
         if case is None:
-            names = list(self.cases)
-            shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
-            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-            message = f"unknown case {short_repr(name)}; the spec has {shown}{more}"
+            known = shortened_list(list(self.cases), short_repr)
+            message = f"unknown case {short_repr(name)}; the spec has {known}"
             return _bad(number, message, name)
         if "turns" not in run:
             return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
@@ -156,7 +169,7 @@ class Judge:
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
-        verdict = judge_case(case, turns, False)
+        verdict = case_verdict(case, turns, False)
         if self.coverage is not None:
             self.coverage.count(verdict)
         if self.events is not None:
@@ -165,15 +178,17 @@ class Judge:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name
                 # for the case), so a worker's chunk of outcomes pickles small.
-                return (PASS, number, case.name, _NO_DETAILS, "", None, (), None)
+                return Outcome(PASS, number, case.name, _NO_DETAILS, "", None, (), None)
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
-            return (FAIL, number, name, details, message, None, tuple(verdict.broken()), None)
+            return Outcome(
+                FAIL, number, name, details, message, None, tuple(verdict.broken()), None
+            )
         body = run_json(verdict)  # the same calls, read once
         if verdict.passed:
-            return (PASS, number, name, _NO_DETAILS, "", body, (), None)
+            return Outcome(PASS, number, name, _NO_DETAILS, "", body, (), None)
         details, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
+        return Outcome(FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
 
     def _with_event(
         self, number: int, name: str, case: TestCase, verdict: Any, ids: RunIds
@@ -193,7 +208,7 @@ class Judge:
         )
         event = log_record_json(attributes, ids, time.time_ns())
         kind = PASS if verdict.passed else FAIL
-        return (kind, number, name, details, message, body, broken, event)
+        return Outcome(kind, number, name, details, message, body, broken, event)
 
 
 def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
@@ -232,7 +247,7 @@ def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
     # One line per bad trace line: to_calls lists every accepted format after its first.
     message = message.partition("\n")[0]
-    return (ERROR, number, case, [message], message, None, (), None)
+    return Outcome(ERROR, number, case, [message], message, None, (), None)
 
 
 def _reason(error: BaseException) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._selection.case import TestCase, judge_case
+from toolmatch._selection.case import TestCase, case_verdict
 from toolmatch._spec.loading import load_test_cases
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ class Verdict(Record):
 def judge(case: TestCase, turns: Sequence[object]) -> Verdict:
     """The :class:`Verdict` of a run, one entry of calls per turn (anything
     :func:`toolmatch.to_calls` reads), against ``case``."""
-    verdict = judge_case(case, list(turns))
+    verdict = case_verdict(case, list(turns))
     results = tuple(verdict.results())
     explanation = "\n".join(str(result) for result in results)
     return Verdict(verdict.passed, verdict.score(), explanation, results)

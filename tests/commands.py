@@ -19,14 +19,14 @@ import os
 from toolmatch._cli import main as _cli
 
 
-class DyingJudge(_cli.Judge):
+class DyingJudge(_cli.RecordJudge):
     def judge(self, number, item):
         if b"die" in item:
             os._exit(9)
         return super().judge(number, item)
 
 
-_cli.Judge = DyingJudge
+_cli.RecordJudge = DyingJudge
 """
 
 

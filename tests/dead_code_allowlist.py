@@ -27,6 +27,8 @@ trace
 exc_info
 exception
 traceback
+# Google ADK calls a custom metric with four arguments, the last one unread (integrations/adk.py).
+conversation_scenario
 # A class swapped for an instance of a subclass (_readers/reading.py).
 _.__class__
 # ruamel.yaml's YAML settings and PyYAML's Dumper hook (spec writers).
@@ -41,3 +43,8 @@ _.docs_default
 _.args_asserted
 # difflib's get_matching_blocks calls the search it overrides (_cli/diff.py).
 _.find_longest_match
+# The results' and mismatches' JSON-ready dicts, and a check's first matching call: public
+# API that only users call. The results write themselves as JSON text
+# (_selection/json_text.py), which a result's own as_dict reads back.
+_.as_dict
+_.matched_call_index

@@ -103,3 +103,16 @@ CONTAINERS: dict[str, list[Any]] = {
     ],
     "items": [lambda items: items],
 }
+
+
+def langfuse_observation(
+    api: Any, id_: str, kind: str, name: str, parent: str | None, **fields: Any
+) -> Any:
+    """An observation of trace ``t1`` as Langfuse's API returns it (``api``: langfuse.api)."""
+    import datetime
+
+    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    return api.ObservationV2(
+        id=id_, trace_id="t1", project_id="p1", start_time=start, type=kind, name=name,
+        parent_observation_id=parent, **fields,
+    )  # fmt: skip

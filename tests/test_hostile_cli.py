@@ -260,14 +260,14 @@ import time
 from toolmatch._cli import main as _cli
 
 
-class SlowJudge(_cli.Judge):
+class SlowJudge(_cli.RecordJudge):
     def judge(self, number, raw):
         if b'"slow"' in raw:
             time.sleep(600)  # as a comparison that never ends would
         return super().judge(number, raw)
 
 
-_cli.Judge = SlowJudge
+_cli.RecordJudge = SlowJudge
 """
 
 
@@ -516,7 +516,7 @@ from toolmatch._runs import judging as _judging
 def boom(*arguments):
     raise RuntimeError("the checker broke\\non a second line")
 
-_judging.judge_case = boom  # what the command judges a run's turns with
+_judging.case_verdict = boom  # what the command judges a run's turns with
 """
 
 

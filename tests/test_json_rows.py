@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from commands import jsonl, toolmatch
 from strategies import json_values, keys, texts
 from toolmatch import ToolCall
-from toolmatch._selection.case import judge_case
-from toolmatch._selection.json_rows import run_json, value_json
-from toolmatch._selection.results import jsonable
+from toolmatch._selection.case import case_verdict
+from toolmatch._selection.json_rows import run_json
+from toolmatch._selection.json_text import jsonable, value_json
 from toolmatch._spec.loading import load_test_cases
 
 NAMES = ["search", "fetch", "read", "write", "delete", "log", "ping", "web_search"]
@@ -115,7 +115,7 @@ CASES = {case.name: case for case in load_test_cases(SPEC)}
 
 
 def _as_dicts(case: Any, turns: list[Any]) -> str:
-    verdict = judge_case(case, turns)
+    verdict = case_verdict(case, turns)
     results = [result.as_dict() for result in verdict.results()]
     return json.dumps({"passed": verdict.passed, "turns": results})
 
@@ -166,11 +166,11 @@ def test_a_runs_row_is_json_dumps_of_its_results_dicts(run: Any) -> None:
         expected = _as_dicts(case, turns)
     except (TypeError, ValueError) as error:  # turns no reader takes: no row either way
         try:
-            judge_case(case, turns)
+            case_verdict(case, turns)
         except type(error):
             return
         raise
-    assert run_json(judge_case(case, turns)) == expected
+    assert run_json(case_verdict(case, turns)) == expected
 
 
 @given(value=st.recursive(json_values, lambda inner: st.lists(inner, max_size=2).map(tuple)))

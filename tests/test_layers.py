@@ -26,13 +26,14 @@ CONTRIBUTING = PYPROJECT.parent / "CONTRIBUTING.md"
 
 def _module_map() -> dict[str, set[str]]:
     """CONTRIBUTING.md's module map: for each folder's heading (`_x/`, or `toolmatch/` for
-    the package's own files), the files (`name.py`) its lines name."""
+    the package's own files; `integrations/`, the public one), the files (`name.py`) its
+    lines name."""
     text = CONTRIBUTING.read_text(encoding="utf-8")
     section = text[text.index("## The module map") : text.index("## Where a change goes")]
     listed: dict[str, set[str]] = {}
     folder = None
     for line in section.splitlines():
-        heading = re.fullmatch(r"`(toolmatch|_\w+)/`", line)
+        heading = re.fullmatch(r"`(toolmatch|_\w+|integrations)/`", line)
         if heading:
             folder = "" if heading.group(1) == "toolmatch" else heading.group(1)
             listed[folder] = set()

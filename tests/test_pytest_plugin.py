@@ -359,3 +359,38 @@ def test_tool_call_comparisons_print_one_line_per_failing_field_or_argument(
         "    score 0/1 = 0.00: the closest call matches 0 of 1 asserted argument(s)",
         "    call 0 book({'hotel': 'Ritz', 'nights': 2}): nights: expected 5, got 2",
     ]
+
+
+def test_the_plugin_looks_for_each_class_in_its_module() -> None:
+    import importlib
+
+    import toolmatch
+    from toolmatch._plugins.pytest_plugin import CLASS_MODULES
+
+    for name, module in CLASS_MODULES.items():
+        assert getattr(importlib.import_module(module), name) is getattr(toolmatch, name)
+
+
+LAZY_TEST = """
+import sys
+
+from toolmatch import Fuzzy
+
+def test_fuzzy():
+    assert {"city": "Paris"} == {"city": Fuzzy("rome")}
+
+def test_loaded():
+    wings = ("toolmatch._selection", "toolmatch._readers", "toolmatch._calls")
+    print("LOADED", sorted(name for name in sys.modules if name.startswith(wings)))
+"""
+
+
+def test_an_explained_failure_imports_only_what_it_compares(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(LAZY_TEST)
+    result = pytester.runpytest_subprocess("-s", "-p", "no:inline_snapshot", "-p", "no:randomly")
+    result.assert_outcomes(failed=1, passed=1)
+    assert _e_lines(result.stdout.lines, "test_fuzzy")[1:] == [
+        "  city: fuzzy 'rome' does not match 'Paris'"
+    ]
+    # Neither calls nor expectations took part: their modules stay unimported.
+    assert any(line.endswith("LOADED []") for line in result.stdout.lines)

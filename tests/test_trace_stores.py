@@ -9,11 +9,13 @@ import contextlib
 import json
 import warnings
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shapes import langfuse_observation
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
 WEATHER = '{"city": "Paris"}'
@@ -303,15 +305,7 @@ def test_mlflow_model_output_of_no_accepted_shape_is_no_answer() -> None:
 def _observations() -> list[Any]:
     """A run as Langfuse's API returns its observations (``ObservationV2``)."""
     api = pytest.importorskip("langfuse.api")
-    import datetime
-
-    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-
-    def observation(id_: str, kind: str, name: str, parent: str | None, **fields: Any) -> Any:
-        return api.ObservationV2(
-            id=id_, trace_id="t1", project_id="p1", start_time=start, type=kind, name=name,
-            parent_observation_id=parent, **fields,
-        )  # fmt: skip
+    observation = partial(langfuse_observation, api)
 
     message = json.loads(_completion(None).content)["choices"][0]["message"]
     return [

@@ -141,7 +141,7 @@ def recorded_case(
     if notes:
         add_comment(case, "; ".join(notes), "name")
     turns = [
-        _turn([run[number] for run in chosen], how or Loosening())
+        _recorded_turn([run[number] for run in chosen], how or Loosening())
         for number in range(len(chosen[0]))
     ]
     if len(turns) == 1:
@@ -267,7 +267,7 @@ def _copy_comments(source: Any, target: Any) -> None:
 # Turns and calls -----------------------------------------------------------------------------
 
 
-def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
+def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     """One turn's mapping from its calls in each run (see :func:`_paired`).
 
     A tool that only some runs call, and that no expectation stands for, is ignored by

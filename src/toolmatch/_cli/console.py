@@ -10,7 +10,20 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from toolmatch._spec.errors import ConfigError
 
-__all__ = ["config_problems", "fail", "printable", "write_stdout"]
+__all__ = ["Stop", "config_problems", "fail", "printable", "write_stdout"]
+
+
+class Stop(Exception):  # noqa: N818  # not an error: how a step ends the command
+    """Raised by a step of a command that ends it, its reason printed already: the command
+    exits with ``status``.
+
+    >>> Stop(2).status
+    2
+    """
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 def printable(text: str) -> str:

@@ -63,20 +63,20 @@ def add_lint(commands: Any) -> None:
     lint.set_defaults(run=_lint)
 
 
-def defined_tools(options: argparse.Namespace) -> tuple[str, ...] | int | None:
+def defined_tools(path: str | None) -> tuple[str, ...] | int | None:
     """The names ``--tools`` defines; ``None`` without it, the exit status if it is bad."""
-    if options.tools is None:
+    if path is None:
         return None
     from toolmatch._spec.lint import read_tool_names
 
     try:
-        return read_tool_names(options.tools)
+        return read_tool_names(path)
     except OSError as error:
-        return fail(f"cannot read the tools {options.tools}: {error.strerror or error}")
+        return fail(f"cannot read the tools {path}: {error.strerror or error}")
     except ConfigError as error:
         return config_problems(error)
     except (TypeError, ValueError) as error:
-        return fail(f"--tools {options.tools}: {str(error).partition(chr(10))[0]}")
+        return fail(f"--tools {path}: {str(error).partition(chr(10))[0]}")
 
 
 def spec_findings(
@@ -108,7 +108,7 @@ def strict_refusal(where: str, findings: list[Finding]) -> int:
 def _lint(options: argparse.Namespace) -> int:
     from toolmatch._spec.loading import load_test_cases_quietly
 
-    tools = defined_tools(options)
+    tools = defined_tools(options.tools)
     if isinstance(tools, int):
         return tools
     try:

@@ -41,7 +41,9 @@ bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 ``{"type": "summary", "passed", "failed", "errors", "missing", "lines", "cases",
 "pass_rate", "k", "pass_k"}`` (``lines`` counts every
 line read, blank ones included). Each run's ``turns`` holds :meth:`TurnResult.as_dict` of
-every turn. ``--junit-xml PATH`` also writes a JUnit XML report. ``--update new|fix|all``
+every turn. ``--junit-xml PATH`` also writes a JUnit XML report, ``--otel-events PATH``
+each run's verdict as an OpenTelemetry event (``toolmatch._cli.reports.otel_events``).
+``--update new|fix|all``
 first changes the spec to the recorded runs (``toolmatch._cli.update``), then checks against it.
 
 ``--strict`` first runs ``toolmatch lint``'s checks (``toolmatch._cli.lint_command``) and exits
@@ -70,24 +72,26 @@ import sys
 from collections.abc import Sequence
 
 from toolmatch import __version__
-from toolmatch._cli.console import config_problems, fail, printable
+from toolmatch._cli.console import Stop, config_problems, fail, printable
 from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings, strict_refusal
+from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
 from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.junit import JUnit
+from toolmatch._cli.reports.otel_events import OtelEvents
 from toolmatch._cli.reports.progress import progress_bar
 from toolmatch._cli.reports.report import OUTPUT_FORMATS, Report
 from toolmatch._cli.spec_commands import add_commands, run_command
 from toolmatch._core.describe import short_repr
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.strings import default_regex_timeout
 from toolmatch._runs.baseline import Delta
 from toolmatch._runs.coverage import defined_names
-from toolmatch._runs.envelope import columns_of, envelope_of
-from toolmatch._runs.judging import Judge
+from toolmatch._runs.judging import RecordJudge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
 from toolmatch._runs.trials import (
     MinPassRate,
@@ -96,16 +100,19 @@ from toolmatch._runs.trials import (
     parse_min_pass_rate,
     parse_pass_k,
 )
-from toolmatch._runs.workers import InterruptsHeld, judge_blocks
+from toolmatch._runs.workers import InterruptsHeld, judged_batches
 from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
 from toolmatch._spec.loading import load_spec_document, load_test_cases_quietly
 from toolmatch._spec.parsing import SpecDocument, read_spec_document
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import IO
 
     from toolmatch._cli.reports.progress import Progress
+    from toolmatch._runs.baseline import Side
+    from toolmatch._runs.syntax import PythonTurns
 
 __all__ = ["main"]
 
@@ -113,10 +120,12 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolmatch`` command; returns the exit status (0 passed, 1 failed, 2 bad input)."""
     try:
-        options = _parser().parse_args(argv)
-        if options.command != "check":
-            return run_command(options)
-        return _check(options)
+        namespace = _parser().parse_args(argv)
+        if namespace.command != "check":
+            return run_command(namespace)
+        return _check(CheckOptions.of(namespace))
+    except Stop as stop:
+        return stop.status
     except KeyboardInterrupt:  # before the run (a run reports its own interruption)
         print(_INTERRUPTED, file=sys.stderr)
         return 130
@@ -126,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _INTERRUPTED = "toolmatch: interrupted"
+# --otel-events: the gen_ai.evaluation.name of every event
+EVALUATION_NAME = "toolmatch"
 
 
 def _quiet_stdout() -> None:
@@ -236,6 +247,12 @@ def _parser() -> argparse.ArgumentParser:
         "--junit-xml", metavar="PATH", help="also write a JUnit XML report to PATH, for CI"
     )
     check.add_argument(
+        "--otel-events",
+        metavar="PATH",
+        help="also write each run's verdict as an OpenTelemetry gen_ai.evaluation.result "
+        "event to PATH, as OTLP JSON (docs/cli.md)",
+    )
+    check.add_argument(
         "--min-pass-rate",
         type=_min_pass_rate,
         metavar="R",
@@ -344,10 +361,111 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # The command --------------------------------------------------------------------------------
+#
+# `toolmatch check` is a line of steps, each taking the typed options and what the steps
+# before it made: a step that ends the command prints why and raises Stop.
+
+
+def _check(options: CheckOptions) -> int:
+    _tolerate_unencodable()
+    _refuse_flags(options)
+    before = _baseline(options)
+    python = read_syntax(options.traces)
+    cases, document = _spec_cases(options)
+    stdin = _spooled_stdin(options)
+    if options.update is not None:
+        cases = _updated_cases(options, python, cases, stdin, document)
+    tools = _strictly_checked(options, cases)
+    return _check_traces(options, _Checked(python, cases, tools, before), stdin)
+
+
+class _Checked(Record):
+    """What the steps before the check made for it: the reader of ``--syntax python``, the
+    spec's cases, the tools ``--tools`` defines, the ``--baseline``'s cases."""
+
+    __slots__ = _fields = ("python", "cases", "tools", "before")
+    python: PythonTurns | None
+    cases: list[TestCase]
+    tools: tuple[str, ...] | None
+    before: Mapping[str, Side] | None
+
+
+def _tolerate_unencodable() -> None:
+    """A case name or an argument the console cannot encode must not end the run."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _refuse_flags(options: CheckOptions) -> None:
+    """Flags refused before anything is read: ``--update`` where it may not write, ``--tools``
+    where no step uses it."""
+    if options.update is not None:
+        from toolmatch._cli.update import refusal
+
+        refused = refusal(options.spec, options.update_in_ci, os.environ)
+        if refused is not None:
+            raise Stop(fail(refused))
+    if options.update_allow_rename and options.update not in ("fix", "all"):
+        raise Stop(
+            fail(
+                "--update-allow-rename lets --update fix rename a tool: give --update fix or "
+                "--update all with it"
+            )
+        )
+    if options.tools is not None and not options.needs_tools:
+        raise Stop(
+            fail(
+                "--tools names the tools the agent is offered, for --strict and --coverage: "
+                "give one of them (a spec's tools: checks the calls against their definitions)"
+            )
+        )
+    if options.confidence is not None and options.min_pass_rate is None:
+        raise Stop(
+            fail(
+                "--confidence is the confidence of --min-pass-rate's bound: give "
+                "--min-pass-rate R too"
+            )
+        )
+    no_baseline = baseline_refusal(options.baseline, options.significance, options.allow_missing)
+    if no_baseline is not None:
+        raise Stop(no_baseline)
+
+
+def _baseline(options: CheckOptions) -> Mapping[str, Side] | None:
+    """The cases of ``--baseline``'s results, or None without it."""
+    if options.baseline is None:
+        return None
+    from toolmatch._runs.baseline import read_baseline
+    from toolmatch._runs.result_rows import ResultsError
+
+    try:
+        return read_baseline(options.baseline)
+    except ResultsError as error:
+        raise Stop(fail(f"--baseline: {error}")) from None
+
+
+def _spec_cases(options: CheckOptions) -> tuple[list[TestCase], SpecDocument | None]:
+    """The spec's cases, its warnings printed; with ``--update``, also the spec file they
+    are loaded from, with the nodes that say where each value stands: the update plans its
+    changes on that parse, and reads the spec again only if it changed."""
+    document = None
+    try:
+        if options.update is not None:
+            document = read_spec_document(options.spec, nodes=True)
+        cases, warned = _load(options, options.spec if document is None else document)
+    except ConfigError as error:
+        raise Stop(config_problems(error)) from None
+    except OSError as error:
+        problem = f"cannot read the spec {options.spec}: {error.strerror or error}"
+        raise Stop(fail(problem)) from None
+    for warning in warned:  # one line each: the spec loads, with a meaning that changed
+        print(printable(f"warning: {warning}"), file=sys.stderr)
+    return cases, document
 
 
 def _load(
-    options: argparse.Namespace, spec: str | SpecDocument
+    options: CheckOptions, spec: str | SpecDocument
 ) -> tuple[list[TestCase], list[SpecWarning]]:
     """The cases of the spec at ``spec``, or of the spec file already read."""
     if options.regex_timeout is None:
@@ -362,145 +480,138 @@ def _cases_of(spec: str | SpecDocument) -> tuple[list[TestCase], list[SpecWarnin
     return load_spec_document(spec)
 
 
-def _check(options: argparse.Namespace) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        # A case name or an argument the console cannot encode must not end the run.
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
-    if options.update is not None:
-        from toolmatch._cli.update import refusal
+def _spooled_stdin(options: CheckOptions) -> IO[bytes] | None:
+    """Standard input copied, when ``--update`` reads its runs from it: they are read twice,
+    by the update and by the check."""
+    if options.update is None or options.traces.path != "-":
+        return None
+    from toolmatch._cli.update import spooled
 
-        refused = refusal(options, os.environ)
-        if refused is not None:
-            return fail(refused)
-    if options.update_allow_rename and options.update not in ("fix", "all"):
-        return fail(
-            "--update-allow-rename lets --update fix rename a tool: give --update fix or "
-            "--update all with it"
-        )
-    if options.tools is not None and not (options.strict or options.coverage):
-        return fail(
-            "--tools names the tools the agent is offered, for --strict and --coverage: give "
-            "one of them (a spec's tools: checks the calls against their definitions)"
-        )
-    if options.confidence is not None:
-        if options.min_pass_rate is None:
-            return fail(
-                "--confidence is the confidence of --min-pass-rate's bound: give "
-                "--min-pass-rate R too"
-            )
-        options.min_pass_rate = options.min_pass_rate._replace(confidence=options.confidence)
-    no_baseline = baseline_refusal(options)
-    if no_baseline is not None:
-        return no_baseline
-    options.before = None
-    if options.baseline is not None:
-        from toolmatch._runs.baseline import read_baseline
-        from toolmatch._runs.result_rows import ResultsError
-
-        try:
-            options.before = read_baseline(options.baseline)
-        except ResultsError as error:
-            return fail(f"--baseline: {error}")
-    unreadable = read_syntax(options)
-    if unreadable is not None:
-        return unreadable
-    # --update plans its changes on the parse the cases are loaded from (with the nodes
-    # that say where each value stands), and reads the spec again only if it changed.
-    document = None
     try:
-        if options.update is not None:
-            document = read_spec_document(options.spec, nodes=True)
-        cases, warned = _load(options, options.spec if document is None else document)
-    except ConfigError as error:
-        return config_problems(error)
+        return spooled(sys.stdin.buffer)
     except OSError as error:
-        return fail(f"cannot read the spec {options.spec}: {error.strerror or error}")
-    for warning in warned:  # one line each: the spec loads, with a meaning that changed
-        print(printable(f"warning: {warning}"), file=sys.stderr)
-
-    stdin = None
-    if options.update is not None and options.traces == "-":
-        from toolmatch._cli.update import spooled
-
-        try:  # read twice: the update's runs, then the check
-            stdin = spooled(sys.stdin.buffer)
-        except OSError as error:
-            return fail(f"cannot read the traces <stdin>: {error.strerror or error}")
-    if options.update is not None:
-        updated = _update(options, cases, stdin, document)
-        if isinstance(updated, int):
-            return updated
-        cases = updated
-    tools = defined_tools(options) if options.strict or options.coverage else None
-    if isinstance(tools, int):
-        return tools
-    if options.strict:
-        findings = spec_findings(options.spec, cases, tools)
-        if findings:
-            return strict_refusal(options.spec, findings)
-    options.defined = tools  # for --coverage, once the runs are checked
-    try:
-        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
-    except TracesError as error:
-        return fail(str(error))
-    for skipped in reading.warnings():
-        print(printable(f"warning: {skipped}"), file=sys.stderr)
-
-    with reading:
-        junit = None
-        # A report replaces the file at its path: never the input it reports on.
-        inputs: list[str | int] = [*reading.files] or [sys.stdin.fileno()]
-        for path in (options.junit_xml, options.html, options.markdown):
-            if not path:
-                continue
-            for what, others in (
-                ("the traces file", inputs),
-                ("the spec", [options.spec]),
-                ("the baseline", [options.baseline] if options.baseline else []),
-            ):
-                if any(same_file(path, other) for other in others):
-                    return fail(f"cannot write {path}: it is {what}")
-        if options.junit_xml:
-            suite = os.path.splitext(os.path.basename(options.spec))[0]
-            try:
-                junit = JUnit(options.junit_xml, suite, reading)
-            except OSError as error:
-                return fail(f"cannot write {options.junit_xml}: {error.strerror or error}")
-        try:
-            return _run(options, cases, reading, junit)
-        finally:
-            if junit is not None:
-                junit.discard()
+        raise Stop(fail(f"cannot read the traces <stdin>: {error.strerror or error}")) from None
 
 
-def _update(
-    options: argparse.Namespace,
+def _updated_cases(
+    options: CheckOptions,
+    python: PythonTurns | None,
     cases: list[TestCase],
     stdin: IO[bytes] | None,
     loaded: SpecDocument | None,
-) -> int | list[TestCase]:
-    """Updates the spec from TRACES (``--update``): the cases to check, or the exit status.
-    ``loaded`` is the spec file ``cases`` were loaded from."""
+) -> list[TestCase]:
+    """Updates the spec from TRACES (``--update``); the cases to check. ``loaded`` is the
+    spec file ``cases`` were loaded from."""
     from toolmatch._cli.update import update_spec
 
-    try:
-        reading = TracesSource(options.traces, besides=[options.spec], stdin=_reread(stdin))
-    except TracesError as error:
-        return fail(str(error))
-    with reading:
-        return update_spec(
-            options,
+    assert options.update is not None
+    traces = _traces_source(options, stdin)
+    with traces:
+        updated = update_spec(
+            options.spec,
+            options.update,
+            options.update_allow_rename,
             cases,
-            reading,
-            envelope_of(options),
+            traces,
+            options.traces,
+            python,
             lambda document: _load(options, document)[0],
             loaded,
         )
+    if isinstance(updated, int):
+        raise Stop(updated)
+    return updated
+
+
+def _strictly_checked(options: CheckOptions, cases: list[TestCase]) -> tuple[str, ...] | None:
+    """The tools ``--tools`` defines, for ``--strict`` and ``--coverage``; with
+    ``--strict``, the command ends here on any finding of ``toolmatch lint``."""
+    tools = defined_tools(options.tools) if options.needs_tools else None
+    if isinstance(tools, int):
+        raise Stop(tools)
+    if options.strict:
+        findings = spec_findings(options.spec, cases, tools)
+        if findings:
+            raise Stop(strict_refusal(options.spec, findings))
+    return tools
+
+
+def _traces_source(options: CheckOptions, stdin: IO[bytes] | None) -> TracesSource:
+    try:
+        return TracesSource(options.traces.path, besides=[options.spec], stdin=_reread(stdin))
+    except TracesError as error:
+        raise Stop(fail(str(error))) from None
+
+
+def _check_traces(options: CheckOptions, checked: _Checked, stdin: IO[bytes] | None) -> int:
+    """Checks the runs of TRACES and reports them; the exit status."""
+    traces = _traces_source(options, stdin)
+    for skipped in traces.warnings():
+        print(printable(f"warning: {skipped}"), file=sys.stderr)
+    with traces:
+        _refuse_outputs_on_inputs(options, traces)
+        junit = events = None
+        try:
+            junit = _junit_report(options, traces)
+            events = _events_file(options)
+            return _run(options, checked, traces, junit, events)
+        finally:
+            if junit is not None:
+                junit.discard()
+            if events is not None:
+                events.discard()
+
+
+def _refuse_outputs_on_inputs(options: CheckOptions, traces: TracesSource) -> None:
+    """A report replaces the file at its path: never the input it reports on."""
+    inputs: list[str | int] = [*traces.files] or [sys.stdin.fileno()]
+    for path in (options.junit_xml, options.html, options.markdown, options.otel_events):
+        if not path:
+            continue
+        for what, others in (
+            ("the traces file", inputs),
+            ("the spec", [options.spec]),
+            ("the baseline", [options.baseline] if options.baseline else []),
+        ):
+            if any(same_file(path, other) for other in others):
+                raise Stop(fail(f"cannot write {path}: it is {what}"))
+    junit_path, events_path = options.junit_xml, options.otel_events
+    if (
+        junit_path
+        and events_path
+        and (
+            same_file(junit_path, events_path)
+            or os.path.realpath(junit_path) == os.path.realpath(events_path)
+        )
+    ):
+        raise Stop(fail(f"cannot write {events_path}: it is the JUnit report's file"))
+
+
+def _junit_report(options: CheckOptions, traces: TracesSource) -> JUnit | None:
+    """The JUnit report of ``--junit-xml``, begun."""
+    path = options.junit_xml
+    if not path:
+        return None
+    suite = os.path.splitext(os.path.basename(options.spec))[0]
+    try:
+        return JUnit(path, suite, traces)
+    except OSError as error:
+        raise Stop(fail(f"cannot write {path}: {error.strerror or error}")) from None
+
+
+def _events_file(options: CheckOptions) -> OtelEvents | None:
+    """The file of ``--otel-events``, begun."""
+    path = options.otel_events
+    if not path:
+        return None
+    try:
+        return OtelEvents(path)
+    except OSError as error:
+        raise Stop(fail(f"cannot write {path}: {error.strerror or error}")) from None
 
 
 def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
-    """The copy of standard input from its start, as a file of its own: a reading closes
+    """The copy of standard input from its start, as a file of its own: a TracesSource closes
     what it reads, and the copy is read twice."""
     if copy is None:
         return None
@@ -509,15 +620,18 @@ def _reread(copy: IO[bytes] | None) -> IO[bytes] | None:
 
 
 def _run(
-    options: argparse.Namespace,
-    cases: Sequence[TestCase],
-    reading: TracesSource,
+    options: CheckOptions,
+    checked: _Checked,
+    traces: TracesSource,
     junit: JUnit | None,
+    events: OtelEvents | None,
 ) -> int:
-    """Checks every record and reports; however the run ends, the JUnit report is written."""
-    progress = None if options.no_progress else progress_bar(reading.size or None)
+    """Checks every record and reports; however the run ends, the JUnit report and the
+    events of the runs checked are written, and with ``--html`` or ``--markdown`` the pages
+    once it ends."""
+    progress = progress_bar(traces.size or None) if options.progress else None
     output = Output(sys.stdout, progress)
-    formats = [OUTPUT_FORMATS[options.format](output, reading)]
+    formats = [OUTPUT_FORMATS[options.format](output, traces)]
     if junit is not None:
         formats.append(junit)
     pages = _pages(options)
@@ -529,23 +643,23 @@ def _run(
             "w", encoding="utf-8", suffix=".jsonl", delete=False
         )
         rows = Output(rows_file, None)
-        formats.append(JsonLines(rows, reading))
-    names = [case.name for case in cases]
-    delta = (
-        None if options.before is None else Delta([], options.significance, options.allow_missing)
-    )
+        formats.append(JsonLines(rows, traces))
+    names = [case.name for case in checked.cases]
+    before = checked.before
+    delta = None if before is None else Delta([], options.significance, options.allow_missing)
     report = Report(
         names,
-        reading,
+        traces,
         formats,
         output,
         options.min_pass_rate,
         options.pass_k,
         delta,
-        options.before,
+        before,
+        None if events is None else events.add,
     )
     try:
-        status = _judge_all(options, cases, reading, junit, report, progress, rows)
+        status = _judge_all(options, checked, traces, (junit, events), report, progress, rows)
         if rows is not None and status in (0, 1):
             rows.flush()
             rows.out.close()
@@ -553,7 +667,7 @@ def _run(
                 "command": "toolmatch check "
                 + " ".join(sys.argv[2:] if sys.argv[1:2] == ["check"] else []),
                 "spec": options.spec,
-                "traces": reading.name,
+                "traces": traces.name,
             }
             why = write_pages(pages, rows.out.name, header)
             if why is not None:
@@ -565,7 +679,7 @@ def _run(
             os.unlink(rows.out.name)
 
 
-def _pages(options: argparse.Namespace) -> list[tuple[str, str]]:
+def _pages(options: CheckOptions) -> list[tuple[str, str]]:
     """``--html`` and ``--markdown``: each format with its path."""
     return [
         (kind, path)
@@ -575,61 +689,100 @@ def _pages(options: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def _judge_all(
-    options: argparse.Namespace,
-    cases: Sequence[TestCase],
-    reading: TracesSource,
-    junit: JUnit | None,
+    options: CheckOptions,
+    checked: _Checked,
+    traces: TracesSource,
+    files: tuple[JUnit | None, OtelEvents | None],
     report: Report,
     progress: Progress | None,
     rows: Output | None,
 ) -> int:
-    """Judges every record, telling ``report``; the exit status."""
+    """Judges every record, telling ``report``; the exit status. However the run ends, the
+    JUnit report and the events of the runs checked (``files``) are written."""
+    junit, events = files
     want_json = any(each.wants_json for each in report.formats)
-    judge = Judge(cases, want_json, envelope_of(options), options.python_turns, options.coverage)
+    cases = checked.cases
+    envelope = options.traces.envelope()
+    name = None if events is None else EVALUATION_NAME
+    judge = RecordJudge(cases, want_json, envelope, checked.python, options.coverage, name)
     stopped = None  # why the run ended early, for the JUnit report
-    batches = judge_blocks(judge, trace_blocks(reading, columns_of(options)), options.jobs)
     try:
-        try:
-            for batch in batches:
-                report.add_all(batch)
-                report.flush()
-                if rows is not None:
-                    rows.flush()
-                if progress is not None:
-                    progress.update(report.tally.passed + report.tally.failed, reading)
-        finally:
-            batches.close()  # ends the workers now, whatever stopped the loop
-            if progress is not None:
-                progress.close()
-        report.finish(cases, reading)
+        _report_runs(report, judge, options, traces, progress, rows)
+        report.finish(cases)
         if judge.coverage is not None:
-            report.coverage(*judge.coverage.rows(defined_names(cases, options.defined)))
+            report.coverage(*judge.coverage.rows(defined_names(cases, checked.tools)))
         status = report.exit_code
     except KeyboardInterrupt:
         try:  # the runs counted as checked are reported, as the "not checked" line says
             report.flush()
         except OSError:
             _quiet_stdout()
-        stopped = f"interrupted; {reading.not_checked(report.next_line)}"
+        stopped = f"interrupted; {traces.not_checked(report.next_line)}"
         print(_INTERRUPTED, file=sys.stderr)
         status = 130
     except BrokenPipeError:  # the reader has all it wanted: not a failure
         _quiet_stdout()
-        stopped = f"the output was closed; {reading.not_checked(report.next_line)}"
+        stopped = f"the output was closed; {traces.not_checked(report.next_line)}"
         status = 0
     except StoppedError as error:
-        stopped = reading.stopped(error)
+        stopped = traces.stopped(error)
         status = fail(stopped)
     except OSError as error:  # reading errors are StoppedError: the output is at fault
         _quiet_stdout()  # what is still buffered could not be written either
         problem = f"cannot write the output: {error.strerror or error}"
-        stopped = f"{problem}; {reading.not_checked(report.next_line)}"
+        stopped = f"{problem}; {traces.not_checked(report.next_line)}"
         status = fail(problem)
     if junit is not None:
-        try:
-            with InterruptsHeld():  # the report is written whole or not at all
-                junit.finish(report.tally, stopped)
-        except OSError as error:
-            why = error.strerror or error
-            return fail(f"cannot write {options.junit_xml}: {why}{unchanged(options.junit_xml)}")
+        status = _finish_junit(junit, report, stopped, status)
+    if events is not None:
+        status = _finish_events(events, options.otel_events or "", status)
+    return status
+
+
+def _report_runs(
+    report: Report,
+    judge: RecordJudge,
+    options: CheckOptions,
+    traces: TracesSource,
+    progress: Progress | None,
+    rows: Output | None,
+) -> None:
+    """Judges the records of TRACES a batch at a time (in ``--jobs`` workers), each batch
+    reported as it comes."""
+    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
+    try:
+        for batch in batches:
+            report.add_all(batch)
+            report.flush()
+            if rows is not None:
+                rows.flush()
+            if progress is not None:
+                progress.update(report.tally.passed + report.tally.failed, traces)
+    finally:
+        batches.close()  # ends the workers now, whatever stopped the loop
+        if progress is not None:
+            progress.close()
+
+
+def _finish_junit(junit: JUnit, report: Report, stopped: str | None, status: int) -> int:
+    """Writes the JUnit report whole, ``stopped`` saying why the run ended early; the exit
+    status, 2 when the report cannot be written."""
+    try:
+        with InterruptsHeld():  # the report is written whole or not at all
+            junit.finish(report.tally, stopped)
+    except OSError as error:
+        why = error.strerror or error
+        return fail(f"cannot write {junit.path}: {why}{unchanged(junit.path)}")
+    return status
+
+
+def _finish_events(events: OtelEvents, path: str, status: int) -> int:
+    """Writes the events of the runs checked whole; the exit status, 2 when the file cannot
+    be written."""
+    try:
+        with InterruptsHeld():  # the file is written whole or not at all
+            events.finish()
+    except OSError as error:
+        why = error.strerror or error
+        return fail(f"cannot write {path}: {why}{unchanged(path)}")
     return status

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.console import fail, printable, write_stdout
+from toolmatch._cli.console import Stop, fail, printable, write_stdout
+from toolmatch._cli.options import TracesOptions
 from toolmatch._cli.output_files import unchanged, write_file
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.envelope import RecordError, columns_of, envelope_of
+from toolmatch._runs.envelope import RecordError
 from toolmatch._runs.traces import (
     StoppedError,
     TracesError,
@@ -133,18 +134,17 @@ def add_syntax(command: argparse.ArgumentParser) -> None:
     )
 
 
-def read_syntax(options: argparse.Namespace) -> int | None:
-    """Sets ``options.python_turns`` from ``--syntax`` and ``--functions``; the exit status
-    when they cannot be read."""
+def read_syntax(options: TracesOptions) -> PythonTurns | None:
+    """The reader of ``--syntax python`` with the ``--functions`` docs read; ``None`` for
+    ``--syntax json``. Docs that cannot be read end the command (:class:`Stop`)."""
     from toolmatch._runs.syntax import python_turns_of
 
     try:
-        options.python_turns = python_turns_of(options)
+        return python_turns_of(options.syntax, options.functions)
     except OSError as error:
-        return fail(f"cannot read {error.filename}: {error.strerror or error}")
+        raise Stop(fail(f"cannot read {error.filename}: {error.strerror or error}")) from None
     except (TypeError, ValueError) as error:
-        return fail(str(error))
-    return None
+        raise Stop(fail(str(error))) from None
 
 
 def _record(options: argparse.Namespace) -> int:
@@ -163,41 +163,42 @@ def _record(options: argparse.Namespace) -> int:
         output = options.into
     if output is not None and not output.lower().endswith(_SUFFIXES):
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
-    refused = read_syntax(options)
-    if refused is not None:
-        return refused
+    traces_options = TracesOptions.of(options)
+    python = read_syntax(traces_options)
     try:
-        options.definitions, options.read_only = _definitions(options.tools)
+        definitions, read_only = _definitions(options.tools)
     except OSError as error:
         return fail(f"cannot read {error.filename}: {error.strerror or error}")
     except (TypeError, ValueError) as error:
         return fail(str(error))
     try:
-        reading = TracesSource(options.traces)
+        traces = TracesSource(options.traces)
     except TracesError as error:
         return fail(str(error))
-    for skipped in reading.warnings():
+    for skipped in traces.warnings():
         print(printable(f"warning: {skipped}"), file=sys.stderr)
-    with reading:
-        if output is not None and any(same_file(output, file) for file in reading.files):
+    with traces:
+        if output is not None and any(same_file(output, file) for file in traces.files):
             return fail(f"cannot write {output}: it is the traces file")
         try:
             runs, errors = _read_runs(
-                reading, columns_of(options), envelope_of(options), options.python_turns
+                traces, traces_options.columns(), traces_options.envelope(), python
             )
         except StoppedError as error:
-            return fail(reading.stopped(error))
+            return fail(traces.stopped(error))
     if not runs:
-        return fail(f"no run to record in {reading.name}")
+        return fail(f"no run to record in {traces.name}")
     if options.into is not None:
-        return _widen(options, runs, errors)
-    return _write(options, reading, runs, errors)
+        return _widen(options, runs, errors, definitions, read_only)
+    return _write(options, traces, runs, errors, definitions, read_only)
 
 
 def _widen(
     options: argparse.Namespace,
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
     errors: int,
+    definitions: dict[str, ToolDefinition] | None,
+    read_only: frozenset[str],
 ) -> int:
     """``--into SPEC``: SPEC widened with the runs, written whole or not at all, the change
     printed as a diff on stderr, and what could not be widened after it."""
@@ -225,8 +226,8 @@ def _widen(
         spec.data,
         recorded,
         loosen=options.loosen,
-        tools=options.definitions,
-        read_only=options.read_only,
+        tools=definitions,
+        read_only=read_only,
     )
     try:
         text, made, not_placed = spec.edited(plan.edits, plan.where)
@@ -273,13 +274,13 @@ def _definitions(path: str | None) -> tuple[dict[str, ToolDefinition] | None, fr
         raise ValueError(f"--tools {path}: {error}") from None
 
 
-def _bad(reading: TracesSource, number: int, message: str) -> None:
-    where = reading.place(number)
+def _bad(traces: TracesSource, number: int, message: str) -> None:
+    where = traces.place(number)
     print(printable(f"ERROR {where}: {message.partition(chr(10))[0]}"), file=sys.stderr)
 
 
 def _read_runs(
-    reading: TracesSource,
+    traces: TracesSource,
     columns: set[str],
     envelope: Envelope | None,
     python: PythonTurns | None,
@@ -290,7 +291,7 @@ def _read_runs(
 
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]] = {}
     errors = 0
-    for number, item in trace_items(reading, columns):
+    for number, item in trace_items(traces, columns):
         try:
             run = read_item(item)
             if envelope is not None:
@@ -298,12 +299,12 @@ def _read_runs(
             case, turns = _case_and_turns(run)
             calls = calls_of_run(turns, python)
         except (RecordError, TypeError, ValueError) as error:
-            _bad(reading, number, str(error))
+            _bad(traces, number, str(error))
             errors += 1
             continue
         problem = not_json(calls)
         if problem is not None:  # a Parquet value: in no spec, it would not load
-            _bad(reading, number, f"{problem}; not recorded")
+            _bad(traces, number, f"{problem}; not recorded")
             errors += 1
             continue
         runs.setdefault(case, []).append((number, calls))
@@ -326,7 +327,7 @@ def _case_and_turns(run: object) -> tuple[str, object]:
 
 
 def _note_differing(
-    reading: TracesSource,
+    traces: TracesSource,
     case: str,
     written: Any,
     numbered: list[tuple[int, list[list[ToolCall]]]],
@@ -341,8 +342,8 @@ def _note_differing(
         if calls and number != last and not test_case.passes(calls):
             print(
                 printable(
-                    f"note: {reading.place(number)}: case {short_repr(case)} is its run at "
-                    f"{reading.place(last)} "
+                    f"note: {traces.place(number)}: case {short_repr(case)} is its run at "
+                    f"{traces.place(last)} "
                     "(--loosen none); this run differs, and toolmatch check will fail it"
                 ),
                 file=sys.stderr,
@@ -351,9 +352,11 @@ def _note_differing(
 
 def _write(
     options: argparse.Namespace,
-    reading: TracesSource,
+    traces: TracesSource,
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]],
     errors: int,
+    definitions: dict[str, ToolDefinition] | None,
+    read_only: frozenset[str],
 ) -> int:
     from toolmatch._authoring.recording import kept_turn_count, recorded_case, recorded_spec
     from toolmatch._spec.writing import plain_data, spec_json, spec_text
@@ -366,14 +369,14 @@ def _write(
         for number, calls in numbered:
             if not calls:
                 _bad(
-                    reading,
+                    traces,
                     number,
                     f"case {short_repr(case)}: a run with no turns cannot be recorded",
                 )
                 errors += 1
             elif kept is not None and len(calls) != kept:
                 _bad(
-                    reading,
+                    traces,
                     number,
                     f"case {short_repr(case)}: this run has {len(calls)} turn(s), the case is "
                     f"recorded from its runs with {kept}; not recorded",
@@ -386,18 +389,18 @@ def _write(
                 case,
                 recorded,
                 loosen=options.loosen,
-                tools=options.definitions,
-                read_only=options.read_only,
+                tools=definitions,
+                read_only=read_only,
             )
         except ValueError as error:  # beyond a spec's limits: it would not load
-            _bad(reading, numbered[0][0], f"{error}; not recorded")
+            _bad(traces, numbered[0][0], f"{error}; not recorded")
             errors += len(numbered)
             continue
         cases.append(written)
         if not loosen and len(recorded) > 1:
-            _note_differing(reading, case, written, numbered)
+            _note_differing(traces, case, written, numbered)
     if not cases:
-        return fail(f"no run to record in {reading.name}")
+        return fail(f"no run to record in {traces.name}")
     spec = recorded_spec(cases)
     output = options.output
     if output is not None and output.lower().endswith(".json"):

@@ -104,12 +104,12 @@ def render(gathered: Gathered, kind: str) -> str:
     return html_page(gathered)
 
 
-def baseline_refusal(options: argparse.Namespace) -> int | None:
+def baseline_refusal(baseline: str | None, significance: float, allow_missing: bool) -> int | None:
     """Exit status 2 for --significance or --allow-missing without --baseline."""
-    if options.baseline is None:
+    if baseline is None:
         for flag, given in (
-            ("--significance", options.significance != 0.05),
-            ("--allow-missing", options.allow_missing),
+            ("--significance", significance != 0.05),
+            ("--allow-missing", allow_missing),
         ):
             if given:
                 return fail(f"{flag} is for --baseline: give --baseline BASE too")
@@ -121,7 +121,7 @@ def _report(options: argparse.Namespace) -> int:
     from toolmatch._runs.baseline import read_baseline
     from toolmatch._runs.traces import same_file
 
-    refused = baseline_refusal(options)
+    refused = baseline_refusal(options.baseline, options.significance, options.allow_missing)
     if refused is not None:
         return refused
     kind = options.format

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from toolmatch._authoring.update_plan import Edit
-    from toolmatch._runs.envelope import Envelope
+    from toolmatch._cli.options import TracesOptions
+    from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
     from toolmatch._spec.parsing import SpecDocument
 
@@ -55,16 +56,16 @@ def in_ci(environ: Mapping[str, str]) -> bool:
 # The command --------------------------------------------------------------------------------
 
 
-def refusal(options: Any, environ: Mapping[str, str]) -> str | None:
-    """Why ``--update`` may not run here, before anything is read; ``None`` when it may."""
-    if in_ci(environ) and not options.update_in_ci:
+def refusal(where: str, in_ci_allowed: bool, environ: Mapping[str, str]) -> str | None:
+    """Why ``--update`` may not change the spec at ``where`` here, before anything is read
+    (``in_ci_allowed``: ``--update-in-ci``); ``None`` when it may."""
+    if in_ci(environ) and not in_ci_allowed:
         return (
             "--update does not change the spec on CI (CI is set in the environment); "
             "update it on your machine and commit it, or pass --update-in-ci"
         )
     import stat
 
-    where = options.spec
     try:
         found = os.stat(where)
     except OSError:
@@ -92,14 +93,19 @@ def spooled(file: IO[bytes]) -> IO[bytes]:
 
 
 def update_spec(
-    options: Any,
+    where: str,
+    how: str,
+    allow_rename: bool,
     cases: Sequence[TestCase],
-    reading: TracesSource,
-    envelope: Envelope | None,
+    traces: TracesSource,
+    traces_options: TracesOptions,
+    python: PythonTurns | None,
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: SpecDocument | None = None,
 ) -> int | list[TestCase]:
-    """Updates the spec from the runs of TRACES, read through ``reading``.
+    """Updates the spec at ``where`` (``--update how``: new, fix or all; ``allow_rename``:
+    ``--update-allow-rename``) from the runs of ``traces``, read as ``traces_options`` and
+    ``python`` say.
 
     ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
     that still holds its bytes under the lock is not read again, and the changes are
@@ -110,34 +116,34 @@ def update_spec(
     on stderr, then one line for each change it did not make; returns the cases of the
     spec as it is now, or 2 when it cannot update it.
     """
-    from toolmatch._runs.envelope import columns_of
     from toolmatch._runs.traces import StoppedError, trace_items
 
-    where = options.spec
     try:
-        items = trace_items(reading, columns_of(options))
-        runs = read_runs(items, (case.name for case in cases), envelope, options.python_turns)
+        items = trace_items(traces, traces_options.columns())
+        names = (case.name for case in cases)
+        runs = read_runs(items, names, traces_options.envelope(), python)
     except StoppedError as error:
-        return fail(reading.stopped(error))
+        return fail(traces.stopped(error))
     try:
         lock = _locked(where)
     except OSError as error:
         return fail(f"cannot update the spec {where}: {error.strerror or error}")
     try:
-        return _update_locked(options, runs, load, (loaded, cases))
+        return _update_locked(where, how, allow_rename, runs, load, (loaded, cases))
     finally:
         lock.close()
 
 
 def _update_locked(
-    options: Any,
+    where: str,
+    how: str,
+    allow_rename: bool,
     runs: Runs,
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: tuple[SpecDocument | None, Sequence[TestCase]],
 ) -> int | list[TestCase]:
     from toolmatch._authoring.splicing import SpecText, SplicingError
 
-    where = options.spec
     read = _read_spec(where, load, loaded)
     if isinstance(read, str):
         return fail(f"cannot update the spec {where}: {read}; the spec is unchanged")
@@ -145,7 +151,7 @@ def _update_locked(
     runs.for_cases(case.name for case in cases)
     spec = SpecText.of(document)
     try:
-        planner = plan(options.update, spec.data, cases, runs, options.update_allow_rename)
+        planner = plan(how, spec.data, cases, runs, allow_rename)
     except ImportError as error:  # ruamel.yaml, from the cli extra
         return fail(str(error))
     try:

@@ -5,7 +5,22 @@ from __future__ import annotations
 import reprlib
 from itertools import islice
 
-__all__ = ["describe_found", "join_path", "safe_repr", "short_repr", "type_name"]
+from toolmatch._core.type_checking import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
+
+__all__ = [
+    "describe_found",
+    "join_path",
+    "safe_repr",
+    "short_repr",
+    "shortened_list",
+    "type_name",
+]
 
 _LOG10_2 = 0.30102999566398120
 
@@ -129,3 +144,17 @@ def describe_found(expected: object, actual: object) -> str:
     if found == short_repr(expected):
         found += f" ({type_name(actual)})"
     return found
+
+
+_SHOWN_NAMES = 8
+
+
+def shortened_list(items: Sequence[_T], text: Callable[[_T], str] = str) -> str:
+    """The first 8 of ``items`` as ``text`` writes each, joined by commas, and how many more
+    there are: names in a message, short however many there are ("" for none).
+
+    >>> shortened_list(["search", "fetch"]), shortened_list(range(10), repr)
+    ('search, fetch', '0, 1, 2, 3, 4, 5, 6, 7 and 2 more')
+    """
+    shown = ", ".join([text(item) for item in items[:_SHOWN_NAMES]])
+    return f"{shown} and {len(items) - _SHOWN_NAMES} more" if len(items) > _SHOWN_NAMES else shown

@@ -1,16 +1,43 @@
-"""What the pytest plugin prints for a failed ``==`` that involves toolmatch."""
+"""What the pytest plugin prints for a failed ``==`` that involves toolmatch.
+
+Imported on the first failed ``==`` once toolmatch is: it imports no module that a
+comparison does not need. A value of a class whose module is not imported yet cannot be
+in the comparison, so calls, expectations and results are looked for only when their
+modules are loaded already (:func:`_loaded`).
+"""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 
-from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
+from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.explain import explain, holds, holds_matcher
-from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.results import ToolCheck, TurnResult
+
+if TYPE_CHECKING:
+    from toolmatch._selection.expectation import ExpectedTool
 
 __all__ = ["explain_comparison"]
+
+# Where the classes a comparison may hold are defined (tests/test_pytest_plugin.py checks
+# each name against the class toolmatch exports).
+CLASS_MODULES = {
+    "ToolCall": "toolmatch._calls.call",
+    "ExpectedTool": "toolmatch._selection.expectation",
+    "ToolCheck": "toolmatch._selection.results",
+    "TurnResult": "toolmatch._selection.results",
+}
+
+
+def _loaded(*names: str) -> tuple[type, ...]:
+    """The classes of ``names`` whose modules are imported already, importing none."""
+    found = []
+    for name in names:
+        module = sys.modules.get(CLASS_MODULES[name])
+        if module is not None:
+            found.append(getattr(module, name))
+    return tuple(found)
 
 
 def explain_comparison(left: object, right: object) -> list[str] | None:
@@ -29,11 +56,12 @@ def explain_comparison(left: object, right: object) -> list[str] | None:
     b: missing
     """
     summary = f"{short_repr(left)} == {short_repr(right)}"
+    expectations, results = _loaded("ExpectedTool"), _loaded("ToolCheck", "TurnResult")
     for expected, actual in ((left, right), (right, left)):
-        if isinstance(expected, ExpectedTool):
-            return [summary, *_selection_lines(expected, actual)]
-        if isinstance(expected, (ToolCheck, TurnResult)):
-            return [summary, *expected.lines()]
+        if isinstance(expected, expectations):
+            return [summary, *_selection_lines(expected, actual)]  # type: ignore[arg-type]
+        if isinstance(expected, results):
+            return [summary, *expected.lines()]  # type: ignore[attr-defined]
     if not (holds_matcher(left) or holds_matcher(right)):
         if not _compares_calls(left, right):
             return None
@@ -58,9 +86,13 @@ def _compares_calls(left: object, right: object) -> bool:
     Another type may be a wrapper that its own plugin unwraps and explains (an
     inline-snapshot value, which compares as the calls it holds).
     """
-    plain = (ToolCall, Mapping, list, tuple)
+    calls = _loaded("ToolCall")
+    if not calls:
+        return False
+    call = calls[0]
+    plain = (call, Mapping, list, tuple)
     return (
         isinstance(left, plain)
         and isinstance(right, plain)
-        and (holds(left, ToolCall) or holds(right, ToolCall))
+        and (holds(left, call) or holds(right, call))
     )

@@ -12,16 +12,16 @@ from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.judging import FAIL, PASS, Judge, failure_lines
+from toolmatch._runs.judging import FAIL, PASS, Outcome, RecordJudge, failure_lines
 from toolmatch._runs.syntax import python_turns
 from toolmatch._runs.traces import StoppedError
-from toolmatch._runs.workers import judge_blocks
-from toolmatch._selection.case import TestCase, judge_case
+from toolmatch._runs.workers import judged_batches
+from toolmatch._selection.case import TestCase, case_verdict
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-    from toolmatch._runs.judging import Outcome
+    from toolmatch._runs.evaluation_events import RunIds
     from toolmatch._runs.syntax import PythonTurns
 
     _Records = TypeVar("_Records")
@@ -31,7 +31,7 @@ __all__ = ["check_batch", "check_runs"]
 _ADDED = ("passed", "score", "reason")
 
 
-class _RowJudge(Judge):
+class _RowJudge(RecordJudge):
     """The command's judge, given runs already read, that also scores each one."""
 
     def __init__(self, cases: Sequence[TestCase], python: PythonTurns | None) -> None:
@@ -44,19 +44,19 @@ class _RowJudge(Judge):
     def _judge(self, number: int, raw: object) -> Outcome:
         # A run given as any mapping is judged as the dict a trace line reads to.
         run = dict(raw) if isinstance(raw, Mapping) and not isinstance(raw, dict) else raw
-        return self._judge_run(number, run)
+        return self.run_outcome(number, run)
 
-    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
         # The verdict ends with this outcome (only its words and numbers go on), so the
         # calls need no copies of their args. A score judges every turn, but from the
         # verdicts: only a failed run's failing turns are put into words, for its reason.
-        verdict = judge_case(case, turns, False)
+        verdict = case_verdict(case, turns, False)
         score = verdict.score()
         # The outcome's body carries the score back from a worker process.
         if verdict.passed:
-            return (PASS, number, name, [], "", repr(score), ())
+            return Outcome(PASS, number, name, [], "", repr(score), (), None)
         _, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, [], message, repr(score), ())
+        return Outcome(FAIL, number, name, [], message, repr(score), (), None)
 
 
 class _LineJudge(_RowJudge):
@@ -65,17 +65,17 @@ class _LineJudge(_RowJudge):
     def _judge(self, number: int, raw: object) -> Outcome:
         # Arrow and pandas give a line's text as str: its UTF-8 bytes are the file's line.
         line = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-        return Judge._judge(self, number, line)
+        return RecordJudge._judge(self, number, line)
 
 
 def _row(outcome: Outcome) -> dict[str, Any]:
-    kind, number, name, _, message, body, _ = outcome
+    body = outcome.body
     return {
-        "case": name,
-        "run": number,
-        "passed": kind == PASS,
+        "case": outcome.case,
+        "run": outcome.number,
+        "passed": outcome.kind == PASS,
         "score": 0.0 if body is None else float(body),
-        "reason": message,
+        "reason": outcome.message,
     }
 
 
@@ -145,7 +145,7 @@ def check_runs(
 def _rows(
     judge: _RowJudge, runs: Iterable[object], jobs: int
 ) -> Generator[dict[str, Any], None, None]:
-    batches = judge_blocks(judge, ((index, 1, run) for index, run in enumerate(runs)), jobs)
+    batches = judged_batches(judge, ((index, 1, run) for index, run in enumerate(runs)), jobs)
     checked = 0
     try:
         for batch in batches:

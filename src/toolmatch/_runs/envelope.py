@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import json
 
-from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.json_text import DECLINED, fast_loads
-
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["Envelope", "RecordError", "columns_of", "envelope_of", "turns_value"]
 
@@ -108,15 +104,24 @@ class Envelope:
         return {"case": case, "turns": turns}
 
 
-def envelope_of(options: Any) -> Envelope | None:
-    """The envelope of a command's ``--case-key/--turns-key/--one-turn`` (and
-    ``--syntax``); ``None`` for the trace format's own ``{"case": ..., "turns": [...]}``."""
-    if (options.case_key, options.turns_key, options.one_turn) == ("case", "turns", False):
+def envelope_of(case_key: str, turns_key: str, one_turn: bool, text_calls: bool) -> Envelope | None:
+    """The envelope of a command's ``--case-key/--turns-key/--one-turn`` (``text_calls``:
+    ``--syntax python``); ``None`` for the trace format's own ``{"case": ..., "turns": [...]}``.
+
+    >>> envelope_of("case", "turns", False, True) is None
+    True
+    >>> envelope_of("info.task_id", "messages", True, False).case_key
+    'info.task_id'
+    """
+    if (case_key, turns_key, one_turn) == ("case", "turns", False):
         return None
-    text_calls = options.syntax == "python"
-    return Envelope(options.case_key, options.turns_key, options.one_turn, text_calls)
+    return Envelope(case_key, turns_key, one_turn, text_calls)
 
 
-def columns_of(options: Any) -> set[str]:
-    """The top-level fields holding the case and the turns: all a Parquet file must read."""
-    return {key.partition(".")[0] for key in (options.case_key, options.turns_key)}
+def columns_of(case_key: str, turns_key: str) -> set[str]:
+    """The top-level fields holding the case and the turns: all a Parquet file must read.
+
+    >>> sorted(columns_of("info.task_id", "messages"))
+    ['info', 'messages']
+    """
+    return {key.partition(".")[0] for key in (case_key, turns_key)}

@@ -1,19 +1,26 @@
 """Judging one recorded run: a trace record (or a run given as data) against its test case.
 
 ``toolmatch check`` (docs/cli.md), ``check_runs`` and ``check_batch`` (docs/parallel.md)
-all judge through :class:`Judge`; an :data:`Outcome` is what a line came to.
+all judge through :class:`RecordJudge`; an :class:`Outcome` is what a record came to.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 
-from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.describe import join_path, short_repr, shortened_list, type_name
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
 from toolmatch._runs.envelope import Envelope, RecordError, turns_value
+from toolmatch._runs.evaluation_events import (
+    evaluation_attributes,
+    log_record_json,
+    run_ids,
+)
 from toolmatch._runs.traces import Lines, Rows, lines_of, read_item
-from toolmatch._selection.case import TestCase, judge_case
+from toolmatch._selection.case import TestCase, case_verdict
 from toolmatch._selection.groups import item_paths
 from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
@@ -22,20 +29,15 @@ from toolmatch._selection.run import ExpectedTurn, OneOfTurns
 if TYPE_CHECKING:
     from typing import Any
 
+    from toolmatch._runs.evaluation_events import RunIds
     from toolmatch._runs.syntax import PythonTurns
-
-    # What a line came to: kind, line number, case name (when known), the report's lines,
-    # a one-line message (the first failure's place and reason, or the error), the JSON body,
-    # and what failed in a failed run (RunVerdict.broken), for the trials' failed checks.
-    Outcome = tuple[
-        str, int, str | None, list[str], str, str | None, tuple[tuple[int | None, int | str], ...]
-    ]
 
 __all__ = [
     "ERROR",
     "FAIL",
     "PASS",
-    "Judge",
+    "Outcome",
+    "RecordJudge",
     "expectation_places",
     "expectation_text",
     "expected_turn",
@@ -43,12 +45,41 @@ __all__ = [
 ]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
-_SHOWN_NAMES = 8
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
+_NO_IDS: RunIds = (None, None, None)
 
 
-class Judge:
+class Outcome(Record):
+    """What a trace record came to, sent from the judge (in a worker process or not) to the
+    report: ``kind`` (:data:`PASS`, :data:`FAIL` or :data:`ERROR`), the record's ``number``
+    (its line, row or item), its ``case`` (``None`` when the record names none), the
+    report's ``details`` lines, the ``message`` in one line (the first failure's place and
+    reason, or the error), the run's result as a JSON object (``body``, when a format asked
+    for it; ``check_runs`` carries the score there), and what failed in a failed run
+    (``broken``: ``RunVerdict.broken``, for the trials' failed checks), and the run's
+    verdict as an OTLP JSON log record (``event``, with ``--otel-events``). A new thing the
+    report needs of a run is one more field.
+
+    >>> Outcome(PASS, 3, "lookup", [], "", None, (), None).case
+    'lookup'
+    """
+
+    __slots__ = _fields = (
+        "kind", "number", "case", "details", "message", "body", "broken", "event",
+    )  # fmt: skip
+    __hash__ = None  # type: ignore[assignment]  # its details are a list
+    kind: str
+    number: int
+    case: str | None
+    details: list[str]
+    message: str
+    body: str | None
+    broken: tuple[tuple[int | None, int | str], ...]
+    event: str | None
+
+
+class RecordJudge:
     """Judges trace records against the spec; sent once to each worker process."""
 
     def __init__(
@@ -58,6 +89,7 @@ class Judge:
         envelope: Envelope | None = None,
         python: PythonTurns | None = None,
         coverage: bool = False,
+        events: str | None = None,
     ) -> None:
         self.cases = {case.name: case for case in cases}
         self.want_json = want_json
@@ -65,6 +97,8 @@ class Judge:
         self.python = python  # --syntax python: text turns read as Python calls
         # --coverage: the calls of the runs judged here, by tool (_runs/coverage.py)
         self.coverage = Coverage() if coverage else None
+        # --otel-events: the evaluation's name, each run's verdict an event of that name
+        self.events = events
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         """The outcomes of a block of ``trace_blocks``: its lines', its rows', or its one
@@ -83,18 +117,24 @@ class Judge:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
             message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return (ERROR, number, None, [message], message, None, ())
+            return Outcome(ERROR, number, None, [message], message, None, (), None)
 
     def _judge(self, number: int, item: object) -> Outcome:
+        ids, run = _NO_IDS, None
         try:
-            run = read_item(item)
+            record = run = read_item(item)
             if self.envelope is not None:
-                run = self.envelope(run)
+                run = self.envelope(record)
+            if self.events is not None:
+                ids = run_ids(record)
         except RecordError as error:
-            return _bad(number, str(error), error.case)
-        return self._judge_run(number, run)
+            case = error.case
+            if case is None and isinstance(run, dict) and isinstance(run.get("case"), str):
+                case = run["case"]
+            return _bad(number, str(error), case)
+        return self.run_outcome(number, run, ids)
 
-    def _judge_run(self, number: int, run: object) -> Outcome:
+    def run_outcome(self, number: int, run: object, ids: RunIds = _NO_IDS) -> Outcome:
         """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
         if type(run) is not dict and not isinstance(run, dict):
             return _bad(
@@ -108,12 +148,16 @@ class Judge:
             return _bad(number, f'"case" must be the name of a test case in the spec, got {found}')
         case = self.cases.get(name)
         if case is None:
-            return _bad(number, _unknown_case(name, list(self.cases)), name)
+            known = shortened_list(list(self.cases), short_repr)
+            message = f"unknown case {short_repr(name)}; the spec has {known}"
+            return _bad(number, message, name)
         if "turns" not in run:
             return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
-        return self._judge_turns(number, name, case, run)
+        return self._judge_turns(number, name, case, run, ids)
 
-    def _judge_turns(self, number: int, name: str, case: TestCase, run: dict[Any, Any]) -> Outcome:
+    def _judge_turns(
+        self, number: int, name: str, case: TestCase, run: dict[Any, Any], ids: RunIds
+    ) -> Outcome:
         """Judges the turns of a run of ``case``: from here on the line is its case's run,
         so whatever goes wrong is reported once, as this run's error, and the case is not
         missing."""
@@ -123,30 +167,54 @@ class Judge:
                 turns = turns_value(turns)
             if self.python is not None:
                 turns = self.python(turns, case)
-            return self._verdict(number, name, case, turns)
+            return self._verdict(number, name, case, turns, ids)
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return _bad(number, str(error), name)
         except Exception as error:
             return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
-    def _verdict(self, number: int, name: str, case: TestCase, turns: Any) -> Outcome:
+    def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
         # The run's calls end with its outcome: they need no copies of its args.
-        verdict = judge_case(case, turns, False)
+        verdict = case_verdict(case, turns, False)
         if self.coverage is not None:
             self.coverage.count(verdict)
+        if self.events is not None:
+            return self._with_event(number, name, case, verdict, ids)
         if not self.want_json:
             if verdict.passed:
                 # A text PASS needs no results. Its parts are shared objects (the spec's name
                 # for the case), so a worker's chunk of outcomes pickles small.
-                return (PASS, number, case.name, _NO_DETAILS, "", None, ())
+                return Outcome(PASS, number, case.name, _NO_DETAILS, "", None, (), None)
             # A text FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
-            return (FAIL, number, name, details, message, None, tuple(verdict.broken()))
+            return Outcome(
+                FAIL, number, name, details, message, None, tuple(verdict.broken()), None
+            )
         body = run_json(verdict)  # the same calls, read once
         if verdict.passed:
-            return (PASS, number, name, _NO_DETAILS, "", body, ())
+            return Outcome(PASS, number, name, _NO_DETAILS, "", body, (), None)
         details, message = failure_lines(verdict.failed_results(), case)
-        return (FAIL, number, name, details, message, body, tuple(verdict.broken()))
+        return Outcome(FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
+
+    def _with_event(
+        self, number: int, name: str, case: TestCase, verdict: Any, ids: RunIds
+    ) -> Outcome:
+        """The outcome with its event: the score judges every turn, the explanation is the
+        report's lines for the run (two spaces less indented)."""
+        assert self.events is not None
+        body = run_json(verdict) if self.want_json else None
+        score = verdict.score()
+        details, message, broken = _NO_DETAILS, "", ()
+        if not verdict.passed:
+            details, message = failure_lines(verdict.failed_results(), case)
+            broken = tuple(verdict.broken())
+        explanation = "\n".join(line[2:] for line in details)
+        attributes = evaluation_attributes(
+            self.events, verdict.passed, score, explanation, ids[2], name
+        )
+        event = log_record_json(attributes, ids, time.time_ns())
+        kind = PASS if verdict.passed else FAIL
+        return Outcome(kind, number, name, details, message, body, broken, event)
 
 
 def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
@@ -185,7 +253,7 @@ def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:
     # One line per bad trace line: to_calls lists every accepted format after its first.
     message = message.partition("\n")[0]
-    return (ERROR, number, case, [message], message, None, ())
+    return Outcome(ERROR, number, case, [message], message, None, (), None)
 
 
 def _reason(error: BaseException) -> str:
@@ -229,13 +297,6 @@ def failure_lines(
             lines.append(f"  {turn}: {problem}")
             first = first or f"{turn}: {problem}"
     return lines, first
-
-
-def _unknown_case(name: str, names: list[str]) -> str:
-    """The error of a run naming a case the spec lacks, with the first names it has."""
-    shown = ", ".join(short_repr(known) for known in names[:_SHOWN_NAMES])
-    more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-    return f"unknown case {short_repr(name)}; the spec has {shown}{more}"
 
 
 def _turn_named(result: TurnResult, case: str, lines: list[str]) -> tuple[str, str]:

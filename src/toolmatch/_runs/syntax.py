@@ -19,8 +19,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.python_text import NotCallsError, python_calls
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
+    from collections.abc import Mapping, Sequence
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
@@ -52,9 +51,9 @@ class PythonTurns:
         without a call (:func:`no_call_expected`), else an error."""
         if not isinstance(turns, (list, tuple)):
             return turns
-        return [self._turn(turn, number, case) for number, turn in enumerate(turns)]
+        return [self._read_turn(turn, number, case) for number, turn in enumerate(turns)]
 
-    def _turn(self, turn: object, number: int, case: TestCase | None) -> object:
+    def _read_turn(self, turn: object, number: int, case: TestCase | None) -> object:
         where = f"turns[{number}]"
         if isinstance(turn, str):
             return self._text_turn(turn, where, number, case)
@@ -129,18 +128,26 @@ def python_turns(syntax: str, tools: object = None) -> PythonTurns | None:
     return None
 
 
-def python_turns_of(options: Any) -> PythonTurns | None:
+def python_turns_of(syntax: str, functions: Sequence[str] | None) -> PythonTurns | None:
     """The reader of a command's ``--syntax`` and ``--functions DOCS`` (read here, once);
-    ``ValueError`` or ``OSError`` for docs that cannot be read."""
-    if options.syntax != "python":
-        if options.functions:
+    ``ValueError`` or ``OSError`` for docs that cannot be read.
+
+    >>> python_turns_of("json", None) is None
+    True
+    >>> python_turns_of("json", ["docs.json"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --functions names positional arguments in Python call text: it needs --syntax python
+    """
+    if syntax != "python":
+        if functions:
             raise ValueError(
                 "--functions names positional arguments in Python call text: it needs "
                 "--syntax python"
             )
         return None
-    if not options.functions:
+    if not functions:
         return PythonTurns(None)
     from toolmatch._calls.definitions import function_docs
 
-    return PythonTurns(read_tool_definitions(function_docs(options.functions)))
+    return PythonTurns(read_tool_definitions(function_docs(functions)))

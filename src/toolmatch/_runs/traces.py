@@ -280,9 +280,9 @@ def _open_gzip_lines(path: str) -> _LinesFile:
 
 
 def _read_lines(
-    file: _LinesFile, path: str, reading: TracesSource, columns: Collection[str] | None
+    file: _LinesFile, path: str, source: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
-    return _line_blocks(file.lines, path, reading, file.packed, file.at)
+    return _line_blocks(file.lines, path, source, file.packed, file.at)
 
 
 class Span:
@@ -388,25 +388,25 @@ _BLOCK = 1 << 16
 def _line_blocks(
     file: IO[bytes],
     path: str,
-    reading: TracesSource,
+    source: TracesSource,
     packed: IO[bytes] | None = None,
     at: tuple[str, tuple[int, int]] | None = None,  # the file on disk they are read from
 ) -> Iterator[Block]:
-    start = reading.bytes
+    start = source.bytes
     offset = 0
     pieces: list[bytes] = []  # a line read only in part so far
 
     def counted(lines: list[bytes], size: int) -> Block:
         nonlocal offset
-        first = reading.lines + 1
+        first = source.lines + 1
         count = len(lines)
-        reading.lines += count
+        source.lines += count
         span = None if at is None else Span(*at, offset, size, count)
         offset += size
         if packed is None:
-            reading.bytes += size
+            source.bytes += size
         else:
-            reading.bytes = start + packed.tell()
+            source.bytes = start + packed.tell()
         return first, count, Lines(lines, size, span)
 
     carried = 0  # the bytes of pieces
@@ -438,7 +438,7 @@ def _line_blocks(
             yield counted([b"".join(pieces)], carried)
     except _READ_ERRORS as error:
         raise StoppedError(
-            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+            f"cannot read the traces {path}: {_reason(error)}", source.lines + 1
         ) from None
 
 
@@ -471,7 +471,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _read_json(
-    file: IO[bytes], path: str, reading: TracesSource, columns: Collection[str] | None
+    file: IO[bytes], path: str, source: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     """A ``.json`` file: a JSON array of runs, one run, or JSON Lines (as Spark and Ray
     write ``.json`` files), told apart by its first line that is not blank."""
@@ -491,15 +491,15 @@ def _read_json(
             pass
         if not document:
             file.seek(0)  # a file on disk: read from its start again, by blocks
-            yield from _line_blocks(file, path, reading, at=_on_disk(file, path))
+            yield from _line_blocks(file, path, source, at=_on_disk(file, path))
             return
         data = b"".join(peeked) + file.read()
     except _READ_ERRORS as error:
         raise StoppedError(
-            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+            f"cannot read the traces {path}: {_reason(error)}", source.lines + 1
         ) from None
-    reading.bytes += len(data)
-    yield from _json_document(data, path, reading)
+    source.bytes += len(data)
+    yield from _json_document(data, path, source)
 
 
 class _BadTextError(Exception):
@@ -546,37 +546,37 @@ def _extra(text: str, position: int, message: str = "Extra data") -> _BadTextErr
     return _BadTextError(f"invalid JSON: {error.msg} at column {error.colno}", error.lineno)
 
 
-def _json_document(data: bytes, path: str, reading: TracesSource) -> Iterator[Block]:
+def _json_document(data: bytes, path: str, source: TracesSource) -> Iterator[Block]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         byte = error.start - (data.rfind(b"\n", 0, error.start) + 1)
-        yield reading.bad_record(path, line, f"not UTF-8 text: byte {byte} cannot be decoded")
+        yield source.bad_record(path, line, f"not UTF-8 text: byte {byte} cannot be decoded")
         return
     text = text.removeprefix("\ufeff")
     start = _SPACE.match(text).end()  # type: ignore[union-attr]  # it matches anywhere
     if start == len(text):  # an empty file (Spark writes one for an empty partition)
         return
     if not text.startswith("[", start):
-        yield from _json_run(text, start, path, reading)
+        yield from _json_run(text, start, path, source)
     else:
-        yield from _json_array(text, start, path, reading)
+        yield from _json_array(text, start, path, source)
 
 
-def _json_run(text: str, start: int, path: str, reading: TracesSource) -> Iterator[Block]:
+def _json_run(text: str, start: int, path: str, source: TracesSource) -> Iterator[Block]:
     """A ``.json`` file holding one run, from ``start``; a bad record when it is not one."""
     try:
         run, end = _decoded(text, start)
         if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
             raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
     except _BadTextError as bad:
-        yield reading.bad_record(path, bad.line, str(bad), bad.case)
+        yield source.bad_record(path, bad.line, str(bad), bad.case)
         return
-    yield reading.record(path, LINE, _line_of(text, start), run)
+    yield source.record(path, LINE, _line_of(text, start), run)
 
 
-def _json_array(text: str, start: int, path: str, reading: TracesSource) -> Iterator[Block]:
+def _json_array(text: str, start: int, path: str, source: TracesSource) -> Iterator[Block]:
     """A ``.json`` file holding an array of runs, ``[`` at ``start``, read a run at a time:
     a bad one ends it, since its end cannot be known."""
     position = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]
@@ -591,7 +591,7 @@ def _json_array(text: str, start: int, path: str, reading: TracesSource) -> Iter
                     run, end = _decoded(text, position)
                 except _TooDeepError as deep:  # reported as its case's run; the next is read
                     run, end = _Unreadable(str(deep), deep.case), deep.end
-                yield reading.record(path, ITEM, number, run)
+                yield source.record(path, ITEM, number, run)
                 position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
                 if text.startswith(",", position):
                     position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
@@ -602,12 +602,12 @@ def _json_array(text: str, start: int, path: str, reading: TracesSource) -> Iter
                     raise _extra(text, position, "Expecting ',' delimiter")
     except _BadTextError as bad:
         message = f"{bad}; the rest of the array was not read"
-        yield reading.bad_record(path, bad.line, message, bad.case)
+        yield source.bad_record(path, bad.line, message, bad.case)
         return
     rest = _SPACE.match(text, position).end()  # type: ignore[union-attr]
     if rest < len(text):
         extra = _extra(text, rest)
-        yield reading.bad_record(path, extra.line, str(extra))
+        yield source.bad_record(path, extra.line, str(extra))
 
 
 _ROWS_PER_BATCH = 1024  # Parquet rows turned into Python at a time: memory stays flat
@@ -627,13 +627,13 @@ def _open_parquet(path: str) -> Any:
 
 
 def _read_parquet(
-    file: Any, path: str, reading: TracesSource, columns: Collection[str] | None
+    file: Any, path: str, source: TracesSource, columns: Collection[str] | None
 ) -> Iterator[Block]:
     import pyarrow
 
     rows = file.metadata.num_rows
-    size = reading.sizes.get(path, 0)
-    start = reading.bytes
+    size = source.sizes.get(path, 0)
+    start = source.bytes
     wanted = None
     if columns is not None:
         wanted = [name for name in file.schema_arrow.names if name in columns]
@@ -642,14 +642,14 @@ def _read_parquet(
         batches = file.iter_batches(batch_size=_ROWS_PER_BATCH, columns=wanted)
         for batch in _read_ahead(batches):
             done += batch.num_rows
-            reading.bytes = start + size * done // max(rows, 1)  # as much as the rows read
+            source.bytes = start + size * done // max(rows, 1)  # as much as the rows read
             if batch.num_rows:
-                first = reading.lines + 1
-                reading.lines += batch.num_rows
+                first = source.lines + 1
+                source.lines += batch.num_rows
                 yield first, batch.num_rows, Rows(batch.to_pylist())
     except (OSError, pyarrow.ArrowException) as error:
         raise StoppedError(
-            f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+            f"cannot read the traces {path}: {_reason(error)}", source.lines + 1
         ) from None
 
 
@@ -912,14 +912,14 @@ class TracesSource:
         return f"{error.problem}; {self.not_checked(error.first)}{error.advice}"
 
 
-def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) -> Iterator[Block]:
+def trace_blocks(source: TracesSource, columns: Collection[str] | None = None) -> Iterator[Block]:
     """Every record of TRACES, numbered from 1 across its files, in blocks as read.
 
     A block is ``(first, count, item)``: the number of its first record, how many numbers
     it takes, and its item: :class:`Lines` of JSON Lines (:func:`lines_of` gives those not
     blank, with their numbers), :class:`Rows` of Parquet (dicts, read in batches of rows so
     memory stays flat), or one record: a run of a ``.json`` file. :func:`read_item` gives a
-    line's or an item's record, and ``reading.place(number)`` its file and line, row or item.
+    line's or an item's record, and ``source.place(number)`` its file and line, row or item.
     ``columns`` are the top-level fields a record needs: Parquet files read only those
     columns (all, when ``None``). Files of a directory are opened as they come; one that
     cannot be read raises :class:`StoppedError`, as a file cut off does.
@@ -928,34 +928,34 @@ def trace_blocks(reading: TracesSource, columns: Collection[str] | None = None) 
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text(json.dumps([{"case": "z", "turns": []}]))
-    >>> with TracesSource(str(folder)) as reading:
-    ...     for first, count, item in trace_blocks(reading):
-    ...         print(first, count, os.path.basename(reading.place(first).file), type(item))
+    >>> with TracesSource(str(folder)) as source:
+    ...     for first, count, item in trace_blocks(source):
+    ...         print(first, count, os.path.basename(source.place(first).file), type(item))
     1 3 a.jsonl <class 'toolmatch._runs.traces.Lines'>
     4 1 b.json <class 'dict'>
     """
-    for path, kind in reading._files:
-        reading.begin(path, kind.unit)
-        opened, reading._opened = reading._opened, None
+    for path, kind in source._files:
+        source.begin(path, kind.unit)
+        opened, source._opened = source._opened, None
         try:
             if opened is None:
                 try:
                     opened = kind.open(path)
                 except _open_errors(kind) as error:
                     raise StoppedError(
-                        f"cannot read the traces {path}: {_reason(error)}", reading.lines + 1
+                        f"cannot read the traces {path}: {_reason(error)}", source.lines + 1
                     ) from None
-            done = reading.bytes
-            yield from kind.read(opened, path, reading, columns)
-            if path in reading.sizes:
-                reading.bytes = done + reading.sizes[path]
+            done = source.bytes
+            yield from kind.read(opened, path, source, columns)
+            if path in source.sizes:
+                source.bytes = done + source.sizes[path]
         finally:
             if opened is not None:
                 opened.close()
 
 
 def trace_items(
-    reading: TracesSource, columns: Collection[str] | None = None
+    source: TracesSource, columns: Collection[str] | None = None
 ) -> Iterator[tuple[int, object]]:
     """Every record of :func:`trace_blocks`, as ``(number, item)``: a JSON Lines line's
     bytes (blank lines skipped, but numbered) or a record read already.
@@ -964,15 +964,15 @@ def trace_items(
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.jsonl").write_text('{"case": "x", "turns": []}\\n\\n{"case": "y"}\\n')
     >>> _ = (folder / "b.json").write_text('[{"case": "z", "turns": []}]')
-    >>> with TracesSource(str(folder)) as reading:
-    ...     for number, item in trace_items(reading):
-    ...         file, unit, place = reading.place(number)
+    >>> with TracesSource(str(folder)) as source:
+    ...     for number, item in trace_items(source):
+    ...         file, unit, place = source.place(number)
     ...         print(number, os.path.basename(file), unit, place, read_item(item)["case"])
     1 a.jsonl line 1 x
     3 a.jsonl line 3 y
     4 b.json item 1 z
     """
-    for first, _, item in trace_blocks(reading, columns):
+    for first, _, item in trace_blocks(source, columns):
         if type(item) is Lines:
             yield from lines_of(first, item)
         elif type(item) is Rows:

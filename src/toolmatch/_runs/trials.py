@@ -1,4 +1,5 @@
-"""Trials: several runs of one case, their pass rate and pass^k (docs/cli.md#trials).
+"""Trials: several runs of one case, their pass rate and pass^k
+(docs/cli.md#trials-pass-rate-and-passk).
 
 pass^k is the chance that k runs drawn without replacement from a case's n runs, c of
 which passed, all pass: C(c, k) / C(n, k), the unbiased estimate of the chance that k

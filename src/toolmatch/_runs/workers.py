@@ -2,7 +2,7 @@
 kept flat.
 
 A worker that dies or Ctrl-C pressed while workers start ends the run cleanly
-(docs/cli.md); :func:`judge_blocks` with one job judges in this process.
+(docs/cli.md); :func:`judged_batches` with one job judges in this process.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from toolmatch._runs.coverage import Coverage
-    from toolmatch._runs.judging import Judge, Outcome
+    from toolmatch._runs.judging import Outcome, RecordJudge
     from toolmatch._runs.traces import Block
 
-__all__ = ["InterruptsHeld", "judge_blocks"]
+__all__ = ["InterruptsHeld", "judged_batches"]
 
 # Records a worker judges per task: enough that a task takes long beside the time the pool's
 # threads take to hand the next one over (they share the GIL with the report), and at most
@@ -30,7 +30,7 @@ _CHUNK = 1024
 _CHUNK_BYTES = 1 << 21
 
 
-_WORKER_JUDGE: Judge | None = None
+_WORKER_JUDGE: RecordJudge | None = None
 
 
 class InterruptsHeld:
@@ -58,12 +58,12 @@ class InterruptsHeld:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
 
 
-def _start_worker(judge: Judge) -> None:
+def _start_worker(judge: RecordJudge) -> None:
     global _WORKER_JUDGE
     import signal
 
     # Ctrl-C reaches every process of the terminal's group: the main one stops the run and
-    # ends the workers, so they ignore it. A worker starts with it held (see judge_blocks);
+    # ends the workers, so they ignore it. A worker starts with it held (see judged_batches);
     # ignoring it first discards one pressed while the worker started.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
@@ -98,9 +98,9 @@ def _worker_died(first_line: int) -> StoppedError:
     )
 
 
-def judge_blocks(
+def judged_batches(
     # as trace_blocks gives them; for check_runs, (index, 1, run)
-    judge: Judge,
+    judge: RecordJudge,
     blocks: Iterator[Block],
     jobs: int,
 ) -> Generator[list[Outcome], None, None]:

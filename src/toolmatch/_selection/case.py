@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from toolmatch._calls.call import ToolCall
     from toolmatch._selection.results import TurnResult
 
-__all__ = ["TestCase", "judge_case", "read_run_turns"]
+__all__ = ["TestCase", "case_verdict", "read_run_turns"]
 
 
 @public
@@ -125,7 +125,7 @@ class TestCase(Record):
         an entry :func:`to_calls` cannot read raises ``TypeError`` naming the turn, and one
         holding several alternative answers (choices) ``ValueError``, named the same way.
         """
-        return judge_case(self, call_turns).results()
+        return case_verdict(self, call_turns).results()
 
     def passes(self, call_turns: Sequence[object]) -> bool:
         """Whether the run passes: ``check``'s verdict, without building its results.
@@ -139,10 +139,10 @@ class TestCase(Record):
         >>> case.passes([[{"name": "web_search"}]]), case.passes([[{"name": "fetch"}]])
         (True, False)
         """
-        return judge_case(self, call_turns, False).passed
+        return case_verdict(self, call_turns, False).passed
 
 
-def judge_case(
+def case_verdict(
     case: TestCase, call_turns: Sequence[object], copy_args: bool = True
 ) -> RunVerdict | RunAlternatives:
     """A recorded run's verdict against ``case``, its calls read once: ``passes`` is its

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from toolmatch._calls.call import ToolCall
-from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.describe import join_path, short_repr, shortened_list
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AGENT_MISMATCH", "STATUS_MISMATCH", "ExpectedItem", "ExpectedTool"]
 
-_SHOWN_NAMES = 8
 _RESULT = "(result)"  # a mismatch path that no argument name can take
 _FAILED = "(failed)"
 AGENT_MISMATCH = "(agent)"
@@ -554,6 +553,4 @@ class ExpectedTool(Matcher, ExpectedItem):
         if not calls:
             return f"{text}: the turn has no calls"
         names = list(dict.fromkeys(call.name for call in calls))
-        shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
-        more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-        return f"{text}; the turn called {shown}{more}"
+        return f"{text}; the turn called {shortened_list(names, repr)}"

@@ -3,7 +3,7 @@ readable, JSON-ready, with their scores (docs/selection.md)."""
 
 from __future__ import annotations
 
-import math
+import json
 from collections.abc import Callable, Sequence
 
 from toolmatch._calls.call import ToolCall, said_status
@@ -13,6 +13,21 @@ from toolmatch._core.immutable import Record, slot_assigner
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Mismatch
+from toolmatch._selection.json_text import (
+    candidate_json,
+    check_opening,
+    check_prefix,
+    chosen_json,
+    ignored_json,
+    jsonable,
+    never_json,
+    options_json,
+    pairing_json,
+    ratio_json,
+    turn_closing,
+    turn_opening,
+)
+from toolmatch._selection.scores import f1_of, ratio_of, turn_score
 
 if TYPE_CHECKING:
     from typing import Any
@@ -26,30 +41,10 @@ __all__ = [
     "IgnoredCall",
     "ToolCheck",
     "TurnResult",
-    "turn_score",
 ]
 
 _SHOWN_CANDIDATES = 10
 _SHOWN_IGNORED = 3
-_MAX_JSON_DEPTH = 50
-
-
-def jsonable(value: object, depth: int = 0) -> Any:
-    """``value`` made of JSON types only; anything else becomes its short repr."""
-    if value is None or isinstance(value, (str, bool, int)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else short_repr(value)
-    if depth >= _MAX_JSON_DEPTH:
-        return short_repr(value)
-    if isinstance(value, dict):
-        return {
-            key if isinstance(key, str) else short_repr(key): jsonable(item, depth + 1)
-            for key, item in value.items()
-        }
-    if isinstance(value, (list, tuple)):
-        return [jsonable(item, depth + 1) for item in value]
-    return short_repr(value)
 
 
 def _args_json(args: object) -> Any:
@@ -86,71 +81,8 @@ def call_text(call: ToolCall) -> str:
     return text if status is None else f"{text} ({status})"
 
 
-def _agent_json(call: ToolCall) -> dict[str, object]:
-    """``{"agent": ...}`` where the trace names the call's agent and ``{"status": ...}``
-    where it says more than ``failed``, else nothing: a report of calls without them is
-    written as before."""
-    shown: dict[str, object] = {} if call.agent is None else {"agent": call.agent}
-    status = said_status(call)
-    if status is not None:
-        shown["status"] = status
-    return shown
-
-
-def ratio_of(numerator: int, denominator: int) -> float:
-    """A share as scores give it: 1.0 of nothing.
-
-    >>> ratio_of(1, 4), ratio_of(0, 0)
-    (0.25, 1.0)
-    """
-    # Nothing to get wrong counts as all right: recall with nothing expected is 1.
-    return 1.0 if denominator == 0 else numerator / denominator
-
-
-def turn_score(
-    matched: int,
-    judged: int,
-    met: int,
-    expected: int,
-    never_counts: Callable[[], tuple[int, int]],
-) -> float:
-    """A turn's one number (``TurnResult._score``): the f1 of its precision (``matched`` of
-    the ``judged`` calls) and recall (``met`` of the ``expected`` calls); in a turn that
-    expects no call and has checks, all ``never`` and caps, the share of them kept, from
-    ``never_counts()``: how many fail, of how many (asked only there). A verdict and a
-    result score a turn through this one function.
-
-    >>> turn_score(2, 3, 2, 2, lambda: (0, 0))
-    0.8
-    >>> turn_score(0, 1, 0, 0, lambda: (1, 4))
-    0.75
-    """
-    if not expected:
-        broken, of = never_counts()
-        if of:
-            return (of - broken) / of
-    return f1_of(ratio_of(matched, judged), ratio_of(met, expected))
-
-
-def f1_of(precision: float, recall: float) -> float:
-    """The harmonic mean of ``precision`` and ``recall`` (0.0 when both are 0).
-
-    >>> f1_of(1.0, 0.5)
-    0.6666666666666666
-    """
-    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
-
-
 def _ratio_text(numerator: int, denominator: int) -> str:
     return f"{numerator}/{denominator} = {ratio_of(numerator, denominator):.2f}"
-
-
-def _ratio_json(numerator: int, denominator: int) -> dict[str, Any]:
-    return {
-        "numerator": numerator,
-        "denominator": denominator,
-        "value": ratio_of(numerator, denominator),
-    }
 
 
 def _escape_text(text: str) -> str:
@@ -256,18 +188,11 @@ class Candidate(Record):
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: index, the call's fields, and the verdict."""
-        return {
-            "index": self.index,
-            "name": self.call.name,
-            "args": jsonable(self.call.args),
-            "id": self.call.id,
-            "parse_error": self.call.parse_error,
-            "result": jsonable(self.call.result),
-            "failed": self.call.failed,
-            **_agent_json(self.call),
-            "matched": self.matched,
-            "mismatches": [mismatch.as_dict() for mismatch in self.mismatches],
-        }
+        result: dict[str, Any] = json.loads(self._json_text())
+        return result
+
+    def _json_text(self) -> str:
+        return candidate_json(self.index, self.call, self.mismatches)
 
 
 _SHOWN_PATHS = 3
@@ -338,14 +263,11 @@ class IgnoredCall(Record):
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the call's index, name, args (and agent), and the pattern
         (``by`` ``null`` and ``pattern`` ``"agent=..."`` for another agent's call)."""
-        return {
-            "index": self.index,
-            "name": self.call.name,
-            "args": jsonable(self.call.args),
-            **_agent_json(self.call),
-            "by": self.by,
-            "pattern": self._pattern_text(),
-        }
+        result: dict[str, Any] = json.loads(self._json_text())
+        return result
+
+    def _json_text(self) -> str:
+        return ignored_json(self.index, self.call, self.by, self._pattern_text())
 
     def _pattern_text(self) -> str:
         """What left the call out, as :meth:`as_dict` gives it (``agent=...`` for the turn's
@@ -412,7 +334,11 @@ class ChosenAlternative(Record):
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the fields."""
-        return {"of": self.of, "number": self.number, "count": self.count, "passed": self.passed}
+        result: dict[str, Any] = json.loads(self._json_text())
+        return result
+
+    def _json_text(self) -> str:
+        return chosen_json(self.of, self.number, self.count, self.passed)
 
 
 @public
@@ -726,21 +652,23 @@ class ToolCheck(TextDisplay):
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the verdict, the expectation and every candidate."""
-        expected = self.expected_tool._json_head()
-        return {
-            "passed": self.passed,
-            **expected,
-            # A copy (of JSON types only): a caller may change the dict it is given.
-            "args": jsonable(expected["args"]),
-            "matching_call_indices": list(self.matching_call_indices),
-            "matched_call_index": self.matched_call_index,
-            "assigned_call_indices": (
-                None if self.assigned_call_indices is None else list(self.assigned_call_indices)
-            ),
-            "unmatched_reason": self.unmatched_reason,
-            "score": _ratio_json(*self._score_parts()[:2]),
-            "candidates": [candidate.as_dict() for candidate in self.candidates],
-        }
+        result: dict[str, Any] = json.loads(self._json_text())
+        return result
+
+    def _json_text(self, prefix: str | None = None) -> str:
+        """As JSON text; ``prefix``: :func:`check_prefix` of its verdict and expectation,
+        when the caller made it already."""
+        if prefix is None:
+            prefix = check_prefix(self.passed, self.expected_tool._json_head())
+        opening = check_opening(
+            prefix,
+            self.matching_call_indices,
+            self.assigned_call_indices,
+            self.unmatched_reason,
+            ratio_json(*self._score_parts()[:2]),
+        )
+        candidates = ", ".join([candidate._json_text() for candidate in self.candidates])
+        return f"{opening}{candidates}]}}"
 
 
 @public
@@ -1085,39 +1013,33 @@ the turn has no calls"
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the turn, its scores and each expectation's verdict."""
-        return {
-            "passed": self.passed,
-            "turn": self.turn,
-            "reason": self.reason,
-            "problems": list(self.problems),
-            "distinct": self.distinct,
-            "ordered": self.ordered,
-            "exhaustive": self.exhaustive,
-            "max_calls": self.max_calls,
-            "no_repeats": self.no_repeats,
-            "call_count": self.call_count,
-            "ignored": [ignored.as_dict() for ignored in self.ignored],
-            "unexpected_call_indices": list(self.unexpected_call_indices),
-            **self._scores_json(),
-            "checks": [check.as_dict() for check in self.checks],
-            # only with one_of: a result without alternatives is written as before
-            **(
-                {"alternatives": [chosen.as_dict() for chosen in self._alternatives]}
-                if self._alternatives
-                else {}
-            ),
-        }
+        result: dict[str, Any] = json.loads(self._json_text())
+        return result
 
-    def _scores_json(self) -> dict[str, Any]:
+    def _json_text(self) -> str:
         broken = self.never_broken
         if broken is not None:  # no call expected: nothing to pair, the never count instead
-            never = {"broken": broken[0], "of": broken[1]}
-            return {"precision": None, "recall": None, "f1": None, "never": never}
-        return {
-            "precision": _ratio_json(self.matched_calls, self.judged_calls),
-            "recall": _ratio_json(self.met_calls, self.expected_calls),
-            "f1": self.f1,
-        }
+            scores = never_json(*broken)
+        else:
+            scores = pairing_json(
+                self.matched_calls, self.judged_calls, self.met_calls, self.expected_calls
+            )
+        opening = turn_opening(
+            self.passed,
+            self.turn,
+            self.reason,
+            self.problems,
+            options_json(
+                self.distinct, self.ordered, self.exhaustive, self.max_calls, self.no_repeats
+            ),
+            self.call_count,
+            [ignored._json_text() for ignored in self.ignored],
+            self.unexpected_call_indices,
+            scores,
+        )
+        checks = ", ".join([check._json_text() for check in self.checks])
+        alternatives = [chosen._json_text() for chosen in self._alternatives]
+        return f"{opening}{checks}{turn_closing(alternatives)}"
 
 
 # Set through the slots' own setters, in one compiled call: a result is built for every

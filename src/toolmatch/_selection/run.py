@@ -280,7 +280,7 @@ def read_turns(
     return calls_per_turn
 
 
-def _judge_run(
+def _judge_turns(
     turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
@@ -359,18 +359,18 @@ class RunVerdict:
         self._max_calls = max_calls
         self._judged: list[_Verdict] = []
         # until_failure, passed positionally: a keyword would keep the call unspecialized
-        self.passed = _judge_run(turns, calls_per_turn, max_calls, self._judged, True)
+        self.passed = _judge_turns(turns, calls_per_turn, max_calls, self._judged, True)
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
     def score(self) -> float:
         """The mean of the turns' scores (each :class:`TurnResult`'s f1, or in a turn of only
         ``never`` and caps the share kept), judging every turn but putting none into words;
         1.0 for a run with no turn on either side."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return mean_score([verdict.score() for verdict in self._judged])
 
     def broken(self) -> list[tuple[int | None, int | str]]:
@@ -401,7 +401,7 @@ class RunVerdict:
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return [
             _result(verdict, number)
             for number, verdict in enumerate(self._judged)
@@ -411,7 +411,7 @@ class RunVerdict:
     def verdicts(self) -> list[_Verdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
-        _judge_run(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
         return self._judged
 
     def chosen(self) -> ChosenAlternative | None:

@@ -45,8 +45,8 @@ from toolmatch._selection.results import (
     call_text,
     ignored_text,
     indices_text,
-    turn_score,
 )
+from toolmatch._selection.scores import turn_score
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -10,7 +10,7 @@ get this far: the spec does not load.
 
 from __future__ import annotations
 
-from toolmatch._core.describe import join_path, short_repr
+from toolmatch._core.describe import join_path, short_repr, shortened_list
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from toolmatch._selection.run import OneOfTurns
 
 __all__ = ["Finding", "lint_cases", "read_tool_names", "with_lines"]
-
-_SHOWN_NAMES = 8
 
 
 class Finding(Record):
@@ -284,9 +282,8 @@ def _selects_any(tool: ExpectedTool, names: Sequence[str]) -> bool:
 
 def _undefined(tool: ExpectedTool, names: Sequence[str]) -> str:
     verb = "contains" if isinstance(tool.name, str) else "matches"
-    shown = ", ".join(names[:_SHOWN_NAMES])
-    more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-    return f"no defined tool's name {verb} {tool.name!r} (defined: {shown or 'none'}{more})"
+    defined = shortened_list(names) or "none"
+    return f"no defined tool's name {verb} {tool.name!r} (defined: {defined})"
 
 
 def _same_calls(tool: ExpectedTool, never: ExpectedTool) -> bool:

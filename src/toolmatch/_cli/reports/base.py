@@ -1,15 +1,17 @@
 """What every format of the report is told (:class:`Format`), and what they share.
 
-A format is told each outcome as it comes: a passed run, a failed run with its failure
-lines, a bad record; then, at the end, each missing case, each case's trials and their
-mean, with the :class:`Summary`. The formats that print on standard output write their
-lines to one :class:`Output`, which the report writes a batch at a time.
+A format is told each outcome as it comes, as a :class:`ReportedRun`: a passed run, a
+failed run with its failure lines, a bad record; then, at the end, each missing case, each
+case's trials and their mean, with the :class:`Summary`. The formats that print on
+standard output write their lines to one :class:`Output`, which the report writes a batch
+at a time.
 """
 
 from __future__ import annotations
 
 import json
 
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,10 +22,11 @@ if TYPE_CHECKING:
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.baseline import Delta
     from toolmatch._runs.coverage import CoverageRow
+    from toolmatch._runs.judging import Outcome
     from toolmatch._runs.traces import Place
     from toolmatch._runs.trials import FailedCheck, MinPassRate
 
-__all__ = ["Format", "Output", "Summary", "Tally", "plural"]
+__all__ = ["Format", "Output", "ReportedRun", "Summary", "Tally", "plural"]
 
 
 class Tally:
@@ -67,6 +70,24 @@ class Output:
         self.out.write(text)
 
 
+class ReportedRun(Record):
+    """A record of TRACES as the report tells it to every format: the judge's ``outcome``
+    (its case, message, failure lines, JSON body, ...), which ``run`` of its case it is
+    (1 for the first; 0 for a bad record that names no case of the spec), its ``title`` in
+    the report (the case's name, ``(run N)`` after it from its second run on, ``at <place>``
+    when reading a directory; a bad record's place), and its ``place``: where the record is,
+    or None when no format asked for it (:attr:`Format.placed`). Something new a format
+    needs to know of a run is a field here or on the outcome, not a change to every format.
+    """
+
+    __slots__ = _fields = ("outcome", "run", "title", "place")
+    __hash__ = None  # type: ignore[assignment]  # its outcome's details are a list
+    outcome: Outcome
+    run: int
+    title: str
+    place: Place | None
+
+
 class Summary:
     """What the report knows at its end: the tally, the lines read, and the trials."""
 
@@ -108,35 +129,25 @@ class Summary:
 
 
 class Format:
-    """One format of the report. ``title`` is a run's name in the report: the case's,
-    ``(run N)`` after it from its second run on, ``at <place>`` when reading a directory.
-    ``place`` is where the record is, or None when no format asked for it (:attr:`placed`).
-    """
+    """One format of the report, told each record as a :class:`ReportedRun`."""
 
     # Whether it needs each run's place (finding it costs a little, on every line).
     placed = False
-    # Whether it needs each run's result as JSON (the Judge makes it only when asked).
+    # Whether it needs each run's result as JSON (the RecordJudge makes it only when asked).
     wants_json = False
 
-    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
-        """A run that passed; ``body`` is its result as a JSON object, or ""."""
+    def passed(self, run: ReportedRun) -> None:
+        """A run that passed; ``run.outcome.body`` is its result as a JSON object, or None."""
         raise NotImplementedError
 
-    def failed(
-        self,
-        name: str,
-        run: int,
-        title: str,
-        place: Place | None,
-        message: str,
-        details: list[str],
-        body: str,
-    ) -> None:
-        """A run that failed: ``message`` in a line, ``details`` the report's lines."""
+    def failed(self, run: ReportedRun) -> None:
+        """A run that failed: ``run.outcome.message`` in a line, ``.details`` the report's
+        lines."""
         raise NotImplementedError
 
-    def error(self, place: Place, message: str) -> None:
-        """A record that is not a run of a case (bad JSON, no case, ...)."""
+    def error(self, run: ReportedRun) -> None:
+        """A record that is not a run of a case (bad JSON, no case, ...): ``run.place`` is
+        where it is, ``run.outcome.message`` what is wrong with it."""
         raise NotImplementedError
 
     def missing(self, case: str, message: str) -> None:

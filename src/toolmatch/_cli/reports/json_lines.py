@@ -15,7 +15,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from toolmatch._cli.reports.base import Output, Summary
+    from toolmatch._cli.reports.base import Output, ReportedRun, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.coverage import CoverageRow
     from toolmatch._runs.traces import Place, TracesSource
@@ -28,11 +28,11 @@ class JsonLines(Format):
     placed = True
     wants_json = True
 
-    def __init__(self, output: Output, reading: TracesSource) -> None:
+    def __init__(self, output: Output, traces: TracesSource) -> None:
         self.output = output
         self.pending = output.pending
         # Reading a directory, each row says its file.
-        self.directory = reading.directory
+        self.directory = traces.directory
         self.names: dict[str, str] = {}  # each case's name as JSON
 
     def _where(self, place: Place) -> dict[str, object]:
@@ -41,8 +41,10 @@ class JsonLines(Format):
             return {"file": place.file, place.unit: place.number}
         return {place.unit: place.number}
 
-    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
+    def passed(self, run: ReportedRun) -> None:
+        place, name, body = run.place, run.outcome.case, run.outcome.body
         assert place is not None
+        assert name is not None
         # As json.dumps writes {"type": "case", "case": name, "run": run, **_where(place)},
         # the case's name written once: this runs for every run.
         case = self.names.get(name)
@@ -50,24 +52,17 @@ class JsonLines(Format):
             case = self.names[name] = json.dumps(name)
         where = f'"file": {json.dumps(place.file)}, ' if self.directory else ""
         head = (
-            f'{{"type": "case", "case": {case}, "run": {run}, {where}"{place.unit}": {place.number}'
+            f'{{"type": "case", "case": {case}, "run": {run.run}, {where}'
+            f'"{place.unit}": {place.number}'
         )
         self.pending.append(f"{head}, {body[1:]}\n" if body else f"{head}}}\n")
 
-    def failed(
-        self,
-        name: str,
-        run: int,
-        title: str,
-        place: Place | None,
-        message: str,
-        details: list[str],
-        body: str,
-    ) -> None:
-        self.passed(name, run, title, place, body)  # the same row: its body says it failed
+    def failed(self, run: ReportedRun) -> None:
+        self.passed(run)  # the same row: its body says it failed
 
-    def error(self, place: Place, message: str) -> None:
-        row = {"type": "error", **self._where(place), "message": message}
+    def error(self, run: ReportedRun) -> None:
+        assert run.place is not None
+        row = {"type": "error", **self._where(run.place), "message": run.outcome.message}
         self.pending.append(f"{json.dumps(row)}\n")
 
     def missing(self, case: str, message: str) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Sequence
 
-    from toolmatch._cli.reports.base import Summary, Tally
+    from toolmatch._cli.reports.base import ReportedRun, Summary, Tally
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.traces import Place, TracesSource
     from toolmatch._runs.trials import FailedCheck
@@ -46,16 +46,17 @@ class JUnit(Format):
 
     placed = True
 
-    def __init__(self, path: str, suite: str, reading: TracesSource) -> None:
+    def __init__(self, path: str, suite: str, traces: TracesSource) -> None:
         import tempfile
 
+        self.path = path
         self.target = Replacement(path)
         self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         # The suite's <properties> come before its test cases, and are known only at the end.
         self.properties = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.suite = suite
-        self.traces = reading.name
-        self.directory = reading.directory  # each run's test case names its own file
+        self.traces = traces.name
+        self.directory = traces.directory  # each run's test case names its own file
         self.open_property = False
         self._heads: dict[str | None, tuple[str, str]] = {}
         self.regressions: list[str] | None = None  # with --baseline, once the runs are counted
@@ -96,10 +97,10 @@ class JUnit(Format):
         line = place.number if place.unit == LINE else None
         return line, place.file if self.directory else None
 
-    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
-        assert place is not None
-        line, file = self._at(place)
-        self._testcase(title, line, file=file)
+    def passed(self, run: ReportedRun) -> None:
+        assert run.place is not None
+        line, file = self._at(run.place)
+        self._testcase(run.title, line, file=file)
 
     def property(self, name: str) -> Callable[[str], None]:
         """Starts ``<property name=NAME value=...>``; the value is written in pieces through the
@@ -120,29 +121,22 @@ class JUnit(Format):
             self.properties.write('" />\n')
             self.open_property = False
 
-    def failed(
-        self,
-        name: str,
-        run: int,
-        title: str,
-        place: Place | None,
-        message: str,
-        details: list[str],
-        body: str,
-    ) -> None:
-        assert place is not None
-        line, file = self._at(place)
-        failure = self._element("failure", "mismatch", message, "\n".join(details))
-        self._testcase(title, line, failure, file)
+    def failed(self, run: ReportedRun) -> None:
+        assert run.place is not None
+        line, file = self._at(run.place)
+        outcome = run.outcome
+        failure = self._element("failure", "mismatch", outcome.message, "\n".join(outcome.details))
+        self._testcase(run.title, line, failure, file)
 
     def _error(
         self, name: str, line: int | None, kind: str, message: str, file: str | None = None
     ) -> None:
         self._testcase(name, line, self._element("error", kind, message), file)
 
-    def error(self, place: Place, message: str) -> None:
-        line, file = self._at(place)
-        self._error(str(place), line, "trace-error", message, file)
+    def error(self, run: ReportedRun) -> None:
+        assert run.place is not None
+        line, file = self._at(run.place)
+        self._error(run.title, line, "trace-error", run.outcome.message, file)
 
     def missing(self, case: str, message: str) -> None:
         self._error(case, None, "missing", message)

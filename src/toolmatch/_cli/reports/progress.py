@@ -37,10 +37,10 @@ class Progress:
         )
         self.read = 0
 
-    def update(self, runs: int, reading: TracesSource) -> None:
+    def update(self, runs: int, traces: TracesSource) -> None:
         self.bar.set_postfix_str(f"{runs:,} run(s) checked", refresh=False)
-        self.bar.update(reading.bytes - self.read)
-        self.read = reading.bytes
+        self.bar.update(traces.bytes - self.read)
+        self.read = traces.bytes
 
     def clear(self) -> None:
         """Wipe the bar before a report line is printed; the next update draws it again."""

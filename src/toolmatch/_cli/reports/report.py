@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain
 
-from toolmatch._cli.reports.base import Summary, Tally
+from toolmatch._cli.reports.base import ReportedRun, Summary, Tally
 from toolmatch._cli.reports.json_lines import JsonLines
 from toolmatch._cli.reports.series import write_series
 from toolmatch._cli.reports.text import Text
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["OUTPUT_FORMATS", "Report"]
 
 # The formats of standard output, by their --format name: each made from the Output and
-# the TracesSource.
+# the TracesSource being reported on.
 OUTPUT_FORMATS: dict[str, Callable[[Output, TracesSource], Format]] = {
     "text": Text,
     "json": JsonLines,
@@ -61,24 +61,25 @@ class Report:
     def __init__(
         self,
         names: Iterable[str],
-        reading: TracesSource,
+        traces: TracesSource,
         formats: Sequence[Format],
         output: Output,
         min_pass_rate: MinPassRate | None = None,
         pass_k: PassK | None = None,
         baseline: Delta | None = None,
         before: Mapping[str, Side] | None = None,
+        events: Callable[[str], None] | None = None,
     ) -> None:
         self.names = frozenset(names)
-        self.reading = reading  # where each record is
-        self.traces = reading.name
+        self.traces = traces  # where each record is
         # Reading a directory, each run says its file in its title.
-        self.directory = reading.directory
+        self.directory = traces.directory
         self.formats = formats
         self.output = output
         self.min_pass_rate = min_pass_rate
         self.pass_k = PassK() if pass_k is None else pass_k  # the k of pass^k shown
         self.tally = Tally()
+        self.events = events  # where each run's verdict event goes (--otel-events)
         # Each case's trials, as counts only: memory does not grow with the runs.
         self.runs: dict[str, int] = {}
         self.passes: dict[str, int] = {}
@@ -92,7 +93,7 @@ class Report:
         self.baseline, self.before = baseline, before
         self.sides: dict[str, Side] = {}  # each case's trials, for the baseline
         # Whether an outcome needs its place: its file in the title, or a format asks.
-        self._placed = reading.directory or any(each.placed for each in formats)
+        self._placed = traces.directory or any(each.placed for each in formats)
         self._pending = output.pending  # report lines not written yet
         self.next_line = 1  # the first line not reported yet
         # Decided once, not on each line: what tells the formats.
@@ -107,47 +108,54 @@ class Report:
     def add_all(self, outcomes: Iterable[Outcome]) -> None:
         """Counts each outcome, then tells the formats, in order (not yet written)."""
         runs, passes, tally, passed = self.runs, self.passes, self.tally, self._passed
-        placed, place = self._placed, None
+        placed, place, events = self._placed, None, self.events
         number = self.next_line - 1
         try:
-            for kind, number, name, details, message, body, broken in outcomes:
+            for outcome in outcomes:
+                number = outcome.number
                 # Counted before it is told: printing may fail (| head).
-                if kind == ERROR:
-                    self._error(number, name, message)
+                if outcome.event is not None and events is not None:
+                    events(outcome.event)
+                if outcome.kind == ERROR:
+                    self._error(outcome)
                     continue
+                name = outcome.case
                 assert name is not None
                 run = runs[name] = runs.get(name, 0) + 1
                 title = name if run == 1 else f"{name} (run {run})"
                 if placed:
-                    place = self.reading.place(number)
+                    place = self.traces.place(number)
                     if self.directory:
                         title = f"{title} at {place}"
-                if kind == PASS:
+                if outcome.kind == PASS:
                     tally.passed += 1
                     passes[name] = passes.get(name, 0) + 1
-                    passed(name, run, title, place, body)
+                    passed(ReportedRun(outcome, run, title, place))
                 else:
                     tally.failed += 1
                     counts = self.broken.get(name)
                     if counts is None:
                         counts = self.broken[name] = Counter()
-                    counts.update(broken)
-                    self._failed(name, run, title, place, message, details, body)
+                    counts.update(outcome.broken)
+                    self._failed(ReportedRun(outcome, run, title, place))
         finally:  # the first record not reported, however the batch ended
             self.next_line = number + 1
 
-    def _error(self, number: int, name: str | None, message: str) -> None:
+    def _error(self, outcome: Outcome) -> None:
         self.tally.errors += 1
+        name = outcome.case
+        run = 0
         if name in self.names:
             # The case did run, badly: reported once as an error, not again as missing,
             # and a trial that did not pass.
-            self.runs[name] = self.runs.get(name, 0) + 1
+            run = self.runs[name] = self.runs.get(name, 0) + 1
             self.errored[name] = self.errored.get(name, 0) + 1
         else:
             self.without_case += 1
-        where = self.reading.place(number)
+        where = self.traces.place(outcome.number)
+        told = ReportedRun(outcome, run, str(where), where)
         for each in self.formats:
-            each.error(where, message)
+            each.error(told)
 
     @property
     def exit_code(self) -> int:
@@ -160,12 +168,12 @@ class Report:
         assert self.short is not None, "the report is not finished"
         return 1 if self.short or self.without_case else 0
 
-    def finish(self, cases: Sequence[TestCase], reading: TracesSource) -> None:
+    def finish(self, cases: Sequence[TestCase]) -> None:
         for case in cases:
             if case.name in self.runs:
                 continue
             self.tally.missing += 1
-            message = f"no run in {self.traces}"
+            message = f"no run in {self.traces.name}"
             for each in self.formats:
                 each.missing(case.name, message)
         repeated = any(runs > 1 for runs in self.runs.values())
@@ -183,7 +191,7 @@ class Report:
         first = next(means, None)
         summary = Summary(
             self.tally,
-            reading.lines,
+            self.traces.lines,
             sum(by_counts.values()),
             None if first is None else first[0][0],
             self.min_pass_rate,

@@ -15,44 +15,35 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from toolmatch._cli.reports.base import Output, Summary
+    from toolmatch._cli.reports.base import Output, ReportedRun, Summary
     from toolmatch._cli.reports.series import Sink
     from toolmatch._runs.coverage import CoverageRow
-    from toolmatch._runs.traces import Place, TracesSource
+    from toolmatch._runs.traces import TracesSource
     from toolmatch._runs.trials import FailedCheck
 
 __all__ = ["Text"]
 
 
 class Text(Format):
-    def __init__(self, output: Output, reading: TracesSource) -> None:
+    def __init__(self, output: Output, traces: TracesSource) -> None:
         self.output = output
         self.pending = output.pending
 
     # Most lines are printable: asked first, that costs no call of printable.
-    def passed(self, name: str, run: int, title: str, place: Place | None, body: str) -> None:
-        line = f"PASS {title}"
+    def passed(self, run: ReportedRun) -> None:
+        line = f"PASS {run.title}"
         self.pending.append(f"{line}\n" if line.isprintable() else f"{printable(line)}\n")
 
-    def failed(
-        self,
-        name: str,
-        run: int,
-        title: str,
-        place: Place | None,
-        message: str,
-        details: list[str],
-        body: str,
-    ) -> None:
+    def failed(self, run: ReportedRun) -> None:
         pending = self.pending
-        for line in (f"FAIL {title}", *details):
+        for line in (f"FAIL {run.title}", *run.outcome.details):
             pending.append(f"{line}\n" if line.isprintable() else f"{printable(line)}\n")
 
     def _print(self, line: str) -> None:
         self.pending.append(f"{printable(line)}\n")
 
-    def error(self, place: Place, message: str) -> None:
-        self._print(f"ERROR {place}: {message}")
+    def error(self, run: ReportedRun) -> None:
+        self._print(f"ERROR {run.title}: {run.outcome.message}")
 
     def missing(self, case: str, message: str) -> None:
         self._print(f"MISSING {case}: {message}")

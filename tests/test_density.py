@@ -23,13 +23,12 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "toolmatch"
 
 COMPLEX = 11  # radon's grade C (11 to 20, "moderate") and worse
 HIGHEST = 25  # the most a function may have outside ALLOWED (the issue's bound)
-THRESHOLD = 0.09  # a ratchet: main's share when the rule landed, rounded up to the next 0.5%
+THRESHOLD = 0.06  # a ratchet: main's share when the rule landed (5.8%), up to the next 0.5%
 
 # The functions above HIGHEST when the rule landed (issue 35), outside its first cut.
 ALLOWED = {
     "toolmatch._core.pairing._search_part": "the partial-order search may keep its search",
     "toolmatch._core.pairing._earliest_part": "the partial-order search may keep its search",
-    "toolmatch._cli.main._check": "the command's steps, being cut with its typed options",
     "toolmatch._selection.turn._assign": "being changed with the order semantics; cut after",
     "toolmatch._spec.lint._turn_findings": "being changed with the new keys; cut after",
 }

@@ -490,14 +490,7 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         except TypeError:  # an unhashable 'type' value, which no row names
             handler = None
         if handler is not None:
-            if reading.source is None:  # inline _read_with: most mappings of a run are typed
-                reading.source = handler
-                try:
-                    handler(data, where, reading)
-                finally:
-                    reading.source = None
-            else:
-                handler(data, where, reading)
+            _read_with(handler, data, where, reading)
             return
         if type(kind) is str:
             handler = _by_prefix(kind)
@@ -511,15 +504,7 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     keys = tuple(data)
     known = _readers_by_keys.get(keys)
     if known is not None and data[known[0]] is not None:
-        handler = known[1]
-        if reading.source is None and handler not in _CONTAINERS:  # inline _read_with
-            reading.source = handler
-            try:
-                handler(data, where, reading)
-            finally:
-                reading.source = None
-        else:
-            handler(data, where, reading)
+        _read_with(known[1], data, where, reading)
         return
     _read_with(_decide(data, keys), data, where, reading)
 

@@ -88,6 +88,7 @@ _FLAGGED = (
 _FROM_STATUS = "as `failed` says"
 _UPDATES = 'pass the updates stream (graph.stream(..., stream_mode="updates"))'
 _RUN_RESULT = "pass what Runner.run(...) returns, or its stream events"
+_TOOL_STATUS = "pass ToolMessages with their status (a dump with its defaults)"
 
 RECORDS: tuple[Records, ...] = (
     Records(
@@ -258,8 +259,8 @@ RECORDS: tuple[Records, ...] = (
         "yes",
         {
             "agent": "an AIMessage names its agent only in its name; from LangGraph, " + _UPDATES,
-            "failed": "pass ToolMessages with their status (a dump with its defaults)",
-            "status": "pass ToolMessages with their status (a dump with its defaults)",
+            "failed": _TOOL_STATUS,
+            "status": _TOOL_STATUS,
         },
     ),
     Records(
@@ -275,7 +276,7 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolMessage`'s `status`",
         "`ToolMessage`s",
         "yes",
-        {"agent": _UPDATES},
+        {"agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
     ),
     Records(
         "a LangGraph stream",
@@ -292,7 +293,11 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolMessage`'s `status`",
         "`ToolMessage`s",
         "yes",
-        {"agent": 'stream with stream_mode="updates" (values and checkpoints name no node)'},
+        {
+            "agent": 'stream with stream_mode="updates" (values and checkpoints name no node)',
+            "failed": _TOOL_STATUS,
+            "status": _TOOL_STATUS,
+        },
     ),
     Records(
         "an MCP transcript",

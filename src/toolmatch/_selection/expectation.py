@@ -21,8 +21,8 @@ from toolmatch._selection.matching import _Selection
 from toolmatch._selection.results import ToolCheck, expectation_json
 from toolmatch._selection.tool_keys import check_tool_keys
 from toolmatch._selection.turn import _Turn, judge
-from toolmatch._selection.validation import Caller, check_failed_status
 from toolmatch._selection.unrecorded import RECORDED
+from toolmatch._selection.validation import Caller, check_failed_status
 
 if TYPE_CHECKING:
     from typing import Any

@@ -385,3 +385,57 @@ def test_a_call_is_of_the_format_of_the_outermost_shape_that_held_it(
     calls = to_calls(obj, syntax="python") if obj == "f()" else to_calls(obj)
     assert [format_of(call).name for call in calls] == [name]
     assert calls[0] == pickle.loads(pickle.dumps(calls[0]))  # the tag is no field
+
+
+# --- the authoring commands: a run they cannot check is named, never taken as passing -------
+
+UNNAMED = {"case": "c", "turns": [[{"name": "refund", "args": {"order": 7}}]]}
+NAMED = {"case": "c", "turns": [[{"name": "refund", "args": {"order": 7}, "agent": "billing"}]]}
+BILLING_UNSAID = (
+    "asserts who made call 0 refund({'order': 7}), which a plain call does not record: pass "
+    'calls that hold their agent (ToolCall(agent=...), an "agent" key), or leave agent= out'
+)
+
+
+def test_record_names_an_earlier_run_its_case_cannot_check(tmp_path: Path) -> None:
+    done = toolmatch("record", "-", "--loosen", "none", stdin=jsonl(UNNAMED, NAMED))
+    assert done.returncode == 0, done.stderr
+    assert "    agent: billing\n" in done.stdout
+    assert done.stderr == (
+        "note: <stdin>:1: case 'c' is its run at <stdin>:2 (--loosen none); this run differs, "
+        "and toolmatch check cannot check it: turn 0: ExpectedTool(Literal('refund'), "
+        f"Exact({{'order': 7}}), agent='billing') {BILLING_UNSAID}\n"
+    )
+
+
+def test_record_into_names_a_run_the_widened_case_cannot_check(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n  - name: c\n    expected_tools:\n      - {name: refund, agent: billing}\n",
+        encoding="utf-8",
+    )
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(UNNAMED))
+    assert widened.returncode == 1
+    assert widened.stderr.splitlines()[-1] == (
+        "toolmatch: not widened: test_cases[0](c): run 1 cannot be checked by the widened "
+        f"case: turn 0: ExpectedTool('refund', agent='billing') {BILLING_UNSAID}"
+    )
+
+
+def test_record_into_drops_an_ignore_cap_a_run_cannot_count(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n"
+        "  - name: c\n"
+        "    exhaustive: true\n"
+        "    expected_tools: [{name: refund}]\n"
+        "    ignore:\n"
+        "      - {name: log, agent: ops, max_count: 1}\n",
+        encoding="utf-8",
+    )
+    logs = {
+        "case": "c",
+        "turns": [[{"name": "refund", "args": {}}, {"name": "log"}, {"name": "log"}]],
+    }
+    toolmatch("record", "-", "--into", spec, stdin=jsonl(logs))
+    assert "      - {name: log, agent: ops}\n" in spec.read_text(encoding="utf-8")

@@ -595,6 +595,11 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
             try:
                 if (case.name, count) in plan.unused or case.passes(run):
                     continue
+                failures = [
+                    f"turn {number}: {result.first_failure()}"
+                    for number, result in enumerate(case.check(run))
+                    if not result.passed
+                ]
             except NotRecordedError as error:  # neither passes nor fails: said as it is
                 plan.not_done.append(
                     NotDone(
@@ -604,11 +609,6 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
                     )
                 )
                 continue
-            failures = [
-                f"turn {number}: {result.first_failure()}"
-                for number, result in enumerate(case.check(run))
-                if not result.passed
-            ]
             why = failures[0] if failures else "it fails"
             plan.not_done.append(
                 NotDone(

@@ -46,6 +46,7 @@ __all__ = [
     "refuse",
     "unknown_value",
     "parse_arguments",
+    "same_source",
     "wrong_shape",
 ]
 
@@ -99,6 +100,7 @@ class Reading:
 
     __slots__ = (
         "agent",
+        "source",
         "_calls",
         "_copy_args",
         "_dispatch",
@@ -144,6 +146,9 @@ class Reading:
         self.replacing = False
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
+        # The outermost reader of what is read now, set by the dispatch table; stored on each
+        # call, it names the call's format (``toolmatch._readers.records``).
+        self.source: object = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
@@ -235,6 +240,7 @@ class Reading:
             call.failed = FAILED_OF_STATUS[status]
             call.status = status
         call.agent = self.agent if agent is None else agent
+        call._source = self.source
         call.__class__ = ToolCall
         self._calls.append(call)  # type: ignore[arg-type]
 
@@ -487,8 +493,11 @@ def _answer(
     status: str | None,
 ) -> None:
     call = calls[index]
-    calls[index] = ToolCall(
-        call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
+    calls[index] = same_source(
+        ToolCall(
+            call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
+        ),
+        call,
     )
 
 
@@ -514,10 +523,22 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
         else:
             applies = call.status == "pending"
         if applies:
-            calls[index] = ToolCall(
-                call.name, call.args, call.id, call.parse_error, call.result, None, call.agent,
-                status,
+            calls[index] = same_source(
+                ToolCall(
+                    call.name, call.args, call.id, call.parse_error, call.result, None,
+                    call.agent, status,
+                ),
+                call,
             )  # fmt: skip
+
+
+_SOURCE = _Slots.__dict__["_source"]  # the slot, set past Record's guard
+
+
+def same_source(call: ToolCall, read: ToolCall) -> ToolCall:
+    """``call``, a changed copy of ``read``, tagged with ``read``'s reader (its format)."""
+    _SOURCE.__set__(call, getattr(read, "_source", None))
+    return call
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

@@ -21,7 +21,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import INCOMPLETE_START, message_key
-from toolmatch._readers.reading import Reading, as_data, no_call, wrong_shape
+from toolmatch._readers.reading import Reading, as_data, no_call, same_source, wrong_shape
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,8 +87,11 @@ class _Pending:
             self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
-            call = ToolCall(
-                call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+            call = same_source(
+                ToolCall(
+                    call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+                ),
+                call,
             )
         reading.fill(self.slot, call)
 

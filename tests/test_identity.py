@@ -11,58 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk_clients import anthropic_client, chat_chunk, openai_client, sse
+from sdk_clients import CHAT_STREAM, anthropic_client, anthropic_events, openai_client, sse
 from toolmatch import ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
 WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")
-
-
-def chat_entry(arguments: str, first: bool = False) -> dict[str, Any]:
-    entry: dict[str, Any] = {"index": 0, "function": {"arguments": arguments}}
-    if first:
-        entry.update(id="call_1", type="function")
-        entry["function"]["name"] = "search"
-    return {"tool_calls": [entry]}
-
-
-CHAT_STREAM = [
-    chat_chunk({"role": "assistant", "content": None, **chat_entry("", first=True)}),
-    chat_chunk(chat_entry('{"q": ')),
-    chat_chunk(chat_entry('"paris"}')),
-    chat_chunk({}, "tool_calls"),
-]
-
-
-def anthropic_events(message_id: str = "msg_1") -> list[dict[str, Any]]:
-    start = {"type": "tool_use", "id": "call_1", "name": "search", "input": {}}
-    message = {
-        "id": message_id,
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1},
-    }
-    return [
-        {"type": "message_start", "message": message},
-        {"type": "content_block_start", "index": 0, "content_block": start},
-        {
-            "type": "content_block_delta",
-            "index": 0,
-            "delta": {"type": "input_json_delta", "partial_json": '{"q": "paris"}'},
-        },
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
 
 
 # --- a stream beside its final object counts once ------------------------------------------

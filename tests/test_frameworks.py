@@ -35,24 +35,17 @@ from agents.stream_events import (
     RawResponsesStreamEvent,
     RunItemStreamEvent,
 )
-from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import (
     FakeMessagesListChatModel,
 )
 from langchain_core.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
     HumanMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from langchain_core.tools import ToolException
-from langchain_core.tools import tool as langchain_tool
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.config import get_stream_writer
 from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, interrupt
 from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent
 from llama_index.core.base.llms.types import (
@@ -97,6 +90,8 @@ from smolagents.models import (
     MessageRole,
 )
 from smolagents.models import Model as SmolModel
+
+from langgraph_run import BY_NODE, LANGGRAPH_CALLS, QUESTION, STATE_MODES, weather_graph
 
 # --- openai-agents ------------------------------------------------------------------------
 
@@ -514,129 +509,6 @@ def test_agents_agent_itself_says_what_to_pass() -> None:
 
 
 # --- LangGraph ----------------------------------------------------------------------------
-
-
-@langchain_tool("get_weather")
-def lc_get_weather(city: str) -> str:
-    """The weather in a city."""
-    if city == "Atlantis":
-        raise ToolException("no such city")
-    return f"Sunny in {city}"
-
-
-class ToolCallingFakeModel(FakeMessagesListChatModel):
-    """langchain-core's fake chat model, which answers from a list, with tools bound."""
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-
-class ChunkStreamingFakeModel(BaseChatModel):
-    """A chat model that streams its two calls in pieces (``tool_call_chunks``, as OpenAI's
-    integration does), then its answer, so stream_mode="messages" yields chunks."""
-
-    turns: int = 0
-
-    @property
-    def _llm_type(self) -> str:
-        return "chunk-streaming-fake"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-    def _pieces(self) -> list[AIMessageChunk]:
-        self.turns += 1
-        if self.turns == 1:
-            paris = {"name": "get_weather", "args": '{"city": ', "id": "call_1", "index": 0}
-            rest = {"name": None, "args": '"Paris"}', "id": None, "index": 0}
-            atlantis = {
-                "name": "get_weather",
-                "args": '{"city": "Atlantis"}',
-                "id": "call_2",
-                "index": 1,
-            }
-            return [
-                AIMessageChunk("", tool_call_chunks=[paris]),  # type: ignore[list-item]
-                AIMessageChunk("", tool_call_chunks=[rest]),  # type: ignore[list-item]
-                AIMessageChunk(
-                    "",
-                    tool_call_chunks=[atlantis],  # type: ignore[list-item]
-                    chunk_position="last",
-                ),
-            ]
-        return [AIMessageChunk("Paris "), AIMessageChunk("is sunny.", chunk_position="last")]
-
-    def _generate(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        pieces = self._pieces()
-        whole = pieces[0]
-        for piece in pieces[1:]:
-            whole = whole + piece
-        message = AIMessage(content=whole.content, tool_calls=whole.tool_calls)
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _stream(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Any:
-        for piece in self._pieces():
-            chunk = ChatGenerationChunk(message=piece)
-            if run_manager:
-                run_manager.on_llm_new_token(str(piece.content), chunk=chunk)
-            yield chunk
-
-
-def weather_graph(checkpointer: Any = None, streaming: bool = False) -> Any:
-    model: Any = ToolCallingFakeModel(
-        responses=[
-            AIMessage(
-                "",
-                tool_calls=[
-                    {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"},
-                    {"name": "get_weather", "args": {"city": "Atlantis"}, "id": "call_2"},
-                ],
-            ),
-            AIMessage("Paris is sunny."),
-        ]
-    )
-    if streaming:
-        model = ChunkStreamingFakeModel()
-
-    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def log(state: MessagesState) -> None:
-        """A node that updates nothing, and writes what stream_mode="custom" yields."""
-        get_stream_writer()({"progress": "started"})
-
-    builder = StateGraph(MessagesState)
-    builder.add_node("log", log)
-    builder.add_node("agent", agent)
-    builder.add_node("tools", ToolNode([lc_get_weather], handle_tool_errors=True))
-    builder.add_edge(START, "log")
-    builder.add_edge("log", "agent")
-    builder.add_conditional_edges("agent", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile(checkpointer=checkpointer)
-
-
-QUESTION = {"messages": [("user", "Weather in Paris and Atlantis?")]}
-LANGGRAPH_CALLS = [
-    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False),
-    ToolCall(
-        "get_weather",
-        {"city": "Atlantis"},
-        id="call_2",
-        result="Error: ToolException('no such city')\n Please fix your mistakes.",
-        failed=True,
-    ),
-]
-# A state does not say which node added a message; the streams of the other modes do.
-BY_NODE = [
-    ToolCall(call.name, call.args, call.id, None, call.result, call.failed, "agent")
-    for call in LANGGRAPH_CALLS
-]
-STATE_MODES = ("values", "checkpoints")
 
 
 def test_langgraph_state_gives_the_calls_with_the_tool_messages() -> None:

@@ -129,50 +129,6 @@ def test_two_langchain_messages_sharing_an_id_count_twice() -> None:
 # --- LangGraph replaces a message by id: the version the run executed ----------------------
 
 
-def edit_graph() -> Any:
-    """A model proposes pay(5); a review node re-emits its message under the same id with
-    amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
-    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-    from langchain_core.messages import AIMessage
-    from langchain_core.tools import tool
-    from langgraph.graph import START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode, tools_condition
-
-    @tool
-    def pay(amount: int) -> str:
-        """Pay an amount."""
-        return f"paid {amount}"
-
-    proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
-    model = FakeMessagesListChatModel(
-        responses=[AIMessage("", id="ai-1", tool_calls=[proposal]), AIMessage("Done.", id="ai-2")]
-    )
-
-    def agent(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def review(state: MessagesState) -> dict[str, Any] | None:
-        last: Any = state["messages"][-1]
-        if not last.tool_calls:
-            return None
-        edited = [{**last.tool_calls[0], "args": {"amount": 500}}]
-        return {"messages": [AIMessage("", id=last.id, tool_calls=edited)]}
-
-    builder = StateGraph(MessagesState)
-    builder.add_node("agent", agent)
-    builder.add_node("review", review)
-    builder.add_node("tools", ToolNode([pay]))
-    builder.add_edge(START, "agent")
-    builder.add_edge("agent", "review")
-    builder.add_conditional_edges("review", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile()
-
-
-PAID = ToolCall("pay", {"amount": 500}, id="c1", result="paid 500", failed=False)
-PAY = {"messages": [("user", "Pay the invoice.")]}
-
-
 @pytest.mark.parametrize(
     ("mode", "agent"),
     [
@@ -185,6 +141,8 @@ PAY = {"messages": [("user", "Pay the invoice.")]}
 )
 def test_langgraph_edited_call_reads_as_the_run_executed_it(mode: Any, agent: str | None) -> None:
     pytest.importorskip("langgraph")
+    from langgraph_run import PAID, PAY, edit_graph
+
     graph = edit_graph()
     assert to_calls(graph.invoke(PAY)) == [PAID]
     chunks = list(graph.stream(PAY, stream_mode=mode))
@@ -195,6 +153,8 @@ def test_langgraph_edited_call_reads_as_the_run_executed_it(mode: Any, agent: st
 
 def test_langgraph_edited_call_before_it_ran_is_the_last_version() -> None:
     pytest.importorskip("langgraph")
+    from langgraph_run import PAY, edit_graph
+
     updates = list(edit_graph().stream(PAY, stream_mode="updates"))
     assert [next(iter(update)) for update in updates[:2]] == ["agent", "review"]
     (call,) = to_calls(updates[:2])  # stopped before the tools ran

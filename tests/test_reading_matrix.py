@@ -65,6 +65,7 @@ CONSUMED = Raises(TypeError, EXHAUSTED)
 
 # --- OpenAI Chat Completions --------------------------------------------------------------
 
+
 def openai_chat() -> Run:
     """The model streams search(q="paris"); the app runs it and keeps the history."""
     client = openai_client(sse(CHAT_STREAM))

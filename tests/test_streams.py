@@ -290,6 +290,7 @@ def test_a_streamed_call_without_a_name_is_an_error_at_its_first_delta() -> None
 
 # --- OpenAI Responses streaming events -------------------------------------------------------
 
+
 def test_responses_events_from_the_sdk_equal_its_final_response() -> None:
     client = openai_client(sse(RESPONSES_STREAM, named=True))
     events = list(client.responses.create(model="gpt-4.1", input="Paris?", stream=True))

@@ -142,7 +142,7 @@ BY_NODE = [
 STATE_MODES = ("values", "checkpoints")
 
 
-def edit_graph() -> Any:
+def edit_graph(checkpointer: Any = None) -> Any:
     """A model proposes pay(5); a review node re-emits its message under the same id with
     amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
 
@@ -174,8 +174,38 @@ def edit_graph() -> Any:
     builder.add_edge("agent", "review")
     builder.add_conditional_edges("review", tools_condition)
     builder.add_edge("tools", "agent")
-    return builder.compile()
+    return builder.compile(checkpointer=checkpointer)
 
 
 PAID = ToolCall("pay", {"amount": 500}, id="c1", result="paid 500", failed=False)
 PAY = {"messages": [("user", "Pay the invoice.")]}
+
+
+def approval_graph(checkpointer: Any) -> Any:
+    """A model proposes pay(5); an approval node stops the run with ``interrupt()`` before
+    ``ToolNode`` runs it (LangGraph's human-in-the-loop pattern: ``checkpointer`` keeps the
+    run to resume)."""
+    from langgraph.types import interrupt
+
+    proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
+    model = FakeMessagesListChatModel(responses=[AIMessage("", id="ai-1", tool_calls=[proposal])])
+
+    @langchain_tool
+    def pay(amount: int) -> str:
+        """Pay an amount."""
+        return f"paid {amount}"
+
+    def agent(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def approve(state: MessagesState) -> None:
+        interrupt("Pay?")
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node("approve", approve)
+    builder.add_node("tools", ToolNode([pay]))
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", "approve")
+    builder.add_edge("approve", "tools")
+    return builder.compile(checkpointer=checkpointer)

@@ -601,7 +601,15 @@ def test_an_anthropic_tool_use_without_input_deltas_keeps_its_input() -> None:
 
 
 def test_anthropic_messages_one_after_the_other_stay_apart() -> None:
-    assert to_calls(ANTHROPIC_STREAM + ANTHROPIC_STREAM) == [SEARCH, WEATHER, SEARCH, WEATHER]
+    start, *rest = ANTHROPIC_STREAM
+    second = [{**start, "message": {**start["message"], "id": "msg_2"}}, *rest]
+    assert to_calls(ANTHROPIC_STREAM + second) == [SEARCH, WEATHER, SEARCH, WEATHER]
+    # the same message streamed twice (one id, the same calls) is one message
+    assert to_calls(ANTHROPIC_STREAM + ANTHROPIC_STREAM) == [SEARCH, WEATHER]
+
+
+def test_the_same_chat_stream_twice_is_one_completion() -> None:
+    assert to_calls(CHAT_STREAM + CHAT_STREAM) == [SEARCH, WEATHER]
 
 
 def test_an_anthropic_stream_cut_off_in_the_input() -> None:
@@ -658,6 +666,7 @@ CALL_EVENTS = {
     "content_block_delta",
     "content_block_stop",
     "message_delta",
+    "message_stop",
     "response.created",
     "response.in_progress",
     "response.queued",

@@ -32,10 +32,11 @@ EXHAUSTED = (
 
 class Raises(NamedTuple):
     """The documented error a way gives: its type and why the input cannot be read (what
-    the message says after naming the input)."""
+    the message says after naming the input), or with ``whole`` its whole message."""
 
     error: type[Exception]
     reason: str
+    whole: bool = False
 
 
 class Gives(NamedTuple):
@@ -116,6 +117,52 @@ def openai_chat() -> Run:
             "history": (lambda: history, ()),
             "history as JSON text": (lambda: json.dumps(history), ()),
             "final + its answer": (lambda: [final, *answer], ()),
+        },
+    )
+
+
+# --- OpenAI Responses ----------------------------------------------------------------------
+
+
+def responses() -> Run:
+    """The model streams a message and search(q="paris"); the app runs it and sends its
+    output back as the next input."""
+    client = openai_client(sse(RESPONSES_STREAM, named=True))
+
+    def fresh() -> Any:
+        return client.responses.create(model="gpt-4.1", input="Paris?", stream=True)
+
+    events = list(fresh())
+    with client.responses.stream(model="gpt-4.1", input="Paris?") as stream:
+        helper_events = list(stream)
+        final = stream.get_final_response()
+    consumed = fresh()
+    list(consumed)
+    answer = {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}
+    replay = [{"role": "user", "content": "Paris?"}, *final.output, answer]
+    ran = ToolCall("search", {"q": "paris"}, "call_1", result="sunny")
+    asked = ("result",)
+    return Run(
+        [ran],
+        {
+            "final object": (lambda: final, asked),
+            "output items": (lambda: final.output, asked),
+            **{way: (read, asked) for way, read in dumps(final).items()},
+            "events": (lambda: events, asked),
+            "event dumps": (lambda: [event.model_dump() for event in events], asked),
+            "stream, not read": (fresh, asked),
+            "stream helper events": (lambda: helper_events, asked),
+            "events + final": (lambda: [*events, final], asked),
+            "final + events": (lambda: [final, *events], asked),
+            "consumed stream": (lambda: consumed, CONSUMED),
+            "next input": (lambda: replay, ()),
+            "next input as JSON text": (
+                lambda: json.dumps(
+                    [item if isinstance(item, dict) else item.model_dump() for item in replay]
+                ),
+                (),
+            ),
+            "final + its answer": (lambda: [final, answer], ()),
         },
     )
 
@@ -326,6 +373,77 @@ def langgraph_interrupt() -> Run:
     return Run([pending], ways)
 
 
+# --- Google Gemini -------------------------------------------------------------------------
+
+
+def gemini() -> Run:
+    """A chat streams a text and search(q="paris") (the Gemini API gives calls no id); the
+    app runs it and sends its response; the model answers."""
+    import httpx
+    from google import genai as google_genai
+    from google.genai import types
+
+    answers = [
+        [
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me check."}]}}]},
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "role": "model",
+                            "parts": [{"functionCall": {"name": "search", "args": {"q": "paris"}}}],
+                        },
+                        "finishReason": "STOP",
+                    }
+                ]
+            },
+        ],
+        [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Sunny."}]}}]}],
+    ]
+
+    def handler(request: Any) -> Any:
+        body = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in answers.pop(0))
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    options = types.HttpOptions(httpx_client=httpx.Client(transport=httpx.MockTransport(handler)))
+    chat = google_genai.Client(api_key="test", http_options=options).chats.create(
+        model="gemini-2.5-flash"
+    )
+    chunks = list(chat.send_message_stream("Weather in Paris?"))
+    answer = types.Part.from_function_response(name="search", response={"output": "sunny"})
+    list(chat.send_message_stream(answer))
+    history = chat.get_history()
+    dumped = [
+        content.model_dump(mode="json", by_alias=True, exclude_none=True) for content in history
+    ]
+    ran = ToolCall("search", {"q": "paris"}, result={"output": "sunny"}, failed=False)
+    asked = ("result", "failed")
+    both = Raises(
+        ValueError,
+        "input[4].parts[0].function_call: the call search({'q': 'paris'}) has no id, and "
+        "neither has the one at input[1].candidates[0].content.parts[0].function_call: "
+        "to_calls cannot tell one call seen twice (a response, or its chunks, and a chat "
+        "history holding it) from two calls; pass the responses or the history, not both",
+        whole=True,
+    )
+    return Run(
+        [ran],
+        {
+            "chunks": (lambda: chunks, asked),
+            "chunk dumps": (lambda: [chunk.model_dump() for chunk in chunks], asked),
+            "chunk dumps, JSON by alias": (
+                lambda: [chunk.model_dump(mode="json", by_alias=True) for chunk in chunks],
+                asked,
+            ),
+            "last chunk": (lambda: chunks[-1], asked),
+            "history": (lambda: history, ()),
+            "history dumps": (lambda: dumped, ()),
+            "history as JSON text": (lambda: json.dumps(dumped), ()),
+            "chunks + history": (lambda: [*chunks, *history], both),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -358,6 +476,33 @@ family(
     "history as JSON text",
     "final + its answer",
 )(openai_chat)
+family(
+    "openai",
+    "final object",
+    "output items",
+    *DUMP_WAYS,
+    "events",
+    "event dumps",
+    "stream, not read",
+    "stream helper events",
+    "events + final",
+    "final + events",
+    "consumed stream",
+    "next input",
+    "next input as JSON text",
+    "final + its answer",
+)(responses)
+family(
+    "google.genai",
+    "chunks",
+    "chunk dumps",
+    "chunk dumps, JSON by alias",
+    "last chunk",
+    "history",
+    "history dumps",
+    "history as JSON text",
+    "chunks + history",
+)(gemini)
 family(
     "anthropic",
     "final object",
@@ -410,6 +555,9 @@ def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
         with pytest.raises(expected.error) as error:
             to_calls(handed())
         message = str(error.value)
+        if expected.whole:
+            assert message == expected.reason
+            return
         assert message.startswith("to_calls cannot read tool calls from input: ")
         assert message.endswith(f"; accepted shapes: {FORMATS_DOC}")
         assert message.split("; ", 1)[1] == f"{expected.reason}; accepted shapes: {FORMATS_DOC}"

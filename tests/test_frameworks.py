@@ -22,14 +22,11 @@ pytest.importorskip("pydantic_ai")
 pytest.importorskip("smolagents")
 from agents import (
     Agent,
-    ModelResponse,
     RunConfig,
     Runner,
-    Usage,
     function_tool,
 )
 from agents.items import ToolCallItem, ToolCallOutputItem
-from agents.models.interface import Model
 from agents.stream_events import (
     AgentUpdatedStreamEvent,
     RawResponsesStreamEvent,
@@ -58,20 +55,6 @@ from llama_index.core.llms.llm import ToolSelection
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 from openai.types.chat import ChatCompletionMessageFunctionToolCall
-from openai.types.responses import (
-    Response,
-    ResponseCompletedEvent,
-    ResponseCreatedEvent,
-    ResponseFunctionCallArgumentsDeltaEvent,
-    ResponseFunctionCallArgumentsDoneEvent,
-    ResponseFunctionToolCall,
-    ResponseOutputItemAddedEvent,
-    ResponseOutputItemDoneEvent,
-    ResponseOutputMessage,
-    ResponseOutputText,
-    ResponseStreamEvent,
-    ResponseTextDeltaEvent,
-)
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import DeferredToolRequests, DeferredToolResults, ModelRetry
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, TextPart, ToolCallPart
@@ -91,174 +74,18 @@ from smolagents.models import (
 )
 from smolagents.models import Model as SmolModel
 
+from agents_run import (
+    NO_TRACING,
+    TOOL_ERROR,
+    WEATHER_TURNS,
+    FakeModel,
+    delete_file,
+    get_weather,
+    handoff_agents,
+)
 from langgraph_run import BY_NODE, LANGGRAPH_CALLS, QUESTION, STATE_MODES, weather_graph
 
 # --- openai-agents ------------------------------------------------------------------------
-
-
-NO_TRACING = RunConfig(tracing_disabled=True)
-TOOL_ERROR = "An error occurred while running the tool. Please try again."
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """The weather in a city."""
-    if city == "Atlantis":
-        raise ValueError("no such city")
-    return f"Sunny in {city}"
-
-
-@function_tool(needs_approval=True)
-def delete_file(path: str) -> str:
-    """Delete a file."""
-    return "deleted"
-
-
-def function_call(call_id: str, name: str, arguments: str) -> ResponseFunctionToolCall:
-    return ResponseFunctionToolCall(
-        type="function_call",
-        id=f"fc_{call_id}",
-        call_id=call_id,
-        name=name,
-        arguments=arguments,
-        status="completed",
-    )
-
-
-def text_message(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(
-        type="message",
-        id="msg_1",
-        role="assistant",
-        status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
-    )
-
-
-WEATHER_TURNS = (
-    (
-        ("call_1", "get_weather", '{"city": "Paris"}'),
-        ("call_2", "get_weather", '{"city": "Atlantis"}'),
-    ),
-    "Paris is sunny.",
-)
-
-
-class FakeModel(Model):
-    """Answers each turn from a script: calls ((call_id, name, arguments), ...) or a text.
-
-    ``stream_response`` streams each answer the way the Responses API does: items added,
-    arguments in two deltas, items done, the response completed.
-    """
-
-    def __init__(self, *turns: tuple[tuple[str, str, str], ...] | str) -> None:
-        self.turns = list(turns)
-
-    def _output(self) -> list[Any]:
-        turn = self.turns.pop(0)
-        if isinstance(turn, str):
-            return [text_message(turn)]
-        return [function_call(*call) for call in turn]
-
-    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
-
-    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        for event in response_events(self._output(), f"resp_{len(self.turns)}"):
-            yield event
-
-
-def response_events(output: list[Any], response_id: str) -> list[ResponseStreamEvent]:
-    def response(items: list[Any], status: str) -> Response:
-        return Response(
-            id=response_id,
-            object="response",
-            created_at=0,
-            model="fake",
-            output=items,
-            status=status,  # type: ignore[arg-type]
-            tool_choice="auto",
-            tools=[],
-            parallel_tool_calls=True,
-        )
-
-    number = iter(range(1000))
-    events: list[ResponseStreamEvent] = [
-        ResponseCreatedEvent(
-            type="response.created",
-            response=response([], "in_progress"),
-            sequence_number=next(number),
-        )
-    ]
-    for index, item in enumerate(output):
-        if isinstance(item, ResponseFunctionToolCall):
-            started = item.model_copy(update={"arguments": "", "status": "in_progress"})
-            events.append(
-                ResponseOutputItemAddedEvent(
-                    type="response.output_item.added",
-                    item=started,
-                    output_index=index,
-                    sequence_number=next(number),
-                )
-            )
-            half = len(item.arguments) // 2
-            for delta in (item.arguments[:half], item.arguments[half:]):
-                events.append(
-                    ResponseFunctionCallArgumentsDeltaEvent(
-                        type="response.function_call_arguments.delta",
-                        item_id=item.id or "",
-                        output_index=index,
-                        delta=delta,
-                        sequence_number=next(number),
-                    )
-                )
-            events.append(
-                ResponseFunctionCallArgumentsDoneEvent(
-                    type="response.function_call_arguments.done",
-                    item_id=item.id or "",
-                    name=item.name,
-                    output_index=index,
-                    arguments=item.arguments,
-                    sequence_number=next(number),
-                )
-            )
-        else:
-            started = item.model_copy(update={"content": [], "status": "in_progress"})
-            events.append(
-                ResponseOutputItemAddedEvent(
-                    type="response.output_item.added",
-                    item=started,
-                    output_index=index,
-                    sequence_number=next(number),
-                )
-            )
-            events.append(
-                ResponseTextDeltaEvent(
-                    type="response.output_text.delta",
-                    item_id=item.id,
-                    output_index=index,
-                    content_index=0,
-                    delta=item.content[0].text,
-                    logprobs=[],
-                    sequence_number=next(number),
-                )
-            )
-        events.append(
-            ResponseOutputItemDoneEvent(
-                type="response.output_item.done",
-                item=item,
-                output_index=index,
-                sequence_number=next(number),
-            )
-        )
-    events.append(
-        ResponseCompletedEvent(
-            type="response.completed",
-            response=response(output, "completed"),
-            sequence_number=next(number),
-        )
-    )
-    return events
 
 
 def weather_agent() -> Agent[Any]:
@@ -407,24 +234,6 @@ def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
             agent="triage",
         )
     ]
-
-
-def handoff_agents() -> Agent[Any]:
-    """triage checks the weather, then hands off to billing, which looks up an invoice."""
-    billing = Agent(
-        name="billing",
-        model=FakeModel((("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent."),
-        tools=[get_weather],
-    )
-    return Agent(
-        name="triage",
-        model=FakeModel(
-            (("call_t", "get_weather", '{"city": "Paris"}'),),
-            (("call_h", "transfer_to_billing", "{}"),),
-        ),
-        tools=[get_weather],
-        handoffs=[billing],
-    )
 
 
 def test_agents_each_call_names_its_agent_across_a_handoff() -> None:

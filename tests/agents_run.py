@@ -26,6 +26,7 @@ from openai.types.responses import (
 
 NO_TRACING = RunConfig(tracing_disabled=True)
 TOOL_ERROR = "An error occurred while running the tool. Please try again."
+FAKE_ID = "__fake_id__"  # agents.models.fake_id
 
 
 @function_tool
@@ -76,23 +77,34 @@ class FakeModel(Model):
     """Answers each turn from a script: calls ((call_id, name, arguments), ...) or a text.
 
     ``stream_response`` streams each answer the way the Responses API does: items added,
-    arguments in two deltas, items done, the response completed.
+    arguments in two deltas, items done, the response completed. With ``fake_ids``, every
+    item and response has the id openai-agents gives those of a Chat Completions or
+    LiteLLM model, ``"__fake_id__"``.
     """
 
-    def __init__(self, *turns: tuple[tuple[str, str, str], ...] | str) -> None:
+    def __init__(
+        self, *turns: tuple[tuple[str, str, str], ...] | str, fake_ids: bool = False
+    ) -> None:
         self.turns = list(turns)
+        self.fake_ids = fake_ids
 
     def _output(self) -> list[Any]:
         turn = self.turns.pop(0)
-        if isinstance(turn, str):
-            return [text_message(turn)]
-        return [function_call(*call) for call in turn]
+        items = (
+            [text_message(turn)]
+            if isinstance(turn, str)
+            else [function_call(*call) for call in turn]
+        )
+        if self.fake_ids:
+            return [item.model_copy(update={"id": FAKE_ID}) for item in items]
+        return items
 
     async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
         return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
 
     async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        for event in response_events(self._output(), f"resp_{len(self.turns)}"):
+        response_id = FAKE_ID if self.fake_ids else f"resp_{len(self.turns)}"
+        for event in response_events(self._output(), response_id):
             yield event
 
 
@@ -189,11 +201,14 @@ def response_events(output: list[Any], response_id: str) -> list[ResponseStreamE
     return events
 
 
-def handoff_agents() -> Agent[Any]:
-    """triage checks the weather, then hands off to billing, which looks up an invoice."""
+def handoff_agents(fake_ids: bool = False) -> Agent[Any]:
+    """triage checks the weather, then hands off to billing, which looks up an invoice
+    (``fake_ids``: as ``FakeModel``'s)."""
     billing = Agent(
         name="billing",
-        model=FakeModel((("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent."),
+        model=FakeModel(
+            (("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent.", fake_ids=fake_ids
+        ),
         tools=[get_weather],
     )
     return Agent(
@@ -201,6 +216,7 @@ def handoff_agents() -> Agent[Any]:
         model=FakeModel(
             (("call_t", "get_weather", '{"city": "Paris"}'),),
             (("call_h", "transfer_to_billing", "{}"),),
+            fake_ids=fake_ids,
         ),
         tools=[get_weather],
         handoffs=[billing],

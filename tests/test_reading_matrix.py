@@ -444,6 +444,58 @@ def gemini() -> Run:
     )
 
 
+# --- openai-agents --------------------------------------------------------------------------
+
+
+def openai_agents(fake_ids: bool = False) -> Run:
+    """triage checks the weather, then hands off to billing, which checks it too: run
+    whole, and streamed (``fake_ids``: a Chat Completions model's items, whose ids are
+    openai-agents' placeholder)."""
+    import asyncio
+
+    from agents import Runner
+    from agents.stream_events import RawResponsesStreamEvent
+
+    from agents_run import NO_TRACING, handoff_agents
+
+    question = "Weather, then my invoice"
+    result = asyncio.run(Runner.run(handoff_agents(fake_ids), question, run_config=NO_TRACING))
+
+    async def streamed() -> tuple[Any, list[Any]]:
+        run = Runner.run_streamed(handoff_agents(fake_ids), question, run_config=NO_TRACING)
+        return run, [event async for event in run.stream_events()]
+
+    streaming, events = asyncio.run(streamed())
+    raw = [event for event in events if isinstance(event, RawResponsesStreamEvent)]
+    replay = result.to_input_list()
+    calls = [
+        ToolCall(
+            "get_weather", {"city": "Paris"}, "call_t", result="Sunny in Paris", agent="triage"
+        ),
+        ToolCall(
+            "transfer_to_billing", {}, "call_h", result='{"assistant": "billing"}', agent="triage"
+        ),
+        ToolCall(
+            "get_weather", {"city": "Rome"}, "call_b", result="Sunny in Rome", agent="billing"
+        ),
+    ]
+    return Run(
+        calls,
+        {
+            "run result": (lambda: result, ()),
+            "new_items": (lambda: result.new_items, ()),
+            "to_input_list()": (lambda: replay, ("agent",)),
+            "to_input_list() as JSON text": (lambda: json.dumps(replay), ("agent",)),
+            "streamed result": (lambda: streaming, ()),
+            "stream events": (lambda: events, ()),
+            "raw stream events": (lambda: raw, ("result", "agent")),
+            "stream events + streamed result": (lambda: [*events, streaming], ()),
+            "streamed result + stream events": (lambda: [streaming, *events], ()),
+            "run result + to_input_list()": (lambda: [result, *replay], ()),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -536,6 +588,27 @@ LANGGRAPH_STREAMED = ("messages, streamed chunks", "[messages, updates], streame
 family("langgraph", *LANGGRAPH_WAYS, *LANGGRAPH_STREAMED)(langgraph)
 family("langgraph", *LANGGRAPH_WAYS)(langgraph_edit)
 family("langgraph", *LANGGRAPH_WAYS)(langgraph_interrupt)
+
+family(
+    "agents",
+    "run result",
+    "new_items",
+    "to_input_list()",
+    "to_input_list() as JSON text",
+    "streamed result",
+    "stream events",
+    "raw stream events",
+    "stream events + streamed result",
+    "streamed result + stream events",
+    "run result + to_input_list()",
+)(openai_agents)
+
+
+def openai_agents_chat_model() -> Run:
+    return openai_agents(fake_ids=True)
+
+
+family("agents", *FAMILIES["openai agents"][2])(openai_agents_chat_model)
 
 CASES = [
     pytest.param(name, way, id=f"{name}: {way}")

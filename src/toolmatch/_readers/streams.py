@@ -357,7 +357,8 @@ class _ResponsesEvents(_Stream):
         self.by_index: dict[object, object] = {}  # the current response's keys by position
 
     def key(self, item_id: object, index: object) -> object:
-        if item_id is not None:
+        # an id an SDK gives every item ("__fake_id__") or an empty one tells no item apart
+        if item_id is not None and (type(item_id) is not str or message_key(item_id)):
             return item_id
         return self.by_index.get(index, (self.turn, index))
 
@@ -400,7 +401,7 @@ class _ResponsesEvents(_Stream):
         super().finish(reading)
         for call in self.pending:  # each a sighting of its item, as the item given whole
             item_id = call.item.get("id")
-            if item_id is not None:
+            if item_id is not None and (type(item_id) is not str or message_key(item_id)):
                 call_id = call.item.get("call_id")
                 key = (item_id, item_id if call_id is None else call_id)
                 reading.sighted(key, call.slot, 0, call.slot + 1)

@@ -605,7 +605,30 @@ family(
 
 
 def openai_agents_chat_model() -> Run:
-    return openai_agents(fake_ids=True)
+    """The same run by a Chat Completions model: its items' ids are a placeholder, so
+    nothing tells its stream events and its result apart as one run: an error."""
+    run = openai_agents(fake_ids=True)
+
+    def both(events: str, result: str) -> Raises:
+        return Raises(
+            ValueError,
+            f"{events}: the call call_t of these stream events is also in the run result at "
+            f"{result}, and its items have no id (openai-agents gives a Chat Completions or "
+            "LiteLLM model's items '__fake_id__'): to_calls cannot tell one call seen twice "
+            "from two calls; pass the stream events or the run result, not both",
+            whole=True,
+        )
+
+    first, last = "stream events + streamed result", "streamed result + stream events"
+    run.ways[first] = (
+        run.ways[first][0],
+        both("input[6].data.item", "input[35].new_items[0].raw_item"),
+    )
+    run.ways[last] = (
+        run.ways[last][0],
+        both("input[7].data.item", "input[0].new_items[0].raw_item"),
+    )
+    return run
 
 
 family("agents", *FAMILIES["openai agents"][2])(openai_agents_chat_model)

@@ -209,6 +209,52 @@ def anthropic() -> Run:
     )
 
 
+# --- Amazon Bedrock ------------------------------------------------------------------------
+
+
+def bedrock() -> Run:
+    """boto3's Converse answers search(q="paris") (botocore's Stubber serves the answer);
+    the app runs it, it fails, and it says so in a toolResult."""
+    import boto3
+    from botocore.stub import Stubber
+
+    client = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
+    use = {"toolUseId": "tooluse_1", "name": "search", "input": {"q": "paris"}}
+    answer = {
+        "output": {
+            "message": {"role": "assistant", "content": [{"text": "Checking."}, {"toolUse": use}]}
+        },
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+        "metrics": {"latencyMs": 10},
+    }
+    question = [{"role": "user", "content": [{"text": "Weather in Paris?"}]}]
+    with Stubber(client) as stub:
+        stub.add_response("converse", answer)
+        response = client.converse(modelId="test-model", messages=question)
+    message = response["output"]["message"]
+    result = {"toolUseId": "tooluse_1", "content": [{"text": "down"}], "status": "error"}
+    history = [*question, message, {"role": "user", "content": [{"toolResult": result}]}]
+    ran = ToolCall("search", {"q": "paris"}, "tooluse_1", result=[{"text": "down"}], failed=True)
+    asked = ("result", "failed")
+    return Run(
+        [ran],
+        {
+            "response": (lambda: response, asked),
+            "output message": (lambda: message, asked),
+            "message content": (lambda: message["content"], asked),
+            "history": (lambda: history, ()),
+            "history as JSON text": (lambda: json.dumps(history), ()),
+            "response + its answer": (lambda: [response, history[-1]], ()),
+        },
+    )
+
+
 # --- LangChain ---------------------------------------------------------------------------
 
 
@@ -571,6 +617,15 @@ family(
 )(anthropic)
 
 family(
+    "boto3",
+    "response",
+    "output message",
+    "message content",
+    "history",
+    "history as JSON text",
+    "response + its answer",
+)(bedrock)
+family(
     "langchain_core",
     "final object",
     *DUMP_WAYS,
@@ -663,3 +718,46 @@ def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
         assert to_calls(handed()) == expected.calls
         return
     assert to_calls(handed()) == without(run.calls, expected)
+
+
+# --- optional SDKs stay optional (deliverable 6) --------------------------------------------
+
+# Every SDK a reader reads objects of (the matrix's and the other readers'), by the top
+# module its objects' classes live in.
+SDK_MODULES = sorted(
+    {module.partition(".")[0] for module, _, _ in FAMILIES.values()}
+    | {
+        "google",  # google-genai, google-adk
+        "boto3",
+        "botocore",
+        "mcp",
+        "claude_agent_sdk",
+        "opentelemetry",
+        "openinference",
+        "mlflow",
+        "langfuse",
+        "pydantic_ai",
+        "llama_index",
+        "smolagents",
+        "inspect_ai",
+        "deepeval",
+        "agentdojo",
+        "litellm",
+        "pydantic",
+        "httpx",
+    }
+)
+
+
+def test_import_toolmatch_and_every_reader_loads_no_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, toolmatch\n"
+        "import toolmatch._readers.dispatch\n"  # every reader module
+        "toolmatch.to_calls([{'name': 'search', 'arguments': '{}'}])\n"
+        f"print(*sorted({{name.partition('.')[0] for name in sys.modules}} & {set(SDK_MODULES)!r}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == []

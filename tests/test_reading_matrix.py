@@ -542,6 +542,51 @@ def openai_agents(fake_ids: bool = False) -> Run:
     )
 
 
+# --- pydantic-ai ----------------------------------------------------------------------------
+
+
+def pydantic_ai() -> Run:
+    """An agent asks two forecasts; one tool raises ModelRetry: run whole, streamed, and
+    step by step."""
+    import asyncio
+
+    from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+    from pydantic_ai_run import pai_calls, pydantic_agent
+
+    question = "Weather in Paris and Atlantis?"
+    result = asyncio.run(pydantic_agent().run(question))
+
+    async def streamed() -> Any:
+        async with pydantic_agent().run_stream(question) as run:
+            await run.get_output()
+            return run
+
+    async def iterated() -> Any:
+        async with pydantic_agent().iter(question) as run:
+            async for _ in run:
+                pass
+            return run
+
+    streaming, stepped = asyncio.run(streamed()), asyncio.run(iterated())
+    messages = result.all_messages()
+    return Run(
+        pai_calls({"city": "Paris"}),
+        {
+            "run result": (lambda: result, ()),
+            "all_messages()": (lambda: messages, ()),
+            "new_messages()": (result.new_messages, ()),
+            "all_messages_json()": (result.all_messages_json, ()),
+            "messages, JSON dumps": (
+                lambda: ModelMessagesTypeAdapter.dump_python(messages, mode="json"),
+                (),
+            ),
+            "streamed run result": (lambda: streaming, ()),
+            "AgentRun of iter()": (lambda: stepped, ()),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -687,6 +732,17 @@ def openai_agents_chat_model() -> Run:
 
 
 family("agents", *FAMILIES["openai agents"][2])(openai_agents_chat_model)
+
+family(
+    "pydantic_ai",
+    "run result",
+    "all_messages()",
+    "new_messages()",
+    "all_messages_json()",
+    "messages, JSON dumps",
+    "streamed run result",
+    "AgentRun of iter()",
+)(pydantic_ai)
 
 CASES = [
     pytest.param(name, way, id=f"{name}: {way}")

@@ -142,15 +142,15 @@ BY_NODE = [
 STATE_MODES = ("values", "checkpoints")
 
 
-def edit_graph(checkpointer: Any = None) -> Any:
-    """A model proposes pay(5); a review node re-emits its message under the same id with
-    amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
+@langchain_tool
+def pay(amount: int) -> str:
+    """Pay an amount."""
+    return f"paid {amount}"
 
-    @langchain_tool
-    def pay(amount: int) -> str:
-        """Pay an amount."""
-        return f"paid {amount}"
 
+def _pay_graph(name: str, step: Any, checkpointer: Any, then_tools: bool) -> Any:
+    """A model proposes pay(5) (then says it is done); the node ``name`` runs ``step`` on
+    its answer, then ToolNode runs the call (``then_tools``) or ``tools_condition`` decides."""
     proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
     model = FakeMessagesListChatModel(
         responses=[AIMessage("", id="ai-1", tool_calls=[proposal]), AIMessage("Done.", id="ai-2")]
@@ -159,6 +159,24 @@ def edit_graph(checkpointer: Any = None) -> Any:
     def agent(state: MessagesState) -> dict[str, Any]:
         return {"messages": [model.invoke(state["messages"])]}
 
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node(name, step)
+    builder.add_node("tools", ToolNode([pay]))
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", name)
+    if then_tools:
+        builder.add_edge(name, "tools")
+    else:
+        builder.add_conditional_edges(name, tools_condition)
+    builder.add_edge("tools", "agent")
+    return builder.compile(checkpointer=checkpointer)
+
+
+def edit_graph(checkpointer: Any = None) -> Any:
+    """A model proposes pay(5); a review node re-emits its message under the same id with
+    amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
+
     def review(state: MessagesState) -> dict[str, Any] | None:
         last: Any = state["messages"][-1]
         if not last.tool_calls:
@@ -166,15 +184,7 @@ def edit_graph(checkpointer: Any = None) -> Any:
         edited = [{**last.tool_calls[0], "args": {"amount": 500}}]
         return {"messages": [AIMessage("", id=last.id, tool_calls=edited)]}
 
-    builder = StateGraph(MessagesState)
-    builder.add_node("agent", agent)
-    builder.add_node("review", review)
-    builder.add_node("tools", ToolNode([pay]))
-    builder.add_edge(START, "agent")
-    builder.add_edge("agent", "review")
-    builder.add_conditional_edges("review", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile(checkpointer=checkpointer)
+    return _pay_graph("review", review, checkpointer, then_tools=False)
 
 
 PAID = ToolCall("pay", {"amount": 500}, id="c1", result="paid 500", failed=False)
@@ -187,25 +197,7 @@ def approval_graph(checkpointer: Any) -> Any:
     run to resume)."""
     from langgraph.types import interrupt
 
-    proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
-    model = FakeMessagesListChatModel(responses=[AIMessage("", id="ai-1", tool_calls=[proposal])])
-
-    @langchain_tool
-    def pay(amount: int) -> str:
-        """Pay an amount."""
-        return f"paid {amount}"
-
-    def agent(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [model.invoke(state["messages"])]}
-
     def approve(state: MessagesState) -> None:
         interrupt("Pay?")
 
-    builder = StateGraph(MessagesState)
-    builder.add_node("agent", agent)
-    builder.add_node("approve", approve)
-    builder.add_node("tools", ToolNode([pay]))
-    builder.add_edge(START, "agent")
-    builder.add_edge("agent", "approve")
-    builder.add_edge("approve", "tools")
-    return builder.compile(checkpointer=checkpointer)
+    return _pay_graph("approve", approve, checkpointer, then_tools=True)

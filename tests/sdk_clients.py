@@ -47,6 +47,16 @@ def openai_client(body: bytes) -> Any:
     return openai.OpenAI(api_key="test", base_url="http://test/v1", http_client=_serve(httpx, body))
 
 
+def chat_stream_read(client: Any) -> tuple[list[Any], list[Any], Any]:
+    """A chat stream of ``client`` read as users do: its chunks, and the ``.stream()``
+    helper's events and final completion."""
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
+        events = list(stream)
+        final = stream.get_final_completion()
+    return chunks, events, final
+
+
 def anthropic_client(body: bytes) -> Any:
     """An ``anthropic.Anthropic`` whose every request answers ``body``."""
     import anthropic

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk_clients import CHAT_STREAM, anthropic_client, anthropic_events, openai_client, sse
+from sdk_clients import (
+    CHAT_STREAM,
+    anthropic_client,
+    anthropic_events,
+    chat_stream_read,
+    openai_client,
+    sse,
+)
 from toolmatch import ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
@@ -23,11 +30,7 @@ WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")
 
 
 def test_openai_chat_chunks_beside_the_final_completion_count_once() -> None:
-    client = openai_client(sse(CHAT_STREAM))
-    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
-    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
-        events = list(stream)
-        final = stream.get_final_completion()
+    chunks, events, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
     assert final.id == chunks[0].id
     assert to_calls([*chunks, final]) == [SEARCH]
     assert to_calls([final, *chunks]) == [SEARCH]
@@ -45,10 +48,7 @@ def test_anthropic_events_beside_the_final_message_count_once() -> None:
 
 
 def test_a_stream_cut_short_beside_its_final_object_gives_the_whole_call() -> None:
-    client = openai_client(sse(CHAT_STREAM))
-    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
-    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
-        final = stream.get_final_completion()
+    chunks, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
     assert to_calls(chunks[:2])[0].parse_error is not None  # cut short: incomplete
     assert to_calls([*chunks[:2], final]) == [SEARCH]
 

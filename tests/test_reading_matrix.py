@@ -18,6 +18,7 @@ from sdk_clients import (
     RESPONSES_STREAM,
     anthropic_client,
     anthropic_events,
+    chat_stream_read,
     openai_client,
     sse,
 )
@@ -81,10 +82,7 @@ CONSUMED = Raises(TypeError, EXHAUSTED)
 def openai_chat() -> Run:
     """The model streams search(q="paris"); the app runs it and keeps the history."""
     client = openai_client(sse(CHAT_STREAM))
-    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
-    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
-        events = list(stream)
-        final = stream.get_final_completion()
+    chunks, events, final = chat_stream_read(client)
     consumed = client.chat.completions.create(model="gpt-4.1", messages=[], stream=True)
     list(consumed)
     message = final.choices[0].message

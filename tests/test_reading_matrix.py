@@ -585,6 +585,25 @@ def pydantic_ai() -> Run:
     )
 
 
+# --- smolagents -----------------------------------------------------------------------------
+
+
+def smolagents() -> Run:
+    """A ToolCallingAgent checks the weather twice (once failing), then answers."""
+    from smolagents_run import SMOL_CALLS, WEATHER_SCRIPT, smol_agent
+
+    agent = smol_agent(*WEATHER_SCRIPT)
+    result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
+    return Run(
+        SMOL_CALLS,
+        {
+            "memory": (lambda: agent.memory, ()),
+            "memory steps": (lambda: agent.memory.steps, ()),
+            "run result": (lambda: result, ()),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -700,6 +719,7 @@ family(
     "streamed result + stream events",
     "run result + to_input_list()",
 )(openai_agents)
+family("smolagents", "memory", "memory steps", "run result")(smolagents)
 
 
 def openai_agents_chat_model() -> Run:

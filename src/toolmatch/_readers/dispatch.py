@@ -307,6 +307,7 @@ BY_CLASS.update(
         ("agents", "AgentUpdatedStreamEvent"): openai_agents.read_agents_agent_event,
         ("agents", "Agent"): not_a_run("pass what Runner.run(agent, ...) returns"),
         ("langgraph", "StateSnapshot"): langgraph.read_langgraph_snapshot,
+        ("langgraph", "GraphOutput"): langgraph.read_langgraph_output,
         ("langgraph", "Pregel"): not_a_run(
             "pass the state graph.invoke(...) returns, or graph.get_state(config)"
         ),

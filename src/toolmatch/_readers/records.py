@@ -201,6 +201,7 @@ RECORDS: tuple[Records, ...] = (
                     "input_json_delta",
                     "content_block_stop",
                     "message_delta",
+                    "message_stop",
                 )
             ),
         ),
@@ -271,11 +272,13 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a LangGraph state",
-        "LangGraph: a state (`invoke`), `get_state`, the `values` and `checkpoints` streams",
+        "LangGraph: a state (`invoke`, v2's `GraphOutput`), `get_state`, the `values` and "
+        "`checkpoints` streams",
         (
             langgraph.read_message_state,
             langgraph.read_langgraph_snapshot,
             langgraph.read_langgraph_checkpoint,
+            langgraph.read_langgraph_output,
         ),
         "an `AIMessage`'s `name` only",
         "`pending` at an interrupt; else as `failed` says",

@@ -1,4 +1,6 @@
-"""SDK clients that stream a given body offline: SSE bodies served by a mock transport."""
+"""SDK clients that stream a given body offline (SSE bodies served by a mock transport), and
+the streams of one call, search(q="paris"), they serve: Chat Completions chunks, Responses
+events and Anthropic events, as the APIs send them."""
 
 from __future__ import annotations
 
@@ -45,6 +47,16 @@ def openai_client(body: bytes) -> Any:
     return openai.OpenAI(api_key="test", base_url="http://test/v1", http_client=_serve(httpx, body))
 
 
+def chat_stream_read(client: Any) -> tuple[list[Any], list[Any], Any]:
+    """A chat stream of ``client`` read as users do: its chunks, and the ``.stream()``
+    helper's events and final completion."""
+    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
+    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
+        events = list(stream)
+        final = stream.get_final_completion()
+    return chunks, events, final
+
+
 def anthropic_client(body: bytes) -> Any:
     """An ``anthropic.Anthropic`` whose every request answers ``body``."""
     import anthropic
@@ -57,3 +69,136 @@ def anthropic_client(body: bytes) -> Any:
     return anthropic.Anthropic(
         api_key="test", base_url="http://test", http_client=_serve(transport_module, body)
     )
+
+
+# --- the streams of search(q="paris") ---------------------------------------------------
+
+
+def chat_entry(arguments: str, first: bool = False) -> dict[str, Any]:
+    entry: dict[str, Any] = {"index": 0, "function": {"arguments": arguments}}
+    if first:
+        entry.update(id="call_1", type="function")
+        entry["function"]["name"] = "search"
+    return {"tool_calls": [entry]}
+
+
+CHAT_STREAM = [
+    chat_chunk({"role": "assistant", "content": None, **chat_entry("", first=True)}),
+    chat_chunk(chat_entry('{"q": ')),
+    chat_chunk(chat_entry('"paris"}')),
+    chat_chunk({}, "tool_calls"),
+]
+
+
+def anthropic_events(message_id: str = "msg_1") -> list[dict[str, Any]]:
+    start = {"type": "tool_use", "id": "call_1", "name": "search", "input": {}}
+    message = {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    return [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": start},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"q": "paris"}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+RESPONSE = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 0,
+    "model": "gpt-4.1",
+    "status": "in_progress",
+    "output": [],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+}
+MESSAGE_ITEM = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+}
+FUNCTION_ITEM = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "search",
+    "arguments": '{"q": "paris"}',
+    "status": "completed",
+}
+
+
+def numbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**event, "sequence_number": number} for number, event in enumerate(events)]
+
+
+def text_events(item: dict[str, Any], index: int) -> list[dict[str, Any]]:
+    part = {"type": "output_text", "text": "", "annotations": []}
+    where = {"output_index": index, "item_id": item["id"], "content_index": 0}
+    return [
+        {
+            "type": "response.output_item.added",
+            "output_index": index,
+            "item": {**item, "status": "in_progress", "content": []},
+        },
+        {"type": "response.content_part.added", **where, "part": part},
+        {"type": "response.output_text.delta", **where, "delta": "Checking.", "logprobs": []},
+        {"type": "response.output_text.done", **where, "text": "Checking.", "logprobs": []},
+        {"type": "response.content_part.done", **where, "part": {**part, "text": "Checking."}},
+        {"type": "response.output_item.done", "output_index": index, "item": item},
+    ]
+
+
+def call_events(item: dict[str, Any], index: int, pieces: list[str]) -> list[dict[str, Any]]:
+    kind = (
+        "custom_tool_call_input"
+        if item["type"] == "custom_tool_call"
+        else f"{item['type']}_arguments"
+    )
+    key = "input" if item["type"] == "custom_tool_call" else "arguments"
+    begun = {**item, key: "", "status": "in_progress"}
+    where = {"output_index": index, "item_id": item["id"]}
+    return [
+        {"type": "response.output_item.added", "output_index": index, "item": begun},
+        *({"type": f"response.{kind}.delta", **where, "delta": piece} for piece in pieces),
+        {"type": f"response.{kind}.done", **where, key: item[key]},
+        {"type": "response.output_item.done", "output_index": index, "item": item},
+    ]
+
+
+RESPONSES_STREAM = numbered(
+    [
+        {"type": "response.created", "response": RESPONSE},
+        {"type": "response.in_progress", "response": RESPONSE},
+        *text_events(MESSAGE_ITEM, 0),
+        *call_events(FUNCTION_ITEM, 1, ['{"q": ', '"paris"}']),
+        {
+            "type": "response.completed",
+            "response": {
+                **RESPONSE,
+                "status": "completed",
+                "output": [MESSAGE_ITEM, FUNCTION_ITEM],
+            },
+        },
+    ]
+)

@@ -15,6 +15,7 @@ from toolmatch import (
     ConfigError,
     ExpectedTool,
     ExpectedTurn,
+    NotRecordedError,
     Regex,
     ToolCall,
     check_turn,
@@ -29,7 +30,7 @@ HANDED_OFF = [
     ToolCall("lookup", {"order": 7}, id="c1", agent="triage"),
     ToolCall("refund", {"order": 7}, id="c2", agent="triage"),
     ToolCall("refund", {"order": 7}, id="c3", agent="billing"),
-    ToolCall("log", {}, id="c4"),
+    ToolCall("log", {}, id="c4", agent="ops"),
 ]
 
 
@@ -63,9 +64,24 @@ def test_the_mismatch_says_which_agent_it_expected_and_got() -> None:
         "result and failed flag\n"
         "  call 0 lookup({'order': 7}) by 'triage': (agent): expected 'billing', got 'triage'"
     )
-    # a call whose agent the trace does not record fails an asserted agent, and says so
-    unsaid = ExpectedTool("log", agent="billing").check(HANDED_OFF)
-    assert unsaid.unmatched_reason == "call 3: (agent): expected 'billing', the trace does not say"
+
+
+def test_an_agent_the_trace_does_not_record_is_an_error_where_the_verdict_turns_on_it() -> None:
+    unsaid = [*HANDED_OFF[:3], ToolCall("log", {}, id="c4")]
+    with pytest.raises(NotRecordedError) as error:
+        ExpectedTool("log", agent="billing").check(unsaid)
+    assert str(error.value) == (
+        "ExpectedTool('log', agent='billing') asserts who made call 3 log({}), which a plain "
+        'call does not record: pass calls that hold their agent (ToolCall(agent=...), an "agent" '
+        "key), or leave agent= out"
+    )
+    with pytest.raises(NotRecordedError):
+        ExpectedTool.never("log", agent="billing").check(unsaid)
+    # two are needed and one call could match: it fails either way, and says why
+    check = ExpectedTool("log", agent="billing", count=2).check(unsaid)
+    assert check.unmatched_reason == "call 3: (agent): expected 'billing', the trace does not say"
+    # agent=ANY asserts nothing of the agent
+    assert ExpectedTool("log", agent=ANY).check(unsaid).passed
 
 
 def test_an_agent_matcher_judges_the_agent_name() -> None:
@@ -132,7 +148,7 @@ def test_the_turn_option_judges_one_agents_calls_only() -> None:
         "  score: precision 1/1 = 1.00, recall 1/1 = 1.00, f1 1.00",
         "  call 0 lookup({'order': 7}) by 'triage' left out: the turn checks agent 'billing' only",
         "  call 1 refund({'order': 7}) by 'triage' left out: the turn checks agent 'billing' only",
-        "  call 3 log({}) left out: the turn checks agent 'billing' only",
+        "  call 3 log({}) by 'ops' left out: the turn checks agent 'billing' only",
     ]
     assert result.as_dict()["ignored"][0] == {
         "index": 0,
@@ -214,7 +230,9 @@ def test_spec_key_agent_on_an_expected_tool_and_a_turn() -> None:
     [case] = load_test_cases(spec)
     assert case.turns[0].agent == "billing"
     assert repr(case.turns[1].agent) == "Regex('tri.*')"
-    assert case.turns[1].expected_tools[1] == ExpectedTool.never("refund", agent="billing")
+    assert repr(case.turns[1].expected_tools[1]) == repr(
+        ExpectedTool.never("refund", agent="billing")
+    )
     assert [result.passed for result in case.check([HANDED_OFF, HANDED_OFF])] == [True, True]
     assert not case.passes([HANDED_OFF, HANDED_OFF[2:]])  # turn 1: no triage lookup
 

@@ -16,6 +16,7 @@ from toolmatch import (
     ANY,
     ConfigError,
     ExpectedTool,
+    NotRecordedError,
     OneOf,
     Regex,
     ToolCall,
@@ -142,7 +143,10 @@ def test_a_status_mismatch_says_what_was_expected_and_got() -> None:
     assert reason(ExpectedTool("refund", status=["failed", "error"])) == (
         "call 0: (status): expected one of 'failed', 'error', got 'denied'"
     )
-    assert reason(ExpectedTool("refund", status="succeeded"), ToolCall("refund")) == (
+    # a status the trace does not record: an error where the verdict turns on it
+    with pytest.raises(NotRecordedError, match=r"^ExpectedTool\('refund', status='succeeded'\) "):
+        reason(ExpectedTool("refund", status="succeeded"), ToolCall("refund"))
+    assert reason(ExpectedTool("refund", status="succeeded", count=2), ToolCall("refund")) == (
         "call 0: (status): expected 'succeeded', the trace does not say"
     )
     assert reason(ExpectedTool("refund", status=Regex("succ.*"))) == (

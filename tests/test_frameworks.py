@@ -5,7 +5,6 @@ smolagents."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,37 +21,27 @@ pytest.importorskip("pydantic_ai")
 pytest.importorskip("smolagents")
 from agents import (
     Agent,
-    ModelResponse,
     RunConfig,
     Runner,
-    Usage,
     function_tool,
 )
 from agents.items import ToolCallItem, ToolCallOutputItem
-from agents.models.interface import Model
 from agents.stream_events import (
     AgentUpdatedStreamEvent,
     RawResponsesStreamEvent,
     RunItemStreamEvent,
 )
-from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import (
     FakeMessagesListChatModel,
 )
 from langchain_core.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
     HumanMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from langchain_core.tools import ToolException
-from langchain_core.tools import tool as langchain_tool
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.config import get_stream_writer
 from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, interrupt
 from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent
 from llama_index.core.base.llms.types import (
@@ -65,205 +54,35 @@ from llama_index.core.llms.llm import ToolSelection
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 from openai.types.chat import ChatCompletionMessageFunctionToolCall
-from openai.types.responses import (
-    Response,
-    ResponseCompletedEvent,
-    ResponseCreatedEvent,
-    ResponseFunctionCallArgumentsDeltaEvent,
-    ResponseFunctionCallArgumentsDoneEvent,
-    ResponseFunctionToolCall,
-    ResponseOutputItemAddedEvent,
-    ResponseOutputItemDoneEvent,
-    ResponseOutputMessage,
-    ResponseOutputText,
-    ResponseStreamEvent,
-    ResponseTextDeltaEvent,
-)
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai import DeferredToolRequests, DeferredToolResults, ModelRetry
+from pydantic_ai import DeferredToolRequests, DeferredToolResults
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, TextPart, ToolCallPart
 from pydantic_ai.messages import ModelResponse as PaiResponse
 from pydantic_ai.models.function import (
     AgentInfo,
-    DeltaToolCall,
-    DeltaToolCalls,
     FunctionModel,
 )
-from smolagents import CodeAgent, ToolCallingAgent, tool
+from smolagents import CodeAgent, ToolCallingAgent
 from smolagents.models import ChatMessage as SmolMessage
 from smolagents.models import (
-    ChatMessageToolCall,
-    ChatMessageToolCallFunction,
     MessageRole,
 )
 from smolagents.models import Model as SmolModel
 
-# --- openai-agents ------------------------------------------------------------------------
-
-
-NO_TRACING = RunConfig(tracing_disabled=True)
-TOOL_ERROR = "An error occurred while running the tool. Please try again."
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """The weather in a city."""
-    if city == "Atlantis":
-        raise ValueError("no such city")
-    return f"Sunny in {city}"
-
-
-@function_tool(needs_approval=True)
-def delete_file(path: str) -> str:
-    """Delete a file."""
-    return "deleted"
-
-
-def function_call(call_id: str, name: str, arguments: str) -> ResponseFunctionToolCall:
-    return ResponseFunctionToolCall(
-        type="function_call",
-        id=f"fc_{call_id}",
-        call_id=call_id,
-        name=name,
-        arguments=arguments,
-        status="completed",
-    )
-
-
-def text_message(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(
-        type="message",
-        id="msg_1",
-        role="assistant",
-        status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
-    )
-
-
-WEATHER_TURNS = (
-    (
-        ("call_1", "get_weather", '{"city": "Paris"}'),
-        ("call_2", "get_weather", '{"city": "Atlantis"}'),
-    ),
-    "Paris is sunny.",
+from agents_run import (
+    NO_TRACING,
+    TOOL_ERROR,
+    WEATHER_TURNS,
+    FakeModel,
+    delete_file,
+    get_weather,
+    handoff_agents,
 )
+from langgraph_run import BY_NODE, LANGGRAPH_CALLS, QUESTION, STATE_MODES, weather_graph
+from pydantic_ai_run import pai_calls, pydantic_agent
+from smolagents_run import SMOL_CALLS, WEATHER_SCRIPT, ScriptedSmolModel, smol_agent, smol_weather
 
-
-class FakeModel(Model):
-    """Answers each turn from a script: calls ((call_id, name, arguments), ...) or a text.
-
-    ``stream_response`` streams each answer the way the Responses API does: items added,
-    arguments in two deltas, items done, the response completed.
-    """
-
-    def __init__(self, *turns: tuple[tuple[str, str, str], ...] | str) -> None:
-        self.turns = list(turns)
-
-    def _output(self) -> list[Any]:
-        turn = self.turns.pop(0)
-        if isinstance(turn, str):
-            return [text_message(turn)]
-        return [function_call(*call) for call in turn]
-
-    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return ModelResponse(output=self._output(), usage=Usage(), response_id=None)
-
-    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        for event in response_events(self._output(), f"resp_{len(self.turns)}"):
-            yield event
-
-
-def response_events(output: list[Any], response_id: str) -> list[ResponseStreamEvent]:
-    def response(items: list[Any], status: str) -> Response:
-        return Response(
-            id=response_id,
-            object="response",
-            created_at=0,
-            model="fake",
-            output=items,
-            status=status,  # type: ignore[arg-type]
-            tool_choice="auto",
-            tools=[],
-            parallel_tool_calls=True,
-        )
-
-    number = iter(range(1000))
-    events: list[ResponseStreamEvent] = [
-        ResponseCreatedEvent(
-            type="response.created",
-            response=response([], "in_progress"),
-            sequence_number=next(number),
-        )
-    ]
-    for index, item in enumerate(output):
-        if isinstance(item, ResponseFunctionToolCall):
-            started = item.model_copy(update={"arguments": "", "status": "in_progress"})
-            events.append(
-                ResponseOutputItemAddedEvent(
-                    type="response.output_item.added",
-                    item=started,
-                    output_index=index,
-                    sequence_number=next(number),
-                )
-            )
-            half = len(item.arguments) // 2
-            for delta in (item.arguments[:half], item.arguments[half:]):
-                events.append(
-                    ResponseFunctionCallArgumentsDeltaEvent(
-                        type="response.function_call_arguments.delta",
-                        item_id=item.id or "",
-                        output_index=index,
-                        delta=delta,
-                        sequence_number=next(number),
-                    )
-                )
-            events.append(
-                ResponseFunctionCallArgumentsDoneEvent(
-                    type="response.function_call_arguments.done",
-                    item_id=item.id or "",
-                    name=item.name,
-                    output_index=index,
-                    arguments=item.arguments,
-                    sequence_number=next(number),
-                )
-            )
-        else:
-            started = item.model_copy(update={"content": [], "status": "in_progress"})
-            events.append(
-                ResponseOutputItemAddedEvent(
-                    type="response.output_item.added",
-                    item=started,
-                    output_index=index,
-                    sequence_number=next(number),
-                )
-            )
-            events.append(
-                ResponseTextDeltaEvent(
-                    type="response.output_text.delta",
-                    item_id=item.id,
-                    output_index=index,
-                    content_index=0,
-                    delta=item.content[0].text,
-                    logprobs=[],
-                    sequence_number=next(number),
-                )
-            )
-        events.append(
-            ResponseOutputItemDoneEvent(
-                type="response.output_item.done",
-                item=item,
-                output_index=index,
-                sequence_number=next(number),
-            )
-        )
-    events.append(
-        ResponseCompletedEvent(
-            type="response.completed",
-            response=response(output, "completed"),
-            sequence_number=next(number),
-        )
-    )
-    return events
+# --- openai-agents ------------------------------------------------------------------------
 
 
 def weather_agent() -> Agent[Any]:
@@ -414,24 +233,6 @@ def test_agents_handoff_is_a_call_answered_by_the_handoff() -> None:
     ]
 
 
-def handoff_agents() -> Agent[Any]:
-    """triage checks the weather, then hands off to billing, which looks up an invoice."""
-    billing = Agent(
-        name="billing",
-        model=FakeModel((("call_b", "get_weather", '{"city": "Rome"}'),), "Invoice sent."),
-        tools=[get_weather],
-    )
-    return Agent(
-        name="triage",
-        model=FakeModel(
-            (("call_t", "get_weather", '{"city": "Paris"}'),),
-            (("call_h", "transfer_to_billing", "{}"),),
-        ),
-        tools=[get_weather],
-        handoffs=[billing],
-    )
-
-
 def test_agents_each_call_names_its_agent_across_a_handoff() -> None:
     result = run_agent(handoff_agents(), "Weather, then my invoice", run_config=NO_TRACING)
     assert [(call.name, call.agent) for call in to_calls(result)] == [
@@ -514,129 +315,6 @@ def test_agents_agent_itself_says_what_to_pass() -> None:
 
 
 # --- LangGraph ----------------------------------------------------------------------------
-
-
-@langchain_tool("get_weather")
-def lc_get_weather(city: str) -> str:
-    """The weather in a city."""
-    if city == "Atlantis":
-        raise ToolException("no such city")
-    return f"Sunny in {city}"
-
-
-class ToolCallingFakeModel(FakeMessagesListChatModel):
-    """langchain-core's fake chat model, which answers from a list, with tools bound."""
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-
-class ChunkStreamingFakeModel(BaseChatModel):
-    """A chat model that streams its two calls in pieces (``tool_call_chunks``, as OpenAI's
-    integration does), then its answer, so stream_mode="messages" yields chunks."""
-
-    turns: int = 0
-
-    @property
-    def _llm_type(self) -> str:
-        return "chunk-streaming-fake"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-    def _pieces(self) -> list[AIMessageChunk]:
-        self.turns += 1
-        if self.turns == 1:
-            paris = {"name": "get_weather", "args": '{"city": ', "id": "call_1", "index": 0}
-            rest = {"name": None, "args": '"Paris"}', "id": None, "index": 0}
-            atlantis = {
-                "name": "get_weather",
-                "args": '{"city": "Atlantis"}',
-                "id": "call_2",
-                "index": 1,
-            }
-            return [
-                AIMessageChunk("", tool_call_chunks=[paris]),  # type: ignore[list-item]
-                AIMessageChunk("", tool_call_chunks=[rest]),  # type: ignore[list-item]
-                AIMessageChunk(
-                    "",
-                    tool_call_chunks=[atlantis],  # type: ignore[list-item]
-                    chunk_position="last",
-                ),
-            ]
-        return [AIMessageChunk("Paris "), AIMessageChunk("is sunny.", chunk_position="last")]
-
-    def _generate(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        pieces = self._pieces()
-        whole = pieces[0]
-        for piece in pieces[1:]:
-            whole = whole + piece
-        message = AIMessage(content=whole.content, tool_calls=whole.tool_calls)
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _stream(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Any:
-        for piece in self._pieces():
-            chunk = ChatGenerationChunk(message=piece)
-            if run_manager:
-                run_manager.on_llm_new_token(str(piece.content), chunk=chunk)
-            yield chunk
-
-
-def weather_graph(checkpointer: Any = None, streaming: bool = False) -> Any:
-    model: Any = ToolCallingFakeModel(
-        responses=[
-            AIMessage(
-                "",
-                tool_calls=[
-                    {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"},
-                    {"name": "get_weather", "args": {"city": "Atlantis"}, "id": "call_2"},
-                ],
-            ),
-            AIMessage("Paris is sunny."),
-        ]
-    )
-    if streaming:
-        model = ChunkStreamingFakeModel()
-
-    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def log(state: MessagesState) -> None:
-        """A node that updates nothing, and writes what stream_mode="custom" yields."""
-        get_stream_writer()({"progress": "started"})
-
-    builder = StateGraph(MessagesState)
-    builder.add_node("log", log)
-    builder.add_node("agent", agent)
-    builder.add_node("tools", ToolNode([lc_get_weather], handle_tool_errors=True))
-    builder.add_edge(START, "log")
-    builder.add_edge("log", "agent")
-    builder.add_conditional_edges("agent", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile(checkpointer=checkpointer)
-
-
-QUESTION = {"messages": [("user", "Weather in Paris and Atlantis?")]}
-LANGGRAPH_CALLS = [
-    ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="Sunny in Paris", failed=False),
-    ToolCall(
-        "get_weather",
-        {"city": "Atlantis"},
-        id="call_2",
-        result="Error: ToolException('no such city')\n Please fix your mistakes.",
-        failed=True,
-    ),
-]
-# A state does not say which node added a message; the streams of the other modes do.
-BY_NODE = [
-    ToolCall(call.name, call.args, call.id, None, call.result, call.failed, "agent")
-    for call in LANGGRAPH_CALLS
-]
-STATE_MODES = ("values", "checkpoints")
 
 
 def test_langgraph_state_gives_the_calls_with_the_tool_messages() -> None:
@@ -894,50 +572,6 @@ def test_langgraph_an_unknown_mode_in_a_pair_names_it() -> None:
 
 
 # --- pydantic-ai --------------------------------------------------------------------------
-
-
-def pai_answer(messages: list[ModelMessage], info: AgentInfo) -> PaiResponse:
-    if len(messages) == 1:
-        return PaiResponse(
-            parts=[
-                ToolCallPart("get_weather", {"city": "Paris"}, tool_call_id="call_1"),
-                ToolCallPart("get_weather", {"city": "Atlantis"}, tool_call_id="call_2"),
-            ]
-        )
-    return PaiResponse(parts=[TextPart("Paris is sunny.")])
-
-
-async def pai_stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
-    if len(messages) == 1:
-        calls: DeltaToolCalls = {
-            0: DeltaToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1"),
-            1: DeltaToolCall("get_weather", '{"city": "Atlantis"}', tool_call_id="call_2"),
-        }
-        yield calls
-    else:
-        yield "Paris is sunny."
-
-
-def pydantic_agent() -> PydanticAgent[None, str]:
-    agent = PydanticAgent(FunctionModel(pai_answer, stream_function=pai_stream), retries=2)
-
-    @agent.tool_plain
-    def get_weather(city: str) -> str:
-        """The weather in a city."""
-        if city == "Atlantis":
-            raise ModelRetry("no such city")
-        return f"Sunny in {city}"
-
-    return agent
-
-
-def pai_calls(paris_args: Any) -> list[ToolCall]:
-    return [
-        ToolCall("get_weather", paris_args, id="call_1", result="Sunny in Paris", failed=False),
-        ToolCall(
-            "get_weather", {"city": "Atlantis"}, id="call_2", result="no such city", failed=True
-        ),
-    ]
 
 
 def test_pydantic_ai_run_result() -> None:
@@ -1289,63 +923,8 @@ def test_llama_index_multi_agent_workflow_names_each_calls_agent() -> None:
 # --- smolagents ---------------------------------------------------------------------------
 
 
-@tool
-def smol_weather(city: str) -> str:
-    """The weather in a city.
-
-    Args:
-        city: the city's name
-    """
-    if city == "Atlantis":
-        raise ValueError("no such city")
-    return f"Sunny in {city}"
-
-
-class ScriptedSmolModel(SmolModel):
-    """Answers each step with the next turn's tool calls: ((id, name, arguments), ...)."""
-
-    def __init__(self, *turns: tuple[tuple[str, str, Any], ...]) -> None:
-        super().__init__(model_id="scripted")
-        self.turns = list(turns)
-
-    def generate(self, messages: Any, *args: Any, **kwargs: Any) -> SmolMessage:
-        return SmolMessage(
-            role=MessageRole.ASSISTANT,
-            content="",
-            tool_calls=[
-                ChatMessageToolCall(
-                    id=call_id,
-                    type="function",
-                    function=ChatMessageToolCallFunction(name=name, arguments=arguments),
-                )
-                for call_id, name, arguments in self.turns.pop(0)
-            ],
-        )
-
-
-def smol_agent(*turns: tuple[tuple[str, str, Any], ...]) -> ToolCallingAgent:
-    return ToolCallingAgent(
-        tools=[smol_weather], model=ScriptedSmolModel(*turns), verbosity_level=-1, max_steps=5
-    )
-
-
-ATLANTIS_ERROR = (
-    "Error executing tool 'smol_weather' with arguments {'city': 'Atlantis'}: ValueError: "
-    "no such city\nPlease try again or use another tool"
-)
-SMOL_CALLS = [
-    ToolCall("smol_weather", {"city": "Paris"}, id="c1", result="Sunny in Paris", failed=False),
-    ToolCall("smol_weather", {"city": "Atlantis"}, id="c2", result=ATLANTIS_ERROR, failed=True),
-    ToolCall("final_answer", {"answer": "Sunny"}, id="c3", result="Sunny", failed=False),
-]
-
-
 def test_smolagents_memory_steps_one_call_each() -> None:
-    agent = smol_agent(
-        (("c1", "smol_weather", {"city": "Paris"}),),
-        (("c2", "smol_weather", {"city": "Atlantis"}),),
-        (("c3", "final_answer", {"answer": "Sunny"}),),
-    )
+    agent = smol_agent(*WEATHER_SCRIPT)
     result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
     steps = agent.memory.steps
     assert [type(step).__name__ for step in steps] == [

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk_clients import anthropic_client, chat_chunk, openai_client, sse
+from sdk_clients import (
+    CHAT_STREAM,
+    anthropic_client,
+    anthropic_events,
+    chat_stream_read,
+    openai_client,
+    sse,
+)
 from toolmatch import ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
@@ -19,61 +26,11 @@ SEARCH = ToolCall("search", {"q": "paris"}, "call_1")
 WEATHER = ToolCall("weather", {"city": "Oslo"}, "call_2")
 
 
-def chat_entry(arguments: str, first: bool = False) -> dict[str, Any]:
-    entry: dict[str, Any] = {"index": 0, "function": {"arguments": arguments}}
-    if first:
-        entry.update(id="call_1", type="function")
-        entry["function"]["name"] = "search"
-    return {"tool_calls": [entry]}
-
-
-CHAT_STREAM = [
-    chat_chunk({"role": "assistant", "content": None, **chat_entry("", first=True)}),
-    chat_chunk(chat_entry('{"q": ')),
-    chat_chunk(chat_entry('"paris"}')),
-    chat_chunk({}, "tool_calls"),
-]
-
-
-def anthropic_events(message_id: str = "msg_1") -> list[dict[str, Any]]:
-    start = {"type": "tool_use", "id": "call_1", "name": "search", "input": {}}
-    message = {
-        "id": message_id,
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1},
-    }
-    return [
-        {"type": "message_start", "message": message},
-        {"type": "content_block_start", "index": 0, "content_block": start},
-        {
-            "type": "content_block_delta",
-            "index": 0,
-            "delta": {"type": "input_json_delta", "partial_json": '{"q": "paris"}'},
-        },
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
-
-
 # --- a stream beside its final object counts once ------------------------------------------
 
 
 def test_openai_chat_chunks_beside_the_final_completion_count_once() -> None:
-    client = openai_client(sse(CHAT_STREAM))
-    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
-    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
-        events = list(stream)
-        final = stream.get_final_completion()
+    chunks, events, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
     assert final.id == chunks[0].id
     assert to_calls([*chunks, final]) == [SEARCH]
     assert to_calls([final, *chunks]) == [SEARCH]
@@ -91,10 +48,7 @@ def test_anthropic_events_beside_the_final_message_count_once() -> None:
 
 
 def test_a_stream_cut_short_beside_its_final_object_gives_the_whole_call() -> None:
-    client = openai_client(sse(CHAT_STREAM))
-    chunks = list(client.chat.completions.create(model="gpt-4.1", messages=[], stream=True))
-    with client.chat.completions.stream(model="gpt-4.1", messages=[]) as stream:
-        final = stream.get_final_completion()
+    chunks, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
     assert to_calls(chunks[:2])[0].parse_error is not None  # cut short: incomplete
     assert to_calls([*chunks[:2], final]) == [SEARCH]
 
@@ -175,50 +129,6 @@ def test_two_langchain_messages_sharing_an_id_count_twice() -> None:
 # --- LangGraph replaces a message by id: the version the run executed ----------------------
 
 
-def edit_graph() -> Any:
-    """A model proposes pay(5); a review node re-emits its message under the same id with
-    amount 500 (LangGraph's "edit the tool call" pattern); ToolNode pays 500."""
-    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-    from langchain_core.messages import AIMessage
-    from langchain_core.tools import tool
-    from langgraph.graph import START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode, tools_condition
-
-    @tool
-    def pay(amount: int) -> str:
-        """Pay an amount."""
-        return f"paid {amount}"
-
-    proposal = {"name": "pay", "args": {"amount": 5}, "id": "c1"}
-    model = FakeMessagesListChatModel(
-        responses=[AIMessage("", id="ai-1", tool_calls=[proposal]), AIMessage("Done.", id="ai-2")]
-    )
-
-    def agent(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def review(state: MessagesState) -> dict[str, Any] | None:
-        last: Any = state["messages"][-1]
-        if not last.tool_calls:
-            return None
-        edited = [{**last.tool_calls[0], "args": {"amount": 500}}]
-        return {"messages": [AIMessage("", id=last.id, tool_calls=edited)]}
-
-    builder = StateGraph(MessagesState)
-    builder.add_node("agent", agent)
-    builder.add_node("review", review)
-    builder.add_node("tools", ToolNode([pay]))
-    builder.add_edge(START, "agent")
-    builder.add_edge("agent", "review")
-    builder.add_conditional_edges("review", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile()
-
-
-PAID = ToolCall("pay", {"amount": 500}, id="c1", result="paid 500", failed=False)
-PAY = {"messages": [("user", "Pay the invoice.")]}
-
-
 @pytest.mark.parametrize(
     ("mode", "agent"),
     [
@@ -231,6 +141,8 @@ PAY = {"messages": [("user", "Pay the invoice.")]}
 )
 def test_langgraph_edited_call_reads_as_the_run_executed_it(mode: Any, agent: str | None) -> None:
     pytest.importorskip("langgraph")
+    from langgraph_run import PAID, PAY, edit_graph
+
     graph = edit_graph()
     assert to_calls(graph.invoke(PAY)) == [PAID]
     chunks = list(graph.stream(PAY, stream_mode=mode))
@@ -241,6 +153,8 @@ def test_langgraph_edited_call_reads_as_the_run_executed_it(mode: Any, agent: st
 
 def test_langgraph_edited_call_before_it_ran_is_the_last_version() -> None:
     pytest.importorskip("langgraph")
+    from langgraph_run import PAY, edit_graph
+
     updates = list(edit_graph().stream(PAY, stream_mode="updates"))
     assert [next(iter(update)) for update in updates[:2]] == ["agent", "review"]
     (call,) = to_calls(updates[:2])  # stopped before the tools ran

@@ -101,7 +101,10 @@ def test_calls_left_out_by_several_entries_are_grouped_by_entry_and_shortened() 
 
 
 def test_another_agents_call_left_out_by_the_turn_is_named() -> None:
-    calls = [ToolCall("get_user", {"user_id": "u1"}, agent="user"), ToolCall("book", {})]
+    calls = [
+        ToolCall("get_user", {"user_id": "u1"}, agent="user"),
+        ToolCall("book", {}, agent="assistant"),
+    ]
     check = check_turn([ExpectedTool("get_user")], calls, agent="assistant").checks[0]
     assert check.unmatched_reason == (
         "expected 1 matching call(s), got 0: no call's name contains 'get_user' once ignored "

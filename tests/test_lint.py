@@ -450,7 +450,8 @@ def test_an_ignore_pattern_asserting_status_or_agent_leaves_calls_to_be_judged(
     )  # fmt: skip
     assert lint(spec) == (0, ["no findings"], "")
     runs = jsonl(
-        {"case": "a", "turns": [[{"name": "refund"}, {"name": "wipe", "args": {}, "status": "denied"}]]},
+        {"case": "a", "turns": [[{"name": "refund", "args": {}, "status": "succeeded"},
+                                 {"name": "wipe", "args": {}, "status": "denied"}]]},
         {"case": "b", "turns": [[{"name": "look", "args": {}, "agent": "triage"}]]},
         {"case": "b", "turns": [[{"name": "look", "args": {}, "agent": "billing"}]]},
     )  # fmt: skip

@@ -46,6 +46,7 @@ from toolmatch import (
     Lt,
     Maybe,
     Mismatch,
+    NotRecordedError,
     OneOf,
     Partial,
     Regex,
@@ -135,6 +136,10 @@ def examples() -> dict[str, Any]:
         "ConfigProblem": ConfigProblem("args.q.regex", "invalid regular expression '('"),
         "ConfigError": ConfigError([ConfigProblem("name", "missing")], source="spec.yaml"),
         "SpecWarning": SpecWarning("args.q", "a plain string", source="spec.yaml"),
+        "NotRecordedError": NotRecordedError(
+            "ExpectedTool.never('refund', agent='triage') asserts who made call 0 refund({}), "
+            "which a plain call does not record: leave agent= out"
+        ),
     }
 
 
@@ -145,6 +150,7 @@ ADDED_SINCE_THE_FIXTURE = {
     "ChosenAlternative",
     "InOrder",
     "AnyOrder",
+    "NotRecordedError",
 }
 
 

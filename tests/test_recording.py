@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from strategies import json_values, keys
-from toolmatch import ToolCall, load_test_cases
+from toolmatch import NotRecordedError, TestCase, ToolCall, load_test_cases
 from toolmatch._authoring.recording import (
     calls_of_run,
     kept_turn_count,
@@ -29,6 +29,19 @@ from toolmatch._spec.writing import NEEDS_RUAMEL, plain_data, spec_text
 yaml = pytest.importorskip("yaml")
 
 Runs = list[list[list[ToolCall]]]
+
+
+def passes_or_cannot_say(case: TestCase, run: list[list[ToolCall]]) -> bool:
+    """Whether ``case`` passes ``run``, or cannot judge it: a run whose calls of one tool
+    record an agent or status and others not cannot meet an assertion that caps them
+    (docs/selection.md, "Fields the input does not record"); never a failure."""
+    try:
+        return case.passes(run)
+    except NotRecordedError:
+        unsaid = [
+            call for turn in run for call in turn if call.agent is None or call.status is None
+        ]
+        return bool(unsaid)
 
 
 def written(*cases: Any) -> str:
@@ -692,7 +705,7 @@ def test_widening_never_fails_a_run_the_spec_passed(runs: Runs, more: Runs) -> N
     count = kept_turn_count(runs)
     for run in runs:
         if len(run) == count:
-            assert case.passes(run), (spec, plan.edits, run)
+            assert passes_or_cannot_say(case, run), (spec, plan.edits, run)
 
 
 @settings(
@@ -720,4 +733,4 @@ def test_widening_a_recorded_specs_text_with_definitions_never_fails_its_runs(
     count = kept_turn_count(runs)
     for run in runs:
         if len(run) == count:
-            assert widened.passes(run), (spec.text, text, run)
+            assert passes_or_cannot_say(widened, run), (spec.text, text, run)

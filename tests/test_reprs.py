@@ -54,6 +54,7 @@ from toolmatch import (
     Maybe,
     Mismatch,
     Not,
+    NotRecordedError,
     OneOf,
     Partial,
     Regex,
@@ -163,6 +164,7 @@ SAMPLES: dict[str, list[object]] = {
     ],
     "ConfigError": [ConfigError([ConfigProblem("args.a", "bad")], source="spec.yaml")],
     "ConfigProblem": [ConfigProblem("args.a", "must be a string")],
+    "NotRecordedError": [NotRecordedError("ExpectedTool.never('a', agent='b') asserts who ...")],
     "SpecWarning": [SpecWarning("args.a", "is data now"), SpecWarning("a", "b", source="s.yaml")],
     "TestCase": [
         TestCase("weather", [TURN, ExpectedTurn([])], max_calls=4),

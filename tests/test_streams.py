@@ -22,7 +22,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sdk_clients import anthropic_client, openai_client, sse
+from sdk_clients import (
+    FUNCTION_ITEM,
+    RESPONSE,
+    RESPONSES_STREAM,
+    anthropic_client,
+    call_events,
+    openai_client,
+    sse,
+)
 from sdk_clients import chat_chunk as chunk
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
@@ -281,89 +289,6 @@ def test_a_streamed_call_without_a_name_is_an_error_at_its_first_delta() -> None
 
 
 # --- OpenAI Responses streaming events -------------------------------------------------------
-
-RESPONSE = {
-    "id": "resp_1",
-    "object": "response",
-    "created_at": 0,
-    "model": "gpt-4.1",
-    "status": "in_progress",
-    "output": [],
-    "parallel_tool_calls": True,
-    "tool_choice": "auto",
-    "tools": [],
-}
-MESSAGE_ITEM = {
-    "type": "message",
-    "id": "msg_1",
-    "role": "assistant",
-    "status": "completed",
-    "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
-}
-FUNCTION_ITEM = {
-    "type": "function_call",
-    "id": "fc_1",
-    "call_id": "call_1",
-    "name": "search",
-    "arguments": '{"q": "paris"}',
-    "status": "completed",
-}
-
-
-def numbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**event, "sequence_number": number} for number, event in enumerate(events)]
-
-
-def text_events(item: dict[str, Any], index: int) -> list[dict[str, Any]]:
-    part = {"type": "output_text", "text": "", "annotations": []}
-    where = {"output_index": index, "item_id": item["id"], "content_index": 0}
-    return [
-        {
-            "type": "response.output_item.added",
-            "output_index": index,
-            "item": {**item, "status": "in_progress", "content": []},
-        },
-        {"type": "response.content_part.added", **where, "part": part},
-        {"type": "response.output_text.delta", **where, "delta": "Checking.", "logprobs": []},
-        {"type": "response.output_text.done", **where, "text": "Checking.", "logprobs": []},
-        {"type": "response.content_part.done", **where, "part": {**part, "text": "Checking."}},
-        {"type": "response.output_item.done", "output_index": index, "item": item},
-    ]
-
-
-def call_events(item: dict[str, Any], index: int, pieces: list[str]) -> list[dict[str, Any]]:
-    kind = (
-        "custom_tool_call_input"
-        if item["type"] == "custom_tool_call"
-        else f"{item['type']}_arguments"
-    )
-    key = "input" if item["type"] == "custom_tool_call" else "arguments"
-    begun = {**item, key: "", "status": "in_progress"}
-    where = {"output_index": index, "item_id": item["id"]}
-    return [
-        {"type": "response.output_item.added", "output_index": index, "item": begun},
-        *({"type": f"response.{kind}.delta", **where, "delta": piece} for piece in pieces),
-        {"type": f"response.{kind}.done", **where, key: item[key]},
-        {"type": "response.output_item.done", "output_index": index, "item": item},
-    ]
-
-
-RESPONSES_STREAM = numbered(
-    [
-        {"type": "response.created", "response": RESPONSE},
-        {"type": "response.in_progress", "response": RESPONSE},
-        *text_events(MESSAGE_ITEM, 0),
-        *call_events(FUNCTION_ITEM, 1, ['{"q": ', '"paris"}']),
-        {
-            "type": "response.completed",
-            "response": {
-                **RESPONSE,
-                "status": "completed",
-                "output": [MESSAGE_ITEM, FUNCTION_ITEM],
-            },
-        },
-    ]
-)
 
 
 def test_responses_events_from_the_sdk_equal_its_final_response() -> None:
@@ -676,7 +601,15 @@ def test_an_anthropic_tool_use_without_input_deltas_keeps_its_input() -> None:
 
 
 def test_anthropic_messages_one_after_the_other_stay_apart() -> None:
-    assert to_calls(ANTHROPIC_STREAM + ANTHROPIC_STREAM) == [SEARCH, WEATHER, SEARCH, WEATHER]
+    start, *rest = ANTHROPIC_STREAM
+    second = [{**start, "message": {**start["message"], "id": "msg_2"}}, *rest]
+    assert to_calls(ANTHROPIC_STREAM + second) == [SEARCH, WEATHER, SEARCH, WEATHER]
+    # the same message streamed twice (one id, the same calls) is one message
+    assert to_calls(ANTHROPIC_STREAM + ANTHROPIC_STREAM) == [SEARCH, WEATHER]
+
+
+def test_the_same_chat_stream_twice_is_one_completion() -> None:
+    assert to_calls(CHAT_STREAM + CHAT_STREAM) == [SEARCH, WEATHER]
 
 
 def test_an_anthropic_stream_cut_off_in_the_input() -> None:
@@ -733,6 +666,7 @@ CALL_EVENTS = {
     "content_block_delta",
     "content_block_stop",
     "message_delta",
+    "message_stop",
     "response.created",
     "response.in_progress",
     "response.queued",

@@ -18,6 +18,7 @@ from toolmatch import (
     ExpectedTool,
     ExpectedTurn,
     Literal,
+    NotRecordedError,
     OneOf,
     Regex,
     TestCase,
@@ -845,7 +846,9 @@ def test_a_plain_result_uses_literal_rules_and_paths_reach_inside() -> None:
 
 def test_a_call_without_a_recorded_result_never_matches_a_result_matcher() -> None:
     calls = [ToolCall("search", {"q": "x"}), ToolCall("fetch", {}, result="page")]
-    check = ExpectedTool("search", result=ANY).check(calls)
+    with pytest.raises(NotRecordedError):  # the verdict turns on the unrecorded result
+        ExpectedTool("search", result=ANY).check(calls)
+    check = ExpectedTool("search", result=ANY, count=2).check(calls)
     assert check.unmatched_reason == "call 0 has no recorded result"
     assert str(check.candidates[0]) == "call 0 search({'q': 'x'}): (result): no recorded result"
     assert ExpectedTool("fetch", result=ANY).check(calls).passed
@@ -867,14 +870,18 @@ def test_failed_selects_calls_by_their_flag() -> None:
     assert ExpectedTool("book", failed=True).check(calls).matching_call_indices == (0,)
     assert ExpectedTool("book", failed=False).check(calls).matching_call_indices == (1,)
     assert ExpectedTool("book").check(calls).matching_call_indices == (0, 1, 2)
-    check = ExpectedTool("book", {"id": 2}, failed=False).check(calls)
+    with pytest.raises(NotRecordedError):  # call 2 would match, but for its unrecorded flag
+        ExpectedTool("book", {"id": 2}, failed=False).check(calls)
+    check = ExpectedTool("book", {"id": 2}, failed=False, count=2).check(calls)
     assert check.unmatched_reason == "call 1: id: expected 2, got 1"  # the earliest closest
     assert [str(candidate) for candidate in check.candidates] == [
         "call 0 book({'id': 1}): id: expected 2, got 1; (failed): expected False, got True",
         "call 1 book({'id': 1}): id: expected 2, got 1",
         "call 2 book({'id': 2}): (failed): expected False, the trace does not say",
     ]
-    assert ExpectedTool.never("book", failed=True).check(calls[1:]).passed
+    assert ExpectedTool.never("book", failed=True).check(calls[1:2]).passed
+    with pytest.raises(NotRecordedError):  # call 2 may have failed: the trace does not say
+        ExpectedTool.never("book", failed=True).check(calls[1:])
 
 
 def test_failed_and_retried_calls_are_ignored_by_their_result() -> None:
@@ -922,7 +929,7 @@ def test_scores_count_the_result_and_failed_assertions() -> None:
         "  score 2/3 = 0.67: the closest call matches 2 of 3 assertions on its arguments, "
         "result and failed flag"
     )
-    assert ExpectedTool("s", result="ok").check([ToolCall("s")]).score == 0.0
+    assert ExpectedTool("s", result="ok", count=2).check([ToolCall("s")]).score == 0.0
 
 
 # --- messages at scale (item 6) ------------------------------------------------------------

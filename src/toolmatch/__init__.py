@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         TurnResult,
     )
     from toolmatch._selection.run import ExpectedTurn, OneOfTurns
+    from toolmatch._selection.unrecorded import NotRecordedError
     from toolmatch._spec.errors import ConfigError, ConfigProblem, SpecWarning
     from toolmatch._spec.import_bfcl import import_bfcl
     from toolmatch._spec.import_tau2 import import_tau2
@@ -70,6 +71,7 @@ _LAZY = {
     "ToolCheck": "_selection.results",
     "TurnResult": "_selection.results",
     "ChosenAlternative": "_selection.results",
+    "NotRecordedError": "_selection.unrecorded",
     "ConfigError": "_spec.errors",
     "ConfigProblem": "_spec.errors",
     "SpecWarning": "_spec.errors",
@@ -169,6 +171,7 @@ __all__ = [
     "check_turns",
     "assert_called",
     "assert_turn",
+    "NotRecordedError",
     # configuration files
     "ConfigError",
     "ConfigProblem",

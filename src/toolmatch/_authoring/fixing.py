@@ -15,6 +15,7 @@ from toolmatch._runs.judging import expected_turn
 from toolmatch._selection.case import TestCase
 from toolmatch._selection.expectation import AGENT_MISMATCH, STATUS_MISMATCH
 from toolmatch._selection.groups import item_paths
+from toolmatch._selection.unrecorded import NotRecordedError
 from toolmatch._spec.errors import ConfigError
 from toolmatch._spec.importing import escaped
 from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
@@ -154,7 +155,11 @@ class Planner:
     # A case --------------------------------------------------------------------------------
 
     def fix_case(self, index: int, case: TestCase, calls: list[list[ToolCall]]) -> None:
-        results = case.check(calls)
+        try:
+            results = case.check(calls)
+        except NotRecordedError as error:  # no verdict, so no value to take from the run
+            self.skip(("test_cases", index), f"{error}; no value to replace")
+            return
         raw = self.data["test_cases"][index]
         for result in results:
             if result.passed:

@@ -28,6 +28,7 @@ from toolmatch._authoring.recording import CALL_FIELDS, MOST_ORDERED, held_order
 from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._selection.unrecorded import NotRecordedError
 from toolmatch._spec.importing import _holds_matcher_form, exact_name
 from toolmatch._spec.matcher_keys import matcher_from_config
 from toolmatch._spec.writing import plain_data
@@ -422,16 +423,20 @@ def _over_cap(
     pattern: ExpectedTool, earlier: list[ExpectedTool], runs: list[list[ToolCall]], cap: int
 ) -> bool:
     """Whether a run makes more than ``cap`` calls that ``pattern`` selects and no
-    ``earlier`` entry does."""
-    return any(
-        sum(
-            pattern.check([call]).passed
-            and not any(before.check([call]).passed for before in earlier)
-            for call in calls
+    ``earlier`` entry does (taken as so when a run does not record what an entry asserts:
+    no count holds then)."""
+    try:
+        return any(
+            sum(
+                pattern.check([call]).passed
+                and not any(before.check([call]).passed for before in earlier)
+                for call in calls
+            )
+            > cap
+            for calls in runs
         )
-        > cap
-        for calls in runs
-    )
+    except NotRecordedError:
+        return True
 
 
 def _new_tools(
@@ -729,13 +734,23 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
         return
     for index, case in enumerate(cases):
         for count, run in enumerate(runs.get(case.name, ()), 1):
-            if (case.name, count) in plan.unused or case.passes(run):
+            try:
+                if (case.name, count) in plan.unused or case.passes(run):
+                    continue
+                failures = [
+                    f"turn {number}: {result.first_failure()}"
+                    for number, result in enumerate(case.check(run))
+                    if not result.passed
+                ]
+            except NotRecordedError as error:  # neither passes nor fails: said as it is
+                plan.not_done.append(
+                    NotDone(
+                        f"test_cases[{index}]({case.name})",
+                        f"run {count} cannot be checked by the widened case: {error}",
+                        "widened",
+                    )
+                )
                 continue
-            failures = [
-                f"turn {number}: {result.first_failure()}"
-                for number, result in enumerate(case.check(run))
-                if not result.passed
-            ]
             why = failures[0] if failures else "it fails"
             plan.not_done.append(
                 NotDone(

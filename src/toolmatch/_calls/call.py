@@ -43,9 +43,23 @@ STATUSES = tuple(FAILED_OF_STATUS)
 class _Slots:
     """A ``ToolCall``'s storage without ``Record``'s guard against setting attributes: a
     reader builds each call it reads as one of these and then makes it a ``ToolCall``
-    (``Reading.call``), since plain slot stores cost a quarter of ``object.__setattr__``'s."""
+    (``Reading.call``), since plain slot stores cost a quarter of ``object.__setattr__``'s.
 
-    __slots__ = ("name", "args", "id", "parse_error", "result", "failed", "agent", "status")
+    ``_source`` is no field: the reader that read the call, set where a reading made it
+    (``toolmatch._readers.records`` names its format in errors); unset on a call built
+    by hand, and left out of ``==``, the repr and pickles."""
+
+    __slots__ = (
+        "name",
+        "args",
+        "id",
+        "parse_error",
+        "result",
+        "failed",
+        "agent",
+        "status",
+        "_source",
+    )
 
     name: str
     args: dict[str, Any]
@@ -55,6 +69,7 @@ class _Slots:
     failed: bool | None
     agent: str | None
     status: str | None
+    _source: object
 
 
 def status_of(failed: bool | None) -> str | None:
@@ -110,7 +125,7 @@ class ToolCall(_Slots, Record):
     """
 
     __slots__ = ()
-    _fields = _Slots.__slots__
+    _fields = ("name", "args", "id", "parse_error", "result", "failed", "agent", "status")
     __match_args__ = (
         "name", "args", "id", "parse_error", "result", "failed", "agent", "status"
     )  # fmt: skip

@@ -334,17 +334,23 @@ def _note_differing(
 ) -> None:
     """Name the runs the case recorded from its last run fails: ``--loosen none`` was asked
     for, so they are not errors, but ``toolmatch check`` will report them."""
+    from toolmatch._selection.unrecorded import NotRecordedError
     from toolmatch._spec.loading import load_test_cases
 
     [test_case] = load_test_cases({"test_cases": [written]})
     last = max(number for number, calls in numbered if calls)
     for number, calls in numbered:
-        if calls and number != last and not test_case.passes(calls):
+        if not calls or number == last:
+            continue
+        try:
+            differs = "" if test_case.passes(calls) else "toolmatch check will fail it"
+        except NotRecordedError as error:
+            differs = f"toolmatch check cannot check it: {error}"
+        if differs:
             print(
                 printable(
                     f"note: {traces.place(number)}: case {short_repr(case)} is its run at "
-                    f"{traces.place(last)} "
-                    "(--loosen none); this run differs, and toolmatch check will fail it"
+                    f"{traces.place(last)} (--loosen none); this run differs, and {differs}"
                 ),
                 file=sys.stderr,
             )

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, as_data, list_at, wrong_shape
+from toolmatch._readers.reading import Reading, as_data, list_at, same_source, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
@@ -98,9 +98,9 @@ def read_agentdojo_tool_message(data: Mapping[str, Any], where: str, reading: Re
     for index, (slot, call) in enumerate(waiting):
         if call.name == name:
             del waiting[index]
-            reading.fill(
-                slot,
-                ToolCall(call.name, call.args, None, call.parse_error, content, status=status,
-                         agent=call.agent),
+            answered = ToolCall(
+                call.name, call.args, None, call.parse_error, content, status=status,
+                agent=call.agent,
             )  # fmt: skip
+            reading.fill(slot, same_source(answered, call))
             return

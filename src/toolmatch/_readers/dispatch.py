@@ -307,6 +307,7 @@ BY_CLASS.update(
         ("agents", "AgentUpdatedStreamEvent"): openai_agents.read_agents_agent_event,
         ("agents", "Agent"): not_a_run("pass what Runner.run(agent, ...) returns"),
         ("langgraph", "StateSnapshot"): langgraph.read_langgraph_snapshot,
+        ("langgraph", "GraphOutput"): langgraph.read_langgraph_output,
         ("langgraph", "Pregel"): not_a_run(
             "pass the state graph.invoke(...) returns, or graph.get_state(config)"
         ),
@@ -453,7 +454,19 @@ def dispatch(obj: object, where: str, reading: Reading) -> None:
     handler = BY_TYPE.get(type(obj))
     if handler is None:
         handler = _by_class(obj)
+    _read_with(handler, obj, where, reading)
+
+
+def _read_with(handler: Handler, obj: Any, where: str, reading: Reading) -> None:
+    """``handler(obj, ...)``; the outermost reader of a shape (not a container of shapes)
+    is the source of the calls read inside it: their format (``_readers/records.py``).
+    An error ends the reading, so the source is not put back then."""
+    if reading.source is not None or handler in _CONTAINERS:
+        handler(obj, where, reading)
+        return
+    reading.source = handler
     handler(obj, where, reading)
+    reading.source = None
 
 
 def _by_class(obj: object) -> Handler:
@@ -477,13 +490,19 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         except TypeError:  # an unhashable 'type' value, which no row names
             handler = None
         if handler is not None:
-            handler(data, where, reading)
+            # _read_with, written out (B6: a call of it costs each item of a list 8%)
+            if reading.source is None:
+                reading.source = handler
+                handler(data, where, reading)
+                reading.source = None
+            else:
+                handler(data, where, reading)
             return
         if type(kind) is str:
             handler = _by_prefix(kind)
             if handler is None:
                 raise unknown_value(where, "type", kind, TYPES)
-            handler(data, where, reading)
+            _read_with(handler, data, where, reading)
             return
     # The first of 'object', 'role' and the KEYS rows that data has set. Mappings of a
     # run mostly repeat a few key sets: the deciding key of a key set and its reader are
@@ -491,9 +510,17 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     keys = tuple(data)
     known = _readers_by_keys.get(keys)
     if known is not None and data[known[0]] is not None:
-        known[1](data, where, reading)
+        # _read_with, written out; the memo holds no container but the readers by value,
+        # which hand the source on to the reader they choose (_by_value)
+        handler = known[1]
+        if reading.source is None:
+            reading.source = handler
+            handler(data, where, reading)
+            reading.source = None
+        else:
+            handler(data, where, reading)
         return
-    _decide(data, keys)(data, where, reading)
+    _read_with(_decide(data, keys), data, where, reading)
 
 
 def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
@@ -534,7 +561,9 @@ def _by_value(key: str, table: dict[str, Handler]) -> Handler:
         handler = table.get(value)
         if handler is None:
             raise unknown_value(where, key, value, table)
-        handler(data, where, reading)
+        if reading.source is read:  # set by read_mapping's memo: the source is the table's
+            reading.source = handler
+        _read_with(handler, data, where, reading)
 
     return read
 
@@ -543,7 +572,7 @@ def _read_shape(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A mapping no row claims: by a test of its whole shape."""
     for test, handler in SHAPES:
         if test(data):
-            handler(data, where, reading)
+            _read_with(handler, data, where, reading)
             return
     raise cannot_read(data, where)
 
@@ -677,6 +706,18 @@ def _accessor_hint(obj: object) -> str:
 
 _read_object_value = _by_value("object", OBJECTS)
 _read_role = _by_value("role", ROLES)
+# Readers of what holds other shapes, each with its own reader: never a call's source.
+_CONTAINERS = frozenset(
+    {
+        read_sequence,
+        read_tuple,
+        read_mapping,
+        read_object,
+        _read_object_value,
+        _read_role,
+        _read_shape,
+    }
+)
 BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import (
     Reading,
@@ -54,16 +55,50 @@ CALL_FREE_KEYS = (
 )
 
 
+class _Unnamed:
+    """Where the calls without an id were read, by name and arguments: in responses (a
+    stream's chunks, automatic function calling's history) or in contents (a chat's
+    history). The Gemini API gives calls no id, so one call in both cannot be told from
+    two calls: ``finish`` raises, naming both places and what to pass."""
+
+    __slots__ = ("depth", "in_contents", "in_responses")
+
+    def __init__(self) -> None:
+        self.depth = 0  # how many responses the calls read now are inside
+        self.in_responses: dict[str, str] = {}
+        self.in_contents: dict[str, str] = {}
+
+    def seen(self, name: object, args: object, where: str) -> None:
+        key = f"{name}({short_repr(as_data(args))})"
+        (self.in_responses if self.depth else self.in_contents).setdefault(key, where)
+
+    def finish(self, reading: Reading) -> None:
+        for key, first in self.in_responses.items():
+            other = self.in_contents.get(key)
+            if other is not None:
+                raise ValueError(
+                    f"{other}: the call {key} has no id, and neither has the one at {first}: "
+                    "to_calls cannot tell one call seen twice (a response, or its chunks, "
+                    "and a chat history holding it) from two calls; pass the responses or "
+                    "the history, not both"
+                )
+
+
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A response: the calls automatic function calling ran (its
     ``automatic_function_calling_history``: the contents sent, the calls and their
     responses), then its one candidate (several are alternative answers, not one turn)."""
-    for key in _HISTORY_KEYS:
-        history = list_at(data, key, where)
-        if history:
-            reading.read_each(history, f"{where}.{key}")
-            break
-    read_one_option(data, "candidates", "response", where, reading)
+    unnamed = reading.state(_Unnamed)
+    unnamed.depth += 1
+    try:
+        for key in _HISTORY_KEYS:
+            history = list_at(data, key, where)
+            if history:
+                reading.read_each(history, f"{where}.{key}")
+                break
+        read_one_option(data, "candidates", "response", where, reading)
+    finally:
+        unnamed.depth -= 1
 
 
 _HISTORY_KEYS = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
@@ -117,7 +152,10 @@ def read_function_call_part(data: Mapping[str, Any], where: str, reading: Readin
     inner = f"{where}.{key}"
     if not isinstance(value, Mapping):
         raise wrong_shape(inner, "an object", value)
-    reading.call(value.get("name"), value.get("args"), value.get("id"), inner)
+    call_id = value.get("id")
+    if call_id is None:
+        reading.state(_Unnamed).seen(value.get("name"), value.get("args"), inner)
+    reading.call(value.get("name"), value.get("args"), call_id, inner)
 
 
 def read_function_response_part(

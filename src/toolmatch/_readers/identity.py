@@ -3,7 +3,8 @@
 
 A reader records a sighting of each message (or item) that has an identity, its key, with
 the calls read from it (``Reading.sighted``); a stream's pieces of one key are one
-sighting. Sightings of one key are then:
+sighting, until the stream says that message ended (the same stream read again is a
+second sighting). Sightings of one key are then:
 
 - the same message when they hold the same calls (name, id, arguments; a call a stream
   cut short agrees with the whole one, which is kept): counted once, where first seen;
@@ -21,8 +22,8 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    # key, start, end, whole, replacing (see Reading.sighted)
-    Sighting = tuple[object, int, int, bool, bool]
+    # key, start, end, part, replacing (see Reading.sighted)
+    Sighting = tuple[object, int, int, int, bool]
 
 __all__ = ["INCOMPLETE_START", "identify", "message_key"]
 
@@ -66,26 +67,26 @@ def identify(
 
     >>> from toolmatch import ToolCall
     >>> calls = [ToolCall("a", {}), ToolCall("a", {}), ToolCall("b", {})]
-    >>> kept, positions = identify(calls, [("m", 0, 1, True, False), ("m", 1, 2, True, False),
-    ...                                    ("m", 2, 3, True, False)], {})
+    >>> kept, positions = identify(calls, [("m", 0, 1, 0, False), ("m", 1, 2, 0, False),
+    ...                                    ("m", 2, 3, 0, False)], {})
     >>> [call.name for call in kept], positions
     (['a', 'b'], [0, 1, 1, 2])
     """
     groups: dict[object, tuple[list[_Seen], list[bool]]] = {}
-    pieces: dict[object, _Seen] = {}
-    for key, start, end, whole, replacing in sightings:
+    pieces: dict[tuple[object, int], _Seen] = {}
+    for key, start, end, part, replacing in sightings:
         group = groups.get(key)
         if group is None:
             group = groups[key] = ([], [False])
         if replacing:
             group[1][0] = True
-        if whole or key not in pieces:
+        if not part or (key, part) not in pieces:
             seen = _Seen(start)
             group[0].append(seen)
-            if not whole:
-                pieces[key] = seen
+            if part:
+                pieces[key, part] = seen
         else:
-            seen = pieces[key]
+            seen = pieces[key, part]
             seen.start = min(seen.start, start)
         seen.indices.extend(range(start, end))
     dropped: set[int] = set()

@@ -35,6 +35,7 @@ __all__ = [
     "read_langgraph_checkpoint",
     "read_langgraph_pair",
     "read_langgraph_part",
+    "read_langgraph_output",
     "read_langgraph_snapshot",
     "read_langgraph_update",
     "read_message_state",
@@ -312,6 +313,13 @@ def read_langgraph_snapshot(obj: Any, where: str, reading: Reading) -> None:
     ``interrupts``, if any, leave its unanswered calls pending."""
     _read_values(obj.values, f"{where}.values", reading)
     interrupted(getattr(obj, "interrupts", None), reading)
+
+
+def read_langgraph_output(obj: Any, where: str, reading: Reading) -> None:
+    """A ``GraphOutput`` (``graph.invoke(..., version="v2")``): the state in its ``value``;
+    its ``interrupts``, if any, leave its unanswered calls pending."""
+    reading.read(obj.value, f"{where}.value")
+    interrupted(obj.interrupts, reading)
 
 
 def _read_values(values: object, where: str, reading: Reading) -> None:

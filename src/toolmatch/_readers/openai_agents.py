@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import as_data
 
 if TYPE_CHECKING:
@@ -40,15 +41,43 @@ class _AgentsRun:
     the raw events after it.
     ``context``: the ``context_wrapper`` of the last run result read, which holds the
     approvals and rejections given before it resumed.
+    ``in_result``: where the run result read now is (``None``: none is).
+    ``unnamed``: per call id, where a call whose item has no identity (no id, or the
+    placeholder openai-agents gives a Chat Completions or LiteLLM model's items) was read
+    first, in a run result (``True``) and in stream events (``False``): one call in both
+    cannot be told from two calls, so ``finish`` raises.
     """
 
-    __slots__ = ("agent", "called", "context", "streamed")
+    __slots__ = ("agent", "called", "context", "in_result", "streamed", "unnamed")
 
     def __init__(self) -> None:
         self.called: set[str] = set()
         self.streamed = False
         self.agent: object = None
         self.context: object = None
+        self.in_result: str | None = None
+        self.unnamed: dict[bool, dict[str, str]] = {True: {}, False: {}}
+
+    def seen(self, raw: object, where: str) -> None:
+        """A call's item read at ``where``: noted if it has no identity."""
+        data = as_data(raw)
+        if isinstance(data, Mapping) and message_key(data.get("id")) is None:
+            call_id = data.get("call_id")
+            if call_id is not None:
+                self.unnamed[self.in_result is not None].setdefault(str(call_id), where)
+
+    def finish(self, reading: Reading) -> None:
+        in_events = self.unnamed[False]
+        for call_id, first in self.unnamed[True].items():
+            other = in_events.get(call_id)
+            if other is not None:
+                raise ValueError(
+                    f"{other}: the call {call_id} of these stream events is also in the run "
+                    f"result at {first}, and its items have no id (openai-agents gives a Chat "
+                    "Completions or LiteLLM model's items '__fake_id__'): to_calls cannot "
+                    "tell one call seen twice from two calls; pass the stream events or the "
+                    "run result, not both"
+                )
 
 
 _RESULT_ITEMS = frozenset({"ToolCallOutputItem", "HandoffOutputItem"})
@@ -63,10 +92,11 @@ def read_agents_result(obj: Any, where: str, reading: Reading) -> None:
         )
     run = reading.state(_AgentsRun)
     outer, run.context = run.context, getattr(obj, "context_wrapper", None)
+    outer_place, run.in_result = run.in_result, where
     try:
         reading.read_each(obj.new_items, f"{where}.new_items")
     finally:
-        run.context = outer
+        run.context, run.in_result = outer, outer_place
 
 
 def read_agents_item(obj: Any, where: str, reading: Reading) -> None:
@@ -85,8 +115,10 @@ def read_agents_call_item(obj: Any, where: str, reading: Reading) -> None:
     """A ``ToolCallItem`` or ``HandoffCallItem``: the model's call in its ``raw_item``."""
     raw = obj.raw_item
     call_id = _call_id(raw)
+    run = reading.state(_AgentsRun)
     if call_id is not None:
-        reading.state(_AgentsRun).called.add(call_id)
+        run.called.add(call_id)
+    run.seen(raw, f"{where}.raw_item")
     reading.read_by(_agent_name(obj, "agent"), raw, f"{where}.raw_item")
 
 
@@ -123,6 +155,9 @@ def read_agents_raw_event(obj: Any, where: str, reading: Reading) -> None:
     the agent the stream last named."""
     run = reading.state(_AgentsRun)
     run.streamed = True
+    data = as_data(obj.data)
+    if isinstance(data, Mapping) and data.get("type") == "response.output_item.done":
+        run.seen(data.get("item"), f"{where}.data.item")
     reading.read_by(run.agent, obj.data, f"{where}.data")
 
 

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     # A result: the call id it answers, its content, failed, its status, and the number of
     # calls recorded before it.
     _Result = tuple[str, object, bool | None, str | None, int]
-    # A sighting of a message: its key, the calls it holds (start, end), whether it is
-    # whole (or a piece), whether its format replaces a message by id.
-    _Sighting = tuple[object, int, int, bool, bool]
+    # A sighting of a message: its key, the calls it holds (start, end), 0 if it is whole
+    # (else which streamed copy of the message it is a piece of), whether its format
+    # replaces a message by id.
+    _Sighting = tuple[object, int, int, int, bool]
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
@@ -46,6 +47,7 @@ __all__ = [
     "refuse",
     "unknown_value",
     "parse_arguments",
+    "same_source",
     "wrong_shape",
 ]
 
@@ -99,6 +101,7 @@ class Reading:
 
     __slots__ = (
         "agent",
+        "source",
         "_calls",
         "_copy_args",
         "_dispatch",
@@ -132,7 +135,7 @@ class Reading:
         # that no result answers (a run stopped at an interrupt).
         self._notes: list[tuple[str | int, str | None]] | None = None
         self._states: dict[type, object] | None = None
-        # (key, start, end, whole, replacing): the calls of each sighting of a message or
+        # (key, start, end, part, replacing): the calls of each sighting of a message or
         # item with an identity (``sighted``), told apart at finish (``identify``).
         self._sightings: list[_Sighting] | None = None
         # Results without a call id, by the tool's name (``result_by_name``).
@@ -144,6 +147,9 @@ class Reading:
         self.replacing = False
         # Who makes the calls read now, where the format says (``read_by``); stored on each.
         self.agent: str | None = None
+        # The outermost reader of what is read now, set by the dispatch table; stored on each
+        # call, it names the call's format (``toolmatch._readers.records``).
+        self.source: object = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
@@ -235,6 +241,7 @@ class Reading:
             call.failed = FAILED_OF_STATUS[status]
             call.status = status
         call.agent = self.agent if agent is None else agent
+        call._source = self.source
         call.__class__ = ToolCall
         self._calls.append(call)  # type: ignore[arg-type]
 
@@ -299,18 +306,18 @@ class Reading:
         """How many calls are recorded so far: where the next one goes."""
         return len(self._calls)
 
-    def sighted(self, key: object, start: int, whole: bool = True, end: int | None = None) -> None:
+    def sighted(self, key: object, start: int, part: int = 0, end: int | None = None) -> None:
         """The calls recorded from ``start`` (to ``end``, if given) are one sighting of
-        the message (or item) ``key``: whole, or a ``whole=False`` piece of it (a stream's
-        chunks; all pieces of one key are one sighting). ``identify`` decides at finish
-        which sightings of a key are the same message (docs/formats.md, "Counted once").
-        ``None``: no identity."""
+        the message (or item) ``key``: whole (``part`` 0), or a piece of the ``part``-th
+        copy a stream gave of it (its chunks; all pieces of one copy are one sighting).
+        ``identify`` decides at finish which sightings of a key are the same message
+        (docs/formats.md, "Counted once"). ``None``: no identity."""
         if key is not None:
             sightings = self._sightings
             if sightings is None:
                 sightings = self._sightings = []
             stop = len(self._calls) if end is None else end
-            sightings.append((key, start, stop, whole, self.replacing))
+            sightings.append((key, start, stop, part, self.replacing))
 
     def sighted_last(self, key: object) -> None:
         """The call recorded last is a whole sighting of the item ``key`` (``sighted``,
@@ -319,7 +326,7 @@ class Reading:
         sightings = self._sightings
         if sightings is None:
             sightings = self._sightings = []
-        sightings.append((key, end - 1, end, True, self.replacing))
+        sightings.append((key, end - 1, end, 0, self.replacing))
 
     def first_answer(self, key: object, answer: tuple[object, ...]) -> bool:
         """Whether to read ``answer`` (a tool message's call id, content and status), the
@@ -487,8 +494,11 @@ def _answer(
     status: str | None,
 ) -> None:
     call = calls[index]
-    calls[index] = ToolCall(
-        call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
+    calls[index] = same_source(
+        ToolCall(
+            call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
+        ),
+        call,
     )
 
 
@@ -514,10 +524,22 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
         else:
             applies = call.status == "pending"
         if applies:
-            calls[index] = ToolCall(
-                call.name, call.args, call.id, call.parse_error, call.result, None, call.agent,
-                status,
+            calls[index] = same_source(
+                ToolCall(
+                    call.name, call.args, call.id, call.parse_error, call.result, None,
+                    call.agent, status,
+                ),
+                call,
             )  # fmt: skip
+
+
+_SOURCE = _Slots.__dict__["_source"]  # the slot, set past Record's guard
+
+
+def same_source(call: ToolCall, read: ToolCall) -> ToolCall:
+    """``call``, a changed copy of ``read``, tagged with ``read``'s reader (its format)."""
+    _SOURCE.__set__(call, getattr(read, "_source", None))
+    return call
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import FORMATS_DOC
+from toolmatch._readers.reading import FORMATS_DOC, same_source
 
 if TYPE_CHECKING:
     from typing import Any
@@ -207,12 +207,15 @@ class Spans:
             call = (asked or ran).call  # type: ignore[union-attr]
             if agent == call.agent:
                 return call
-            return ToolCall(
-                call.name, call.args, call.id, call.parse_error, call.result, call.failed,
-                agent, call.status,
+            return same_source(
+                ToolCall(
+                    call.name, call.args, call.id, call.parse_error, call.result, call.failed,
+                    agent, call.status,
+                ),
+                call,
             )  # fmt: skip
         said = ran.call if ran.call.args and ran.call.parse_error is None else asked.call
-        return ToolCall(
+        merged = ToolCall(
             asked.call.name,
             said.args,
             asked.call.id or ran.call.id,
@@ -222,6 +225,7 @@ class Spans:
             agent,
             ran.call.status,
         )
+        return same_source(merged, ran.call)
 
     def _agent_of(self, span: object) -> str | None:
         """The agent the nearest span up from ``span`` names; where none does, the nearest

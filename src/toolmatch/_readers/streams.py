@@ -21,7 +21,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import INCOMPLETE_START, message_key
-from toolmatch._readers.reading import Reading, as_data, no_call, wrong_shape
+from toolmatch._readers.reading import Reading, as_data, no_call, same_source, wrong_shape
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,8 +87,11 @@ class _Pending:
             self.free or call.parse_error is not None or (self.status == _OPEN and not text)
         ):
             error = INCOMPLETE.format(short_repr(text))
-            call = ToolCall(
-                call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+            call = same_source(
+                ToolCall(
+                    call.name, {}, call.id, error, call.result, call.failed, call.agent, call.status
+                ),
+                call,
             )
         reading.fill(self.slot, call)
 
@@ -96,13 +99,26 @@ class _Pending:
 class _Stream:
     """What every stream state does at the run's end: build its calls, in order."""
 
-    __slots__ = ("identity", "open", "pending")
+    __slots__ = ("copies", "identity", "open", "pending")
 
     def __init__(self) -> None:
         self.pending: list[_Pending] = []
         self.open: dict[object, _Pending] = {}  # the current turn's calls, by the stream's key
         # The identity of the message streamed now (its id): each call begun is a piece of it.
         self.identity: object = None
+        # Per identity, which copy of it is streamed now: 1, then one more each time the
+        # stream says the message ended (the same stream read again is another sighting).
+        self.copies: dict[object, int] = {}
+
+    def copy(self) -> int:
+        """Which streamed copy of the message ``identity`` the pieces read now are of."""
+        return self.copies.get(self.identity, 1)
+
+    def ended(self) -> None:
+        """The message streamed now is whole: pieces of its identity after this are of
+        another copy of it."""
+        if self.identity is not None:
+            self.copies[self.identity] = self.copy() + 1
 
     def start(
         self,
@@ -115,7 +131,7 @@ class _Stream:
         free: bool = False,
     ) -> _Pending:
         call = _Pending(reading, where, item, path, free)
-        reading.sighted(self.identity, call.slot, False)
+        reading.sighted(self.identity, call.slot, self.copy())
         self.pending.append(call)
         if key is not None:
             self.open[key] = call
@@ -194,6 +210,7 @@ class _ChatChunks(_Stream):
         reason = choice.get("finish_reason")
         if reason is not None:
             self.close(_ENDED if reason in _NORMAL_FINISH else _CUT)
+            self.ended()
 
     def entry(self, value: object, where: str, reading: Reading) -> None:
         entry = _mapping(value, where)
@@ -267,7 +284,7 @@ def _message_start(data: Data, where: str, reading: Reading) -> None:
     if message.get("content"):
         start = reading.position()
         reading.read(message["content"], f"{where}.message.content")
-        reading.sighted(state.identity, start, False)
+        reading.sighted(state.identity, start, state.copy())
 
 
 def _content_block_start(data: Data, where: str, reading: Reading) -> None:
@@ -308,6 +325,11 @@ def _content_block_stop(data: Data, where: str, reading: Reading) -> None:
         call.status = _ENDED
 
 
+def _message_stop(data: Data, where: str, reading: Reading) -> None:
+    """The message is whole: the same stream read again is another sighting of it."""
+    reading.state(_AnthropicEvents).ended()
+
+
 def _message_delta(data: Data, where: str, reading: Reading) -> None:
     delta = as_data(data.get("delta"))
     if isinstance(delta, Mapping) and delta.get("stop_reason") in _ANTHROPIC_CUT:
@@ -338,7 +360,8 @@ class _ResponsesEvents(_Stream):
         self.by_index: dict[object, object] = {}  # the current response's keys by position
 
     def key(self, item_id: object, index: object) -> object:
-        if item_id is not None:
+        # an id an SDK gives every item ("__fake_id__") or an empty one tells no item apart
+        if item_id is not None and (type(item_id) is not str or message_key(item_id)):
             return item_id
         return self.by_index.get(index, (self.turn, index))
 
@@ -381,10 +404,10 @@ class _ResponsesEvents(_Stream):
         super().finish(reading)
         for call in self.pending:  # each a sighting of its item, as the item given whole
             item_id = call.item.get("id")
-            if item_id is not None:
+            if item_id is not None and (type(item_id) is not str or message_key(item_id)):
                 call_id = call.item.get("call_id")
                 key = (item_id, item_id if call_id is None else call_id)
-                reading.sighted(key, call.slot, True, call.slot + 1)
+                reading.sighted(key, call.slot, 0, call.slot + 1)
 
 
 def _responses(reading: Reading) -> _ResponsesEvents:
@@ -505,9 +528,10 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
         start = reading.position()
         for key in ("tool_calls", "invalid_tool_calls"):
             reading.read_each(_items(data.get(key), f"{where}.{key}"), f"{where}.{key}")
-        reading.sighted(state.identity, start, False)
+        reading.sighted(state.identity, start, state.copy())
     if data.get("chunk_position") == "last":
         state.close(_ENDED)
+        state.ended()
 
 
 # --- the table's rows -------------------------------------------------------------------------
@@ -522,7 +546,6 @@ NO_CALL_TYPES = (
     "thinking_delta",
     "signature_delta",
     "citations_delta",
-    "message_stop",
     "input_json",
     "citation",
     "signature",
@@ -592,6 +615,7 @@ TYPE_ROWS: dict[str, Handler] = {
     "input_json_delta": _bare_input_json_delta,
     "content_block_stop": _content_block_stop,
     "message_delta": _message_delta,
+    "message_stop": _message_stop,
     "response.created": _response_started,
     "response.in_progress": _response_started,
     "response.queued": _response_started,

@@ -14,12 +14,14 @@ from toolmatch._matchers.canonical import literal_args_key
 from toolmatch._matchers.explain import explain
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._matchers.mappings import Partial
+from toolmatch._matchers.values import ANY
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.results import ToolCheck, expectation_json
 from toolmatch._selection.tool_keys import check_tool_keys
 from toolmatch._selection.turn import _Turn, judge
+from toolmatch._selection.unrecorded import RECORDED
 from toolmatch._selection.validation import Caller, check_failed_status
 
 if TYPE_CHECKING:
@@ -152,7 +154,9 @@ class ExpectedTool(Matcher, ExpectedItem):
     it in its turn, and ``before`` / ``after`` list the ids of the expectations whose calls
     must all come after / before its own (a partial order, with the groups
     :class:`InOrder` and :class:`AnyOrder`). It is a matcher over a turn's calls, so it can
-    sit on either side of ``==``.
+    sit on either side of ``==``. Where a call that could match does not record a field it
+    asserts (``failed`` of a call with no failure flag, say) and the verdict turns on it,
+    judging raises :class:`NotRecordedError`.
 
     >>> from toolmatch import Fuzzy
     >>> calls = [{"name": "web_search", "args": {"q": "Paris ", "limit": 5}}]
@@ -164,8 +168,9 @@ class ExpectedTool(Matcher, ExpectedItem):
     >>> done = [ToolCall("cancel", {"id": "ZZZ999"}, result="Error: no such booking")]
     >>> ExpectedTool("cancel", result=Regex("Error.*")) == done
     True
-    >>> ExpectedTool("cancel", failed=False).check(done).unmatched_reason
-    'call 0: (failed): expected False, the trace does not say'
+    >>> ExpectedTool("cancel", failed=False).check(done)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    toolmatch.NotRecordedError: ExpectedTool('cancel', failed=False) asserts whether call 0 ...
     >>> handed = [ToolCall("refund", {"order": 7}, agent="triage")]
     >>> ExpectedTool("refund", agent="billing").check(handed).unmatched_reason
     "call 0: (agent): expected 'billing', got 'triage'"
@@ -197,6 +202,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         "_result_matcher",
         "_agent_matcher",
         "_call_check",
+        "_asserted",
         "_literal_key",
         "_arg_paths",
         "_alone",
@@ -221,6 +227,7 @@ class ExpectedTool(Matcher, ExpectedItem):
     _result_matcher: Matcher | None
     _agent_matcher: Matcher | None
     _call_check: Callable[[ToolCall], bool] | None
+    _asserted: tuple[tuple[str, Callable[[ToolCall], bool], Callable[[ToolCall], bool]], ...]
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
     _alone: _Turn
@@ -306,8 +313,21 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_(self, "_args_check", None if matcher is None else matcher.__eq__)
         set_(self, "_result_matcher", result_matcher)
         set_(self, "_agent_matcher", agent_matcher)
-        outcome = _call_check(result_matcher, failed, _status_check(status))
+        status_check = _status_check(status)
+        outcome = _call_check(result_matcher, failed, status_check)
         set_(self, "_call_check", _with_agent(outcome, agent_matcher))
+        # Each field asserted, whether a call records it, and whether it matches (agent=ANY
+        # and status=ANY accept any call, an unrecorded one too: they assert nothing).
+        asserted: list[tuple[str, Callable[[ToolCall], bool]]] = []
+        if agent_matcher is not None and agent is not ANY:
+            asserted.append(("agent", lambda call: agent_matcher == call.agent))
+        if status_check is not None and status is not ANY:
+            asserted.append(("status", lambda call: status_check(call.status)))
+        if failed is not None:
+            asserted.append(("failed", lambda call: call.failed is failed))
+        if result_matcher is not None:
+            asserted.append(("result", lambda call: result_matcher == call.result))
+        set_(self, "_asserted", tuple((field, RECORDED[field], check) for field, check in asserted))
         # Only arguments are looked up by key; a result, failed flag, agent or status is
         # checked call by call.
         literal = (
@@ -494,6 +514,21 @@ class ExpectedTool(Matcher, ExpectedItem):
             wanted = f"one of {', '.join(map(repr, expected))}"  # type: ignore[arg-type]
         said = "the trace does not say" if status is None else f"got {status!r}"
         return [Mismatch(STATUS_MISMATCH, f"expected {wanted}, {said}")]
+
+    def _unrecorded(self, call: ToolCall) -> str | None:
+        """The first field this asserts that ``call`` (of a selected name, not matching)
+        does not record, when that is all that keeps it from matching: its arguments and
+        every asserted field it records match. ``None`` otherwise."""
+        check = self._args_check
+        if check is not None and (call.parse_error is not None or not check(call.args)):
+            return None
+        missing = None
+        for field, recorded, matches in self._asserted:
+            if not recorded(call):
+                missing = missing or field
+            elif not matches(call):
+                return None
+        return missing
 
     def _call_matches(self, call: ToolCall) -> bool:
         check, extra = self._args_check, self._call_check

@@ -42,6 +42,7 @@ class _Selection:
         "extras",
         "allowed",
         "plans",
+        "asserting",
         "_selects",
         "_known",
         "_by_names",
@@ -76,6 +77,9 @@ class _Selection:
             )
             for number, tool in enumerate(self.expectations)
         ]
+        # The expectations asserting a field a call may not record (agent, failed, status,
+        # result): their candidates are looked at again (_selection/unrecorded.py).
+        self.asserting = [number for number, tool in enumerate(self.expectations) if tool._asserted]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}
         # A turn's tool names in call order -> each expectation's candidates among them.

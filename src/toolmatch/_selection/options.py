@@ -185,8 +185,8 @@ TURN_OPTIONS = (
         True,
         "check only this agent's calls (a name, or a matcher); the others are left out",
         "the agent whose calls the turn checks: a name (compared exactly) or a matcher "
-        "mapping; the other agents' calls, and calls whose agent the trace does not record, "
-        "are left out before judging, like ignored ones "
+        "mapping; the other agents' calls are left out before judging, like ignored ones; a "
+        "call whose agent the trace does not record is an error "
         "([selection.md](selection.md#whose-calls-agent))",
         "every agent's",
     ),

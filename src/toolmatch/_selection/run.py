@@ -19,6 +19,7 @@ from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
 from toolmatch._selection.turn import _Turn, _Verdict, judge
+from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
     from typing import Any
@@ -301,11 +302,14 @@ def _judge_turns(
     for number in range(len(judged), expected if expected > recorded else recorded):
         if number < expected and number < recorded:
             plan = turns[number]._turn
-            # Inline, not _judged(): this runs for every turn of every run.
-            if type(plan) is _Turn:
-                verdict = judge(plan, calls_per_turn[number])
-            else:
-                verdict = plan.judge(calls_per_turn[number])  # type: ignore[union-attr]
+            try:  # free until raised
+                # Inline, not _judged(): this runs for every turn of every run.
+                if type(plan) is _Turn:
+                    verdict = judge(plan, calls_per_turn[number])
+                else:
+                    verdict = plan.judge(calls_per_turn[number])  # type: ignore[union-attr]
+            except NotRecordedError as error:
+                raise NotRecordedError(f"turn {number}: {error}") from None
         else:
             verdict = _judge_missing(turns, calls_per_turn, number)
         if max_calls is not None:

@@ -146,7 +146,8 @@ TOOL_KEYS = (
         True,
         None,
         "what the tool's recorded result must match",
-        "a value or matcher the call's recorded result must match",
+        "a value or matcher the call's recorded result must match (a call that records none: "
+        "an error where the verdict turns on it)",
         "not checked",
     ),
     ToolKey(
@@ -155,7 +156,8 @@ TOOL_KEYS = (
         True,
         lambda value, caller, _given: check_failed(value, caller),
         "the call's recorded failed flag",
-        "`true` or `false`: the call's recorded `failed` flag must be that; `null` for either",
+        "`true` or `false`: the call's recorded `failed` flag must be that (a call that records "
+        "none: an error where the verdict turns on it); `null` for either",
         "either",
     ),
     ToolKey(
@@ -166,7 +168,8 @@ TOOL_KEYS = (
         "who made the call: an agent's name (compared exactly) or a matcher",
         "who made the call ([selection.md](selection.md#whose-calls-agent)): an agent's name, "
         "compared exactly, or a matcher mapping (`{$regex: 'billing.*'}`); a call whose agent "
-        "the trace does not record does not match",
+        "the trace does not record is an error where the verdict turns on it "
+        "([selection.md](selection.md#fields-the-input-does-not-record))",
         "any agent",
     ),
     ToolKey(
@@ -177,8 +180,8 @@ TOOL_KEYS = (
         "how the call ended: a status name, a list of them, or a matcher",
         "how the call ended (`ToolCall.status`): `succeeded`, `failed`, `error`, `denied` or "
         "`pending`, a list of them (any of them), or a matcher mapping such as `{$regex: ...}`; "
-        'a call whose trace records no status matches none of them (docs/formats.md, "Call '
-        'status")',
+        "a call whose trace records no status is an error where the verdict turns on it "
+        '(docs/formats.md, "Call status")',
         "any status",
     ),
     ToolKey(

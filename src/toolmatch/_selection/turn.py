@@ -47,6 +47,7 @@ from toolmatch._selection.results import (
     indices_text,
 )
 from toolmatch._selection.scores import turn_score
+from toolmatch._selection.unrecorded import check_recorded, not_recorded
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -443,7 +444,12 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     over_cap: dict[int, int] | None = None
     if turn.ignoring is not None:
         ignored = {}
-        found_by = match_turn(turn.ignoring, calls)[1]
+        selected_by, found_by = match_turn(turn.ignoring, calls)
+        if turn.ignoring.asserting:
+            patterns = turn.ignoring
+            check_recorded(
+                patterns.expectations, patterns.asserting, calls, selected_by, found_by, None
+            )
         if turn.ignore_caps is None:
             for number, found in enumerate(found_by):
                 for index in found:
@@ -453,9 +459,14 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
     if turn._agent_matches is not None:
-        ignored, kept = _other_agents(turn._agent_matches, calls, ignored)
+        ignored, kept = _other_agents(turn, calls, ignored)
     selection = turn.selection
     candidates, matching = match_turn(selection, calls, kept)
+    if selection.asserting:
+        check_recorded(
+            selection.expectations, selection.asserting, calls, candidates, matching,
+            selection.allowed,
+        )  # fmt: skip
     # Whether each count of matching calls is one its expectation allows.
     # Mapped in C, without a Python frame per expectation.
     met = list(map(range.__contains__, selection.allowed, map(len, matching)))
@@ -503,7 +514,7 @@ def _capped(
         for index in found:
             if index in ignored:
                 continue
-            if agent_matches is not None and not agent_matches(calls[index].agent):
+            if agent_matches is not None and not _is_agents(turn, index, calls[index]):
                 ignored[index] = number
             elif cap:
                 ignored[index] = number
@@ -514,14 +525,22 @@ def _capped(
 
 
 def _other_agents(
-    agent_matches: Callable[[object], bool], calls: list[ToolCall], ignored: dict[int, int] | None
+    turn: _Turn, calls: list[ToolCall], ignored: dict[int, int] | None
 ) -> tuple[dict[int, int], list[int]]:
     """The calls left out (the ignored ones, then the other agents'), and those kept."""
     left_out = {} if ignored is None else ignored
     for index, call in enumerate(calls):
-        if index not in left_out and not agent_matches(call.agent):
+        if index not in left_out and not _is_agents(turn, index, call):
             left_out[index] = OTHER_AGENT
     return left_out, [index for index in range(len(calls)) if index not in left_out]
+
+
+def _is_agents(turn: _Turn, index: int, call: ToolCall) -> bool:
+    """Whether call ``index`` is the turn's agent's; a call that names no agent cannot say."""
+    if call.agent is None:
+        raise not_recorded(f"the turn's agent={turn.agent!r}", "agent", index, call)
+    assert turn._agent_matches is not None
+    return turn._agent_matches(call.agent)
 
 
 def _assign(verdict: _Verdict, all_met: bool) -> bool:

@@ -1,0 +1,611 @@
+"""What each format records of a call: ``RECORDS``, one row a format (who made the call,
+its status, whether it failed, its result, its id), and the words of the error a check
+on a field its input does not record raises (docs/formats.md, "What each format
+records").
+
+A reading tags each call with the outermost reader of what held it (``Reading.source``,
+set by the dispatch table): a LangGraph state's calls are the state's, not the LangChain
+messages'. Whether a call records a field is its value (``None``: the trace does not
+say, as everywhere); this table says, for a call that does not, which format it came
+from and what to pass to get the field. A new reader is one more reader in its format's
+row (or a new row); ``tests/test_unrecorded_fields.py`` keeps every reader of the
+dispatch table in exactly one row, and docs/formats.md's table equal to this one.
+"""
+
+from __future__ import annotations
+
+from toolmatch._core.immutable import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import (
+    adk,
+    agentdojo,
+    anthropic,
+    atif,
+    bedrock,
+    claude_agent,
+    deepeval,
+    dispatch,
+    gemini,
+    inspect_ai,
+    langchain,
+    langfuse,
+    langgraph,
+    llama_index,
+    mcp,
+    messages,
+    mlflow,
+    mocks,
+    openai,
+    openai_agents,
+    otel,
+    pydantic_ai,
+    smolagents,
+    streams,
+    vercel,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from toolmatch._calls.call import ToolCall
+
+__all__ = ["FIELDS", "RECORDS", "Records", "format_of", "records_table", "unrecorded_advice"]
+
+# The fields a format may record of a call, in the order the table and the checks name them.
+FIELDS = ("agent", "status", "failed", "result", "ids")
+
+
+class Records(Record):
+    """One format: ``name``, how an error names it ("a LangGraph state"); ``label``, its
+    row's first cell in docs/formats.md; ``readers``, the dispatch table's readers of its
+    shapes; one cell per field of ``FIELDS`` saying where it records that field (``"no"``:
+    nowhere); ``advice``, per field it may not record, what to pass to get it."""
+
+    __slots__ = _fields = (
+        "name",
+        "label",
+        "readers",
+        "agent",
+        "status",
+        "failed",
+        "result",
+        "ids",
+        "advice",
+    )
+    __hash__ = None  # type: ignore[assignment]  # advice is a dict
+    name: str
+    label: str
+    readers: tuple[Callable[..., None], ...]
+    agent: str
+    status: str
+    failed: str
+    result: str
+    ids: str
+    advice: Mapping[str, str]
+
+
+_TYPES, _OBJECTS = streams.TYPE_ROWS, streams.OBJECT_ROWS
+# Said of every format whose failure flag comes with its tool results.
+_FLAGGED = (
+    "pass results with a failure flag (Anthropic tool_result blocks with is_error, "
+    "LangChain ToolMessages with status)"
+)
+_FROM_STATUS = "as `failed` says"
+_UPDATES = 'pass the updates stream (graph.stream(..., stream_mode="updates"))'
+_RUN_RESULT = "pass what Runner.run(...) returns, or its stream events"
+_TOOL_STATUS = "pass ToolMessages with their status (a dump with its defaults)"
+
+RECORDS: tuple[Records, ...] = (
+    Records(
+        "a plain call",
+        "Plain calls: a `ToolCall`, its `as_dict()`, `{name, args}` dicts, `tool_call` entries",
+        (messages.read_plain_call, dispatch.read_tool_call),
+        "its `agent` (or tau2's `requestor`)",
+        "its `status`",
+        "its `failed`",
+        "its `result`",
+        "its `id`",
+        {
+            "agent": 'pass calls that hold their agent (ToolCall(agent=...), an "agent" key)',
+            "status": 'pass calls that hold their status (ToolCall(status=...), a "status" key)',
+            "failed": 'pass calls that hold it (ToolCall(failed=...), a "failed" key)',
+            "result": 'pass calls that hold their result (ToolCall(result=...), a "result" key)',
+        },
+    ),
+    Records(
+        "a chat message",
+        "Chat messages by `role` or `parts` (OpenAI Chat Completions histories, Ollama, "
+        "tau2-bench, Anthropic, Bedrock or Gemini message dicts)",
+        (messages.read_message, dispatch.read_tool_message, dispatch.read_parts),
+        "tau2-bench's `requestor`; else no",
+        _FROM_STATUS,
+        "its answers' flag where they have one (Anthropic `is_error`, Bedrock `status`, "
+        "tau2-bench `error`, a LangChain dump's `status`); an OpenAI `tool` message: no",
+        "the answers in the history",
+        "yes",
+        {
+            "failed": f"an OpenAI tool message has no failure flag; {_FLAGGED}",
+            "status": f"an OpenAI tool message says nothing of how a call ended; {_FLAGGED}",
+        },
+    ),
+    Records(
+        "an OpenAI chat completion",
+        "OpenAI Chat Completions: a completion, a choice, tool-call entries (Ollama's too), chunks",
+        (
+            openai.read_completion,
+            messages.read_wrapped,
+            dispatch.read_function_entry,
+            dispatch.read_custom_type,
+            _OBJECTS["chat.completion.chunk"],
+            _TYPES["chunk"],
+        ),
+        "no",
+        "no",
+        "no",
+        "no: a completion holds no answers",
+        "yes (Ollama: no)",
+        {
+            "result": "pass the chat history with its tool messages",
+            "failed": f"a completion holds no answers; {_FLAGGED}",
+            "status": f"a completion holds no answers; {_FLAGGED}",
+        },
+    ),
+    Records(
+        "an OpenAI Responses output",
+        "OpenAI Responses: a response, its items, its stream events",
+        (
+            openai.read_response,
+            openai.read_responses_call,
+            openai.read_responses_custom_call,
+            openai.read_responses_mcp_call,
+            openai.read_responses_output,
+            messages.read_output,
+            *(
+                _TYPES[kind]
+                for kind in (
+                    "response.created",
+                    "response.output_item.added",
+                    "response.output_item.done",
+                    "response.function_call_arguments.delta",
+                    "response.function_call_arguments.done",
+                    "response.completed",
+                )
+            ),
+        ),
+        "no",
+        "an `mcp_call`'s `error`",
+        "an `mcp_call`'s `error`; a `function_call_output`: no",
+        "`function_call_output` items",
+        "yes (`call_id`)",
+        {
+            "agent": f"from openai-agents, {_RUN_RESULT}",
+            "failed": f"a function_call_output has no failure flag; {_FLAGGED}",
+            "status": f"a function_call_output says nothing of how a call ended; {_FLAGGED}",
+        },
+    ),
+    Records(
+        "an Anthropic message",
+        "Anthropic: a message, its blocks, its stream events",
+        (
+            messages.read_message_once,
+            anthropic.read_tool_use,
+            anthropic.read_tool_result,
+            anthropic.read_server_tool_result,
+            *(
+                _TYPES[kind]
+                for kind in (
+                    "message_start",
+                    "content_block_start",
+                    "content_block_delta",
+                    "input_json_delta",
+                    "content_block_stop",
+                    "message_delta",
+                    "message_stop",
+                )
+            ),
+        ),
+        "no",
+        _FROM_STATUS,
+        "`tool_result`'s `is_error`",
+        "`tool_result` blocks",
+        "yes",
+        {},
+    ),
+    Records(
+        "a Gemini response",
+        "Google Gemini: a response, a candidate, its parts",
+        (
+            gemini.read_response,
+            gemini.read_response_object,
+            gemini.read_candidate_without_content,
+            gemini.read_function_call_part,
+            gemini.read_function_response_part,
+        ),
+        "no",
+        _FROM_STATUS,
+        "a `function_response` with `error` or `output`",
+        "`function_response` parts",
+        "where set",
+        {
+            "failed": "a function response says so only with an error or output key; "
+            "pass responses that have one",
+            "status": "a function response says so only with an error or output key; "
+            "pass responses that have one",
+        },
+    ),
+    Records(
+        "a Bedrock Converse message",
+        "AWS Bedrock Converse: `toolUse` and `toolResult` content",
+        (bedrock.read_tool_use, bedrock.read_tool_result),
+        "no",
+        _FROM_STATUS,
+        "a `toolResult`'s `status`",
+        "`toolResult` content",
+        "yes",
+        {
+            "failed": "a toolResult without a status says nothing; pass results with one",
+            "status": "a toolResult without a status says nothing; pass results with one",
+        },
+    ),
+    Records(
+        "a LangChain message",
+        "LangChain: messages, `ToolMessage`s, `dumpd`, chunks",
+        (
+            langchain.read_message,
+            langchain.read_tool_message,
+            langchain.read_serialized,
+            langchain.read_invalid_tool_call,
+            _TYPES["AIMessageChunk"],
+            _TYPES["tool_call_chunk"],
+        ),
+        "an `AIMessage`'s `name`",
+        _FROM_STATUS,
+        "a `ToolMessage`'s `status`",
+        "`ToolMessage`s",
+        "yes",
+        {
+            "agent": "an AIMessage names its agent only in its name; from LangGraph, " + _UPDATES,
+            "failed": _TOOL_STATUS,
+            "status": _TOOL_STATUS,
+        },
+    ),
+    Records(
+        "a LangGraph state",
+        "LangGraph: a state (`invoke`, v2's `GraphOutput`), `get_state`, the `values` and "
+        "`checkpoints` streams",
+        (
+            langgraph.read_message_state,
+            langgraph.read_langgraph_snapshot,
+            langgraph.read_langgraph_checkpoint,
+            langgraph.read_langgraph_output,
+        ),
+        "an `AIMessage`'s `name` only",
+        "`pending` at an interrupt; else as `failed` says",
+        "a `ToolMessage`'s `status`",
+        "`ToolMessage`s",
+        "yes",
+        {"agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
+    ),
+    Records(
+        "a LangGraph stream",
+        "LangGraph: the `updates`, `messages`, `tasks` and `debug` streams, v2 parts",
+        (
+            langgraph.read_langgraph_update,
+            langgraph.read_interrupt_update,
+            langgraph.read_task,
+            langgraph.read_debug_event,
+            langgraph.read_langgraph_part,
+        ),
+        "the node (or an `AIMessage`'s `name`)",
+        "`pending` at an interrupt; else as `failed` says",
+        "a `ToolMessage`'s `status`",
+        "`ToolMessage`s",
+        "yes",
+        {
+            "agent": 'stream with stream_mode="updates" (values and checkpoints name no node)',
+            "failed": _TOOL_STATUS,
+            "status": _TOOL_STATUS,
+        },
+    ),
+    Records(
+        "an MCP transcript",
+        "MCP JSON-RPC",
+        (mcp.read_json_rpc,),
+        "no",
+        "yes (`error` for a JSON-RPC error)",
+        "`isError`, or a JSON-RPC error",
+        "the response of the request's `id`",
+        "yes (the request's `id`)",
+        {},
+    ),
+    Records(
+        "a span",
+        "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference, MLflow traces; GenAI "
+        "message parts",
+        (
+            otel.read_envelope,
+            dispatch.read_span,
+            otel.read_span_object,
+            otel.read_tool_call_response,
+            otel.read_server_tool_call,
+            otel.read_server_tool_call_response,
+            mlflow.read_trace,
+        ),
+        "the nearest `gen_ai.agent.name`, OpenInference `agent.name` or `graph.node`, "
+        "MLflow `AGENT` span",
+        _FROM_STATUS,
+        "the span status (unset: no)",
+        "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`",
+        "where set",
+        {
+            "failed": "a span with an unset status says nothing; pass spans whose status is set",
+            "status": "a span with an unset status says nothing; pass spans whose status is set",
+        },
+    ),
+    Records(
+        "a pydantic-ai run",
+        "pydantic-ai: run results, messages, parts, deferred tool requests",
+        (pydantic_ai.read_all_messages, pydantic_ai.read_part, pydantic_ai.read_deferred_requests),
+        "no",
+        "`denied`, `pending` (deferred); else as `failed` says",
+        "a `ToolReturnPart`'s `outcome`, a `RetryPromptPart`",
+        "`ToolReturnPart`s",
+        "yes",
+        {},
+    ),
+    Records(
+        "a Vercel AI SDK message",
+        "Vercel AI SDK: model and UI message parts",
+        (
+            vercel.read_tool_part,
+            vercel.read_tool_result,
+            vercel.read_approval_request,
+            vercel.read_approval_response,
+        ),
+        "no",
+        "approvals (`pending`, `denied`); else as `failed` says",
+        "typed outputs (`error-text`, `error-json`), `output-error`",
+        "`tool-result` parts, UI parts with an output",
+        "yes",
+        {},
+    ),
+    Records(
+        "an openai-agents run",
+        "OpenAI Agents SDK: run results, items, stream events",
+        (
+            openai_agents.read_agents_result,
+            openai_agents.read_agents_call_item,
+            openai_agents.read_agents_approval_item,
+            openai_agents.read_agents_output_item,
+            openai_agents.read_agents_item,
+            openai_agents.read_agents_item_event,
+            openai_agents.read_agents_raw_event,
+            openai_agents.read_agents_agent_event,
+        ),
+        "the item's agent (raw events: after an `AgentUpdatedStreamEvent`)",
+        "approvals (`pending`, `denied`)",
+        "no",
+        "`ToolCallOutputItem`s",
+        "yes",
+        {
+            "agent": "pass the run result, or stream events with their AgentUpdatedStreamEvent",
+            "failed": "the SDK answers a failed tool with its error text and no flag",
+            "status": "the SDK records only approvals",
+        },
+    ),
+    Records(
+        "a LlamaIndex run",
+        "LlamaIndex: chat responses, messages, tool selections, agent workflow events",
+        (
+            llama_index.read_llama_response,
+            llama_index.read_llama_message,
+            llama_index.read_llama_block,
+            llama_index.read_llama_selection,
+            llama_index.read_llama_agent_output,
+            llama_index.read_llama_tool_result_event,
+            llama_index.read_llama_agent_event,
+            llama_index.read_workflow_stop,
+        ),
+        "agent workflows: the agent event's `current_agent_name`",
+        _FROM_STATUS,
+        "a workflow's tool output `is_error`; a `tool` message: no",
+        "`tool` messages, `ToolCallResult`s",
+        "yes",
+        {
+            "failed": "pass the agent workflow's result or events (ToolCallResult)",
+            "status": "pass the agent workflow's result or events (ToolCallResult)",
+        },
+    ),
+    Records(
+        "a smolagents memory",
+        "smolagents: memories, steps, run results, an agent with managed agents",
+        (
+            smolagents.read_smol_agent,
+            smolagents.read_smol_memory,
+            smolagents.read_smol_run_result,
+            smolagents.read_smol_step,
+        ),
+        "a manager agent passed itself: each agent's `name`",
+        _FROM_STATUS,
+        "a step of one call: its `error`",
+        "a step of one call: its `observations`",
+        "yes",
+        {
+            "agent": "pass the manager agent itself (a ToolCallingAgent with managed_agents)",
+            "failed": "a step of several calls records one error for all; pass steps of one call",
+            "status": "a step of several calls records one error for all; pass steps of one call",
+            "result": "a step of several calls records one observation for all",
+        },
+    ),
+    Records(
+        "a Google ADK session",
+        "Google ADK: events, sessions",
+        (adk.read_adk_event, adk.read_adk_event_object, adk.read_adk_session),
+        "the event's `author`",
+        _FROM_STATUS,
+        "yes (an `error` key)",
+        "`function_response` parts",
+        "yes",
+        {},
+    ),
+    Records(
+        "an ATIF trajectory",
+        "ATIF trajectories",
+        (
+            atif.read_atif_trajectory,
+            atif.read_atif_step,
+            atif.read_atif_tool_call,
+            atif.read_atif_result,
+        ),
+        "the trajectory's `agent.name`",
+        "no",
+        "no",
+        "`observation.results`",
+        "yes",
+        {"agent": "pass the whole trajectory, which names its agent"},
+    ),
+    Records(
+        "a Langfuse observation",
+        "Langfuse observations",
+        (langfuse.read_observation, langfuse.read_page),
+        "the nearest `AGENT` observation's name",
+        _FROM_STATUS,
+        "level `ERROR` (another level: no)",
+        "a `TOOL` observation's `output`",
+        "yes",
+        {
+            "failed": "an observation says so only at level ERROR; pass observations with "
+            "their level",
+            "status": "an observation says so only at level ERROR; pass observations with "
+            "their level",
+        },
+    ),
+    Records(
+        "a Claude Agent SDK message",
+        "Claude Agent SDK messages",
+        (
+            claude_agent.read_claude_message,
+            claude_agent.read_claude_result,
+            claude_agent.read_claude_server_result,
+            claude_agent.read_claude_session_message,
+            claude_agent.read_claude_tool_result,
+            claude_agent.read_claude_tool_use,
+        ),
+        "no",
+        "`denied`, `pending` (the `ResultMessage`); else as `failed` says",
+        "`ToolResultBlock`'s `is_error`",
+        "`ToolResultBlock`s",
+        "yes",
+        {},
+    ),
+    Records(
+        "an inspect_ai sample",
+        "inspect_ai: samples, task states, transcripts, messages, tool events",
+        (
+            inspect_ai.read_inspect_event,
+            inspect_ai.read_inspect_event_object,
+            inspect_ai.read_inspect_sample,
+            inspect_ai.read_inspect_sample_object,
+            inspect_ai.read_inspect_task_state,
+            inspect_ai.read_inspect_transcript,
+        ),
+        "no",
+        "yes (from the `ToolCallError`)",
+        "yes (an `error`)",
+        "`ChatMessageTool`s, a `ToolEvent`'s `result`",
+        "yes",
+        {},
+    ),
+    Records(
+        "a deepeval test case",
+        "deepeval: test cases, `ToolCall`s",
+        (
+            deepeval.read_deepeval_call,
+            deepeval.read_deepeval_test_case,
+            deepeval.read_deepeval_test_case_object,
+        ),
+        "no",
+        "no",
+        "no",
+        "a `ToolCall`'s `output`",
+        "no",
+        {
+            "failed": "deepeval records no failure",
+            "status": "deepeval records no status",
+        },
+    ),
+    Records(
+        "an AgentDojo run",
+        "AgentDojo run files",
+        (agentdojo.read_agentdojo_run,),
+        "no",
+        "yes (from the tool message's `error`)",
+        "yes (an `error`)",
+        "`tool` messages",
+        "yes",
+        {},
+    ),
+    Records(
+        "a test double",
+        "`unittest.mock` doubles",
+        (mocks.read_mock, mocks.read_function, mocks.read_mock_call_list, mocks.read_mock_call),
+        "no",
+        "no",
+        "no",
+        "no",
+        "no",
+        {},
+    ),
+)
+"""Every format, one row each, in the order docs/formats.md's table lists them."""
+
+_BY_READER: dict[object, Records] = {
+    reader: records for records in RECORDS for reader in records.readers
+}
+_PLAIN = RECORDS[0]  # a call no reader tagged: a ToolCall given, Python call syntax
+
+
+def format_of(call: ToolCall) -> Records:
+    """The format ``call`` was read from: its outermost reader's row.
+
+    >>> from toolmatch import to_calls
+    >>> format_of(to_calls({"messages": [{"role": "assistant", "tool_calls": [
+    ...     {"name": "refund", "args": {}, "id": "c1", "type": "tool_call"}]}]})[0]).name
+    'a LangGraph state'
+    """
+    return _BY_READER.get(getattr(call, "_source", None), _PLAIN)
+
+
+# Where a call read from a run records no answer, what it lacks is the answer itself.
+_NO_ANSWER = "the input holds no answer to the call; pass the run with its tools' results"
+
+
+def unrecorded_advice(call: ToolCall, field: str) -> tuple[str, str]:
+    """The format ``call`` came from, as an error names it, and what to pass to get
+    ``field`` (``""``: nothing will record it).
+
+    >>> from toolmatch import to_calls
+    >>> unrecorded_advice(to_calls([{"name": "refund"}])[0], "agent")[0]
+    'a plain call'
+    """
+    records = format_of(call)
+    if field != "agent" and records is not _PLAIN and call.result is None and call.status is None:
+        return records.name, _NO_ANSWER  # a plain call would hold its answer itself
+    return records.name, records.advice.get(field, "")
+
+
+def _cells(records: Records) -> list[str]:
+    values: Mapping[str, Any] = dict(zip(records._fields, records._values(), strict=True))
+    return [records.label, *(values[field] for field in FIELDS)]
+
+
+def records_table() -> str:
+    """``RECORDS`` as docs/formats.md's markdown table.
+
+    >>> records_table().splitlines()[0]
+    '| format | agent | status | failed | result | ids |'
+    """
+    rows = ["| format | " + " | ".join(FIELDS) + " |", "|---" * (len(FIELDS) + 1) + "|"]
+    rows += ["| " + " | ".join(_cells(records)) + " |" for records in RECORDS]
+    return "\n".join(rows)

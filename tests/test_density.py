@@ -23,7 +23,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "toolmatch"
 
 COMPLEX = 11  # radon's grade C (11 to 20, "moderate") and worse
 HIGHEST = 25  # the most a function may have outside ALLOWED (the issue's bound)
-THRESHOLD = 0.06  # a ratchet: main's share when the rule landed (5.8%), up to the next 0.5%
+THRESHOLD = 0.06  # a ratchet: main's share when the rule landed (5.7%), up to the next 0.5%
 
 # The functions above HIGHEST when the rule landed (issue 35), outside its first cut.
 ALLOWED = {

@@ -71,6 +71,43 @@ def _holds_matcher(value: object) -> bool:
     return False
 
 
+def _turn_path(index: int, raw: Any, result: TurnResult, number: int) -> Path:
+    """Where turn ``number`` of case ``index`` (``raw``, as written) is in the spec, as
+    ``result`` checked it: with ``one_of``, the chosen alternative's (the case's, then the
+    turn's) is the one fixed."""
+    turn: Path = ("test_cases", index)
+    body = raw
+    for chosen in result.alternatives:
+        if chosen.of == "case":
+            turn += ("one_of", chosen.number)
+            body = raw["one_of"][chosen.number]
+    if "turns" in body:
+        turn += ("turns", number)
+    return turn + tuple(
+        step
+        for chosen in result.alternatives
+        if chosen.of == "turn"
+        for step in ("one_of", chosen.number)
+    )
+
+
+def _reads_as_matcher(
+    expected: dict[Any, Any], delete: list[Any], add: list[tuple[Any, Any]]
+) -> bool:
+    """Whether a data mapping with the keys of ``expected`` less ``delete`` plus those of
+    ``add`` would read as a matcher (``{regex: ...}``)."""
+    keys = [key for key in expected if key not in delete] + [key for key, _ in add]
+    return matcher_key(dict.fromkeys(keys)) is not None
+
+
+def _dropped_arguments(path: Path, delete: list[Any]) -> tuple[tuple[Path, str], ...]:
+    """What dropping the arguments ``delete`` weakens: each is no longer asserted."""
+    return tuple(
+        ((*path, key), f"argument {short_repr(key)} dropped: the recorded call has none")
+        for key in delete
+    )
+
+
 def _writable(value: object) -> bool:
     """Whether a spec can hold ``value`` as a plain value that equals it: a JSON value (a
     Parquet column may hold a timestamp or a decimal), not NaN, and no lone surrogate (JSON
@@ -128,21 +165,7 @@ class Planner:
             if result.passed:
                 continue
             number = result.turn if result.turn is not None else 0
-            turn: Path = ("test_cases", index)
-            body = raw
-            # With one_of, the chosen alternative's (the case's, then the turn's) is fixed.
-            for chosen in result.alternatives:
-                if chosen.of == "case":
-                    turn += ("one_of", chosen.number)
-                    body = raw["one_of"][chosen.number]
-            if "turns" in body:
-                turn += ("turns", number)
-            turn += tuple(
-                step
-                for chosen in result.alternatives
-                if chosen.of == "turn"
-                for step in ("one_of", chosen.number)
-            )
+            turn = _turn_path(index, raw, result, number)
             if result.reason is not None:
                 self.skip(turn, f"{result.reason}; not a value to replace")
                 continue
@@ -323,6 +346,24 @@ class Planner:
         """Each key whose value does not accept the recorded one: fixed, or removed when the
         recorded mapping lacks it; under ``exact``, the recorded keys it lacks are added."""
         edits, skipped = len(self.edits), len(self.not_done)
+        delete = self._fix_keys(path, expected, recorded, what)
+        add = self._added_keys(path, expected, recorded) if exact else []
+        if what == "value" and _reads_as_matcher(expected, delete, add):
+            # With these keys, the data mapping would read as a matcher ({regex: ...}):
+            # it is written whole instead, in $literal.
+            del self.edits[edits:], self.not_done[skipped:]
+            self._write_whole(path, expected, recorded)
+        elif delete or add:
+            # An argument dropped from args no longer asserted; under exact (and in a data
+            # mapping, compared whole) its absence is asserted instead.
+            weakened = _dropped_arguments(path, delete) if what == "call" and not exact else ()
+            self.edits.append(Rekey(path, tuple(delete), tuple(add), weakened=weakened))
+
+    def _fix_keys(
+        self, path: Path, expected: dict[Any, Any], recorded: dict[Any, Any], what: str
+    ) -> list[Any]:
+        """Fixes each key of ``expected`` whose value does not accept the recorded one; returns
+        the keys to delete: those the recorded mapping lacks, unless a matcher (kept)."""
         delete = []
         for key, value in expected.items():
             if _key_ok(key, value, recorded):
@@ -337,42 +378,30 @@ class Planner:
                 )
             else:
                 delete.append(key)
-        add = []
-        if exact:
-            extra = {key: value for key, value in recorded.items() if key not in expected}
-            if self.all_writable(path, extra):
-                add = [(key, escaped(value)) for key, value in extra.items()]
-        keys = [key for key in expected if key not in delete] + [key for key, _ in add]
-        if what == "value" and matcher_key(dict.fromkeys(keys)) is not None:
-            # With these keys, the data mapping would read as a matcher ({regex: ...}):
-            # it is written whole instead, in $literal.
-            del self.edits[edits:], self.not_done[skipped:]
-            if _holds_matcher(expected):
-                why = "kept: it holds matchers, and does not match the recorded"
-                self.skip(path, f"{why} {short_repr(recorded)}")
-            else:
-                self.edits.append(Replace(path, escaped(recorded)))
-        elif delete or add:
-            # An argument dropped from args no longer asserted; under exact (and in a data
-            # mapping, compared whole) its absence is asserted instead.
-            weakened = tuple(
-                ((*path, key), f"argument {short_repr(key)} dropped: the recorded call has none")
-                for key in delete
-                if what == "call" and not exact
-            )
-            self.edits.append(Rekey(path, tuple(delete), tuple(add), weakened=weakened))
+        return delete
+
+    def _added_keys(
+        self, path: Path, expected: dict[Any, Any], recorded: dict[Any, Any]
+    ) -> list[tuple[Any, Any]]:
+        """The recorded keys ``expected`` lacks, written as data, when all can be written."""
+        extra = {key: value for key, value in recorded.items() if key not in expected}
+        if self.all_writable(path, extra):
+            return [(key, escaped(value)) for key, value in extra.items()]
+        return []
+
+    def _write_whole(self, path: Path, expected: dict[Any, Any], recorded: dict[Any, Any]) -> None:
+        """The recorded mapping written in place of ``expected`` whole, in ``$literal``;
+        skipped when ``expected`` holds matchers."""
+        if _holds_matcher(expected):
+            why = "kept: it holds matchers, and does not match the recorded"
+            self.skip(path, f"{why} {short_repr(recorded)}")
+        else:
+            self.edits.append(Replace(path, escaped(recorded)))
 
     def fix_value(self, path: Path, expected: object, recorded: object) -> None:
         """``expected`` does not accept ``recorded``: its literal parts take the recorded ones."""
         if isinstance(expected, dict) and matcher_key(expected) is not None:
-            if matcher_key(expected) == "$literal" and _writable(recorded):
-                self.edits.append(Replace((*path, "$literal"), recorded))
-            else:
-                self.skip(
-                    path,
-                    f"kept the matcher {short_repr(expected)}: it does not match the recorded "
-                    f"{short_repr(recorded)}",
-                )
+            self._fix_matcher(path, expected, recorded)
         elif isinstance(expected, dict) and isinstance(recorded, dict):
             self.fix_mapping(path, expected, recorded, True, "value")
         elif (
@@ -380,9 +409,7 @@ class Planner:
             and isinstance(recorded, list)
             and len(expected) == len(recorded)
         ):
-            for index, (inner, found) in enumerate(zip(expected, recorded, strict=True)):
-                if not _value_ok(inner, found):
-                    self.fix_value((*path, index), inner, found)
+            self._fix_items(path, expected, recorded)
         elif _holds_matcher(expected):
             self.skip(
                 path,
@@ -392,6 +419,23 @@ class Planner:
             self.skip(path, f"the recorded {short_repr(recorded)} cannot be written in a spec")
         else:
             self.edits.append(Replace(path, escaped(recorded)))
+
+    def _fix_matcher(self, path: Path, expected: dict[Any, Any], recorded: object) -> None:
+        """A ``$literal`` takes the recorded value; any other matcher is kept, and said."""
+        if matcher_key(expected) == "$literal" and _writable(recorded):
+            self.edits.append(Replace((*path, "$literal"), recorded))
+        else:
+            self.skip(
+                path,
+                f"kept the matcher {short_repr(expected)}: it does not match the recorded "
+                f"{short_repr(recorded)}",
+            )
+
+    def _fix_items(self, path: Path, expected: list[Any], recorded: list[Any]) -> None:
+        """Each item of ``expected`` that does not accept the recorded one at its index."""
+        for index, (inner, found) in enumerate(zip(expected, recorded, strict=True)):
+            if not _value_ok(inner, found):
+                self.fix_value((*path, index), inner, found)
 
 
 class Runs:

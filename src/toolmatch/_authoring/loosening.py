@@ -122,19 +122,26 @@ def loosened(
     (``observed: ...; rule: NAME``): the values as recorded when they are all equal, else
     what the first rule that fits makes of them. ``schema`` is the values' JSON schema from
     a tool definition, when one is given, and ``key`` the argument they are the values of."""
-    first = values[0]
     if all_equal(values):
-        return node(escaped(first)), None
+        return node(escaped(values[0])), None
     schema = schema if isinstance(schema, dict) else {}
-    if isinstance(first, dict) and all(isinstance(value, dict) for value in values):
-        return mapping_node(values, how, schema, data=True), None
-    if isinstance(first, list) and all(isinstance(value, list) for value in values):
-        return _sequence(values, how, schema.get("items"))
     kinds = _kinds(values)
     if len(kinds) > 1:
         options = [loosened(group, how, schema)[0] for group in kinds.values()]
         return node({"$any_of": options}), _observed(values, "kinds")
     kind = next(iter(kinds))
+    if kind == "dict":
+        return mapping_node(values, how, schema, data=True), None
+    if kind == "list":
+        return _sequence(values, how, schema.get("items"))
+    return _one_kind(values, kind, how, schema, key)
+
+
+def _one_kind(
+    values: list[Any], kind: str, how: Loosening, schema: dict[str, Any], key: object
+) -> tuple[Any, str | None]:
+    """:func:`loosened` for differing values of one ``kind``: the definition's ``enum``, the
+    format or range it declares, else the rules of their kind."""
     enum = schema.get("enum")
     if isinstance(enum, list) and all(any(all_equal([v, e]) for e in enum) for v in values):
         return node({"$one_of": [escaped(item) for item in enum]}), _observed(values, "enum")
@@ -199,21 +206,31 @@ def mapping_node(
     schemas = schemas if isinstance(schemas, dict) else {}
     keys = list(dict.fromkeys(key for value in values for key in value))
     for key in keys:
-        present = [value[key] for value in values if key in value]
-        value, comment = loosened(present, how, schemas.get(key), key)
-        if comment and optional_by_definition(schema, key) and len(present) == len(values):
-            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
-            comment += "; optional by definition"
-        elif len(present) < len(values):
-            value = flow_if_short(comments.CommentedMap({"$maybe": value}))
-            missing = f"missing in {len(values) - len(present)} of {len(values)}"
-            comment = f"{comment}; {missing}" if comment else missing
+        value, comment = _key_value(values, key, how, schema, schemas.get(key))
         mapping[text_node(key)] = value
         if comment:
             add_comment(mapping, comment, text_node(key))
     if data and matcher_key(mapping) is not None:
         return comments.CommentedMap({"$exact": mapping})
     return mapping
+
+
+def _key_value(
+    values: list[dict[str, Any]], key: str, how: Loosening, schema: dict[str, Any], item: object
+) -> tuple[Any, str | None]:
+    """:func:`mapping_node`'s value of ``key`` and its comment: the values it has, loosened
+    (``item`` its JSON schema), as ``$maybe`` when some mappings lack it or when it varies
+    and ``schema`` leaves it out of ``required``."""
+    present = [value[key] for value in values if key in value]
+    value, comment = loosened(present, how, item, key)
+    if comment and optional_by_definition(schema, key) and len(present) == len(values):
+        value = flow_if_short(ruamel_comments().CommentedMap({"$maybe": value}))
+        comment += "; optional by definition"
+    elif len(present) < len(values):
+        value = flow_if_short(ruamel_comments().CommentedMap({"$maybe": value}))
+        missing = f"missing in {len(values) - len(present)} of {len(values)}"
+        comment = f"{comment}; {missing}" if comment else missing
+    return value, comment
 
 
 def _sequence(values: list[list[Any]], how: Loosening, items: object) -> tuple[Any, str | None]:
@@ -306,14 +323,18 @@ def _number(values: list[Any], how: Loosening) -> tuple[dict[str, Any], str]:
         return {"$type": kind}, "nan"
     if how.level == "strict":
         return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
-    if all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values) and len(
-        set(values)
-    ) == len(values):
+    if _id_numbers(values):
         return {"$type": "int"}, "id-number"
     rounded = _rounding(values)
     if rounded is not None:
         return rounded, "rounding"
     return _predicted(values), "prediction-interval"
+
+
+def _id_numbers(values: list[Any]) -> bool:
+    """Whether ``values`` read as ids: distinct whole numbers, each long enough to be one."""
+    long = all(type(value) is int and abs(value) >= 10 ** (_ID_DIGITS - 1) for value in values)
+    return long and len(set(values)) == len(values)
 
 
 # Student's t at 0.995 (a two-sided 99 % interval) for 1 to 9 degrees of freedom; from 10
@@ -357,13 +378,8 @@ def _predicted(values: list[Any]) -> dict[str, Any]:
     with heavier tails than the normal's would fail more often."""
     low, high = min(values), max(values)
     whole = all(type(value) is int for value in values)
-    if not whole:
-        try:
-            finite = all(math.isfinite(value) for value in (low, high, high - low))
-        except OverflowError:  # a whole number too large for a float, among floats
-            finite = False
-        if not finite:
-            return {"$between": [low, high]}
+    if not whole and not _finite_span(low, high):
+        return {"$between": [low, high]}
     spread = high - low
     bounds = [low - spread, high + spread]
     predicted = _prediction(values, low, spread)
@@ -375,9 +391,22 @@ def _predicted(values: list[Any]) -> dict[str, Any]:
         bounds[0] = max(bounds[0], 0 if whole else 0.0)
     if whole or not all(map(math.isfinite, bounds)):
         return {"$between": bounds}
+    return {"$between": _rounded_out(bounds, values)}
+
+
+def _rounded_out(bounds: list[Any], values: list[Any]) -> list[float]:
+    """``bounds`` rounded outwards to the values' decimals, never inside the values."""
     places = max(_decimals(value) for value in values)
     below, above = _outwards(bounds[0], places, "floor"), _outwards(bounds[1], places, "ceiling")
-    return {"$between": [min(below, low), max(above, high)]}
+    return [min(below, min(values)), max(above, max(values))]
+
+
+def _finite_span(low: Any, high: Any) -> bool:
+    """Whether ``low``, ``high`` and the span between them are finite floats."""
+    try:
+        return all(math.isfinite(value) for value in (low, high, high - low))
+    except OverflowError:  # a whole number too large for a float, among floats
+        return False
 
 
 def _prediction(values: list[Any], low: Any, spread: Any) -> tuple[float, float] | None:
@@ -419,12 +448,27 @@ def _outwards(bound: float, places: int, direction: str) -> float:
 def _rounding(values: list[Any]) -> dict[str, Any] | None:
     """``$approx`` when the values are one number written to different precisions: each
     rounds, at the fewest decimals any of them has (at least one), to the same number."""
-    import decimal
-
     if not all(
         type(value) is int or (type(value) is float and math.isfinite(value)) for value in values
     ):
         return None
+    found = _rounded(values)
+    if found is None:
+        return None
+    middle, unit = found
+    for tolerance in (unit / 2, unit):
+        suggestion = {"$approx": middle, "abs": float(tolerance)}
+        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
+            return suggestion
+    return None
+
+
+def _rounded(values: list[float]) -> tuple[float, Any] | None:
+    """The number every one of ``values`` rounds to at the fewest decimals any has, and the
+    unit of that last decimal; ``None`` when they round to several, or have no decimals
+    (whole numbers are counts more often than roundings)."""
+    import decimal
+
     context = decimal.Context(prec=800)  # enough for every float's digits
     try:
         exact = [context.create_decimal(repr(value)) for value in values]
@@ -435,15 +479,9 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
         rounded = {number.quantize(unit, context=context) for number in exact}
     except decimal.InvalidOperation:
         return None
-    if len(rounded) != 1 or places == 0:  # whole numbers are counts more often than roundings
+    if len(rounded) != 1 or places == 0:
         return None
-    center = rounded.pop()
-    middle = float(center)
-    for tolerance in (unit / 2, unit):
-        suggestion = {"$approx": middle, "abs": float(tolerance)}
-        if all(Approx(middle, abs=float(tolerance)) == value for value in values):
-            return suggestion
-    return None
+    return float(rounded.pop()), unit
 
 
 # Strings -------------------------------------------------------------------------------------
@@ -460,35 +498,56 @@ def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[
     same text but for case, whitespace or separators, email addresses, URLs, a few short
     words seen again, then an identifier's shape, free text; ``strict`` writes the values
     seen instead of anything but an identifier."""
-    timed = _timed(values)
-    if timed is not None:
-        return timed
-    if how.level == "varying" and all(Fuzzy(values[0]) == value for value in values):
+    found = _timed(values)
+    if found is None and how.level == "varying":
+        found = _alike_strings(values)
+    if found is None:
+        found = _identifiers(values)
+    if found is not None:
+        return found
+    if how.level == "strict":
+        return {"$one_of": list(dict.fromkeys(values))}, "observed-only"
+    if any(_words(value) > 1 for value in values):
+        return {"$type": "str"}, "text"
+    return {"$type": "str"}, "any-string"
+
+
+def _alike_strings(values: list[str]) -> tuple[Any, str] | None:
+    """``varying``'s rules for strings, in order: the same text but for case, whitespace or
+    separators, email addresses, URLs, a few short words seen again; ``None`` if none fits."""
+    if all(Fuzzy(values[0]) == value for value in values):
         return {"fuzzy": values[0]}, "case-only"
-    if how.level == "varying" and all(IsEmail() == value for value in values):
+    if all(IsEmail() == value for value in values):
         return {"$email": True}, "email"
-    if how.level == "varying" and all(IsURL() == value for value in values):
+    if all(IsURL() == value for value in values):
         return {"$url": {}}, "url"
+    return _enum_like(values)
+
+
+def _enum_like(values: list[str]) -> tuple[Any, str] | None:
+    """The values seen, when they are a few short words that read as a closed set."""
     distinct = list(dict.fromkeys(values))
     if (
-        how.level == "varying"
-        and len(distinct) <= _ENUM_SIZE
+        len(distinct) <= _ENUM_SIZE
         and _closed(values)
         and all(_WORD.fullmatch(value) for value in distinct)
     ):
         return {"$one_of": distinct}, "enum-like"
-    if all(_identifier(value) for value in values):
-        pattern = _shape(values)
-        if pattern is not None and all(Regex(pattern) == value for value in values):
-            return {"regex": pattern}, "id-shape"
-        pattern = _affixes(values)
-        if pattern is not None and all(Regex(pattern) == value for value in values):
-            return {"regex": pattern}, "id-affixes"
-    if how.level == "strict":
-        return {"$one_of": distinct}, "observed-only"
-    if any(_words(value) > 1 for value in values):
-        return {"$type": "str"}, "text"
-    return {"$type": "str"}, "any-string"
+    return None
+
+
+def _identifiers(values: list[str]) -> tuple[Any, str] | None:
+    """The identifiers' pattern, by shape, else by the prefix and suffix they share, when
+    every value is an identifier and matches it; ``None`` otherwise."""
+    if not all(_identifier(value) for value in values):
+        return None
+    pattern = _shape(values)
+    if pattern is not None and all(Regex(pattern) == value for value in values):
+        return {"regex": pattern}, "id-shape"
+    pattern = _affixes(values)
+    if pattern is not None and all(Regex(pattern) == value for value in values):
+        return {"regex": pattern}, "id-affixes"
+    return None
 
 
 def _closed(values: list[Any]) -> bool:
@@ -511,21 +570,32 @@ def _closed(values: list[Any]) -> bool:
 def _timed(values: list[str]) -> tuple[Any, str] | None:
     """A UUID, datetime or date when every value is one."""
     if all(IsUUID() == value for value in values):
-        import uuid
-
-        version = uuid.UUID(values[0]).version
-        if version in range(1, 9) and all(IsUUID(version) == value for value in values):
-            return {"$uuid": version}, "uuid"
-        return {"$uuid": True}, "uuid"
+        return _uuids(values)
     if all(IsDatetime() == value for value in values):
-        # No window around the recorded instants: a run tomorrow writes tomorrow's time.
-        for aware in (True, False):
-            if all(IsDatetime(tz_aware=aware) == value for value in values):
-                return {"$datetime": {"tz_aware": aware}}, "datetime"
-        return {"$datetime": True}, "datetime"
+        return _datetimes(values)
     if all(IsDate() == value for value in values):
         return {"$date": True}, "date"
     return None
+
+
+def _uuids(values: list[str]) -> tuple[Any, str]:
+    """``$uuid`` for UUIDs, with their version when they all have the first one's."""
+    import uuid
+
+    version = uuid.UUID(values[0]).version
+    if version in range(1, 9) and all(IsUUID(version) == value for value in values):
+        return {"$uuid": version}, "uuid"
+    return {"$uuid": True}, "uuid"
+
+
+def _datetimes(values: list[str]) -> tuple[Any, str]:
+    """``$datetime`` for ISO datetimes, saying whether they carry a time zone when they all
+    do or all do not."""
+    # No window around the recorded instants: a run tomorrow writes tomorrow's time.
+    for aware in (True, False):
+        if all(IsDatetime(tz_aware=aware) == value for value in values):
+            return {"$datetime": {"tz_aware": aware}}, "datetime"
+    return {"$datetime": True}, "datetime"
 
 
 def _identifier(value: str) -> bool:
@@ -550,22 +620,28 @@ def _shape(values: list[str]) -> str | None:
     for column in zip(*split, strict=True):
         if len(set(column)) == 1:
             pattern.append(_escape(column[0]))
-            continue
-        if not all(part[0].isascii() and part[0].isalnum() for part in column):
+        elif all(part[0].isascii() and part[0].isalnum() for part in column):
+            pattern.append(_run_pattern(column))
+        else:
             return None  # a separator that differs: not one shape
-        characters = set("".join(column))
-        classes = [
-            name
-            for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
-            if any(test(character) for character in characters)
-        ]
-        if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
-            classes = ["0-9a-f"]
-        lengths = {len(part) for part in column}
-        count = next(iter(lengths))
-        repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
-        pattern.append(f"[{''.join(classes)}]{repeat}")
     return "".join(pattern)
+
+
+def _run_pattern(column: tuple[str, ...]) -> str:
+    """The pattern of the runs of letters and digits at one place of the values: the classes
+    of their characters, with their length when it is the same in every value."""
+    characters = set("".join(column))
+    classes = [
+        name
+        for name, test in ((_DIGITS, str.isdigit), (_LOWER, str.islower), (_UPPER, str.isupper))
+        if any(test(character) for character in characters)
+    ]
+    if classes == [_DIGITS, _LOWER] and characters <= set("0123456789abcdef"):
+        classes = ["0-9a-f"]
+    lengths = {len(part) for part in column}
+    count = next(iter(lengths))
+    repeat = "+" if len(lengths) > 1 else ("" if count == 1 else f"{{{count}}}")
+    return f"[{''.join(classes)}]{repeat}"
 
 
 def _affixes(values: list[str]) -> str | None:

@@ -12,6 +12,7 @@ ruamel.yaml (the ``cli`` extra) is imported when a case is built, never before.
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 from toolmatch._authoring.loosening import (
     LEVELS,
@@ -133,35 +134,10 @@ def recorded_case(
         raise ValueError(f"loosen must be one of {', '.join(LEVELS)}, got {short_repr(loosen)}")
     comments = ruamel_comments()
     how = None if loosen == "none" else Loosening(loosen, tools, read_only)
-    if how is None:
-        chosen = [runs[-1]] if runs else []
-    else:
-        count = kept_turn_count(runs)
-        chosen = [run for run in runs if count is not None and len(run) == count]
-    if not chosen or not chosen[0]:
-        raise ValueError(f"case {name!r}: no run has a turn; a case needs at least one")
-    for run in chosen:
-        for number, calls in enumerate(run):
-            for index, call in enumerate(calls):
-                # Before anything recurses into them: deeper arguments could not load anyway.
-                if unbounded(call.args) is not None:
-                    raise ValueError(
-                        f"case {name!r}: turn {number}, call {index} ({short_repr(call.name)}): "
-                        f"its arguments are {NESTED_TOO_DEEPLY} (a spec's limit)"
-                    )
-        problem = not_json(run)
-        if problem is not None:
-            raise ValueError(f"case {name!r}: {problem}")
+    chosen = _chosen_runs(name, runs, how)
     case = comments.CommentedMap()
     case["name"] = text_node(name)
-    notes = []
-    if len(runs) > 1:
-        notes.append(
-            f"recorded from {len(chosen)} runs" if how else f"the last of {len(runs)} runs"
-        )
-    left_out = len(runs) - len(chosen)
-    if how and left_out:
-        notes.append(f"{left_out} run(s) with another number of turns left out")
+    notes = _case_notes(len(runs), len(chosen), how)
     if notes:
         add_comment(case, "; ".join(notes), "name")
     turns = [
@@ -181,6 +157,50 @@ def recorded_case(
             "(the spec's own levels and the matchers written around values count too)"
         )
     return case
+
+
+def _chosen_runs(
+    name: str, runs: Sequence[Sequence[Sequence[ToolCall]]], how: Loosening | None
+) -> list[Sequence[Sequence[ToolCall]]]:
+    """The runs case ``name`` is recorded from: the last one without loosening, else those
+    with :func:`kept_turn_count` turns. Raises ``ValueError`` when none has a turn, or when
+    one holds what a spec cannot (arguments nested too deeply, values not JSON)."""
+    if how is None:
+        chosen = [runs[-1]] if runs else []
+    else:
+        count = kept_turn_count(runs)
+        chosen = [run for run in runs if count is not None and len(run) == count]
+    if not chosen or not chosen[0]:
+        raise ValueError(f"case {name!r}: no run has a turn; a case needs at least one")
+    for run in chosen:
+        _check_depth(name, run)
+        problem = not_json(run)
+        if problem is not None:
+            raise ValueError(f"case {name!r}: {problem}")
+    return chosen
+
+
+def _check_depth(name: str, run: Sequence[Sequence[ToolCall]]) -> None:
+    """Raises ``ValueError`` naming the first call of ``run`` whose arguments nest deeper
+    than a spec may: checked before anything recurses into them, as they could not load."""
+    for number, calls in enumerate(run):
+        for index, call in enumerate(calls):
+            if unbounded(call.args) is not None:
+                raise ValueError(
+                    f"case {name!r}: turn {number}, call {index} ({short_repr(call.name)}): "
+                    f"its arguments are {NESTED_TOO_DEEPLY} (a spec's limit)"
+                )
+
+
+def _case_notes(runs: int, chosen: int, how: Loosening | None) -> list[str]:
+    """The comment on a case's name: how many runs it was recorded from, and how many were
+    left out for another number of turns."""
+    notes = []
+    if runs > 1:
+        notes.append(f"recorded from {chosen} runs" if how else f"the last of {runs} runs")
+    if how and runs - chosen:
+        notes.append(f"{runs - chosen} run(s) with another number of turns left out")
+    return notes
 
 
 def not_json(turns: Sequence[Sequence[ToolCall]]) -> str | None:
@@ -260,10 +280,70 @@ def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     calls vary, and a lookup changes nothing. One every run calls as often stays expected,
     and its calls with other values than the expected ones are ignored (rule
     ``other-lookup``, :func:`_other_lookups`)."""
-    comments = ruamel_comments()
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
-    varying: set[str] = set()  # read-only tools whose calls vary, ignored by name
+    split = _split_turn(runs, how, read_only)
+    by_name = [name for name in read_only if name in split.varying or name not in called]
+    turn = _turn_keys(split, by_name)
+    tools, names = _turn_tools(split, how, ordered="ordered" in turn)
+    if "exhaustive" in turn:
+        lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
+        if lookups:
+            turn.setdefault("ignore", ruamel_comments().CommentedSeq()).extend(lookups)
+    turn["expected_tools"] = tools
+    _comment_turn(turn, split, by_name)
+    return turn
+
+
+def _turn_tools(split: _SplitTurn, how: Loosening, *, ordered: bool) -> tuple[Any, list[str]]:
+    """A turn's expected tools, one for each pair, with the order that held in every run
+    where it varies (unless the turn is ``ordered``), and the names of their tools."""
+    runs, pairs = split.runs, split.pairs
+    tools = ruamel_comments().CommentedSeq(
+        _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs), how)
+        for pair in pairs
+    )
+    names = [runs[0][pair[0]].name for pair in pairs]
+    if not ordered and len(pairs) <= MOST_ORDERED:
+        _keep_held_order(tools, pairs, names)
+    if not tools:
+        tools.fa.set_flow_style()
+    return tools, names
+
+
+def _turn_keys(split: _SplitTurn, by_name: list[str]) -> Any:
+    """A turn's mapping with its ``ordered``, ``exhaustive``, ``ignore`` (the tools ignored
+    by name, then the left-out calls' entries) and ``distinct``, as the split allows."""
+    comments = ruamel_comments()
+    turn = comments.CommentedMap()
+    ordered = _always_in_order(split.pairs, len(split.runs))
+    if ordered:
+        turn["ordered"] = True
+    ignored = [node({"name": exact_name(name)}) for name in by_name] + split.patterns
+    if split.blocked is None:
+        turn["exhaustive"] = True
+        if ignored:
+            turn["ignore"] = comments.CommentedSeq(ignored)
+    elif len(split.pairs) >= 2 and not ordered:
+        turn["distinct"] = True
+    return turn
+
+
+class _SplitTurn(NamedTuple):
+    """A turn's calls split into those every run makes and those some runs leave out."""
+
+    runs: list[Sequence[ToolCall]]  # each run's calls, less the tools in ``varying``
+    pairs: list[list[int]]  # :func:`_paired`
+    left_out: dict[str, tuple[ToolCall, list[int]]]  # :func:`_left_out`
+    patterns: list[Any]  # the ``ignore`` entries of the left-out calls
+    blocked: str | None  # the tool whose left-out calls cost the turn ``exhaustive``
+    varying: set[str]  # read-only tools whose calls vary, ignored by name
+
+
+def _split_turn(runs: list[Sequence[ToolCall]], how: Loosening, read_only: list[str]) -> _SplitTurn:
+    """The turn's pairs and left-out calls, with a read-only tool whose left-out calls would
+    cost the turn ``exhaustive`` taken out of every run (ignored by name), until none is."""
+    varying: set[str] = set()
     while True:
         kept: list[Sequence[ToolCall]] = [
             [call for call in calls if call.name not in varying] for calls in runs
@@ -279,46 +359,29 @@ def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
                 break
             patterns.append(_capped(pattern, name, left_out, len(kept), read_only))
         if blocked is None or blocked not in read_only:
-            break
+            return _SplitTurn(kept, pairs, left_out, patterns, blocked, varying)
         varying.add(blocked)
-    runs = kept
-    by_name = [name for name in read_only if name in varying or name not in called]
-    turn = comments.CommentedMap()
-    if len(pairs) >= 2 and all(
+
+
+def _always_in_order(pairs: list[list[int]], runs: int) -> bool:
+    """Whether at least two expected calls came in the same order in every run."""
+    return len(pairs) >= 2 and all(
         all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
-        for run in range(len(runs))
-    ):
-        turn["ordered"] = True
-    ignored = [node({"name": exact_name(name)}) for name in by_name] + patterns
-    if blocked is None:
-        turn["exhaustive"] = True
-        if ignored:
-            turn["ignore"] = comments.CommentedSeq(ignored)
-    if "exhaustive" not in turn and len(pairs) >= 2 and "ordered" not in turn:
-        turn["distinct"] = True
-    tools = comments.CommentedSeq(
-        _expected_tool([calls[pair[run]] for run, calls in enumerate(runs)], len(runs), how)
-        for pair in pairs
+        for run in range(runs)
     )
-    names = [runs[0][pair[0]].name for pair in pairs]
-    if "exhaustive" in turn:
-        lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
-        if lookups:
-            turn.setdefault("ignore", comments.CommentedSeq()).extend(lookups)
-    if "ordered" not in turn and len(pairs) <= MOST_ORDERED:
-        _keep_held_order(tools, pairs, names)
-    if not tools:
-        tools.fa.set_flow_style()
-    turn["expected_tools"] = tools
+
+
+def _comment_turn(turn: Any, split: _SplitTurn, by_name: list[str]) -> None:
+    """The comment on a turn's ``expected_tools``: the read-only tools ignored because their
+    calls vary, and the calls not in every run (``ignored`` when the turn has ``ignore``)."""
     notes = []
-    if varying:
-        listed = [name for name in by_name if name in varying]
+    if split.varying:
+        listed = [name for name in by_name if name in split.varying]
         notes.append("ignored, read-only by definition: " + ", ".join(map(shown, listed)))
-    if left_out:
-        notes.append(_listed(left_out, "ignored" if "ignore" in turn else "left out"))
+    if split.left_out:
+        notes.append(_listed(split.left_out, "ignored" if "ignore" in turn else "left out"))
     if notes:
         add_comment(turn, "; ".join(notes), "expected_tools")
-    return turn
 
 
 def _other_lookups(tools: Any, names: list[str], read_only: list[str]) -> list[Any]:
@@ -332,27 +395,37 @@ def _other_lookups(tools: Any, names: list[str], read_only: list[str]) -> list[A
     entries = []
     for name in read_only:
         expected = [tool for tool, named in zip(tools, names, strict=True) if named == name]
-        if not expected or any(not isinstance(tool.get("args"), dict) for tool in expected):
-            continue
-        for key in expected[0]["args"]:
-            values = [tool["args"].get(key, _MISSING) for tool in expected]
-            if not all(_scalar(value) for value in values):
-                continue  # loosened, missing, or a list or mapping: not a lookup's key
-            distinct: list[Any] = []
-            for value in values:
-                if not any(all_equal([value, seen]) for seen in distinct):
-                    distinct.append(value)
-            other = {"$not": distinct[0] if len(distinct) == 1 else {"$one_of": distinct}}
-            args = ruamel_comments().CommentedMap({key: node(other)})
-            add_comment(
-                args,
-                f"rule: other-lookup (read-only by definition: a call with another {key} is "
-                "ignored, the expected calls stay required)",
-                key,
-            )
-            entry = ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
-            entries.append(entry)
+        if expected and all(isinstance(tool.get("args"), dict) for tool in expected):
+            entries.extend(_lookups_of(name, expected))
     return entries
+
+
+def _lookups_of(name: str, expected: list[Any]) -> list[Any]:
+    """The ``other-lookup`` entries of ``name``'s ``expected`` tools (each with ``args``):
+    one for each argument that is a scalar in every one of them."""
+    entries = []
+    for key in expected[0]["args"]:
+        values = [tool["args"].get(key, _MISSING) for tool in expected]
+        if all(_scalar(value) for value in values):  # else loosened, missing, or nested
+            entries.append(_other_lookup(name, key, values))
+    return entries
+
+
+def _other_lookup(name: str, key: str, values: list[Any]) -> Any:
+    """The ``ignore`` entry of the calls of ``name`` whose ``key`` is none of ``values``."""
+    distinct: list[Any] = []
+    for value in values:
+        if not any(all_equal([value, seen]) for seen in distinct):
+            distinct.append(value)
+    other = {"$not": distinct[0] if len(distinct) == 1 else {"$one_of": distinct}}
+    args = ruamel_comments().CommentedMap({key: node(other)})
+    add_comment(
+        args,
+        f"rule: other-lookup (read-only by definition: a call with another {key} is "
+        "ignored, the expected calls stay required)",
+        key,
+    )
+    return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
 
 
 _MISSING = object()
@@ -379,17 +452,23 @@ def held_order(
     came before its own in every run with both (the constraints implied by others left
     out), and the ids they are named by: ``taken``'s (the ids the expectations have), else
     the tool's name, ``name-N`` for a name already used."""
-    earlier = [
-        {i for i, other in enumerate(places) if _always_before(other, place)} for place in places
-    ]
-    after = [
-        sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
-    ]
+    after = _direct_constraints(places)
     ids = dict(taken or {})
     for i in sorted({i for constraint in after for i in constraint} - set(ids)):
         # A tool called twice is two expectations: two ids.
         ids[i] = names[i] if names[i] not in ids.values() else f"{names[i]}-{i}"
     return ids, after
+
+
+def _direct_constraints(places: Sequence[Sequence[int | None]]) -> list[list[int]]:
+    """For each expectation, those always before it that are not always before another of
+    those (the constraints the others imply are left out)."""
+    earlier = [
+        {i for i, other in enumerate(places) if _always_before(other, place)} for place in places
+    ]
+    return [
+        sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
+    ]
 
 
 def _always_before(first: Sequence[int | None], then: Sequence[int | None]) -> bool:
@@ -426,22 +505,42 @@ def _ignored(
     if not expected:
         return node(entry)
     extra = [call for call, _ in left_out.values() if call.name == name]
+    args = _telling_args(name, extra, expected, how)
+    if args is None:
+        return None
+    return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
+
+
+def _telling_args(
+    name: str, extra: list[ToolCall], expected: list[ToolCall], how: Loosening
+) -> Any:
+    """The fewest of the ``extra`` calls' arguments of ``name`` (loosened, strings as
+    ``fuzzy`` with ``varying``) that select none of the ``expected`` calls, or ``None``
+    when no arguments can: some are unreadable, the extra calls have none, or all of them
+    together select an expected call."""
     if any(call.parse_error is not None for call in extra + expected) or not any(
         call.args for call in extra
     ):
         return None
     args = mapping_node([call.args for call in extra], how, None, data=False)
-    for key, value in list(args.items()):
-        if isinstance(value, str) and how.level == "varying":
-            args[key] = node({"fuzzy": value})
+    if how.level == "varying":
+        for key, value in list(args.items()):
+            if isinstance(value, str):
+                args[key] = node({"fuzzy": value})
     if _selects_any(name, args, expected):
         return None
+    _drop_needless(name, args, expected)
+    return args
+
+
+def _drop_needless(name: str, args: Any, expected: list[ToolCall]) -> None:
+    """Takes out of ``args``, one key at a time, each key without which the rest still
+    select none of the ``expected`` calls of ``name``."""
     for key in list(args):
         kept = ruamel_comments().CommentedMap((k, v) for k, v in args.items() if k != key)
         if kept and not _selects_any(name, kept, expected):
             del args[key]
             args.ca.items.pop(key, None)
-    return ruamel_comments().CommentedMap(name=flow(node(exact_name(name))), args=args)
 
 
 _TIMES = {1: "once", 2: "twice"}
@@ -459,12 +558,7 @@ def _capped(
     that makes more fails the turn, as any unexpected call does. A count that varied
     gets no cap, nor does a tool read-only by definition: how often an agent looks
     something up varies. The comment says how often the runs made them, and why."""
-    counts = [0] * runs
-    for call, numbers in left_out.values():
-        if call.name == name:
-            for number in numbers:
-                counts[number - 1] += 1
-    made = [count for count in counts if count]
+    made = _times_made(name, left_out, runs)
     low, high = min(made), max(made)
     if low != high:
         how_often = f"{low} to {high} times"
@@ -482,6 +576,16 @@ def _capped(
         entry["max_count"] = high
         add_comment(entry, f"{observed}; rule: optional-call", "max_count")
     return entry
+
+
+def _times_made(name: str, left_out: dict[str, tuple[ToolCall, list[int]]], runs: int) -> list[int]:
+    """How many of ``name``'s left-out calls each run that makes any makes, in run order."""
+    counts = [0] * runs
+    for call, numbers in left_out.values():
+        if call.name == name:
+            for number in numbers:
+                counts[number - 1] += 1
+    return [count for count in counts if count]
 
 
 def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
@@ -505,22 +609,21 @@ def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:
     """
     pairs: list[list[int]] = []
     for name in dict.fromkeys(call.name for call in runs[0]):
-        places = [
-            [index for index, call in enumerate(calls) if call.name == name] for calls in runs
-        ]
-        fewest = min(range(len(runs)), key=lambda run: len(places[run]))
-        reference = [runs[fewest][index] for index in places[fewest]]
-        if not reference:
-            continue
-        kept = [
-            [places[run][pick] for pick in _aligned(reference, [calls[i] for i in places[run]])]
-            for run, calls in enumerate(runs)
-        ]
-        pairs.extend(
-            [kept[run][number] for run in range(len(runs))] for number in range(len(reference))
-        )
+        pairs.extend(_paired_calls_of(name, runs))
     pairs.sort(key=lambda pair: pair[0])
     return pairs
+
+
+def _paired_calls_of(name: str, runs: list[Sequence[ToolCall]]) -> list[list[int]]:
+    """:func:`_paired`'s pairs of the calls of ``name``, in the fewest-calls run's order."""
+    places = [[index for index, call in enumerate(calls) if call.name == name] for calls in runs]
+    fewest = min(range(len(runs)), key=lambda run: len(places[run]))
+    reference = [runs[fewest][index] for index in places[fewest]]
+    kept = [
+        [places[run][pick] for pick in _aligned(reference, [calls[i] for i in places[run]])]
+        for run, calls in enumerate(runs)
+    ]
+    return [[kept[run][number] for run in range(len(runs))] for number in range(len(reference))]
 
 
 def _aligned(reference: list[ToolCall], calls: list[ToolCall]) -> list[int]:

@@ -21,6 +21,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.writing import block_yaml, inline_yaml, spec_json, spec_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from toolmatch._authoring.update_plan import Edit
@@ -289,18 +290,22 @@ class SpecText:
             column += 2
         else:
             extra = ""
-        if block and isinstance(value, (dict, list)) and value:
-            # Its line breaks are the layout's (a string in it is quoted, escaped).
-            new = block_yaml(value, column).replace("\n", self._newline())
-        else:
-            quotes = None  # a quoted string stays in its quotes
-            if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):
-                quotes = node.style
-            new = inline_yaml(value, quotes)
+        new = self._value_text(node, value, column, block=bool(block))
         end = self._end(node)
         if end == start and self.text[start - 1 : start] == ":":
             extra = " "  # an empty value (null) right after its key's colon
         return start, end, extra + new
+
+    def _value_text(self, node: Any, value: Any, column: int, *, block: bool) -> str:
+        """``value`` as the text in place of ``node`` at ``column``: a block collection in
+        place of one, else on one line (a quoted string staying in its quotes)."""
+        if block and isinstance(value, (dict, list)) and value:
+            # Its line breaks are the layout's (a string in it is quoted, escaped).
+            return block_yaml(value, column).replace("\n", self._newline())
+        quotes = None
+        if isinstance(value, str) and getattr(node, "style", None) in ("'", '"'):
+            quotes = node.style
+        return inline_yaml(value, quotes)
 
     def _comment(
         self, path: tuple[Any, ...], node: Any, comments: tuple[tuple[tuple[Any, ...], str], ...]
@@ -325,13 +330,7 @@ class SpecText:
         if bisect.bisect_left(starts, line_end) > bisect.bisect_left(starts, last):
             return []
         parent, _ = self._node(path[:-1])
-        named = getattr(parent, "flow_style", False)
-        texts = []
-        for inside, text in comments:
-            place = _place(path[-1], "") if named else ""
-            for step in inside:
-                place = _place(step, place)
-            texts.append(f"# {place}: {text}" if place else f"# {text}")
+        texts = _comment_texts(path[-1], comments, named=getattr(parent, "flow_style", False))
         rest = self.text[last:line_end]
         if "#" in rest:
             at = last + rest.index("#")
@@ -371,14 +370,7 @@ class SpecText:
     def _rekey(self, edit: Any) -> list[tuple[int, int, str]]:
         node, key_node = self._node(edit.path)
         own = self._own_pairs(node)
-        gone = [pair for pair in own if self._key(pair[0]) in edit.delete]
-        merged = [key for key in edit.delete if key not in map(self._key, (k for k, _ in own))]
-        if merged:
-            raise _UnplacedError(
-                f"{short_repr(merged[0])} is brought in by a merge key (<<); change it by hand"
-            )
-        for pair in gone:
-            self._not_shared(pair[1])
+        gone = self._deleted_pairs(own, edit.delete)
         kept = [pair for pair in own if pair not in gone]
         if not kept:  # nothing of the mapping stays: written anew
             if len(own) < len(node.value):
@@ -390,6 +382,21 @@ class SpecText:
             anchor = after[0] if after else kept[-1]
             splices.append(self._insertion(node, kept, anchor, edit.add))
         return splices
+
+    def _deleted_pairs(
+        self, own: list[tuple[Any, Any]], delete: tuple[Any, ...]
+    ) -> list[tuple[Any, Any]]:
+        """The pairs of ``own`` (a mapping's own key and value nodes) whose keys are in
+        ``delete``; refuses a key merged in (``<<``) and a value shared by an alias."""
+        gone = [pair for pair in own if self._key(pair[0]) in delete]
+        merged = [key for key in delete if key not in map(self._key, (k for k, _ in own))]
+        if merged:
+            raise _UnplacedError(
+                f"{short_repr(merged[0])} is brought in by a merge key (<<); change it by hand"
+            )
+        for pair in gone:
+            self._not_shared(pair[1])
+        return gone
 
     def _deletions(
         self, node: Any, own: list[tuple[Any, Any]], gone: list[tuple[Any, Any]]
@@ -479,23 +486,35 @@ class SpecText:
         import yaml
 
         mapping = sequence = offset = None
+        for key, value in self._keyed_blocks():
+            if isinstance(value, yaml.MappingNode):
+                if mapping is None:
+                    mapping = value.value[0][0].start_mark.column - key.start_mark.column
+            elif sequence is None:
+                offset = value.start_mark.column - key.start_mark.column
+                sequence = value.value[0].start_mark.column - key.start_mark.column
+            if mapping is not None and sequence is not None:
+                break
+        return mapping or 2, sequence or 2, offset or 0
+
+    def _keyed_blocks(self) -> Iterator[tuple[Any, Any]]:
+        """Each key of the file's mappings whose value is a block mapping or list with items,
+        with that value, depth first in the file's order (a flow collection, a scalar or a
+        key merged in is left out)."""
+        import yaml
+
         stack = [self.root]
-        while stack and (mapping is None or sequence is None):
+        while stack:
             node = stack.pop()
             if not isinstance(node, yaml.MappingNode):
                 if isinstance(node, yaml.SequenceNode):
                     stack.extend(reversed(node.value))
                 continue
             for key, value in node.value:
-                if getattr(value, "flow_style", True) or not self._within(node, key):
-                    continue  # a scalar, a flow collection, or a key merged in
-                if isinstance(value, yaml.MappingNode) and value.value and mapping is None:
-                    mapping = value.value[0][0].start_mark.column - key.start_mark.column
-                if isinstance(value, yaml.SequenceNode) and value.value and sequence is None:
-                    offset = value.start_mark.column - key.start_mark.column
-                    sequence = value.value[0].start_mark.column - key.start_mark.column
+                block = not getattr(value, "flow_style", True) and value.value
+                if block and self._within(node, key):
+                    yield key, value
             stack.extend(reversed([value for _, value in node.value]))
-        return mapping or 2, sequence or 2, offset or 0
 
 
 def _place(step: Any, place: str) -> str:
@@ -503,6 +522,20 @@ def _place(step: Any, place: str) -> str:
     from toolmatch._core.describe import join_path
 
     return join_path(place, step)
+
+
+def _comment_texts(
+    step: Any, comments: tuple[tuple[tuple[Any, ...], str], ...], *, named: bool
+) -> list[str]:
+    """Each comment as ``# place: text``, its place in the value (the value's own ``step``
+    first when ``named``, in a flow collection), else ``# text``."""
+    texts = []
+    for inside, text in comments:
+        place = _place(step, "") if named else ""
+        for inner in inside:
+            place = _place(inner, place)
+        texts.append(f"# {place}: {text}" if place else f"# {text}")
+    return texts
 
 
 def _case_yaml(case: Any, indents: tuple[int, int, int]) -> str:

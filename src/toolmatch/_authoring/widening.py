@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from toolmatch._authoring.update_plan import Edit, Path
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
+    from toolmatch._selection.expectation import ExpectedTool
 
     Run = list[list[ToolCall]]
     Judged = tuple[int, Run, list[Any] | None]  # a run's number, its turns, its results
@@ -114,10 +115,7 @@ def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loo
     the alternative the check chooses for each run (the first passing, else the closest)
     is widened with that run."""
     numbered = list(enumerate(runs, 1))
-    turns = case.get("turns")
-    if "one_of" not in case and not any(
-        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
-    ):
+    if not _has_alternatives(case):
         _widen_body(plan, path, case, case["name"], [(n, run, None) for n, run in numbered], how)
         return
     results = _results(plan, path, case, runs)
@@ -127,13 +125,27 @@ def _widen_case(plan: Widening, path: Path, case: Any, runs: list[Run], how: Loo
     if "one_of" not in case:
         _widen_body(plan, path, case, case["name"], judged, how)
         return
+    for number, items in sorted(_by_case_choice(judged).items()):
+        body = case["one_of"][number]
+        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+
+
+def _has_alternatives(case: Any) -> bool:
+    """Whether the case, or one of its turns, has ``one_of``."""
+    turns = case.get("turns")
+    return "one_of" in case or any(
+        isinstance(turn, dict) and "one_of" in turn for turn in turns or ()
+    )
+
+
+def _by_case_choice(judged: list[tuple[int, Run, list[Any]]]) -> dict[int, list[Judged]]:
+    """The judged runs by the case's alternative the check chose for each (the first when
+    none was chosen)."""
     chosen: dict[int, list[Judged]] = {}
     for item in judged:
         choices = [c.number for result in item[2] for c in result.alternatives if c.of == "case"]
         chosen.setdefault(choices[0] if choices else 0, []).append(item)
-    for number, items in sorted(chosen.items()):
-        body = case["one_of"][number]
-        _widen_body(plan, (*path, "one_of", number), body, case["name"], items, how)
+    return chosen
 
 
 def _results(plan: Widening, path: Path, case: Any, runs: list[Run]) -> list[Any] | None:
@@ -161,27 +173,42 @@ def _widen_body(
         turns = [((*path, "turns", number), turn) for number, turn in enumerate(body["turns"])]
     else:
         turns = [(path, body)]
-    kept = []
-    for number, run, results in runs:
-        if len(run) != len(turns):
-            why = f"run {number} has {len(run)} turn(s), the case {len(turns)}; not used"
-            plan.skip(path, why)
-            plan.unused.add((name, number))
-        else:
-            kept.append((run, results))
+    kept = _same_length(plan, path, name, runs, len(turns))
     for number, (turn_path, turn) in enumerate(turns):
         alternatives = turn.get("one_of") if isinstance(turn, dict) else None
         if not isinstance(alternatives, list):
             _widen_turn(plan, turn_path, turn, [run[number] for run, _ in kept], how)
             continue
-        chosen: dict[int, list[list[ToolCall]]] = {}
-        for run, results in kept:
-            assert results is not None  # judged: the turn has alternatives
-            choices = [c.number for c in results[number].alternatives if c.of == "turn"]
-            chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
-        for choice, calls in sorted(chosen.items()):
+        for choice, calls in sorted(_by_turn_choice(kept, number).items()):
             where = (*turn_path, "one_of", choice)
             _widen_turn(plan, where, alternatives[choice], calls, how)
+
+
+def _same_length(
+    plan: Widening, path: Path, name: str, runs: list[Judged], turns: int
+) -> list[tuple[Run, Any]]:
+    """The runs with as many turns as the case, with their results; each other one is
+    skipped, said, and counted unused."""
+    kept = []
+    for number, run, results in runs:
+        if len(run) != turns:
+            why = f"run {number} has {len(run)} turn(s), the case {turns}; not used"
+            plan.skip(path, why)
+            plan.unused.add((name, number))
+        else:
+            kept.append((run, results))
+    return kept
+
+
+def _by_turn_choice(kept: list[tuple[Run, Any]], number: int) -> dict[int, list[list[ToolCall]]]:
+    """Turn ``number``'s calls of each run by the turn's alternative the check chose for it
+    (the first when none was chosen)."""
+    chosen: dict[int, list[list[ToolCall]]] = {}
+    for run, results in kept:
+        assert results is not None  # judged: the turn has alternatives
+        choices = [c.number for c in results[number].alternatives if c.of == "turn"]
+        chosen.setdefault(choices[0] if choices else 0, []).append(run[number])
+    return chosen
 
 
 def _widen_turn(
@@ -192,33 +219,61 @@ def _widen_turn(
         return
     selectors = [_selector(tool) for tool in tools]
     places = _places(tools, selectors, runs)
-    widened: set[tuple[str, object]] = set()  # (tool, argument) whose literal is widened
-    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
-        calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
-        if isinstance(tool, dict) and isinstance(tool.get("args"), dict) and calls:
-            where = (*path, "expected_tools", index, "args")
-            before = len(plan.edits)
-            _widen_args(plan, where, tool, calls, how)
-            name = _written_name(tool)
-            widened.update((name, edit.path[-1]) for edit in plan.edits[before:] if name)
-        if isinstance(tool, dict) and calls:
-            _widen_who_and_how(plan, (*path, "expected_tools", index), tool, calls, how)
+    widened = _widen_tools(plan, path, tools, places, runs, how)
     new: list[Any] = []
     uncapped: set[int] = set()
     if turn.get("exhaustive") is True:
         uncapped = _uncapped(turn, runs)
         new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
-    if turn.get("ordered") is True:
-        for run in range(len(runs)):
-            order = [place for found in places if (place := found[run]) is not None]
-            if order != sorted(order):
-                why = "ordered dropped: a new run calls the tools in another order"
-                weakened = (((*path, "ordered"), why),)
-                plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
-                _keep_held_order(plan, path, tools, places)
-                break
+    if turn.get("ordered") is True and not _in_order(places, len(runs)):
+        why = "ordered dropped: a new run calls the tools in another order"
+        weakened = (((*path, "ordered"), why),)
+        plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
+        _keep_held_order(plan, path, tools, places)
     _widen_order(plan, path, tools, places)
+
+
+def _widen_tools(
+    plan: Widening,
+    path: Path,
+    tools: list[Any],
+    places: list[list[int | None]],
+    runs: list[list[ToolCall]],
+    how: Loosening,
+) -> set[tuple[str, object]]:
+    """Widens each expected tool's arguments, ``agent`` and ``status`` to the calls it
+    stands for in the new runs; returns (tool, argument) for each literal widened."""
+    widened: set[tuple[str, object]] = set()
+    for index, (tool, found) in enumerate(zip(tools, places, strict=True)):
+        calls = [runs[run][place] for run, place in enumerate(found) if place is not None]
+        if not (isinstance(tool, dict) and calls):
+            continue
+        where = (*path, "expected_tools", index)
+        if isinstance(tool.get("args"), dict):
+            widened |= _widened_literals(plan, (*where, "args"), tool, calls, how)
+        _widen_who_and_how(plan, where, tool, calls, how)
+    return widened
+
+
+def _widened_literals(
+    plan: Widening, path: Path, tool: Any, calls: list[ToolCall], how: Loosening
+) -> set[tuple[str, object]]:
+    """Widens ``tool``'s arguments (:func:`_widen_args`); returns (tool, argument) for each
+    one widened, when the tool is named by a plain or exact name."""
+    before = len(plan.edits)
+    _widen_args(plan, path, tool, calls, how)
+    name = _written_name(tool)
+    return {(name, edit.path[-1]) for edit in plan.edits[before:] if name}
+
+
+def _in_order(places: list[list[int | None]], runs: int) -> bool:
+    """Whether every run calls the expected tools it makes in the order they are written."""
+    for run in range(runs):
+        order = [place for found in places if (place := found[run]) is not None]
+        if order != sorted(order):
+            return False
+    return True
 
 
 def _places(
@@ -253,26 +308,41 @@ def _keep_held_order(
     its expectations are mappings as record writes them: one call of a name each (plain or
     exact), no order constraints of their own, and at most as many as record orders."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
-    if (
-        len(names) < len(tools)
-        or len(tools) > MOST_ORDERED
-        or any(
-            tool.get("count", 1) != 1 or {"max_count", "never", "before", "after"} & tool.keys()
-            for tool in tools
-        )
-    ):
+    if not _as_record_writes(tools, names):
         return
     taken = {index: tool["id"] for index, tool in enumerate(tools) if "id" in tool}
     spec_order = [[index, *found] for index, found in enumerate(places)]
     ids, after = held_order(spec_order, names, taken)
     for index in range(len(tools)):
-        added: list[tuple[str, Any]] = []
-        if index in ids and index not in taken:
-            added.append(("id", ids[index]))
-        if after[index]:
-            added.append(("after", [ids[earlier] for earlier in after[index]]))
+        added = _order_keys(index, ids, after, taken)
         if added:
-            plan.edits.append(Rekey((*path, "expected_tools", index), (), tuple(added)))
+            plan.edits.append(Rekey((*path, "expected_tools", index), (), added))
+
+
+def _order_keys(
+    index: int, ids: dict[int, str], after: list[list[int]], taken: dict[int, str]
+) -> tuple[tuple[str, Any], ...]:
+    """The ``id`` (unless it has one) and ``after`` that expectation ``index`` gains."""
+    added: list[tuple[str, Any]] = []
+    if index in ids and index not in taken:
+        added.append(("id", ids[index]))
+    if after[index]:
+        added.append(("after", [ids[earlier] for earlier in after[index]]))
+    return tuple(added)
+
+
+def _as_record_writes(tools: list[Any], names: list[str]) -> bool:
+    """Whether ``tools`` (of the written ``names``) are as record writes them: mappings
+    named by a plain or exact name, one call each, with no order constraints of their own,
+    and at most as many as record orders."""
+    return (
+        len(names) == len(tools)
+        and len(tools) <= MOST_ORDERED
+        and not any(
+            tool.get("count", 1) != 1 or {"max_count", "never", "before", "after"} & tool.keys()
+            for tool in tools
+        )
+    )
 
 
 def _widen_order(
@@ -280,11 +350,7 @@ def _widen_order(
 ) -> None:
     """An ``after`` constraint a new run breaks is dropped (the rest of the order kept), as
     ``ordered`` is when a new run reorders the turn."""
-    ids = {
-        tool["id"]: index
-        for index, tool in enumerate(tools)
-        if isinstance(tool, dict) and isinstance(tool.get("id"), str)
-    }
+    ids = _indexes_by_id(tools)
     for index, tool in enumerate(tools):
         after = tool.get("after") if isinstance(tool, dict) else None
         if not isinstance(after, list):
@@ -292,24 +358,37 @@ def _widen_order(
         kept = [
             name
             for name in after
-            if not (
-                isinstance(name, str)
-                and name in ids
-                and any(
-                    mine is not None and theirs is not None and theirs > mine
-                    for mine, theirs in zip(places[index], places[ids[name]], strict=True)
-                )
-            )
+            if not (isinstance(name, str) and name in ids and _broken(places, index, ids[name]))
         ]
-        if len(kept) == len(after):
-            continue
-        where = (*path, "expected_tools", index)
-        dropped = ", ".join(short_repr(name) for name in after if name not in kept)
-        weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
-        if kept:
-            plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
-        else:
-            plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
+        if len(kept) < len(after):
+            _drop_after(plan, (*path, "expected_tools", index), after, kept)
+
+
+def _indexes_by_id(tools: list[Any]) -> dict[str, int]:
+    """The index of each expected tool with an ``id``, by its id."""
+    return {
+        tool["id"]: index
+        for index, tool in enumerate(tools)
+        if isinstance(tool, dict) and isinstance(tool.get("id"), str)
+    }
+
+
+def _drop_after(plan: Widening, where: Path, after: list[Any], kept: list[Any]) -> None:
+    """The edit of an expected tool's ``after`` keeping only ``kept`` (or removing it)."""
+    dropped = ", ".join(short_repr(name) for name in after if name not in kept)
+    weakened = (((*where, "after"), f"after {dropped} dropped: a new run breaks it"),)
+    if kept:
+        plan.edits.append(Replace((*where, "after"), kept, weakened=weakened))
+    else:
+        plan.edits.append(Rekey(where, ("after",), (), weakened=weakened))
+
+
+def _broken(places: list[list[int | None]], index: int, earlier: int) -> bool:
+    """Whether a run calls expectation ``earlier``'s tool after expectation ``index``'s."""
+    return any(
+        mine is not None and theirs is not None and theirs > mine
+        for mine, theirs in zip(places[index], places[earlier], strict=True)
+    )
 
 
 def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
@@ -334,22 +413,30 @@ def _uncapped(turn: Any, runs: list[list[ToolCall]]) -> set[int]:
         )
         assert isinstance(pattern, ExpectedTool)  # a mapping with a name, never a group
         cap = fields.get("max_count")
-        try:
-            over = isinstance(cap, int) and any(
-                sum(
-                    pattern.check([call]).passed
-                    and not any(before.check([call]).passed for before in earlier)
-                    for call in calls
-                )
-                > cap
-                for calls in runs
-            )
-        except NotRecordedError:  # a run does not record what an entry asserts: no count
-            over = True
-        if over:
+        if isinstance(cap, int) and _over_cap(pattern, earlier, runs, cap):
             uncapped.add(index)
         earlier.append(pattern)
     return uncapped
+
+
+def _over_cap(
+    pattern: ExpectedTool, earlier: list[ExpectedTool], runs: list[list[ToolCall]], cap: int
+) -> bool:
+    """Whether a run makes more than ``cap`` calls that ``pattern`` selects and no
+    ``earlier`` entry does (taken as so when a run does not record what an entry asserts:
+    no count holds then)."""
+    try:
+        return any(
+            sum(
+                pattern.check([call]).passed
+                and not any(before.check([call]).passed for before in earlier)
+                for call in calls
+            )
+            > cap
+            for calls in runs
+        )
+    except NotRecordedError:
+        return True
 
 
 def _new_tools(
@@ -367,20 +454,28 @@ def _new_tools(
     if ignore is not None and not isinstance(ignore, list):
         return []
     known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
-    new = [
+    new = _unselected(known, runs)
+    read_only = how.ignored_read_only()
+    return [_new_entry(name, runs, name in read_only) for name in new]
+
+
+def _unselected(known: list[Callable[[str], bool]], runs: list[list[ToolCall]]) -> list[str]:
+    """The names the runs call that none of ``known`` selects, in the order first called."""
+    return [
         name
         for name in dict.fromkeys(call.name for calls in runs for call in calls)
         if not any(selects(name) for selects in known)
     ]
-    read_only = how.ignored_read_only()
-    entries: list[Any] = []
-    for name in new:
-        entry: dict[str, Any] = {"name": exact_name(name)}
-        made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
-        if len(made) == 1 and name not in read_only:
-            entry["max_count"] = made.pop()
-        entries.append(entry)
-    return entries
+
+
+def _new_entry(name: str, runs: list[list[ToolCall]], read_only: bool) -> dict[str, Any]:
+    """The ``ignore`` entry of the new tool ``name``: capped at the count of its calls when
+    every run that calls it calls it as often, and it is not read-only."""
+    entry: dict[str, Any] = {"name": exact_name(name)}
+    made = {count for calls in runs if (count := [call.name for call in calls].count(name))}
+    if len(made) == 1 and not read_only:
+        entry["max_count"] = made.pop()
+    return entry
 
 
 def _change_ignore(
@@ -400,32 +495,67 @@ def _change_ignore(
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
     added = tuple(_added_line(path, entry) for entry in new)
-    caps = {
-        index: (
-            (*path, "ignore", index, "max_count"),
-            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
-        )
-        for index in uncapped
-        if ignore is not None
-    }
+    caps = _dropped_caps(path, ignore, uncapped)
     kept = [
         (index, entry)
         for index, entry in enumerate(ignore or ())
         if _other_lookup(entry) not in widened
     ]
     if ignore is not None and len(kept) < len(ignore):
-        # One edit rewrites the list, so the caps dropped are dropped in it.
-        entries = [
-            {key: value for key, value in entry.items() if key != "max_count"}
-            if index in uncapped
-            else entry
-            for index, entry in kept
-        ]
-        entries += new
-        rewritten = (("ignore", entries),) if entries else ()
-        weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
-        plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
+        _rewrite_ignore(plan, path, kept, new, uncapped, caps, added)
         return
+    _add_to_ignore(plan, path, turn, ignore, new, uncapped, caps, added)
+
+
+def _rewrite_ignore(
+    plan: Widening,
+    path: Path,
+    kept: list[tuple[int, Any]],
+    new: list[Any],
+    uncapped: set[int],
+    caps: dict[int, tuple[Path, str]],
+    added: tuple[tuple[Path, str], ...],
+) -> None:
+    """:func:`_change_ignore`'s edit when entries are dropped: one edit rewrites the list
+    (``kept``, each entry with its index), so the caps dropped are dropped in it."""
+    entries = [_uncap(entry) if index in uncapped else entry for index, entry in kept] + new
+    rewritten = (("ignore", entries),) if entries else ()
+    weakened = (*(caps[index] for index, _ in kept if index in caps), *added)
+    plan.edits.append(Rekey(path, ("ignore",), rewritten, "exhaustive", weakened))
+
+
+def _dropped_caps(
+    path: Path, ignore: list[Any] | None, uncapped: set[int]
+) -> dict[int, tuple[Path, str]]:
+    """What dropping the ``max_count`` of each ``ignore`` entry at ``uncapped`` weakens."""
+    if ignore is None:
+        return {}
+    return {
+        index: (
+            (*path, "ignore", index, "max_count"),
+            f"max_count {ignore[index]['max_count']} dropped: a new run goes over it",
+        )
+        for index in uncapped
+    }
+
+
+def _uncap(entry: Any) -> dict[str, Any]:
+    """An ``ignore`` entry without its ``max_count``."""
+    return {key: value for key, value in entry.items() if key != "max_count"}
+
+
+def _add_to_ignore(
+    plan: Widening,
+    path: Path,
+    turn: Any,
+    ignore: list[Any] | None,
+    new: list[Any],
+    uncapped: set[int],
+    caps: dict[int, tuple[Path, str]],
+    added: tuple[tuple[Path, str], ...],
+) -> None:
+    """:func:`_change_ignore`'s edits when no entry is dropped: each cap dropped in place,
+    the ``new`` entries appended (or the ``ignore`` they make added)."""
     for index in sorted(uncapped):
         where = (*path, "ignore", index)
         plan.edits.append(Rekey(where, ("max_count",), (), weakened=(caps[index],)))
@@ -495,34 +625,46 @@ def _widen_args(
         observed = [value, *present]
         if all_equal(observed) and len(present) == len(calls):
             continue
-        # The comments toolmatch record writes for the value (the spec's own counts as one
-        # value seen), at the places in it they are about.
-        comments: list[tuple[Path, str]] = []
-        missing = f"missing in {len(calls) - len(present)} of {1 + len(calls)}"
-        if all_equal(observed):
-            written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
-            comments.append(((), missing))
-        else:
-            schema = _schema(how, calls)
-            properties = (schema or {}).get("properties")
-            properties = properties if isinstance(properties, dict) else {}
-            made, comment = loosened(observed, how, properties.get(key), key)
-            written = plain_data(made)
-            if len(present) < len(calls):
-                written = {"$maybe": written}
-                comment = f"{comment}; {missing}" if comment else missing
-            elif optional_by_definition(schema, key):
-                written = {"$maybe": written}
-                comment = f"{comment}; optional by definition" if comment else comment
-            if comment:
-                comments.append(((), comment))
-            comments += _comments_inside(made, ())
+        written, comments = _widened_value(key, observed, len(calls), how, calls)
         weakened = (_loosened_line((*path, key), value, written),)
-        plan.edits.append(Replace((*path, key), written, tuple(comments), weakened))
+        plan.edits.append(Replace((*path, key), written, comments, weakened))
     if tool.get("exact") is True:
-        extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
-        for key in extra:
-            plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+        _skip_extra_args(plan, path, args, calls)
+
+
+def _skip_extra_args(plan: Widening, path: Path, args: Any, calls: list[ToolCall]) -> None:
+    """Skips, for an ``exact`` tool, each argument of the new calls the spec lacks."""
+    extra = dict.fromkeys(key for call in calls for key in call.args if key not in args)
+    for key in extra:
+        plan.skip(path, f"argument {short_repr(key)} of a new run is not in the spec")
+
+
+def _widened_value(
+    key: str, observed: list[Any], runs: int, how: Loosening, calls: list[ToolCall]
+) -> tuple[Any, tuple[tuple[Path, str], ...]]:
+    """The value argument ``key`` is widened to, ``observed`` being the spec's value then
+    the values of the ``runs`` new calls that have the argument, with the comments
+    toolmatch record writes for it, at the places in it they are about."""
+    comments: list[tuple[Path, str]] = []
+    missing = f"missing in {runs + 1 - len(observed)} of {1 + runs}"
+    if all_equal(observed):
+        written: Any = {"$maybe": plain_data(loosened(observed, how)[0])}
+        return written, (((), missing),)
+    schema = _schema(how, calls)
+    properties = (schema or {}).get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    made, comment = loosened(observed, how, properties.get(key), key)
+    written = plain_data(made)
+    if len(observed) <= runs:
+        written = {"$maybe": written}
+        comment = f"{comment}; {missing}" if comment else missing
+    elif optional_by_definition(schema, key):
+        written = {"$maybe": written}
+        comment = f"{comment}; optional by definition" if comment else comment
+    if comment:
+        comments.append(((), comment))
+    comments += _comments_inside(made, ())
+    return written, tuple(comments)
 
 
 def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:

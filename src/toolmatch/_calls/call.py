@@ -151,42 +151,19 @@ class ToolCall(_Slots, Record):
         agent: str | Matcher | None = None,
         status: str | Matcher | None = None,
     ) -> None:
-        # Exact-type checks first: the common arguments pass them at once.
-        if type(name) is not str and not isinstance(name, (str, Matcher)):
-            raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
+        # The usual values (a str, a dict, None) pass each check at its first test.
+        if type(name) is not str:
+            _check_name(name)
         if type(args) is not dict:
-            if args is None:
-                args = {}
-            elif not isinstance(args, (dict, Matcher)):
-                raise TypeError(
-                    f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})"
-                )
+            args = _checked_args(args)
         if (
-            (id is not None and type(id) is not str)
-            or (parse_error is not None and type(parse_error) is not str)
-            or (agent is not None and type(agent) is not str)
+            type(id) not in _OPTIONAL_TEXT
+            or type(parse_error) not in _OPTIONAL_TEXT
+            or type(agent) not in _OPTIONAL_TEXT
         ):
-            for field, value in (("id", id), ("parse_error", parse_error), ("agent", agent)):
-                if value is not None and not isinstance(value, (str, Matcher)):
-                    raise TypeError(
-                        f"ToolCall {field} must be a str or None, got {short_repr(value)}"
-                    )
-        if (
-            failed is not None
-            and failed is not True
-            and failed is not False
-            and not isinstance(failed, Matcher)
-        ):
-            raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
-        if status is None:
-            if failed is not None:
-                # A matcher for failed stands for the status too: any status, as failed says.
-                status = ANY if isinstance(failed, Matcher) else status_of(failed)
-        elif isinstance(status, Matcher):
-            if failed is None:
-                failed = ANY
-        else:
-            failed = _failed_for(status, failed)
+            _check_texts(id, parse_error, agent)
+        if failed is not None or status is not None:
+            failed, status = _failed_and_status(failed, status)
         self._assign(name, args, id, parse_error, result, failed, agent, status)
 
     def __repr__(self) -> str:
@@ -214,6 +191,49 @@ class ToolCall(_Slots, Record):
         if said_status(self) is None:
             del data["status"]
         return data
+
+
+_OPTIONAL_TEXT = frozenset({str, type(None)})
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, (str, Matcher)):
+        raise TypeError(f"ToolCall name must be a str, got {short_repr(name)}")
+
+
+def _checked_args(args: object) -> dict[str, Any] | Matcher:
+    """``args`` other than a plain dict: ``None`` as ``{}``, a dict subclass or a matcher as
+    it is; raises ``TypeError`` for anything else."""
+    if args is None:
+        return {}
+    if not isinstance(args, (dict, Matcher)):
+        raise TypeError(f"ToolCall args must be a dict, got {short_repr(args)} ({type_name(args)})")
+    return args
+
+
+def _check_texts(id: object, parse_error: object, agent: object) -> None:
+    for field, value in (("id", id), ("parse_error", parse_error), ("agent", agent)):
+        if value is not None and not isinstance(value, (str, Matcher)):
+            raise TypeError(f"ToolCall {field} must be a str or None, got {short_repr(value)}")
+
+
+def _failed_and_status(failed: object, status: object) -> tuple[Any, Any]:
+    """``failed`` and ``status`` made to agree: each given one says the other (a matcher for
+    either stands for any value of the other); raises for a flag that is not a bool, an
+    unknown status, or two that contradict each other (:func:`_failed_for`)."""
+    if (
+        failed is not None
+        and failed is not True
+        and failed is not False
+        and not isinstance(failed, Matcher)
+    ):
+        raise TypeError(f"ToolCall failed must be a bool or None, got {short_repr(failed)}")
+    if status is None:
+        # A matcher for failed stands for the status too: any status, as failed says.
+        return failed, ANY if isinstance(failed, Matcher) else status_of(failed)
+    if isinstance(status, Matcher):
+        return ANY if failed is None else failed, status
+    return _failed_for(status, failed), status
 
 
 def _failed_for(status: object, failed: object) -> bool | None:

@@ -69,20 +69,30 @@ def json_schema(schema: object) -> object:
             kind = _json_type(value)
             if kind is not None:
                 out["type"] = kind
-        elif key in _SUBSCHEMA:
-            out[key] = json_schema(value)
-        elif key in _SUBSCHEMA_LISTS and isinstance(value, (list, tuple)):
-            out[key] = [json_schema(item) for item in value]
-        elif key in _SUBSCHEMA_MAPS and isinstance(value, Mapping):
-            out[key] = {name: json_schema(item) for name, item in value.items()}
-        elif key == "property_ordering" or key == "propertyOrdering":
-            continue  # Gemini's display order: no constraint
-        else:
-            out[key] = value  # enum, const, default, ...: values, not schemas
+        elif key != "property_ordering" and key != "propertyOrdering":
+            out[key] = _keyword_value(key, value)
+        # else Gemini's display order: no constraint
     if out.pop("nullable", None) is True and "type" in out:
-        kinds = out["type"] if isinstance(out["type"], list) else [out["type"]]
-        out["type"] = [*kinds, "null"] if "null" not in kinds else kinds
+        out["type"] = _with_null(out["type"])
     return out
+
+
+def _with_null(kind: object) -> list[object]:
+    """A ``type`` (one, or a list) that also accepts ``null``: OpenAPI's ``nullable``."""
+    kinds = kind if isinstance(kind, list) else [kind]
+    return [*kinds, "null"] if "null" not in kinds else kinds
+
+
+def _keyword_value(key: object, value: object) -> object:
+    """The value of a schema keyword other than ``type``: its subschemas turned into JSON
+    Schema's; other values (``enum``, ``const``, ``default``, ...) as they are."""
+    if key in _SUBSCHEMA:
+        return json_schema(value)
+    if key in _SUBSCHEMA_LISTS and isinstance(value, (list, tuple)):
+        return [json_schema(item) for item in value]
+    if key in _SUBSCHEMA_MAPS and isinstance(value, Mapping):
+        return {name: json_schema(item) for name, item in value.items()}
+    return value
 
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -178,16 +188,19 @@ class ToolCatalogue:
         except Exception as error:
             lines.append(f"{head}: could not be validated: {type(error).__name__}: {error}")
             return lines
-        for failure in errors:
-            where = ""
-            for step in failure.absolute_path:
-                where = join_path(where, step)
-            if not where and failure.validator == "required":
-                missing = failure.message.partition(" is a required property")[0]
-                lines.append(f"{head}: required parameter {missing} is missing")
-            else:
-                lines.append(f"{head}: {where + ': ' if where else ''}{failure.message}")
+        lines.extend(f"{head}: {_failure_text(failure)}" for failure in errors)
         return lines
+
+
+def _failure_text(failure: Any) -> str:
+    """A JSON Schema validation error in words, at its place in the arguments."""
+    where = ""
+    for step in failure.absolute_path:
+        where = join_path(where, step)
+    if not where and failure.validator == "required":
+        missing = failure.message.partition(" is a required property")[0]
+        return f"required parameter {missing} is missing"
+    return f"{where + ': ' if where else ''}{failure.message}"
 
 
 def _hint(name: str, known: object) -> str:

@@ -109,15 +109,8 @@ def _definitions(tool: object, place: str) -> list[tuple[ToolDefinition, str]]:
         return [(tool, place)]
     data = _data(tool, place)
     for key in _DECLARATION_KEYS:  # a Gemini Tool
-        declarations = data.get(key)
-        if declarations is not None:
-            if not isinstance(declarations, (list, tuple)):
-                raise _not_a(f"{place}.{key}", "a list of function declarations", declarations)
-            places = [f"{place}.{key}[{index}]" for index in range(len(declarations))]
-            return [
-                (_definition(_data(declaration, at), at, declaration), at)
-                for declaration, at in zip(declarations, places, strict=True)
-            ]
+        if data.get(key) is not None:
+            return _declarations(data[key], f"{place}.{key}")
     kind = data.get("type")
     if kind == "function" and "function" in data:  # OpenAI Chat Completions
         at = f"{place}.function"
@@ -125,6 +118,26 @@ def _definitions(tool: object, place: str) -> list[tuple[ToolDefinition, str]]:
     if kind is None or kind == "function" or (kind == "custom" and "input_schema" in data):
         return [(_definition(data, place, tool), place)]
     raise _unknown(data, tool, place)
+
+
+def _entry_definitions(where: str, item: object) -> dict[str, ToolDefinition]:
+    """The definitions of one function docs entry (a doc, or a list of them), by name; an
+    error names the entry's place."""
+    try:
+        return read_tool_definitions(item if isinstance(item, list) else [item])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def _declarations(declarations: object, place: str) -> list[tuple[ToolDefinition, str]]:
+    """A Gemini Tool's function declarations, each with its place."""
+    if not isinstance(declarations, (list, tuple)):
+        raise _not_a(place, "a list of function declarations", declarations)
+    places = [f"{place}[{index}]" for index in range(len(declarations))]
+    return [
+        (_definition(_data(declaration, at), at, declaration), at)
+        for declaration, at in zip(declarations, places, strict=True)
+    ]
 
 
 def _data(tool: object, place: str) -> Mapping[str, Any]:
@@ -154,24 +167,35 @@ def _definition(data: Mapping[str, Any], place: str, given: object) -> ToolDefin
         raise TypeError(f"{place} has both {keys[0]} and {keys[1]}: give one parameters schema")
     if not keys:
         return ToolDefinition(name, (), (), description, {"type": "object", "properties": {}})
-    schema_place = f"{place}.{keys[0]}"
     schema = data[keys[0]]
+    properties, required = _parameters(schema, f"{place}.{keys[0]}")
+    return ToolDefinition(name, properties, required, description, dict(schema))
+
+
+def _parameters(schema: object, place: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The parameter names and the required ones of a tool's parameters ``schema``, found
+    at ``place``; raises ``TypeError`` naming the part that is not what a schema holds."""
     if not isinstance(schema, Mapping):
-        raise _not_a(schema_place, "a JSON Schema object", schema)
+        raise _not_a(place, "a JSON Schema object", schema)
     kind = schema.get("type")
     if kind is not None and (not isinstance(kind, str) or kind not in _OBJECT_TYPES):
-        raise _not_a(f"{schema_place}.type", "'object' (BFCL: 'dict')", kind)
+        raise _not_a(f"{place}.type", "'object' (BFCL: 'dict')", kind)
     properties = schema.get("properties")
-    if properties is None:
-        properties = {}
-    if not isinstance(properties, Mapping) or not all(isinstance(key, str) for key in properties):
-        raise _not_a(f"{schema_place}.properties", "a mapping of parameter names", properties)
     required = schema.get("required")
-    if required is None:
-        required = ()
-    if not isinstance(required, (list, tuple)) or not all(isinstance(key, str) for key in required):
-        raise _not_a(f"{schema_place}.required", "a list of parameter names", required)
-    return ToolDefinition(name, tuple(properties), tuple(required), description, dict(schema))
+    return (
+        _names(properties, Mapping, f"{place}.properties", "a mapping of parameter names"),
+        _names(required, (list, tuple), f"{place}.required", "a list of parameter names"),
+    )
+
+
+def _names(value: object, kinds: type | tuple[type, ...], place: str, what: str) -> tuple[str, ...]:
+    """The parameter names ``value`` (of ``kinds``, ``None`` for none) holds; raises
+    ``TypeError`` saying ``what`` it should be otherwise."""
+    if value is None:
+        return ()
+    if not isinstance(value, kinds) or not all(isinstance(key, str) for key in value):  # type: ignore[attr-defined]
+        raise _not_a(place, what, value)
+    return tuple(value)  # type: ignore[arg-type]
 
 
 def _not_a(place: str, expected: str, found: object) -> TypeError:
@@ -197,11 +221,7 @@ def function_docs(functions: str | PathLike[str] | Sequence[object]) -> list[Too
         entries = read_json_entries(functions, "functions")
     found: dict[str, tuple[str, ToolDefinition]] = {}
     for where, item in entries:
-        try:
-            definitions = read_tool_definitions(item if isinstance(item, list) else [item])
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-        for name, definition in definitions.items():
+        for name, definition in _entry_definitions(where, item).items():
             if name in found:
                 raise ValueError(
                     f"{where}: defines {name!r} again ({found[name][0]} did first); give the "

@@ -33,14 +33,7 @@ def read_json_entries(
     import json
 
     where = os.fspath(source)
-    try:
-        data = read_whole(where)
-    except ValueError as error:  # too large to read whole
-        raise ValueError(f"{where}: {error}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{where}: not UTF-8 text: byte {error.start} cannot be decoded") from None
+    text = _text(where)
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -51,6 +44,27 @@ def read_json_entries(
         if isinstance(whole, list):
             return _bounded([(f"{where}[{index}]", entry) for index, entry in enumerate(whole)])
         return _bounded([(f"{where}:1", whole)])
+    return _bounded(_lines(where, text))
+
+
+def _text(where: str) -> str:
+    """The file at ``where`` as text; a ``ValueError`` naming it when it is too large to
+    read whole or not UTF-8."""
+    try:
+        data = read_whole(where)
+    except ValueError as error:  # too large to read whole
+        raise ValueError(f"{where}: {error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where}: not UTF-8 text: byte {error.start} cannot be decoded") from None
+
+
+def _lines(where: str, text: str) -> list[tuple[str, Any]]:
+    """The entries of the JSON Lines ``text`` of the file at ``where``, each with its
+    ``file:line``; a ``ValueError`` naming the line that is not JSON."""
+    import json
+
     entries = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -61,7 +75,7 @@ def read_json_entries(
             raise ValueError(f"{where}:{number}:{error.colno}: invalid JSON: {error.msg}") from None
         except RecursionError:
             raise ValueError(f"{where}:{number}: {NESTED_TOO_DEEPLY}") from None
-    return _bounded(entries)
+    return entries
 
 
 def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:

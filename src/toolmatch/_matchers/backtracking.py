@@ -96,28 +96,35 @@ class _Reading:
     def walk(self, items: Any) -> int:
         """The steps of one walk through ``items``: one an item, a counted repeat's body
         once per turn (a turn that consumes nothing still costs one), every branch tried."""
-        c = self.c
         steps = 0
         for op, argument in items:
-            if op in self.repeats:  # (min, max, items)
-                high = argument[1]
-                turns = 1 if high is c.MAXREPEAT else high
-                steps += 1 + turns * max(self.walk(argument[2]), 1)
-            elif op is c.SUBPATTERN:  # (group, add_flags, del_flags, items)
-                steps += 1 + self.walk(argument[-1])
-            elif op is c.BRANCH:  # (None, [items, ...])
-                steps += 1 + sum(self.walk(branch) for branch in argument[1])
-            elif op is c.GROUPREF_EXISTS:  # (group, yes, no or None)
-                steps += 1 + sum(self.walk(branch) for branch in argument[1:] if branch)
-            elif op in (c.ASSERT, c.ASSERT_NOT):  # (direction, items)
-                steps += 1 + self.walk(argument[1])
-            elif op is getattr(c, "ATOMIC_GROUP", None):
-                steps += 1 + self.walk(argument)
-            else:
-                steps += 1
+            steps += 1 + self.inner_steps(op, argument)
             if steps >= _CAP:
                 return _CAP
         return steps
+
+    def inner_steps(self, op: Any, argument: Any) -> int:
+        """The steps of one walk through what item ``op`` holds (0 for a single item)."""
+        c = self.c
+        if op in self.repeats:  # (min, max, items)
+            return self.repeat_steps(argument[1], argument[2])
+        if op is c.SUBPATTERN:  # (group, add_flags, del_flags, items)
+            return self.walk(argument[-1])
+        if op is c.BRANCH:  # (None, [items, ...])
+            return sum(self.walk(branch) for branch in argument[1])
+        if op is c.GROUPREF_EXISTS:  # (group, yes, no or None)
+            return sum(self.walk(branch) for branch in argument[1:] if branch)
+        if op in (c.ASSERT, c.ASSERT_NOT):  # (direction, items)
+            return self.walk(argument[1])
+        if op is getattr(c, "ATOMIC_GROUP", None):
+            return self.walk(argument)
+        return 0
+
+    def repeat_steps(self, high: Any, body: Any) -> int:
+        """A counted repeat's body once per turn, at most ``high`` turns (one unbounded), a
+        turn that consumes nothing still costing one."""
+        turns = 1 if high is self.c.MAXREPEAT else high
+        return int(turns * max(self.walk(body), 1))
 
     def sequence(self, items: Any) -> tuple[int, int] | None:
         ways, degree = 1, 0
@@ -155,21 +162,24 @@ class _Reading:
         if op is getattr(c, "ATOMIC_GROUP", None):
             return self.sequence(argument)
         if op in self.repeats:  # (min, max, items)
-            low, high, body = argument
-            inner = self.sequence(body)
-            if inner is None:
-                return None
-            ways, degree = inner
-            if high is c.MAXREPEAT:
-                # Each count is one way only if the body is: else the ways multiply per turn.
-                return (1, 1) if (ways, degree) == (1, 0) else None
-            if ways == 1:
-                return min(high - low + 1, _CAP), high * degree
-            total, power = 0, ways**low if low < 64 else _CAP
-            for _ in range(low, high + 1):
-                total = min(total + power, _CAP)
-                power = min(power * ways, _CAP)
-                if total >= _CAP:
-                    break
-            return total, high * degree
+            return self.repeat(*argument)
         return None
+
+    def repeat(self, low: int, high: Any, body: Any) -> tuple[int, int] | None:
+        """The ways and degree of ``body`` repeated ``low`` to ``high`` times."""
+        inner = self.sequence(body)
+        if inner is None:
+            return None
+        ways, degree = inner
+        if high is self.c.MAXREPEAT:
+            # Each count is one way only if the body is: else the ways multiply per turn.
+            return (1, 1) if (ways, degree) == (1, 0) else None
+        if ways == 1:
+            return min(high - low + 1, _CAP), high * degree
+        total, power = 0, ways**low if low < 64 else _CAP
+        for _ in range(low, high + 1):
+            total = min(total + power, _CAP)
+            power = min(power * ways, _CAP)
+            if total >= _CAP:
+                break
+        return total, high * degree

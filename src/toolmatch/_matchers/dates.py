@@ -161,6 +161,63 @@ def _read_date(value: object) -> Any:
         return f"{short_repr(text)} is not an ISO 8601 date"
 
 
+def _moment(near: object) -> datetime | None:
+    """The moment :class:`IsDatetime`'s ``near`` names (a date: its midnight); ``None`` for
+    none or ``"now"``; an error for anything else."""
+    module = _datetime()
+    if near is None or (isinstance(near, str) and near == "now"):
+        return None
+    if isinstance(near, str):
+        found = _read_datetime(near)
+        if not isinstance(found, str):
+            return found  # type: ignore[no-any-return]
+        day = _read_date(near)
+        if isinstance(day, str):
+            raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
+        return module.datetime.combine(day, module.time())  # type: ignore[no-any-return]
+    if isinstance(near, module.datetime):
+        return near  # type: ignore[no-any-return]
+    if isinstance(near, module.date):
+        return module.datetime.combine(near, module.time())  # type: ignore[no-any-return]
+    raise TypeError(
+        "IsDatetime near must be a datetime, a date, an ISO 8601 str or 'now', "
+        f"got {short_repr(near)} ({type_name(near)})"
+    )
+
+
+def _day(near: object) -> date | None:
+    """The day :class:`IsDate`'s ``near`` names; ``None`` for none or ``"today"``; an error
+    for anything else (a datetime included)."""
+    module = _datetime()
+    if near is None or (isinstance(near, str) and near == "today"):
+        return None
+    if isinstance(near, module.datetime) or not isinstance(near, (str, module.date)):
+        raise TypeError(
+            "IsDate near must be a date, an ISO 8601 date str or 'today', "
+            f"got {short_repr(near)} ({type_name(near)})"
+        )
+    found = _read_date(near)
+    if isinstance(found, str):
+        raise ValueError(f"IsDate near: {found}")
+    return found  # type: ignore[no-any-return]
+
+
+def _aware(found: datetime) -> bool | None:
+    """Whether ``found`` carries a UTC offset; ``None`` when its tzinfo cannot say."""
+    zone = found.tzinfo
+    try:
+        # A fixed offset (all that ISO strings give) always has one; another tzinfo is asked.
+        return zone is not None and (type(zone) is _TIMEZONE or found.utcoffset() is not None)
+    except Exception:
+        return None
+
+
+def _now(aware: bool) -> datetime:
+    """The moment ``near="now"`` names, in UTC, naive beside a naive value."""
+    now = _datetime().datetime.now(_datetime().timezone.utc)
+    return now if aware else now.replace(tzinfo=None)  # type: ignore[no-any-return]
+
+
 def _difference(delta: timedelta) -> str:
     seconds = delta.total_seconds()
     return f"{abs(delta)} {'later' if seconds > 0 else 'earlier'}"
@@ -210,28 +267,9 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         module = _datetime()
         if tz_aware is not None and not isinstance(tz_aware, bool):
             raise TypeError(f"IsDatetime tz_aware must be None, True or False, got {tz_aware!r}")
-        moment: datetime | None = None
-        if near is None:
-            if within is not None:
-                raise ValueError("IsDatetime within needs near: within how long of what?")
-        elif not (isinstance(near, str) and near == "now"):
-            if isinstance(near, str):
-                found = _read_datetime(near)
-                if isinstance(found, str):
-                    found = _read_date(near)
-                    if isinstance(found, str):
-                        raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
-                    found = module.datetime.combine(found, module.time())
-                moment = found
-            elif isinstance(near, module.datetime):
-                moment = near
-            elif isinstance(near, module.date):
-                moment = module.datetime.combine(near, module.time())
-            else:
-                raise TypeError(
-                    "IsDatetime near must be a datetime, a date, an ISO 8601 str or 'now', "
-                    f"got {short_repr(near)} ({type_name(near)})"
-                )
+        if near is None and within is not None:
+            raise ValueError("IsDatetime within needs near: within how long of what?")
+        moment = _moment(near)
         set_ = object.__setattr__
         set_(self, "near", near)
         set_(self, "within", within)
@@ -247,29 +285,17 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         found = _read_datetime(actual)
         if type(found) is str:
             return found
-        zone = found.tzinfo
-        try:
-            # A fixed offset (all that ISO strings give) is known to be one: utcoffset() is slow.
-            aware = zone is not None and (type(zone) is _TIMEZONE or found.utcoffset() is not None)
-        except Exception:
+        aware = _aware(found)
+        if aware is None:
             return f"{short_repr(actual)} has a UTC offset that cannot be read"
-        if self.tz_aware is not None and aware is not self.tz_aware:
-            wanted = "with a UTC offset" if self.tz_aware else "without a UTC offset"
-            return f"expected a datetime {wanted}, got {short_repr(actual)}"
-        near = self._near
-        if near is None:
-            if self.near is None:
-                return None
-            near = _datetime().datetime.now(_datetime().timezone.utc)  # "now"
-            if not aware:
-                near = near.replace(tzinfo=None)
+        wrong_zone = self._zone_reason(actual, aware)
+        if wrong_zone is not None:
+            return wrong_zone
+        if self._near is None and self.near is None:
+            return None
+        near = _now(aware) if self._near is None else self._near
         try:
-            if aware is self._near_aware or self._near is None:
-                delta = found - near
-            else:  # one side naive: read as UTC
-                delta = (found if aware else found.replace(tzinfo=_datetime().timezone.utc)) - (
-                    self._near_utc
-                )
+            delta = self._delta(found, near, aware)
         except Exception as error:
             return f"{short_repr(actual)} cannot be compared with {near}: {error}"
         if self._earliest <= delta <= self._within:
@@ -278,6 +304,22 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         return (
             f"expected a datetime within {self._within} of {shown}, "
             f"got {found} ({_difference(delta)})"
+        )
+
+    def _zone_reason(self, actual: object, aware: bool) -> str | None:
+        """Why ``tz_aware`` refuses ``actual`` (``aware``: whether it has a UTC offset)."""
+        if self.tz_aware is None or aware is self.tz_aware:
+            return None
+        wanted = "with a UTC offset" if self.tz_aware else "without a UTC offset"
+        return f"expected a datetime {wanted}, got {short_repr(actual)}"
+
+    def _delta(self, found: datetime, near: datetime, aware: bool) -> timedelta:
+        """How far ``found`` is from ``near``, a naive one read as UTC beside an aware one."""
+        if aware is self._near_aware or self._near is None:
+            return found - near
+        assert self._near_utc is not None  # _near is set
+        return (found if aware else found.replace(tzinfo=_datetime().timezone.utc)) - (
+            self._near_utc
         )
 
     def matches(self, actual: object) -> bool:
@@ -336,24 +378,13 @@ class IsDate(ReasonedMatcher, _trusted=True):
     _near: date | None
 
     def __init__(self, near: object = None, within_days: int = 0) -> None:
-        module = _datetime()
         if isinstance(within_days, bool) or not isinstance(within_days, int):
             raise TypeError(f"IsDate within_days must be an int, got {short_repr(within_days)}")
         if within_days < 0:
             raise ValueError(f"IsDate within_days must not be negative, got {within_days}")
         if near is None and within_days:
             raise ValueError("IsDate within_days needs near: within how many days of what?")
-        day: date | None = None
-        if near is not None and not (isinstance(near, str) and near == "today"):
-            if isinstance(near, module.datetime) or not isinstance(near, (str, module.date)):
-                raise TypeError(
-                    "IsDate near must be a date, an ISO 8601 date str or 'today', "
-                    f"got {short_repr(near)} ({type_name(near)})"
-                )
-            found = _read_date(near)
-            if isinstance(found, str):
-                raise ValueError(f"IsDate near: {found}")
-            day = found
+        day = _day(near)
         set_ = object.__setattr__
         set_(self, "near", near)
         set_(self, "within_days", within_days)

@@ -90,17 +90,16 @@ def _plain_mismatches(
         if not _equal(expected, actual):
             yield Mismatch(path, "differs (too deeply nested to explain further)")
         return
+    yield from _container_mismatches(expected, actual, path, depth)
+
+
+def _container_mismatches(
+    expected: object, actual: object, path: str, depth: int
+) -> Iterator[Mismatch]:
+    """:func:`_plain_mismatches` for two values neither of which is a matcher: two dicts,
+    lists, tuples or records of one type part by part, anything else whole."""
     if is_instance(expected, dict) and is_instance(actual, dict):
-        for key, value in expected.items():
-            if key not in actual:
-                yield Mismatch(join_path(path, key), "missing")
-            else:
-                yield from _plain_mismatches(value, actual[key], join_path(path, key), depth + 1)
-        for key, value in actual.items():
-            if key not in expected:
-                yield Mismatch(
-                    join_path(path, key), f"unexpected key, with value {short_repr(value)}"
-                )
+        yield from _dict_mismatches(expected, actual, path, depth)
         return
     same_sequence = (is_instance(expected, list) and is_instance(actual, list)) or (
         is_instance(expected, tuple) and is_instance(actual, tuple)
@@ -109,15 +108,36 @@ def _plain_mismatches(
         yield from _sequence_mismatches(expected, actual, path, depth)  # type: ignore[arg-type]
         return
     if is_instance(expected, Record) and type(expected) is type(actual):
-        # Record's == compares the fields in order: so does its explanation.
-        fields = zip(expected._fields, expected._values(), actual._values(), strict=True)
-        for field, left, right in fields:
-            yield from _plain_mismatches(left, right, join_path(path, field), depth + 1)
+        yield from _record_mismatches(expected, actual, path, depth)
         return
     if not _equal(expected, actual):
         yield Mismatch(
             path, f"expected {short_repr(expected)}, got {describe_found(expected, actual)}"
         )
+
+
+def _record_mismatches(
+    expected: Record, actual: Record, path: str, depth: int
+) -> Iterator[Mismatch]:
+    """Each field of two records of one type that differs: Record's == compares the fields
+    in order, and so does its explanation."""
+    fields = zip(expected._fields, expected._values(), actual._values(), strict=True)
+    for field, left, right in fields:
+        yield from _plain_mismatches(left, right, join_path(path, field), depth + 1)
+
+
+def _dict_mismatches(
+    expected: dict[object, object], actual: dict[object, object], path: str, depth: int
+) -> Iterator[Mismatch]:
+    """Each expected key missing or with another value, then each unexpected key."""
+    for key, value in expected.items():
+        if key not in actual:
+            yield Mismatch(join_path(path, key), "missing")
+        else:
+            yield from _plain_mismatches(value, actual[key], join_path(path, key), depth + 1)
+    for key, value in actual.items():
+        if key not in expected:
+            yield Mismatch(join_path(path, key), f"unexpected key, with value {short_repr(value)}")
 
 
 def _sequence_mismatches(

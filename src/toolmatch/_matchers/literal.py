@@ -491,31 +491,40 @@ class MappingMatcher(Matcher, _trusted=True):
         try:
             if self._strip is not None:
                 actual = self._strip(actual)
-            tops = self._top_paths
-            for key, matcher, _ in self._required:
-                value = actual.get(key, _MISSING)
-                where = join_path(path, key) if path else tops[key]
-                if value is _MISSING:
-                    yield Mismatch(where, "missing")
-                else:
-                    yield from matcher.mismatches(value, where)
-            for key, matcher, _ in self._optional:
-                value = actual.get(key, _MISSING)
-                if value is not _MISSING:
-                    where = join_path(path, key) if path else tops[key]
-                    yield from matcher.mismatches(value, where)
-            for key in self._forbidden:
-                if key in actual:
-                    found = short_repr(actual[key])
-                    where = join_path(path, key) if path else tops[key]
-                    yield Mismatch(where, f"expected absent, got {found}")
-            if self._exact:
-                for key in actual:
-                    if key not in self.mapping:
-                        found = short_repr(actual[key])
-                        yield Mismatch(join_path(path, key), f"unexpected key, with value {found}")
+            yield from self._value_mismatches(actual, path)
+            yield from self._key_mismatches(actual, path)
         except Exception as error:
             yield Mismatch(path, f"could not be read as a dict: {type(error).__name__}: {error}")
+
+    def _where(self, path: str, key: object) -> str:
+        """The path of ``key`` under ``path`` (at the top, the path made when built)."""
+        return join_path(path, key) if path else self._top_paths[key]
+
+    def _value_mismatches(self, actual: Any, path: str) -> Iterator[Mismatch]:
+        """Each required key missing, and each key present whose value does not match."""
+        for key, matcher, _ in self._required:
+            value = actual.get(key, _MISSING)
+            if value is _MISSING:
+                yield Mismatch(self._where(path, key), "missing")
+            else:
+                yield from matcher.mismatches(value, self._where(path, key))
+        for key, matcher, _ in self._optional:
+            value = actual.get(key, _MISSING)
+            if value is not _MISSING:
+                yield from matcher.mismatches(value, self._where(path, key))
+
+    def _key_mismatches(self, actual: Any, path: str) -> Iterator[Mismatch]:
+        """Each key that must be absent and is present; with ``exact``, each key not
+        expected."""
+        for key in self._forbidden:
+            if key in actual:
+                found = short_repr(actual[key])
+                yield Mismatch(self._where(path, key), f"expected absent, got {found}")
+        if self._exact:
+            for key in actual:
+                if key not in self.mapping:
+                    found = short_repr(actual[key])
+                    yield Mismatch(join_path(path, key), f"unexpected key, with value {found}")
 
 
 class _Mapping(MappingMatcher, _trusted=True):
@@ -604,6 +613,17 @@ def _compile(value: object, trim: bool, fold: bool, open_containers: set[int]) -
         return _Text(value, trim, fold)
     if not isinstance(value, (Mapping, list, tuple, set, frozenset)):
         return _Object(value)
+    return _compile_container(value, trim, fold, open_containers)
+
+
+def _compile_container(
+    value: Mapping[Any, Any] | list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any],
+    trim: bool,
+    fold: bool,
+    open_containers: set[int],
+) -> Matcher:
+    """A mapping, list, tuple or set compiled, its items too; refusing one inside itself,
+    or nested deeper than a value may be."""
     if id(value) in open_containers:
         raise ValueError(f"the expected value contains itself: {short_repr(value)}")
     if len(open_containers) >= MAX_DEPTH:  # the containers open around value: its depth

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
@@ -140,9 +138,6 @@ class Maybe(Delegating, _trusted=True):
         return (self.value,), {}
 
 
-_NOTHING = object()
-
-
 @public
 class _AbsentKey(Matcher, _trusted=True):
     __slots__ = ()
@@ -163,9 +158,6 @@ class _AbsentKey(Matcher, _trusted=True):
     def __reduce_ex__(self, protocol: Any) -> str:
         return "Absent"
 
-
-# As for ANY: a C-level __eq__, here answering False for anything.
-_AbsentKey.__eq__ = staticmethod(functools.partial(operator.is_, _NOTHING))  # type: ignore[method-assign,misc]
 
 Absent = _AbsentKey()
 """Inside a mapping matcher: the key must not be present.

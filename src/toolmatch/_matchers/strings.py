@@ -274,71 +274,10 @@ class Regex(Matcher, _trusted=True):
         *,
         timeout: float | None = None,
     ) -> None:
-        import re  # here, not at the top: `import toolmatch` stays fast
-
-        if isinstance(pattern, re.Pattern):
-            if flags:
-                raise ValueError(
-                    f"Regex got flags={flags!r} with an already compiled pattern "
-                    f"{pattern.pattern!r}; put the flags in re.compile instead"
-                )
-            if not isinstance(pattern.pattern, str):
-                raise TypeError(f"Regex needs a str pattern, got bytes {pattern.pattern!r}")
-            flags = pattern.flags & ~re.UNICODE
-            pattern = pattern.pattern
-        elif isinstance(pattern, str):
-            pattern = str.__str__(pattern)  # its characters: a subclass's __hash__ may raise
-        else:
-            raise TypeError(
-                f"Regex pattern must be a str or a compiled str pattern, got "
-                f"{short_repr(pattern)} ({type_name(pattern)})"
-            )
-        if not isinstance(flags, int) or isinstance(flags, bool):
-            raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
-        known = int(re.A | re.I | re.L | re.M | re.S | re.U | re.X | re.DEBUG)
-        if flags & ~known:
-            raise ValueError(
-                f"Regex flags must be re flags combined with |, like re.I | re.M; got {flags}"
-            )
+        pattern, flags = _pattern_and_flags(pattern, flags)
         seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
-        try:
-            compiled = re.compile(pattern, flags)
-        except re.error as error:
-            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
-        except RecursionError:
-            raise ValueError(
-                f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
-            ) from None
-        except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
-            raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
-        bounded, quick = None, sys.maxsize
-        engine = _regex_package() if seconds != math.inf else None
-        if engine:
-            from toolmatch._matchers.backtracking import BUDGET, bounds
-
-            walk, quick_enough = bounds(pattern, flags)
-            if walk > BUDGET:
-                # The regex package compiles it in time in proportion to the walk, and
-                # neither engine can stop inside one: no time limit could hold.
-                raise ValueError(
-                    f"Regex {short_repr(pattern)} has counted repeats that nest to more "
-                    f"than {BUDGET:,} turns in one walk through it, which no time limit can "
-                    "hold: count fewer, or pass timeout=math.inf to match it with no limit"
-                )
-            # Inputs too short to backtrack for long are matched by re; longer ones by the
-            # regex package in its re-compatible mode, the one of the two with a time limit.
-            engine_flags = (flags & (re.I | re.L | re.M | re.S | re.U | re.X)) | engine.VERSION0
-            if flags & re.ASCII:
-                engine_flags |= engine.ASCII
-            try:
-                timed = engine.compile(pattern, engine_flags)
-            except Exception:  # one it does not take: re, unbounded (docs/matchers.md)
-                pass
-            else:
-                from functools import partial
-
-                bounded = partial(timed.fullmatch, timeout=seconds)
-                quick = quick_enough
+        compiled = _compiled(pattern, flags)
+        bounded, quick = _time_limited(pattern, flags, seconds)
         set_ = object.__setattr__
         set_(self, "pattern", pattern)
         set_(self, "flags", int(flags))
@@ -441,13 +380,90 @@ def _matches_every_string(pattern: str, flags: int, *, any_dot: bool = False) ->
     return _every_string(list(parsed.data), dotall, constants, any_dot)
 
 
+def _pattern_and_flags(pattern: object, flags: object) -> tuple[str, int]:
+    """:class:`Regex`'s pattern as a plain ``str`` and its flags (a compiled pattern's own),
+    refusing anything else, and flags with a compiled pattern."""
+    import re  # here, not at the top: `import toolmatch` stays fast
+
+    if isinstance(pattern, re.Pattern):
+        if flags:
+            raise ValueError(
+                f"Regex got flags={flags!r} with an already compiled pattern "
+                f"{pattern.pattern!r}; put the flags in re.compile instead"
+            )
+        if not isinstance(pattern.pattern, str):
+            raise TypeError(f"Regex needs a str pattern, got bytes {pattern.pattern!r}")
+        flags = pattern.flags & ~re.UNICODE
+        pattern = pattern.pattern
+    elif isinstance(pattern, str):
+        pattern = str.__str__(pattern)  # its characters: a subclass's __hash__ may raise
+    else:
+        raise TypeError(
+            f"Regex pattern must be a str or a compiled str pattern, got "
+            f"{short_repr(pattern)} ({type_name(pattern)})"
+        )
+    if not isinstance(flags, int) or isinstance(flags, bool):
+        raise TypeError(f"Regex flags must be re flags (an int), got {short_repr(flags)}")
+    known = int(re.A | re.I | re.L | re.M | re.S | re.U | re.X | re.DEBUG)
+    if flags & ~known:
+        raise ValueError(
+            f"Regex flags must be re flags combined with |, like re.I | re.M; got {flags}"
+        )
+    return pattern, flags
+
+
+def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
+    """``pattern`` compiled by ``re``; any failure to compile is a ``ValueError`` naming it."""
+    import re
+
+    try:
+        return re.compile(pattern, flags)
+    except re.error as error:
+        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+    except RecursionError:
+        raise ValueError(
+            f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
+        ) from None
+    except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
+        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+
+
+def _time_limited(pattern: str, flags: int, seconds: float) -> tuple[Any, int]:
+    """The time-limited full match of ``pattern`` (the regex package's, ``None`` without it,
+    with no limit, or for a pattern it does not take) and the longest input ``re`` matches
+    instead; raises ``ValueError`` for a pattern no time limit can hold."""
+    import re
+
+    engine = _regex_package() if seconds != math.inf else None
+    if not engine:
+        return None, sys.maxsize
+    from toolmatch._matchers.backtracking import BUDGET, bounds
+
+    walk, quick_enough = bounds(pattern, flags)
+    if walk > BUDGET:
+        # The regex package compiles it in time in proportion to the walk, and
+        # neither engine can stop inside one: no time limit could hold.
+        raise ValueError(
+            f"Regex {short_repr(pattern)} has counted repeats that nest to more "
+            f"than {BUDGET:,} turns in one walk through it, which no time limit can "
+            "hold: count fewer, or pass timeout=math.inf to match it with no limit"
+        )
+    # Inputs too short to backtrack for long are matched by re; longer ones by the
+    # regex package in its re-compatible mode, the one of the two with a time limit.
+    engine_flags = (flags & (re.I | re.L | re.M | re.S | re.U | re.X)) | engine.VERSION0
+    if flags & re.ASCII:
+        engine_flags |= engine.ASCII
+    try:
+        timed = engine.compile(pattern, engine_flags)
+    except Exception:  # one it does not take: re, unbounded (docs/matchers.md)
+        return None, sys.maxsize
+    from functools import partial
+
+    return partial(timed.fullmatch, timeout=seconds), quick_enough
+
+
 def _every_string(items: list[Any], dotall: bool, constants: Any, any_dot: bool) -> bool:
-    at, begin, end = constants.AT, constants.AT_BEGINNING, constants.AT_END
-    # In a full match, a start anchor first and an end anchor last always hold.
-    while items and items[0][0] is at and items[0][1] in (begin, constants.AT_BEGINNING_STRING):
-        items = items[1:]
-    while items and items[-1][0] is at and items[-1][1] in (end, constants.AT_END_STRING):
-        items = items[:-1]
+    items = _unanchored(items, constants)
     if len(items) != 1:
         return False
     op, value = items[0]
@@ -466,7 +482,24 @@ def _every_string(items: list[Any], dotall: bool, constants: Any, any_dot: bool)
     low, high, inner = value
     if low != 0 or high != constants.MAXREPEAT or len(inner) != 1:
         return False
-    kind, what = inner[0]
+    return _any_character(inner[0], dotall, constants)
+
+
+def _unanchored(items: list[Any], constants: Any) -> list[Any]:
+    """``items`` without their leading start anchors and trailing end anchors: in a full
+    match, a start anchor first and an end anchor last always hold."""
+    at, begin, end = constants.AT, constants.AT_BEGINNING, constants.AT_END
+    while items and items[0][0] is at and items[0][1] in (begin, constants.AT_BEGINNING_STRING):
+        items = items[1:]
+    while items and items[-1][0] is at and items[-1][1] in (end, constants.AT_END_STRING):
+        items = items[:-1]
+    return items
+
+
+def _any_character(item: tuple[Any, Any], dotall: bool, constants: Any) -> bool:
+    """Whether the parsed regex ``item`` matches any one character: ``.`` with ``dotall``,
+    or a class holding a category and its negation (``[\\d\\D]``)."""
+    kind, what = item
     if kind is constants.ANY:
         return dotall
     if kind is constants.IN:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
@@ -19,9 +17,6 @@ if TYPE_CHECKING:
 
 
 __all__ = ["ANY", "Contains", "IsType", "OneOf"]
-
-
-_NOTHING = object()
 
 
 @public
@@ -40,11 +35,6 @@ class _AnyValue(Matcher, _trusted=True):
     def __reduce_ex__(self, protocol: Any) -> str:
         return "ANY"  # unpickles to the module's singleton
 
-
-# A C-level __eq__ that answers True for anything (nothing outside this module can be
-# _NOTHING): the comparison runs without a Python frame, which is most of ANY's cost.
-# staticmethod: from Python 3.14 a partial binds like a function, which would pass `self`.
-_AnyValue.__eq__ = staticmethod(functools.partial(operator.is_not, _NOTHING))  # type: ignore[method-assign,misc]
 
 ANY = _AnyValue()
 """Matches every value, ``None`` included (a missing key is still missing).

@@ -143,13 +143,20 @@ def compare(
         change = _rates(name, was, now, significance)
         if change is not None:
             found[change.kind].append(change)
-        for place in now.flaky:
-            if place not in was.flaky:
-                found["flaky"].append(Change("flaky", name, was, now, check=place))
+        found["flaky"].extend(_newly_flaky(name, was, now))
     for name, was in before.items():
         if name not in after:
             found["missing"].append(Change("missing", name, was, None))
     return [change for kind in CHANGE_KINDS for change in found[kind]]
+
+
+def _newly_flaky(name: str, was: Side, now: Side) -> list[Change]:
+    """A change for each check of case ``name`` flaky now and not before."""
+    return [
+        Change("flaky", name, was, now, check=place)
+        for place in now.flaky
+        if place not in was.flaky
+    ]
 
 
 def _rates(name: str, was: Side, now: Side, significance: float) -> Change | None:

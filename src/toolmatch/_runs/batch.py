@@ -198,14 +198,7 @@ def check_batch(
     True
     """
     judge = _judge_for(cases, syntax, tools, _RowJudge if lines_key is None else _LineJudge)
-    kind = type(records).__module__.partition(".")[0]
-    if kind not in ("pyarrow", "pandas"):
-        if not isinstance(records, Mapping):
-            raise TypeError(
-                "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
-                f"DataFrame, got {short_repr(records)} ({type_name(records)})"
-            )
-        kind = "dict"
+    kind = _kind(records)
     names = _names(records, kind)
     added: dict[str, list[Any]] = {}
     if lines_key is None:
@@ -218,17 +211,7 @@ def check_batch(
             )
         )
     else:
-        _columns_checked(names, lines_key)
-        if case_key in _ADDED:
-            raise ValueError(
-                f"case_key {short_repr(case_key)} names a column check_batch adds with the "
-                "verdicts: give the case column another name"
-            )
-        if case_key in names:
-            raise ValueError(
-                f"the batch already has a column {short_repr(case_key)}, which check_batch "
-                "adds from each line"
-            )
+        _line_columns_checked(names, lines_key, case_key)
         _lengths_checked(records, kind)
         added[case_key] = []
         runs = _values(records, kind, lines_key, lines=True)
@@ -240,6 +223,35 @@ def check_batch(
         for name in _ADDED:
             added[name].append(row[name])
     return _appended(records, kind, added, case_key)  # type: ignore[no-any-return]
+
+
+def _kind(records: object) -> str:
+    """What ``records`` is: ``pyarrow``, ``pandas`` or ``dict``; an error for anything else."""
+    kind = type(records).__module__.partition(".")[0]
+    if kind in ("pyarrow", "pandas"):
+        return kind
+    if not isinstance(records, Mapping):
+        raise TypeError(
+            "records must be a dict of columns, a pyarrow RecordBatch or Table, or a pandas "
+            f"DataFrame, got {short_repr(records)} ({type_name(records)})"
+        )
+    return "dict"
+
+
+def _line_columns_checked(names: list[str], lines_key: str, case_key: str) -> None:
+    """With ``lines_key``: that column is there, and ``case_key``, the column check_batch
+    adds, is neither one of the verdicts' nor one the batch has."""
+    _columns_checked(names, lines_key)
+    if case_key in _ADDED:
+        raise ValueError(
+            f"case_key {short_repr(case_key)} names a column check_batch adds with the "
+            "verdicts: give the case column another name"
+        )
+    if case_key in names:
+        raise ValueError(
+            f"the batch already has a column {short_repr(case_key)}, which check_batch "
+            "adds from each line"
+        )
 
 
 def _names(records: Any, kind: str) -> list[str]:

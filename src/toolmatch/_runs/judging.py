@@ -153,8 +153,14 @@ class RecordJudge:
             return _bad(number, message, name)
         if "turns" not in run:
             return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
-        # From here on the line is its case's run: whatever goes wrong, it is reported once,
-        # as this run's error, and the case is not missing.
+        return self._judge_turns(number, name, case, run, ids)
+
+    def _judge_turns(
+        self, number: int, name: str, case: TestCase, run: dict[Any, Any], ids: RunIds
+    ) -> Outcome:
+        """Judges the turns of a run of ``case``: from here on the line is its case's run,
+        so whatever goes wrong is reported once, as this run's error, and the case is not
+        missing."""
         try:
             turns = run["turns"]
             if type(turns) is not list:  # a list is read as it is: no call for most runs
@@ -279,29 +285,47 @@ def failure_lines(
     for result in results:
         if result.passed:
             continue
-        turn = f"turn {result.turn}"
-        for chosen in result.alternatives:
-            if chosen.of == "case":
-                if not case:
-                    lines.append(f"  {chosen}")
-                    case = f"one_of[{chosen.number}], "
-            else:
-                lines.append(f"  {case}{turn}: {chosen}")
-                turn = f"{turn}, one_of[{chosen.number}]"
-        turn = case + turn
+        turn, case = _turn_named(result, case, lines)
         if result.reason is not None:
             # A turn missing on one side: its expectations' failures would only repeat it.
             lines.append(f"  {turn}: {result.reason}")
             first = first or f"{turn}: {result.reason}"
             continue
-        places = expectation_places(expected_turn(spec_case, result))
-        for index, check in result._failed_checks():
-            place = f"expected_tools[{index}]" if places is None else places[index]
-            where = f"{turn}, {place}"
-            lines.append(f"  {where}: {expectation_text(check.expected_tool)}")
-            lines.extend(f"    {line}" for line in check.reason_lines())
-            first = first or f"{where}: {check.unmatched_reason}"
+        found = _check_lines(result, turn, spec_case, lines)
+        first = first or found
         for problem in result.problems:
             lines.append(f"  {turn}: {problem}")
             first = first or f"{turn}: {problem}"
     return lines, first
+
+
+def _turn_named(result: TurnResult, case: str, lines: list[str]) -> tuple[str, str]:
+    """The failed turn's name in the report (``one_of[1], turn 0, one_of[2]``) with the
+    lines saying the alternatives chosen added to ``lines``, and the case's alternative
+    (``case``: ``""`` until one is said, said once)."""
+    turn = f"turn {result.turn}"
+    for chosen in result.alternatives:
+        if chosen.of == "case":
+            if not case:
+                lines.append(f"  {chosen}")
+                case = f"one_of[{chosen.number}], "
+        else:
+            lines.append(f"  {case}{turn}: {chosen}")
+            turn = f"{turn}, one_of[{chosen.number}]"
+    return case + turn, case
+
+
+def _check_lines(
+    result: TurnResult, turn: str, spec_case: TestCase | None, lines: list[str]
+) -> str:
+    """Adds to ``lines`` each failed expectation of the turn with its reasons; returns the
+    first one in one line (``""`` when none failed)."""
+    first = ""
+    places = expectation_places(expected_turn(spec_case, result))
+    for index, check in result._failed_checks():
+        place = f"expected_tools[{index}]" if places is None else places[index]
+        where = f"{turn}, {place}"
+        lines.append(f"  {where}: {expectation_text(check.expected_tool)}")
+        lines.extend(f"    {line}" for line in check.reason_lines())
+        first = first or f"{where}: {check.unmatched_reason}"
+    return first

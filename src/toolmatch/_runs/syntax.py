@@ -56,14 +56,7 @@ class PythonTurns:
     def _read_turn(self, turn: object, number: int, case: TestCase | None) -> object:
         where = f"turns[{number}]"
         if isinstance(turn, str):
-            if case is None:
-                return self._calls(turn, where)
-            try:
-                return self._calls(turn, where, words=True)
-            except NotCallsError as error:
-                if no_call_expected(case, number):
-                    return []  # an answer in words where no call is expected: abstaining
-                raise ValueError(f"{where}: {error}") from None
+            return self._text_turn(turn, where, number, case)
         if not isinstance(turn, (list, tuple)) or not turn:
             return turn
         if not all(isinstance(step, str) for step in turn):
@@ -75,6 +68,20 @@ class PythonTurns:
             except NotCallsError:
                 continue  # the model's reply in words
         return calls
+
+    def _text_turn(
+        self, turn: str, where: str, number: int, case: TestCase | None
+    ) -> list[ToolCall]:
+        """A turn given as one text: its calls; words alone are no calls where the case
+        expects none (abstaining), an error elsewhere."""
+        if case is None:
+            return self._calls(turn, where)
+        try:
+            return self._calls(turn, where, words=True)
+        except NotCallsError as error:
+            if no_call_expected(case, number):
+                return []  # an answer in words where no call is expected: abstaining
+            raise ValueError(f"{where}: {error}") from None
 
     def _calls(self, text: str, where: str, words: bool = False) -> list[ToolCall]:
         try:

@@ -132,7 +132,7 @@ def read_item(item: object) -> object:
     ...     print(error)
     invalid JSON: Expecting ',' delimiter at column 6
     """
-    if type(item) is bytes:  # a line: read by the fast parser here, one call fewer a line
+    if type(item) is bytes:  # a line, read with orjson when it can read it
         run = fast_loads(item)
         return run if run is not DECLINED else _read_line(item)
     if isinstance(item, _Unreadable):
@@ -559,16 +559,26 @@ def _json_document(data: bytes, path: str, source: TracesSource) -> Iterator[Blo
     if start == len(text):  # an empty file (Spark writes one for an empty partition)
         return
     if not text.startswith("[", start):
-        try:
-            run, end = _decoded(text, start)
-            if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
-                raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
-        except _BadTextError as bad:
-            yield source.bad_record(path, bad.line, str(bad), bad.case)
-            return
-        yield source.record(path, LINE, _line_of(text, start), run)
+        yield from _json_run(text, start, path, source)
+    else:
+        yield from _json_array(text, start, path, source)
+
+
+def _json_run(text: str, start: int, path: str, source: TracesSource) -> Iterator[Block]:
+    """A ``.json`` file holding one run, from ``start``; a bad record when it is not one."""
+    try:
+        run, end = _decoded(text, start)
+        if _SPACE.match(text, end).end() < len(text):  # type: ignore[union-attr]
+            raise _extra(text, _SPACE.match(text, end).end())  # type: ignore[union-attr]
+    except _BadTextError as bad:
+        yield source.bad_record(path, bad.line, str(bad), bad.case)
         return
-    # An array, read a run at a time: a bad one ends it, since its end cannot be known.
+    yield source.record(path, LINE, _line_of(text, start), run)
+
+
+def _json_array(text: str, start: int, path: str, source: TracesSource) -> Iterator[Block]:
+    """A ``.json`` file holding an array of runs, ``[`` at ``start``, read a run at a time:
+    a bad one ends it, since its end cannot be known."""
     position = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]
     number = 0
     try:

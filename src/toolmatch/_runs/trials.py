@@ -162,21 +162,33 @@ def mean_pass_k(
     k = 1
     while series := [stretch for stretch in series if stretch.left or stretch.advance()]:
         if all(stretch.value < below for stretch in series):
-            for runs in sorted({stretch.runs for stretch in series}):  # cases run out
-                counted = sum(stretch.cases for stretch in series if stretch.runs >= runs)
-                yield (0.0, counted), runs - k + 1
-                k = runs + 1
+            yield from _zeros(series, k)
             return
-        total = counted = 0
-        for stretch in series:
-            if stretch.value:  # most of a long series is 0.0
-                total += _exactly(stretch.value) * stretch.cases
-            counted += stretch.cases
         times = min(stretch.left for stretch in series)
         for stretch in series:
             stretch.left -= times
         k += times
-        yield ((total / (counted << _SCALE) if total else 0.0), counted), times
+        yield _mean(series), times
+
+
+def _zeros(series: list[_Stretch], k: int) -> Iterator[tuple[tuple[float, int], int]]:
+    """:func:`mean_pass_k`'s stretches from ``k`` on once every value is below its bound:
+    0.0 over the cases left, until each number of runs runs out."""
+    for runs in sorted({stretch.runs for stretch in series}):  # cases run out
+        counted = sum(stretch.cases for stretch in series if stretch.runs >= runs)
+        yield (0.0, counted), runs - k + 1
+        k = runs + 1
+
+
+def _mean(series: list[_Stretch]) -> tuple[float, int]:
+    """The mean of the series' current values over their cases, exact before it is rounded
+    once, and the number of cases."""
+    total = counted = 0
+    for stretch in series:
+        if stretch.value:  # most of a long series is 0.0
+            total += _exactly(stretch.value) * stretch.cases
+        counted += stretch.cases
+    return (total / (counted << _SCALE) if total else 0.0), counted
 
 
 class _Stretch:

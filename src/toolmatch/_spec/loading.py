@@ -32,7 +32,7 @@ from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_va
 from toolmatch._spec.parsing import SpecDocument, read_spec_file
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from os import PathLike
     from typing import Any
 
@@ -366,41 +366,73 @@ def _expected_tool(
         return None
     before = len(problems.found)
     if ignore:
-        for key, instead in _NO_COUNT.items():
-            if key in item:
-                problems.add(
-                    join_path(path, key),
-                    f"an ignore pattern selects calls, so {key} means nothing there{instead}; "
-                    f"accepted: {', '.join(accepted)}",
-                )
-        _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
+        _ignore_keys(item, accepted, path, problems)
     else:
         _unknown_keys(item, accepted, path, problems)
     given = _spec_values(item, path, problems, ignore)
     never = _flag(item, "never", path, problems)
-    if never and ("count" in item or "max_count" in item):
-        problems.add(
-            join_path(path, "never"),
-            "never: true asserts that no call matches; it cannot be combined with count or "
-            "max_count",
-        )
+    _never_with(
+        never,
+        item,
+        ("count", "max_count"),
+        path,
+        problems,
+        "never: true asserts that no call matches; it cannot be combined with count or max_count",
+    )
     result = _tool_result(item, join_path(path, "result"), problems)
-    if never and any(key in item for key in _ORDER_KEYS):
-        problems.add(
-            join_path(path, "never"),
-            "never: true takes no call, so it has no place in an order: leave out id, before "
-            "and after",
-        )
+    _never_with(
+        never,
+        item,
+        _ORDER_KEYS,
+        path,
+        problems,
+        "never: true takes no call, so it has no place in an order: leave out id, before and after",
+    )
     checked = check_tool_keys(given, caller, problems.add)
     if len(problems.found) > before or "name" not in checked:
         return None
     checked["result"] = result
+    return _built_tool(checked, never, path, problems)
+
+
+def _built_tool(
+    checked: dict[str, Any], never: bool, path: str, problems: Problems
+) -> ExpectedTool | None:
+    """The expected tool of the ``checked`` keys, or ``None`` with the problem said."""
     try:
         # With never: true, a count or an order is said above: what is left, never takes.
         return (ExpectedTool.never if never else ExpectedTool)(**checked)
     except (TypeError, ValueError) as error:  # a rule across keys, ExpectedTool's alone
         problems.add(path, str(error))
         return None
+
+
+def _ignore_keys(
+    item: dict[Any, Any], accepted: tuple[str, ...], path: str, problems: Problems
+) -> None:
+    """An ignore pattern's keys: a count there means nothing (said with what to write
+    instead), and any other key it does not accept is unknown."""
+    for key, instead in _NO_COUNT.items():
+        if key in item:
+            problems.add(
+                join_path(path, key),
+                f"an ignore pattern selects calls, so {key} means nothing there{instead}; "
+                f"accepted: {', '.join(accepted)}",
+            )
+    _unknown_keys({key: None for key in item if key not in _NO_COUNT}, accepted, path, problems)
+
+
+def _never_with(
+    never: bool,
+    item: dict[Any, Any],
+    keys: Iterable[str],
+    path: str,
+    problems: Problems,
+    message: str,
+) -> None:
+    """Refuses, at ``never``, an expected tool with ``never: true`` and any of ``keys``."""
+    if never and any(key in item for key in keys):
+        problems.add(join_path(path, "never"), message)
 
 
 def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matcher | None:
@@ -470,6 +502,18 @@ def _tool_args(
             f"beside args for exactly these), got {short_repr(args)} ({type_name(args)})",
         )
         return None
+    names = _argument_names_problems(args, path, problems)
+    built = build_arguments(args, path, problems)
+    if names:
+        return None
+    if ignore:
+        return (Exact if exact else Partial)(built, ignore=ignore)
+    return Exact(built) if exact else built
+
+
+def _argument_names_problems(args: dict[Any, Any], path: str, problems: Problems) -> list[Any]:
+    """The argument names of ``args`` that are not strings, each said; with a warning when
+    a name is one toolmatch 0.1 read as a matcher for the whole arguments."""
     names = [key for key in args if not isinstance(key, str)]
     for key in names:
         problems.add(
@@ -483,12 +527,7 @@ def _tool_args(
             f"{{{old}: ...}} names an argument {old!r} now (toolmatch 0.1 read it as a matcher "
             f"for the whole arguments); {_ARGS_01[old]}",
         )
-    built = build_arguments(args, path, problems)
-    if names:
-        return None
-    if ignore:
-        return (Exact if exact else Partial)(built, ignore=ignore)
-    return Exact(built) if exact else built
+    return names
 
 
 def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | None:
@@ -595,43 +634,16 @@ def _turn(
         )
         return ExpectedTurn(())
     _unknown_keys(data, _TURN_KEYS, path, problems)
-    if "expected_tools" not in data:
-        problems.add(
-            join_path(path, "expected_tools"),
-            "missing; each turn lists its expected tools (an empty list expects nothing)",
-        )
-        tools, read_whole = [], False
-    else:
-        before = len(problems.found)
-        tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
-        # An item refused takes its id along: the order is judged on a list read whole only.
-        read_whole = len(problems.found) == before
+    tools, read_whole = _turn_tools(data, path, problems)
     flags = {key: _flag(data, key, path, problems) for key in option_names("flag")}
-    ignore: list[ExpectedTool] = []
-    if "ignore" in data:
-        where = join_path(path, "ignore")
-        raw = data["ignore"]
-        if not isinstance(raw, list):
-            problems.add(
-                where,
-                "must be a list of calls to leave out (tool names or mappings with a name), "
-                f"got {short_repr(raw)} ({type_name(raw)})",
-            )
-        else:
-            for index, item in enumerate(raw):
-                pattern = _expected_tool(item, join_path(where, index), problems, ignore=True)
-                if pattern is not None:
-                    ignore.append(pattern)
+    ignore = _ignore_patterns(data, path, problems)
     max_calls = _max_calls(data, path, problems)
     # A ToolCatalogue already built: ExpectedTurn takes it as it takes definitions.
     catalogue = inherited
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
     agent = _agent(data, path, problems) if "agent" in data else case_agent
-    where = join_path(path, "expected_tools")
-    found = order_problems(tools, flags["ordered"]) if read_whole else []
-    for place, problem in found:
-        problems.add(f"{where}{place}", problem)
+    found = _order_problems(tools, flags["ordered"], path, problems) if read_whole else []
     try:
         return ExpectedTurn(
             tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
@@ -640,6 +652,52 @@ def _turn(
         if read_whole and not found:
             problems.add(path, str(error))
         return ExpectedTurn(())
+
+
+def _order_problems(
+    tools: list[Any], ordered: bool, path: str, problems: Problems
+) -> list[tuple[str, str]]:
+    """What is wrong with the order of a turn's expected tools, each said at its place."""
+    where = join_path(path, "expected_tools")
+    found = order_problems(tools, ordered)
+    for place, problem in found:
+        problems.add(f"{where}{place}", problem)
+    return found
+
+
+def _turn_tools(data: dict[Any, Any], path: str, problems: Problems) -> tuple[list[Any], bool]:
+    """A turn's expected tools, and whether the list was read whole (no item refused: an
+    item refused takes its id along, so the order is judged on a list read whole only)."""
+    if "expected_tools" not in data:
+        problems.add(
+            join_path(path, "expected_tools"),
+            "missing; each turn lists its expected tools (an empty list expects nothing)",
+        )
+        return [], False
+    before = len(problems.found)
+    tools = _expected_tools(data["expected_tools"], join_path(path, "expected_tools"), problems)
+    return tools, len(problems.found) == before
+
+
+def _ignore_patterns(data: dict[Any, Any], path: str, problems: Problems) -> list[ExpectedTool]:
+    """The patterns of a turn's ``ignore`` list (none without one), each refused one said."""
+    ignore: list[ExpectedTool] = []
+    if "ignore" not in data:
+        return ignore
+    where = join_path(path, "ignore")
+    raw = data["ignore"]
+    if not isinstance(raw, list):
+        problems.add(
+            where,
+            "must be a list of calls to leave out (tool names or mappings with a name), "
+            f"got {short_repr(raw)} ({type_name(raw)})",
+        )
+        return ignore
+    for index, item in enumerate(raw):
+        pattern = _expected_tool(item, join_path(where, index), problems, ignore=True)
+        if pattern is not None:
+            ignore.append(pattern)
+    return ignore
 
 
 def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
@@ -652,6 +710,20 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
         )
         return None
     name = data.get("name")
+    path = _case_path(data, path, problems)
+    if "one_of" in data:
+        return _one_of_case(data, name, path, problems, files)
+    _unknown_keys(data, _CASE_KEYS, path, problems)
+    turns, max_calls = _case_body(data, path, problems, files)
+    if not isinstance(name, str) or not name:
+        return None
+    return TestCase(name, turns, max_calls)
+
+
+def _case_path(data: dict[Any, Any], path: str, problems: Problems) -> str:
+    """The case's place named with its name (``test_cases[0](lookup)``), or as it is with
+    the problem with its name said."""
+    name = data.get("name")
     if "name" not in data:
         problems.add(join_path(path, "name"), "missing; every test case needs a unique name")
     elif not isinstance(name, str) or not name:
@@ -660,23 +732,24 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
             f"must be a non-empty string, got {short_repr(name)} ({type_name(name)})",
         )
     else:
-        path = f"{path}({name})"
-    if "one_of" in data:
-        before = len(problems.found)
-        alternatives = _case_alternatives(data, path, problems, files)
-        # A bad alternative is said at its place: the case is not built without it.
-        if not isinstance(name, str) or not name or len(problems.found) > before:
-            return None
-        try:
-            return TestCase(name, (), None, [TestCase(name, *body) for body in alternatives])
-        except (TypeError, ValueError) as error:  # a rule TestCase has that the loader lacks
-            problems.add(join_path(path, "one_of"), str(error))
-            return None
-    _unknown_keys(data, _CASE_KEYS, path, problems)
-    turns, max_calls = _case_body(data, path, problems, files)
-    if not isinstance(name, str) or not name:
+        return f"{path}({name})"
+    return path
+
+
+def _one_of_case(
+    data: dict[Any, Any], name: object, path: str, problems: Problems, files: _ToolFiles
+) -> TestCase | None:
+    """A case with ``one_of``: its alternatives, each a case body."""
+    before = len(problems.found)
+    alternatives = _case_alternatives(data, path, problems, files)
+    # A bad alternative is said at its place: the case is not built without it.
+    if not isinstance(name, str) or not name or len(problems.found) > before:
         return None
-    return TestCase(name, turns, max_calls)
+    try:
+        return TestCase(name, (), None, [TestCase(name, *body) for body in alternatives])
+    except (TypeError, ValueError) as error:  # a rule TestCase has that the loader lacks
+        problems.add(join_path(path, "one_of"), str(error))
+        return None
 
 
 def _case_body(
@@ -692,37 +765,7 @@ def _case_body(
             "expected_tools: [...] for a single turn",
         )
     elif "turns" in data:
-        for option in TURN_OPTIONS:
-            key = option.name
-            if key in data and not option.case_wide:
-                problems.add(
-                    join_path(path, key),
-                    f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
-                    f"{key}: {'[...]' if option.kind == 'patterns' else 'true'}}}]",
-                )
-        max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
-        # The case's tools are every turn's, unless a turn names its own.
-        case_tools = _tools(data, path, problems, files) if "tools" in data else None
-        case_agent = _agent(data, path, problems)
-        raw_turns = data["turns"]
-        if not isinstance(raw_turns, list) or not raw_turns:
-            problems.add(
-                join_path(path, "turns"),
-                "must be a non-empty list of turns, each a mapping with expected_tools, got "
-                f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
-            )
-        else:
-            turns = [
-                _turn_or_alternatives(
-                    turn,
-                    join_path(join_path(path, "turns"), number),
-                    problems,
-                    files,
-                    case_tools,
-                    case_agent,
-                )
-                for number, turn in enumerate(raw_turns)
-            ]
+        turns, max_calls = _turns(data, path, problems, files)
     elif "expected_tools" in data:
         single = {key: data[key] for key in _TURN_KEYS if key in data}
         turns = [_turn(single, path, problems, files)]
@@ -732,6 +775,45 @@ def _case_body(
             "has neither turns nor expected_tools; give turns: [...] for several turns, or "
             "expected_tools: [...] for a single turn",
         )
+    return turns, max_calls
+
+
+def _turns(
+    data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
+) -> tuple[list[ExpectedTurn | OneOfTurns], int | None]:
+    """The turns of a case that has ``turns``, and its ``max_calls`` (all its turns
+    together); a turn's own option written on the case is refused, saying where it goes."""
+    for option in TURN_OPTIONS:
+        key = option.name
+        if key in data and not option.case_wide:
+            problems.add(
+                join_path(path, key),
+                f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
+                f"{key}: {'[...]' if option.kind == 'patterns' else 'true'}}}]",
+            )
+    max_calls = _max_calls(data, path, problems)  # the case's: all its turns together
+    # The case's tools are every turn's, unless a turn names its own.
+    case_tools = _tools(data, path, problems, files) if "tools" in data else None
+    case_agent = _agent(data, path, problems)
+    raw_turns = data["turns"]
+    if not isinstance(raw_turns, list) or not raw_turns:
+        problems.add(
+            join_path(path, "turns"),
+            "must be a non-empty list of turns, each a mapping with expected_tools, got "
+            f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
+        )
+        return [], max_calls
+    turns = [
+        _turn_or_alternatives(
+            turn,
+            join_path(join_path(path, "turns"), number),
+            problems,
+            files,
+            case_tools,
+            case_agent,
+        )
+        for number, turn in enumerate(raw_turns)
+    ]
     return turns, max_calls
 
 

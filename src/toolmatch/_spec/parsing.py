@@ -201,18 +201,7 @@ def _read_yaml(text: str, where: str, keep: bool) -> tuple[object, Any]:
             [ConfigProblem(where, "reading YAML needs PyYAML: pip install 'toolmatch[yaml]'")]
         ) from None
     try:
-        loader = _spec_loader(yaml)(text)  # a SafeLoader
-        try:
-            root = loader.get_single_node()
-            if root is None:  # an empty file
-                return None, None
-            # Counted before the data is built, which flattens each merge key into its
-            # mapping's pairs in place: a mapping merged elsewhere is reached twice.
-            visits = _visits(yaml, root) if keep else None
-            data = loader.construct_document(root)
-        finally:
-            loader.dispose()
-        return data, (root, visits, loader) if keep else None
+        return _parsed(yaml, text, keep)
     except _LimitError as refused:
         raise _limit_error(where, refused) from None
     except yaml.MarkedYAMLError as error:
@@ -222,6 +211,22 @@ def _read_yaml(text: str, where: str, keep: bool) -> tuple[object, Any]:
         raise ConfigError([ConfigProblem(place, f"invalid YAML: {what}")]) from None
     except yaml.YAMLError as error:
         raise ConfigError([ConfigProblem(where, f"invalid YAML: {error}")]) from None
+
+
+def _parsed(yaml: Any, text: str, keep: bool) -> tuple[object, Any]:
+    """:func:`_read_yaml`'s data and nodes, its errors left to it."""
+    loader = _spec_loader(yaml)(text)  # a SafeLoader
+    try:
+        root = loader.get_single_node()
+        if root is None:  # an empty file
+            return None, None
+        # Counted before the data is built, which flattens each merge key into its
+        # mapping's pairs in place: a mapping merged elsewhere is reached twice.
+        visits = _visits(yaml, root) if keep else None
+        data = loader.construct_document(root)
+    finally:
+        loader.dispose()
+    return data, (root, visits, loader) if keep else None
 
 
 _LOADER: Any = None

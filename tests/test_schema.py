@@ -115,6 +115,7 @@ def as_spec(block: Any) -> dict[str, Any]:
 # YAML blocks of the docs that are no spec, by page and first line.
 NOT_SPECS = {
     ("cli.md", "# .github/workflows/"): "a GitHub Actions workflow that runs toolmatch check",
+    ("integrations.md", "# promptfooconfig.yaml"): "a promptfoo config naming toolmatch's assertion",
     ("migrating.md", "# 0.1"): "a spec for 0.1 and its rewrite, side by side",
 }
 

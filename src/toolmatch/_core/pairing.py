@@ -22,6 +22,11 @@ __all__ = [
     "SearchLimitError",
     "common_subsequence",
     "extend_ordered",
+    "OrderWindows",
+    "ancestor_masks",
+    "order_pairs",
+    "order_windows",
+    "within",
 ]
 
 
@@ -328,12 +333,7 @@ def assign_partial_order(
     live = [number for number in range(count) if demands[number] > 0]
     order = _topological(count, after)
     # ancestors[j]: every expectation that must come before j, as a bit set.
-    ancestors = [0] * count
-    for number in order:
-        mask = 0
-        for earlier in after[number]:
-            mask |= (1 << earlier) | ancestors[earlier]
-        ancestors[number] = mask
+    ancestors = ancestor_masks(after)
     live_mask = sum(1 << number for number in live)
     ancestors = [mask & live_mask for mask in ancestors]
     ordered_live = [number for number in order if demands[number] > 0]
@@ -716,3 +716,114 @@ def _windows(
     if _distinct([needs[number] for number in short], [windows[n] for n in short]) is None:
         return None
     return max((ends[number] for number in short), default=position - 1)
+
+
+def ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
+    """For each expectation, the set of those it must follow, directly or through others,
+    as bits (the constraints form a DAG).
+
+    >>> ancestor_masks([[], [0], [1]])
+    [0, 1, 3]
+    """
+    ancestors = [0] * len(after)
+    for number in _topological(len(after), after):
+        mask = 0
+        for earlier in after[number]:
+            mask |= (1 << earlier) | ancestors[earlier]
+        ancestors[number] = mask
+    return ancestors
+
+
+def order_pairs(ancestors: Sequence[int], taking: Sequence[bool]) -> list[tuple[int, int]]:
+    """Every ``(earlier, later)`` pair of :func:`ancestor_masks` among the expectations
+    ``taking`` part in the order.
+
+    >>> order_pairs([0, 1, 3], [True, False, True])
+    [(0, 2)]
+    """
+    return [
+        (earlier, later)
+        for later, mask in enumerate(ancestors)
+        if mask and taking[later]
+        for earlier in range(mask.bit_length())
+        if mask >> earlier & 1 and taking[earlier]
+    ]
+
+
+class OrderWindows:
+    """Where each expectation's own calls may lie once the calls that match the others are
+    read (docs/selection.md, "Partial order"): its calls come after ``lows[i]`` and before
+    ``highs[i]``; ``low_by[i]`` / ``high_by[i]`` name the expectation that set the bound;
+    ``conflicts`` lists what is broken whatever the pairing, each ``(expectation, its call,
+    "before" or "after", the other expectation, its call)``."""
+
+    __slots__ = ("lows", "highs", "low_by", "high_by", "conflicts")
+
+    def __init__(self, count: int, never: int) -> None:
+        self.lows = [-1] * count
+        self.highs = [never] * count
+        self.low_by: list[int] = [-1] * count
+        self.high_by: list[int] = [-1] * count
+        self.conflicts: list[tuple[int, int, str, int, int]] = []
+
+
+def order_windows(
+    matches: Sequence[Sequence[int]],
+    pairs: Sequence[tuple[int, int]],
+    takes: Sequence[bool],
+    never: int,
+) -> OrderWindows:
+    """The bounds and conflicts the calls that match the expectations put on an order.
+
+    For each pair (``a`` before ``b``): no call that matches ``b`` comes before the first
+    call that matches ``a`` (a conflict when one does). An expectation that takes no call
+    (``takes[a]`` false: an optional step) holds every call that matches it and not the
+    other, and those come after every call the steps before it take and before every call
+    the steps after it take: bounds on those steps' calls, or, between two optional steps, a
+    conflict.
+
+    >>> windows = order_windows([[1], [0, 2]], [(0, 1)], [True, True], 3)
+    >>> windows.conflicts
+    [(1, 0, 'before', 0, 1)]
+    >>> order_windows([[0, 2], [1]], [(0, 1)], [True, False], 3).highs
+    [1, 3]
+    """
+    windows = OrderWindows(len(matches), never)
+    sets: dict[int, frozenset[int]] = {}
+
+    def own(number: int) -> frozenset[int]:
+        found = sets.get(number)
+        if found is None:
+            found = sets[number] = frozenset(matches[number])
+        return found
+
+    for earlier, later in pairs:
+        before, after = matches[earlier], matches[later]
+        if before and after and after[0] < before[0]:
+            # Said on the step out of place: an optional earlier step's calls come too late.
+            if takes[earlier]:
+                windows.conflicts.append((later, after[0], "before", earlier, before[0]))
+            else:
+                windows.conflicts.append((earlier, before[0], "after", later, after[0]))
+        if takes[earlier] and takes[later]:
+            continue
+        first = next((call for call in after if call not in own(earlier)), None)
+        last = next((call for call in reversed(before) if call not in own(later)), None)
+        if takes[earlier]:
+            if first is not None and first < windows.highs[earlier]:
+                windows.highs[earlier], windows.high_by[earlier] = first, later
+        elif takes[later]:
+            if last is not None and last > windows.lows[later]:
+                windows.lows[later], windows.low_by[later] = last, earlier
+        elif first is not None and last is not None and first < last:
+            windows.conflicts.append((earlier, last, "after", later, first))
+    return windows
+
+
+def within(found: Sequence[int], low: int, high: int) -> list[int]:
+    """The calls of ``found`` (sorted) after ``low`` and before ``high``.
+
+    >>> within([0, 2, 4, 6], 0, 6)
+    [2, 4]
+    """
+    return list(found[bisect_right(found, low) : bisect_left(found, high)])

@@ -19,10 +19,12 @@ from toolmatch._selection.validation import (
     check_agent,
     check_count,
     check_failed,
+    check_flag,
     check_id,
     check_ids,
     check_max_count,
     check_name,
+    check_optional,
     check_status,
 )
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
     Rule = Callable[[Any, Caller, Mapping[str, Any]], object]
 
-__all__ = ["TOOL_KEYS", "ToolKey", "check_tool_keys", "tool_key_names"]
+__all__ = ["NOT_WITH_NEVER", "TOOL_KEYS", "ToolKey", "check_tool_keys", "tool_key_names"]
 
 
 def _args(value: object, caller: Caller, _given: Mapping[str, Any]) -> object:
@@ -141,6 +143,17 @@ TOOL_KEYS = (
         "`false`",
     ),
     ToolKey(
+        "optional",
+        "flag",
+        False,
+        lambda value, caller, given: check_optional(value, caller, given.get("count", 1)),
+        "true: a step that may take no call; any call of it is at its place in the order",
+        "`true`: a step that may be left out: it takes no call, and every call that matches it "
+        "must be at its place in the order ([selection.md](selection.md#optional-steps-optional))"
+        "; `max_count` caps it",
+        "`false`",
+    ),
+    ToolKey(
         "result",
         "result",
         True,
@@ -209,9 +222,32 @@ TOOL_KEYS = (
         "a list of ids: every call of this expectation comes after every call of each of those",
         "`[]`",
     ),
+    ToolKey(
+        "first",
+        "flag",
+        False,
+        lambda value, caller, _given: check_flag(value, caller, "first"),
+        "true: the first of the turn's calls this name selects matches",
+        "`true`: the first of the turn's calls whose name this selects must match it "
+        "([selection.md](selection.md#first-and-last-first-last))",
+        "`false`",
+    ),
+    ToolKey(
+        "last",
+        "flag",
+        False,
+        lambda value, caller, _given: check_flag(value, caller, "last"),
+        "true: the last of the turn's calls this name selects matches",
+        "`true`: the last of the turn's calls whose name this selects must match it",
+        "`false`",
+    ),
 )
 """Every key of an expected tool, in the order the spec keys, the checks and the docs list
 them."""
+
+NOT_WITH_NEVER = ("id", "optional", "first", "last")
+"""The keys a ``never`` refuses: it takes no call, so it has no id and no place of its own
+(its ``after`` / ``before`` say where no matching call may be)."""
 
 
 def tool_key_names(*, ignore: bool = False, kinds: tuple[str, ...] = ()) -> tuple[str, ...]:

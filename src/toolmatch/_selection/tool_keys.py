@@ -138,8 +138,10 @@ TOOL_KEYS = (
         "flag",
         False,
         None,
-        "true: no call may match",
-        "`true`: no call may match (cannot be combined with `count` or `max_count`)",
+        "true: no call may match (with after / before: none after / before those ids' first)",
+        "`true`: no call may match (cannot be combined with `count` or `max_count`); with "
+        "`after` (`before`): no matching call after (before) the first call that matches each "
+        "of those ([selection.md](selection.md#never-after-never-before))",
         "`false`",
     ),
     ToolKey(
@@ -208,9 +210,10 @@ TOOL_KEYS = (
         "ids",
         False,
         lambda value, caller, _given: check_ids(value, caller, "before"),
-        "ids of expectations whose calls come after this one's",
-        "a list of ids: every call of this expectation comes before every call of each of "
-        "those ([selection.md](selection.md#partial-order-groups-before-and-after))",
+        "ids of the expectations this one comes before",
+        "a list of ids: this expectation comes before each of those: every call they take "
+        "comes after every call it takes, and no call that matches them comes before the first "
+        "call that matches it ([selection.md](selection.md#what-an-order-means))",
         "`[]`",
     ),
     ToolKey(
@@ -218,8 +221,9 @@ TOOL_KEYS = (
         "ids",
         False,
         lambda value, caller, _given: check_ids(value, caller, "after"),
-        "ids of expectations whose calls come before this one's",
-        "a list of ids: every call of this expectation comes after every call of each of those",
+        "ids of the expectations this one comes after",
+        "a list of ids: this expectation comes after each of those, as `before` says from "
+        "their side",
         "`[]`",
     ),
     ToolKey(

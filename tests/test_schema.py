@@ -471,6 +471,7 @@ _OPTIONS = {
     "rel": st.sampled_from([0, 0.1, -1]),
     "abs": st.sampled_from([0, 1]),
     "inclusive": st.booleans(),
+    "strings": st.booleans(),
     "whitespace": st.sampled_from(["collapse", "remove", "strip"]),
 }
 # A field of a "keywords" or "fields" row, by kind (FIELD_KINDS).

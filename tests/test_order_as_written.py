@@ -461,6 +461,10 @@ def _as_written(
         for i in range(len(calls))
     ]
     pairs = _closure(edges)
+
+    def _strays(a: int, b: int) -> list[int]:
+        return _stray_calls(matches, pairs, a, b)
+
     for chosen in itertools.product(*owners):
         taken = [{i for i, owner in enumerate(chosen) if owner == n} for n in range(len(steps))]
         if any(
@@ -474,12 +478,22 @@ def _as_written(
             return matches[step] - matches[other] if steps[step][3] else taken[step]
 
         if all(
-            all(x < y for x in takes(a, b) for y in takes(b, a))
-            and not (matches[a] and matches[b] and min(matches[b]) < min(matches[a]))
+            all(x < y for x in takes(a, b) for y in takes(b, a)) and not _strays(a, b)
             for a, b in pairs
         ):
             return True
     return False
+
+
+def _stray_calls(matches: list[set[int]], pairs: set[tuple[int, int]], a: int, b: int) -> list[int]:
+    """The calls that match b before the first call that matches a, and no step that need
+    not come after a (other than b) but b itself."""
+    if not matches[a]:
+        return []
+    covers = [s for s in range(len(matches)) if s != b and (a, s) not in pairs]
+    return [
+        c for c in matches[b] if c < min(matches[a]) and not any(c in matches[s] for s in covers)
+    ]
 
 
 def _tool(step: Step, **keys: Any) -> ExpectedTool:

@@ -350,9 +350,18 @@ def _feasible(
         # docs/selection.md, "What an order means": each call a later step takes comes after
         # every call the earlier one takes, and no call that matches the later step comes
         # before the first call that matches the earlier one.
-        if all(taken[i][-1] < taken[j][0] for i, j in _closure(edges)) and all(
-            not matches[i] or not matches[j] or min(matches[j]) >= min(matches[i])
-            for i, j in _closure(edges)
+        # (other than those that match a step that need not come after the earlier one).
+        pairs = _closure(edges)
+        if all(taken[i][-1] < taken[j][0] for i, j in pairs) and all(
+            not matches[i]
+            or all(
+                c >= min(matches[i])
+                or any(
+                    c in matches[s] for s in range(len(demands)) if s != j and (i, s) not in pairs
+                )
+                for c in matches[j]
+            )
+            for i, j in pairs
         ):
             return True
     return False

@@ -282,9 +282,16 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     runs = kept
     by_name = [name for name in read_only if name in varying or name not in called]
     turn = comments.CommentedMap()
-    if len(pairs) >= 2 and all(
-        all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
-        for run in range(len(runs))
+    # An exhaustive turn ignores every call no expectation stands for (each such name has
+    # its ignore entry): only a turn that judges them can find one out of its place.
+    early = _early_strays(runs, pairs) if blocked is not None else set()
+    if (
+        len(pairs) >= 2
+        and all(
+            all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
+            for run in range(len(runs))
+        )
+        and not any(i < j for i, j in early)
     ):
         turn["ordered"] = True
     ignored = [node({"name": exact_name(name)}) for name in by_name] + patterns
@@ -304,7 +311,7 @@ def _turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         if lookups:
             turn.setdefault("ignore", comments.CommentedSeq()).extend(lookups)
     if "ordered" not in turn and len(pairs) <= MOST_ORDERED:
-        _keep_held_order(tools, pairs, names)
+        _keep_held_order(tools, pairs, names, early)
     if not tools:
         tools.fa.set_flow_style()
     turn["expected_tools"] = tools
@@ -371,15 +378,23 @@ def held_order(
     places: Sequence[Sequence[int | None]],
     names: Sequence[str],
     taken: Mapping[int, str] | None = None,
+    early: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[dict[int, str], list[list[int]]]:
     """The order that held in every run, ``places[i][run]`` being expectation ``i``'s call
     in that run (``None``: no call, no evidence): for each expectation, those whose calls
     came before its own in every run with both (the constraints implied by others left
-    out), and the ids they are named by: ``taken``'s (the ids the expectations have), else
-    the tool's name, ``name-N`` for a name already used."""
+    out; none for the later expectation of a pair in ``early``), and the ids they are named
+    by: ``taken``'s (the ids the expectations have), else the tool's name, ``name-N`` for a
+    name already used."""
     earlier = [
         {i for i, other in enumerate(places) if _always_before(other, place)} for place in places
     ]
+    # An expectation that an early call would put out of place after one it follows follows
+    # none: no path of constraints through others may order the pair either (earlier[j]
+    # holds every expectation always before j, so a path's ends are in it).
+    for j, before in enumerate(earlier):
+        if any((i, j) in early for i in before):
+            before.clear()
     after = [
         sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
     ]
@@ -395,10 +410,37 @@ def _always_before(first: Sequence[int | None], then: Sequence[int | None]) -> b
     return bool(both) and all(a < b for a, b in both)
 
 
-def _keep_held_order(tools: Any, pairs: list[list[int]], names: list[str]) -> None:
+def _early_strays(
+    runs: Sequence[Sequence[ToolCall]], pairs: list[list[int]]
+) -> set[tuple[int, int]]:
+    """The pairs ``(i, j)`` of expectations that cannot be ordered ``i`` before ``j``: in some
+    run, a call of ``j``'s name that no expectation stands for comes before ``i``'s call, and
+    would then be a call of the later step before the earlier one (docs/selection.md, "What an
+    order means"; its arguments may match ``j``'s, so it is taken to)."""
+    early: set[tuple[int, int]] = set()
+    for run, calls in enumerate(runs):
+        paired = {pair[run] for pair in pairs}
+        strays: dict[str, int] = {}  # a name -> its first call no expectation stands for
+        for index, call in enumerate(calls):
+            if index not in paired:
+                strays.setdefault(call.name, index)
+        if not strays:
+            continue
+        for j, later in enumerate(pairs):
+            first = strays.get(calls[later[run]].name)
+            if first is None:
+                continue
+            early.update((i, j) for i, pair in enumerate(pairs) if first < pair[run] and i != j)
+    return early
+
+
+def _keep_held_order(
+    tools: Any, pairs: list[list[int]], names: list[str], early: set[tuple[int, int]]
+) -> None:
     """Where the runs' order varies, the order that held in every run, as ``after``
-    constraints and the ``id`` they name (:func:`held_order`)."""
-    ids, after = held_order(pairs, names)
+    constraints and the ``id`` they name (:func:`held_order`), none that a call no
+    expectation stands for would break."""
+    ids, after = held_order(pairs, names, early=early)
     for i, tool in enumerate(tools):
         if i in ids:
             tool["id"] = ids[i]

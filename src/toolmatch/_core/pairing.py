@@ -771,25 +771,31 @@ def order_windows(
     matches: Sequence[Sequence[int]],
     pairs: Sequence[tuple[int, int]],
     takes: Sequence[bool],
+    covers: Sequence[int],
     never: int,
 ) -> OrderWindows:
     """The bounds and conflicts the calls that match the expectations put on an order.
 
     For each pair (``a`` before ``b``): no call that matches ``b`` comes before the first
-    call that matches ``a`` (a conflict when one does). An expectation that takes no call
-    (``takes[a]`` false: an optional step) holds every call that matches it and not the
-    other, and those come after every call the steps before it take and before every call
-    the steps after it take: bounds on those steps' calls, or, between two optional steps, a
-    conflict.
+    call that matches ``a`` (a conflict when one does), unless it matches another of the
+    expectations in ``covers[a]`` (as bits: those that need not come after ``a``), whose
+    call it may be. An expectation that takes no call (``takes[a]`` false: an optional
+    step) holds every call that matches it and not the other, and those come after every
+    call the steps before it take and before every call the steps after it take: bounds on
+    those steps' calls, or, between two optional steps, a conflict.
 
-    >>> windows = order_windows([[1], [0, 2]], [(0, 1)], [True, True], 3)
+    >>> windows = order_windows([[1], [0, 2]], [(0, 1)], [True, True], [1, 3], 3)
     >>> windows.conflicts
     [(1, 0, 'before', 0, 1)]
-    >>> order_windows([[0, 2], [1]], [(0, 1)], [True, False], 3).highs
+    >>> order_windows([[0, 2], [1]], [(0, 1)], [True, False], [1, 3], 3).highs
     [1, 3]
     """
     windows = OrderWindows(len(matches), never)
     sets: dict[int, frozenset[int]] = {}
+    takers: dict[int, int] = {}  # call -> the expectations it matches, as bits
+    for number, found in enumerate(matches):
+        for call in found:
+            takers[call] = takers.get(call, 0) | 1 << number
 
     def own(number: int) -> frozenset[int]:
         found = sets.get(number)
@@ -800,11 +806,17 @@ def order_windows(
     for earlier, later in pairs:
         before, after = matches[earlier], matches[later]
         if before and after and after[0] < before[0]:
-            # Said on the step out of place: an optional earlier step's calls come too late.
-            if takes[earlier]:
-                windows.conflicts.append((later, after[0], "before", earlier, before[0]))
-            else:
-                windows.conflicts.append((earlier, before[0], "after", later, after[0]))
+            others = covers[earlier] & ~(1 << later)
+            stray = next(
+                (call for call in after if call >= before[0] or not takers[call] & others),
+                before[0],
+            )
+            if stray < before[0]:
+                # Said on the step out of place: an optional earlier step's calls come late.
+                if takes[earlier]:
+                    windows.conflicts.append((later, stray, "before", earlier, before[0]))
+                else:
+                    windows.conflicts.append((earlier, before[0], "after", later, stray))
         if takes[earlier] and takes[later]:
             continue
         first = next((call for call in after if call not in own(earlier)), None)

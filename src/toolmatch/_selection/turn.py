@@ -629,8 +629,16 @@ def _windowed(verdict: _Verdict, demands: list[int]) -> tuple[list[list[int]], O
     pairs = order_pairs(masks, taking)
     if not pairs:
         return matchings, None
+    # covers[a]: the expectations whose calls may come before a's (all but those after it).
+    later = [0] * len(masks)
+    for number, mask in enumerate(masks):
+        for earlier in range(mask.bit_length()):
+            if mask >> earlier & 1:
+                later[earlier] |= 1 << number
+    taking_mask = sum(1 << number for number, take in enumerate(taking) if take)
+    covers = [taking_mask & ~after for after in later]
     never = len(verdict.calls)
-    windows = order_windows(matchings, pairs, takes, never)
+    windows = order_windows(matchings, pairs, takes, covers, never)
     lows, highs = windows.lows, windows.highs
     windowed = [
         within(found, lows[number], highs[number])

@@ -559,3 +559,23 @@ def test_any_name_matcher_keeps_the_rules() -> None:
     steps = [InOrder(ExpectedTool(ANY), ExpectedTool("b"))]
     assert check_turn(steps, named("b", "a")).checks[1].unmatched_reason is not None
     assert check_turn(steps, named("a", "b")).passed
+
+
+def test_an_ignore_pattern_takes_no_optional_first_or_last() -> None:
+    with pytest.raises(ValueError, match="ignore pattern") as raised:
+        check_turn([], [], ignore=[ExpectedTool("log", last=True)])
+    assert str(raised.value) == (
+        "ignore[0] is ExpectedTool('log', last=True): an ignore pattern selects calls, so "
+        "optional, first and last mean nothing there; write ExpectedTool(name, args) without them"
+    )
+    with pytest.raises(ConfigError) as error:
+        load_test_cases(
+            {
+                "test_cases": [
+                    {"name": "c", "expected_tools": [], "ignore": [{"name": "log", "first": True}]}
+                ]
+            }
+        )
+    assert [problem.path for problem in error.value.problems] == [
+        "test_cases[0](c).ignore[0].first"
+    ]

@@ -24,7 +24,6 @@ __all__ = [
     "extend_ordered",
     "OrderWindows",
     "ancestor_masks",
-    "order_pairs",
     "order_windows",
     "within",
 ]
@@ -734,22 +733,6 @@ def ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
     return ancestors
 
 
-def order_pairs(ancestors: Sequence[int], taking: Sequence[bool]) -> list[tuple[int, int]]:
-    """Every ``(earlier, later)`` pair of :func:`ancestor_masks` among the expectations
-    ``taking`` part in the order.
-
-    >>> order_pairs([0, 1, 3], [True, False, True])
-    [(0, 2)]
-    """
-    return [
-        (earlier, later)
-        for later, mask in enumerate(ancestors)
-        if mask and taking[later]
-        for earlier in range(mask.bit_length())
-        if mask >> earlier & 1 and taking[earlier]
-    ]
-
-
 class OrderWindows:
     """Where each expectation's own calls may lie once the calls that match the others are
     read (docs/selection.md, "Partial order"): its calls come after ``lows[i]`` and before
@@ -769,33 +752,93 @@ class OrderWindows:
 
 def order_windows(
     matches: Sequence[Sequence[int]],
-    pairs: Sequence[tuple[int, int]],
+    after: Sequence[Sequence[int]],
+    taking: Sequence[bool],
     takes: Sequence[bool],
-    covers: Sequence[int],
     never: int,
 ) -> OrderWindows:
-    """The bounds and conflicts the calls that match the expectations put on an order.
+    """The bounds and conflicts the calls that match the expectations put on an order
+    (``after[j]``: those ``j`` directly follows; ``taking``: those that have a place in it,
+    ``takes``: those of them that take calls).
 
-    For each pair (``a`` before ``b``): no call that matches ``b`` comes before the first
-    call that matches ``a`` (a conflict when one does), unless it matches another of the
-    expectations in ``covers[a]`` (as bits: those that need not come after ``a``), whose
-    call it may be. An expectation that takes no call (``takes[a]`` false: an optional
-    step) holds every call that matches it and not the other, and those come after every
-    call the steps before it take and before every call the steps after it take: bounds on
-    those steps' calls, or, between two optional steps, a conflict.
+    For each pair (``a`` before ``b``, directly or through others): no call that matches
+    ``b`` comes before the first call that matches ``a`` (a conflict when one does), unless
+    it matches another expectation with a place that need not come after ``a``, whose call
+    it may be. An expectation that takes no call (an optional step) holds every call that
+    matches it and not the other, and those come after every call the steps before it take
+    and before every call the steps after it take: bounds on those steps' calls, or, between
+    two optional steps, a conflict.
 
-    >>> windows = order_windows([[1], [0, 2]], [(0, 1)], [True, True], [1, 3], 3)
+    >>> windows = order_windows([[1], [0, 2]], [[], [0]], [True, True], [True, True], 3)
     >>> windows.conflicts
     [(1, 0, 'before', 0, 1)]
-    >>> order_windows([[0, 2], [1]], [(0, 1)], [True, False], [1, 3], 3).highs
+    >>> order_windows([[0, 2], [1]], [[], [0]], [True, True], [True, False], 3).highs
     [1, 3]
     """
-    windows = OrderWindows(len(matches), never)
-    sets: dict[int, frozenset[int]] = {}
-    takers: dict[int, int] = {}  # call -> the expectations it matches, as bits
+    count = len(matches)
+    windows = OrderWindows(count, never)
+    order = _topological(count, after)
+    followers: list[list[int]] = [[] for _ in range(count)]
+    for number, followed in enumerate(after):
+        for other in followed:
+            followers[other].append(number)
+    firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
+    # latest[j]: the latest first matching call of those j follows: a call of j before it may
+    # be out of place, and only then are j's pairs looked at one by one.
+    latest = [-1] * count
+    for number in order:
+        latest[number] = max(
+            (max(latest[other], firsts[other]) for other in after[number]), default=-1
+        )
+    optional = [n for n in range(count) if taking[n] and not takes[n]]
+    suspects = [n for n in range(count) if taking[n] and matches[n] and matches[n][0] < latest[n]]
+    if not suspects and not optional:
+        return windows
+    takers: dict[int, int] = {}  # call -> the expectations with a place it matches, as bits
     for number, found in enumerate(matches):
-        for call in found:
-            takers[call] = takers.get(call, 0) | 1 << number
+        if taking[number]:
+            for call in found:
+                takers[call] = takers.get(call, 0) | 1 << number
+    places = sum(1 << number for number in range(count) if taking[number])
+
+    def reach(start: int, links: Sequence[Sequence[int]]) -> int:
+        seen, stack = 0, [start]
+        while stack:
+            for other in links[stack.pop()]:
+                if not seen >> other & 1:
+                    seen |= 1 << other
+                    stack.append(other)
+        return seen
+
+    below: dict[int, int] = {}
+
+    def descendants(number: int) -> int:
+        found = below.get(number)
+        if found is None:
+            found = below[number] = reach(number, followers)
+        return found
+
+    def members(mask: int) -> list[int]:
+        return [n for n in range(mask.bit_length()) if mask >> n & 1 and taking[n]]
+
+    for later in suspects:
+        for earlier in members(reach(later, after)):
+            first = firsts[earlier]
+            if first < 0 or matches[later][0] >= first:
+                continue
+            others = places & ~descendants(earlier) & ~(1 << later)
+            stray = next(
+                (call for call in matches[later] if call >= first or not takers[call] & others),
+                first,
+            )
+            if stray >= first:
+                continue
+            # Said on the step out of place: an optional earlier step's calls come late.
+            if takes[earlier]:
+                windows.conflicts.append((later, stray, "before", earlier, first))
+            else:
+                windows.conflicts.append((earlier, first, "after", later, stray))
+    sets: dict[int, frozenset[int]] = {}
 
     def own(number: int) -> frozenset[int]:
         found = sets.get(number)
@@ -803,32 +846,26 @@ def order_windows(
             found = sets[number] = frozenset(matches[number])
         return found
 
-    for earlier, later in pairs:
-        before, after = matches[earlier], matches[later]
-        if before and after and after[0] < before[0]:
-            others = covers[earlier] & ~(1 << later)
-            stray = next(
-                (call for call in after if call >= before[0] or not takers[call] & others),
-                before[0],
-            )
-            if stray < before[0]:
-                # Said on the step out of place: an optional earlier step's calls come late.
-                if takes[earlier]:
-                    windows.conflicts.append((later, stray, "before", earlier, before[0]))
-                else:
-                    windows.conflicts.append((earlier, before[0], "after", later, stray))
-        if takes[earlier] and takes[later]:
-            continue
-        first = next((call for call in after if call not in own(earlier)), None)
+    pairs = {
+        pair
+        for step in optional
+        for pair in [
+            *((earlier, step) for earlier in members(reach(step, after))),
+            *((step, later) for later in members(descendants(step))),
+        ]
+    }
+    for earlier, later in sorted(pairs):
+        before, after_calls = matches[earlier], matches[later]
+        first_call = next((call for call in after_calls if call not in own(earlier)), None)
         last = next((call for call in reversed(before) if call not in own(later)), None)
         if takes[earlier]:
-            if first is not None and first < windows.highs[earlier]:
-                windows.highs[earlier], windows.high_by[earlier] = first, later
+            if first_call is not None and first_call < windows.highs[earlier]:
+                windows.highs[earlier], windows.high_by[earlier] = first_call, later
         elif takes[later]:
             if last is not None and last > windows.lows[later]:
                 windows.lows[later], windows.low_by[later] = last, earlier
-        elif first is not None and last is not None and first < last:
-            windows.conflicts.append((earlier, last, "after", later, first))
+        elif first_call is not None and last is not None and first_call < last:
+            windows.conflicts.append((earlier, last, "after", later, first_call))
     return windows
 
 

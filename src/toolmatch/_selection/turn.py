@@ -18,7 +18,6 @@ from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.pairing import (
     OrderWindows,
     SearchLimitError,
-    ancestor_masks,
     assign_covering,
     assign_distinct,
     assign_ordered,
@@ -26,7 +25,6 @@ from toolmatch._core.pairing import (
     assign_sequence,
     common_subsequence,
     extend_ordered,
-    order_pairs,
     order_windows,
     within,
 )
@@ -85,7 +83,7 @@ class _Turn:
         "_agent_matches",
         "after",
         "nevers",
-        "order_masks",
+        "order_after",
         "json_template",
     )
 
@@ -122,12 +120,12 @@ class _Turn:
         self.after = after
         # Each never with after / before: (its number, the key, the other's number).
         self.nevers = nevers
-        # For each expectation, those it must follow (as bits), when the turn has an order.
+        # For each expectation, those it directly follows, when the turn has an order.
         count = len(selection.expectations)
-        self.order_masks: list[int] | None = (
-            ancestor_masks(after)
+        self.order_after: Sequence[Sequence[int]] | None = (
+            after
             if after is not None
-            else [(1 << number) - 1 for number in range(count)]
+            else [[number - 1] if number else [] for number in range(count)]
             if ordered
             else None
         )
@@ -571,7 +569,7 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
     matchings = verdict.matching
     assigned: list[list[int] | None]
     breaks: dict[int, str] = {}
-    if turn.order_masks is not None:
+    if turn.order_after is not None:
         matchings, windows = _windowed(verdict, demands)
         if windows is not None:
             # What breaks the order whatever the pairing is said before what the pairing finds.
@@ -618,28 +616,20 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
 
 def _windowed(verdict: _Verdict, demands: list[int]) -> tuple[list[list[int]], OrderWindows | None]:
     """Each expectation's matching calls within the bounds the other steps' calls set
-    (docs/selection.md, "Partial order"), and those bounds (``None``: no pair to bound)."""
+    (docs/selection.md, "What an order means"), and those bounds (``None``: nothing bounded,
+    nothing out of place)."""
     turn = verdict.turn
-    masks = turn.order_masks
-    assert masks is not None
+    after = turn.order_after
+    assert after is not None
     expectations = turn.selection.expectations
     matchings = verdict.matching
     takes = [demand > 0 for demand in demands]
     taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
-    pairs = order_pairs(masks, taking)
-    if not pairs:
-        return matchings, None
-    # covers[a]: the expectations whose calls may come before a's (all but those after it).
-    later = [0] * len(masks)
-    for number, mask in enumerate(masks):
-        for earlier in range(mask.bit_length()):
-            if mask >> earlier & 1:
-                later[earlier] |= 1 << number
-    taking_mask = sum(1 << number for number, take in enumerate(taking) if take)
-    covers = [taking_mask & ~after for after in later]
     never = len(verdict.calls)
-    windows = order_windows(matchings, pairs, takes, covers, never)
+    windows = order_windows(matchings, after, taking, takes, never)
     lows, highs = windows.lows, windows.highs
+    if not windows.conflicts and all(low < 0 for low in lows) and all(h == never for h in highs):
+        return matchings, None
     windowed = [
         within(found, lows[number], highs[number])
         if lows[number] >= 0 or highs[number] < never

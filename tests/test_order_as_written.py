@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commands import toolmatch
+from strategies import order_closure
 from toolmatch import (
     ANY,
     AnyOrder,
@@ -428,15 +429,6 @@ steps_strategy = st.lists(
 calls_strategy = st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([1, 2])), max_size=6)
 
 
-def _closure(edges: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    pairs = set(edges)
-    while True:
-        more = {(i, k) for i, j in pairs for j2, k in pairs if j == j2} - pairs
-        if not more:
-            return pairs
-        pairs |= more
-
-
 def _as_written(
     steps: list[Step], calls: list[tuple[str, int]], edges: set[tuple[int, int]]
 ) -> bool:
@@ -460,7 +452,7 @@ def _as_written(
         ]
         for i in range(len(calls))
     ]
-    pairs = _closure(edges)
+    pairs = order_closure(edges)
 
     def _strays(a: int, b: int) -> list[int]:
         return _stray_calls(matches, pairs, a, b)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commands import jsonl, toolmatch
+from strategies import order_closure
 from toolmatch import (
     AnyOrder,
     ConfigError,
@@ -351,7 +352,7 @@ def _feasible(
         # every call the earlier one takes, and no call that matches the later step comes
         # before the first call that matches the earlier one.
         # (other than those that match a step that need not come after the earlier one).
-        pairs = _closure(edges)
+        pairs = order_closure(edges)
         if all(taken[i][-1] < taken[j][0] for i, j in pairs) and all(
             not matches[i]
             or all(
@@ -365,16 +366,6 @@ def _feasible(
         ):
             return True
     return False
-
-
-def _closure(edges: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The pairs ordered by the edges, directly or through others."""
-    pairs = set(edges)
-    while True:
-        more = {(i, k) for i, j in pairs for j2, k in pairs if j == j2} - pairs
-        if not more:
-            return pairs
-        pairs |= more
 
 
 def _assignment_keeps_order(result: Any, edges: set[tuple[int, int]]) -> bool:

@@ -571,3 +571,21 @@ def test_an_ignore_pattern_takes_no_optional_first_or_last() -> None:
     assert [problem.path for problem in error.value.problems] == [
         "test_cases[0](c).ignore[0].first"
     ]
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_an_exhaustive_turn_expects_an_optional_steps_calls(grouped: bool) -> None:
+    steps = [ExpectedTool("lookup"), ExpectedTool("notify", optional=True), ExpectedTool("refund")]
+    turn: Any = [InOrder(*steps)] if grouped else steps
+
+    def judged(*names: str) -> Any:
+        return check_turn(turn, named(*names), ordered=not grouped, exhaustive=True)
+
+    assert judged("lookup", "refund").passed
+    assert judged("lookup", "notify", "notify", "refund").passed
+    assert judged("lookup", "x", "refund").problems == ("call 1 x({}) is not expected",)
+    late = judged("lookup", "refund", "notify")
+    assert (late.problems, reasons(late)) == (
+        (),
+        [None, "notify (call 2) comes after refund (call 1); it must come before", None],
+    )

@@ -602,6 +602,13 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         if turn.ordered and turn.after is None:
             assigned = _sequence(verdict, demands, matchings, assigned, order, all(enough))
         claimed = {call for got in assigned if got for call in got}
+        # An optional step's calls are its own: out of place, its reason says so.
+        claimed.update(
+            call
+            for number, tool in enumerate(expectations)
+            if tool.optional
+            for call in verdict.matching[number]
+        )
         # A call an expectation that failed would match is not unexpected: it is too few.
         short = {
             call
@@ -717,12 +724,22 @@ def _sequence(
     """For an ordered, exhaustive turn: the calls cut into one block per expectation, in
     order, if they can be; else the in-order assignment stretched over what it can cover."""
     expectations = verdict.turn.selection.expectations
+    # An optional step takes a block of its calls too, maybe empty.
+    optional = len(order)
     highs = [
-        (tool.count if tool.max_count is None else tool.max_count) if demand else 0
+        (tool.count if tool.max_count is None else tool.max_count)
+        if demand
+        else (optional if tool.max_count is None else tool.max_count)
+        if tool.optional
+        else 0
         for tool, demand in zip(expectations, demands, strict=True)
     ]
     if in_order:
-        claimers = [number for number, demand in enumerate(demands) if demand]
+        claimers = [
+            number
+            for number, demand in enumerate(demands)
+            if demand or expectations[number].optional
+        ]
         place = {call: position for position, call in enumerate(order)}
         blocks = assign_sequence(
             [demands[number] for number in claimers],

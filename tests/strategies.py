@@ -368,3 +368,14 @@ def _catalogue() -> st.SearchStrategy[Matcher]:
 
 catalogue_matchers = _catalogue()
 """The matchers issue 14 added (and Partial/Exact with ignore=), holding any children."""
+
+
+def order_closure(edges: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The pairs ``(earlier, later)`` the edges order, directly or through others: what the
+    order tests' brute forces read "directly or through other steps" as."""
+    pairs = set(edges)
+    while True:
+        more = {(i, k) for i, j in pairs for j2, k in pairs if j == j2} - pairs
+        if not more:
+            return pairs
+        pairs |= more

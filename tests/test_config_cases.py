@@ -148,15 +148,17 @@ class TestToolErrors:
             "expected_tools[3].name: missing; every expected tool needs the tool name (matched as "
             "a substring)",
             "expected_tools[4]: must be a tool name or a mapping with name, args, exact, ignore_args, count, "
-            "max_count, never, result, failed, agent, status, id, before, after; got 7 (int)",
+            "max_count, never, optional, result, failed, agent, status, id, before, after, first, "
+            "last; got 7 (int)",
         ]
 
     def test_unknown_keys_list_the_accepted_ones(self) -> None:
         assert tool_problems([{"name": "f", "cout": 2, "weight": 1}]) == [
             "expected_tools[0].cout: unknown key 'cout' (did you mean 'count'?); accepted: name, "
-            "args, exact, ignore_args, count, max_count, never, result, failed, agent, status, id, before, after",
+            "args, exact, ignore_args, count, max_count, never, optional, result, failed, agent, status, id, before, after, first, last",
             "expected_tools[0].weight: unknown key 'weight'; accepted: name, args, exact, ignore_args, count, "
-            "max_count, never, result, failed, agent, status, id, before, after",
+            "max_count, never, optional, result, failed, agent, status, id, before, after, first, "
+            "last",
         ]
 
     def test_args_types(self) -> None:
@@ -332,7 +334,7 @@ class TestCaseErrors:
             "test_cases[1].name: must be a non-empty string, got '' (str)",
             "test_cases[2].name: must be a non-empty string, got 5 (int)",
             "test_cases[2].expected_tools[1]: must be a tool name or a mapping with name, args, "
-            "exact, ignore_args, count, max_count, never, result, failed, agent, status, id, before, after; got 3 (int)",
+            "exact, ignore_args, count, max_count, never, optional, result, failed, agent, status, id, before, after, first, last; got 3 (int)",
         ]
 
     def test_unknown_keys_at_every_level(self) -> None:

@@ -99,6 +99,8 @@ def examples() -> dict[str, Any]:
         "Lt": Lt(1),
         "Le": Le(1),
         "Between": Between(1, 5),
+        "Gt strings": Gt(5, strings=True),
+        "Between strings": Between(1, 5, inclusive=False, strings=True),
         "IsDatetime": IsDatetime(),
         "IsDate": IsDate(),
         "Unordered": Unordered([1, Fuzzy("a")]),
@@ -119,6 +121,8 @@ def examples() -> dict[str, Any]:
         "ToolCall": ToolCall("get_weather", {"city": "Paris"}, id="call_1", result="sunny"),
         "ExpectedTool": ExpectedTool("search", {"q": Fuzzy("paris")}, count=1, max_count=2),
         "ExpectedTool.never": ExpectedTool.never("delete", {"path": ANY}),
+        "ExpectedTool.never after": ExpectedTool.never("refund", after=["cancel"]),
+        "ExpectedTool optional": ExpectedTool("log", optional=True, first=True, last=True),
         "InOrder": InOrder(
             ExpectedTool("a", id="a"), AnyOrder(ExpectedTool("b"), ExpectedTool("c"))
         ),
@@ -151,6 +155,10 @@ ADDED_SINCE_THE_FIXTURE = {
     "InOrder",
     "AnyOrder",
     "NotRecordedError",
+    "Gt strings",
+    "Between strings",
+    "ExpectedTool.never after",
+    "ExpectedTool optional",
 }
 
 

@@ -115,7 +115,10 @@ def as_spec(block: Any) -> dict[str, Any]:
 # YAML blocks of the docs that are no spec, by page and first line.
 NOT_SPECS = {
     ("cli.md", "# .github/workflows/"): "a GitHub Actions workflow that runs toolmatch check",
-    ("integrations.md", "# promptfooconfig.yaml"): "a promptfoo config naming toolmatch's assertion",
+    (
+        "integrations.md",
+        "# promptfooconfig.yaml",
+    ): "a promptfoo config naming toolmatch's assertion",
     ("migrating.md", "# 0.1"): "a spec for 0.1 and its rewrite, side by side",
 }
 
@@ -472,6 +475,7 @@ _OPTIONS = {
     "rel": st.sampled_from([0, 0.1, -1]),
     "abs": st.sampled_from([0, 1]),
     "inclusive": st.booleans(),
+    "strings": st.booleans(),
     "whitespace": st.sampled_from(["collapse", "remove", "strip"]),
 }
 # A field of a "keywords" or "fields" row, by kind (FIELD_KINDS).

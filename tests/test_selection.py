@@ -455,10 +455,16 @@ def test_ordered_failure_says_where() -> None:
     result = check_turn(expected, calls, ordered=True)
     assert [check.passed for check in result.checks] == [True, False, True]
     assert result.checks[1].unmatched_reason == (
-        "expected 1 matching call(s) after call 1 (the last call used by expectation 0), got 0; "
-        "matching call(s) 0 come at or before it"
+        "fetch (call 0) comes before search (call 1); it must come after"
     )
     assert check_turn(expected, calls).passed
+    # A later step that the earlier one's calls match too: no call after the earlier one's.
+    narrower = [ExpectedTool("search"), ExpectedTool("search", {"q": "x"})]
+    result = check_turn(narrower, [call("search", q="x"), call("search", q="y")], ordered=True)
+    assert result.checks[1].unmatched_reason == (
+        "expected 1 matching call(s) after call 0 (the last call used by expectation 0), got 0; "
+        "matching call(s) 0 come at or before it"
+    )
 
 
 def test_turn_result_text_and_dict() -> None:

@@ -36,7 +36,7 @@ from toolmatch._selection.case import read_run_turns
 from toolmatch._spec.importing import exact_name
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Container, Iterable, Mapping, Sequence
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
@@ -305,7 +305,7 @@ def _turn_tools(split: _SplitTurn, how: Loosening, *, ordered: bool) -> tuple[An
     )
     names = [runs[0][pair[0]].name for pair in pairs]
     if not ordered and len(pairs) <= MOST_ORDERED:
-        _keep_held_order(tools, pairs, names)
+        _keep_held_order(tools, pairs, names, _early(split))
     if not tools:
         tools.fa.set_flow_style()
     return tools, names
@@ -316,7 +316,9 @@ def _turn_keys(split: _SplitTurn, by_name: list[str]) -> Any:
     by name, then the left-out calls' entries) and ``distinct``, as the split allows."""
     comments = ruamel_comments()
     turn = comments.CommentedMap()
-    ordered = _always_in_order(split.pairs, len(split.runs))
+    ordered = _always_in_order(split.pairs, len(split.runs)) and not any(
+        i < j for i, j in _early(split)
+    )
     if ordered:
         turn["ordered"] = True
     ignored = [node({"name": exact_name(name)}) for name in by_name] + split.patterns
@@ -369,6 +371,12 @@ def _always_in_order(pairs: list[list[int]], runs: int) -> bool:
         all(before[run] < after[run] for before, after in itertools.pairwise(pairs))
         for run in range(runs)
     )
+
+
+def _early(split: _SplitTurn) -> set[tuple[int, int]]:
+    """:func:`_early_strays` of a turn that judges the calls no expectation stands for: an
+    exhaustive turn ignores each such name (its ignore entry), so it finds none out of place."""
+    return _early_strays(split.runs, split.pairs) if split.blocked is not None else set()
 
 
 def _comment_turn(turn: Any, split: _SplitTurn, by_name: list[str]) -> None:
@@ -446,13 +454,15 @@ def held_order(
     places: Sequence[Sequence[int | None]],
     names: Sequence[str],
     taken: Mapping[int, str] | None = None,
+    early: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[dict[int, str], list[list[int]]]:
     """The order that held in every run, ``places[i][run]`` being expectation ``i``'s call
     in that run (``None``: no call, no evidence): for each expectation, those whose calls
     came before its own in every run with both (the constraints implied by others left
-    out), and the ids they are named by: ``taken``'s (the ids the expectations have), else
-    the tool's name, ``name-N`` for a name already used."""
-    after = _direct_constraints(places)
+    out; none for the later expectation of a pair in ``early``), and the ids they are named
+    by: ``taken``'s (the ids the expectations have), else the tool's name, ``name-N`` for a
+    name already used."""
+    after = _direct_constraints(places, early)
     ids = dict(taken or {})
     for i in sorted({i for constraint in after for i in constraint} - set(ids)):
         # A tool called twice is two expectations: two ids.
@@ -460,12 +470,20 @@ def held_order(
     return ids, after
 
 
-def _direct_constraints(places: Sequence[Sequence[int | None]]) -> list[list[int]]:
+def _direct_constraints(
+    places: Sequence[Sequence[int | None]], early: Container[tuple[int, int]]
+) -> list[list[int]]:
     """For each expectation, those always before it that are not always before another of
     those (the constraints the others imply are left out)."""
     earlier = [
         {i for i, other in enumerate(places) if _always_before(other, place)} for place in places
     ]
+    # An expectation that an early call would put out of place after one it follows follows
+    # none: no path of constraints through others may order the pair either (earlier[j]
+    # holds every expectation always before j, so a path's ends are in it).
+    for j, before in enumerate(earlier):
+        if any((i, j) in early for i in before):
+            before.clear()
     return [
         sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
     ]
@@ -476,10 +494,37 @@ def _always_before(first: Sequence[int | None], then: Sequence[int | None]) -> b
     return bool(both) and all(a < b for a, b in both)
 
 
-def _keep_held_order(tools: Any, pairs: list[list[int]], names: list[str]) -> None:
+def _early_strays(
+    runs: Sequence[Sequence[ToolCall]], pairs: list[list[int]]
+) -> set[tuple[int, int]]:
+    """The pairs ``(i, j)`` of expectations that cannot be ordered ``i`` before ``j``: in some
+    run, a call of ``j``'s name that no expectation stands for comes before ``i``'s call, and
+    would then be a call of the later step before the earlier one (docs/selection.md, "What an
+    order means"; its arguments may match ``j``'s, so it is taken to)."""
+    early: set[tuple[int, int]] = set()
+    for run, calls in enumerate(runs):
+        paired = {pair[run] for pair in pairs}
+        strays: dict[str, int] = {}  # a name -> its first call no expectation stands for
+        for index, call in enumerate(calls):
+            if index not in paired:
+                strays.setdefault(call.name, index)
+        if not strays:
+            continue
+        for j, later in enumerate(pairs):
+            first = strays.get(calls[later[run]].name)
+            if first is None:
+                continue
+            early.update((i, j) for i, pair in enumerate(pairs) if first < pair[run] and i != j)
+    return early
+
+
+def _keep_held_order(
+    tools: Any, pairs: list[list[int]], names: list[str], early: set[tuple[int, int]]
+) -> None:
     """Where the runs' order varies, the order that held in every run, as ``after``
-    constraints and the ``id`` they name (:func:`held_order`)."""
-    ids, after = held_order(pairs, names)
+    constraints and the ``id`` they name (:func:`held_order`), none that a call no
+    expectation stands for would break."""
+    ids, after = held_order(pairs, names, early=early)
     for i, tool in enumerate(tools):
         if i in ids:
             tool["id"] = ids[i]

@@ -22,6 +22,10 @@ __all__ = [
     "SearchLimitError",
     "common_subsequence",
     "extend_ordered",
+    "OrderWindows",
+    "ancestor_masks",
+    "order_windows",
+    "within",
 ]
 
 
@@ -328,12 +332,7 @@ def assign_partial_order(
     live = [number for number in range(count) if demands[number] > 0]
     order = _topological(count, after)
     # ancestors[j]: every expectation that must come before j, as a bit set.
-    ancestors = [0] * count
-    for number in order:
-        mask = 0
-        for earlier in after[number]:
-            mask |= (1 << earlier) | ancestors[earlier]
-        ancestors[number] = mask
+    ancestors = ancestor_masks(after)
     live_mask = sum(1 << number for number in live)
     ancestors = [mask & live_mask for mask in ancestors]
     ordered_live = [number for number in order if demands[number] > 0]
@@ -716,3 +715,164 @@ def _windows(
     if _distinct([needs[number] for number in short], [windows[n] for n in short]) is None:
         return None
     return max((ends[number] for number in short), default=position - 1)
+
+
+def ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
+    """For each expectation, the set of those it must follow, directly or through others,
+    as bits (the constraints form a DAG).
+
+    >>> ancestor_masks([[], [0], [1]])
+    [0, 1, 3]
+    """
+    ancestors = [0] * len(after)
+    for number in _topological(len(after), after):
+        mask = 0
+        for earlier in after[number]:
+            mask |= (1 << earlier) | ancestors[earlier]
+        ancestors[number] = mask
+    return ancestors
+
+
+class OrderWindows:
+    """Where each expectation's own calls may lie once the calls that match the others are
+    read (docs/selection.md, "Partial order"): its calls come after ``lows[i]`` and before
+    ``highs[i]``; ``low_by[i]`` / ``high_by[i]`` name the expectation that set the bound;
+    ``conflicts`` lists what is broken whatever the pairing, each ``(expectation, its call,
+    "before" or "after", the other expectation, its call)``."""
+
+    __slots__ = ("lows", "highs", "low_by", "high_by", "conflicts")
+
+    def __init__(self, count: int, never: int) -> None:
+        self.lows = [-1] * count
+        self.highs = [never] * count
+        self.low_by: list[int] = [-1] * count
+        self.high_by: list[int] = [-1] * count
+        self.conflicts: list[tuple[int, int, str, int, int]] = []
+
+
+def order_windows(
+    matches: Sequence[Sequence[int]],
+    after: Sequence[Sequence[int]],
+    taking: Sequence[bool],
+    takes: Sequence[bool],
+    never: int,
+) -> OrderWindows:
+    """The bounds and conflicts the calls that match the expectations put on an order
+    (``after[j]``: those ``j`` directly follows; ``taking``: those that have a place in it,
+    ``takes``: those of them that take calls).
+
+    For each pair (``a`` before ``b``, directly or through others): no call that matches
+    ``b`` comes before the first call that matches ``a`` (a conflict when one does), unless
+    it matches another expectation with a place that need not come after ``a``, whose call
+    it may be. An expectation that takes no call (an optional step) holds every call that
+    matches it and not the other, and those come after every call the steps before it take
+    and before every call the steps after it take: bounds on those steps' calls, or, between
+    two optional steps, a conflict.
+
+    >>> windows = order_windows([[1], [0, 2]], [[], [0]], [True, True], [True, True], 3)
+    >>> windows.conflicts
+    [(1, 0, 'before', 0, 1)]
+    >>> order_windows([[0, 2], [1]], [[], [0]], [True, True], [True, False], 3).highs
+    [1, 3]
+    """
+    count = len(matches)
+    windows = OrderWindows(count, never)
+    order = _topological(count, after)
+    followers: list[list[int]] = [[] for _ in range(count)]
+    for number, followed in enumerate(after):
+        for other in followed:
+            followers[other].append(number)
+    firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
+    # latest[j]: the latest first matching call of those j follows: a call of j before it may
+    # be out of place, and only then are j's pairs looked at one by one.
+    latest = [-1] * count
+    for number in order:
+        latest[number] = max(
+            (max(latest[other], firsts[other]) for other in after[number]), default=-1
+        )
+    optional = [n for n in range(count) if taking[n] and not takes[n]]
+    suspects = [n for n in range(count) if taking[n] and matches[n] and matches[n][0] < latest[n]]
+    if not suspects and not optional:
+        return windows
+    takers: dict[int, int] = {}  # call -> the expectations with a place it matches, as bits
+    for number, found in enumerate(matches):
+        if taking[number]:
+            for call in found:
+                takers[call] = takers.get(call, 0) | 1 << number
+    places = sum(1 << number for number in range(count) if taking[number])
+
+    def reach(start: int, links: Sequence[Sequence[int]]) -> int:
+        seen, stack = 0, [start]
+        while stack:
+            for other in links[stack.pop()]:
+                if not seen >> other & 1:
+                    seen |= 1 << other
+                    stack.append(other)
+        return seen
+
+    below: dict[int, int] = {}
+
+    def descendants(number: int) -> int:
+        found = below.get(number)
+        if found is None:
+            found = below[number] = reach(number, followers)
+        return found
+
+    def members(mask: int) -> list[int]:
+        return [n for n in range(mask.bit_length()) if mask >> n & 1 and taking[n]]
+
+    for later in suspects:
+        for earlier in members(reach(later, after)):
+            first = firsts[earlier]
+            if first < 0 or matches[later][0] >= first:
+                continue
+            others = places & ~descendants(earlier) & ~(1 << later)
+            stray = next(
+                (call for call in matches[later] if call >= first or not takers[call] & others),
+                first,
+            )
+            if stray >= first:
+                continue
+            # Said on the step out of place: an optional earlier step's calls come late.
+            if takes[earlier]:
+                windows.conflicts.append((later, stray, "before", earlier, first))
+            else:
+                windows.conflicts.append((earlier, first, "after", later, stray))
+    sets: dict[int, frozenset[int]] = {}
+
+    def own(number: int) -> frozenset[int]:
+        found = sets.get(number)
+        if found is None:
+            found = sets[number] = frozenset(matches[number])
+        return found
+
+    pairs = {
+        pair
+        for step in optional
+        for pair in [
+            *((earlier, step) for earlier in members(reach(step, after))),
+            *((step, later) for later in members(descendants(step))),
+        ]
+    }
+    for earlier, later in sorted(pairs):
+        before, after_calls = matches[earlier], matches[later]
+        first_call = next((call for call in after_calls if call not in own(earlier)), None)
+        last = next((call for call in reversed(before) if call not in own(later)), None)
+        if takes[earlier]:
+            if first_call is not None and first_call < windows.highs[earlier]:
+                windows.highs[earlier], windows.high_by[earlier] = first_call, later
+        elif takes[later]:
+            if last is not None and last > windows.lows[later]:
+                windows.lows[later], windows.low_by[later] = last, earlier
+        elif first_call is not None and last is not None and first_call < last:
+            windows.conflicts.append((earlier, last, "after", later, first_call))
+    return windows
+
+
+def within(found: Sequence[int], low: int, high: int) -> list[int]:
+    """The calls of ``found`` (sorted) after ``low`` and before ``high``.
+
+    >>> within([0, 2, 4, 6], 0, 6)
+    [2, 4]
+    """
+    return list(found[bisect_right(found, low) : bisect_left(found, high)])

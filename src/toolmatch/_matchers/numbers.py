@@ -11,6 +11,7 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.literal import is_exact, is_number
+from toolmatch._matchers.strings import read_number
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,45 +53,75 @@ def _in_order(compare: Callable[[Any, Any], Any], left: Any, right: Any) -> bool
         return False
 
 
-def _found(actual: object) -> str:
+def _found(actual: object, strings: bool = False) -> str:
+    if strings and isinstance(actual, str):
+        number = read_number(actual)
+        if number is None:
+            return f"{short_repr(actual)} (str, which does not read as a number)"
+        return f"{short_repr(actual)} (read as {number!r})"
     if isinstance(actual, bool) or not is_number(actual):
         suffix = ", which is not a number" if isinstance(actual, bool) else ""
         return f"{short_repr(actual)} ({type_name(actual)}{suffix})"
     return short_repr(actual)
 
 
+def _strings(owner: str, strings: object) -> bool:
+    if not isinstance(strings, bool):
+        raise TypeError(f"{owner} strings must be True or False, got {short_repr(strings)}")
+    return strings
+
+
+def _number_of(actual: object, strings: bool) -> object:
+    """``actual``, or with ``strings`` the number a string spells as Fuzzy reads it (``None``
+    for a string that spells none): what a range compares."""
+    if strings and isinstance(actual, str):
+        return read_number(actual)
+    return actual
+
+
 class _Bound(Matcher, _trusted=True):
-    __slots__ = ("bound", "_builtin")
+    __slots__ = ("bound", "strings", "_builtin")
     bound: Any
+    strings: bool
     _builtin: bool
     _symbol: ClassVar[str] = ""
     _compare: ClassVar[Callable[[Any, Any], Any]]
 
-    def __init__(self, bound: float) -> None:
-        object.__setattr__(self, "bound", _bound(type(self).__name__, "bound", bound))
+    def __init__(self, bound: float, *, strings: bool = False) -> None:
+        owner = type(self).__name__
+        object.__setattr__(self, "bound", _bound(owner, "bound", bound))
+        object.__setattr__(self, "strings", _strings(owner, strings))
         object.__setattr__(self, "_builtin", type(bound) in (int, float))
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
         if (kind is int or kind is float) and self._builtin:
             return type(self)._compare(actual, self.bound)  # type: ignore[no-any-return]
+        actual = _number_of(actual, self.strings)
         return is_number(actual) and _in_order(type(self)._compare, actual, self.bound)
 
     def describe_mismatch(self, actual: object) -> str:
-        return f"expected a number {self._symbol} {short_repr(self.bound)}, got {_found(actual)}"
+        got = _found(actual, self.strings)
+        return f"expected a number {self._symbol} {short_repr(self.bound)}, got {got}"
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.bound,), {}
+        return (self.bound,), {"strings": True} if self.strings else {}
 
 
 @public
 class Gt(_Bound, _trusted=True):
-    """A number greater than ``bound``; never a bool, never NaN (docs/matchers.md).
+    """A number greater than ``bound``; never a bool, never NaN (docs/matchers.md). With
+    ``strings=True``, a string counts by the number it spells as :class:`Fuzzy` reads it
+    (``"10,000.0"``); so do the other ranges'.
 
     >>> Gt(0) == 1, Gt(0) == 0, Gt(0) == True
     (True, False, False)
     >>> Gt(0).explain(-1)
     'expected a number > 0, got -1'
+    >>> Gt(5, strings=True) == "10,000.0", Gt(5) == "10,000.0"
+    (True, False)
+    >>> Gt(5, strings=True).explain("3")
+    "expected a number > 5, got '3' (read as 3.0)"
     """
 
     __slots__ = ()
@@ -174,15 +205,20 @@ class Between(Matcher, _trusted=True):
     (True, False, False)
     >>> Between(1, 50).explain(51)
     'expected a number from 1 to 50, got 51'
+    >>> Between(1, 50, strings=True) == " 12.5 "
+    True
     """
 
-    __slots__ = ("low", "high", "inclusive", "_builtin")
+    __slots__ = ("low", "high", "inclusive", "strings", "_builtin")
     low: Any
     high: Any
     inclusive: bool
+    strings: bool
     _builtin: bool
 
-    def __init__(self, low: float, high: float, *, inclusive: bool = True) -> None:
+    def __init__(
+        self, low: float, high: float, *, inclusive: bool = True, strings: bool = False
+    ) -> None:
         _bound("Between", "low", low)
         _bound("Between", "high", high)
         if not isinstance(inclusive, bool):
@@ -204,6 +240,7 @@ class Between(Matcher, _trusted=True):
         set_(self, "low", low)
         set_(self, "high", high)
         set_(self, "inclusive", inclusive)
+        set_(self, "strings", _strings("Between", strings))
         set_(self, "_builtin", type(low) in (int, float) and type(high) in (int, float))
 
     def matches(self, actual: object) -> bool:
@@ -212,6 +249,7 @@ class Between(Matcher, _trusted=True):
             if self.inclusive:
                 return self.low <= actual <= self.high  # type: ignore[no-any-return]
             return self.low < actual < self.high  # type: ignore[no-any-return]
+        actual = _number_of(actual, self.strings)
         if not is_number(actual):
             return False
         if self.inclusive:
@@ -225,10 +263,13 @@ class Between(Matcher, _trusted=True):
     def describe_mismatch(self, actual: object) -> str:
         low, high = short_repr(self.low), short_repr(self.high)
         span = f"from {low} to {high}" if self.inclusive else f"strictly between {low} and {high}"
-        return f"expected a number {span}, got {_found(actual)}"
+        return f"expected a number {span}, got {_found(actual, self.strings)}"
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.low, self.high), {} if self.inclusive else {"inclusive": False}
+        options: dict[str, object] = {} if self.inclusive else {"inclusive": False}
+        if self.strings:
+            options["strings"] = True
+        return (self.low, self.high), options
 
 
 def _as_float(name: str, value: object) -> float:

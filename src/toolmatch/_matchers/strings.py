@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["DEFAULT_TIMEOUT", "Fuzzy", "Regex", "default_regex_timeout"]
+__all__ = ["DEFAULT_TIMEOUT", "Fuzzy", "Regex", "default_regex_timeout", "read_number"]
 
 DEFAULT_TIMEOUT = 0.1
 """Seconds of processor time one Regex match may take, unless the matcher says otherwise."""
@@ -96,6 +96,16 @@ def _parse_number(text: str) -> float | None:
     except ValueError:  # the right characters in a wrong order, like "1-2" or "e"
         return None
     return number / 100 if percent else number
+
+
+def read_number(text: str) -> float | None:
+    """The number ``text`` spells as :class:`Fuzzy` reads it (``"10,000.0"``, ``" 14.14% "``
+    as 0.1414); ``None`` when it spells none.
+
+    >>> read_number("10,000.0"), read_number("14.14%"), read_number("ten")
+    (10000.0, 0.1414, None)
+    """
+    return _parse_number(_normalize(text))
 
 
 @public

@@ -69,7 +69,7 @@ def check_turn(
 def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> TurnResult:
     """What :func:`check_turn` gives, for options already checked."""
     plan = order_plan(turn_items(expected), "expected", options["ordered"])
-    turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
+    turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
     return judge(turn, to_calls(calls)).result()
 
 

@@ -94,10 +94,11 @@ def _set_order(
 ) -> None:
     """Keep the expectation's id and its order constraints (each checked), refused where they
     cannot hold together (docs/selection.md)."""
-    if (earlier or later) and tool.count == 0:
+    if (earlier or later) and tool.count == 0 and not tool.optional and not tool.is_never:
         raise ValueError(
             "ExpectedTool with count=0 may take no call, so before and after mean nothing "
-            "on it: give count >= 1, or put the constraint on the other expectation"
+            "on it: give count >= 1, write optional=True for a step that may be left out, or "
+            "put the constraint on the other expectation"
         )
     for key, ids in (("before", later), ("after", earlier)):
         if id is not None and id in ids:
@@ -196,6 +197,9 @@ class ExpectedTool(Matcher, ExpectedItem):
         "before",
         "after",
         "status",
+        "optional",
+        "first",
+        "last",
         "_selects",
         "_args_matcher",
         "_args_check",
@@ -221,6 +225,9 @@ class ExpectedTool(Matcher, ExpectedItem):
     before: tuple[str, ...]
     after: tuple[str, ...]
     status: str | tuple[str, ...] | Matcher | None
+    optional: bool
+    first: bool
+    last: bool
     _selects: Callable[[str], bool]
     _args_matcher: Matcher | None
     _args_check: Callable[[object], bool] | None
@@ -249,10 +256,14 @@ class ExpectedTool(Matcher, ExpectedItem):
         before: Sequence[str] = (),
         after: Sequence[str] = (),
         status: str | Sequence[str] | set[str] | Matcher | None = None,
+        optional: bool = False,
+        first: bool = False,
+        last: bool = False,
     ) -> None:
         given = check_tool_keys(dict(locals()), _CALLER)
+        if given["optional"]:
+            given["count"] = 0
         self._setup(given, status)
-        _set_order(self, given["id"], given["before"], given["after"])
 
     @classmethod
     def never(
@@ -264,17 +275,35 @@ class ExpectedTool(Matcher, ExpectedItem):
         failed: bool | None = None,
         agent: str | Matcher | None = None,
         status: str | Sequence[str] | set[str] | Matcher | None = None,
+        after: Sequence[str] = (),
+        before: Sequence[str] = (),
     ) -> ExpectedTool:
         """An expectation that no call in the turn matches ``name``, ``args``, ``result``,
-        ``failed``, ``agent`` and ``status``.
+        ``failed``, ``agent`` and ``status``; with ``after`` (``before``), the ids of other
+        expectations in its turn, no such call after (before) the first call that matches
+        each of those.
 
         >>> ExpectedTool.never("delete").check([{"name": "delete_file"}]).unmatched_reason
         'expected no matching call, got 1'
-        """
+        >>> from toolmatch import check_turn
+        >>> turn = [ExpectedTool("cancel", id="cancel"), ExpectedTool.never("refund", after=["cancel"])]
+        >>> check_turn(turn, [{"name": "cancel"}, {"name": "refund"}]).checks[1].unmatched_reason
+        'expected no matching call after cancel (call 0), got 1: call 1 refund({})'
+        """  # noqa: E501
         tool = cls.__new__(cls)
         given = check_tool_keys(dict(locals()), _CALLER)
-        tool._setup({**given, "count": 0, "max_count": 0}, status)
-        _set_order(tool, None, (), ())
+        tool._setup(
+            {
+                **given,
+                "count": 0,
+                "max_count": 0,
+                "optional": False,
+                "first": False,
+                "last": False,
+                "id": None,
+            },
+            status,
+        )
         return tool
 
     def _setup(self, given: dict[str, Any], status_given: object) -> None:
@@ -305,6 +334,9 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_(self, "failed", failed)
         set_(self, "agent", agent)
         set_(self, "status", status)
+        set_(self, "optional", given["optional"])
+        set_(self, "first", given["first"])
+        set_(self, "last", given["last"])
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:
@@ -338,6 +370,7 @@ class ExpectedTool(Matcher, ExpectedItem):
             and agent is None
             and status is None
         )
+        _set_order(self, given["id"], given["before"], given["after"])
         set_(self, "_literal_key", literal_args_key(args) if literal else None)
         # For scores: each asserted argument's mismatch path, and the prefixes below it.
         tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
@@ -357,7 +390,9 @@ class ExpectedTool(Matcher, ExpectedItem):
     def _constructor_args(self) -> ConstructorArgs:
         args: tuple[object, ...] = (self.name,) if self.args is None else (self.name, self.args)
         options: dict[str, object] = {}
-        if self.count != 1:
+        if self.optional:
+            options["optional"] = True
+        elif self.count != 1:
             options["count"] = self.count
         if self.max_count is not None:
             options["max_count"] = self.max_count
@@ -379,6 +414,10 @@ class ExpectedTool(Matcher, ExpectedItem):
             options["after"] = list(self.after)
         if self.status is not None:
             options["status"] = list(self.status) if isinstance(self.status, tuple) else self.status
+        if self.first:
+            options["first"] = True
+        if self.last:
+            options["last"] = True
         return options
 
     def __repr__(self) -> str:
@@ -406,7 +445,16 @@ class ExpectedTool(Matcher, ExpectedItem):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self.is_never:
-            rebuilt = (self.name, self.args, self.result, self.failed, self.agent, self.status)
+            rebuilt = (
+                self.name,
+                self.args,
+                self.result,
+                self.failed,
+                self.agent,
+                self.status,
+                self.after,
+                self.before,
+            )
             return (type(self)._rebuild_never, rebuilt)
         return super().__reduce_ex__(protocol)
 
@@ -419,11 +467,22 @@ class ExpectedTool(Matcher, ExpectedItem):
         failed: bool | None = None,
         agent: str | Matcher | None = None,
         status: str | Sequence[str] | Matcher | None = None,
+        after: Sequence[str] = (),
+        before: Sequence[str] = (),
     ) -> ExpectedTool:
-        return cls.never(name, args, result=result, failed=failed, agent=agent, status=status)
+        return cls.never(
+            name,
+            args,
+            result=result,
+            failed=failed,
+            agent=agent,
+            status=status,
+            after=after,
+            before=before,
+        )
 
     def matches(self, actual: object) -> bool:
-        if self.before or self.after:
+        if self._needs_turn():
             return False  # an order against other expectations: only a turn can judge it
         try:
             calls = to_calls(actual)
@@ -457,7 +516,17 @@ class ExpectedTool(Matcher, ExpectedItem):
                 f"{self!r} orders its calls against other expectations: judge it in a turn "
                 "with them (check_turn, ExpectedTurn), not alone"
             )
+        if self._needs_turn():
+            raise ValueError(
+                f"{self!r} asserts only its place in an order: judge it in an ordered turn or "
+                "an InOrder (check_turn, ExpectedTurn), or give it max_count"
+            )
         return judge(self._alone, to_calls(calls)).check(0)
+
+    def _needs_turn(self) -> bool:
+        """Whether only a turn can judge it: an order against others, or an optional step
+        without a cap (alone, it asserts nothing)."""
+        return bool(self.before or self.after) or (self.optional and self.max_count is None)
 
     def _explain_call(self, call: ToolCall) -> tuple[Mismatch, ...]:
         """Why ``call``, of a selected name and judged not to match, does not match."""
@@ -570,7 +639,17 @@ class ExpectedTool(Matcher, ExpectedItem):
     def _requirement_text(self) -> str:
         count, most = self.count, self.max_count
         if most == 0:
+            if self.after or self.before:
+                return "no matching call " + ", ".join(
+                    f"{key} {', '.join(ids)}"
+                    for key, ids in (("after", self.after), ("before", self.before))
+                    if ids
+                )
             return "no matching call"
+        if self.optional:
+            if most is None:
+                return "any number of matching calls, at its place"
+            return f"at most {most} matching call{'s' if most > 1 else ''}, at its place"
         if most is None:
             return f"at least {count} matching call{'s' if count > 1 else ''}"
         if most == count:

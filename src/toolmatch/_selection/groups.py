@@ -59,10 +59,11 @@ class _Group(ExpectedItem):
                     f"{kind} item {number} must be an ExpectedTool or an {other}, got "
                     f"{short_repr(item)} ({type_name(item)})"
                 )
-            if isinstance(item, ExpectedTool) and item.count == 0:
+            if isinstance(item, ExpectedTool) and item.count == 0 and not item.optional:
                 raise ValueError(
-                    f"{kind} item {number} is {item!r}: an expectation that may take no call "
-                    "has no place in an order; list it beside the groups"
+                    f"{kind} item {number} is {item!r}: a never or a cap has no place in an "
+                    "order; list it beside the groups (optional=True makes a step that may be "
+                    "left out)"
                 )
         if _depth(items) >= MAX_DEPTH:
             raise ValueError(
@@ -150,7 +151,7 @@ def turn_items(expected: object, where: str = "expected") -> list[Item]:
 class OrderPlan:
     """A turn's expectations flattened, their places, and the order between them."""
 
-    __slots__ = ("expectations", "places", "after", "problems", "where")
+    __slots__ = ("expectations", "places", "after", "nevers", "problems", "where")
 
     def __init__(self, items: Sequence[Item], ordered: bool, where: str) -> None:
         self.where = where  # what the messages call the turn's list
@@ -158,19 +159,42 @@ class OrderPlan:
         self.places: list[str] = []  # each expectation's place below the list: [3].in_order[1]
         # after[j]: the expectations whose calls all come before j's; None: no partial order.
         self.after: list[list[int]] | None = None
+        # Each never with after / before: (its number, "after" or "before", the other's number).
+        self.nevers: list[tuple[int, str, int]] = []
         self.problems: list[tuple[str, str]] = []
         grouped = any(isinstance(item, _Group) for item in items)
         top = _flatten(items, "", self.expectations, self.places)
-        constrained = any(tool.before or tool.after for tool in self.expectations)
+        constrained = any(
+            (tool.before or tool.after) and not tool.is_never for tool in self.expectations
+        )
         ids = self._ids()
-        if not grouped and not constrained:
-            return
         after: list[list[int]] = [[] for _ in self.expectations]
-        _edges(InOrder if ordered else AnyOrder, top, after)
         self._constraints(ids, after)
+        if not grouped and not constrained:
+            self._placeless(ordered, after)
+            return
+        _edges(InOrder if ordered else AnyOrder, top, after)
         if not self.problems:
             self._cycle(after)
+        self._placeless(False, after)
         self.after = after
+
+    def _placeless(self, ordered: bool, after: list[list[int]]) -> None:
+        """An optional step without a cap and without a place asserts nothing: a problem."""
+        if ordered:
+            return
+        named = {other for earlier in after for other in earlier}
+        for number, tool in enumerate(self.expectations):
+            placed = after[number] or number in named
+            if tool.optional and tool.max_count is None and not placed:
+                self.problems.append(
+                    (
+                        self.places[number],
+                        f"{tool!r} has no place in an order, so it asserts nothing: put it in an "
+                        "in_order group or an ordered turn, give it before / after, or a "
+                        "max_count",
+                    )
+                )
 
     def _ids(self) -> dict[str, int]:
         """Each id and the expectation it names; one named twice is a problem."""
@@ -203,6 +227,8 @@ class OrderPlan:
                                 f"no expectation in the turn has the id {name!r} (ids: {known})",
                             )
                         )
+                    elif tool.is_never:
+                        self.nevers.append((number, key, other))
                     elif key == "after":
                         after[number].append(other)
                     else:

@@ -43,6 +43,7 @@ class _Selection:
         "allowed",
         "plans",
         "asserting",
+        "placed",
         "_selects",
         "_known",
         "_by_names",
@@ -60,9 +61,25 @@ class _Selection:
             tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
             for tool in self.expectations
         ]
+        # A never with after / before allows matching calls elsewhere: where they are is
+        # checked against the other expectations' calls (turn.py).
         self.allowed = [
-            range(tool.count, (_NO_LIMIT if tool.max_count is None else tool.max_count) + 1)
+            range(
+                tool.count,
+                (
+                    _NO_LIMIT
+                    if tool.max_count is None or (tool.is_never and (tool.after or tool.before))
+                    else tool.max_count
+                )
+                + 1,
+            )
             for tool in self.expectations
+        ]
+        # The expectations asserting the first or last call of their name: (number, first, last).
+        self.placed = [
+            (number, tool.first, tool.last)
+            for number, tool in enumerate(self.expectations)
+            if tool.first or tool.last
         ]
         # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
         self.use_index = use_index

@@ -48,6 +48,12 @@ def expectation_list(expected: object, where: str = "expected") -> list[Expected
 def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
     patterns = expectation_list(ignore, "ignore")
     for number, pattern in enumerate(patterns):
+        if pattern.optional or pattern.first or pattern.last:
+            raise ValueError(
+                f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so "
+                "optional, first and last mean nothing there; write ExpectedTool(name, args) "
+                "without them"
+            )
         if pattern.count != 1:
             raise ValueError(
                 f"ignore[{number}] is {pattern!r}: an ignore pattern selects calls, so count "

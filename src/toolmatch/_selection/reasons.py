@@ -7,12 +7,13 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from toolmatch._calls.call import ToolCall
-from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS
+from toolmatch._core.pairing import SEARCH_CALLS, SEARCH_STEPS, OrderWindows
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.results import (
     Candidate,
     IgnoredCall,
+    call_text,
     closest_candidate,
     ignored_text,
     mismatch_summary,
@@ -27,7 +28,9 @@ __all__ = [
     "order_breaks",
     "order_label",
     "order_reason",
+    "place_breaks",
     "unordered_reason",
+    "window_breaks",
 ]
 
 _SHOWN_CONFLICTS = 5
@@ -207,3 +210,91 @@ def unordered_reason(expectation: Expected, gave_up: bool) -> str:
         f"expected {expectation.count} matching call(s) of its own in the turn's order: no "
         "pairing gives every expectation of its group calls of their own in order"
     )
+
+
+def window_breaks(
+    expectations: Sequence[Expected],
+    demands: Sequence[int],
+    matching: Sequence[Sequence[int]],
+    windowed: Sequence[Sequence[int]],
+    windows: OrderWindows,
+) -> dict[int, str]:
+    """The order broken by calls that match a step out of its place (docs/selection.md,
+    "Partial order"), each said on the step whose call is out of place: a later step's call
+    before the earlier one's first, an optional step's call after a later one's calls, or a
+    step's calls kept from where an optional step's calls are."""
+    broken: dict[int, str] = {}
+
+    def say(on: int, call: int, word: str, other: int, other_call: int) -> None:
+        must = "after" if word == "before" else "before"
+        broken.setdefault(
+            on,
+            f"{order_label(expectations[on])} (call {call}) comes {word} "
+            f"{order_label(expectations[other])} (call {other_call}); it must come {must}",
+        )
+
+    for on, call, word, other, other_call in windows.conflicts:
+        say(on, call, word, other, other_call)
+    for number, demand in enumerate(demands):
+        if not demand or len(windowed[number]) >= demand or len(matching[number]) < demand:
+            continue
+        found, low, high = matching[number], windows.lows[number], windows.highs[number]
+        by = windows.high_by[number]
+        after_low = len(found) - bisect_right(found, low)
+        if by >= 0 and (windows.low_by[number] < 0 or after_low >= demand):
+            # The earlier step's calls would come after the later step's call at high.
+            say(by, high, "before", number, found[bisect_right(found, high - 1)])
+        else:
+            # An optional step's call at low comes after this step's calls.
+            say(windows.low_by[number], low, "after", number, found[bisect_right(found, low) - 1])
+    return broken
+
+
+def place_breaks(
+    expectations: Sequence[Expected],
+    calls: Sequence[ToolCall],
+    candidates: Sequence[Sequence[int]],
+    matching: Sequence[Sequence[int]],
+    placed: Sequence[tuple[int, bool, bool]],
+    nevers: Sequence[tuple[int, str, int]],
+) -> dict[int, str]:
+    """The expectations whose calls are out of their place: the first or last call of
+    their name that does not match (``placed``), a never's call after or before the first
+    call of another (``nevers``)."""
+    broken: dict[int, str] = {}
+    for number, first, last in placed:
+        found = candidates[number]
+        if not found:
+            continue
+        matches = set(matching[number])
+        for wanted, which, index in ((first, "first", found[0]), (last, "last", found[-1])):
+            if not wanted or index in matches:
+                continue
+            expectation = expectations[number]
+            mismatches = expectation._explain_call(calls[index])
+            why = str(mismatches[0]) if len(mismatches) == 1 else mismatch_summary(mismatches)
+            verb = "contains" if isinstance(expectation.name, str) else "matches"
+            broken[number] = (
+                f"the {which} call whose name {verb} {expectation.name!r} is call {index} "
+                f"{call_text(calls[index])}: {why}"
+            )
+            break
+    for number, key, other in nevers:
+        if number in broken or not matching[other]:
+            continue
+        bound = matching[other][0]
+        found = matching[number]
+        wrong = (
+            [call for call in found if call > bound]
+            if key == "after"
+            else [call for call in found if call < bound]
+        )
+        if not wrong:
+            continue
+        shown = ", ".join(f"call {index} {call_text(calls[index])}" for index in wrong[:3])
+        more = f" and {len(wrong) - 3} more" if len(wrong) > 3 else ""
+        broken[number] = (
+            f"expected no matching call {key} {order_label(expectations[other])} (call {bound}), "
+            f"got {len(wrong)}: {shown}{more}"
+        )
+    return broken

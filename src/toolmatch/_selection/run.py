@@ -90,7 +90,7 @@ class ExpectedTurn(Record):
         plan = order_plan(expected, "expected_tools", options["ordered"])
         self._assign(expected, *(_kept(option, options[option.name]) for option in TURN_OPTIONS))
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
+        turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
         object.__setattr__(self, "_turn", turn)
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:

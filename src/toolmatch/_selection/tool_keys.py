@@ -19,10 +19,12 @@ from toolmatch._selection.validation import (
     check_agent,
     check_count,
     check_failed,
+    check_flag,
     check_id,
     check_ids,
     check_max_count,
     check_name,
+    check_optional,
     check_status,
 )
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
     Rule = Callable[[Any, Caller, Mapping[str, Any]], object]
 
-__all__ = ["TOOL_KEYS", "ToolKey", "check_tool_keys", "tool_key_names"]
+__all__ = ["NOT_WITH_NEVER", "TOOL_KEYS", "ToolKey", "check_tool_keys", "tool_key_names"]
 
 
 def _args(value: object, caller: Caller, _given: Mapping[str, Any]) -> object:
@@ -136,8 +138,21 @@ TOOL_KEYS = (
         "flag",
         False,
         None,
-        "true: no call may match",
-        "`true`: no call may match (cannot be combined with `count` or `max_count`)",
+        "true: no call may match (with after / before: none after / before those ids' first)",
+        "`true`: no call may match (cannot be combined with `count` or `max_count`); with "
+        "`after` (`before`): no matching call after (before) the first call that matches each "
+        "of those ([selection.md](selection.md#never-after-never-before))",
+        "`false`",
+    ),
+    ToolKey(
+        "optional",
+        "flag",
+        False,
+        lambda value, caller, given: check_optional(value, caller, given.get("count", 1)),
+        "true: a step that may take no call; any call of it is at its place in the order",
+        "`true`: a step that may be left out: it takes no call, and every call that matches it "
+        "must be at its place in the order ([selection.md](selection.md#optional-steps-optional))"
+        "; `max_count` caps it",
         "`false`",
     ),
     ToolKey(
@@ -198,9 +213,10 @@ TOOL_KEYS = (
         "ids",
         False,
         lambda value, caller, _given: check_ids(value, caller, "before"),
-        "ids of expectations whose calls come after this one's",
-        "a list of ids: every call of this expectation comes before every call of each of "
-        "those ([selection.md](selection.md#partial-order-groups-before-and-after))",
+        "ids of the expectations this one comes before",
+        "a list of ids: this expectation comes before each of those: every call they take "
+        "comes after every call it takes, and no call that matches them comes before the first "
+        "call that matches it ([selection.md](selection.md#what-an-order-means))",
         "`[]`",
     ),
     ToolKey(
@@ -208,13 +224,37 @@ TOOL_KEYS = (
         "ids",
         False,
         lambda value, caller, _given: check_ids(value, caller, "after"),
-        "ids of expectations whose calls come before this one's",
-        "a list of ids: every call of this expectation comes after every call of each of those",
+        "ids of the expectations this one comes after",
+        "a list of ids: this expectation comes after each of those, as `before` says from "
+        "their side",
         "`[]`",
+    ),
+    ToolKey(
+        "first",
+        "flag",
+        False,
+        lambda value, caller, _given: check_flag(value, caller, "first"),
+        "true: the first of the turn's calls this name selects matches",
+        "`true`: the first of the turn's calls whose name this selects must match it "
+        "([selection.md](selection.md#first-and-last-first-last))",
+        "`false`",
+    ),
+    ToolKey(
+        "last",
+        "flag",
+        False,
+        lambda value, caller, _given: check_flag(value, caller, "last"),
+        "true: the last of the turn's calls this name selects matches",
+        "`true`: the last of the turn's calls whose name this selects must match it",
+        "`false`",
     ),
 )
 """Every key of an expected tool, in the order the spec keys, the checks and the docs list
 them."""
+
+NOT_WITH_NEVER = ("id", "optional", "first", "last")
+"""The keys a ``never`` refuses: it takes no call, so it has no id and no place of its own
+(its ``after`` / ``before`` say where no matching call may be)."""
 
 
 def tool_key_names(*, ignore: bool = False, kinds: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from toolmatch._calls.call import ToolCall
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.pairing import (
+    OrderWindows,
     SearchLimitError,
     assign_covering,
     assign_distinct,
@@ -24,6 +25,8 @@ from toolmatch._core.pairing import (
     assign_sequence,
     common_subsequence,
     extend_ordered,
+    order_windows,
+    within,
 )
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
@@ -34,7 +37,9 @@ from toolmatch._selection.reasons import (
     distinct_reason,
     order_breaks,
     order_reason,
+    place_breaks,
     unordered_reason,
+    window_breaks,
 )
 from toolmatch._selection.results import (
     Candidate,
@@ -78,6 +83,8 @@ class _Turn:
         "agent",
         "_agent_matches",
         "after",
+        "nevers",
+        "order_after",
         "json_template",
     )
 
@@ -94,6 +101,7 @@ class _Turn:
         tools: ToolCatalogue | None = None,
         agent: str | Matcher | None = None,
         after: Sequence[Sequence[int]] | None = None,
+        nevers: Sequence[tuple[int, str, int]] = (),
     ) -> None:
         self.selection = selection
         # A turn remembers names for its ignore patterns too: they are asked about every call.
@@ -111,6 +119,17 @@ class _Turn:
         self._agent_matches = None if agent is None else as_matcher(agent).__eq__
         # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
+        # Each never with after / before: (its number, the key, the other's number).
+        self.nevers = nevers
+        # For each expectation, those it directly follows, when the turn has an order.
+        count = len(selection.expectations)
+        self.order_after: Sequence[Sequence[int]] | None = (
+            after
+            if after is not None
+            else [[number - 1] if number else [] for number in range(count)]
+            if ordered
+            else None
+        )
         # What its rows of --format json share, written on first use (_selection/json_rows.py).
         self.json_template: Any = None
         if after is not None:
@@ -184,7 +203,10 @@ class _Verdict:
                 expectation, calls, candidate_indices, matching, left_out, no_candidate
             )
         got: list[int] | None = None
-        if self.assigned is not None:
+        if self.assigned is None:
+            if reason is None and number in self.out_of_order:
+                reason = self.out_of_order[number]
+        else:
             got = self.assigned[number] or []
             if reason is None and number in self.out_of_order:
                 reason, got = self.out_of_order[number], []
@@ -396,9 +418,13 @@ class _Verdict:
         counts = self.turn.selection.counts
         extras = self.turn.selection.extras
         matchings = self.matching
-        every_check_met = self.assigned is not None and all(
-            met and len(got or ()) >= demand
-            for met, got, demand in zip(self.met, self.assigned, self.demands, strict=True)
+        every_check_met = (
+            self.assigned is not None
+            and not self.out_of_order
+            and all(
+                met and len(got or ()) >= demand
+                for met, got, demand in zip(self.met, self.assigned, self.demands, strict=True)
+            )
         )
         if self.turn.after is not None:
             # What the order pairing gives the expectations that keep their order: calls
@@ -476,6 +502,13 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
     if over_cap:
         verdict.over_cap = over_cap
     passed = all(met)
+    if selection.placed or turn.nevers:
+        out_of_place = place_breaks(
+            selection.expectations, calls, candidates, matching, selection.placed, turn.nevers
+        )
+        if out_of_place:
+            verdict.out_of_order = out_of_place
+            passed = False
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
     if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
@@ -554,8 +587,15 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         demands = [count if met else 0 for count, met in zip(demands, verdict.met, strict=True)]
     matchings = verdict.matching
     assigned: list[list[int] | None]
+    breaks: dict[int, str] = {}
+    if turn.order_after is not None:
+        matchings, windows = _windowed(verdict, demands)
+        if windows is not None:
+            # What breaks the order whatever the pairing is said before what the pairing finds.
+            breaks = window_breaks(expectations, demands, verdict.matching, matchings, windows)
+            _out_of_order(verdict, breaks)
     if turn.after is not None:
-        assigned = _in_partial_order(verdict, demands)
+        assigned = _in_partial_order(verdict, demands, matchings)
     elif turn.ordered:
         assigned = assign_ordered(demands, matchings)
     elif turn.exhaustive:
@@ -571,29 +611,99 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
     ]
     verdict.demands = demands
+    if breaks and turn.after is None and turn.ordered:
+        assigned = _excused(verdict, demands, matchings, assigned, breaks)
+        enough = [
+            got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
+        ]
     if turn.exhaustive:
         order = list(range(len(verdict.calls))) if verdict.kept is None else verdict.kept
         if turn.ordered and turn.after is None:
             assigned = _sequence(verdict, demands, matchings, assigned, order, all(enough))
         claimed = {call for got in assigned if got for call in got}
+        # An optional step's calls are its own: out of place, its reason says so.
+        claimed.update(
+            call
+            for number, tool in enumerate(expectations)
+            if tool.optional
+            for call in verdict.matching[number]
+        )
         # A call an expectation that failed would match is not unexpected: it is too few.
         short = {
             call
             for number, tool in enumerate(expectations)
             if tool.count and not (verdict.met[number] and enough[number])
-            for call in matchings[number]
+            for call in verdict.matching[number]
         }
         verdict.unexpected = [call for call in order if call not in claimed and call not in short]
     verdict.assigned = assigned
     return all(enough) and not verdict.unexpected and not verdict.out_of_order
 
 
-def _in_partial_order(verdict: _Verdict, demands: list[int]) -> list[list[int] | None]:
-    """Calls of their own for the expectations, in the turn's partial order; when there is
-    none, a distinct assignment, with the broken constraints in ``verdict.out_of_order``."""
+def _windowed(verdict: _Verdict, demands: list[int]) -> tuple[list[list[int]], OrderWindows | None]:
+    """Each expectation's matching calls within the bounds the other steps' calls set
+    (docs/selection.md, "What an order means"), and those bounds (``None``: nothing bounded,
+    nothing out of place)."""
+    turn = verdict.turn
+    after = turn.order_after
+    assert after is not None
+    expectations = turn.selection.expectations
+    matchings = verdict.matching
+    takes = [demand > 0 for demand in demands]
+    taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
+    never = len(verdict.calls)
+    windows = order_windows(matchings, after, taking, takes, never)
+    lows, highs = windows.lows, windows.highs
+    if not windows.conflicts and all(low < 0 for low in lows) and all(h == never for h in highs):
+        return matchings, None
+    windowed = [
+        within(found, lows[number], highs[number])
+        if lows[number] >= 0 or highs[number] < never
+        else found
+        for number, found in enumerate(matchings)
+    ]
+    return windowed, windows
+
+
+def _excused(
+    verdict: _Verdict,
+    demands: list[int],
+    windowed: list[list[int]],
+    assigned: list[list[int] | None],
+    breaks: Mapping[int, str],
+) -> list[list[int] | None]:
+    """An ordered turn's assignment where each step that lost its calls only to another
+    step's call out of place (which that step's reason names) takes its calls in order as
+    if that call were not there."""
+    matchings = verdict.matching
+    short = {
+        number
+        for number, got in enumerate(assigned)
+        if got is None and number not in breaks and len(matchings[number]) >= demands[number]
+    }
+    if not short:
+        return assigned
+    relaxed = assign_ordered(
+        demands,
+        [matchings[number] if number in short else found for number, found in enumerate(windowed)],
+    )
+    return [relaxed[number] if number in short else got for number, got in enumerate(assigned)]
+
+
+def _out_of_order(verdict: _Verdict, broken: Mapping[int, str]) -> None:
+    """Add ``broken`` to the verdict's constraints broken, keeping those said before."""
+    if broken:
+        verdict.out_of_order = {**broken, **verdict.out_of_order}
+
+
+def _in_partial_order(
+    verdict: _Verdict, demands: list[int], matchings: list[list[int]]
+) -> list[list[int] | None]:
+    """Calls of their own for the expectations, in the turn's partial order (``matchings``:
+    the calls each may take); when there is none, a distinct assignment, with the broken
+    constraints in ``verdict.out_of_order``."""
     after = verdict.turn.after
     assert after is not None
-    matchings = verdict.matching
     limit: SearchLimitError | None = None
     try:
         assigned = assign_partial_order(demands, matchings, after)
@@ -602,21 +712,23 @@ def _in_partial_order(verdict: _Verdict, demands: list[int]) -> list[list[int] |
     if limit is None and all(got is not None for got in assigned):
         return assigned
     expectations = verdict.turn.selection.expectations
-    relaxed = assign_distinct(demands, matchings)
+    relaxed = assign_distinct(demands, verdict.matching)
     broken = order_breaks(expectations, demands, matchings, after)
     unmet = (
         limit.part
         if limit is not None
         else [number for number, got in enumerate(assigned) if got is None]
     )
-    if not broken and all(len(relaxed[number]) >= demands[number] for number in unmet):
+    if not broken and all(
+        len(matchings[number]) >= demands[number] and len(relaxed[number]) >= demands[number]
+        for number in unmet
+    ):
         # Met in order if calls could be shared, and with calls of their own in any order,
         # but not both: the group that cannot be met says so (or that the search gave up).
         for number in unmet:
             if demands[number]:
                 broken[number] = unordered_reason(expectations[number], limit is not None)
-    if broken:
-        verdict.out_of_order = broken
+    _out_of_order(verdict, broken)
     return list(relaxed)
 
 
@@ -631,12 +743,22 @@ def _sequence(
     """For an ordered, exhaustive turn: the calls cut into one block per expectation, in
     order, if they can be; else the in-order assignment stretched over what it can cover."""
     expectations = verdict.turn.selection.expectations
+    # An optional step takes a block of its calls too, maybe empty.
+    optional = len(order)
     highs = [
-        (tool.count if tool.max_count is None else tool.max_count) if demand else 0
+        (tool.count if tool.max_count is None else tool.max_count)
+        if demand
+        else (optional if tool.max_count is None else tool.max_count)
+        if tool.optional
+        else 0
         for tool, demand in zip(expectations, demands, strict=True)
     ]
     if in_order:
-        claimers = [number for number, demand in enumerate(demands) if demand]
+        claimers = [
+            number
+            for number, demand in enumerate(demands)
+            if demand or expectations[number].optional
+        ]
         place = {call: position for position, call in enumerate(order)}
         blocks = assign_sequence(
             [demands[number] for number in claimers],
@@ -683,6 +805,8 @@ def _score(
     """A failed check's partial credit as a fraction, and what it counts (docs/selection.md)."""
     found = len(matching)
     most = expectation.max_count
+    if most == 0 and (expectation.after or expectation.before):
+        return 0, 1, "a matching call where none may be"
     if most is not None and found > most:
         return most, found, f"at most {most} of the {found} matching calls are allowed"
     count = expectation.count

@@ -30,6 +30,7 @@ __all__ = [
     "check_ids",
     "check_max_count",
     "check_name",
+    "check_optional",
     "check_status",
 ]
 
@@ -255,3 +256,19 @@ def check_ids(value: object, caller: Caller, key: str) -> tuple[str, ...]:
         if not isinstance(item, str) or not item:
             raise _refuse_type(caller, key, "must hold ids (non-empty strings)", item)
     return tuple(value)
+
+
+def check_optional(value: object, caller: Caller, count: object) -> bool:
+    """An expected tool's ``optional``: a flag; an optional step takes no ``count``.
+
+    >>> check_optional(True, Caller("tools[0]", True), 2)
+    Traceback (most recent call last):
+    ValueError: tools[0].optional takes no count: an optional step may take no call; leave out count (max_count: N caps its calls)
+    """  # noqa: E501
+    optional = check_flag(value, caller, "optional")
+    if optional and count != 1:
+        raise ValueError(
+            f"{caller.name('optional')} takes no count: an optional step may take no call; "
+            f"leave out count ({caller.says('max_count=N', 'max_count: N')} caps its calls)"
+        )
+    return optional

@@ -211,11 +211,16 @@ def _turn_findings(
             )
         if tool.count:
             for other, never in enumerate(expected):
-                if never.is_never and _same_calls(tool, never):
+                if (
+                    never.is_never
+                    and not (never.after or never.before)
+                    and _same_calls(tool, never)
+                ):
                     yield where.finding(
                         "contradicts-never",
                         f"can never pass: {named[other]} forbids the calls it needs",
                     )
+        yield from _order_findings(tool, expected, named, defined, where)
         if tool.args is not None:
             yield from _accepting(tool.args, where.at("args"))
         if tool.result is not None:
@@ -231,6 +236,47 @@ def _turn_findings(
             f"can never pass: the expectations need {needed} calls of their own and "
             f"max_calls is {turn.max_calls}",
         )
+
+
+def _order_findings(
+    tool: ExpectedTool,
+    expected: Sequence[ExpectedTool],
+    named: Sequence[str],
+    defined: Sequence[str] | None,
+    where: _Place,
+) -> Iterator[Finding]:
+    """A never with after / before, or a first / last, that can never fail."""
+    if (tool.first or tool.last) and _asserts_only_its_name(tool):
+        key = "first" if tool.first else "last"
+        yield where.at(key).finding(
+            "place-matches-anything",
+            f"can never fail: it asserts nothing beyond the name, so the {key} call of the "
+            "name matches it whatever it is",
+        )
+    if not tool.is_never:
+        return
+    ids = {other.id: number for number, other in enumerate(expected) if other.id is not None}
+    for key, names in (("after", tool.after), ("before", tool.before)):
+        for index, name in enumerate(names):
+            other = ids.get(name)
+            if other is None:
+                continue  # the loader refuses an unknown id: not here
+            if defined is not None and not _selects_any(expected[other], defined):
+                why = f"{named[other]} selects no defined tool, so it has no first call"
+            elif key == "before" and _same_calls(tool, expected[other]):
+                why = (
+                    f"it is written as {named[other]} is, and no call that matches "
+                    f"{named[other]} comes before the first that does"
+                )
+            else:
+                continue
+            yield where.at(key, index).finding("never-order-vacuous", f"can never fail: {why}")
+
+
+def _asserts_only_its_name(tool: ExpectedTool) -> bool:
+    return all(
+        value is None for value in (tool.args, tool.result, tool.failed, tool.agent, tool.status)
+    )
 
 
 def _case_budget(case: TestCase, place: _Place) -> list[Finding]:

@@ -19,7 +19,12 @@ from toolmatch._selection.expectation import ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_problems
 from toolmatch._selection.options import TURN_OPTIONS, option_names
 from toolmatch._selection.run import ExpectedTurn, OneOfTurns
-from toolmatch._selection.tool_keys import TOOL_KEYS, check_tool_keys, tool_key_names
+from toolmatch._selection.tool_keys import (
+    NOT_WITH_NEVER,
+    TOOL_KEYS,
+    check_tool_keys,
+    tool_key_names,
+)
 from toolmatch._selection.validation import (
     Caller,
     check_agent,
@@ -48,8 +53,6 @@ __all__ = [
 
 _EXPECTED_KEYS = tool_key_names()
 _IGNORE_KEYS = tool_key_names(ignore=True)
-# The keys of a partial order: an expected tool's id and constraints.
-_ORDER_KEYS = tool_key_names(kinds=("id", "ids"))
 _GROUPS: dict[str, type[InOrder] | type[AnyOrder]] = {"in_order": InOrder, "any_order": AnyOrder}
 # The keys an ignore entry refuses with a reason rather than as unknown.
 _NO_COUNT = {
@@ -383,10 +386,12 @@ def _expected_tool(
     _never_with(
         never,
         item,
-        _ORDER_KEYS,
+        NOT_WITH_NEVER,
         path,
         problems,
-        "never: true takes no call, so it has no place in an order: leave out id, before and after",
+        "never: true takes no call, so it has no id and no place of its own: leave out "
+        f"{', '.join(key for key in NOT_WITH_NEVER if key in item)} (after / before: no "
+        "matching call after / before another expectation's first call)",
     )
     checked = check_tool_keys(given, caller, problems.add)
     if len(problems.found) > before or "name" not in checked:

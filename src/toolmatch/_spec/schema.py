@@ -183,7 +183,7 @@ def build_schema() -> dict[str, Any]:
     from toolmatch._calls.call import STATUSES
     from toolmatch._matchers.key_filter import MAX_STEPS
     from toolmatch._selection.options import TURN_OPTIONS
-    from toolmatch._selection.tool_keys import TOOL_KEYS, tool_key_names
+    from toolmatch._selection.tool_keys import NOT_WITH_NEVER, TOOL_KEYS, tool_key_names
 
     options = {option.name: option for option in TURN_OPTIONS}
     flag = {"type": "boolean"}
@@ -230,7 +230,6 @@ def build_schema() -> dict[str, Any]:
         "minimum": 1,
     }
     ignored_keys = {name: tool_keys[name] for name in tool_key_names(ignore=True)}
-    ordering = tool_key_names(kinds=("id", "ids"))
 
     def group(key: str, other: str) -> dict[str, Any]:
         """A group of one kind: its items are expected tools or groups of the other kind."""
@@ -248,14 +247,18 @@ def build_schema() -> dict[str, Any]:
         return {"type": "object", "required": [key], "properties": {key: {"const": value}}}
 
     expected_tool = _tool(tool_keys)
-    # never takes no call, so it has no place in an order; nor do constraints on count: 0.
+    # never takes no call, so it has no id and no place of its own (after / before say where
+    # none may be); a cap (count: 0) has no place in an order, an optional step has.
     expected_tool["anyOf"][1]["allOf"] += [
         {
             "if": takes_no_call("never", True),
-            "then": {"not": {"anyOf": [{"required": [key]} for key in ordering]}},
+            "then": {"not": {"anyOf": [{"required": [key]} for key in NOT_WITH_NEVER]}},
         },
         {
-            "if": takes_no_call("count", 0),
+            "if": {
+                **takes_no_call("count", 0),
+                "not": takes_no_call("optional", True),
+            },
             "then": {
                 "not": {
                     "anyOf": [

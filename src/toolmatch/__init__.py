@@ -15,6 +15,7 @@ from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.explain import explain
 from toolmatch._matchers.json_schema import ConformsTo
+from toolmatch._matchers.judges import JudgedBy, register_judge
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
@@ -151,6 +152,9 @@ __all__ = [
     "IsType",
     "Satisfies",
     "ConformsTo",
+    # judges by name
+    "JudgedBy",
+    "register_judge",
     # composition
     "AllOf",
     "AnyOf",

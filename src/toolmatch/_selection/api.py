@@ -9,6 +9,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.judges import start_run
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import order_plan, turn_items
@@ -70,6 +71,7 @@ def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> T
     """What :func:`check_turn` gives, for options already checked."""
     plan = order_plan(turn_items(expected), "expected", options["ordered"])
     turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
+    start_run()
     return judge(turn, to_calls(calls)).result()
 
 
@@ -112,6 +114,7 @@ def check_turns(
         turn = ExpectedTurn.__new__(ExpectedTurn)
         turn._setup(turn_items(expectations, f"expected_turns[{number}]"), options)
         turns.append(turn)
+    start_run()
     return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
 
 

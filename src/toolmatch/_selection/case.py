@@ -8,6 +8,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.judges import start_run
 from toolmatch._selection.run import (
     ExpectedTurn,
     OneOfTurns,
@@ -149,6 +150,7 @@ def case_verdict(
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
+    start_run()  # a judge's answers are kept for one run (docs/selection.md, "Judges by name")
     # A list of turns, as runs hold them, skips read_run_turns' check: one call fewer a run.
     if type(call_turns) is list:
         calls = read_turns(call_turns, "turns", copy_args)

@@ -12,6 +12,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.judges import start_run
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
@@ -100,6 +101,7 @@ class ExpectedTurn(Record):
         <TurnResult turn 2 failed: 0 of 1 expectation(s) met over 1 call(s); expectation 0: \
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
+        start_run()
         return judge(self._turn, to_calls(calls)).result(turn)
 
     @staticmethod
@@ -168,6 +170,7 @@ class OneOfTurns(Record):
         >>> OneOfTurns([ExpectedTurn([]), ExpectedTurn([ExpectedTool("a")])]).check([]).passed
         True
         """
+        start_run()
         return _result(self._turn.judge(to_calls(calls)), turn)
 
 

@@ -19,6 +19,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
+from toolmatch._matchers.judges import JudgedBy
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
@@ -621,4 +622,5 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
         "fields",
         fields={"text": "string", "min": "number", "above": "number", "case_insensitive": "bool"},
     ),
+    "$judge": MatcherKey(JudgedBy, "text"),
 }

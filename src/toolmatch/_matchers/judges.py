@@ -205,7 +205,7 @@ class JudgedBy(Matcher, _trusted=True):
             return False
 
     def describe_mismatch(self, actual: object) -> str:
-        passed, reason = self._answer(actual)
+        reason = self._answer(actual)[1]
         if find_judge(self.name) is None:
             return str(reason)
         refused = f"judge {self.name!r} refused {short_repr(actual)}"

@@ -15,6 +15,7 @@ from toolmatch._selection.run import (
     RunAlternatives,
     RunVerdict,
     alternative_list,
+    read_answers,
     read_turns,
 )
 from toolmatch._selection.validation import KEYWORDS, check_budget
@@ -31,8 +32,9 @@ __all__ = ["TestCase", "case_verdict", "read_run_turns"]
 
 @public
 class TestCase(Record):
-    """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
-    bound on the calls of all its turns together (ignored calls not counted).
+    """A named test case from a spec: its expected ``turns``, in order, ``max_calls``, a
+    bound on the calls of all its turns together (ignored calls not counted), and
+    ``answer``, what the run's final answer (its last turn's) must match.
 
     >>> from toolmatch import load_test_cases
     >>> [case] = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
@@ -43,13 +45,14 @@ class TestCase(Record):
     """
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
-    _fields = ("name", "turns", "max_calls", "alternatives")
+    _fields = ("name", "turns", "max_calls", "alternatives", "answer")
     __slots__ = _fields
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn | OneOfTurns, ...]
     max_calls: int | None
     alternatives: tuple[TestCase, ...]
+    answer: object
 
     def __init__(
         self,
@@ -57,14 +60,15 @@ class TestCase(Record):
         turns: Sequence[ExpectedTurn | OneOfTurns],
         max_calls: int | None = None,
         alternatives: Sequence[TestCase] = (),
+        answer: object = None,
     ) -> None:
         """``alternatives``: see :meth:`one_of`, which makes a case of them."""
         if alternatives:
             cases = alternative_list(alternatives, TestCase, "a TestCase or a list of turns")
-            if turns or max_calls is not None:
+            if turns or max_calls is not None or answer is not None:
                 raise ValueError(
-                    "a case with alternatives has no turns or max_calls of its own: give "
-                    "them to each alternative"
+                    "a case with alternatives has no turns, max_calls or answer of its own: "
+                    "give them to each alternative"
                 )
             for number, case in enumerate(cases):
                 if case.alternatives:
@@ -73,7 +77,9 @@ class TestCase(Record):
                         "all in one one_of"
                     )
             alternatives = tuple(cases)
-        self._assign(name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives))
+        self._assign(
+            name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives), answer
+        )
 
     @classmethod
     def one_of(
@@ -156,11 +162,16 @@ def case_verdict(
         calls = read_turns(call_turns, "turns", copy_args)
     else:
         calls = read_run_turns(call_turns, copy_args)
+    given: Sequence[object] = call_turns if isinstance(call_turns, (list, tuple)) else ()
     if case.alternatives:
         return RunAlternatives(
-            [(alternative.turns, alternative.max_calls) for alternative in case.alternatives], calls
+            [
+                (each.turns, each.max_calls, read_answers(each.turns, given, each.answer))
+                for each in case.alternatives
+            ],
+            calls,
         )
-    return RunVerdict(case.turns, calls, case.max_calls)
+    return RunVerdict(case.turns, calls, case.max_calls, read_answers(case.turns, given, case.answer))
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:

@@ -40,6 +40,7 @@ from toolmatch import (
     IsType,
     IsURL,
     IsUUID,
+    JudgedBy,
     Le,
     Len,
     Literal,
@@ -111,6 +112,7 @@ def examples() -> dict[str, Any]:
         "Contains": Contains("x"),
         "IsType": IsType(int, str),
         "Satisfies": Satisfies(str.isupper, "upper case"),
+        "JudgedBy": JudgedBy("polite"),
         "ConformsTo": ConformsTo({"type": "string", "maxLength": 5}),
         "AllOf": Gt(1) & Lt(5),
         "AnyOf": Gt(5) | Lt(1),
@@ -151,6 +153,7 @@ ADDED_SINCE_THE_FIXTURE = {
     "InOrder",
     "AnyOrder",
     "NotRecordedError",
+    "JudgedBy",
 }
 
 

@@ -46,6 +46,7 @@ from toolmatch import (
     IsType,
     IsURL,
     IsUUID,
+    JudgedBy,
     Le,
     Len,
     Literal,
@@ -124,6 +125,7 @@ SAMPLES: dict[str, list[object]] = {
     # a named function prints as its name: valid where that name is in scope
     "Satisfies": [Satisfies(callable, "a callable")],
     "ConformsTo": [ConformsTo({"type": "integer", "minimum": 1}), ConformsTo(True)],
+    "JudgedBy": [JudgedBy("polite")],
     "AllOf": [
         AllOf(Gt(1), Lt(3)),
         AllOf(1),

@@ -28,7 +28,7 @@ from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 
 if TYPE_CHECKING:
     from toolmatch._calls.call import ToolCall
-    from toolmatch._readers.to_calls import to_calls
+    from toolmatch._readers.to_calls import final_answer, to_calls
     from toolmatch._runs.batch import check_batch, check_runs
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
@@ -59,6 +59,7 @@ del TYPE_CHECKING  # needed above only: not a name of toolmatch's
 _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
+    "final_answer": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
     "ExpectedItem": "_selection.expectation",
     "InOrder": "_selection.groups",
@@ -162,6 +163,7 @@ __all__ = [
     # tool calls
     "ToolCall",
     "to_calls",
+    "final_answer",
     # selection
     "ExpectedTool",
     "InOrder",

@@ -171,7 +171,8 @@ def case_verdict(
             ],
             calls,
         )
-    return RunVerdict(case.turns, calls, case.max_calls, read_answers(case.turns, given, case.answer))
+    answers = read_answers(case.turns, given, case.answer)
+    return RunVerdict(case.turns, calls, case.max_calls, answers)
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:

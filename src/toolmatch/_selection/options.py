@@ -1,6 +1,6 @@
 """The turn options (``distinct``, ``ordered``, ``exhaustive``, ``ignore``, ``max_calls``,
-``no_repeats``, ``tools``, ``agent``, ``answer``), one :class:`TurnOption` row each in :data:`TURN_OPTIONS`, and
-the expectation lists; each checked once where given.
+``no_repeats``, ``tools``, ``agent``, ``answer``), one :class:`TurnOption` row each in
+:data:`TURN_OPTIONS`, and the expectation lists; each checked once where given.
 
 The table is the one place an option is named: the Python functions check through it,
 the spec loader reads its keys from it, the JSON Schema and docs/config.md's table of a

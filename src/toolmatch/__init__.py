@@ -11,6 +11,7 @@ True
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch
+from toolmatch._matchers.captures import Capture, Ref
 from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.explain import explain
@@ -153,6 +154,9 @@ __all__ = [
     "IsType",
     "Satisfies",
     "ConformsTo",
+    # values carried between calls
+    "Capture",
+    "Ref",
     # judges by name
     "JudgedBy",
     "register_judge",

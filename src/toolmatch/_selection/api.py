@@ -16,8 +16,16 @@ from toolmatch._selection.groups import order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
-from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_answers, read_said, read_turns
-from toolmatch._selection.turn import _Turn, judge
+from toolmatch._selection.run import (
+    ExpectedTurn,
+    judge_alone,
+    plan_of,
+    read_answers,
+    read_said,
+    read_turns,
+    run_verdict,
+)
+from toolmatch._selection.turn import _Turn
 
 if TYPE_CHECKING:
     from typing import Any
@@ -76,7 +84,7 @@ def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> T
     turn = _Turn(_Selection(plan.expectations), **options, after=plan.after)
     start_run()
     said = None if turn.answer is None else read_said(calls)
-    return judge(turn, to_calls(calls), said).result()
+    return judge_alone(turn, to_calls(calls), said).result()
 
 
 @public
@@ -122,7 +130,8 @@ def check_turns(
         turns.append(turn)
     start_run()
     calls = read_turns(call_turns, "call_turns")
-    return RunVerdict(turns, calls, None, read_answers(turns, call_turns, None)).results()
+    answers = read_answers(turns, call_turns, None)
+    return run_verdict(turns, calls, None, answers, plan_of(turns)).results()
 
 
 @public

@@ -15,8 +15,10 @@ from toolmatch._selection.run import (
     RunAlternatives,
     RunVerdict,
     alternative_list,
+    plan_of,
     read_answers,
     read_turns,
+    run_verdict,
 )
 from toolmatch._selection.validation import KEYWORDS, check_budget
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._selection.captures import CapturePlan
     from toolmatch._selection.results import TurnResult
 
 __all__ = ["TestCase", "case_verdict", "read_run_turns"]
@@ -46,13 +49,14 @@ class TestCase(Record):
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
     _fields = ("name", "turns", "max_calls", "alternatives", "answer")
-    __slots__ = _fields
+    __slots__ = (*_fields, "_captures")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn | OneOfTurns, ...]
     max_calls: int | None
     alternatives: tuple[TestCase, ...]
     answer: object
+    _captures: CapturePlan | None
 
     def __init__(
         self,
@@ -80,6 +84,8 @@ class TestCase(Record):
         self._assign(
             name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives), answer
         )
+        # The captures and references of its turns, found once (each alternative has its own).
+        object.__setattr__(self, "_captures", plan_of(self.turns))
 
     @classmethod
     def one_of(
@@ -166,13 +172,18 @@ def case_verdict(
     if case.alternatives:
         return RunAlternatives(
             [
-                (each.turns, each.max_calls, read_answers(each.turns, given, each.answer))
+                (
+                    each.turns,
+                    each.max_calls,
+                    read_answers(each.turns, given, each.answer),
+                    each._captures,
+                )
                 for each in case.alternatives
             ],
             calls,
         )
     answers = read_answers(case.turns, given, case.answer)
-    return RunVerdict(case.turns, calls, case.max_calls, answers)
+    return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:

@@ -5,6 +5,7 @@ turn, and ``RunAlternatives``, a run judged against a case's alternatives
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
@@ -12,10 +13,12 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.captures import UNBOUND
 from toolmatch._matchers.judges import start_run
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._readers.dispatch import read_answer
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._selection.captures import MAX_CHOICES, Binding, CapturePlan, capture_plan, too_many
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
@@ -37,9 +40,12 @@ __all__ = [
     "RunVerdict",
     "alternative_list",
     "mean_score",
+    "judge_alone",
+    "plan_of",
     "read_answers",
     "read_said",
     "read_turns",
+    "run_verdict",
 ]
 
 
@@ -108,7 +114,7 @@ class ExpectedTurn(Record):
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
         start_run()
-        return judge(self._turn, to_calls(calls), _said(self._turn, calls)).result(turn)
+        return judge_alone(self._turn, to_calls(calls), _said(self._turn, calls)).result(turn)
 
     @staticmethod
     def one_of(*alternatives: ExpectedTurn) -> OneOfTurns:
@@ -178,7 +184,7 @@ class OneOfTurns(Record):
         """
         start_run()
         said = read_said(calls) if self._turn.checks_answer else None
-        return _result(self._turn.judge(to_calls(calls), said), turn)
+        return _result(judge_alone(self._turn, to_calls(calls), said), turn)
 
 
 def read_said(calls: object) -> tuple[bool, str | None]:
@@ -514,6 +520,83 @@ class RunVerdict:
         return None
 
 
+class _BoundTurn:
+    """A turn of a run with its captures bound: what ``RunVerdict`` reads of a turn."""
+
+    __slots__ = ("_turn",)
+
+    def __init__(self, turn: _Turn | _Alternatives) -> None:
+        self._turn = turn
+
+
+def judge_alone(
+    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
+) -> _Verdict:
+    """One turn judged on its own (``check_turn``, ``ExpectedTurn.check``), its captures
+    bound as in a run of that one turn."""
+    captures = capture_plan([_alternatives_of(plan)])
+    if captures is None:
+        return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+    answers = None if said is None else _Answers([said], None)
+    return run_verdict([_BoundTurn(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+
+
+def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
+    """The captures and references of ``turns`` (``None``: none)."""
+    return capture_plan([_alternatives_of(turn._turn) for turn in turns])
+
+
+def _alternatives_of(plan: _Turn | _Alternatives) -> list[_Turn]:
+    return [plan] if type(plan) is _Turn else plan.turns  # type: ignore[union-attr]
+
+
+def run_verdict(
+    turns: Sequence[ExpectedTurn | OneOfTurns],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None,
+    answers: _Answers | None,
+    captures: CapturePlan | None,
+) -> RunVerdict:
+    """A run's verdict; with ``captures``, the first choice of the captured values the run
+    offers under which it passes, else the one with the best score (the first of equals)."""
+    if captures is None:
+        return RunVerdict(turns, calls_per_turn, max_calls, answers)
+    offered = captures.offered(calls_per_turn)
+    choices: list[list[tuple[object, str]]] = [values or [(UNBOUND, "")] for values in offered]
+    total = 1
+    for values in choices:
+        total *= len(values)
+    if total > MAX_CHOICES:
+        raise too_many([len(values) for values in offered], captures.names)
+    best: RunVerdict | None = None
+    best_score = -1.0
+    for choice in itertools.product(*choices):
+        binding: Binding = dict(zip(captures.names, choice, strict=True))
+        bound = [_BoundTurn(_bind(captures, turn._turn, binding)) for turn in turns]
+        verdict = RunVerdict(bound, calls_per_turn, max_calls, answers)  # type: ignore[arg-type]
+        if verdict.passed or total == 1:
+            return verdict
+        score = verdict.score()
+        if score > best_score:
+            best, best_score = verdict, score
+    assert best is not None
+    return best
+
+
+def _bind(
+    captures: CapturePlan, plan: _Turn | _Alternatives, binding: Binding
+) -> _Turn | _Alternatives:
+    if type(plan) is _Turn:
+        return captures.bind(plan, binding)
+    alternatives = plan.turns  # type: ignore[union-attr]
+    bound = [captures.bind(each, binding) for each in alternatives]
+    return (
+        plan
+        if all(new is old for new, old in zip(bound, alternatives, strict=True))
+        else _Alternatives(bound)
+    )
+
+
 class RunAlternatives:
     """A run judged against a case's alternatives (each its turns and ``max_calls``): it
     passes when one does; its results are the first passing alternative's, else the
@@ -525,7 +608,12 @@ class RunAlternatives:
     def __init__(
         self,
         alternatives: Sequence[
-            tuple[Sequence[ExpectedTurn | OneOfTurns], int | None, _Answers | None]
+            tuple[
+                Sequence[ExpectedTurn | OneOfTurns],
+                int | None,
+                _Answers | None,
+                CapturePlan | None,
+            ]
         ],
         calls_per_turn: Sequence[list[ToolCall]],
     ) -> None:
@@ -533,8 +621,8 @@ class RunAlternatives:
         self._verdicts: list[RunVerdict] = []
         self._results: list[TurnResult] | None = None
         self._number = 0  # the chosen alternative, once the results have chosen it
-        for turns, max_calls, answers in alternatives:
-            verdict = RunVerdict(turns, calls_per_turn, max_calls, answers)
+        for turns, max_calls, answers, captures in alternatives:
+            verdict = run_verdict(turns, calls_per_turn, max_calls, answers, captures)
             self._verdicts.append(verdict)
             if verdict.passed:
                 break  # the first that passes is the one chosen: the others need no verdict

@@ -15,7 +15,7 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, nesting_depth
-from toolmatch._matchers.literal import Literal, as_matcher
+from toolmatch._matchers.literal import as_matcher
 from toolmatch._matchers.values import ANY
 
 if TYPE_CHECKING:
@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["COLLECTING", "UNBOUND", "Capture", "Captured", "Ref", "check_capture_name"]
 
 # While a run's candidate values are collected: each capture's name -> the values it saw,
-# in order, at places whose inner matcher accepts them.
-COLLECTING: ContextVar[dict[str, list[object]] | None] = ContextVar("collecting", default=None)
+# in order, at places whose inner matcher accepts them; each reference (by id) -> the
+# values it was asked about.
+COLLECTING: ContextVar[dict[object, list[object]] | None] = ContextVar("collecting", default=None)
 
 
 def check_capture_name(name: object, what: str) -> str:
@@ -41,15 +42,15 @@ def check_capture_name(name: object, what: str) -> str:
 @public
 class Capture(Matcher, _trusted=True):
     """Names the value at this place (an argument, a result, or deeper) ``name``, for a
-    :class:`Ref` later in the case; ``matcher`` (any value or matcher) must match it too.
+    :class:`Ref` later in the case; ``match`` (any value or matcher) must match it too.
     In a turn or a case, the value is the one in the call this expectation is paired
     with (docs/selection.md, "Values carried between calls"); alone, it is its matcher.
 
     >>> from toolmatch import ExpectedTool, StartsWith, check_turn
     >>> steps = [ExpectedTool("create", result={"id": Capture("order", StartsWith("o"))}),
     ...          ExpectedTool("refund", {"order": Ref("order")})]
-    >>> calls = [{"name": "create", "result": {"id": "o1"}},
-    ...          {"name": "create", "result": {"id": "o2"}},
+    >>> calls = [{"name": "create", "args": {}, "result": {"id": "o1"}},
+    ...          {"name": "create", "args": {}, "result": {"id": "o2"}},
     ...          {"name": "refund", "args": {"order": "o2"}}]
     >>> check_turn(steps, calls).passed
     True
@@ -62,12 +63,12 @@ class Capture(Matcher, _trusted=True):
     name: str
     matcher: Matcher
 
-    def __init__(self, name: str, matcher: object = ANY) -> None:
+    def __init__(self, name: str, match: object = ANY) -> None:
         set_ = object.__setattr__
         set_(self, "name", check_capture_name(name, "Capture"))
-        inner = as_matcher(matcher)
+        inner = as_matcher(match)
         set_(self, "matcher", inner)
-        set_(self, "_depth", nesting_depth((inner,), matcher))
+        set_(self, "_depth", nesting_depth((inner,), match))
 
     def matches(self, actual: object) -> bool:
         if self.matcher != actual:
@@ -84,7 +85,7 @@ class Capture(Matcher, _trusted=True):
         return self.matcher._safe_describe(actual)
 
     def _constructor_args(self) -> ConstructorArgs:
-        return ((self.name,) if self.matcher is ANY else (self.name, self.matcher)), {}
+        return (self.name,), ({} if self.matcher is ANY else {"match": self.matcher})
 
 
 @public
@@ -106,7 +107,12 @@ class Ref(Matcher, _trusted=True):
         object.__setattr__(self, "name", check_capture_name(name, "Ref"))
 
     def matches(self, actual: object) -> bool:
-        return COLLECTING.get() is not None  # while collecting, references hold back nothing
+        collected = COLLECTING.get()
+        if collected is None:
+            return False
+        # While collecting, a reference holds back nothing, and notes what it was asked.
+        collected.setdefault(id(self), []).append(actual)
+        return True
 
     def describe_mismatch(self, actual: object) -> str:
         return f"expected the value captured as {self.name!r}, but nothing captured it"
@@ -127,14 +133,19 @@ class Captured(Matcher, _trusted=True):
     capture: Capture | Ref
     value: object
     source: str
-    _literal: Literal | None
+    _literal: Matcher | None
 
-    def __init__(self, capture: Capture | Ref, value: object, source: str) -> None:
+    def __init__(
+        self, capture: Capture | Ref, value: object, source: str, compiled: Matcher | None = None
+    ) -> None:
+        """``compiled``: ``value``'s matcher made already (a run's choice binds many places)."""
         set_ = object.__setattr__
         set_(self, "capture", capture)
         set_(self, "value", value)
         set_(self, "source", source)
-        set_(self, "_literal", None if value is _UNBOUND else Literal(value))
+        if compiled is None and value is not _UNBOUND:
+            compiled = as_matcher(value)
+        set_(self, "_literal", compiled)
 
     def matches(self, actual: object) -> bool:
         inner = self.capture

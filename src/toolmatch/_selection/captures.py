@@ -34,8 +34,8 @@ __all__ = ["MAX_CHOICES", "Binding", "CapturePlan", "capture_plan", "too_many"]
 MAX_CHOICES = 1024
 """The most choices of values a run is judged with; more is an error, never a guess."""
 
-# A name's value and where it was taken, in words.
-Binding = dict[str, tuple[object, str]]
+# A name's value, where it was taken, in words, and the value's matcher (None: unbound).
+Binding = dict[str, tuple[object, str, Matcher | None]]
 
 
 def _names(expectation: ExpectedTool) -> tuple[list[str], list[str]]:
@@ -55,13 +55,17 @@ class CapturePlan:
     ``_Turn``\\ s): the names, the expectations that capture (by turn), and which
     expectations hold either, to bind."""
 
-    __slots__ = ("names", "capturing", "holding")
+    __slots__ = ("names", "capturing", "holding", "narrowing")
 
     def __init__(self, turns: Sequence[Sequence[_Turn]]) -> None:
         names: list[str] = []
         referred: list[str] = []
-        self.capturing: list[tuple[int, ExpectedTool]] = []
+        # (turn, its _Turn, the expectation's number there, the expectation)
+        self.capturing: list[tuple[int, _Turn, int, ExpectedTool]] = []
         self.holding: set[int] = set()  # ids of the expectations holding a capture or a ref
+        # (turn, expectation, its references that every matching call must satisfy): a
+        # value none of its calls holds there cannot pass, so it is not a choice
+        self.narrowing: list[tuple[int, _Turn, int, ExpectedTool, list[Ref]]] = []
         for number, alternatives in enumerate(turns):
             for plan in alternatives:
                 patterns = plan.ignoring.expectations if plan.ignoring is not None else []
@@ -76,7 +80,7 @@ class CapturePlan:
                     if refs:
                         self.holding.add(id(pattern))
                         referred += refs
-                for expectation in plan.selection.expectations:
+                for place, expectation in enumerate(plan.selection.expectations):
                     captures, refs = _names(expectation)  # type: ignore[arg-type]
                     if captures and expectation.count == 0:
                         raise ValueError(
@@ -85,11 +89,14 @@ class CapturePlan:
                             "with; capture in an expectation with count >= 1"
                         )
                     if captures:
-                        self.capturing.append((number, expectation))  # type: ignore[arg-type]
+                        self.capturing.append((number, plan, place, expectation))  # type: ignore[arg-type]
                         names += captures
                     if captures or refs:
                         self.holding.add(id(expectation))
                         referred += refs
+                    needed = _needed_refs(expectation)  # type: ignore[arg-type]
+                    if needed and expectation.count and len(alternatives) == 1:
+                        self.narrowing.append((number, plan, place, expectation, needed))  # type: ignore[arg-type]
         self.names = list(dict.fromkeys(names))
         for name in referred:
             if name not in self.names:
@@ -101,27 +108,34 @@ class CapturePlan:
     def offered(self, calls_per_turn: Sequence[list[ToolCall]]) -> list[list[tuple[object, str]]]:
         """For each name, the values the run offers it, each once, in the order the run
         holds them, with where each was first taken: the values at its places in the calls
-        its capturing expectations match (their other captures and references aside)."""
+        its capturing expectations match (their other captures and references aside), less
+        those a reference every passing run needs finds in no call (when any is left)."""
         found: dict[str, list[tuple[object, str]]] = {name: [] for name in self.names}
         keys: dict[str, set[object]] = {name: set() for name in self.names}
-        for number, expectation in self.capturing:
-            if number >= len(calls_per_turn):
-                continue
-            for index, call in enumerate(calls_per_turn[number]):
-                if not expectation._selects(call.name):
-                    continue
-                token = COLLECTING.set({})
-                try:
-                    matched = expectation._call_matches(call)
-                    seen = COLLECTING.get()
-                finally:
-                    COLLECTING.reset(token)
-                if not matched or not seen:
-                    continue
+        selected: dict[int, tuple[tuple[int, ...], ...]] = {}  # per turn's plan: by name
+        for number, plan, place, expectation in self.capturing:
+            for index, call, seen in _collected(
+                calls_per_turn, number, plan, place, expectation, selected
+            ):
                 source = f"{call.name}, turn {number} call {index}"
-                for name, values in seen.items():
-                    for value in values:
+                for name in self.names:
+                    for value in seen.get(name, ()):
                         _offer(found[name], keys[name], value, source)
+        if all(len(values) <= 1 for values in found.values()):
+            return [found[name] for name in self.names]  # one choice: nothing to narrow
+        for number, plan, place, expectation, refs in self.narrowing:
+            asked: dict[str, list[tuple[object, str]]] = {ref.name: [] for ref in refs}
+            asked_keys: dict[str, set[object]] = {ref.name: set() for ref in refs}
+            for _, _, seen in _collected(
+                calls_per_turn, number, plan, place, expectation, selected
+            ):
+                for ref in refs:
+                    for value in seen.get(id(ref), ()):
+                        _offer(asked[ref.name], asked_keys[ref.name], value, "")
+            for name, values in asked.items():
+                kept = [(value, source) for value, source in found[name] if _among(value, values)]
+                if kept:  # else no choice passes: the first explains why
+                    found[name] = kept
         return [found[name] for name in self.names]
 
     def bind(self, plan: _Turn, binding: Binding) -> _Turn:
@@ -162,6 +176,60 @@ def capture_plan(turns: Sequence[Sequence[_Turn]]) -> CapturePlan | None:
     return plan if plan.names or plan.holding else None
 
 
+def _collected(
+    calls_per_turn: Sequence[list[ToolCall]],
+    number: int,
+    plan: _Turn,
+    place: int,
+    expectation: ExpectedTool,
+    selected: dict[int, tuple[tuple[int, ...], ...]],
+) -> list[tuple[int, ToolCall, dict[object, list[object]]]]:
+    """The calls of turn ``number`` that ``expectation`` (number ``place`` of ``plan``)
+    matches with its captures and references collecting, each with what they collected;
+    ``selected`` keeps each plan's calls by name for the run."""
+    if number >= len(calls_per_turn):
+        return []
+    calls = calls_per_turn[number]
+    known = selected.get(id(plan))
+    if known is None:
+        names = tuple(call.name for call in calls)
+        known = plan.selection._by_names.get(names) or plan.selection.candidates(names)
+        selected[id(plan)] = known
+    found = []
+    for index in known[place]:
+        call = calls[index]
+        token = COLLECTING.set({})
+        try:
+            matched = expectation._call_matches(call)
+            seen = COLLECTING.get()
+        finally:
+            COLLECTING.reset(token)
+        if matched and seen:
+            found.append((index, call, seen))
+    return found
+
+
+def _needed_refs(expectation: ExpectedTool) -> list[Ref]:
+    """The references in ``expectation``'s arguments and result reached through plain
+    mappings and lists only: every call it matches holds the reference's value there."""
+    found: list[Ref] = []
+    stack: list[object] = [expectation.args, expectation.result]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Ref):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def _among(value: object, values: list[tuple[object, str]]) -> bool:
+    matcher = Literal(value)
+    return any(matcher == other for other, _ in values)
+
+
 def _offer(found: list[tuple[object, str]], keys: set[object], value: object, source: str) -> None:
     """Add ``value`` to ``found`` unless an equal one (by Literal rules) is there."""
     key = canonical_key(value)
@@ -175,20 +243,12 @@ def _offer(found: list[tuple[object, str]], keys: set[object], value: object, so
 
 
 def _bound(expectation: ExpectedTool, binding: Binding) -> ExpectedTool:
-    """``expectation`` made again with each capture and reference in it bound."""
-    if expectation.is_never:
-        return ExpectedTool._rebuild_never(
-            expectation.name,
-            _substitute(expectation.args, binding),
-            result=_substitute(expectation.result, binding),
-            failed=expectation.failed,
-            agent=_substitute(expectation.agent, binding),
-            status=_substitute(expectation.status, binding),
-        )
-    args, options = expectation._constructor_args()
-    return ExpectedTool(
-        *(_substitute(arg, binding) for arg in args),
-        **{key: _substitute(value, binding) for key, value in options.items()},
+    """``expectation`` with each capture and reference in it bound."""
+    return expectation._rebound(
+        _substitute(expectation.args, binding),
+        _substitute(expectation.result, binding),
+        _substitute(expectation.agent, binding),
+        _substitute(expectation.status, binding),
     )
 
 
@@ -196,8 +256,7 @@ def _substitute(value: Any, binding: Binding) -> Any:
     """``value`` with each ``Capture`` and ``Ref`` in it bound; the same object where
     nothing inside it changes."""
     if isinstance(value, (Capture, Ref)):
-        bound, source = binding[value.name]
-        return Captured(value, bound, source)
+        return Captured(value, *binding[value.name])
     if isinstance(value, Matcher):
         made = value._constructor_args()
         if made is None:
@@ -227,5 +286,5 @@ def too_many(counts: Sequence[int], names: Sequence[str]) -> ValueError:
     return ValueError(
         f"the run offers too many choices of captured values to judge ({shown}; at most "
         f"{MAX_CHOICES} choices in all): narrow a capture with a matcher, "
-        "{$capture: name, match: ...} (Capture(name, matcher))"
+        "{$capture: name, match: ...} (Capture(name, match=...))"
     )

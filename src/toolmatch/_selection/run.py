@@ -562,7 +562,11 @@ def run_verdict(
     if captures is None:
         return RunVerdict(turns, calls_per_turn, max_calls, answers)
     offered = captures.offered(calls_per_turn)
-    choices: list[list[tuple[object, str]]] = [values or [(UNBOUND, "")] for values in offered]
+    unbound: list[tuple[object, str, Matcher | None]] = [(UNBOUND, "", None)]
+    choices = [
+        [(value, source, as_matcher(value)) for value, source in values] or unbound
+        for values in offered
+    ]
     total = 1
     for values in choices:
         total *= len(values)

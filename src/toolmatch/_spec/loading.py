@@ -697,7 +697,11 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
     turns, max_calls, answer = _case_body(data, path, problems, files)
     if not isinstance(name, str) or not name:
         return None
-    return TestCase(name, turns, max_calls, (), answer)
+    try:
+        return TestCase(name, turns, max_calls, (), answer)
+    except ValueError as error:  # its captures and references, which only the case can see
+        problems.add(path, str(error))
+        return None
 
 
 def _case_body(

@@ -18,6 +18,7 @@ from toolmatch import (
     AnyOrder,
     Approx,
     Between,
+    Capture,
     ChosenAlternative,
     ConfigError,
     ConfigProblem,
@@ -50,6 +51,7 @@ from toolmatch import (
     NotRecordedError,
     OneOf,
     Partial,
+    Ref,
     Regex,
     Satisfies,
     Similar,
@@ -113,6 +115,8 @@ def examples() -> dict[str, Any]:
         "IsType": IsType(int, str),
         "Satisfies": Satisfies(str.isupper, "upper case"),
         "JudgedBy": JudgedBy("polite"),
+        "Capture": Capture("order", match=1),
+        "Ref": Ref("order"),
         "ConformsTo": ConformsTo({"type": "string", "maxLength": 5}),
         "AllOf": Gt(1) & Lt(5),
         "AnyOf": Gt(5) | Lt(1),
@@ -154,6 +158,8 @@ ADDED_SINCE_THE_FIXTURE = {
     "AnyOrder",
     "NotRecordedError",
     "JudgedBy",
+    "Capture",
+    "Ref",
 }
 
 

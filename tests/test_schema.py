@@ -472,6 +472,7 @@ _OPTIONS = {
     "abs": st.sampled_from([0, 1]),
     "inclusive": st.booleans(),
     "whitespace": st.sampled_from(["collapse", "remove", "strip"]),
+    "match": st.sampled_from(["a", 1, {"$starts_with": "a"}]),
 }
 # A field of a "keywords" or "fields" row, by kind (FIELD_KINDS).
 _FIELDS = {

@@ -59,14 +59,16 @@ class Capture(Matcher, _trusted=True):
     call 2: order: expected 'o1', the value captured as 'order' (create, turn 0 call 0), got 'o3'
     """
 
-    __slots__ = ("name", "matcher", "_depth")
+    __slots__ = ("name", "match", "matcher", "_depth")
     name: str
+    match: object
     matcher: Matcher
 
     def __init__(self, name: str, match: object = ANY) -> None:
         set_ = object.__setattr__
         set_(self, "name", check_capture_name(name, "Capture"))
         inner = as_matcher(match)
+        set_(self, "match", match)  # as given: what its repr and pickle rebuild it from
         set_(self, "matcher", inner)
         set_(self, "_depth", nesting_depth((inner,), match))
 
@@ -85,7 +87,7 @@ class Capture(Matcher, _trusted=True):
         return self.matcher._safe_describe(actual)
 
     def _constructor_args(self) -> ConstructorArgs:
-        return (self.name,), ({} if self.matcher is ANY else {"match": self.matcher})
+        return (self.name,), ({} if self.match is ANY else {"match": self.match})
 
 
 @public

@@ -4,7 +4,8 @@ its expectation is paired with, and :class:`Ref` asks a later place for that sam
 
 Written alone, a capture is its inner matcher and a reference matches nothing: what a
 name holds is decided by a run's pairing (``toolmatch._selection.captures``), which
-judges the run with each name bound to a value (:class:`Captured`, :class:`Referenced`).
+judges the run with each name bound to a value (:data:`BINDING`, set while it judges and
+while its results are put into words).
 """
 
 from __future__ import annotations
@@ -14,17 +15,24 @@ from contextvars import ContextVar
 from toolmatch._core.describe import short_repr
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.base import Matcher, nesting_depth
+from toolmatch._matchers.base import Matcher, Mismatch, nesting_depth
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._matchers.values import ANY
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
 
-    from toolmatch._matchers.base import ConstructorArgs, Mismatch
+    from toolmatch._matchers.base import ConstructorArgs
 
-__all__ = ["COLLECTING", "UNBOUND", "Capture", "Captured", "Ref", "check_capture_name"]
+__all__ = [
+    "BINDING",
+    "COLLECTING",
+    "UNBOUND",
+    "Capture",
+    "Ref",
+    "bound_mismatch",
+    "check_capture_name",
+]
 
 # While a run's candidate values are collected: each capture's name -> the values it saw,
 # in order, at places whose inner matcher accepts them; each reference (by id) -> the
@@ -75,16 +83,24 @@ class Capture(Matcher, _trusted=True):
     def matches(self, actual: object) -> bool:
         if self.matcher != actual:
             return False
+        bound = _bound(self.name)
+        if bound is not None:
+            return bound[2] is not None and bound[2] == actual
         collected = COLLECTING.get()
         if collected is not None:
             collected.setdefault(self.name, []).append(actual)
         return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        return iter(self.matcher._found_mismatches(actual, path))
+        if self.matcher != actual:
+            yield from self.matcher._found_mismatches(actual, path, True)
+        elif self != actual:
+            yield Mismatch(path, self.describe_mismatch(actual))
 
     def describe_mismatch(self, actual: object) -> str:
-        return self.matcher._safe_describe(actual)
+        if self.matcher != actual:
+            return self.matcher._safe_describe(actual)
+        return bound_mismatch(self, actual) or f"expected {self!r}, got {short_repr(actual)}"
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.name,), ({} if self.match is ANY else {"match": self.match})
@@ -109,6 +125,9 @@ class Ref(Matcher, _trusted=True):
         object.__setattr__(self, "name", check_capture_name(name, "Ref"))
 
     def matches(self, actual: object) -> bool:
+        bound = _bound(self.name)
+        if bound is not None:
+            return bound[2] is not None and bound[2] == actual
         collected = COLLECTING.get()
         if collected is None:
             return False
@@ -117,69 +136,43 @@ class Ref(Matcher, _trusted=True):
         return True
 
     def describe_mismatch(self, actual: object) -> str:
-        return f"expected the value captured as {self.name!r}, but nothing captured it"
+        return bound_mismatch(self, actual) or (
+            f"expected the value captured as {self.name!r}, but nothing captured it"
+        )
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.name,), {}
 
 
-_UNBOUND = object()
+UNBOUND = object()  # a name no call offered a value for
+
+# While a run is judged under one choice of values: each name -> its value (UNBOUND: none
+# offered), where the run first offered it (in words), and the value's matcher.
+BINDING: ContextVar[dict[str, tuple[object, str, Matcher | None]] | None] = ContextVar(
+    "binding", default=None
+)
 
 
-class Captured(Matcher, _trusted=True):
-    """A :class:`Capture` or a :class:`Ref` of a run, bound to ``value`` (taken at
-    ``source``, a call in words; ``UNBOUND``: the run offered no value): the value, by
-    :class:`Literal` rules, and a capture's own matcher. Prints as what it binds."""
+def _bound(name: str) -> tuple[object, str, Matcher | None] | None:
+    binding = BINDING.get()
+    return None if binding is None else binding.get(name)
 
-    __slots__ = ("capture", "value", "source", "_literal")
-    capture: Capture | Ref
-    value: object
-    source: str
-    _literal: Matcher | None
 
-    def __init__(
-        self, capture: Capture | Ref, value: object, source: str, compiled: Matcher | None = None
-    ) -> None:
-        """``compiled``: ``value``'s matcher made already (a run's choice binds many places)."""
-        set_ = object.__setattr__
-        set_(self, "capture", capture)
-        set_(self, "value", value)
-        set_(self, "source", source)
-        if compiled is None and value is not _UNBOUND:
-            compiled = as_matcher(value)
-        set_(self, "_literal", compiled)
-
-    def matches(self, actual: object) -> bool:
-        inner = self.capture
-        if isinstance(inner, Capture) and inner.matcher != actual:
-            return False
-        literal = self._literal
-        return literal is not None and literal == actual
-
-    def describe_mismatch(self, actual: object) -> str:
-        capture = self.capture
-        if isinstance(capture, Capture) and capture.matcher != actual:
-            return capture.matcher._safe_describe(actual)
-        if self._literal is None:
-            return f"expected the value captured as {capture.name!r}, but no call offered one"
-        if isinstance(capture, Capture):  # a second call at a capture: one value a name
-            return (
-                f"expected {short_repr(self.value)}, the value {capture.name!r} holds "
-                f"({self.source}), got {short_repr(actual)}"
-            )
+def bound_mismatch(capture: Capture | Ref, actual: object) -> str | None:
+    """Why ``actual`` is not the value ``capture``'s name holds in the run judged now;
+    ``None`` when no run binds it."""
+    bound = _bound(capture.name)
+    if bound is None:
+        return None
+    value, source, _ = bound
+    if value is UNBOUND:
+        return f"expected the value captured as {capture.name!r}, but no call offered one"
+    if isinstance(capture, Capture):  # a second call at a capture: a name holds one value
         return (
-            f"expected {short_repr(self.value)}, the value captured as {capture.name!r} "
-            f"({self.source}), got {short_repr(actual)}"
+            f"expected {short_repr(value)}, the value {capture.name!r} holds ({source}), got "
+            f"{short_repr(actual)}"
         )
-
-    def _constructor_args(self) -> ConstructorArgs:
-        return self.capture._constructor_args()
-
-    def __repr__(self) -> str:
-        return repr(self.capture)
-
-    def __reduce_ex__(self, protocol: Any) -> tuple[type[Captured], tuple[object, ...]]:
-        return (Captured, (self.capture, self.value, self.source))
-
-
-UNBOUND = _UNBOUND
+    return (
+        f"expected {short_repr(value)}, the value captured as {capture.name!r} ({source}), "
+        f"got {short_repr(actual)}"
+    )

@@ -1,31 +1,26 @@
 """Values carried between calls (docs/selection.md): a case's captures and references,
-found once (:class:`CapturePlan`), the values a run offers each capture, and the turns
-bound to one choice of them.
+found once (:class:`CapturePlan`), and the values a run offers each capture.
 
 A run passes when some choice of one value per capture name makes it pass, each
 capture's value being the one at its place in the call its expectation is paired with:
-the run is judged with each capture and reference bound (``Captured``), choice after
-choice, the values in the order the run offers them. A name binds one value: an
-expectation with a capture that takes several calls takes calls with the same value there.
+the run is judged under each choice (``BINDING``), choice after choice, the values in the
+order the run offers them. A name binds one value: an expectation with a capture that
+takes several calls takes calls with the same value there.
 """
 
 from __future__ import annotations
 
-import copy
-
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.canonical import canonical_key
-from toolmatch._matchers.captures import COLLECTING, Capture, Captured, Ref
+from toolmatch._matchers.captures import COLLECTING, Capture, Ref
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.walk import matchers_in
 from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.matching import _Selection
 from toolmatch._selection.turn import _Turn
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
 
     from toolmatch._calls.call import ToolCall
 
@@ -52,8 +47,7 @@ def _names(expectation: ExpectedTool) -> tuple[list[str], list[str]]:
 
 class CapturePlan:
     """The captures and references of a case's turns (each turn given as its alternatives'
-    ``_Turn``\\ s): the names, the expectations that capture (by turn), and which
-    expectations hold either, to bind."""
+    ``_Turn``\\ s): the names, and the expectations that capture or narrow them (by turn)."""
 
     __slots__ = ("names", "capturing", "holding", "narrowing")
 
@@ -138,26 +132,6 @@ class CapturePlan:
                     found[name] = kept
         return [found[name] for name in self.names]
 
-    def bind(self, plan: _Turn, binding: Binding) -> _Turn:
-        """``plan`` with its captures and references bound; itself when it holds none."""
-        holding = self.holding
-        expectations = plan.selection.expectations
-        patterns = plan.ignoring.expectations if plan.ignoring is not None else []
-        if not any(id(each) in holding for each in (*expectations, *patterns)):
-            return plan
-        bound = copy.copy(plan)
-        bound.selection = _Selection(
-            [_bound(each, binding) if id(each) in holding else each for each in expectations],  # type: ignore[arg-type]
-            use_index=plan.selection.use_index,
-        )
-        if plan.ignoring is not None:
-            bound.ignoring = _Selection(
-                [_bound(each, binding) if id(each) in holding else each for each in patterns],  # type: ignore[arg-type]
-                use_index=False,
-            )
-        bound.json_template = None  # its expectations' JSON is theirs
-        return bound
-
 
 def capture_plan(turns: Sequence[Sequence[_Turn]]) -> CapturePlan | None:
     """The plan of a case's turns; ``None`` when no expectation captures or refers (a
@@ -240,44 +214,6 @@ def _offer(found: list[tuple[object, str]], keys: set[object], value: object, so
     elif any(Literal(value) == other for other, _ in found):
         return
     found.append((value, source))
-
-
-def _bound(expectation: ExpectedTool, binding: Binding) -> ExpectedTool:
-    """``expectation`` with each capture and reference in it bound."""
-    return expectation._rebound(
-        _substitute(expectation.args, binding),
-        _substitute(expectation.result, binding),
-        _substitute(expectation.agent, binding),
-        _substitute(expectation.status, binding),
-    )
-
-
-def _substitute(value: Any, binding: Binding) -> Any:
-    """``value`` with each ``Capture`` and ``Ref`` in it bound; the same object where
-    nothing inside it changes."""
-    if isinstance(value, (Capture, Ref)):
-        return Captured(value, *binding[value.name])
-    if isinstance(value, Matcher):
-        made = value._constructor_args()
-        if made is None:
-            return value
-        args, kwargs = made
-        new_args = tuple(_substitute(arg, binding) for arg in args)
-        new_kwargs = {key: _substitute(item, binding) for key, item in kwargs.items()}
-        if all(new is old for new, old in zip(new_args, args, strict=True)) and all(
-            new_kwargs[key] is kwargs[key] for key in kwargs
-        ):
-            return value
-        return type(value)._rebuild(new_args, new_kwargs)
-    if isinstance(value, dict):
-        items = {key: _substitute(item, binding) for key, item in value.items()}
-        return value if all(items[key] is value[key] for key in value) else items
-    if isinstance(value, (list, tuple)):
-        made_items = [_substitute(item, binding) for item in value]
-        if all(new is old for new, old in zip(made_items, value, strict=True)):
-            return value
-        return made_items if isinstance(value, list) else tuple(made_items)
-    return value
 
 
 def too_many(counts: Sequence[int], names: Sequence[str]) -> ValueError:

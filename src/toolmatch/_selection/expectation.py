@@ -349,25 +349,6 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_(self, "_repr", None)
         set_(self, "_json", None)
 
-    def _rebound(self, args: object, result: object, agent: object, status: object) -> ExpectedTool:
-        """This expectation with these ``args``, ``result``, ``agent`` and ``status``: its
-        own with the captures and references in them bound (the same kinds of value, so
-        not checked again); its name, counts, id and order are its own."""
-        tool = type(self).__new__(type(self))  # not copy.copy: that pickles, so constructs
-        given = {
-            "name": self.name,
-            "args": args,
-            "count": self.count,
-            "max_count": self.max_count,
-            "result": result,
-            "failed": self.failed,
-            "agent": agent,
-            "status": status,
-        }
-        tool._setup(given, status)
-        _set_order(tool, self.id, self.before, self.after)
-        return tool
-
     @property
     def is_never(self) -> bool:
         """Whether this expectation asserts that no call matches (made by :meth:`never`)."""

@@ -13,7 +13,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.captures import UNBOUND
+from toolmatch._matchers.captures import BINDING, UNBOUND
 from toolmatch._matchers.judges import start_run
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._readers.dispatch import read_answer
@@ -324,6 +324,7 @@ def _judge_turns(
     judged: list[_Verdict],
     until_failure: bool = False,
     answers: _Answers | None = None,
+    binding: Binding | None = None,
 ) -> bool:
     """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
     is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
@@ -350,6 +351,8 @@ def _judge_turns(
                 raise NotRecordedError(f"turn {number}: {error}") from None
         else:
             verdict = _judge_missing(turns, calls_per_turn, number)
+        if binding is not None:
+            verdict.binding = binding  # its words are put under the same values
         if answers is not None and answers.problem is not None and number == recorded - 1:
             # The case's answer is its run's, said where the run ends.
             verdict.answer_problems = [*verdict.answer_problems, answers.problem]
@@ -435,7 +438,15 @@ class RunVerdict:
     """A run's verdict, reached turn by turn up to its first failing turn; :meth:`results`
     judges the turns after that one and puts every turn's verdict into words."""
 
-    __slots__ = ("_turns", "_calls_per_turn", "_max_calls", "_judged", "_answers", "passed")
+    __slots__ = (
+        "_turns",
+        "_calls_per_turn",
+        "_max_calls",
+        "_judged",
+        "_answers",
+        "_binding",
+        "passed",
+    )
 
     def __init__(
         self,
@@ -443,29 +454,53 @@ class RunVerdict:
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
         answers: _Answers | None = None,
+        binding: Binding | None = None,
     ) -> None:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
         self._judged: list[_Verdict] = []
         self._answers = answers  # the final answers the turns and the case check, if any
-        # until_failure, passed positionally: a keyword would keep the call unspecialized
-        self.passed = _judge_turns(turns, calls_per_turn, max_calls, self._judged, True, answers)
+        self._binding = binding  # the captured values the run is judged with, if any
+        self.passed = self._judge(True)
+
+    def _judge(self, until_failure: bool = False) -> bool:
+        """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
+        binding = self._binding
+        if binding is None:
+            # until_failure, passed positionally: a keyword would keep the call unspecialized
+            return _judge_turns(
+                self._turns,
+                self._calls_per_turn,
+                self._max_calls,
+                self._judged,
+                until_failure,
+                self._answers,
+            )
+        token = BINDING.set(binding)
+        try:
+            return _judge_turns(
+                self._turns,
+                self._calls_per_turn,
+                self._max_calls,
+                self._judged,
+                until_failure,
+                self._answers,
+                binding,
+            )
+        finally:
+            BINDING.reset(token)
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""
-        _judge_turns(
-            self._turns, self._calls_per_turn, self._max_calls, self._judged, False, self._answers
-        )
+        self._judge()
         return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
     def score(self) -> float:
         """The mean of the turns' scores (each :class:`TurnResult`'s f1, or in a turn of only
         ``never`` and caps the share kept), judging every turn but putting none into words;
         1.0 for a run with no turn on either side."""
-        _judge_turns(
-            self._turns, self._calls_per_turn, self._max_calls, self._judged, False, self._answers
-        )
+        self._judge()
         return mean_score([verdict.score() for verdict in self._judged])
 
     def broken(self) -> list[tuple[int | None, int | str]]:
@@ -498,9 +533,7 @@ class RunVerdict:
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""
-        _judge_turns(
-            self._turns, self._calls_per_turn, self._max_calls, self._judged, False, self._answers
-        )
+        self._judge()
         return [
             _result(verdict, number)
             for number, verdict in enumerate(self._judged)
@@ -510,9 +543,7 @@ class RunVerdict:
     def verdicts(self) -> list[_Verdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
-        _judge_turns(
-            self._turns, self._calls_per_turn, self._max_calls, self._judged, False, self._answers
-        )
+        self._judge()
         return self._judged
 
     def chosen(self) -> ChosenAlternative | None:
@@ -520,8 +551,8 @@ class RunVerdict:
         return None
 
 
-class _BoundTurn:
-    """A turn of a run with its captures bound: what ``RunVerdict`` reads of a turn."""
+class _Alone:
+    """A turn judged on its own, as ``RunVerdict`` reads a turn."""
 
     __slots__ = ("_turn",)
 
@@ -538,7 +569,7 @@ def judge_alone(
     if captures is None:
         return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
     answers = None if said is None else _Answers([said], None)
-    return run_verdict([_BoundTurn(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+    return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
@@ -576,8 +607,7 @@ def run_verdict(
     best_score = -1.0
     for choice in itertools.product(*choices):
         binding: Binding = dict(zip(captures.names, choice, strict=True))
-        bound = [_BoundTurn(_bind(captures, turn._turn, binding)) for turn in turns]
-        verdict = RunVerdict(bound, calls_per_turn, max_calls, answers)  # type: ignore[arg-type]
+        verdict = RunVerdict(turns, calls_per_turn, max_calls, answers, binding)
         if verdict.passed or total == 1:
             return verdict
         score = verdict.score()
@@ -585,20 +615,6 @@ def run_verdict(
             best, best_score = verdict, score
     assert best is not None
     return best
-
-
-def _bind(
-    captures: CapturePlan, plan: _Turn | _Alternatives, binding: Binding
-) -> _Turn | _Alternatives:
-    if type(plan) is _Turn:
-        return captures.bind(plan, binding)
-    alternatives = plan.turns  # type: ignore[union-attr]
-    bound = [captures.bind(each, binding) for each in alternatives]
-    return (
-        plan
-        if all(new is old for new, old in zip(bound, alternatives, strict=True))
-        else _Alternatives(bound)
-    )
 
 
 class RunAlternatives:

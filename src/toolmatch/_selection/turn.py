@@ -27,6 +27,7 @@ from toolmatch._core.pairing import (
 )
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
+from toolmatch._matchers.captures import BINDING
 from toolmatch._matchers.literal import Literal, as_matcher
 from toolmatch._readers.to_calls import ANSWER_NOT_RECORDED
 from toolmatch._selection.matching import _Selection, match_turn, numbered
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from toolmatch._matchers.base import Matcher
+    from toolmatch._matchers.base import Matcher, Mismatch
     from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = ["NO_ANSWER", "OTHER_AGENT", "_Turn", "_Verdict", "answer_problem", "judge"]
@@ -151,6 +152,8 @@ class _Verdict:
     # Which of a turn's alternatives this is (one_of), set by the turn around it.
     chosen: ChosenAlternative | None = None
     failed_checks: list[tuple[int, ToolCheck]] | None = None  # made when first asked
+    # The captured values the run was judged with (docs/selection.md): its words too.
+    binding: dict[str, tuple[object, str, Matcher | None]] | None = None
 
     def __init__(
         self,
@@ -173,7 +176,17 @@ class _Verdict:
         return len(self.calls) if self.kept is None else len(self.kept)
 
     def check(self, number: int) -> ToolCheck:
-        """The result of expectation ``number``, with its reason in words."""
+        """The result of expectation ``number``, with its reason in words (under the
+        captured values the turn was judged with, if any)."""
+        if self.binding is None:
+            return self._check(number)
+        token = BINDING.set(self.binding)
+        try:
+            return self._check(number)
+        finally:
+            BINDING.reset(token)
+
+    def _check(self, number: int) -> ToolCheck:
         expectation = self.turn.selection.expectations[number]
         calls = self.calls
         candidate_indices, matching = self.candidates[number], self.matching[number]
@@ -205,6 +218,9 @@ class _Verdict:
             if reason is None
             else functools.partial(_score, expectation, candidates, matching, got)
         )
+        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]] = expectation._explain_call
+        if self.binding is not None:  # a candidate explained later, under the same values
+            explain_call = functools.partial(explained_under, self.binding, explain_call)
         # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
@@ -212,7 +228,7 @@ class _Verdict:
             candidate_indices,
             matching,
             reason,
-            expectation._explain_call,
+            explain_call,
             expectation._requirement,
             no_candidate,
             got,
@@ -444,6 +460,19 @@ class _Verdict:
             min(len(got or ()), count) for got, count in zip(assigned, counts, strict=True)
         )
         return matched_calls, met_calls
+
+
+def explained_under(
+    binding: dict[str, tuple[object, str, Matcher | None]],
+    explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
+    call: ToolCall,
+) -> tuple[Mismatch, ...]:
+    """``explain_call(call)`` under the captured values ``binding``."""
+    token = BINDING.set(binding)
+    try:
+        return explain_call(call)
+    finally:
+        BINDING.reset(token)
 
 
 _TURN_ANSWER = "the final answer"

@@ -311,3 +311,41 @@ def test_the_verdict_is_the_brute_force_s() -> None:
         passed += expected
     assert agreed == 300
     assert 10 < passed < 290  # both verdicts are exercised
+
+
+def test_record_writes_a_value_that_flows_in_every_run_as_a_capture(tmp_path: Path) -> None:
+    def run(order: str) -> dict[str, object]:
+        made = {
+            "name": "create_order",
+            "args": {"item": "book"},
+            "result": f'{{"order_id": "{order}"}}',
+        }
+        return {
+            "case": "refund",
+            "turns": [[made], [{"name": "refund", "args": {"order_id": order}}]],
+        }
+
+    (tmp_path / "runs.jsonl").write_text(jsonl(run("ord_111"), run("ord_222")), encoding="utf-8")
+    recorded = toolmatch("record", "runs.jsonl", cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    lines = recorded.stdout.splitlines()
+    assert "      result: {$json: {$partial: {order_id: {$capture: order_id}}}}" in lines
+    assert (
+        '        order_id: {$ref: order_id}  # observed: "ord_111", "ord_222"; carried from '
+        "create_order's result"
+    ) in lines
+    (tmp_path / "spec.yaml").write_text(recorded.stdout, encoding="utf-8")
+    wrong = run("ord_444")
+    wrong["turns"] = [wrong["turns"][0], [{"name": "refund", "args": {"order_id": "ord_9"}}]]  # type: ignore[index]
+    later = jsonl(run("ord_333"), wrong)
+    done = toolmatch("check", "spec.yaml", "-", stdin=later, cwd=tmp_path)
+    assert done.stdout.splitlines()[:2] == ["PASS refund", "FAIL refund (run 2)"]
+
+
+def test_record_writes_no_capture_for_values_that_match_by_chance(tmp_path: Path) -> None:
+    made = {"name": "create", "args": {}, "result": {"id": 7, "ok": "ok"}}
+    runs = jsonl({"case": "c", "turns": [[made, {"name": "use", "args": {"id": 7, "flag": "ok"}}]]})
+    (tmp_path / "runs.jsonl").write_text(runs, encoding="utf-8")
+    recorded = toolmatch("record", "runs.jsonl", cwd=tmp_path)
+    assert "$capture" not in recorded.stdout
+    assert "$ref" not in recorded.stdout

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 
+from toolmatch._authoring.carrying import Expected, carry_values
 from toolmatch._authoring.loosening import (
     LEVELS,
     SHOWN_VALUES,
@@ -164,10 +165,13 @@ def recorded_case(
         notes.append(f"{left_out} run(s) with another number of turns left out")
     if notes:
         add_comment(case, "; ".join(notes), "name")
+    expected: list[Expected] = []  # every expected call, for the values carried between them
     turns = [
-        _recorded_turn([run[number] for run in chosen], how or Loosening())
+        _recorded_turn([run[number] for run in chosen], how or Loosening(), number, expected)
         for number in range(len(chosen[0]))
     ]
+    if how is not None:
+        carry_values(expected)
     if len(turns) == 1:
         for key, value in turns[0].items():
             case[key] = value
@@ -247,7 +251,12 @@ def _copy_comments(source: Any, target: Any) -> None:
 # Turns and calls -----------------------------------------------------------------------------
 
 
-def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
+def _recorded_turn(
+    runs: list[Sequence[ToolCall]],
+    how: Loosening,
+    number: int = 0,
+    expected: list[Expected] | None = None,
+) -> Any:
     """One turn's mapping from its calls in each run (see :func:`_paired`).
 
     A tool that only some runs call, and that no expectation stands for, is ignored by
@@ -259,7 +268,8 @@ def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
     calls vary, and a lookup changes nothing. One every run calls as often stays expected,
     and its calls with other values than the expected ones are ignored (rule
-    ``other-lookup``, :func:`_other_lookups`)."""
+    ``other-lookup``, :func:`_other_lookups`). Each expected call is added to ``expected``
+    (as turn ``number``'s), when given."""
     comments = ruamel_comments()
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
@@ -301,6 +311,11 @@ def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
         for pair in pairs
     )
     names = [runs[0][pair[0]].name for pair in pairs]
+    if expected is not None:
+        expected.extend(
+            (number, pair, [calls[pair[run]] for run, calls in enumerate(runs)], tool)
+            for pair, tool in zip(pairs, tools, strict=True)
+        )
     if "exhaustive" in turn:
         lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
         if lookups:

@@ -12,6 +12,7 @@ import pytest
 from commands import jsonl, toolmatch
 from toolmatch import (
     Contains,
+    NotRecordedError,
     ExpectedTool,
     ExpectedTurn,
     Regex,
@@ -108,7 +109,7 @@ def test_a_turn_without_a_final_answer_fails_its_answer_check() -> None:
 
 
 def test_an_answer_check_on_plain_calls_is_an_error() -> None:
-    with pytest.raises(ValueError, match="records no message of the model") as error:
+    with pytest.raises(NotRecordedError, match="records no message of the model") as error:
         check_turn([ExpectedTool("refund")], [{"name": "refund"}], answer="ok")
     assert str(error.value) == (
         "the final answer is checked ('ok'), but the input records no message of "
@@ -197,7 +198,7 @@ def test_the_command_shows_a_failed_answer_and_errs_on_an_unrecorded_one(tmp_pat
         "PASS single",
         "FAIL single (run 2)",
         "  turn 0: the final answer: expected a value containing '42.00', got 'Done.'",
-        "ERROR <stdin>:3: the final answer is checked (Contains('42.00')), but the input "
+        "ERROR <stdin>:3: turn 0: the final answer is checked (Contains('42.00')), but the input "
         "records no message of the model, so no final answer: pass the run's messages (the "
         "model's replies with its calls), or leave answer out",
     ]

@@ -64,7 +64,7 @@ def register_judge(name: str, function: Callable[[object], object]) -> None:
 
 
 def start_run() -> None:
-    """Forget the judges' answers: a new run is judged (``judge_case``, ``check_turn``)."""
+    """Forget the judges' answers: a new run is judged (``case_verdict``, ``check_turn``)."""
     if _ANSWERS:
         _ANSWERS.clear()
 

@@ -49,7 +49,7 @@ from toolmatch._selection.results import (
     indices_text,
 )
 from toolmatch._selection.scores import turn_score
-from toolmatch._selection.unrecorded import check_recorded, not_recorded
+from toolmatch._selection.unrecorded import NotRecordedError, check_recorded, not_recorded
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -482,10 +482,13 @@ NO_ANSWER = "the turn ends without one (the model's last message holds calls, or
 def answer_problem(matcher: Matcher, said: tuple[bool, str | None], what: str) -> str | None:
     """What is wrong with a final answer ``said`` (whether the input records the model's
     messages, and the text) against ``matcher``, opening with ``what``; ``None`` when it
-    matches. An input that records no message of the model raises ``ValueError``."""
+    matches. An input that records no message of the model raises ``NotRecordedError``,
+    as a check on any field the input does not record."""
     recorded, text = said
     if not recorded:
-        raise ValueError(f"{what} is checked ({matcher!r}), but the input {ANSWER_NOT_RECORDED}")
+        raise NotRecordedError(
+            f"{what} is checked ({matcher!r}), but the input {ANSWER_NOT_RECORDED}"
+        )
     if text is None:
         return None if matcher == None else f"{what}: {NO_ANSWER}"  # noqa: E711 (a matcher's ==)
     found = matcher.explain(text)

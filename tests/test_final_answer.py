@@ -12,9 +12,9 @@ import pytest
 from commands import jsonl, toolmatch
 from toolmatch import (
     Contains,
-    NotRecordedError,
     ExpectedTool,
     ExpectedTurn,
+    NotRecordedError,
     Regex,
     TestCase,
     check_turn,

@@ -467,18 +467,9 @@ class RunVerdict:
     def _judge(self, until_failure: bool = False) -> bool:
         """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
         binding = self._binding
-        if binding is None:
-            # until_failure, passed positionally: a keyword would keep the call unspecialized
-            return _judge_turns(
-                self._turns,
-                self._calls_per_turn,
-                self._max_calls,
-                self._judged,
-                until_failure,
-                self._answers,
-            )
-        token = BINDING.set(binding)
+        token = None if binding is None else BINDING.set(binding)
         try:
+            # until_failure, passed positionally: a keyword would keep the call unspecialized
             return _judge_turns(
                 self._turns,
                 self._calls_per_turn,
@@ -489,7 +480,8 @@ class RunVerdict:
                 binding,
             )
         finally:
-            BINDING.reset(token)
+            if token is not None:
+                BINDING.reset(token)
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""

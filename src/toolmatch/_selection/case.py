@@ -15,6 +15,7 @@ from toolmatch._selection.run import (
     RunAlternatives,
     RunVerdict,
     alternative_list,
+    checks_answers,
     plan_of,
     read_answers,
     read_turns,
@@ -49,7 +50,7 @@ class TestCase(Record):
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
     _fields = ("name", "turns", "max_calls", "alternatives", "answer")
-    __slots__ = (*_fields, "_captures")
+    __slots__ = (*_fields, "_captures", "_answers")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn | OneOfTurns, ...]
@@ -57,6 +58,7 @@ class TestCase(Record):
     alternatives: tuple[TestCase, ...]
     answer: object
     _captures: CapturePlan | None
+    _answers: bool
 
     def __init__(
         self,
@@ -86,6 +88,8 @@ class TestCase(Record):
         )
         # The captures and references of its turns, found once (each alternative has its own).
         object.__setattr__(self, "_captures", plan_of(self.turns))
+        # Whether a run's final answers are read: only for a check on one.
+        object.__setattr__(self, "_answers", checks_answers(self.turns, answer))
 
     @classmethod
     def one_of(
@@ -175,14 +179,16 @@ def case_verdict(
                 (
                     each.turns,
                     each.max_calls,
-                    read_answers(each.turns, given, each.answer),
+                    read_answers(each.turns, given, each.answer) if each._answers else None,
                     each._captures,
                 )
                 for each in case.alternatives
             ],
             calls,
         )
-    answers = read_answers(case.turns, given, case.answer)
+    answers = read_answers(case.turns, given, case.answer) if case._answers else None
+    if case._captures is None:
+        return RunVerdict(case.turns, calls, case.max_calls, answers)
     return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "RunVerdict",
     "alternative_list",
     "mean_score",
+    "checks_answers",
     "judge_alone",
     "plan_of",
     "read_answers",
@@ -412,6 +413,11 @@ def read_answers(
     return _Answers(said, case_answer)
 
 
+def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: object) -> bool:
+    """Whether ``turns`` or the case's ``case_answer`` check a final answer."""
+    return case_answer is not None or any(_checks_answer(turn._turn) for turn in turns)
+
+
 def _checks_answer(plan: _Turn | _Alternatives) -> bool:
     return plan.answer is not None if type(plan) is _Turn else plan.checks_answer  # type: ignore[union-attr]
 
@@ -467,21 +473,25 @@ class RunVerdict:
     def _judge(self, until_failure: bool = False) -> bool:
         """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
         binding = self._binding
-        token = None if binding is None else BINDING.set(binding)
-        try:
-            # until_failure, passed positionally: a keyword would keep the call unspecialized
-            return _judge_turns(
-                self._turns,
-                self._calls_per_turn,
-                self._max_calls,
-                self._judged,
-                until_failure,
-                self._answers,
-                binding,
-            )
-        finally:
-            if token is not None:
+        if binding is not None:
+            token = BINDING.set(binding)
+            try:
+                return self._judge_turns(until_failure, binding)
+            finally:
                 BINDING.reset(token)
+        return self._judge_turns(until_failure, None)
+
+    def _judge_turns(self, until_failure: bool, binding: Binding | None) -> bool:
+        # until_failure, passed positionally: a keyword would keep the call unspecialized
+        return _judge_turns(
+            self._turns,
+            self._calls_per_turn,
+            self._max_calls,
+            self._judged,
+            until_failure,
+            self._answers,
+            binding,
+        )
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""

@@ -17,6 +17,10 @@ Partial order (issue 27): the same K = 100 expectations over M = 1,000 calls (50
 plain args) as an ``InOrder`` of 20 ``AnyOrder`` groups of 5 (each group listed backwards,
 so only any order fits), and as 50 pairs joined by ``after`` (one group searched with
 constraints inside), each timed beside the plain ``distinct=True`` turn in the same rounds.
+
+Captures (issue 37): the same expectations as 50 pairs joined by a value carried between
+calls: the first of a pair captures its call's ``lang`` (``Capture``), the second refers
+to it (``Ref``), both found by their ``q``; timed beside the distinct turn, same rounds.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ SLOW_PEER_ROUNDS = 3
 MAX_EXPONENT = 1.1
 MAX_PAIR_RATIO = 2.0
 MIN_PEER_SPEEDUP = 50.0
-# A partial order may cost at most this many times the distinct turn on the same calls.
+# A partial order, or captures, may cost at most this many times the distinct turn on the
+# same calls.
 MAX_ORDER_RATIO = 3.0
 ORDER_GROUP = 5
 
@@ -308,6 +313,58 @@ class _Bench:
                 )
             )
 
+    def captures(self, expectations: int, size: int) -> None:
+        """Time 50 capture/reference pairs beside the distinct turn on the same calls."""
+        from toolmatch import Capture, ExpectedTool, Ref, check_turn
+
+        calls = _calls(size, MANY_NAMES)
+        targets = _targets(expectations, size)
+        expected = _expectations(calls, targets, matchers=False)
+        carried = []
+        for number, tool in enumerate(expected):
+            assert isinstance(tool.args, dict)
+            value = Capture(f"v{number}") if number % 2 == 0 else Ref(f"v{number - 1}")
+            carried.append(ExpectedTool(tool.name, {"q": tool.args["q"], "lang": value}))
+        result = check_turn(carried, calls, distinct=True)
+        got = sorted(index for check in result.checks for index in check.assigned_call_indices)
+        changed = json.loads(json.dumps(calls))
+        changed[targets[1]]["args"]["lang"] = "fr"  # the first pair's reference: another value
+        if (
+            not result.passed
+            or got != targets
+            or check_turn(carried, changed, distinct=True).passed
+        ):
+            self.section.errors.append(
+                f"captures, K={expectations} M={size}: check_turn's verdict is not the pairs'"
+            )
+            return
+        timings = compare(
+            {
+                "distinct": Contender(
+                    "check_turn(e, c, distinct=True)",
+                    {"check_turn": check_turn, "e": expected, "c": calls},
+                ),
+                "captures": Contender(
+                    "check_turn(t, c, distinct=True)",
+                    {"check_turn": check_turn, "t": carried, "c": calls},
+                ),
+            },
+            rounds=self.config.rounds if self.config.quick else max(3, self.config.rounds),
+            sample_seconds=self.config.sample_seconds,
+        )
+        self.section.figures.append(
+            timed_figure(
+                f"captures, {expectations // 2} pairs joined by a captured value, "
+                f"K x M = {expectations} x {size:,}",
+                "check_turn(captures)",
+                timings["captures"],
+                "check_turn(distinct=True)",
+                timings["distinct"],
+                max_ratio=MAX_ORDER_RATIO,
+                budget=f"<= {MAX_ORDER_RATIO:g}x",
+            )
+        )
+
     def peer(self, expectations: int, size: int) -> dict[str, Timing] | None:
         """Time toolscore.evaluate and check_turn on plain args, one name, side by side."""
         from toolscore import evaluate
@@ -528,6 +585,7 @@ def run(config: Config) -> Section:
     _scaling_figures(section, bench.curves, sizes)
     _pair_figures(section, largest, where)
     bench.partial_order(*sizes.order)
+    bench.captures(*sizes.order)
     section.notes.append(
         "partial order: the groups are met group by group (a distinct assignment ended as "
         "early as it can, per group); the pairs joined by after form one group with "

@@ -192,7 +192,7 @@ def test_bad_case_alternatives_are_refused() -> None:
     with pytest.raises(ValueError, match="no turns") as own:
         TestCase("c", [DIRECT], None, [CASE.alternatives[0], CASE.alternatives[1]])
     assert str(own.value) == (
-        "a case with alternatives has no turns or max_calls of its own: give them to each "
+        "a case with alternatives has no turns, max_calls or answer of its own: give them to each "
         "alternative"
     )
     with pytest.raises(ValueError, match="of its own") as nested:
@@ -276,7 +276,7 @@ def test_one_of_errors_name_their_place() -> None:
         (
             "test_cases[1](two).one_of[0].name",
             "unknown key 'name'; accepted: turns, expected_tools, distinct, ordered, exhaustive, "
-            "ignore, max_calls, no_repeats, tools, agent",
+            "ignore, max_calls, no_repeats, tools, agent, answer",
         ),
         (
             "test_cases[1](two).one_of[1].turns[0].ordered",
@@ -290,7 +290,7 @@ def test_one_of_errors_name_their_place() -> None:
         (
             "test_cases[1](two).one_of[1].turns[0].one_of[1]",
             "a turn must be a mapping with expected_tools (and optionally distinct, ordered, "
-            "exhaustive, ignore, max_calls, no_repeats, tools, agent), got 3 (int)",
+            "exhaustive, ignore, max_calls, no_repeats, tools, agent, answer), got 3 (int)",
         ),
         (
             "test_cases[1](two).one_of[2]",

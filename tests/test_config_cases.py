@@ -351,10 +351,10 @@ class TestCaseErrors:
         assert case_problems(spec) == [
             "version: unknown key 'version'; accepted: test_cases",
             "test_cases[0](c).input: unknown key 'input'; accepted: name, turns, expected_tools, "
-            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent, one_of",
+            "distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent, answer, one_of",
             "test_cases[0](c).turns[0].orderd: unknown key 'orderd' (did you mean 'ordered'?); "
             "accepted: expected_tools, distinct, ordered, exhaustive, ignore, max_calls, no_repeats, "
-            "tools, agent",
+            "tools, agent, answer",
         ]
 
     def test_wrong_types(self) -> None:
@@ -374,7 +374,7 @@ class TestCaseErrors:
             "test_cases[1](t).turns: must be a non-empty list of turns, each a mapping with "
             "expected_tools, got {'expected_tools': []} (dict)",
             "test_cases[2](u).turns[0]: a turn must be a mapping with expected_tools (and "
-            "optionally distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent), got "
+            "optionally distinct, ordered, exhaustive, ignore, max_calls, no_repeats, tools, agent, answer), got "
             "'f' (str)",
             "test_cases[3](v).turns[0].expected_tools: missing; each turn lists its expected "
             "tools (an empty list expects nothing)",

@@ -18,6 +18,7 @@ from toolmatch import (
     AnyOrder,
     Approx,
     Between,
+    Capture,
     ChosenAlternative,
     ConfigError,
     ConfigProblem,
@@ -40,6 +41,7 @@ from toolmatch import (
     IsType,
     IsURL,
     IsUUID,
+    JudgedBy,
     Le,
     Len,
     Literal,
@@ -49,6 +51,7 @@ from toolmatch import (
     NotRecordedError,
     OneOf,
     Partial,
+    Ref,
     Regex,
     Satisfies,
     Similar,
@@ -113,6 +116,9 @@ def examples() -> dict[str, Any]:
         "Contains": Contains("x"),
         "IsType": IsType(int, str),
         "Satisfies": Satisfies(str.isupper, "upper case"),
+        "JudgedBy": JudgedBy("polite"),
+        "Capture": Capture("order", match=1),
+        "Ref": Ref("order"),
         "ConformsTo": ConformsTo({"type": "string", "maxLength": 5}),
         "AllOf": Gt(1) & Lt(5),
         "AnyOf": Gt(5) | Lt(1),
@@ -159,6 +165,9 @@ ADDED_SINCE_THE_FIXTURE = {
     "Between strings",
     "ExpectedTool.never after",
     "ExpectedTool optional",
+    "JudgedBy",
+    "Capture",
+    "Ref",
 }
 
 

@@ -23,6 +23,7 @@ from toolmatch import (
     Approx,
     Between,
     Candidate,
+    Capture,
     ChosenAlternative,
     ConfigError,
     ConfigProblem,
@@ -46,6 +47,7 @@ from toolmatch import (
     IsType,
     IsURL,
     IsUUID,
+    JudgedBy,
     Le,
     Len,
     Literal,
@@ -57,6 +59,7 @@ from toolmatch import (
     NotRecordedError,
     OneOf,
     Partial,
+    Ref,
     Regex,
     Satisfies,
     Similar,
@@ -124,6 +127,9 @@ SAMPLES: dict[str, list[object]] = {
     # a named function prints as its name: valid where that name is in scope
     "Satisfies": [Satisfies(callable, "a callable")],
     "ConformsTo": [ConformsTo({"type": "integer", "minimum": 1}), ConformsTo(True)],
+    "JudgedBy": [JudgedBy("polite")],
+    "Capture": [Capture("order"), Capture("order", match=StartsWith("ord_"))],
+    "Ref": [Ref("order")],
     "AllOf": [
         AllOf(Gt(1), Lt(3)),
         AllOf(1),

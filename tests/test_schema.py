@@ -477,6 +477,7 @@ _OPTIONS = {
     "inclusive": st.booleans(),
     "strings": st.booleans(),
     "whitespace": st.sampled_from(["collapse", "remove", "strip"]),
+    "match": st.sampled_from(["a", 1, {"$starts_with": "a"}]),
 }
 # A field of a "keywords" or "fields" row, by kind (FIELD_KINDS).
 _FIELDS = {

@@ -11,10 +11,12 @@ True
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch
+from toolmatch._matchers.captures import Capture, Ref
 from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
 from toolmatch._matchers.explain import explain
 from toolmatch._matchers.json_schema import ConformsTo
+from toolmatch._matchers.judges import JudgedBy, register_judge
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
@@ -27,7 +29,7 @@ from toolmatch._matchers.values import ANY, Contains, IsType, OneOf
 
 if TYPE_CHECKING:
     from toolmatch._calls.call import ToolCall
-    from toolmatch._readers.to_calls import to_calls
+    from toolmatch._readers.to_calls import final_answer, to_calls
     from toolmatch._runs.batch import check_batch, check_runs
     from toolmatch._runs.trials import pass_hat_k
     from toolmatch._selection.api import assert_called, assert_turn, check_turn, check_turns
@@ -58,6 +60,7 @@ del TYPE_CHECKING  # needed above only: not a name of toolmatch's
 _LAZY = {
     "ToolCall": "_calls.call",
     "to_calls": "_readers.to_calls",
+    "final_answer": "_readers.to_calls",
     "ExpectedTool": "_selection.expectation",
     "ExpectedItem": "_selection.expectation",
     "InOrder": "_selection.groups",
@@ -151,6 +154,12 @@ __all__ = [
     "IsType",
     "Satisfies",
     "ConformsTo",
+    # values carried between calls
+    "Capture",
+    "Ref",
+    # judges by name
+    "JudgedBy",
+    "register_judge",
     # composition
     "AllOf",
     "AnyOf",
@@ -158,6 +167,7 @@ __all__ = [
     # tool calls
     "ToolCall",
     "to_calls",
+    "final_answer",
     # selection
     "ExpectedTool",
     "InOrder",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
+from toolmatch._authoring.carrying import Expected, carry_values
 from toolmatch._authoring.loosening import (
     LEVELS,
     SHOWN_VALUES,
@@ -140,10 +141,13 @@ def recorded_case(
     notes = _case_notes(len(runs), len(chosen), how)
     if notes:
         add_comment(case, "; ".join(notes), "name")
+    expected: list[Expected] = []  # every expected call, for the values carried between them
     turns = [
-        _recorded_turn([run[number] for run in chosen], how or Loosening())
+        _recorded_turn([run[number] for run in chosen], how or Loosening(), number, expected)
         for number in range(len(chosen[0]))
     ]
+    if how is not None:
+        carry_values(expected)
     if len(turns) == 1:
         for key, value in turns[0].items():
             case[key] = value
@@ -267,7 +271,12 @@ def _copy_comments(source: Any, target: Any) -> None:
 # Turns and calls -----------------------------------------------------------------------------
 
 
-def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
+def _recorded_turn(
+    runs: list[Sequence[ToolCall]],
+    how: Loosening,
+    number: int = 0,
+    expected: list[Expected] | None = None,
+) -> Any:
     """One turn's mapping from its calls in each run (see :func:`_paired`).
 
     A tool that only some runs call, and that no expectation stands for, is ignored by
@@ -279,13 +288,19 @@ def _recorded_turn(runs: list[Sequence[ToolCall]], how: Loosening) -> Any:
     no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
     calls vary, and a lookup changes nothing. One every run calls as often stays expected,
     and its calls with other values than the expected ones are ignored (rule
-    ``other-lookup``, :func:`_other_lookups`)."""
+    ``other-lookup``, :func:`_other_lookups`). Each expected call is added to ``expected``
+    (as turn ``number``'s), when given."""
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
     split = _split_turn(runs, how, read_only)
     by_name = [name for name in read_only if name in split.varying or name not in called]
     turn = _turn_keys(split, by_name)
     tools, names = _turn_tools(split, how, ordered="ordered" in turn)
+    if expected is not None:
+        expected.extend(
+            (number, pair, [calls[pair[run]] for run, calls in enumerate(split.runs)], tool)
+            for pair, tool in zip(split.pairs, tools, strict=True)
+        )
     if "exhaustive" in turn:
         lookups = _other_lookups(tools, names, [name for name in read_only if name in called])
         if lookups:

@@ -18,6 +18,7 @@ from toolmatch._spec.errors import ConfigError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import Any
 
     from toolmatch._selection.case import TestCase
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_lint",
+    "add_plugin",
+    "judges_refusal",
     "add_tools",
     "defined_tools",
     "finding_line",
@@ -42,6 +45,40 @@ def add_tools(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def add_plugin(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (repeatable): a module that registers the judges the spec "
+        "names ({$judge: name}) with toolmatch.register_judge; a spec never imports code",
+    )
+
+
+def judges_refusal(plugins: Sequence[str], cases: list[TestCase] | None) -> int | None:
+    """Import the ``--plugin`` modules; the exit status if one cannot be imported or, given
+    the ``cases``, if they name a judge nobody registered (``None``: all is well)."""
+    from toolmatch._matchers.judges import import_plugins
+
+    try:
+        import_plugins(plugins)
+    except ImportError as error:
+        return fail(str(error).partition("\n")[0])
+    if cases is None:
+        return None
+    from toolmatch._spec.lint import unregistered_judge_names
+
+    names = unregistered_judge_names(cases)
+    if not names:
+        return None
+    return fail(
+        f"the spec names judges nobody registered: {', '.join(map(repr, names))}; register "
+        "each with toolmatch.register_judge in a module given to --plugin, or in the "
+        "toolmatch.judges entry point group"
+    )
+
+
 def add_lint(commands: Any) -> None:
     """Add ``lint`` to the ``toolmatch`` command's subparsers."""
     lint = commands.add_parser(
@@ -53,6 +90,7 @@ def add_lint(commands: Any) -> None:
     )
     lint.add_argument("spec", metavar="SPEC", help="test cases: a .yaml, .yml or .json file")
     add_tools(lint, "for the turns without a tools: of their own")
+    add_plugin(lint)
     lint.add_argument(
         "--format",
         choices=("text", "json"),
@@ -111,6 +149,9 @@ def _lint(options: argparse.Namespace) -> int:
     tools = defined_tools(options.tools)
     if isinstance(tools, int):
         return tools
+    refused = judges_refusal(options.plugin, None)  # lint reports the judges nobody registered
+    if refused is not None:
+        return refused
     try:
         cases, warned = load_test_cases_quietly(options.spec)
     except ConfigError as error:

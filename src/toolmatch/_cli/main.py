@@ -73,7 +73,14 @@ from collections.abc import Sequence
 
 from toolmatch import __version__
 from toolmatch._cli.console import Stop, config_problems, fail, printable
-from toolmatch._cli.lint_command import add_tools, defined_tools, spec_findings, strict_refusal
+from toolmatch._cli.lint_command import (
+    add_plugin,
+    add_tools,
+    defined_tools,
+    judges_refusal,
+    spec_findings,
+    strict_refusal,
+)
 from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
 from toolmatch._cli.record_command import add_syntax, read_syntax
@@ -356,6 +363,7 @@ def _parser() -> argparse.ArgumentParser:
         "those ignored; and the defined tools never called",
     )
     add_tools(check, "for --strict and --coverage (the spec's tools: also checks the calls)")
+    add_plugin(check)
     add_commands(commands)
     return parser
 
@@ -461,6 +469,9 @@ def _spec_cases(options: CheckOptions) -> tuple[list[TestCase], SpecDocument | N
         raise Stop(fail(problem)) from None
     for warning in warned:  # one line each: the spec loads, with a meaning that changed
         print(printable(f"warning: {warning}"), file=sys.stderr)
+    unregistered = judges_refusal(options.plugin, cases)
+    if unregistered is not None:
+        raise Stop(unregistered)
     return cases, document
 
 
@@ -704,7 +715,9 @@ def _judge_all(
     cases = checked.cases
     envelope = options.traces.envelope()
     name = None if events is None else EVALUATION_NAME
-    judge = RecordJudge(cases, want_json, envelope, checked.python, options.coverage, name)
+    judge = RecordJudge(
+        cases, want_json, envelope, checked.python, options.coverage, name, options.plugin
+    )
     stopped = None  # why the run ended early, for the JUnit report
     try:
         _report_runs(report, judge, options, traces, progress, rows)

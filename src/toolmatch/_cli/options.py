@@ -91,6 +91,7 @@ class CheckOptions(Record):
         "strict",
         "coverage",
         "tools",
+        "plugin",
     )
     spec: str
     traces: TracesOptions
@@ -115,6 +116,7 @@ class CheckOptions(Record):
     strict: bool
     coverage: bool
     tools: str | None  # the file of the tools' definitions
+    plugin: tuple[str, ...]  # the modules that register judges, imported first
 
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> CheckOptions:
@@ -145,6 +147,7 @@ class CheckOptions(Record):
             namespace.strict,
             namespace.coverage,
             namespace.tools,
+            tuple(namespace.plugin),
         )
 
     @property

@@ -446,6 +446,15 @@ def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall
     return reading.finish()
 
 
+def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
+    """Whether ``obj`` records the model's messages, and its final answer
+    (``Reading.final_answer``), read at ``where``."""
+    reading = Reading(dispatch, read_mapping, False)
+    dispatch(obj, where, reading)
+    reading.finish()
+    return reading.final_answer()
+
+
 def dispatch(obj: object, where: str, reading: Reading) -> None:
     """Hand ``obj`` to the reader of its shape; an unknown shape raises ``TypeError``."""
     if type(obj) is dict:

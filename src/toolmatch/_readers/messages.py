@@ -18,7 +18,14 @@ from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shap
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ROLES", "read_message", "read_output", "read_plain_call", "read_wrapped"]
+__all__ = [
+    "ROLES",
+    "message_text",
+    "read_message",
+    "read_output",
+    "read_plain_call",
+    "read_wrapped",
+]
 
 # Who speaks a chat message, in OpenAI, Anthropic, Gemini, Bedrock, Vercel, Ollama and OTel.
 ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function", "ipython")
@@ -26,10 +33,52 @@ ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function"
 _BARE_CALL_KEYS = frozenset({"name", "id"})
 
 
+# The roles of the model's own messages: their text is what the agent says.
+_MODEL_ROLES = ("assistant", "model")
+# The blocks of a message's content that are text the model wrote.
+_TEXT_BLOCKS = (None, "text", "output_text")
+
+
+def message_text(content: object) -> str | None:
+    """The text of a message's ``content`` (or ``parts``): a string, or its text blocks'
+    texts joined (Anthropic's and LangChain's ``text``, a Responses ``output_text``, a
+    Gemini part's ``text`` that is not a thought); ``None`` without any.
+
+    >>> message_text([{"type": "text", "text": "It is "}, {"type": "tool_use"}, "sunny"])
+    'It is sunny'
+    """
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, (list, tuple)):
+        return None
+    texts = []
+    for block in content:
+        if isinstance(block, str):
+            texts.append(block)
+        elif (
+            isinstance(block, Mapping)
+            and isinstance(block.get("text"), str)
+            and block.get("type") in _TEXT_BLOCKS
+            and not block.get("thought")
+        ):
+            texts.append(block["text"])
+    return "".join(texts) if texts else None
+
+
 def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
     blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
-    result."""
+    result. The model's message is what it said, for the final answer."""
+    if data.get("role") in _MODEL_ROLES:
+        start = reading.position()
+        _read_message(data, where, reading)
+        content = data.get("content")
+        reading.said(message_text(data.get("parts") if content is None else content), start)
+        return
+    _read_message(data, where, reading)
+
+
+def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
         # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status

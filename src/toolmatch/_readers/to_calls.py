@@ -20,10 +20,15 @@ from collections.abc import Sequence
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
-from toolmatch._readers.dispatch import read_calls
+from toolmatch._readers.dispatch import read_answer, read_calls
 from toolmatch._readers.reading import parse_arguments
 
-__all__ = ["parse_arguments", "read_json_syntax", "to_calls"]
+__all__ = ["ANSWER_NOT_RECORDED", "final_answer", "parse_arguments", "read_json_syntax", "to_calls"]
+
+ANSWER_NOT_RECORDED = (
+    "records no message of the model, so no final answer: pass the run's messages (the "
+    "model's replies with its calls), or leave answer out"
+)
 
 
 @public
@@ -82,3 +87,31 @@ def _json(text: str | bytes | bytearray) -> object:
             f"to_calls got a {type_name(text)} that is not JSON: {short_repr(text)}; pass "
             "the SDK object, its dict, or its JSON text"
         ) from None
+
+
+@public
+def final_answer(obj: object) -> str | None:
+    """The final answer in ``obj`` (anything :func:`to_calls` reads): the text of the
+    model's last message, ``None`` when that message has no text or holds calls, or when
+    a call comes after it (the run did not end on an answer).
+
+    Formats that record the model's messages record it: chat messages (OpenAI, Anthropic,
+    Gemini, Ollama, Vercel, tau2-bench), a Responses output, LangChain and LangGraph
+    messages. Where ``obj`` holds no message of the model (a plain list of calls, spans,
+    streamed chunks), there is no answer to read: ``ValueError`` says so.
+
+    >>> final_answer([{"role": "user", "content": "Weather in Paris?"},
+    ...               {"role": "assistant", "content": "It is sunny."}])
+    'It is sunny.'
+    >>> final_answer([{"name": "search"}])
+    Traceback (most recent call last):
+    ...
+    ValueError: the input records no message of the model, so no final answer: pass the \
+run's messages (the model's replies with its calls), or leave answer out
+    """
+    if isinstance(obj, (str, bytes, bytearray)):
+        obj = _json(obj)
+    recorded, text = read_answer(obj, "input")
+    if not recorded:
+        raise ValueError(f"the input {ANSWER_NOT_RECORDED}")
+    return text

@@ -90,8 +90,11 @@ class RecordJudge:
         python: PythonTurns | None = None,
         coverage: bool = False,
         events: str | None = None,
+        plugins: Sequence[str] = (),
     ) -> None:
         self.cases = {case.name: case for case in cases}
+        # --plugin: the modules registering judges, imported again by each worker process
+        self.plugins = tuple(plugins)
         self.want_json = want_json
         self.envelope = envelope  # where another trace format keeps case and turns
         self.python = python  # --syntax python: text turns read as Python calls

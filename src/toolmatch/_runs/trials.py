@@ -352,6 +352,7 @@ _OPTION_TEXTS: dict[str, str | None] = {
     "max_calls": None,
     "no_repeats": "no repeated call",
     "tools": "each call fits its tool's definition",
+    "answer": None,
     "one_of": None,
     "turns": None,
 }
@@ -387,6 +388,8 @@ def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, s
             return "max_calls", f"at most {case.max_calls} call(s) in the case"
         if item == "one_of":
             return "one_of", f"one of the case's {len(case.alternatives)} alternatives"
+        if item == "answer":
+            return "answer", f"the final answer matches {case.answer!r}"
         return "turns", f"the case's {len(case.turns)} turn(s)"
     expected = case.turns[turn]
     if isinstance(expected, OneOfTurns):  # its only check is "one_of" (RunVerdict.broken)
@@ -399,4 +402,6 @@ def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, s
         )
     if item == "max_calls":
         return f"turns[{turn}].max_calls", f"at most {expected.max_calls} call(s)"
+    if item == "answer":
+        return f"turns[{turn}].answer", f"the final answer matches {expected.answer!r}"
     return f"turns[{turn}].{item}", str(_OPTION_TEXTS[item])

@@ -11,6 +11,7 @@ from collections.abc import Generator, Iterator
 from itertools import chain
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.judges import import_plugins
 from toolmatch._runs.traces import Lines, Span, StoppedError
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ def _start_worker(judge: RecordJudge) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # A worker started without fork has none of the judges --plugin registered.
+    import_plugins(judge.plugins)
     _WORKER_JUDGE = judge
 
 

@@ -9,14 +9,23 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.judges import start_run
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
-from toolmatch._selection.run import ExpectedTurn, RunVerdict, read_turns
-from toolmatch._selection.turn import _Turn, judge
+from toolmatch._selection.run import (
+    ExpectedTurn,
+    judge_alone,
+    plan_of,
+    read_answers,
+    read_said,
+    read_turns,
+    run_verdict,
+)
+from toolmatch._selection.turn import _Turn
 
 if TYPE_CHECKING:
     from typing import Any
@@ -37,6 +46,7 @@ def check_turn(
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
     agent: str | Matcher | None = None,
+    answer: object = None,
 ) -> TurnResult:
     """Judge one turn's calls against a list of expectations.
 
@@ -51,7 +61,9 @@ def check_turn(
     the calls left, ``no_repeats`` forbids the same call twice, and with ``tools`` (tool
     definitions, in any shape :func:`read_tool_definitions` reads) every call left must
     satisfy its tool's definition. With ``agent`` (a name or a
-    matcher) only that agent's calls are judged, the others left out (docs/selection.md).
+    matcher) only that agent's calls are judged, the others left out. ``answer`` (a value
+    or a matcher) must match the turn's final answer, the text of the model's last message
+    in ``calls`` (docs/selection.md).
 
     >>> from toolmatch import ExpectedTool
     >>> expected = [ExpectedTool("s", {"q": "x"}), ExpectedTool("s", {"q": "x", "lim": 5})]
@@ -70,7 +82,9 @@ def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> T
     """What :func:`check_turn` gives, for options already checked."""
     plan = order_plan(turn_items(expected), "expected", options["ordered"])
     turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
-    return judge(turn, to_calls(calls)).result()
+    start_run()
+    said = None if turn.answer is None else read_said(calls)
+    return judge_alone(turn, to_calls(calls), said).result()
 
 
 @public
@@ -86,11 +100,13 @@ def check_turns(
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
     agent: str | Matcher | None = None,
+    answer: object = None,
 ) -> list[TurnResult]:
     """Judge each turn's calls against that turn's expectations only.
 
     A turn present on one side only fails with a ``reason``; the options are as for
-    :func:`check_turn`, for every turn (``max_calls`` bounds each turn).
+    :func:`check_turn`, for every turn (``max_calls`` bounds each turn, ``answer`` checks
+    each turn's final answer).
 
     >>> from toolmatch import ExpectedTool
     >>> results = check_turns([[ExpectedTool("search")], [ExpectedTool("search")]],
@@ -112,7 +128,10 @@ def check_turns(
         turn = ExpectedTurn.__new__(ExpectedTurn)
         turn._setup(turn_items(expectations, f"expected_turns[{number}]"), options)
         turns.append(turn)
-    return RunVerdict(turns, read_turns(call_turns, "call_turns")).results()
+    start_run()
+    calls = read_turns(call_turns, "call_turns")
+    answers = read_answers(turns, call_turns, None)
+    return run_verdict(turns, calls, None, answers, plan_of(turns)).results()
 
 
 @public
@@ -156,6 +175,7 @@ def assert_turn(
     no_repeats: bool = False,
     tools: Sequence[object] | None = None,
     agent: str | Matcher | None = None,
+    answer: object = None,
 ) -> TurnResult:
     """Assert that one turn's ``calls`` meet every expectation; return the passing result.
 

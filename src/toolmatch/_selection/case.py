@@ -8,13 +8,18 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.judges import start_run
 from toolmatch._selection.run import (
     ExpectedTurn,
     OneOfTurns,
     RunAlternatives,
     RunVerdict,
     alternative_list,
+    checks_answers,
+    plan_of,
+    read_answers,
     read_turns,
+    run_verdict,
 )
 from toolmatch._selection.validation import KEYWORDS, check_budget
 
@@ -23,6 +28,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
+    from toolmatch._selection.captures import CapturePlan
     from toolmatch._selection.results import TurnResult
 
 __all__ = ["TestCase", "case_verdict", "read_run_turns"]
@@ -30,8 +36,9 @@ __all__ = ["TestCase", "case_verdict", "read_run_turns"]
 
 @public
 class TestCase(Record):
-    """A named test case from a spec: its expected ``turns``, in order, and ``max_calls``, a
-    bound on the calls of all its turns together (ignored calls not counted).
+    """A named test case from a spec: its expected ``turns``, in order, ``max_calls``, a
+    bound on the calls of all its turns together (ignored calls not counted), and
+    ``answer``, what the run's final answer (its last turn's) must match.
 
     >>> from toolmatch import load_test_cases
     >>> [case] = load_test_cases({"test_cases": [{"name": "lookup", "expected_tools": ["search"]}]})
@@ -42,13 +49,16 @@ class TestCase(Record):
     """
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
-    _fields = ("name", "turns", "max_calls", "alternatives")
-    __slots__ = _fields
+    _fields = ("name", "turns", "max_calls", "alternatives", "answer")
+    __slots__ = (*_fields, "_captures", "_answers")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn | OneOfTurns, ...]
     max_calls: int | None
     alternatives: tuple[TestCase, ...]
+    answer: object
+    _captures: CapturePlan | None
+    _answers: bool
 
     def __init__(
         self,
@@ -56,14 +66,15 @@ class TestCase(Record):
         turns: Sequence[ExpectedTurn | OneOfTurns],
         max_calls: int | None = None,
         alternatives: Sequence[TestCase] = (),
+        answer: object = None,
     ) -> None:
         """``alternatives``: see :meth:`one_of`, which makes a case of them."""
         if alternatives:
             cases = alternative_list(alternatives, TestCase, "a TestCase or a list of turns")
-            if turns or max_calls is not None:
+            if turns or max_calls is not None or answer is not None:
                 raise ValueError(
-                    "a case with alternatives has no turns or max_calls of its own: give "
-                    "them to each alternative"
+                    "a case with alternatives has no turns, max_calls or answer of its own: "
+                    "give them to each alternative"
                 )
             for number, case in enumerate(cases):
                 if case.alternatives:
@@ -72,7 +83,13 @@ class TestCase(Record):
                         "all in one one_of"
                     )
             alternatives = tuple(cases)
-        self._assign(name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives))
+        self._assign(
+            name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives), answer
+        )
+        # The captures and references of its turns, found once (each alternative has its own).
+        object.__setattr__(self, "_captures", plan_of(self.turns))
+        # Whether a run's final answers are read: only for a check on one.
+        object.__setattr__(self, "_answers", checks_answers(self.turns, answer))
 
     @classmethod
     def one_of(
@@ -149,16 +166,30 @@ def case_verdict(
     ``passed``, ``check`` its ``results()``, and a caller that wants the results only for a
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
+    start_run()  # a judge's answers are kept for one run (docs/selection.md, "Judges by name")
     # A list of turns, as runs hold them, skips read_run_turns' check: one call fewer a run.
     if type(call_turns) is list:
         calls = read_turns(call_turns, "turns", copy_args)
     else:
         calls = read_run_turns(call_turns, copy_args)
+    given: Sequence[object] = call_turns if isinstance(call_turns, (list, tuple)) else ()
     if case.alternatives:
         return RunAlternatives(
-            [(alternative.turns, alternative.max_calls) for alternative in case.alternatives], calls
+            [
+                (
+                    each.turns,
+                    each.max_calls,
+                    read_answers(each.turns, given, each.answer) if each._answers else None,
+                    each._captures,
+                )
+                for each in case.alternatives
+            ],
+            calls,
         )
-    return RunVerdict(case.turns, calls, case.max_calls)
+    answers = read_answers(case.turns, given, case.answer) if case._answers else None
+    if case._captures is None:
+        return RunVerdict(case.turns, calls, case.max_calls, answers)
+    return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
 
 
 def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:

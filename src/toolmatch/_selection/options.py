@@ -1,6 +1,6 @@
 """The turn options (``distinct``, ``ordered``, ``exhaustive``, ``ignore``, ``max_calls``,
-``no_repeats``, ``tools``), one :class:`TurnOption` row each in :data:`TURN_OPTIONS`, and
-the expectation lists; each checked once where given.
+``no_repeats``, ``tools``, ``agent``, ``answer``), one :class:`TurnOption` row each in
+:data:`TURN_OPTIONS`, and the expectation lists; each checked once where given.
 
 The table is the one place an option is named: the Python functions check through it,
 the spec loader reads its keys from it, the JSON Schema and docs/config.md's table of a
@@ -96,13 +96,14 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "budget": lambda max_calls: check_budget(max_calls, KEYWORDS),
     "tools": _catalogue,
     "agent": lambda agent: check_agent(agent, KEYWORDS),
+    "answer": lambda answer: answer,  # any value: a plain one is compared by Literal rules
 }
 
 
 class TurnOption(Record):
     """One turn option: its ``name`` (a keyword argument and a spec key), its ``kind``
-    (``flag``, ``patterns``, ``budget``, ``tools`` or ``agent``: how a value is checked, read and
-    described); ``case_wide``, whether a case with turns takes it for
+    (``flag``, ``patterns``, ``budget``, ``tools``, ``agent`` or ``answer``: how a value is
+    checked, read and described); ``case_wide``, whether a case with turns takes it for
     all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
     and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
 
@@ -195,6 +196,17 @@ TURN_OPTIONS = (
         "call whose agent the trace does not record is an error "
         "([selection.md](selection.md#whose-calls-agent))",
         "every agent's",
+    ),
+    TurnOption(
+        "answer",
+        "answer",
+        False,
+        "the turn's final answer (the text of the model's last message) must match this",
+        "a value or a matcher mapping the turn's final answer must match: the text of the "
+        "model's last message, when no call comes with it or after it "
+        "([selection.md](selection.md#the-final-answer-answer)); in a case with turns, "
+        "`answer:` beside `turns:` checks the run's final answer, its last turn's",
+        "no check",
     ),
 )
 """Every turn option, in the order the signatures, spec keys and messages list them."""

@@ -5,6 +5,7 @@ turn, and ``RunAlternatives``, a run judged against a case's alternatives
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from toolmatch._calls.call import ToolCall
@@ -12,13 +13,18 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.captures import BINDING, UNBOUND
+from toolmatch._matchers.judges import start_run
+from toolmatch._matchers.literal import as_matcher
+from toolmatch._readers.dispatch import read_answer
 from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._selection.captures import MAX_CHOICES, Binding, CapturePlan, capture_plan, too_many
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
 from toolmatch._selection.matching import _Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import _Turn, _Verdict, judge
+from toolmatch._selection.turn import _Turn, _Verdict, answer_problem, judge
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -34,7 +40,13 @@ __all__ = [
     "RunVerdict",
     "alternative_list",
     "mean_score",
+    "checks_answers",
+    "judge_alone",
+    "plan_of",
+    "read_answers",
+    "read_said",
     "read_turns",
+    "run_verdict",
 ]
 
 
@@ -46,7 +58,7 @@ class ExpectedTurn(Record):
     """One turn of a :class:`TestCase`: its expected tools, and the options
     :func:`check_turn` takes (``distinct``, ``ordered``, ``exhaustive``, ``ignore``,
     ``max_calls``, ``no_repeats``, ``tools``: kept as the ``ToolDefinition`` values read,
-    ``agent``).
+    ``agent``, ``answer``: what its final answer must match).
 
     >>> turn = ExpectedTurn((ExpectedTool("search"),), distinct=True)
     >>> turn.check([{"name": "web_search"}]).passed
@@ -65,6 +77,7 @@ class ExpectedTurn(Record):
     no_repeats: bool
     tools: tuple[ToolDefinition, ...] | None
     agent: str | Matcher | None
+    answer: object
     _turn: _Turn
 
     def __init__(
@@ -78,6 +91,7 @@ class ExpectedTurn(Record):
         no_repeats: bool = False,
         tools: Sequence[object] | None = None,
         agent: str | Matcher | None = None,
+        answer: object = None,
     ) -> None:
         options = turn_options(locals())
         self._setup(turn_items(expected_tools, "expected_tools"), options)
@@ -100,7 +114,8 @@ class ExpectedTurn(Record):
         <TurnResult turn 2 failed: 0 of 1 expectation(s) met over 1 call(s); expectation 0: \
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
-        return judge(self._turn, to_calls(calls)).result(turn)
+        start_run()
+        return judge_alone(self._turn, to_calls(calls), _said(self._turn, calls)).result(turn)
 
     @staticmethod
     def one_of(*alternatives: ExpectedTurn) -> OneOfTurns:
@@ -168,22 +183,43 @@ class OneOfTurns(Record):
         >>> OneOfTurns([ExpectedTurn([]), ExpectedTurn([ExpectedTool("a")])]).check([]).passed
         True
         """
-        return _result(self._turn.judge(to_calls(calls)), turn)
+        start_run()
+        said = read_said(calls) if self._turn.checks_answer else None
+        return _result(judge_alone(self._turn, to_calls(calls), said), turn)
+
+
+def read_said(calls: object) -> tuple[bool, str | None]:
+    """Whether ``calls`` (anything :func:`to_calls` reads) records the model's messages, and
+    its final answer."""
+    if isinstance(calls, (str, bytes, bytearray)):
+        import json
+
+        try:
+            calls = json.loads(calls)
+        except ValueError:
+            return False, None  # to_calls says what is wrong with it
+    return read_answer(calls, "input")
+
+
+def _said(plan: _Turn, calls: object) -> tuple[bool, str | None] | None:
+    """The final answer of ``calls`` when ``plan`` checks it (read only then)."""
+    return None if plan.answer is None else read_said(calls)
 
 
 class _Alternatives:
     """A turn's alternatives as the run judges them: the first passing one's verdict, else
     the closest one's; the verdict keeps which it is (``chosen``)."""
 
-    __slots__ = ("turns",)
+    __slots__ = ("turns", "checks_answer")
 
     def __init__(self, turns: list[_Turn]) -> None:
         self.turns = turns
+        self.checks_answer = any(turn.answer is not None for turn in turns)
 
-    def judge(self, calls: list[ToolCall]) -> _Verdict:
+    def judge(self, calls: list[ToolCall], said: tuple[bool, str | None] | None = None) -> _Verdict:
         verdicts = []
         for number, turn in enumerate(self.turns):
-            verdict = judge(turn, calls)
+            verdict = judge(turn, calls, said)
             if verdict.passed:
                 return _chosen(verdict, ChosenAlternative("turn", number, len(self.turns), True))
             verdicts.append(verdict)
@@ -208,8 +244,9 @@ def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
 
 def _judged(plan: _Turn | _Alternatives, calls: list[ToolCall]) -> _Verdict:
     """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
-    this for every turn, and ``isinstance`` costs more)."""
-    return judge(plan, calls) if type(plan) is _Turn else plan.judge(calls)  # type: ignore[union-attr]
+    this for every turn, and ``isinstance`` costs more); a missing turn says nothing."""
+    said = (True, None)  # a turn without calls has no answer either
+    return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
 
 
 def _failures(result: TurnResult) -> int:
@@ -287,6 +324,8 @@ def _judge_turns(
     max_calls: int | None,
     judged: list[_Verdict],
     until_failure: bool = False,
+    answers: _Answers | None = None,
+    binding: Binding | None = None,
 ) -> bool:
     """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
     is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
@@ -302,16 +341,23 @@ def _judge_turns(
     for number in range(len(judged), expected if expected > recorded else recorded):
         if number < expected and number < recorded:
             plan = turns[number]._turn
+            said = None if answers is None else answers.said[number]
             try:  # free until raised
                 # Inline, not _judged(): this runs for every turn of every run.
                 if type(plan) is _Turn:
-                    verdict = judge(plan, calls_per_turn[number])
+                    verdict = judge(plan, calls_per_turn[number], said)
                 else:
-                    verdict = plan.judge(calls_per_turn[number])  # type: ignore[union-attr]
+                    verdict = plan.judge(calls_per_turn[number], said)  # type: ignore[union-attr]
             except NotRecordedError as error:
                 raise NotRecordedError(f"turn {number}: {error}") from None
         else:
             verdict = _judge_missing(turns, calls_per_turn, number)
+        if binding is not None:
+            verdict.binding = binding  # its words are put under the same values
+        if answers is not None and answers.problem is not None and number == recorded - 1:
+            # The case's answer is its run's, said where the run ends.
+            verdict.answer_problems = [*verdict.answer_problems, answers.problem]
+            verdict.passed = False
         if max_calls is not None:
             before, total = total, total + verdict.kept_count
             if before <= max_calls < total:
@@ -326,6 +372,54 @@ def _judge_turns(
             if until_failure:
                 break
     return passed
+
+
+class _Answers:
+    """A run's final answers as its turns' checks need them: each recorded turn's (as
+    ``Reading.final_answer`` gives it; ``None`` where no check reads it), and what is wrong
+    with the run's own, its last turn's, against the case's ``answer`` (``None``: nothing)."""
+
+    __slots__ = ("said", "problem")
+
+    def __init__(self, said: Sequence[tuple[bool, str | None] | None], case_answer: object) -> None:
+        self.said = said
+        self.problem = None
+        if case_answer is not None:
+            last = said[-1] if said else (True, None)
+            assert last is not None
+            self.problem = answer_problem(
+                as_matcher(case_answer), last, "the case's final answer (its last turn's)"
+            )
+
+
+def read_answers(
+    turns: Sequence[ExpectedTurn | OneOfTurns],
+    call_turns: Sequence[object],
+    case_answer: object,
+) -> _Answers | None:
+    """The final answers of a run's turns (``call_turns``, as given) that ``turns`` and the
+    case's ``case_answer`` check, read only for those; ``None`` when nothing checks one."""
+    last = len(call_turns) - 1
+    wanted = [
+        (number < len(turns) and _checks_answer(turns[number]._turn))
+        or (number == last and case_answer is not None)
+        for number in range(len(call_turns))
+    ]
+    if not any(wanted) and case_answer is None:
+        return None
+    said = [
+        read_said(turn) if want else None for turn, want in zip(call_turns, wanted, strict=True)
+    ]
+    return _Answers(said, case_answer)
+
+
+def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: object) -> bool:
+    """Whether ``turns`` or the case's ``case_answer`` check a final answer."""
+    return case_answer is not None or any(_checks_answer(turn._turn) for turn in turns)
+
+
+def _checks_answer(plan: _Turn | _Alternatives) -> bool:
+    return plan.answer is not None if type(plan) is _Turn else plan.checks_answer  # type: ignore[union-attr]
 
 
 def _judge_missing(
@@ -350,31 +444,65 @@ class RunVerdict:
     """A run's verdict, reached turn by turn up to its first failing turn; :meth:`results`
     judges the turns after that one and puts every turn's verdict into words."""
 
-    __slots__ = ("_turns", "_calls_per_turn", "_max_calls", "_judged", "passed")
+    __slots__ = (
+        "_turns",
+        "_calls_per_turn",
+        "_max_calls",
+        "_judged",
+        "_answers",
+        "_binding",
+        "passed",
+    )
 
     def __init__(
         self,
         turns: Sequence[ExpectedTurn | OneOfTurns],
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
+        answers: _Answers | None = None,
+        binding: Binding | None = None,
     ) -> None:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
         self._judged: list[_Verdict] = []
+        self._answers = answers  # the final answers the turns and the case check, if any
+        self._binding = binding  # the captured values the run is judged with, if any
+        self.passed = self._judge(True)
+
+    def _judge(self, until_failure: bool = False) -> bool:
+        """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
+        binding = self._binding
+        if binding is not None:
+            token = BINDING.set(binding)
+            try:
+                return self._judge_turns(until_failure, binding)
+            finally:
+                BINDING.reset(token)
+        return self._judge_turns(until_failure, None)
+
+    def _judge_turns(self, until_failure: bool, binding: Binding | None) -> bool:
         # until_failure, passed positionally: a keyword would keep the call unspecialized
-        self.passed = _judge_turns(turns, calls_per_turn, max_calls, self._judged, True)
+        return _judge_turns(
+            self._turns,
+            self._calls_per_turn,
+            self._max_calls,
+            self._judged,
+            until_failure,
+            self._answers,
+            binding,
+        )
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""
-        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        self._judge()
         return [_result(verdict, number) for number, verdict in enumerate(self._judged)]
 
     def score(self) -> float:
         """The mean of the turns' scores (each :class:`TurnResult`'s f1, or in a turn of only
         ``never`` and caps the share kept), judging every turn but putting none into words;
         1.0 for a run with no turn on either side."""
-        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        self._judge()
         return mean_score([verdict.score() for verdict in self._judged])
 
     def broken(self) -> list[tuple[int | None, int | str]]:
@@ -400,12 +528,14 @@ class RunVerdict:
                 broken += [(number, item) for item in verdict.broken()]
             if verdict.over is not None:  # set on one turn only
                 case.insert(0, (None, "max_calls"))
+            if self._answers is not None and self._answers.problem in verdict.answer_problems:
+                case.append((None, "answer"))
         return broken + case
 
     def failed_results(self) -> list[TurnResult]:
         """The full results of the turns that failed, in order: what a report of the
         failures needs, without the words of the turns that passed."""
-        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        self._judge()
         return [
             _result(verdict, number)
             for number, verdict in enumerate(self._judged)
@@ -415,12 +545,78 @@ class RunVerdict:
     def verdicts(self) -> list[_Verdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
-        _judge_turns(self._turns, self._calls_per_turn, self._max_calls, self._judged)
+        self._judge()
         return self._judged
 
     def chosen(self) -> ChosenAlternative | None:
         """Which of the case's alternatives the verdicts are from: None, it has none."""
         return None
+
+
+class _Alone:
+    """A turn judged on its own, as ``RunVerdict`` reads a turn."""
+
+    __slots__ = ("_turn",)
+
+    def __init__(self, turn: _Turn | _Alternatives) -> None:
+        self._turn = turn
+
+
+def judge_alone(
+    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
+) -> _Verdict:
+    """One turn judged on its own (``check_turn``, ``ExpectedTurn.check``), its captures
+    bound as in a run of that one turn."""
+    captures = capture_plan([_alternatives_of(plan)])
+    if captures is None:
+        return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+    answers = None if said is None else _Answers([said], None)
+    return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+
+
+def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
+    """The captures and references of ``turns`` (``None``: none)."""
+    return capture_plan([_alternatives_of(turn._turn) for turn in turns])
+
+
+def _alternatives_of(plan: _Turn | _Alternatives) -> list[_Turn]:
+    return [plan] if type(plan) is _Turn else plan.turns  # type: ignore[union-attr]
+
+
+def run_verdict(
+    turns: Sequence[ExpectedTurn | OneOfTurns],
+    calls_per_turn: Sequence[list[ToolCall]],
+    max_calls: int | None,
+    answers: _Answers | None,
+    captures: CapturePlan | None,
+) -> RunVerdict:
+    """A run's verdict; with ``captures``, the first choice of the captured values the run
+    offers under which it passes, else the one with the best score (the first of equals)."""
+    if captures is None:
+        return RunVerdict(turns, calls_per_turn, max_calls, answers)
+    offered = captures.offered(calls_per_turn)
+    unbound: list[tuple[object, str, Matcher | None]] = [(UNBOUND, "", None)]
+    choices = [
+        [(value, source, as_matcher(value)) for value, source in values] or unbound
+        for values in offered
+    ]
+    total = 1
+    for values in choices:
+        total *= len(values)
+    if total > MAX_CHOICES:
+        raise too_many([len(values) for values in offered], captures.names)
+    best: RunVerdict | None = None
+    best_score = -1.0
+    for choice in itertools.product(*choices):
+        binding: Binding = dict(zip(captures.names, choice, strict=True))
+        verdict = RunVerdict(turns, calls_per_turn, max_calls, answers, binding)
+        if verdict.passed or total == 1:
+            return verdict
+        score = verdict.score()
+        if score > best_score:
+            best, best_score = verdict, score
+    assert best is not None
+    return best
 
 
 class RunAlternatives:
@@ -433,15 +629,22 @@ class RunAlternatives:
 
     def __init__(
         self,
-        alternatives: Sequence[tuple[Sequence[ExpectedTurn | OneOfTurns], int | None]],
+        alternatives: Sequence[
+            tuple[
+                Sequence[ExpectedTurn | OneOfTurns],
+                int | None,
+                _Answers | None,
+                CapturePlan | None,
+            ]
+        ],
         calls_per_turn: Sequence[list[ToolCall]],
     ) -> None:
         self._count = len(alternatives)
         self._verdicts: list[RunVerdict] = []
         self._results: list[TurnResult] | None = None
         self._number = 0  # the chosen alternative, once the results have chosen it
-        for turns, max_calls in alternatives:
-            verdict = RunVerdict(turns, calls_per_turn, max_calls)
+        for turns, max_calls, answers, captures in alternatives:
+            verdict = run_verdict(turns, calls_per_turn, max_calls, answers, captures)
             self._verdicts.append(verdict)
             if verdict.passed:
                 break  # the first that passes is the one chosen: the others need no verdict

@@ -30,7 +30,9 @@ from toolmatch._core.pairing import (
 )
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
+from toolmatch._matchers.captures import BINDING
 from toolmatch._matchers.literal import Literal, as_matcher
+from toolmatch._readers.to_calls import ANSWER_NOT_RECORDED
 from toolmatch._selection.matching import _Selection, match_turn, numbered
 from toolmatch._selection.reasons import (
     count_reason,
@@ -52,16 +54,16 @@ from toolmatch._selection.results import (
     indices_text,
 )
 from toolmatch._selection.scores import turn_score
-from toolmatch._selection.unrecorded import check_recorded, not_recorded
+from toolmatch._selection.unrecorded import NotRecordedError, check_recorded, not_recorded
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from toolmatch._matchers.base import Matcher
+    from toolmatch._matchers.base import Matcher, Mismatch
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["OTHER_AGENT", "_Turn", "_Verdict", "judge"]
+__all__ = ["NO_ANSWER", "OTHER_AGENT", "_Turn", "_Verdict", "answer_problem", "judge"]
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
@@ -82,6 +84,7 @@ class _Turn:
         "tools",
         "agent",
         "_agent_matches",
+        "answer",
         "after",
         "nevers",
         "order_after",
@@ -100,6 +103,7 @@ class _Turn:
         no_repeats: bool = False,
         tools: ToolCatalogue | None = None,
         agent: str | Matcher | None = None,
+        answer: object = None,
         after: Sequence[Sequence[int]] | None = None,
         nevers: Sequence[tuple[int, str, int]] = (),
     ) -> None:
@@ -117,6 +121,8 @@ class _Turn:
         self.tools = tools
         self.agent = agent
         self._agent_matches = None if agent is None else as_matcher(agent).__eq__
+        # The matcher of the turn's final answer (None: not checked).
+        self.answer = None if answer is None else as_matcher(answer)
         # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
         # Each never with after / before: (its number, the key, the other's number).
@@ -159,10 +165,14 @@ class _Verdict:
     out_of_order: Mapping[int, str] = {}  # expectation -> the order constraint it breaks, in words
     reason: str | None = None  # the turn is missing on one side of the run
     over: str | None = None  # the run's calls go over its max_calls at this turn
+    # What is wrong with the turn's final answer (its own answer=, then the case's), in words
+    answer_problems: Sequence[str] = ()
     passed = False
     # Which of a turn's alternatives this is (one_of), set by the turn around it.
     chosen: ChosenAlternative | None = None
     failed_checks: list[tuple[int, ToolCheck]] | None = None  # made when first asked
+    # The captured values the run was judged with (docs/selection.md): its words too.
+    binding: dict[str, tuple[object, str, Matcher | None]] | None = None
 
     def __init__(
         self,
@@ -185,7 +195,17 @@ class _Verdict:
         return len(self.calls) if self.kept is None else len(self.kept)
 
     def check(self, number: int) -> ToolCheck:
-        """The result of expectation ``number``, with its reason in words."""
+        """The result of expectation ``number``, with its reason in words (under the
+        captured values the turn was judged with, if any)."""
+        if self.binding is None:
+            return self._check(number)
+        token = BINDING.set(self.binding)
+        try:
+            return self._check(number)
+        finally:
+            BINDING.reset(token)
+
+    def _check(self, number: int) -> ToolCheck:
         expectation = self.turn.selection.expectations[number]
         calls = self.calls
         candidate_indices, matching = self.candidates[number], self.matching[number]
@@ -220,6 +240,9 @@ class _Verdict:
             if reason is None
             else functools.partial(_score, expectation, candidates, matching, got)
         )
+        explain_call: Callable[[ToolCall], tuple[Mismatch, ...]] = expectation._explain_call
+        if self.binding is not None:  # a candidate explained later, under the same values
+            explain_call = functools.partial(explained_under, self.binding, explain_call)
         # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
@@ -227,7 +250,7 @@ class _Verdict:
             candidate_indices,
             matching,
             reason,
-            expectation._explain_call,
+            explain_call,
             expectation._requirement,
             no_candidate,
             got,
@@ -321,6 +344,8 @@ class _Verdict:
             broken.append("no_repeats")
         if self.misfits:
             broken.append("tools")
+        if any(problem.startswith(_TURN_ANSWER) for problem in self.answer_problems):
+            broken.append("answer")
         return broken
 
     def result(self, turn: int | None = None) -> TurnResult:
@@ -362,7 +387,7 @@ class _Verdict:
         )
         if self.over is not None:
             problems.append(self.over)
-        return problems
+        return [*problems, *self.answer_problems]
 
     def _problems(self) -> list[str]:
         plan, calls = self.turn, self.calls
@@ -463,8 +488,45 @@ class _Verdict:
         return matched_calls, met_calls
 
 
-def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
-    """Judge one turn's calls: the one place a verdict is reached (docs/selection.md)."""
+def explained_under(
+    binding: dict[str, tuple[object, str, Matcher | None]],
+    explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
+    call: ToolCall,
+) -> tuple[Mismatch, ...]:
+    """``explain_call(call)`` under the captured values ``binding``."""
+    token = BINDING.set(binding)
+    try:
+        return explain_call(call)
+    finally:
+        BINDING.reset(token)
+
+
+_TURN_ANSWER = "the final answer"
+NO_ANSWER = "the turn ends without one (the model's last message holds calls, or no text)"
+
+
+def answer_problem(matcher: Matcher, said: tuple[bool, str | None], what: str) -> str | None:
+    """What is wrong with a final answer ``said`` (whether the input records the model's
+    messages, and the text) against ``matcher``, opening with ``what``; ``None`` when it
+    matches. An input that records no message of the model raises ``NotRecordedError``,
+    as a check on any field the input does not record."""
+    recorded, text = said
+    if not recorded:
+        raise NotRecordedError(
+            f"{what} is checked ({matcher!r}), but the input {ANSWER_NOT_RECORDED}"
+        )
+    if text is None:
+        return None if matcher == None else f"{what}: {NO_ANSWER}"  # noqa: E711 (a matcher's ==)
+    found = matcher.explain(text)
+    return None if found is None else f"{what}: {found}"
+
+
+def judge(
+    turn: _Turn, calls: list[ToolCall], said: tuple[bool, str | None] | None = None
+) -> _Verdict:
+    """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
+    gives it, when the turn checks it): the one place a verdict is reached
+    (docs/selection.md)."""
     ignored: dict[int, int] | None = None
     kept: list[int] | None = None
     over_cap: dict[int, int] | None = None
@@ -521,6 +583,16 @@ def judge(turn: _Turn, calls: list[ToolCall]) -> _Verdict:
         judged = range(len(calls)) if kept is None else kept
         verdict.misfits = [index for index in judged if not fits(calls[index])]
         passed = passed and not verdict.misfits
+    if turn.answer is not None:
+        if said is None:
+            raise ValueError(
+                f"the turn checks its final answer ({turn.answer!r}), but was given no "
+                "messages to read it from"
+            )
+        problem = answer_problem(turn.answer, said, _TURN_ANSWER)
+        if problem is not None:
+            verdict.answer_problems = [problem]
+            passed = False
     verdict.passed = passed
     return verdict
 

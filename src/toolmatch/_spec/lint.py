@@ -14,6 +14,7 @@ from toolmatch._core.describe import join_path, short_repr, shortened_list
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.judges import unregistered_judges
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
 from toolmatch._matchers.strings import Regex
 from toolmatch._matchers.values import ANY
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from toolmatch._selection.expectation import ExpectedTool
     from toolmatch._selection.run import OneOfTurns
 
-__all__ = ["Finding", "lint_cases", "read_tool_names", "with_lines"]
+__all__ = ["Finding", "lint_cases", "read_tool_names", "unregistered_judge_names", "with_lines"]
 
 
 class Finding(Record):
@@ -187,6 +188,7 @@ def _turn_findings(
     positive = [number for number, tool in enumerate(expected) if tool.count]
     for number, pattern in enumerate(turn.ignore):
         where = place.at("ignore", number)
+        yield from _unregistered(pattern, where)
         if _selects_every_call(pattern):
             starved = ", ".join(named[each] for each in positive)
             why = f"{starved} can never pass" if starved else "the turn can never fail"
@@ -196,8 +198,11 @@ def _turn_findings(
         elif defined is not None and not own and not _selects_any(pattern, defined):
             why = _undefined(pattern, defined)
             yield where.finding("ignore-undefined", f"ignores no call: {why}")
+    if turn.agent is not None:
+        yield from _unregistered(turn.agent, place.at("agent"))
     for number, tool in enumerate(expected):
         where = places[number]
+        yield from _unregistered(tool, where)
         if defined is not None and not _selects_any(tool, defined):
             # A never or a cap (count 0) passes without calls; any other needs one.
             rule = "never-undefined" if tool.is_never else "undefined-tool"
@@ -277,6 +282,26 @@ def _asserts_only_its_name(tool: ExpectedTool) -> bool:
     return all(
         value is None for value in (tool.args, tool.result, tool.failed, tool.agent, tool.status)
     )
+
+
+def _unregistered(value: object, place: _Place) -> Iterator[Finding]:
+    """A finding for each judge ``value`` names that nobody registered: it accepts nothing."""
+    for name in unregistered_judges(value):
+        yield place.finding(
+            "unregistered-judge",
+            f"names the judge {name!r}, which nobody registered: it accepts no value (register "
+            "it in a module given to --plugin, or in the toolmatch.judges entry point group)",
+        )
+
+
+def unregistered_judge_names(cases: Sequence[TestCase]) -> list[str]:
+    """The judges the ``cases`` name that nobody registered, each once, in order."""
+    names: list[str] = []
+    for case in cases:
+        for turn in case.every_turn():
+            parts = [*turn.expected_tools, *turn.ignore, turn.agent]
+            names += unregistered_judges(parts)
+    return list(dict.fromkeys(names))
 
 
 def _case_budget(case: TestCase, place: _Place) -> list[Finding]:

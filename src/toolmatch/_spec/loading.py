@@ -648,10 +648,17 @@ def _turn(
     if "tools" in data:
         catalogue = _tools(data, path, problems, files or _ToolFiles(""))
     agent = _agent(data, path, problems) if "agent" in data else case_agent
+    answer = _answer(data, path, problems)
     found = _order_problems(tools, flags["ordered"], path, problems) if read_whole else []
     try:
         return ExpectedTurn(
-            tools, ignore=ignore, max_calls=max_calls, tools=catalogue, agent=agent, **flags
+            tools,
+            ignore=ignore,
+            max_calls=max_calls,
+            tools=catalogue,
+            agent=agent,
+            answer=answer,
+            **flags,
         )
     except ValueError as error:  # an order ExpectedTurn refuses: reported above, or here
         if read_whole and not found:
@@ -719,10 +726,26 @@ def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> Te
     if "one_of" in data:
         return _one_of_case(data, name, path, problems, files)
     _unknown_keys(data, _CASE_KEYS, path, problems)
-    turns, max_calls = _case_body(data, path, problems, files)
+    turns, max_calls, answer = _case_body(data, path, problems, files)
     if not isinstance(name, str) or not name:
         return None
-    return TestCase(name, turns, max_calls)
+    try:
+        return TestCase(name, turns, max_calls, (), answer)
+    except ValueError as error:  # its captures and references, which only the case can see
+        problems.add(path, str(error))
+        return None
+
+
+def _answer(mapping: dict[Any, Any], path: str, problems: Problems) -> object:
+    """A turn's or a case's ``answer``: a value position (a plain value, or a matcher
+    mapping); ``None`` when absent."""
+    if "answer" not in mapping:
+        return None
+    where = join_path(path, "answer")
+    if mapping["answer"] is None:
+        problems.add(where, "must be a value or a matcher the final answer must match, got null")
+        return None
+    return build_value(mapping["answer"], where, problems)
 
 
 def _case_path(data: dict[Any, Any], path: str, problems: Problems) -> str:
@@ -751,7 +774,9 @@ def _one_of_case(
     if not isinstance(name, str) or not name or len(problems.found) > before:
         return None
     try:
-        return TestCase(name, (), None, [TestCase(name, *body) for body in alternatives])
+        return TestCase(
+            name, (), None, [TestCase(name, *body[:2], (), body[2]) for body in alternatives]
+        )
     except (TypeError, ValueError) as error:  # a rule TestCase has that the loader lacks
         problems.add(join_path(path, "one_of"), str(error))
         return None
@@ -759,10 +784,12 @@ def _one_of_case(
 
 def _case_body(
     data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
-) -> tuple[list[ExpectedTurn | OneOfTurns], int | None]:
-    """A case's turns and ``max_calls`` (of the case itself, or of one of its alternatives)."""
+) -> tuple[list[ExpectedTurn | OneOfTurns], int | None, object]:
+    """A case's turns, ``max_calls`` and ``answer`` (of the case itself, or of one of its
+    alternatives): the case's answer is its run's, given beside ``turns``; in a case of
+    one turn, ``answer`` is that turn's, the same answer."""
     turns: list[ExpectedTurn | OneOfTurns] = []
-    max_calls = None
+    max_calls = answer = None
     if "turns" in data and "expected_tools" in data:
         problems.add(
             path,
@@ -770,7 +797,7 @@ def _case_body(
             "expected_tools: [...] for a single turn",
         )
     elif "turns" in data:
-        turns, max_calls = _turns(data, path, problems, files)
+        turns, max_calls, answer = _turns(data, path, problems, files)
     elif "expected_tools" in data:
         single = {key: data[key] for key in _TURN_KEYS if key in data}
         turns = [_turn(single, path, problems, files)]
@@ -780,17 +807,17 @@ def _case_body(
             "has neither turns nor expected_tools; give turns: [...] for several turns, or "
             "expected_tools: [...] for a single turn",
         )
-    return turns, max_calls
+    return turns, max_calls, answer
 
 
 def _turns(
     data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
-) -> tuple[list[ExpectedTurn | OneOfTurns], int | None]:
+) -> tuple[list[ExpectedTurn | OneOfTurns], int | None, object]:
     """The turns of a case that has ``turns``, and its ``max_calls`` (all its turns
     together); a turn's own option written on the case is refused, saying where it goes."""
     for option in TURN_OPTIONS:
         key = option.name
-        if key in data and not option.case_wide:
+        if key in data and not option.case_wide and option.kind != "answer":
             problems.add(
                 join_path(path, key),
                 f"goes in each turn when the case has turns: turns: [{{expected_tools: [...], "
@@ -800,6 +827,7 @@ def _turns(
     # The case's tools are every turn's, unless a turn names its own.
     case_tools = _tools(data, path, problems, files) if "tools" in data else None
     case_agent = _agent(data, path, problems)
+    answer = _answer(data, path, problems)  # the run's: its last turn's
     raw_turns = data["turns"]
     if not isinstance(raw_turns, list) or not raw_turns:
         problems.add(
@@ -807,7 +835,7 @@ def _turns(
             "must be a non-empty list of turns, each a mapping with expected_tools, got "
             f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
         )
-        return [], max_calls
+        return [], max_calls, answer
     turns = [
         _turn_or_alternatives(
             turn,
@@ -819,7 +847,7 @@ def _turns(
         )
         for number, turn in enumerate(raw_turns)
     ]
-    return turns, max_calls
+    return turns, max_calls, answer
 
 
 def _alternative_items(raw: object, path: str, problems: Problems, what: str) -> list[Any]:
@@ -863,7 +891,7 @@ def _beside_one_of(
 
 def _case_alternatives(
     data: dict[Any, Any], path: str, problems: Problems, files: _ToolFiles
-) -> list[tuple[list[ExpectedTurn | OneOfTurns], int | None]]:
+) -> list[tuple[list[ExpectedTurn | OneOfTurns], int | None, object]]:
     """A case's ``one_of``: each alternative a case without a name (``turns``, or
     ``expected_tools`` for a single turn, with their options); nothing else beside it."""
     _beside_one_of(data, path, problems, "case", ("name", "one_of"), _ALTERNATIVE_KEYS)

@@ -17,8 +17,10 @@ from toolmatch._core.limits import unbounded
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.captures import Capture, Ref
 from toolmatch._matchers.combinators import AllOf, AnyOf, Not
 from toolmatch._matchers.dates import IsDate, IsDatetime
+from toolmatch._matchers.judges import JudgedBy
 from toolmatch._matchers.lists import ContainsAll, Each, Len, Unordered
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.mappings import Absent, Exact, Maybe, Partial
@@ -421,6 +423,8 @@ def _matcher(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -
         value = mapping[option]
         if row.options[option] == "bool" and not isinstance(value, bool):
             problems.add(join_path(path, option), f"must be true or false, got {short_repr(value)}")
+        elif row.options[option] == "value":  # a value position: a matcher, or data
+            options[option] = _value(value, join_path(path, option), problems)
         else:
             options[option] = value  # the constructor says what else is wrong with it
     if not read:
@@ -572,8 +576,9 @@ _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 # list of two numbers; "version" `true` or a UUID version; "length" an int or a matcher;
 # "schema" a JSON Schema; "keywords" `true` or a mapping of the row's fields, "fields" that
 # mapping only, each field of a FIELD_KINDS kind. Option kinds
-# ("bool", "number", "text") say what an option takes; each is passed as written, a "bool"
-# checked first so that the message speaks YAML (true or false).
+# ("bool", "number", "text", "value") say what an option takes; each is passed as written, a
+# "bool" checked first so that the message speaks YAML (true or false), a "value" read as a
+# value position.
 MATCHER_KEYS: dict[str, MatcherKey] = {
     "$literal": MatcherKey(Literal, "plain", _STRING_OPTIONS),
     "$fuzzy": MatcherKey(Fuzzy, "text", {"whitespace": "text"}),
@@ -621,4 +626,7 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
         "fields",
         fields={"text": "string", "min": "number", "above": "number", "case_insensitive": "bool"},
     ),
+    "$judge": MatcherKey(JudgedBy, "text"),
+    "$capture": MatcherKey(Capture, "text", {"match": "value"}),
+    "$ref": MatcherKey(Ref, "text"),
 }

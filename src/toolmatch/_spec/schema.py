@@ -298,6 +298,7 @@ def build_schema() -> dict[str, Any]:
         "budget": lambda option: {"description": option.summary, **budget},
         "tools": lambda option: tools,
         "agent": lambda option: {"description": option.summary, **agent},
+        "answer": lambda option: {"description": option.summary, **_ref("item")},
     }
     turn = {
         "expected_tools": {"type": "array", "items": _ref("turn_item")},
@@ -323,6 +324,10 @@ def build_schema() -> dict[str, Any]:
             "max_calls": {"description": "at most this many calls in all turns", **budget},
             "tools": {**tools, "description": "every turn's tools, unless a turn gives its own"},
             "agent": {"description": "every turn's agent, unless a turn gives its own", **agent},
+            "answer": {
+                "description": "the run's final answer (its last turn's) must match this",
+                **_ref("item"),
+            },
         },
         "additionalProperties": False,
     }

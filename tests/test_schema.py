@@ -506,6 +506,7 @@ def _read_as(row: MatcherKey, inner: st.SearchStrategy[Any]) -> st.SearchStrateg
         "list": st.lists(inner, max_size=2),
         "mapping": st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2),
         "text": st.sampled_from(["a", "x.*", "(", ""]),
+        "name": st.sampled_from(["a", "order", ""]),
         "number": st.sampled_from([0, 1, 2.5, -1, 1e400]),
         "true": st.just(True),
         "types": st.one_of(

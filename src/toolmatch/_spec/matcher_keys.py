@@ -539,6 +539,7 @@ _READERS: dict[str, Callable[[object, str, Problems, MatcherKey], tuple[Any, ...
     "values": _read_values,
     "mapping": _read_mapping,
     "text": _read_text,
+    "name": _read_text,  # a name: a non-empty string (the constructor refuses an empty one)
     "true": _read_true,
     "types": _read_types,
     # a non-empty list of value positions, passed as one list
@@ -571,7 +572,8 @@ _STRING_OPTIONS = {"trim_strings": "bool", "case_insensitive": "bool"}
 # The one table: the loader, the docs table test and the legacy warnings all read it.
 # Readers (see _READERS): "plain" a value taken as written, no matchers inside; "value" a
 # value position (matchers inside); "values" a non-empty list of value positions, spread;
-# "mapping" a mapping whose values are value positions; "text" a string; "number" a number;
+# "mapping" a mapping whose values are value positions; "text" a string; "name" a non-empty
+# string; "number" a number;
 # "true" only `true`, passing nothing; "types" a type name or a list of them; "bounds" a
 # list of two numbers; "version" `true` or a UUID version; "length" an int or a matcher;
 # "schema" a JSON Schema; "keywords" `true` or a mapping of the row's fields, "fields" that
@@ -626,7 +628,7 @@ MATCHER_KEYS: dict[str, MatcherKey] = {
         "fields",
         fields={"text": "string", "min": "number", "above": "number", "case_insensitive": "bool"},
     ),
-    "$judge": MatcherKey(JudgedBy, "text"),
-    "$capture": MatcherKey(Capture, "text", {"match": "value"}),
-    "$ref": MatcherKey(Ref, "text"),
+    "$judge": MatcherKey(JudgedBy, "name"),
+    "$capture": MatcherKey(Capture, "name", {"match": "value"}),
+    "$ref": MatcherKey(Ref, "name"),
 }

@@ -65,6 +65,7 @@ def _readers() -> dict[str, dict[str, Any]]:
         "list": values,  # the same list, passed whole rather than spread
         "mapping": {"type": "object", "additionalProperties": _ref("value")},
         "text": {"type": "string"},
+        "name": {"type": "string", "minLength": 1},
         "number": number,
         "true": {"const": True},
         "types": {"anyOf": [type_name, {"type": "array", "minItems": 1, "items": type_name}]},

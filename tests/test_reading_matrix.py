@@ -33,11 +33,13 @@ EXHAUSTED = (
 
 class Raises(NamedTuple):
     """The documented error a way gives: its type and why the input cannot be read (what
-    the message says after naming the input), or with ``whole`` its whole message."""
+    the message says after naming the input at ``at``), or with ``whole`` its whole
+    message."""
 
     error: type[Exception]
     reason: str
     whole: bool = False
+    at: str = "input"  # where in the input it is
 
 
 class Gives(NamedTuple):
@@ -594,14 +596,31 @@ def smolagents() -> Run:
 
     agent = smol_agent(*WEATHER_SCRIPT)
     result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
+    messages = agent.write_memory_to_messages()
+    # smolagents writes a step's calls as text, and none for the step whose tool failed
+    as_messages = Raises(
+        TypeError, f"its role is 'tool-call': {SMOL_MEMORY_MESSAGES}", at="input[3]"
+    )
     return Run(
         SMOL_CALLS,
         {
             "memory": (lambda: agent.memory, ()),
             "memory steps": (lambda: agent.memory.steps, ()),
             "run result": (lambda: result, ()),
+            "write_memory_to_messages()": (lambda: messages, as_messages),
+            "write_memory_to_messages() as JSON text": (
+                lambda: json.dumps([message.dict() for message in messages]),
+                as_messages,
+            ),
         },
     )
+
+
+SMOL_MEMORY_MESSAGES = (
+    "smolagents writes its memory's calls into these messages as text, and leaves out the "
+    "calls of a step whose tool failed: pass agent.memory (its last run), or what "
+    "agent.run(..., return_full_result=True) returns"
+)
 
 
 # --- the matrix ---------------------------------------------------------------------------
@@ -719,7 +738,14 @@ family(
     "streamed result + stream events",
     "run result + to_input_list()",
 )(openai_agents)
-family("smolagents", "memory", "memory steps", "run result")(smolagents)
+family(
+    "smolagents",
+    "memory",
+    "memory steps",
+    "run result",
+    "write_memory_to_messages()",
+    "write_memory_to_messages() as JSON text",
+)(smolagents)
 
 
 def openai_agents_chat_model() -> Run:
@@ -785,7 +811,7 @@ def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
         if expected.whole:
             assert message == expected.reason
             return
-        assert message.startswith("to_calls cannot read tool calls from input: ")
+        assert message.startswith(f"to_calls cannot read tool calls from {expected.at}: ")
         assert message.endswith(f"; accepted shapes: {FORMATS_DOC}")
         assert message.split("; ", 1)[1] == f"{expected.reason}; accepted shapes: {FORMATS_DOC}"
         assert ExpectedTool.never(run.calls[0].name) != handed()  # never a silent pass

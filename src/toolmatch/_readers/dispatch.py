@@ -247,6 +247,7 @@ OBJECTS: dict[str, Handler] = {
 }
 ROLES: dict[str, Handler] = dict.fromkeys(messages.ROLES, messages.read_message)
 ROLES["tool"] = read_tool_message
+ROLES.update(dict.fromkeys(smolagents.MEMORY_ROLES, smolagents.read_smol_message))
 KEYS: list[tuple[str, Handler]] = [
     ("jsonrpc", mcp.read_json_rpc),
     ("method", mcp.read_json_rpc),
@@ -338,6 +339,7 @@ BY_CLASS.update(
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
         ("smolagents", "RunResult"): smolagents.read_smol_run_result,
+        ("smolagents", "ChatMessage"): smolagents.read_smol_message,
         ("smolagents", "MultiStepAgent"): smolagents.read_smol_agent,
         # Google's response class: a response even with nothing set (its dump, {}, is not)
         ("google", "GenerateContentResponse"): gemini.read_response_object,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "read_smol_agent",
     "read_smol_memory",
+    "read_smol_message",
     "read_smol_run_result",
     "read_smol_step",
 ]
@@ -33,6 +34,14 @@ _PASS_MEMORY = (
     "pass agent.memory (its last run), or what agent.run(..., return_full_result=True) returns"
 )
 _APART = "pass agent.memory, and each managed agent's memory apart"
+
+# The roles of the messages agent.write_memory_to_messages() writes a step's calls and
+# their answers as (ActionStep.to_messages): text, and none for a step whose tool failed.
+MEMORY_ROLES = ("tool-call", "tool-response")
+_MEMORY_MESSAGES = (
+    "smolagents writes its memory's calls into these messages as text, and leaves out the "
+    f"calls of a step whose tool failed: {_PASS_MEMORY}"
+)
 
 
 def read_smol_agent(agent: Any, where: str, reading: Reading) -> None:
@@ -107,6 +116,19 @@ def _ran_within(inner: Any, step: Any) -> bool:
         if timing.start_time < start or (end is not None and (timing.end_time or end) > end):
             return False
     return True
+
+
+def read_smol_message(obj: Any, where: str, reading: Reading) -> None:
+    """A smolagents ``ChatMessage`` (or a dict of one) read as the chat message it is; one
+    of ``MEMORY_ROLES`` (which only ``write_memory_to_messages()`` writes) is refused, saying
+    what to pass: its calls are text, and a failed step's are not there at all."""
+    data = as_data(obj)
+    role = data.get("role") if isinstance(data, Mapping) else None
+    if getattr(role, "value", role) in MEMORY_ROLES:
+        raise cannot_read(
+            obj, where, f"its role is {str(getattr(role, 'value', role))!r}: {_MEMORY_MESSAGES}"
+        )
+    reading.read(data, where)
 
 
 def read_smol_memory(obj: Any, where: str, reading: Reading) -> None:

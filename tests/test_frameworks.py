@@ -5,6 +5,7 @@ smolagents."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -938,6 +939,26 @@ def test_smolagents_memory_steps_one_call_each() -> None:
     assert to_calls(steps) == SMOL_CALLS
     assert to_calls(result) == SMOL_CALLS  # RunResult.steps are the same steps as dicts
     assert to_calls(result.steps[1]) == SMOL_CALLS[:1]
+
+
+def test_smolagents_memory_messages_are_refused_and_the_models_message_is_read() -> None:
+    agent = smol_agent(*WEATHER_SCRIPT)
+    agent.run("Weather in Paris and Atlantis?")
+    messages = agent.write_memory_to_messages()
+    # the failed step writes no tool-call message: its call would be missed
+    assert [message.role.value for message in messages].count("tool-call") == 2
+    for handed in (messages[4:], json.dumps([message.dict() for message in messages[4:]])):
+        with pytest.raises(TypeError) as error:
+            to_calls(handed)
+        assert str(error.value).startswith("to_calls cannot read tool calls from input[0]: ")
+        assert str(error.value).endswith(
+            "; its role is 'tool-response': smolagents writes its memory's calls into these "
+            "messages as text, and leaves out the calls of a step whose tool failed: pass "
+            "agent.memory (its last run), or what agent.run(..., return_full_result=True) "
+            f"returns; accepted shapes: {FORMATS_DOC}"
+        )
+    model_message = agent.memory.steps[2].model_output_message
+    assert to_calls(model_message) == [ToolCall("smol_weather", {"city": "Atlantis"}, id="c2")]
 
 
 def test_smolagents_step_of_several_calls_does_not_say_which_result_is_whose() -> None:

@@ -423,6 +423,7 @@ RECORDS: tuple[Records, ...] = (
         (
             smolagents.read_smol_agent,
             smolagents.read_smol_memory,
+            smolagents.read_smol_message,
             smolagents.read_smol_run_result,
             smolagents.read_smol_step,
         ),

@@ -191,8 +191,8 @@ def ignored_json(index: int, call: ToolCall, by: int | None, pattern: str) -> st
     that left it out, ``pattern`` its text.
 
     >>> from toolmatch import ToolCall
-    >>> ignored_json(1, ToolCall("log", {}), 0, "ExpectedTool('log')")
-    '{"index": 1, "name": "log", "args": {}, "by": 0, "pattern": "ExpectedTool(\'log\')"}'
+    >>> print(ignored_json(1, ToolCall("log", {}), 0, "ExpectedTool('log')"))
+    {"index": 1, "name": "log", "args": {}, "by": 0, "pattern": "ExpectedTool('log')"}
     """
     return (
         f'{{"index": {index}, "name": {_text(call.name)}, "args": {value_json(call.args)}'
@@ -216,8 +216,8 @@ def check_prefix(passed: bool, expectation: Mapping[str, Any]) -> str:
     """A check's text up to its ``matching_call_indices``: its verdict and its expectation's
     keys (``expectation_json``), the same in every check of the expectation.
 
-    >>> check_prefix(True, {"expected_tool": "ExpectedTool('s')", "name": "s"})
-    '{"passed": true, "expected_tool": "ExpectedTool(\'s\')", "name": "s"'
+    >>> print(check_prefix(True, {"expected_tool": "ExpectedTool('s')", "name": "s"}))
+    {"passed": true, "expected_tool": "ExpectedTool('s')", "name": "s"
     """
     return f'{{"passed": {_BOOL[passed]}, {json.dumps(expectation)[1:-1]}'
 

@@ -78,12 +78,8 @@ def carry_values(expected: Sequence[Expected]) -> int:
             found = _source(expected, target, values)
             if found is None:
                 continue
-            number, form, field = found
-            held = captured.setdefault(number, (form, {}))[1]
-            name = held.get(field)
-            if name is None:
-                name = _new_name(str(key), names)
-                held[field] = name
+            number = found[0]
+            name = _name_for(captured, names, found, str(key))
             args_node[key] = flow(node({"$ref": name}))
             source = expected[number][2][0].name
             observed = ", ".join(json.dumps(value) for value in dict.fromkeys(values))
@@ -105,13 +101,38 @@ def _source(
         forms = [_fields(call.result) for call in source[2]]
         if len({form for form, _ in forms}) != 1:
             continue
-        for field in forms[0][1]:
-            if all(
-                field in fields and fields[field] == value and type(fields[field]) is type(value)
-                for (_, fields), value in zip(forms, values, strict=True)
-            ):
-                return number, forms[0][0], field
+        field = _holding_field(forms, values)
+        if field is not None:
+            return number, forms[0][0], field
     return None
+
+
+def _holding_field(forms: list[tuple[str, dict[str, object]]], values: list[object]) -> str | None:
+    """The first field of the first run's result that holds, in every run, that run's value
+    (of the same type), or ``None``."""
+    for field in forms[0][1]:
+        if all(
+            field in fields and fields[field] == value and type(fields[field]) is type(value)
+            for (_, fields), value in zip(forms, values, strict=True)
+        ):
+            return field
+    return None
+
+
+def _name_for(
+    captured: dict[int, tuple[str, dict[str, str]]],
+    names: set[str],
+    found: tuple[int, str, str],
+    key: str,
+) -> str:
+    """The name the value at ``found`` (source number, result form, field) is captured by:
+    the one it has, or a new one after ``key`` kept in ``captured``."""
+    number, form, field = found
+    held = captured.setdefault(number, (form, {}))[1]
+    name = held.get(field)
+    if name is None:
+        name = held[field] = _new_name(key, names)
+    return name
 
 
 def _new_name(key: str, names: set[str]) -> str:

@@ -586,6 +586,11 @@ def _refuse_outputs_on_inputs(options: CheckOptions, traces: TracesSource) -> No
         ):
             if any(same_file(path, other) for other in others):
                 raise Stop(fail(f"cannot write {path}: it is {what}"))
+    _refuse_events_on_junit(options)
+
+
+def _refuse_events_on_junit(options: CheckOptions) -> None:
+    """The OTel events file is never the JUnit report's file (each would replace the other)."""
     junit_path, events_path = options.junit_xml, options.otel_events
     if (
         junit_path

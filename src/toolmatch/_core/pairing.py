@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "assign_covering",
@@ -775,33 +775,70 @@ def order_windows(
     >>> order_windows([[0, 2], [1]], [[], [0]], [True, True], [True, False], 3).highs
     [1, 3]
     """
-    count = len(matches)
-    windows = OrderWindows(count, never)
-    order = _topological(count, after)
-    followers: list[list[int]] = [[] for _ in range(count)]
-    for number, followed in enumerate(after):
-        for other in followed:
-            followers[other].append(number)
-    firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
-    # latest[j]: the latest first matching call of those j follows: a call of j before it may
-    # be out of place, and only then are j's pairs looked at one by one.
-    latest = [-1] * count
-    for number in order:
-        latest[number] = max(
-            (max(latest[other], firsts[other]) for other in after[number]), default=-1
-        )
-    optional = [n for n in range(count) if taking[n] and not takes[n]]
-    suspects = [n for n in range(count) if taking[n] and matches[n] and matches[n][0] < latest[n]]
-    if not suspects and not optional:
-        return windows
-    takers: dict[int, int] = {}  # call -> the expectations with a place it matches, as bits
-    for number, found in enumerate(matches):
-        if taking[number]:
-            for call in found:
-                takers[call] = takers.get(call, 0) | 1 << number
-    places = sum(1 << number for number in range(count) if taking[number])
+    graph = _OrderGraph(matches, after, taking, takes)
+    windows = OrderWindows(len(matches), never)
+    suspects = graph.suspects()
+    optional = [n for n in range(len(matches)) if taking[n] and not takes[n]]
+    if suspects or optional:
+        _out_of_place(graph, suspects, windows)
+        for earlier, later in _optional_pairs(graph, optional):
+            _bound_pair(graph, earlier, later, windows)
+    return windows
 
+
+class _OrderGraph:
+    """The expectations' order and the calls that match them, with what ``order_windows``
+    works out from them once: who follows whom, each one's reach and set of calls."""
+
+    def __init__(
+        self,
+        matches: Sequence[Sequence[int]],
+        after: Sequence[Sequence[int]],
+        taking: Sequence[bool],
+        takes: Sequence[bool],
+    ) -> None:
+        self.matches, self.after, self.taking, self.takes = matches, after, taking, takes
+        self.followers: list[list[int]] = [[] for _ in matches]
+        for number, followed in enumerate(after):
+            for other in followed:
+                self.followers[other].append(number)
+        self.firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
+        self._below: dict[int, int] = {}
+        self._sets: dict[int, frozenset[int]] = {}
+
+    def suspects(self) -> list[int]:
+        """The expectations with a place whose first call comes before the latest first call
+        of those they follow: only their pairs may be out of place, so only they are read
+        pair by pair."""
+        count = len(self.matches)
+        latest = [-1] * count
+        for number in _topological(count, self.after):
+            latest[number] = max(
+                (max(latest[other], self.firsts[other]) for other in self.after[number]),
+                default=-1,
+            )
+        return [
+            n
+            for n in range(count)
+            if self.taking[n] and self.matches[n] and self.matches[n][0] < latest[n]
+        ]
+
+    def takers(self) -> dict[int, int]:
+        """Each call with the expectations with a place it matches, as bits."""
+        found: dict[int, int] = {}
+        for number, calls in enumerate(self.matches):
+            if self.taking[number]:
+                for call in calls:
+                    found[call] = found.get(call, 0) | 1 << number
+        return found
+
+    def places(self) -> int:
+        """The expectations with a place, as bits."""
+        return sum(1 << number for number in range(len(self.matches)) if self.taking[number])
+
+    @staticmethod
     def reach(start: int, links: Sequence[Sequence[int]]) -> int:
+        """Those ``start`` reaches through ``links``, as bits."""
         seen, stack = 0, [start]
         while stack:
             for other in links[stack.pop()]:
@@ -810,63 +847,77 @@ def order_windows(
                     stack.append(other)
         return seen
 
-    below: dict[int, int] = {}
+    def ancestors(self, number: int) -> list[int]:
+        """The expectations with a place that ``number`` follows, directly or not."""
+        return self.members(self.reach(number, self.after))
 
-    def descendants(number: int) -> int:
-        found = below.get(number)
+    def descendants(self, number: int) -> int:
+        """The expectations that follow ``number``, directly or not, as bits (kept)."""
+        found = self._below.get(number)
         if found is None:
-            found = below[number] = reach(number, followers)
+            found = self._below[number] = self.reach(number, self.followers)
         return found
 
-    def members(mask: int) -> list[int]:
-        return [n for n in range(mask.bit_length()) if mask >> n & 1 and taking[n]]
+    def members(self, mask: int) -> list[int]:
+        """The expectations with a place in ``mask``."""
+        return [n for n in range(mask.bit_length()) if mask >> n & 1 and self.taking[n]]
 
+    def own(self, number: int) -> frozenset[int]:
+        """The calls that match ``number``, as a set (kept)."""
+        found = self._sets.get(number)
+        if found is None:
+            found = self._sets[number] = frozenset(self.matches[number])
+        return found
+
+
+def _out_of_place(graph: _OrderGraph, suspects: list[int], windows: OrderWindows) -> None:
+    """Add to ``windows`` the conflicts of ``suspects``: a call before the first call of an
+    expectation it must follow, that no other expectation free of that order may take."""
+    takers, places = graph.takers(), graph.places()
     for later in suspects:
-        for earlier in members(reach(later, after)):
-            first = firsts[earlier]
-            if first < 0 or matches[later][0] >= first:
+        for earlier in graph.ancestors(later):
+            first = graph.firsts[earlier]
+            if first < 0 or graph.matches[later][0] >= first:
                 continue
-            others = places & ~descendants(earlier) & ~(1 << later)
+            others = places & ~graph.descendants(earlier) & ~(1 << later)
             stray = next(
-                (call for call in matches[later] if call >= first or not takers[call] & others),
-                first,
+                (c for c in graph.matches[later] if c >= first or not takers[c] & others), first
             )
             if stray >= first:
                 continue
             # Said on the step out of place: an optional earlier step's calls come late.
-            if takes[earlier]:
+            if graph.takes[earlier]:
                 windows.conflicts.append((later, stray, "before", earlier, first))
             else:
                 windows.conflicts.append((earlier, first, "after", later, stray))
-    sets: dict[int, frozenset[int]] = {}
 
-    def own(number: int) -> frozenset[int]:
-        found = sets.get(number)
-        if found is None:
-            found = sets[number] = frozenset(matches[number])
-        return found
 
+def _optional_pairs(graph: _OrderGraph, optional: list[int]) -> list[tuple[int, int]]:
+    """Each pair ``(earlier, later)`` in the order with an optional step in it, sorted."""
     pairs = {
         pair
         for step in optional
         for pair in [
-            *((earlier, step) for earlier in members(reach(step, after))),
-            *((step, later) for later in members(descendants(step))),
+            *((earlier, step) for earlier in graph.ancestors(step)),
+            *((step, later) for later in graph.members(graph.descendants(step))),
         ]
     }
-    for earlier, later in sorted(pairs):
-        before, after_calls = matches[earlier], matches[later]
-        first_call = next((call for call in after_calls if call not in own(earlier)), None)
-        last = next((call for call in reversed(before) if call not in own(later)), None)
-        if takes[earlier]:
-            if first_call is not None and first_call < windows.highs[earlier]:
-                windows.highs[earlier], windows.high_by[earlier] = first_call, later
-        elif takes[later]:
-            if last is not None and last > windows.lows[later]:
-                windows.lows[later], windows.low_by[later] = last, earlier
-        elif first_call is not None and last is not None and first_call < last:
-            windows.conflicts.append((earlier, last, "after", later, first_call))
-    return windows
+    return sorted(pairs)
+
+
+def _bound_pair(graph: _OrderGraph, earlier: int, later: int, windows: OrderWindows) -> None:
+    """Add to ``windows`` what a pair with an optional step puts on the other step's calls:
+    a bound when that step takes calls, a conflict between two optional steps."""
+    first = _first_outside(graph.matches[later], graph.own(earlier))
+    last = _first_outside(reversed(graph.matches[earlier]), graph.own(later))
+    if graph.takes[earlier]:
+        if first is not None and first < windows.highs[earlier]:
+            windows.highs[earlier], windows.high_by[earlier] = first, later
+    elif graph.takes[later]:
+        if last is not None and last > windows.lows[later]:
+            windows.lows[later], windows.low_by[later] = last, earlier
+    elif first is not None and last is not None and first < last:
+        windows.conflicts.append((earlier, last, "after", later, first))
 
 
 def within(found: Sequence[int], low: int, high: int) -> list[int]:
@@ -876,3 +927,8 @@ def within(found: Sequence[int], low: int, high: int) -> list[int]:
     [2, 4]
     """
     return list(found[bisect_right(found, low) : bisect_left(found, high)])
+
+
+def _first_outside(calls: Iterable[int], outside: frozenset[int]) -> int | None:
+    """The first of ``calls`` not in ``outside``, or ``None``."""
+    return next((call for call in calls if call not in outside), None)

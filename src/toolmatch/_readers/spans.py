@@ -122,13 +122,17 @@ class Spans:
         # Ids are text or numbers (bytes in an SDK's objects); any other value names no span.
         if not isinstance(span_id, _ID_TYPES) or not span_id:
             span_id = object()
+        self._link(span_id, parent_id, agent, node)
+        return span_id
+
+    def _link(self, span_id: object, parent_id: object, agent: object, node: object) -> None:
+        """Keep the span's parent, agent and graph node, those it names."""
         if isinstance(parent_id, _ID_TYPES) and parent_id:
             self._parents[span_id] = parent_id
         if type(agent) is str and agent:
             self._agents[span_id] = agent
         if type(node) is str and node:
             self._nodes[span_id] = node
-        return span_id
 
     def answer(
         self,

@@ -121,15 +121,20 @@ def order_reason(
     last = previous_calls[-1]
     after = [call for call in matching if call > last]
     early = [call for call in matching if call <= last]
-    reason = (
+    return (
         f"expected {expectation.count} matching call(s) after call {last} "
-        f"(the last call used by expectation {previous}), got {len(after)}"
+        f"(the last call used by expectation {previous}), got {len(after)}{_early_note(early)}"
     )
-    if early:
-        shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
-        more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
-        reason += f"; matching call(s) {shown}{more} come at or before it"
-    return reason
+
+
+def _early_note(early: list[int]) -> str:
+    """What ``order_reason`` adds on the matching calls at or before the last one used by
+    the expectation before: the first of them, or nothing when there are none."""
+    if not early:
+        return ""
+    shown = ", ".join(str(call) for call in early[:_SHOWN_CONFLICTS])
+    more = ", ..." if len(early) > _SHOWN_CONFLICTS else ""
+    return f"; matching call(s) {shown}{more} come at or before it"
 
 
 def order_label(expectation: Expected) -> str:

@@ -527,6 +527,38 @@ def judge(
     """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
     gives it, when the turn checks it): the one place a verdict is reached
     (docs/selection.md)."""
+    ignored, kept, over_cap = _ignored_and_kept(turn, calls)
+    selection = turn.selection
+    candidates, matching = match_turn(selection, calls, kept)
+    if selection.asserting:
+        check_recorded(
+            selection.expectations, selection.asserting, calls, candidates, matching,
+            selection.allowed,
+        )  # fmt: skip
+    # Whether each count of matching calls is one its expectation allows.
+    # Mapped in C, without a Python frame per expectation.
+    met = list(map(range.__contains__, selection.allowed, map(len, matching)))
+    verdict = _Verdict(turn, calls, kept, candidates, matching, met)
+    if ignored:
+        verdict.ignored = ignored
+    if over_cap:
+        verdict.over_cap = over_cap
+    in_place = _in_place(verdict, calls)
+    passed = all(met) and in_place
+    if turn.distinct:
+        passed = _assign(verdict, passed) and passed
+    limits_held = _limits_held(verdict, calls, kept)
+    answered = turn.answer is None or _answer_held(verdict, said)
+    verdict.passed = passed and limits_held and answered
+    return verdict
+
+
+def _ignored_and_kept(
+    turn: _Turn, calls: list[ToolCall]
+) -> tuple[dict[int, int] | None, list[int] | None, dict[int, int] | None]:
+    """The calls the turn leaves out (``ignore=`` patterns, other agents), with the pattern
+    or ``OTHER_AGENT`` that left each out; those it keeps (``None``: all); and those a full
+    cap left in."""
     ignored: dict[int, int] | None = None
     kept: list[int] | None = None
     over_cap: dict[int, int] | None = None
@@ -548,53 +580,54 @@ def judge(
             kept = [index for index in range(len(calls)) if index not in ignored]
     if turn._agent_matches is not None:
         ignored, kept = _other_agents(turn, calls, ignored)
-    selection = turn.selection
-    candidates, matching = match_turn(selection, calls, kept)
-    if selection.asserting:
-        check_recorded(
-            selection.expectations, selection.asserting, calls, candidates, matching,
-            selection.allowed,
-        )  # fmt: skip
-    # Whether each count of matching calls is one its expectation allows.
-    # Mapped in C, without a Python frame per expectation.
-    met = list(map(range.__contains__, selection.allowed, map(len, matching)))
-    verdict = _Verdict(turn, calls, kept, candidates, matching, met)
-    if ignored:
-        verdict.ignored = ignored
-    if over_cap:
-        verdict.over_cap = over_cap
-    passed = all(met)
-    if selection.placed or turn.nevers:
-        out_of_place = place_breaks(
-            selection.expectations, calls, candidates, matching, selection.placed, turn.nevers
-        )
-        if out_of_place:
-            verdict.out_of_order = out_of_place
-            passed = False
-    if turn.distinct:
-        passed = _assign(verdict, passed) and passed
-    if turn.max_calls is not None and verdict.kept_count > turn.max_calls:
-        passed = False
+    return ignored, kept, over_cap
+
+
+def _in_place(verdict: _Verdict, calls: list[ToolCall]) -> bool:
+    """Whether the calls keep the turn's places and ``never`` steps; what breaks them goes
+    into ``verdict.out_of_order``."""
+    turn, selection = verdict.turn, verdict.turn.selection
+    if not (selection.placed or turn.nevers):
+        return True
+    out_of_place = place_breaks(
+        selection.expectations, calls, verdict.candidates, verdict.matching, selection.placed,
+        turn.nevers,
+    )  # fmt: skip
+    if out_of_place:
+        verdict.out_of_order = out_of_place
+    return not out_of_place
+
+
+def _limits_held(verdict: _Verdict, calls: list[ToolCall], kept: list[int] | None) -> bool:
+    """Whether the kept calls keep the turn's ``max_calls``, ``no_repeats`` and ``tools``;
+    what breaks the last two goes into the verdict."""
+    turn = verdict.turn
+    held = turn.max_calls is None or verdict.kept_count <= turn.max_calls
     if turn.no_repeats:
         verdict.repeats = _repeats(calls, kept)
-        passed = passed and not verdict.repeats
+        held = held and not verdict.repeats
     if turn.tools is not None:
         fits = turn.tools.fits
         judged = range(len(calls)) if kept is None else kept
         verdict.misfits = [index for index in judged if not fits(calls[index])]
-        passed = passed and not verdict.misfits
-    if turn.answer is not None:
-        if said is None:
-            raise ValueError(
-                f"the turn checks its final answer ({turn.answer!r}), but was given no "
-                "messages to read it from"
-            )
-        problem = answer_problem(turn.answer, said, _TURN_ANSWER)
-        if problem is not None:
-            verdict.answer_problems = [problem]
-            passed = False
-    verdict.passed = passed
-    return verdict
+        held = held and not verdict.misfits
+    return held
+
+
+def _answer_held(verdict: _Verdict, said: tuple[bool, str | None] | None) -> bool:
+    """Whether ``said`` is the final answer the turn checks; a problem goes into the
+    verdict."""
+    answer = verdict.turn.answer
+    assert answer is not None
+    if said is None:
+        raise ValueError(
+            f"the turn checks its final answer ({answer!r}), but was given no "
+            "messages to read it from"
+        )
+    problem = answer_problem(answer, said, _TURN_ANSWER)
+    if problem is not None:
+        verdict.answer_problems = [problem]
+    return problem is None
 
 
 def _capped(

@@ -210,15 +210,20 @@ def check_status(value: object, caller: Caller) -> str | tuple[str, ...] | Match
         raise _refuse_type(
             caller, "status", f"must be a status name ({STATUS_NAMES}), {kinds}", value
         )
+    _check_status_names(names, caller)
+    if isinstance(value, str):
+        return value
+    return tuple(name for name in STATUSES if name in names)
+
+
+def _check_status_names(names: tuple[object, ...], caller: Caller) -> None:
+    """Refuse the first of ``names`` that is not a status."""
     for name in names:
         if not isinstance(name, str) or name not in FAILED_OF_STATUS:
             raise ValueError(
                 f"{caller.name('status')} {short_repr(name)} is not a status; accepted: "
                 f"{STATUS_NAMES}"
             )
-    if isinstance(value, str):
-        return value
-    return tuple(name for name in STATUSES if name in names)
 
 
 def check_failed_status(

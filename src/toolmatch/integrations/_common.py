@@ -44,13 +44,15 @@ SPEC_FORMS = (
 """The spec forms every adapter accepts, as its messages name them."""
 
 
-def spec_from(spec: object, metadata: object, where: str) -> object:
-    """``spec`` when given, else the one under :data:`METADATA_KEY` in ``metadata``; a
-    missing spec raises ``ValueError`` naming ``where`` it was looked for.
+def spec_from(
+    spec: object, metadata: object, owner: str, field: str = "metadata", key: str = METADATA_KEY
+) -> object:
+    """``spec`` when given, else the one under ``key`` in ``metadata``, ``owner``'s
+    ``field``; a missing spec raises ``ValueError`` naming where it was looked for.
 
-    >>> spec_from(None, {"toolmatch": ["search"]}, "the sample's metadata")
+    >>> spec_from(None, {"toolmatch": ["search"]}, "the sample's")
     ['search']
-    >>> spec_from(None, {"other": 1}, "the sample's metadata")
+    >>> spec_from(None, {"other": 1}, "the sample's")
     Traceback (most recent call last):
     ...
     ValueError: no toolmatch spec: none was given, and the sample's metadata has no \
@@ -58,12 +60,11 @@ def spec_from(spec: object, metadata: object, where: str) -> object:
     """
     if spec is not None:
         return spec
-    if isinstance(metadata, Mapping) and METADATA_KEY in metadata:
-        return metadata[METADATA_KEY]
+    if isinstance(metadata, Mapping) and key in metadata:
+        return metadata[key]
     raise ValueError(
-        f"no toolmatch spec: none was given, and {where} has no {METADATA_KEY!r} key (got "
-        f"{short_repr(metadata)}): pass spec=, or put the spec under "
-        f"metadata[{METADATA_KEY!r}]"
+        f"no toolmatch spec: none was given, and {owner} {field} has no {key!r} key (got "
+        f"{short_repr(metadata)}): pass spec=, or put the spec under {field}[{key!r}]"
     )
 
 

@@ -54,9 +54,9 @@ def test_a_bad_spec_raises_the_loaders_error_with_its_place() -> None:
 def test_the_spec_is_looked_up_in_metadata_only_when_none_is_given() -> None:
     assert spec_from(["a"], {"toolmatch": ["b"]}, "m") == ["a"]
     assert spec_from(None, {"toolmatch": ["b"]}, "m") == ["b"]
-    assert spec_from(None, {"spec": ["c"]}, "m", "expectations", "spec") == ["c"]
+    assert spec_from(None, {"spec": ["c"]}, "m", "spec", "expectations") == ["c"]
     with pytest.raises(ValueError, match="no toolmatch spec") as error:
-        spec_from(None, None, "the case's")
+        spec_from(None, None, "the case's metadata")
     assert str(error.value) == (
         "no toolmatch spec: none was given, and the case's metadata has no 'toolmatch' key "
         "(got None): pass spec=, or put the spec under metadata['toolmatch']"

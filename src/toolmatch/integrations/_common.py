@@ -45,14 +45,15 @@ SPEC_FORMS = (
 
 
 def spec_from(
-    spec: object, metadata: object, owner: str, field: str = "metadata", key: str = METADATA_KEY
+    spec: object, metadata: object, where: str, key: str = METADATA_KEY, field: str = "metadata"
 ) -> object:
-    """``spec`` when given, else the one under ``key`` in ``metadata``, ``owner``'s
-    ``field``; a missing spec raises ``ValueError`` naming where it was looked for.
+    """``spec`` when given, else the one under ``key`` in ``metadata`` (the framework's
+    ``field``, found at ``where``); a missing spec raises ``ValueError`` naming where it was
+    looked for.
 
-    >>> spec_from(None, {"toolmatch": ["search"]}, "the sample's")
+    >>> spec_from(None, {"toolmatch": ["search"]}, "the sample's metadata")
     ['search']
-    >>> spec_from(None, {"other": 1}, "the sample's")
+    >>> spec_from(None, {"other": 1}, "the sample's metadata")
     Traceback (most recent call last):
     ...
     ValueError: no toolmatch spec: none was given, and the sample's metadata has no \
@@ -63,7 +64,7 @@ def spec_from(
     if isinstance(metadata, Mapping) and key in metadata:
         return metadata[key]
     raise ValueError(
-        f"no toolmatch spec: none was given, and {owner} {field} has no {key!r} key (got "
+        f"no toolmatch spec: none was given, and {where} has no {key!r} key (got "
         f"{short_repr(metadata)}): pass spec=, or put the spec under {field}[{key!r}]"
     )
 

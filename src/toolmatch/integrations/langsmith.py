@@ -44,7 +44,12 @@ def toolmatch_evaluator(
     def toolmatch(outputs: dict[str, Any], reference_outputs: dict[str, Any]) -> dict[str, Any]:
         run_case = case
         if run_case is None:
-            found = spec_from(None, reference_outputs, "the example's", "reference_outputs")
+            found = spec_from(
+                None,
+                reference_outputs,
+                "the example's reference_outputs",
+                field="reference_outputs",
+            )
             run_case = load_case(found, key)
         source: object = outputs
         if calls_key is not None:

@@ -43,7 +43,9 @@ def toolmatch_scorer(spec: object = None, *, name: str = "toolmatch") -> Scorer:
     def check(trace: Trace, expectations: dict[str, Any] | None = None) -> list[Feedback]:
         run_case = case
         if run_case is None:
-            found = spec_from(None, expectations, "the row's", "expectations", EXPECTATIONS_KEY)
+            found = spec_from(
+                None, expectations, "the row's expectations", EXPECTATIONS_KEY, "expectations"
+            )
             run_case = load_case(found, name)
         verdict = judge(run_case, [to_calls(trace)])
         return [

@@ -71,7 +71,7 @@ class ToolCallsMatch(Evaluator[Any, Any, Any]):
     def evaluate(self, ctx: EvaluatorContext[Any, Any, Any]) -> dict[str, EvaluationReason | float]:
         """The case's verdict: ``{name: EvaluationReason(passed, explanation), name_f1: f1}``."""
         name = ctx.name or "case"
-        case = load_case(spec_from(self.spec, ctx.metadata, f"case {name}'s"), name)
+        case = load_case(spec_from(self.spec, ctx.metadata, f"case {name}'s metadata"), name)
         source = ctx.output if self.calls_from == "output" else list(ctx.span_tree)
         verdict = judge(case, [to_calls(source)])
         return {

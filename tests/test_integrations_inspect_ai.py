@@ -4,6 +4,9 @@ fetched), scored by toolmatch's scorer over epochs."""
 
 from __future__ import annotations
 
+import gc
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,16 @@ pytestmark = [
         ":pytest.PytestUnraisableExceptionWarning"
     ),
 ]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _streams_collected() -> Iterator[None]:
+    """The anyio streams inspect_ai's eval leaves behind, collected before the next module's
+    tests (another framework's), where their warnings would land."""
+    yield
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
 
 
 @tool

@@ -3,6 +3,9 @@ FunctionModel (offline), its dataset evaluated with ``evaluate_sync``, the repor
 
 from __future__ import annotations
 
+import asyncio
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +25,19 @@ from pydantic_evals import Case, Dataset
 from toolmatch.integrations.pydantic_evals import PassHatK, ToolCallsMatch
 
 PARIS = [{"name": "get_weather", "args": {"city": "Paris"}}]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _event_loop_closed() -> Iterator[None]:
+    """evaluate_sync runs on an event loop it sets on the main thread and leaves open: closed
+    here, or the next framework to set one (inspect_ai's eval) orphans it, and its collection
+    warns in that framework's tests."""
+    yield
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        loop = asyncio.get_event_loop()
+    loop.close()
+    asyncio.set_event_loop(None)
 
 
 def _weather_agent(cities: list[str] | None = None) -> Agent[None, str]:

@@ -48,3 +48,13 @@ _.find_longest_match
 # (_selection/json_text.py), which a result's own as_dict reads back.
 _.as_dict
 _.matched_call_index
+# The frameworks read these of the adapters (toolmatch/integrations): deepeval a metric's
+# include_reason, async_mode, strict_mode, score_breakdown, a_measure and is_successful;
+# pydantic-evals an evaluator's get_default_evaluation_name.
+_.include_reason
+_.async_mode
+_.strict_mode
+_.score_breakdown
+_.a_measure
+_.is_successful
+_.get_default_evaluation_name

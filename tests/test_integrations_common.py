@@ -54,6 +54,7 @@ def test_a_bad_spec_raises_the_loaders_error_with_its_place() -> None:
 def test_the_spec_is_looked_up_in_metadata_only_when_none_is_given() -> None:
     assert spec_from(["a"], {"toolmatch": ["b"]}, "m") == ["a"]
     assert spec_from(None, {"toolmatch": ["b"]}, "m") == ["b"]
+    assert spec_from(None, {"spec": ["c"]}, "m", "spec", "expectations") == ["c"]
     with pytest.raises(ValueError, match="no toolmatch spec") as error:
         spec_from(None, None, "the case's metadata")
     assert str(error.value) == (

@@ -44,9 +44,12 @@ SPEC_FORMS = (
 """The spec forms every adapter accepts, as its messages name them."""
 
 
-def spec_from(spec: object, metadata: object, where: str) -> object:
-    """``spec`` when given, else the one under :data:`METADATA_KEY` in ``metadata``; a
-    missing spec raises ``ValueError`` naming ``where`` it was looked for.
+def spec_from(
+    spec: object, metadata: object, where: str, key: str = METADATA_KEY, field: str = "metadata"
+) -> object:
+    """``spec`` when given, else the one under ``key`` in ``metadata`` (the framework's
+    ``field``, found at ``where``); a missing spec raises ``ValueError`` naming where it was
+    looked for.
 
     >>> spec_from(None, {"toolmatch": ["search"]}, "the sample's metadata")
     ['search']
@@ -58,12 +61,11 @@ def spec_from(spec: object, metadata: object, where: str) -> object:
     """
     if spec is not None:
         return spec
-    if isinstance(metadata, Mapping) and METADATA_KEY in metadata:
-        return metadata[METADATA_KEY]
+    if isinstance(metadata, Mapping) and key in metadata:
+        return metadata[key]
     raise ValueError(
-        f"no toolmatch spec: none was given, and {where} has no {METADATA_KEY!r} key (got "
-        f"{short_repr(metadata)}): pass spec=, or put the spec under "
-        f"metadata[{METADATA_KEY!r}]"
+        f"no toolmatch spec: none was given, and {where} has no {key!r} key (got "
+        f"{short_repr(metadata)}): pass spec=, or put the spec under {field}[{key!r}]"
     )
 
 

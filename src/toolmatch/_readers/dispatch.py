@@ -454,7 +454,7 @@ def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
     reading = Reading(dispatch, read_mapping, False)
     dispatch(obj, where, reading)
     reading.finish()
-    return reading.final_answer()
+    return reading.final_answer(messages.message_text)
 
 
 def dispatch(obj: object, where: str, reading: Reading) -> None:

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import message_key
-from toolmatch._readers.messages import message_text
 from toolmatch._readers.reading import Reading, as_data, cannot_read
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         else:
             _read_calls(data, where, reading)
         reading.sighted(message_key(data.get("id")), start)
-        reading.said(message_text(as_data(data.get("content"))), start)
+        reading.said(as_data(data.get("content")), start)
         return
     _read_calls(data, where, reading)
 

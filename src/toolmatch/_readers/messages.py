@@ -73,7 +73,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         start = reading.position()
         _read_message(data, where, reading)
         content = data.get("content")
-        reading.said(message_text(data.get("parts") if content is None else content), start)
+        reading.said(data.get("parts") if content is None else content, start)
         return
     _read_message(data, where, reading)
 

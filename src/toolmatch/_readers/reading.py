@@ -153,7 +153,7 @@ class Reading:
         self.source: object = None
         # The model's last message read: its text and how many calls came before it
         # (``said``); None while the input records no message of the model.
-        self._said: tuple[str | None, int] | None = None
+        self._said: tuple[object, int] | None = None
 
     def read(self, obj: object, where: str) -> None:
         """Read any value at ``where``; an unknown shape raises ``TypeError``."""
@@ -306,21 +306,21 @@ class Reading:
             self._notes = []
         self._notes.append((len(self._calls), status))
 
-    def said(self, text: str | None, start: int) -> None:
-        """The model wrote a message holding ``text`` (``None``: no text), its calls, if
-        any, recorded from ``start`` on: the last such message is the final answer
-        (:meth:`final_answer`)."""
-        self._said = (text, start)
+    def said(self, content: object, start: int) -> None:
+        """The model wrote a message with this ``content``, its calls, if any, recorded from
+        ``start`` on: the last such message is the final answer (:meth:`final_answer`). The
+        content's text is read only when asked for: most readings never are (B6)."""
+        self._said = (content, start)
 
-    def final_answer(self) -> tuple[bool, str | None]:
+    def final_answer(self, text_of: Callable[[object], str | None]) -> tuple[bool, str | None]:
         """Whether the input records the model's messages, and the final answer: the text
-        of the model's last message, ``None`` when it has none or a call comes with it or
-        after it (the run did not end on an answer)."""
+        (``text_of`` its content) of the model's last message, ``None`` when it has none or
+        a call comes with it or after it (the run did not end on an answer)."""
         said = self._said
         if said is None:
             return False, None
-        text, start = said
-        return True, text if len(self._calls) == start else None
+        content, start = said
+        return True, text_of(content) if len(self._calls) == start else None
 
     def position(self) -> int:
         """How many calls are recorded so far: where the next one goes."""

@@ -28,10 +28,10 @@ from toolmatch._selection.tool_keys import (
 from toolmatch._selection.validation import (
     Caller,
     check_agent,
-    check_no_carried,
     check_budget,
     check_flag,
     check_name,
+    check_no_carried,
 )
 from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01

@@ -227,11 +227,33 @@ def _widen_turn(
         new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
     if turn.get("ordered") is True and not _in_order(places, len(runs)):
+        at = len(plan.edits)
+        kept = _keep_held_order(plan, path, tools, places)
         why = "ordered dropped: a new run calls the tools in another order"
-        weakened = (((*path, "ordered"), why),)
-        plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
-        _keep_held_order(plan, path, tools, places)
+        weakened = (((*path, "ordered"), why + _left_out(tools, places, kept)),)
+        plan.edits.insert(at, Rekey(path, ("ordered",), (), weakened=weakened))
     _widen_order(plan, path, tools, places)
+
+
+def _left_out(tools: list[Any], places: list[list[int | None]], kept: bool) -> str:
+    """What an ``ordered`` turn's rewrite says of the order it keeps (``kept``: as ``after``
+    constraints), and of the steps a new run leaves out, whose place in it comes from the
+    spec's order alone (docs/record.md)."""
+    missing = [
+        short_repr(_written_name(tool) or tool)
+        for tool, found in zip(tools, places, strict=True)
+        if None in found
+    ]
+    if not kept:
+        shown = f" ({', '.join(missing)} left out by a new run)" if missing else ""
+        return f"; no order is kept{shown}"
+    if not missing:
+        return "; the order that held is kept as after constraints"
+    return (
+        "; the order that held is kept as after constraints, those of "
+        f"{', '.join(missing)} from the spec's order alone: a new run leaves "
+        f"{'it' if len(missing) == 1 else 'them'} out"
+    )
 
 
 def _widen_tools(
@@ -302,14 +324,15 @@ def _places(
 
 def _keep_held_order(
     plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
-) -> None:
+) -> bool:
     """An ``ordered`` turn a new run reorders keeps the order that held in the spec's order
     and in every new run, as ``toolmatch record`` writes it (``id`` and ``after``), when
     its expectations are mappings as record writes them: one call of a name each (plain or
-    exact), no order constraints of their own, and at most as many as record orders."""
+    exact), no order constraints of their own, and at most as many as record orders.
+    Whether it is kept."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if not _as_record_writes(tools, names):
-        return
+        return False
     taken = {index: tool["id"] for index, tool in enumerate(tools) if "id" in tool}
     spec_order = [[index, *found] for index, found in enumerate(places)]
     ids, after = held_order(spec_order, names, taken)
@@ -317,6 +340,7 @@ def _keep_held_order(
         added = _order_keys(index, ids, after, taken)
         if added:
             plan.edits.append(Rekey((*path, "expected_tools", index), (), added))
+    return True
 
 
 def _order_keys(

@@ -1231,3 +1231,25 @@ def test_into_a_spec_that_does_not_load_changes_nothing(tmp_path: Path) -> None:
     assert missing.stderr == (
         f"toolmatch: cannot read {tmp_path / 'none.yaml'}: No such file or directory\n"
     )
+
+
+def test_into_keeps_ordered_where_dropping_it_leaves_an_optional_step_no_place(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    text = (
+        "test_cases: [{name: c, ordered: true, expected_tools: [a, {name: b, optional: true},"
+        " c]}]\n"
+    )
+    spec.write_text(text, encoding="utf-8")
+    later = {"case": "c", "turns": [[call("c"), call("a")]]}
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 1
+    assert widened.stderr.splitlines()[-2:] == [
+        "toolmatch: not widened: test_cases[0](c): a new run calls the tools in another order, "
+        "and without ordered the optional step 'b' would have no place in an order; ordered "
+        "kept",
+        "toolmatch: not widened: test_cases[0](c): run 1 still fails the widened case: turn 0: "
+        "expectation 2: c (call 0) comes before a (call 1); it must come after",
+    ]
+    assert spec.read_text(encoding="utf-8") == text

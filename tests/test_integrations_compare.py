@@ -2,9 +2,10 @@
 deterministic tool-call check and toolmatch's adapter for it, on the same runs, in the
 framework's own objects; the table's rows are these outcomes, word for word.
 
-Each framework's row is checked where the framework is installed: the dev environment
-(LangSmith with openevals, MLflow), the evals environment (deepeval) and ADK's
-(``.ci/integrations``); elsewhere its test skips, naming it."""
+Each framework's rows are checked where the framework is installed (``.ci/integrations``):
+the dev environment (LangSmith with openevals, MLflow), the evals environment (pydantic-evals,
+deepeval), ADK's, and promptfoo's npm package (``PROMPTFOO_PACKAGE``, run by Node);
+elsewhere its test skips, naming it."""
 
 from __future__ import annotations
 
@@ -526,6 +527,133 @@ def test_pydantic_evals_rows() -> None:
             ),
             "pydantic-evals: toolmatch's `ToolCallsMatch`": (
                 '`calls_from="span_tree"`, the agent its run\'s span',
+                lambda run: ours(toolmatch, run),
+            ),
+        }
+    )
+
+
+# -- promptfoo: tool-call-f1, and its trajectory assertions -------------------------------
+
+# promptfoo's assertions, run by promptfoo's own runAssertion in Node: each job an
+# assertion with the provider's output and, for the trajectory assertions, the run's trace
+_PROMPTFOO = """
+const { pathToFileURL } = await import("node:url");
+const entry = pathToFileURL(process.env.PROMPTFOO_PACKAGE + "/dist/src/index.js");
+const { assertions } = await import(entry.href);
+const jobs = JSON.parse(process.argv[1]);
+const results = [];
+for (const job of jobs) {
+  const trace = job.spans && { traceId: "trace-1", traceData: { traceId: "trace-1", spans: job.spans } };
+  const result = await assertions.runAssertion({
+    assertion: job.assertion, test: { vars: {} }, providerResponse: { output: job.output }, ...trace,
+  });
+  results.push({ pass: result.pass, score: result.score, reason: result.reason });
+}
+console.log(JSON.stringify(results));
+"""
+
+
+def test_promptfoo_rows(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+
+    package = os.environ.get("PROMPTFOO_PACKAGE")
+    if not package or shutil.which("node") is None:
+        pytest.skip("promptfoo is not installed: set PROMPTFOO_PACKAGE to its npm package folder")
+    from toolmatch.integrations.promptfoo import get_assert
+
+    def output(calls: list[Call]) -> list[dict[str, Any]]:  # OpenAI tool calls, as providers give
+        return [
+            {"type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for name, args, _ in calls
+        ]
+
+    def spans(calls: list[Call]) -> list[dict[str, Any]]:  # the run's trace: a span a call
+        return [
+            {
+                "spanId": f"span-{number}",
+                "name": name,
+                "startTime": 10 * number,
+                "endTime": 10 * number + 5,
+                "attributes": {
+                    "gen_ai.tool.name": name,
+                    "gen_ai.tool.call.arguments": json.dumps(args),
+                    "gen_ai.agent.name": agent,
+                },
+            }
+            for number, (name, args, agent) in enumerate(calls)
+        ]
+
+    def run_assertions(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        environment = {
+            **os.environ,
+            "PROMPTFOO_CONFIG_DIR": str(tmp_path),  # its database and logs, thrown away
+            "PROMPTFOO_DISABLE_TELEMETRY": "1",
+            "PROMPTFOO_DISABLE_UPDATE": "1",
+        }
+        completed = subprocess.run(
+            ["node", "--input-type=module", "-e", _PROMPTFOO, json.dumps(jobs)],
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        assert completed.returncode == 0, completed.stderr
+        results: list[dict[str, Any]] = json.loads(completed.stdout.strip().splitlines()[-1])
+        return results
+
+    def f1_jobs(run: Run) -> list[dict[str, Any]]:
+        assertion = {"type": "tool-call-f1", "value": [name for name, _ in run.expected]}
+        return [{"assertion": assertion, "output": output(run.calls)}]
+
+    def trajectory_jobs(run: Run) -> list[dict[str, Any]]:
+        if run.ordered:
+            names = [name for name, _ in run.expected]
+            assertions = [{"type": "trajectory:tool-sequence", "value": names}]
+        else:
+            assertions = [
+                {
+                    "type": "trajectory:tool-args-match",
+                    "value": {"name": name, "args": args, "mode": "exact"},
+                }
+                for name, args in run.expected
+            ]
+        return [{"assertion": a, "output": "done", "spans": spans(run.calls)} for a in assertions]
+
+    # one Node process for every assertion: promptfoo takes seconds to load
+    batches = [
+        (kind, run, jobs(run))
+        for kind, jobs in (("f1", f1_jobs), ("trajectory", trajectory_jobs))
+        for run in RUNS
+    ]
+    results = iter(run_assertions([job for _, _, jobs in batches for job in jobs]))
+    graded = {(kind, run.column): [next(results) for _ in jobs] for kind, run, jobs in batches}
+
+    def f1(run: Run) -> str:
+        [result] = graded["f1", run.column]
+        return outcome(result["pass"], result["score"])
+
+    def trajectory(run: Run) -> str:
+        return outcome(all(result["pass"] for result in graded["trajectory", run.column]))
+
+    def toolmatch(run: Run) -> bool:
+        graded = get_assert(output(run.calls), {"vars": {}, "config": {"toolmatch": run.spec}})
+        return bool(graded["pass"])
+
+    check_rows(
+        {
+            "promptfoo: `tool-call-f1`": ("the expected tool names, threshold 1", f1),
+            "promptfoo: its trajectory assertions": (
+                '`trajectory:tool-args-match` (`mode: "exact"`) per expected call, all passed; '
+                "`trajectory:tool-sequence` for the order kept",
+                trajectory,
+            ),
+            "promptfoo: toolmatch's `get_assert`": (
+                "the provider's output, OpenAI tool calls, which name no agent",
                 lambda run: ours(toolmatch, run),
             ),
         }

@@ -129,8 +129,21 @@ def table() -> dict[str, list[str]]:
     return rows
 
 
-def check_rows(rows: dict[str, tuple[str, Callable[[Run], str]]]) -> None:
-    """Each named row of the docs' table is its description and the outcomes on RUNS."""
+Judge = Callable[[Run], str]
+
+
+def check_rows(
+    framework: str,
+    checks: dict[str, tuple[str, Judge]],
+    adapter: str,
+    reads: str,
+    toolmatch: Callable[[Run], bool],
+) -> None:
+    """The framework's rows of the docs' table: each of its own ``checks`` (its name, how it
+    was run, its outcome on a run), then toolmatch's ``adapter`` (what it reads, its
+    verdict on a run), each its description and its outcomes on RUNS."""
+    rows = {f"{framework}: {name}": (how, judge) for name, (how, judge) in checks.items()}
+    rows[f"{framework}: toolmatch's `{adapter}`"] = (reads, lambda run: ours(toolmatch, run))
     documented = table()
     assert documented["check"] == ["as run", *(run.column for run in RUNS)]
     for label, (how, judge) in rows.items():
@@ -181,17 +194,17 @@ def test_langsmith_openevals_rows() -> None:
         return bool(passed["score"])
 
     check_rows(
+        "LangSmith",
         {
-            "LangSmith: openevals' trajectory match": (
+            "openevals' trajectory match": (
                 '`tool_args_match_mode="exact"`, `trajectory_match_mode="unordered"` '
                 '(`"strict"` for the order kept)',
                 theirs,
             ),
-            "LangSmith: toolmatch's `toolmatch_evaluator`": (
-                "LangChain messages, the agent an `AIMessage`'s `name`",
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "toolmatch_evaluator",
+        "LangChain messages, the agent an `AIMessage`'s `name`",
+        toolmatch,
     )
 
 
@@ -267,17 +280,17 @@ def test_mlflow_rows(monkeypatch: pytest.MonkeyPatch) -> None:
         return bool(passed.value)
 
     check_rows(
+        "MLflow",
         {
-            "MLflow: `ToolCallCorrectness`": (
+            "`ToolCallCorrectness`": (
                 "`should_exact_match=True` (no judge), `should_consider_ordering=True` "
                 "for the order kept",
                 theirs,
             ),
-            "MLflow: toolmatch's `toolmatch_scorer`": (
-                "the trace's `TOOL` spans, the agent their `AGENT` span",
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "toolmatch_scorer",
+        "the trace's `TOOL` spans, the agent their `AGENT` span",
+        toolmatch,
     )
 
 
@@ -340,17 +353,17 @@ def test_deepeval_rows(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         return bool(metric.is_successful())
 
     check_rows(
+        "deepeval",
         {
-            "deepeval: `ToolCorrectnessMetric`": (
+            "`ToolCorrectnessMetric`": (
                 "`evaluation_params=[ToolCallParams.INPUT_PARAMETERS]`, its threshold 0.5; "
                 "`should_consider_ordering=True` for the order kept",
                 theirs,
             ),
-            "deepeval: toolmatch's `ToolmatchMetric`": (
-                "`tools_called`, which names no agent",
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "ToolmatchMetric",
+        "`tools_called`, which names no agent",
+        toolmatch,
     )
 
 
@@ -418,16 +431,16 @@ def test_adk_rows() -> None:
         return bool(result.overall_eval_status == EvalStatus.PASSED)
 
     check_rows(
+        "Google ADK",
         {
-            "Google ADK: `tool_trajectory_avg_score`": (
+            "`tool_trajectory_avg_score`": (
                 '`"match_type": "ANY_ORDER"` (`"IN_ORDER"` for the order kept), threshold 1.0',
                 theirs,
             ),
-            "Google ADK: toolmatch's `toolmatch_metric`": (
-                "the invocation's events, the agent each event's `author`",
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "toolmatch_metric",
+        "the invocation's events, the agent each event's `author`",
+        toolmatch,
     )
 
 
@@ -519,17 +532,17 @@ def test_pydantic_evals_rows() -> None:
         return bool(case.assertions["toolmatch"].value)
 
     check_rows(
+        "pydantic-evals",
         {
-            "pydantic-evals: its agentic evaluators": (
+            "its agentic evaluators": (
                 "`ToolCorrectness` and an `ArgumentCorrectness` per expected call, all "
                 "passed; `TrajectoryMatch` (`in_order`, a score) for the order kept",
                 theirs,
             ),
-            "pydantic-evals: toolmatch's `ToolCallsMatch`": (
-                '`calls_from="span_tree"`, the agent its run\'s span',
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "ToolCallsMatch",
+        '`calls_from="span_tree"`, the agent its run\'s span',
+        toolmatch,
     )
 
 
@@ -641,20 +654,20 @@ def test_promptfoo_rows(tmp_path: Path) -> None:
         return outcome(all(result["pass"] for result in graded["trajectory", run.column]))
 
     def toolmatch(run: Run) -> bool:
-        graded = get_assert(output(run.calls), {"vars": {}, "config": {"toolmatch": run.spec}})
-        return bool(graded["pass"])
+        result = get_assert(output(run.calls), {"vars": {}, "config": {"toolmatch": run.spec}})
+        return bool(result["pass"])
 
     check_rows(
+        "promptfoo",
         {
-            "promptfoo: `tool-call-f1`": ("the expected tool names, threshold 1", f1),
-            "promptfoo: its trajectory assertions": (
+            "`tool-call-f1`": ("the expected tool names, threshold 1", f1),
+            "its trajectory assertions": (
                 '`trajectory:tool-args-match` (`mode: "exact"`) per expected call, all passed; '
                 "`trajectory:tool-sequence` for the order kept",
                 trajectory,
             ),
-            "promptfoo: toolmatch's `get_assert`": (
-                "the provider's output, OpenAI tool calls, which name no agent",
-                lambda run: ours(toolmatch, run),
-            ),
-        }
+        },
+        "get_assert",
+        "the provider's output, OpenAI tool calls, which name no agent",
+        toolmatch,
     )

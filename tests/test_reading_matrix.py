@@ -608,6 +608,10 @@ def smolagents() -> Run:
             "memory steps": (lambda: agent.memory.steps, ()),
             "run result": (lambda: result, ()),
             "write_memory_to_messages()": (lambda: messages, as_messages),
+            "write_memory_to_messages(), message.dict()": (
+                lambda: [message.dict() for message in messages],
+                as_messages,
+            ),
             "write_memory_to_messages() as JSON text": (
                 lambda: json.dumps([message.dict() for message in messages]),
                 as_messages,
@@ -744,6 +748,7 @@ family(
     "memory steps",
     "run result",
     "write_memory_to_messages()",
+    "write_memory_to_messages(), message.dict()",
     "write_memory_to_messages() as JSON text",
 )(smolagents)
 

@@ -536,7 +536,7 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
-    string, for ``object`` and ``role``). It is remembered with that key for its key set
+    string, for ``object`` and ``role``: a ``str`` enum's member too). It is remembered with that key for its key set
     when no better-ranked key was passed over for its value: then it decides every mapping
     of these keys whose deciding value is set. A key set of no row is not remembered: its
     mappings are told apart by their whole shape, values and all."""
@@ -546,7 +546,7 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     for key, value in data.items():
         rank = ranks.get(key, _NO_RANK)
         if rank < best:
-            if value is None or (rank <= _ROLE and type(value) is not str):
+            if value is None or (rank <= _ROLE and not isinstance(value, str)):
                 passed_over = min(passed_over, rank)
             else:
                 best, deciding = rank, key
@@ -562,13 +562,16 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
 def _by_value(key: str, table: dict[str, Handler]) -> Handler:
     """The reader of a mapping by its ``key`` value (``object`` or ``role``) in ``table``.
     A value that is no string, which the memo of its key set cannot know, leaves the
-    choice to the other keys."""
+    choice to the other keys; a ``str`` enum's member (smolagents' ``MessageRole`` in a
+    message's ``.dict()``) is the string it stands for."""
 
     def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         value = data[key]
         if type(value) is not str:
-            _decide(data, tuple(data))(data, where, reading)
-            return
+            if not isinstance(value, str):
+                _decide(data, tuple(data))(data, where, reading)
+                return
+            value = str.__str__(value)
         handler = table.get(value)
         if handler is None:
             raise unknown_value(where, key, value, table)

@@ -117,6 +117,10 @@ def openai_chat() -> Run:
             "history": (lambda: history, ()),
             "history as JSON text": (lambda: json.dumps(history), ()),
             "final + its answer": (lambda: [final, *answer], ()),
+            # the app's history holds the assembled message (a dict: no id) beside them
+            "chunks + history": (lambda: [*chunks, *history], ()),
+            "final + history": (lambda: [final, *history], ()),
+            "history + final": (lambda: [*history, final], ()),
         },
     )
 
@@ -583,6 +587,9 @@ def pydantic_ai() -> Run:
             ),
             "streamed run result": (lambda: streaming, ()),
             "AgentRun of iter()": (lambda: stepped, ()),
+            "run result + all_messages()": (lambda: [result, *messages], ()),
+            "run result + [all_messages()]": (lambda: [result, messages], ()),
+            "all_messages() + run result": (lambda: [*messages, result], ()),
         },
     )
 
@@ -658,6 +665,9 @@ family(
     "history",
     "history as JSON text",
     "final + its answer",
+    "chunks + history",
+    "final + history",
+    "history + final",
 )(openai_chat)
 family(
     "openai",
@@ -791,6 +801,9 @@ family(
     "messages, JSON dumps",
     "streamed run result",
     "AgentRun of iter()",
+    "run result + all_messages()",
+    "run result + [all_messages()]",
+    "all_messages() + run result",
 )(pydantic_ai)
 
 CASES = [

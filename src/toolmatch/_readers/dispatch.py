@@ -61,6 +61,7 @@ from toolmatch._readers import (
     streams,
     vercel,
 )
+from toolmatch._readers.identity import UnsureError
 from toolmatch._readers.reading import (
     NoShapeError,
     Reading,
@@ -445,7 +446,44 @@ def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall
     a call's ``args`` may be the dict ``obj`` holds (for calls that never outlive it)."""
     reading = Reading(dispatch, read_mapping, copy_args)
     dispatch(obj, where, reading)
-    return reading.finish()
+    try:
+        return reading.finish()
+    except UnsureError as error:
+        raise error.with_place(_place_of(obj, where, error.position)) from None
+
+
+class _Placing(Reading):
+    """A reading that keeps where each call was read: run again, only for an error's
+    words, so that no reading pays for it."""
+
+    __slots__ = ("places",)
+
+    def __init__(self) -> None:
+        super().__init__(dispatch, read_mapping)
+        self.places: dict[int, str] = {}
+
+    def call(
+        self,
+        name: object,
+        raw_args: object,
+        call_id: object,
+        where: str,
+        *rest: Any,
+        **options: Any,
+    ) -> None:
+        self.places[self.position()] = where
+        super().call(name, raw_args, call_id, where, *rest, **options)
+
+
+def _place_of(obj: object, where: str, position: int) -> str | None:
+    """Where the call at ``position`` of ``obj``'s reading was read: ``None`` when a second
+    reading cannot tell (``obj`` is a stream, now consumed)."""
+    placing = _Placing()
+    try:
+        dispatch(obj, where, placing)
+    except Exception:
+        return None
+    return placing.places.get(position)
 
 
 def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
@@ -536,10 +574,11 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
-    string, for ``object`` and ``role``: a ``str`` enum's member too). It is remembered with that key for its key set
-    when no better-ranked key was passed over for its value: then it decides every mapping
-    of these keys whose deciding value is set. A key set of no row is not remembered: its
-    mappings are told apart by their whole shape, values and all."""
+    string, for ``object`` and ``role``: a ``str`` enum's member too). It is remembered
+    with that key for its key set when no better-ranked key was passed over for its
+    value: then it decides every mapping of these keys whose deciding value is set. A key
+    set of no row is not remembered: its mappings are told apart by their whole shape,
+    values and all."""
     ranks = _ranks
     best = passed_over = _NO_RANK
     deciding = ""

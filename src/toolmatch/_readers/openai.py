@@ -142,6 +142,7 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
     start = reading.position()
     read_one_option(data, "choices", "completion", where, reading)
     reading.sighted(message_key(data.get("id")), start)
+    reading.whole(start, where)
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -86,7 +86,9 @@ def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
     """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``;
     an output of ``DeferredToolRequests`` makes its calls pending (where no result answers
     them)."""
+    start = reading.position()
     reading.read_each(obj.all_messages(), f"{where}.all_messages()")
+    reading.whole(start, where)
     output: Any = getattr(obj, "output", None)  # an AgentRun not yet finished has none
     if type(output).__name__ == "DeferredToolRequests":
         for part in (*output.calls, *output.approvals):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.identity import identify
+from toolmatch._readers.identity import beside, identify
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     # (else which streamed copy of the message it is a piece of), whether its format
     # replaces a message by id.
     _Sighting = tuple[object, int, int, int, bool]
+    # The calls of a final object: start, end, where it was read.
+    _Whole = tuple[int, int, str]
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
@@ -115,6 +117,7 @@ class Reading:
         "_results",
         "_sightings",
         "_states",
+        "_wholes",
     )
 
     def __init__(
@@ -139,6 +142,9 @@ class Reading:
         # (key, start, end, part, replacing): the calls of each sighting of a message or
         # item with an identity (``sighted``), told apart at finish (``identify``).
         self._sightings: list[_Sighting] | None = None
+        # The calls of each final object read (``whole``), which messages beside it may
+        # repeat without an identity (``beside``).
+        self._wholes: list[_Whole] | None = None
         # Results without a call id, by the tool's name (``result_by_name``).
         self._named_results: list[_Result] | None = None
         # Tool messages' answers by message id (``first_answer``).
@@ -339,6 +345,16 @@ class Reading:
             stop = len(self._calls) if end is None else end
             sightings.append((key, start, stop, part, self.replacing))
 
+    def whole(self, start: int, where: str, end: int | None = None) -> None:
+        """The calls recorded from ``start`` (to ``end``, if given) are those of a final
+        object read at ``where``: a model's response or a run's result read whole, or a
+        stream's call. Messages without an identity beside it in the input may repeat
+        them: ``beside`` decides at finish (docs/formats.md, "Counted once")."""
+        wholes = self._wholes
+        if wholes is None:
+            wholes = self._wholes = []
+        wholes.append((start, len(self._calls) if end is None else end, where))
+
     def sighted_last(self, key: object) -> None:
         """The call recorded last is a whole sighting of the item ``key`` (``sighted``,
         for an item of one call: this runs once per item read)."""
@@ -379,6 +395,10 @@ class Reading:
         calls = self._calls
         if self._open_slots:
             raise RuntimeError("a reader reserved a place for a call and never filled it")
+        if self._wholes is not None:
+            repeats = beside(calls, self._wholes, self._sightings)  # type: ignore[arg-type]
+            if repeats:
+                self._sightings = [*(self._sightings or ()), *repeats]
         if self._sightings is not None:
             self._identify(calls, self._sightings)  # type: ignore[arg-type]
             calls = self._calls

@@ -572,8 +572,20 @@ def pydantic_ai() -> Run:
                 pass
             return run
 
+    async def events() -> list[Any]:
+        async with pydantic_agent().run_stream_events(question) as stream:
+            return [event async for event in stream]
+
     streaming, stepped = asyncio.run(streamed()), asyncio.run(iterated())
+    stream_events = asyncio.run(events())
     messages = result.all_messages()
+    cut = Raises(
+        ValueError,
+        "input[0]: pydantic-ai stream events without the AgentRunResultEvent that ends "
+        "them: the events hold a run's calls and results whole only in it; pass every "
+        "event of agent.run_stream_events(...), or the run's result",
+        whole=True,
+    )
     return Run(
         pai_calls({"city": "Paris"}),
         {
@@ -590,6 +602,8 @@ def pydantic_ai() -> Run:
             "run result + all_messages()": (lambda: [result, *messages], ()),
             "run result + [all_messages()]": (lambda: [result, messages], ()),
             "all_messages() + run result": (lambda: [*messages, result], ()),
+            "run_stream_events()": (lambda: stream_events, ()),
+            "run_stream_events(), cut short": (lambda: stream_events[:-1], cut),
         },
     )
 
@@ -604,6 +618,14 @@ def smolagents() -> Run:
     agent = smol_agent(*WEATHER_SCRIPT)
     result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
     messages = agent.write_memory_to_messages()
+    items = list(smol_agent(*WEATHER_SCRIPT).run("Weather in Paris and Atlantis?", stream=True))
+    cut = Raises(
+        ValueError,
+        "input[0]: smolagents stream items without the ActionStep that follows them: the "
+        "items hold a step's calls and results whole only in it; pass every item of "
+        "agent.run(..., stream=True), or agent.memory",
+        whole=True,
+    )
     # smolagents writes a step's calls as text, and none for the step whose tool failed
     as_messages = Raises(
         TypeError, f"its role is 'tool-call': {SMOL_MEMORY_MESSAGES}", at="input[3]"
@@ -623,6 +645,8 @@ def smolagents() -> Run:
                 lambda: json.dumps([message.dict() for message in messages]),
                 as_messages,
             ),
+            "run(stream=True) items": (lambda: items, ()),
+            "run(stream=True) items, cut short": (lambda: items[:3], cut),
         },
     )
 
@@ -760,6 +784,8 @@ family(
     "write_memory_to_messages()",
     "write_memory_to_messages(), message.dict()",
     "write_memory_to_messages() as JSON text",
+    "run(stream=True) items",
+    "run(stream=True) items, cut short",
 )(smolagents)
 
 
@@ -804,6 +830,8 @@ family(
     "run result + all_messages()",
     "run result + [all_messages()]",
     "all_messages() + run result",
+    "run_stream_events()",
+    "run_stream_events(), cut short",
 )(pydantic_ai)
 
 CASES = [

@@ -337,6 +337,11 @@ BY_CLASS.update(
             "pass what awaiting it returns, or the events of its stream_events()"
         ),
         ("smolagents", "ActionStep"): smolagents.read_smol_step,
+        # the items of agent.run(..., stream=True) that its ActionStep holds whole
+        **dict.fromkeys(
+            (("smolagents", kind) for kind in smolagents.STREAM_ITEM_CLASSES),
+            smolagents.read_smol_stream_item,
+        ),
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
         ("smolagents", "RunResult"): smolagents.read_smol_run_result,
@@ -421,6 +426,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
     ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
+    ("event_kind", pydantic_ai.read_stream_event),  # a pydantic-ai stream event
     # an ADK Event's dict: before 'output' (a workflow node's) and 'content'
     ("invocation_id", adk.read_adk_event),
     ("invocationId", adk.read_adk_event),

@@ -7,6 +7,11 @@ the tool did not run); a ``RetryPromptPart`` for a tool (it
 names the tool) is a failure: the tool raised ``ModelRetry`` or its arguments did not
 validate.
 
+The events of ``agent.run_stream_events(...)`` (each has an ``event_kind``) hold a run's
+calls and results whole only in the ``AgentRunResultEvent`` that ends them (its run
+result): it is read, and the events before it are its pieces. Pieces that no such event
+ends (a stream cut short, events picked out of it) raise, saying what to pass.
+
 A run stopped for deferred tools (``output_type=[..., DeferredToolRequests]``: a tool that
 requires approval, or raises ``CallDeferred``) leaves those calls unanswered: they are
 ``"pending"``. The messages say so themselves (the request the run paused at carries
@@ -32,6 +37,7 @@ __all__ = [
     "read_deferred_requests",
     "read_paused_request",
     "read_part",
+    "read_stream_event",
 ]
 
 CALL_KINDS = frozenset({"tool-call", "builtin-tool-call"})
@@ -104,3 +110,32 @@ def read_deferred_requests(obj: Any, where: str, reading: Reading) -> None:
                 part.tool_name, part.args, part.tool_call_id, f"{where}.{key}[{index}]",
                 status="pending",
             )  # fmt: skip
+
+
+class _StreamEvents:
+    """Where the first stream event was read that no ``AgentRunResultEvent`` has ended
+    yet (``None``: none is waiting)."""
+
+    __slots__ = ("waiting",)
+
+    def __init__(self) -> None:
+        self.waiting: str | None = None
+
+    def finish(self, reading: Reading) -> None:
+        if self.waiting is not None:
+            raise ValueError(
+                f"{self.waiting}: pydantic-ai stream events without the AgentRunResultEvent "
+                "that ends them: the events hold a run's calls and results whole only in it; "
+                "pass every event of agent.run_stream_events(...), or the run's result"
+            )
+
+
+def read_stream_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An event of ``agent.run_stream_events(...)``: the ``AgentRunResultEvent`` is its run
+    result, read; any other is a piece of the run it ends."""
+    events = reading.state(_StreamEvents)
+    if data.get("event_kind") == "agent_run_result":
+        events.waiting = None
+        reading.read(data.get("result"), f"{where}.result")
+    elif events.waiting is None:
+        events.waiting = where

@@ -345,8 +345,13 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a pydantic-ai run",
-        "pydantic-ai: run results, messages, parts, deferred tool requests",
-        (pydantic_ai.read_all_messages, pydantic_ai.read_part, pydantic_ai.read_deferred_requests),
+        "pydantic-ai: run results, messages, parts, deferred tool requests, stream events",
+        (
+            pydantic_ai.read_all_messages,
+            pydantic_ai.read_part,
+            pydantic_ai.read_deferred_requests,
+            pydantic_ai.read_stream_event,
+        ),
         "no",
         "`denied`, `pending` (deferred); else as `failed` says",
         "a `ToolReturnPart`'s `outcome`, a `RetryPromptPart`",
@@ -419,13 +424,14 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a smolagents memory",
-        "smolagents: memories, steps, run results, an agent with managed agents",
+        "smolagents: memories, steps, run results, stream items, an agent with managed agents",
         (
             smolagents.read_smol_agent,
             smolagents.read_smol_memory,
             smolagents.read_smol_message,
             smolagents.read_smol_run_result,
             smolagents.read_smol_step,
+            smolagents.read_smol_stream_item,
         ),
         "a manager agent passed itself: each agent's `name`",
         _FROM_STATUS,

@@ -209,6 +209,9 @@ def anthropic() -> Run:
             "history": (lambda: history, ()),
             "history as JSON text": (lambda: json.dumps(history), ()),
             "final + its answer": (lambda: [final, *history[2:]], ()),
+            # the app's history holds the message's blocks in a dict (no id) beside them
+            "final + history": (lambda: [final, *history], ()),
+            "raw events + history": (lambda: [*raw, *history], ()),
         },
     )
 
@@ -733,6 +736,8 @@ family(
     "history",
     "history as JSON text",
     "final + its answer",
+    "final + history",
+    "raw events + history",
 )(anthropic)
 
 family(

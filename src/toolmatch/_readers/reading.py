@@ -349,11 +349,15 @@ class Reading:
         """The calls recorded from ``start`` (to ``end``, if given) are those of a final
         object read at ``where``: a model's response or a run's result read whole, or a
         stream's call. Messages without an identity beside it in the input may repeat
-        them: ``beside`` decides at finish (docs/formats.md, "Counted once")."""
-        wholes = self._wholes
-        if wholes is None:
-            wholes = self._wholes = []
-        wholes.append((start, len(self._calls) if end is None else end, where))
+        them: ``beside`` decides at finish (docs/formats.md, "Counted once"). One that
+        holds no call is not kept: nothing beside it can repeat it."""
+        if end is None:
+            end = len(self._calls)
+        if end > start:
+            wholes = self._wholes
+            if wholes is None:
+                wholes = self._wholes = []
+            wholes.append((start, end, where))
 
     def sighted_last(self, key: object) -> None:
         """The call recorded last is a whole sighting of the item ``key`` (``sighted``,

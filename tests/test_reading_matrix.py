@@ -128,6 +128,12 @@ def openai_chat() -> Run:
 # --- OpenAI Responses ----------------------------------------------------------------------
 
 
+def without_id(item: Any) -> dict[str, Any]:
+    """A Responses input item as a dict without its item ``id``."""
+    data = item if isinstance(item, dict) else item.model_dump(exclude_none=True)
+    return {key: value for key, value in data.items() if key != "id"}
+
+
 def responses() -> Run:
     """The model streams a message and search(q="paris"); the app runs it and sends its
     output back as the next input."""
@@ -167,6 +173,11 @@ def responses() -> Run:
                 (),
             ),
             "final + its answer": (lambda: [final, answer], ()),
+            # the next input written by hand: its call item without the item id
+            "final + next input without item ids": (
+                lambda: [final, *(without_id(item) for item in replay)],
+                (),
+            ),
         },
     )
 
@@ -711,6 +722,7 @@ family(
     "next input",
     "next input as JSON text",
     "final + its answer",
+    "final + next input without item ids",
 )(responses)
 family(
     "google.genai",

@@ -5,6 +5,7 @@ message by id gives the version the run executed, and a stream read before raise
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -444,3 +445,46 @@ def test_gemini_answers_without_ids_pair_by_name_and_order() -> None:
         ("Paris", {"output": "sunny"}, False),
         ("Oslo", {"output": "rain"}, False),
     ]
+
+
+def chat_message(numbers: tuple[int, ...], first: int) -> dict[str, Any]:
+    """A chat history's assistant message (no id) asking ``numbers``' calls; call ids from
+    ``first`` on, each unique in the run."""
+    entries = [
+        {
+            "id": f"call_{first + place}",
+            "type": "function",
+            "function": {"name": CALLS[n][0], "arguments": json.dumps(CALLS[n][1])},
+        }
+        for place, n in enumerate(numbers)
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": entries}
+
+
+@given(
+    st.lists(
+        st.lists(st.integers(0, len(CALLS) - 1), min_size=1, max_size=3), min_size=1, max_size=6
+    ),
+    st.data(),
+)
+def test_a_final_object_beside_its_history_loses_and_doubles_no_call(
+    asked: list[list[int]], data: st.DataObject
+) -> None:
+    history = [chat_message(tuple(numbers), 10 * turn) for turn, numbers in enumerate(asked)]
+    final = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": data.draw(st.sampled_from(history))}],
+    }
+    place = data.draw(st.integers(0, len(history)))
+    given = [*history[:place], final, *history[place:]]
+    # the rule: each call once (its id is unique in the run), where first seen
+    expected: list[tuple[Any, ...]] = []
+    for item in given:
+        message = item["choices"][0]["message"] if "choices" in item else item
+        for entry in message["tool_calls"]:
+            function = entry["function"]
+            call = (function["name"], json.loads(function["arguments"]), entry["id"])
+            if call not in expected:
+                expected.append(call)
+    assert read(given) == expected

@@ -468,17 +468,11 @@ class _Placing(Reading):
         super().__init__(dispatch, read_mapping)
         self.places: dict[int, str] = {}
 
-    def call(
-        self,
-        name: object,
-        raw_args: object,
-        call_id: object,
-        where: str,
-        *rest: Any,
-        **options: Any,
-    ) -> None:
+    def call(self, *arguments: Any, **options: Any) -> None:
+        """``Reading.call``, keeping its ``where``."""
+        where = arguments[3] if len(arguments) > 3 else options["where"]
         self.places[self.position()] = where
-        super().call(name, raw_args, call_id, where, *rest, **options)
+        super().call(*arguments, **options)
 
 
 def _place_of(obj: object, where: str, position: int) -> str | None:

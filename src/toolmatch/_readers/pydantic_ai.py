@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, as_data, unknown_value
+from toolmatch._readers.reading import Pieces, Reading, as_data, unknown_value
 
 if TYPE_CHECKING:
     from typing import Any
@@ -112,22 +112,16 @@ def read_deferred_requests(obj: Any, where: str, reading: Reading) -> None:
             )  # fmt: skip
 
 
-class _StreamEvents:
-    """Where the first stream event was read that no ``AgentRunResultEvent`` has ended
-    yet (``None``: none is waiting)."""
+class _StreamEvents(Pieces):
+    """The events of ``agent.run_stream_events(...)``: pieces of the run their last one
+    holds."""
 
-    __slots__ = ("waiting",)
-
-    def __init__(self) -> None:
-        self.waiting: str | None = None
-
-    def finish(self, reading: Reading) -> None:
-        if self.waiting is not None:
-            raise ValueError(
-                f"{self.waiting}: pydantic-ai stream events without the AgentRunResultEvent "
-                "that ends them: the events hold a run's calls and results whole only in it; "
-                "pass every event of agent.run_stream_events(...), or the run's result"
-            )
+    __slots__ = ()
+    ENDS = (
+        "pydantic-ai stream events without the AgentRunResultEvent that ends them: the "
+        "events hold a run's calls and results whole only in it; pass every event of "
+        "agent.run_stream_events(...), or the run's result"
+    )
 
 
 def read_stream_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -135,7 +129,7 @@ def read_stream_event(data: Mapping[str, Any], where: str, reading: Reading) -> 
     result, read; any other is a piece of the run it ends."""
     events = reading.state(_StreamEvents)
     if data.get("event_kind") == "agent_run_result":
-        events.waiting = None
+        events.end()
         reading.read(data.get("result"), f"{where}.result")
-    elif events.waiting is None:
-        events.waiting = where
+    else:
+        events.piece(where)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS_DOC",
     "NoShapeError",
+    "Pieces",
     "Reading",
     "list_at",
     "read_one_option",
@@ -584,6 +585,43 @@ def same_source(call: ToolCall, read: ToolCall) -> ToolCall:
     """``call``, a changed copy of ``read``, tagged with ``read``'s reader (its format)."""
     _SOURCE.__set__(call, getattr(read, "_source", None))
     return call
+
+
+class Pieces:
+    """A reading's state for pieces of a stream whose calls a later item holds whole
+    (a framework's events before its step or result): read there, the pieces give none.
+    Pieces that no such item ends raise at finish, ``ENDS`` saying what was got and what
+    to pass; a subclass per stream sets it.
+
+    >>> class Steps(Pieces):
+    ...     ENDS = "items without their step; pass every item"
+    >>> from toolmatch._readers.dispatch import new_reading
+    >>> reading = new_reading()
+    >>> reading.state(Steps).piece("input[0]")
+    >>> reading.finish()
+    Traceback (most recent call last):
+    ...
+    ValueError: input[0]: items without their step; pass every item
+    """
+
+    __slots__ = ("waiting",)
+    ENDS = ""
+
+    def __init__(self) -> None:
+        self.waiting: str | None = None  # where the first piece no item has ended was read
+
+    def piece(self, where: str) -> None:
+        """A piece read at ``where``, which a later item will hold whole."""
+        if self.waiting is None:
+            self.waiting = where
+
+    def end(self) -> None:
+        """The item that holds the pieces before it whole was read."""
+        self.waiting = None
+
+    def finish(self, reading: Reading) -> None:
+        if self.waiting is not None:
+            raise ValueError(f"{self.waiting}: {self.ENDS}")
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import as_data, cannot_read, wrong_shape
+from toolmatch._readers.reading import Pieces, as_data, cannot_read, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
@@ -155,31 +155,23 @@ def read_smol_run_result(obj: Any, where: str, reading: Reading) -> None:
             raise cannot_read(data, inner)
 
 
-class _StreamItems:
-    """Where the first stream item was read that no ``ActionStep`` has followed yet
-    (``None``: none is waiting)."""
+class _StreamItems(Pieces):
+    """The items of ``agent.run(..., stream=True)``: pieces of the ``ActionStep`` after
+    them."""
 
-    __slots__ = ("waiting",)
-
-    def __init__(self) -> None:
-        self.waiting: str | None = None
-
-    def finish(self, reading: Reading) -> None:
-        if self.waiting is not None:
-            raise ValueError(
-                f"{self.waiting}: smolagents stream items without the ActionStep that follows "
-                "them: the items hold a step's calls and results whole only in it; pass every "
-                "item of agent.run(..., stream=True), or agent.memory"
-            )
+    __slots__ = ()
+    ENDS = (
+        "smolagents stream items without the ActionStep that follows them: the items hold "
+        "a step's calls and results whole only in it; pass every item of "
+        "agent.run(..., stream=True), or agent.memory"
+    )
 
 
 def read_smol_stream_item(obj: object, where: str, reading: Reading) -> None:
     """An item of ``agent.run(..., stream=True)`` that the ``ActionStep`` after it holds
     whole (a ``ToolCall``, a ``ToolOutput``, an ``ActionOutput``, a streamed delta of the
     model's message): a piece of that step, read there."""
-    items = reading.state(_StreamItems)
-    if items.waiting is None:
-        items.waiting = where
+    reading.state(_StreamItems).piece(where)
 
 
 def read_smol_step(data: Any, where: str, reading: Reading) -> None:
@@ -190,7 +182,7 @@ def read_smol_step(data: Any, where: str, reading: Reading) -> None:
     them. smolagents records one ``observations`` text (or one ``error``) per step, so only
     a step of one call says which call it answers.
     """
-    reading.state(_StreamItems).waiting = None
+    reading.state(_StreamItems).end()
     if not isinstance(data, Mapping):
         data = as_data(data)
     calls = as_data(data.get("tool_calls"))

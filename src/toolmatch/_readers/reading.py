@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS_DOC",
+    "ROOT",
     "NoShapeError",
     "Pieces",
     "Reading",
@@ -53,6 +54,9 @@ __all__ = [
     "same_source",
     "wrong_shape",
 ]
+
+# Where to_calls names the value it was given: the places inside it start with it.
+ROOT = "input"
 
 # Where the accepted shapes are listed for users (errors link here instead of listing them).
 FORMATS_DOC = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
@@ -351,10 +355,11 @@ class Reading:
         object read at ``where``: a model's response or a run's result read whole, or a
         stream's call. Messages without an identity beside it in the input may repeat
         them: ``beside`` decides at finish (docs/formats.md, "Counted once"). One that
-        holds no call is not kept: nothing beside it can repeat it."""
+        holds no call, or that is the whole input (``ROOT``), is not kept: nothing beside
+        it can repeat it."""
         if end is None:
             end = len(self._calls)
-        if end > start:
+        if end > start and where != ROOT:
             wholes = self._wholes
             if wholes is None:
                 wholes = self._wholes = []

@@ -21,7 +21,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._readers.dispatch import read_answer, read_calls
-from toolmatch._readers.reading import parse_arguments
+from toolmatch._readers.reading import ROOT, parse_arguments
 
 __all__ = ["ANSWER_NOT_RECORDED", "final_answer", "parse_arguments", "read_json_syntax", "to_calls"]
 
@@ -74,7 +74,7 @@ def read_json_syntax(obj: object, copy_args: bool = True) -> list[ToolCall]:
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    return read_calls(obj, "input", copy_args)
+    return read_calls(obj, ROOT, copy_args)
 
 
 def _json(text: str | bytes | bytearray) -> object:
@@ -111,7 +111,7 @@ run's messages (the model's replies with its calls), or leave answer out
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    recorded, text = read_answer(obj, "input")
+    recorded, text = read_answer(obj, ROOT)
     if not recorded:
         raise ValueError(f"the input {ANSWER_NOT_RECORDED}")
     return text

@@ -486,13 +486,14 @@ def _place_of(obj: object, where: str, position: int) -> str | None:
     return placing.places.get(position)
 
 
-def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
-    """Whether ``obj`` records the model's messages, and its final answer
-    (``Reading.final_answer``), read at ``where``."""
+def read_answer(obj: object, where: str) -> tuple[bool, str | None, list[ToolCall]]:
+    """Whether ``obj`` records the model's messages, its final answer
+    (``Reading.final_answer``), read at ``where``, and its calls (their format says why
+    where it records none)."""
     reading = Reading(dispatch, read_mapping, False)
     dispatch(obj, where, reading)
-    reading.finish()
-    return reading.final_answer(messages.message_text)
+    calls = reading.finish()
+    return (*reading.final_answer(messages.message_text), calls)
 
 
 def dispatch(obj: object, where: str, reading: Reading) -> None:

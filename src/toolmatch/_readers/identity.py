@@ -178,36 +178,45 @@ def beside(
     held = bytearray(inside)
     for _, start, end, _, _ in sightings or ():
         held[start:end] = b"\1" * (end - start)
-    in_wholes: dict[str, list[tuple[int, str]]] = {}
+    # the final objects' calls by name, then by id: a call looks at its own id's alone
+    in_wholes: dict[str, dict[str | None, list[tuple[int, str]]]] = {}
     for start, end, where in wholes:
         for index in range(start, end):
-            in_wholes.setdefault(calls[index].name, []).append((index, where))
+            call = calls[index]
+            in_wholes.setdefault(call.name, {}).setdefault(call.id, []).append((index, where))
     found: list[Sighting] = []
     repeated_ones: set[int] = set()
     for index, call in enumerate(calls):
-        if not held[index]:
-            repeated = _repeated(calls, index, in_wholes.get(call.name, ()))
-            if repeated is not None:
-                if repeated in repeated_ones:
-                    where = next(where for at, where in in_wholes[call.name] if at == repeated)
-                    raise UnsureError(call, where, index, twice=True)
-                repeated_ones.add(repeated)
-                key = (_BESIDE, repeated)
-                found.append((key, repeated, repeated + 1, 0, False))
-                found.append((key, index, index + 1, 0, False))
+        by_id = in_wholes.get(call.name)
+        if by_id is None or held[index]:
+            continue
+        if call.id is None:
+            candidates = [seen for same in by_id.values() for seen in same]
+        else:
+            candidates = [*by_id.get(call.id, ()), *by_id.get(None, ())]
+        repeated = _repeated(calls, index, candidates)
+        if repeated is not None:
+            whole_index, where = repeated
+            if whole_index in repeated_ones:
+                raise UnsureError(call, where, index, twice=True)
+            repeated_ones.add(whole_index)
+            key = (_BESIDE, whole_index)
+            found.append((key, whole_index, whole_index + 1, 0, False))
+            found.append((key, index, index + 1, 0, False))
     return found
 
 
 def _repeated(
-    calls: list[ToolCall], index: int, candidates: Sequence[tuple[int, str]]
-) -> int | None:
-    """The first call of a final object (of ``candidates``) that ``calls[index]``
-    repeats; ``UnsureError`` when they agree but for an id one of them lacks."""
+    calls: list[ToolCall], index: int, candidates: list[tuple[int, str]]
+) -> tuple[int, str] | None:
+    """The first call of a final object (of ``candidates``: its place, and where its
+    object was read) that ``calls[index]`` repeats; ``UnsureError`` when they agree but
+    for an id one of them lacks."""
     call = calls[index]
     for whole_index, where in candidates:
         repeated = calls[whole_index]
         if call.id is not None and _agree(calls, [whole_index], [index]) is not None:
-            return whole_index
+            return whole_index, where
         if (call.id is None or repeated.id is None) and call.args == repeated.args:
             raise UnsureError(call, where, index, twice=False)
     return None

@@ -377,8 +377,13 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a pydantic-ai run",
-        "pydantic-ai: run results, messages, parts, deferred tool requests",
-        (pydantic_ai.read_all_messages, pydantic_ai.read_part, pydantic_ai.read_deferred_requests),
+        "pydantic-ai: run results, messages, parts, deferred tool requests, stream events",
+        (
+            pydantic_ai.read_all_messages,
+            pydantic_ai.read_part,
+            pydantic_ai.read_deferred_requests,
+            pydantic_ai.read_stream_event,
+        ),
         "no",
         "`denied`, `pending` (deferred); else as `failed` says",
         "a `ToolReturnPart`'s `outcome`, a `RetryPromptPart`",
@@ -456,13 +461,14 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a smolagents memory",
-        "smolagents: memories, steps, run results, an agent with managed agents",
+        "smolagents: memories, steps, run results, stream items, an agent with managed agents",
         (
             smolagents.read_smol_agent,
             smolagents.read_smol_memory,
             smolagents.read_smol_message,
             smolagents.read_smol_run_result,
             smolagents.read_smol_step,
+            smolagents.read_smol_stream_item,
         ),
         "a manager agent passed itself: each agent's `name`",
         _FROM_STATUS,
@@ -669,7 +675,7 @@ def records_table() -> str:
     """``RECORDS`` as docs/formats.md's markdown table.
 
     >>> records_table().splitlines()[0]
-    '| format | agent | status | failed | result | ids |'
+    '| format | agent | status | failed | result | ids | answer |'
     """
     rows = ["| format | " + " | ".join(FIELDS) + " |", "|---" * (len(FIELDS) + 1) + "|"]
     rows += ["| " + " | ".join(_cells(records)) + " |" for records in RECORDS]

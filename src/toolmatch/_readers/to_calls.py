@@ -21,7 +21,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._readers.dispatch import read_answer, read_calls
-from toolmatch._readers.reading import parse_arguments
+from toolmatch._readers.reading import ROOT, parse_arguments
 from toolmatch._readers.records import answer_unrecorded
 
 __all__ = ["final_answer", "parse_arguments", "read_final", "read_json_syntax", "to_calls"]
@@ -70,7 +70,7 @@ def read_json_syntax(obj: object, copy_args: bool = True) -> list[ToolCall]:
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    return read_calls(obj, "input", copy_args)
+    return read_calls(obj, ROOT, copy_args)
 
 
 def _json(text: str | bytes | bytearray) -> object:
@@ -121,5 +121,5 @@ def read_final(obj: object) -> tuple[str | None, str | None]:
     >>> read_final([{"role": "assistant", "content": "Done."}])
     (None, 'Done.')
     """
-    recorded, text, calls = read_answer(obj, "input")
+    recorded, text, calls = read_answer(obj, ROOT)
     return (None if recorded else answer_unrecorded(calls)), text

@@ -21,10 +21,10 @@ from toolmatch._readers.to_calls import read_json_syntax, to_calls
 from toolmatch._selection.captures import MAX_CHOICES, Binding, CapturePlan, capture_plan, too_many
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
-from toolmatch._selection.matching import _Selection
+from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import _Turn, _Verdict, answer_problem, judge
+from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-_NO_TURN = _Turn(_Selection(()))
+_NO_TURN = TurnPlan(Selection(()))
 
 
 @public
@@ -78,7 +78,7 @@ class ExpectedTurn(Record):
     tools: tuple[ToolDefinition, ...] | None
     agent: str | Matcher | None
     answer: object
-    _turn: _Turn
+    _turn: TurnPlan
 
     def __init__(
         self,
@@ -104,7 +104,9 @@ class ExpectedTurn(Record):
         plan = order_plan(expected, "expected_tools", options["ordered"])
         self._assign(expected, *(_kept(option, options[option.name]) for option in TURN_OPTIONS))
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
+        turn = TurnPlan(
+            Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers
+        )
         object.__setattr__(self, "_turn", turn)
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
@@ -201,7 +203,7 @@ def read_said(calls: object) -> tuple[bool, str | None]:
     return read_answer(calls, "input")
 
 
-def _said(plan: _Turn, calls: object) -> tuple[bool, str | None] | None:
+def _said(plan: TurnPlan, calls: object) -> tuple[bool, str | None] | None:
     """The final answer of ``calls`` when ``plan`` checks it (read only then)."""
     return None if plan.answer is None else read_said(calls)
 
@@ -212,11 +214,13 @@ class _Alternatives:
 
     __slots__ = ("turns", "checks_answer")
 
-    def __init__(self, turns: list[_Turn]) -> None:
+    def __init__(self, turns: list[TurnPlan]) -> None:
         self.turns = turns
         self.checks_answer = any(turn.answer is not None for turn in turns)
 
-    def judge(self, calls: list[ToolCall], said: tuple[bool, str | None] | None = None) -> _Verdict:
+    def judge(
+        self, calls: list[ToolCall], said: tuple[bool, str | None] | None = None
+    ) -> TurnVerdict:
         verdicts = []
         for number, turn in enumerate(self.turns):
             verdict = judge(turn, calls, said)
@@ -229,24 +233,24 @@ class _Alternatives:
         return _chosen(verdicts[number], chosen)
 
 
-def _chosen(verdict: _Verdict, chosen: ChosenAlternative) -> _Verdict:
+def _chosen(verdict: TurnVerdict, chosen: ChosenAlternative) -> TurnVerdict:
     # The choice rides on the verdict until its result is made (_result).
     verdict.chosen = chosen
     return verdict
 
 
-def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
+def _result(verdict: TurnVerdict, turn: int | None) -> TurnResult:
     """A verdict's result, noted with the alternative it is from, if any."""
     result = verdict.result(turn)
     chosen = verdict.chosen
     return result if chosen is None else result._chosen_from(chosen)
 
 
-def _judged(plan: _Turn | _Alternatives, calls: list[ToolCall]) -> _Verdict:
+def _judged(plan: TurnPlan | _Alternatives, calls: list[ToolCall]) -> TurnVerdict:
     """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
     this for every turn, and ``isinstance`` costs more); a missing turn says nothing."""
     said = (True, None)  # a turn without calls has no answer either
-    return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+    return judge(plan, calls, said) if type(plan) is TurnPlan else plan.judge(calls, said)  # type: ignore[union-attr]
 
 
 def _failures(result: TurnResult) -> int:
@@ -322,7 +326,7 @@ def _judge_turns(
     turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
-    judged: list[_Verdict],
+    judged: list[TurnVerdict],
     until_failure: bool = False,
     answers: _Answers | None = None,
     binding: Binding | None = None,
@@ -344,7 +348,7 @@ def _judge_turns(
             said = None if answers is None else answers.said[number]
             try:  # free until raised
                 # Inline, not _judged(): this runs for every turn of every run.
-                if type(plan) is _Turn:
+                if type(plan) is TurnPlan:
                     verdict = judge(plan, calls_per_turn[number], said)
                 else:
                     verdict = plan.judge(calls_per_turn[number], said)  # type: ignore[union-attr]
@@ -418,15 +422,15 @@ def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: obje
     return case_answer is not None or any(_checks_answer(turn._turn) for turn in turns)
 
 
-def _checks_answer(plan: _Turn | _Alternatives) -> bool:
-    return plan.answer is not None if type(plan) is _Turn else plan.checks_answer  # type: ignore[union-attr]
+def _checks_answer(plan: TurnPlan | _Alternatives) -> bool:
+    return plan.answer is not None if type(plan) is TurnPlan else plan.checks_answer  # type: ignore[union-attr]
 
 
 def _judge_missing(
     turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     number: int,
-) -> _Verdict:
+) -> TurnVerdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
         verdict, missing = _judged(turns[number]._turn, []), "has no calls"
@@ -465,7 +469,7 @@ class RunVerdict:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
-        self._judged: list[_Verdict] = []
+        self._judged: list[TurnVerdict] = []
         self._answers = answers  # the final answers the turns and the case check, if any
         self._binding = binding  # the captured values the run is judged with, if any
         self.passed = self._judge(True)
@@ -542,7 +546,7 @@ class RunVerdict:
             if not verdict.passed
         ]
 
-    def verdicts(self) -> list[_Verdict]:
+    def verdicts(self) -> list[TurnVerdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
         self._judge()
@@ -558,18 +562,18 @@ class _Alone:
 
     __slots__ = ("_turn",)
 
-    def __init__(self, turn: _Turn | _Alternatives) -> None:
+    def __init__(self, turn: TurnPlan | _Alternatives) -> None:
         self._turn = turn
 
 
 def judge_alone(
-    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
-) -> _Verdict:
+    plan: TurnPlan | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
+) -> TurnVerdict:
     """One turn judged on its own (``check_turn``, ``ExpectedTurn.check``), its captures
     bound as in a run of that one turn."""
     captures = capture_plan([_alternatives_of(plan)])
     if captures is None:
-        return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+        return judge(plan, calls, said) if type(plan) is TurnPlan else plan.judge(calls, said)  # type: ignore[union-attr]
     answers = None if said is None else _Answers([said], None)
     return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
@@ -579,8 +583,8 @@ def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
     return capture_plan([_alternatives_of(turn._turn) for turn in turns])
 
 
-def _alternatives_of(plan: _Turn | _Alternatives) -> list[_Turn]:
-    return [plan] if type(plan) is _Turn else plan.turns  # type: ignore[union-attr]
+def _alternatives_of(plan: TurnPlan | _Alternatives) -> list[TurnPlan]:
+    return [plan] if type(plan) is TurnPlan else plan.turns  # type: ignore[union-attr]
 
 
 def run_verdict(
@@ -670,7 +674,7 @@ class RunAlternatives:
             return self._verdicts[-1].score()
         return mean_score([result._score() for result in self.results()])
 
-    def verdicts(self) -> list[_Verdict]:
+    def verdicts(self) -> list[TurnVerdict]:
         """The chosen alternative's verdicts, as :meth:`RunVerdict.verdicts` gives them."""
         if not self.passed:
             self.results()  # the closest is chosen by the results' scores

@@ -204,7 +204,7 @@ def _widen(
     printed as a diff on stderr, and what could not be widened after it."""
     from toolmatch._authoring.splicing import SpecText, SplicingError
     from toolmatch._authoring.widening import widening
-    from toolmatch._cli.update import _print_diff, _report_not_done, report_weakened
+    from toolmatch._cli.update import print_diff, report_not_done, report_weakened
     from toolmatch._core.limits import read_whole
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
@@ -246,9 +246,9 @@ def _widen(
         refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
         if refused is not None:
             return fail(f"cannot write {where}: {refused}{unchanged(where)}")
-        _print_diff(where, spec.text, text)
+        print_diff(where, spec.text, text)
         report_weakened(made, plan.where)
-    _report_not_done(not_done)
+    report_not_done(not_done)
     return 1 if errors or not_done else 0
 
 

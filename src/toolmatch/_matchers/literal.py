@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "Building",
     "Delegating",
     "Literal",
     "MappingMatcher",
@@ -434,7 +435,7 @@ class MappingMatcher(Matcher, _trusted=True):
         _check_flag("trim_strings", trim_strings)
         _check_flag("case_insensitive", case_insensitive)
         if children is None:
-            with _Building(mapping):
+            with Building(mapping):
                 children = _compile_children(mapping.values(), trim_strings, case_insensitive)
         depth = nesting_depth(children, mapping)
         required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
@@ -565,15 +566,16 @@ def as_matcher(
     >>> as_matcher(1) == 1.0, as_matcher(True) == 1
     (True, False)
     """
-    with _Building(value):
+    with Building(value):
         return _compile(value, trim_strings, case_insensitive, set())
 
 
-class _Building:
+class Building:
     """Turn a foreign exception raised while compiling ``value`` into a ``TypeError``.
 
     Constructors raise only TypeError and ValueError: a hostile expected value (a mapping
     whose iteration raises, a proxy whose ``__class__`` does) is named in the message.
+    Its one field, ``value``, is the value being compiled.
     """
 
     __slots__ = ("value",)

@@ -282,10 +282,7 @@ class IsURL(Matcher, _trusted=True):
             found = self._split(actual)
             if isinstance(found, str):
                 return False
-            for name, matcher in self._parts:
-                if not matcher.__eq__(found[name]):
-                    return False
-            return True
+            return all(matcher.__eq__(found[name]) for name, matcher in self._parts)
         except Exception:
             return False
 

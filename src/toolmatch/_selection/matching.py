@@ -69,8 +69,7 @@ class Selection:
     def __init__(self, expectations: Sequence[Expected], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
         # How many matching calls each expectation needs (and claims of its own when calls
-        # are distinct), and every count it allows, as a range: judging a turn then asks
-        # each expectation's count in one pass that takes no Python step per expectation.
+        # are distinct), and every count it allows, as a range.
         self.counts = [tool.count for tool in self.expectations]
         self.expected_calls = sum(self.counts)
         # The calls beyond its count each positive expectation's range allows.

@@ -341,8 +341,7 @@ def _judge_turns(
     if judged and max_calls is not None:
         total = sum(verdict.kept_count for verdict in judged)
     passed = True
-    # Not max(): a builtin's call costs more than the comparison.
-    for number in range(len(judged), expected if expected > recorded else recorded):
+    for number in range(len(judged), max(expected, recorded)):
         if number < expected and number < recorded:
             plan = turns[number]._turn
             said = None if answers is None else answers.said[number]

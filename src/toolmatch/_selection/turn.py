@@ -586,8 +586,9 @@ def judge(
             selection.allowed,
         )  # fmt: skip
     # Whether each count of matching calls is one its expectation allows.
-    # Mapped in C, without a Python frame per expectation.
-    met = list(map(range.__contains__, selection.allowed, map(len, matching)))
+    met = [
+        len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
+    ]
     verdict = TurnVerdict(turn, calls, kept, candidates, matching, met)
     if ignored:
         verdict.ignored = ignored
@@ -761,16 +762,13 @@ def _assign(verdict: TurnVerdict, all_met: bool) -> bool:
         assigned = list(assign_covering(demands, extras, matchings))
     else:
         assigned = list(assign_distinct(demands, matchings))
-    # Indexed, not zipped: zip(strict=True) takes a keyword, a slow call on every turn.
-    enough = [
-        got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
-    ]
     verdict.demands = demands
     if breaks and turn.after is None and turn.ordered:
         assigned = _excused(verdict, demands, matchings, assigned, breaks)
-        enough = [
-            got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
-        ]
+    enough = [
+        got is not None and len(got) >= demand
+        for got, demand in zip(assigned, demands, strict=True)
+    ]
     if turn.exhaustive:
         order = list(range(len(verdict.calls))) if verdict.kept is None else verdict.kept
         if turn.ordered and turn.after is None:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from toolmatch._core.describe import describe_found, join_path, safe_repr, short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import MAX_DEPTH, Matcher, Mismatch, is_instance, nesting_depth
@@ -39,12 +40,6 @@ __all__ = [
 ]
 
 _MISSING: Any = object()
-
-
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
-    return value
 
 
 def is_bool(value: object) -> bool:
@@ -432,8 +427,8 @@ class MappingMatcher(Matcher, _trusted=True):
                 f"{type(self).__name__} needs a dict of expected arguments, got "
                 f"{short_repr(mapping)} ({type_name(mapping)})"
             )
-        _check_flag("trim_strings", trim_strings)
-        _check_flag("case_insensitive", case_insensitive)
+        check_flag(trim_strings, "trim_strings")
+        check_flag(case_insensitive, "case_insensitive")
         if children is None:
             with Building(mapping):
                 children = _compile_children(mapping.values(), trim_strings, case_insensitive)
@@ -693,8 +688,8 @@ class Literal(Delegating, _trusted=True):
     def __init__(
         self, value: object, *, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
-        _check_flag("trim_strings", trim_strings)
-        _check_flag("case_insensitive", case_insensitive)
+        check_flag(trim_strings, "trim_strings")
+        check_flag(case_insensitive, "case_insensitive")
         super().__init__(
             as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
         )

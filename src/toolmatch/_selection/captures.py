@@ -141,9 +141,9 @@ def capture_plan(turns: Sequence[Sequence[TurnPlan]]) -> CapturePlan | None:
     >>> from toolmatch import ExpectedTool, ExpectedTurn
     >>> turn = ExpectedTurn([ExpectedTool("create", result=Capture("id")),
     ...                      ExpectedTool("delete", {"id": Ref("id")})])
-    >>> capture_plan([[turn._turn]]).names
+    >>> capture_plan([[turn._plan]]).names
     ['id']
-    >>> capture_plan([[ExpectedTurn([ExpectedTool("a")])._turn]]) is None
+    >>> capture_plan([[ExpectedTurn([ExpectedTool("a")])._plan]]) is None
     True
     """
     plan = CapturePlan(turns)

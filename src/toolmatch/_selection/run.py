@@ -66,7 +66,7 @@ class ExpectedTurn(Record):
     """
 
     _fields = ("expected_tools", *option_names())
-    __slots__ = (*_fields, "_turn")
+    __slots__ = (*_fields, "_plan")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
     expected_tools: tuple[ExpectedTool | InOrder | AnyOrder, ...]
     distinct: bool
@@ -78,7 +78,7 @@ class ExpectedTurn(Record):
     tools: tuple[ToolDefinition, ...] | None
     agent: str | Matcher | None
     answer: object
-    _turn: TurnPlan
+    _plan: TurnPlan
 
     def __init__(
         self,
@@ -107,7 +107,7 @@ class ExpectedTurn(Record):
         turn = TurnPlan(
             Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers
         )
-        object.__setattr__(self, "_turn", turn)
+        object.__setattr__(self, "_plan", turn)
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.
@@ -117,7 +117,7 @@ class ExpectedTurn(Record):
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
         start_run()
-        return judge_alone(self._turn, to_calls(calls), _said(self._turn, calls)).result(turn)
+        return judge_alone(self._plan, to_calls(calls), _said(self._plan, calls)).result(turn)
 
     @staticmethod
     def one_of(*alternatives: ExpectedTurn) -> OneOfTurns:
@@ -168,16 +168,16 @@ class OneOfTurns(Record):
     (False, "none of the turn's 2 alternatives passed; the closest is alternative 1")
     """
 
-    __slots__ = ("alternatives", "_turn")
+    __slots__ = ("alternatives", "_plan")
     _fields = ("alternatives",)
     __hash__ = None  # type: ignore[assignment]  # as ExpectedTurn
     alternatives: tuple[ExpectedTurn, ...]
-    _turn: _Alternatives
+    _plan: _Alternatives
 
     def __init__(self, alternatives: Sequence[ExpectedTurn]) -> None:
         turns = alternative_list(alternatives, ExpectedTurn, "an ExpectedTurn")
         self._assign(tuple(turns))
-        object.__setattr__(self, "_turn", _Alternatives([turn._turn for turn in turns]))
+        object.__setattr__(self, "_plan", _Alternatives([turn._plan for turn in turns]))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls against the alternatives (see :class:`OneOfTurns`).
@@ -186,8 +186,8 @@ class OneOfTurns(Record):
         True
         """
         start_run()
-        said = read_said(calls) if self._turn.checks_answer else None
-        return _result(judge_alone(self._turn, to_calls(calls), said), turn)
+        said = read_said(calls) if self._plan.checks_answer else None
+        return _result(judge_alone(self._plan, to_calls(calls), said), turn)
 
 
 def read_said(calls: object) -> tuple[bool, str | None]:
@@ -343,7 +343,7 @@ def _judge_turns(
     passed = True
     for number in range(len(judged), max(expected, recorded)):
         if number < expected and number < recorded:
-            plan = turns[number]._turn
+            plan = turns[number]._plan
             said = None if answers is None else answers.said[number]
             try:  # free until raised
                 # Inline, not _judged(): this runs for every turn of every run.
@@ -404,7 +404,7 @@ def read_answers(
     case's ``case_answer`` check, read only for those; ``None`` when nothing checks one."""
     last = len(call_turns) - 1
     wanted = [
-        (number < len(turns) and _checks_answer(turns[number]._turn))
+        (number < len(turns) and _checks_answer(turns[number]._plan))
         or (number == last and case_answer is not None)
         for number in range(len(call_turns))
     ]
@@ -418,7 +418,7 @@ def read_answers(
 
 def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: object) -> bool:
     """Whether ``turns`` or the case's ``case_answer`` check a final answer."""
-    return case_answer is not None or any(_checks_answer(turn._turn) for turn in turns)
+    return case_answer is not None or any(_checks_answer(turn._plan) for turn in turns)
 
 
 def _checks_answer(plan: TurnPlan | _Alternatives) -> bool:
@@ -432,7 +432,7 @@ def _judge_missing(
 ) -> TurnVerdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
-        verdict, missing = _judged(turns[number]._turn, []), "has no calls"
+        verdict, missing = _judged(turns[number]._plan, []), "has no calls"
     else:
         verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
@@ -559,10 +559,10 @@ class RunVerdict:
 class _Alone:
     """A turn judged on its own, as ``RunVerdict`` reads a turn."""
 
-    __slots__ = ("_turn",)
+    __slots__ = ("_plan",)
 
     def __init__(self, turn: TurnPlan | _Alternatives) -> None:
-        self._turn = turn
+        self._plan = turn
 
 
 def judge_alone(
@@ -579,7 +579,7 @@ def judge_alone(
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
     """The captures and references of ``turns`` (``None``: none)."""
-    return capture_plan([_alternatives_of(turn._turn) for turn in turns])
+    return capture_plan([_alternatives_of(turn._plan) for turn in turns])
 
 
 def _alternatives_of(plan: TurnPlan | _Alternatives) -> list[TurnPlan]:

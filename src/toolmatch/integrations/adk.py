@@ -28,7 +28,7 @@ __all__ = ["metric_for", "toolmatch_metric"]
 _NAME = "toolmatch"
 
 
-def _turn(invocation: Any) -> list[object]:
+def _invocation_calls(invocation: Any) -> list[object]:
     """An invocation's calls in a shape :func:`toolmatch.to_calls` reads: its events, or its
     tool uses and responses as the model's and the user's ``Content``."""
     data = invocation.intermediate_data
@@ -53,7 +53,7 @@ def _evaluate(
     def status(passed: bool) -> EvalStatus:
         return EvalStatus.PASSED if passed else EvalStatus.FAILED
 
-    verdict = judge(case, [_turn(invocation) for invocation in actual])
+    verdict = judge(case, [_invocation_calls(invocation) for invocation in actual])
     per_invocation = []
     for result in verdict.results:
         turn = result.turn

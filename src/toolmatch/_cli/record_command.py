@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.syntax import PythonTurns
 
-__all__ = ["add_record", "add_syntax", "read_syntax"]
+__all__ = ["add_envelope", "add_record", "add_syntax", "read_syntax"]
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -94,25 +94,32 @@ def add_record(commands: Any) -> None:
         "key reads it): their enums, formats, types, required lists and read-only tools "
         "(MCP readOnlyHint) steer the loosening",
     )
-    record.add_argument(
+    add_envelope(record)
+    add_syntax(record)
+    record.set_defaults(run=_record)
+
+
+def add_envelope(command: argparse.ArgumentParser) -> None:
+    """Add ``--case-key``, ``--turns-key`` and ``--one-turn``, where a record keeps its case
+    and turns, to ``command``."""
+    command.add_argument(
         "--case-key",
         default="case",
         metavar="PATH",
-        help="the field holding a run's case name, a dotted path (default case)",
+        help="the field holding a run's case name, a dotted path such as info.task_id "
+        "(default case)",
     )
-    record.add_argument(
+    command.add_argument(
         "--turns-key",
         default="turns",
         metavar="PATH",
         help="the field holding a run's turns, a dotted path (default turns)",
     )
-    record.add_argument(
+    command.add_argument(
         "--one-turn",
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
-    add_syntax(record)
-    record.set_defaults(run=_record)
 
 
 def add_syntax(command: argparse.ArgumentParser) -> None:

@@ -246,11 +246,16 @@ def _result(verdict: TurnVerdict, turn: int | None) -> TurnResult:
     return result if chosen is None else result._chosen_from(chosen)
 
 
+def _judge_plan(
+    plan: TurnPlan | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
+) -> TurnVerdict:
+    """A turn's verdict, of its alternatives when it has them."""
+    return judge(plan, calls, said) if isinstance(plan, TurnPlan) else plan.judge(calls, said)
+
+
 def _judged(plan: TurnPlan | _Alternatives, calls: list[ToolCall]) -> TurnVerdict:
-    """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
-    this for every turn, and ``isinstance`` costs more); a missing turn says nothing."""
-    said = (True, None)  # a turn without calls has no answer either
-    return judge(plan, calls, said) if type(plan) is TurnPlan else plan.judge(calls, said)  # type: ignore[union-attr]
+    """A turn's verdict on ``calls``, a missing turn saying nothing."""
+    return _judge_plan(plan, calls, (True, None))  # a turn without calls has no answer either
 
 
 def _failures(result: TurnResult) -> int:
@@ -346,11 +351,7 @@ def _judge_turns(
             plan = turns[number]._plan
             said = None if answers is None else answers.said[number]
             try:  # free until raised
-                # Inline, not _judged(): this runs for every turn of every run.
-                if type(plan) is TurnPlan:
-                    verdict = judge(plan, calls_per_turn[number], said)
-                else:
-                    verdict = plan.judge(calls_per_turn[number], said)  # type: ignore[union-attr]
+                verdict = _judge_plan(plan, calls_per_turn[number], said)
             except NotRecordedError as error:
                 raise NotRecordedError(f"turn {number}: {error}") from None
         else:
@@ -422,7 +423,7 @@ def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: obje
 
 
 def _checks_answer(plan: TurnPlan | _Alternatives) -> bool:
-    return plan.answer is not None if type(plan) is TurnPlan else plan.checks_answer  # type: ignore[union-attr]
+    return plan.answer is not None if isinstance(plan, TurnPlan) else plan.checks_answer
 
 
 def _judge_missing(
@@ -572,7 +573,7 @@ def judge_alone(
     bound as in a run of that one turn."""
     captures = capture_plan([_alternatives_of(plan)])
     if captures is None:
-        return judge(plan, calls, said) if type(plan) is TurnPlan else plan.judge(calls, said)  # type: ignore[union-attr]
+        return _judge_plan(plan, calls, said)
     answers = None if said is None else _Answers([said], None)
     return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
@@ -583,7 +584,7 @@ def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
 
 
 def _alternatives_of(plan: TurnPlan | _Alternatives) -> list[TurnPlan]:
-    return [plan] if type(plan) is TurnPlan else plan.turns  # type: ignore[union-attr]
+    return [plan] if isinstance(plan, TurnPlan) else plan.turns
 
 
 def run_verdict(

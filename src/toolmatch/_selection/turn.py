@@ -293,7 +293,6 @@ class TurnVerdict:
         explain_call: Callable[[ToolCall], tuple[Mismatch, ...]] = expectation._explain_call
         if self.binding is not None:  # a candidate explained later, under the same values
             explain_call = functools.partial(explained_under, self.binding, explain_call)
-        # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
             calls,
@@ -303,9 +302,9 @@ class TurnVerdict:
             explain_call,
             expectation._requirement,
             no_candidate,
-            got,
-            candidates,
-            score,
+            assigned_call_indices=got,
+            candidates=candidates,
+            score=score,
         )
 
     def _ignored_call(self, index: int) -> IgnoredCall:
@@ -406,25 +405,23 @@ class TurnVerdict:
         # The failed checks are made now, the others when first asked for: a report of the
         # failures (toolmatch check) shows no others.
         failed = self._failed_checks()
-        # Positional, as in check(); the pairing gives matched_calls and met_calls (the 0s).
+        # The pairing gives matched_calls and met_calls when first asked for.
         return TurnResult(
             functools.partial(self._checks, failed),
             len(calls),
-            plan.distinct,
-            plan.ordered,
-            turn,
-            self.reason,
-            plan.exhaustive,
-            plan.max_calls,
-            plan.no_repeats,
-            ignored,
-            tuple(self.unexpected),
-            tuple(self.own_problems()),
-            0,
-            0,
-            plan.selection.expected_calls,
-            self._pairs,
-            failed,
+            distinct=plan.distinct,
+            ordered=plan.ordered,
+            turn=turn,
+            reason=self.reason,
+            exhaustive=plan.exhaustive,
+            max_calls=plan.max_calls,
+            no_repeats=plan.no_repeats,
+            ignored=ignored,
+            unexpected_call_indices=tuple(self.unexpected),
+            problems=tuple(self.own_problems()),
+            expected_calls=plan.selection.expected_calls,
+            pairing=self._pairs,
+            failed=failed,
         )
 
     def own_problems(self) -> list[str]:

@@ -11,7 +11,14 @@ import numbers
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from toolmatch._core.describe import describe_found, join_path, safe_repr, short_repr, type_name
+from toolmatch._core.describe import (
+    LOG10_2,
+    describe_found,
+    join_path,
+    safe_repr,
+    short_repr,
+    type_name,
+)
 from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -77,10 +84,6 @@ def is_exact(value: object) -> bool:
         return False
 
 
-# log10(2): a number of b bits has about b * _LOG10_2 decimal digits.
-_LOG10_2 = 0.30102999566398120
-
-
 def _as_exact(value: Any) -> int | Fraction | Decimal:
     """An exact number as an int, a Fraction or (kept as it is) a Decimal."""
     if _is_decimal(value):
@@ -117,7 +120,7 @@ def exact_equal(expected: object, actual: object) -> bool:
     # Decimal == Fraction is exact, but scales the Decimal to the Fraction's denominator:
     # first rule out numbers whose magnitudes differ (adjusted() is floor(log10(|decimal|))).
     bits = abs(rational.numerator).bit_length() - rational.denominator.bit_length()
-    if abs(decimal.adjusted() - bits * _LOG10_2) > 2:
+    if abs(decimal.adjusted() - bits * LOG10_2) > 2:
         return False
     return bool(decimal == rational)
 

@@ -30,7 +30,7 @@ from toolmatch import (
     explain,
 )
 from toolmatch._core.pairing import assign_distinct, assign_ordered
-from toolmatch._selection.matching import _NAMES_REMEMBERED, _Selection  # the memory bound only
+from toolmatch._selection.matching import _NAMES_REMEMBERED, Selection  # the memory bound only
 
 
 def call(name: str, **args: object) -> dict[str, object]:
@@ -849,7 +849,7 @@ def test_a_name_matcher_is_asked_once_per_distinct_name() -> None:
 
 
 def test_remembered_names_are_bounded_and_forgetting_changes_no_verdict() -> None:
-    selection = _Selection([ExpectedTool("tool_1")])
+    selection = Selection([ExpectedTool("tool_1")])
     for number in range(_NAMES_REMEMBERED + 10):
         name = f"tool_{number}"
         assert selection.selecting(name) == ((0,) if "tool_1" in name else ())

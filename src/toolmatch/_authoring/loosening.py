@@ -163,10 +163,7 @@ def all_equal(values: list[Any]) -> bool:
         expected = Literal(values[0])
     except (TypeError, ValueError):  # beyond what a matcher holds: compared part by part
         return False
-    for value in values:
-        if expected != value:
-            return False
-    return True
+    return all(expected == value for value in values)
 
 
 def _kinds(values: list[Any]) -> dict[str, list[Any]]:

@@ -238,11 +238,11 @@ class SpecText:
         if self.explicit is None:
             import yaml
 
-            from toolmatch._spec.parsing import _spec_loader
+            from toolmatch._spec.parsing import spec_loader
 
             # The scanner's tokens tell an explicit key's ``?`` from one in a comment.
             self.explicit = {}
-            tokens = list(yaml.scan(self.text, Loader=_spec_loader(yaml)))
+            tokens = list(yaml.scan(self.text, Loader=spec_loader(yaml)))
             for token, following in itertools.pairwise(tokens):
                 if isinstance(token, yaml.KeyToken) and self.text[token.start_mark.index] == "?":
                     self.explicit[following.start_mark.index] = token.start_mark.index

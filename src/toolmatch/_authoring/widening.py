@@ -29,7 +29,7 @@ from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, ap
 from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.unrecorded import NotRecordedError
-from toolmatch._spec.importing import _holds_matcher_form, exact_name
+from toolmatch._spec.importing import exact_name, holds_matcher_form
 from toolmatch._spec.matcher_keys import matcher_from_config
 from toolmatch._spec.writing import plain_data
 
@@ -679,7 +679,7 @@ def _widen_args(
 ) -> None:
     args = tool["args"]
     for key, value in args.items():
-        if _holds_matcher_form(value):
+        if holds_matcher_form(value):
             continue  # what the user (or an earlier record) wrote is kept as it is
         present = [call.args[key] for call in calls if key in call.args]
         observed = [value, *present]

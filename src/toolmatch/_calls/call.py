@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "CallSlots",
     "FAILED_OF_STATUS",
     "OPTIONAL_FIELDS",
     "STATUSES",
@@ -40,14 +41,15 @@ FAILED_OF_STATUS: dict[str, bool | None] = {
 STATUSES = tuple(FAILED_OF_STATUS)
 
 
-class _Slots:
+class CallSlots:
     """A ``ToolCall``'s storage without ``Record``'s guard against setting attributes: a
     reader builds each call it reads as one of these and then makes it a ``ToolCall``
     (``Reading.call``), since plain slot stores cost a quarter of ``object.__setattr__``'s.
 
-    ``_source`` is no field: the reader that read the call, set where a reading made it
-    (``toolmatch._readers.records`` names its format in errors); unset on a call built
-    by hand, and left out of ``==``, the repr and pickles."""
+    Its fields are ``ToolCall``'s (documented there). ``_source`` is no field: the reader
+    that read the call, set where a reading made it (``toolmatch._readers.records`` names
+    its format in errors); unset on a call built by hand, and left out of ``==``, the repr
+    and pickles."""
 
     __slots__ = (
         "name",
@@ -78,7 +80,7 @@ def status_of(failed: bool | None) -> str | None:
 
 
 @public
-class ToolCall(_Slots, Record):
+class ToolCall(CallSlots, Record):
     """A tool call: the tool's ``name``, its ``args`` dict, the provider's call ``id``.
 
     ``parse_error`` is set when the provider's arguments could not be read as a JSON

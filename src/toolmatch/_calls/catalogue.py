@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from toolmatch._calls.definitions import ToolDefinition, read_tool_definitions
 from toolmatch._core.describe import join_path
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.json_schema import _jsonschema, schema_validator
+from toolmatch._matchers.json_schema import import_jsonschema, schema_validator
 
 if TYPE_CHECKING:
     from typing import Any
@@ -148,7 +148,7 @@ class ToolCatalogue:
     __slots__ = ("definitions", "_tools")
 
     def __init__(self, tools: object, where: str = "tools") -> None:
-        _jsonschema(_WHO)
+        import_jsonschema(_WHO)
         self.definitions = read_tool_definitions(tools, where)
         self._tools = {
             name: _Tool(definition, where) for name, definition in self.definitions.items()

@@ -83,7 +83,7 @@ from toolmatch._cli.lint_command import (
 )
 from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
-from toolmatch._cli.record_command import add_syntax, read_syntax
+from toolmatch._cli.record_command import add_envelope, add_syntax, read_syntax
 from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.json_lines import JsonLines
@@ -305,24 +305,7 @@ def _parser() -> argparse.ArgumentParser:
         help="give up a regex match after SECONDS of processor time, a mismatch that says so "
         "(default 0.1; needs the regex package, from the cli extra; inf for no limit)",
     )
-    check.add_argument(
-        "--case-key",
-        default="case",
-        metavar="PATH",
-        help="the field holding a run's case name, a dotted path such as info.task_id "
-        "(default case)",
-    )
-    check.add_argument(
-        "--turns-key",
-        default="turns",
-        metavar="PATH",
-        help="the field holding a run's turns, a dotted path (default turns)",
-    )
-    check.add_argument(
-        "--one-turn",
-        action="store_true",
-        help="the turns field holds one turn (such as a message list), not a list of turns",
-    )
+    add_envelope(check)
     add_syntax(check)
     check.add_argument(
         "--update",

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.syntax import PythonTurns
 
-__all__ = ["add_record", "add_syntax", "read_syntax"]
+__all__ = ["add_envelope", "add_record", "add_syntax", "read_syntax"]
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -94,25 +94,32 @@ def add_record(commands: Any) -> None:
         "key reads it): their enums, formats, types, required lists and read-only tools "
         "(MCP readOnlyHint) steer the loosening",
     )
-    record.add_argument(
+    add_envelope(record)
+    add_syntax(record)
+    record.set_defaults(run=_record)
+
+
+def add_envelope(command: argparse.ArgumentParser) -> None:
+    """Add ``--case-key``, ``--turns-key`` and ``--one-turn``, where a record keeps its case
+    and turns, to ``command``."""
+    command.add_argument(
         "--case-key",
         default="case",
         metavar="PATH",
-        help="the field holding a run's case name, a dotted path (default case)",
+        help="the field holding a run's case name, a dotted path such as info.task_id "
+        "(default case)",
     )
-    record.add_argument(
+    command.add_argument(
         "--turns-key",
         default="turns",
         metavar="PATH",
         help="the field holding a run's turns, a dotted path (default turns)",
     )
-    record.add_argument(
+    command.add_argument(
         "--one-turn",
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
-    add_syntax(record)
-    record.set_defaults(run=_record)
 
 
 def add_syntax(command: argparse.ArgumentParser) -> None:
@@ -204,7 +211,7 @@ def _widen(
     printed as a diff on stderr, and what could not be widened after it."""
     from toolmatch._authoring.splicing import SpecText, SplicingError
     from toolmatch._authoring.widening import widening
-    from toolmatch._cli.update import _print_diff, _report_not_done, report_weakened
+    from toolmatch._cli.update import print_diff, report_not_done, report_weakened
     from toolmatch._core.limits import read_whole
     from toolmatch._spec.errors import ConfigError
     from toolmatch._spec.loading import load_test_cases
@@ -246,9 +253,9 @@ def _widen(
         refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
         if refused is not None:
             return fail(f"cannot write {where}: {refused}{unchanged(where)}")
-        _print_diff(where, spec.text, text)
+        print_diff(where, spec.text, text)
         report_weakened(made, plan.where)
-    _report_not_done(not_done)
+    report_not_done(not_done)
     return 1 if errors or not_done else 0
 
 

@@ -34,7 +34,15 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["in_ci", "refusal", "report_weakened", "spooled", "update_spec"]
+__all__ = [
+    "in_ci",
+    "print_diff",
+    "refusal",
+    "report_not_done",
+    "report_weakened",
+    "spooled",
+    "update_spec",
+]
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:
@@ -160,15 +168,15 @@ def _update_locked(
         return fail(f"cannot update the spec {where}: {error} (a bug in toolmatch); unchanged")
     not_done = [*planner.not_done, *not_placed]
     if text == spec.text:
-        _report_not_done([*not_done, *planner.problems_left(None, runs)])
+        report_not_done([*not_done, *planner.problems_left(None, runs)])
         return cases
     # The text as it was read back: the new spec's cases are loaded from that parse.
     updated = _replace_file(where, document.raw, spec.document_of(text), load)
     if isinstance(updated, str):
         return fail(f"cannot update the spec {where}: {updated}; the spec is unchanged")
-    _print_diff(where, spec.text, text)
+    print_diff(where, spec.text, text)
     report_weakened(made, planner.where)
-    _report_not_done([*not_done, *planner.problems_left(updated, runs)])
+    report_not_done([*not_done, *planner.problems_left(updated, runs)])
     return updated
 
 
@@ -290,7 +298,8 @@ def _temporary(beside: str, content: bytes, made: list[str]) -> str:
     return path
 
 
-def _print_diff(where: str, before: str, after: str) -> None:
+def print_diff(where: str, before: str, after: str) -> None:
+    """The diff from ``before`` to ``after`` of the file ``where``, on stderr."""
     from toolmatch._cli.diff import unified_diff
 
     for line in unified_diff(_lines(before), _lines(after), where):
@@ -305,7 +314,8 @@ def report_weakened(made: Iterable[Edit], where: Callable[[Path], str]) -> None:
             print(printable(f"toolmatch: weakened: {where(path)}: {what}"), file=sys.stderr)
 
 
-def _report_not_done(not_done: Iterable[NotDone]) -> None:
+def report_not_done(not_done: Iterable[NotDone]) -> None:
+    """One line on stderr for each change not made, with its place and why."""
     for item in not_done:
         print(printable(f"toolmatch: not {item.what}: {item.where}: {item.why}"), file=sys.stderr)
 

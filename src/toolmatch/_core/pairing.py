@@ -157,8 +157,7 @@ def assign_ordered(
     """
     last = -1
     assigned: list[list[int] | None] = []
-    for number, demand in enumerate(demands):  # not zip(strict=True): a keyword call is slow
-        found = matches[number]
+    for demand, found in zip(demands, matches, strict=True):
         if demand == 0:
             assigned.append([])
             continue

@@ -70,10 +70,7 @@ class AllOf(_Chain, _trusted=True):
     _operator = "&"
 
     def matches(self, actual: object) -> bool:
-        for matcher in self.matchers:
-            if not matcher.__eq__(actual):
-                return False
-        return True
+        return all(matcher.__eq__(actual) for matcher in self.matchers)
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         for matcher in self.matchers:
@@ -103,10 +100,7 @@ class AnyOf(_Chain, _trusted=True):
     _operator = "|"
 
     def matches(self, actual: object) -> bool:
-        for matcher in self.matchers:
-            if matcher.__eq__(actual):
-                return True
-        return False
+        return any(matcher.__eq__(actual) for matcher in self.matchers)
 
     def _accepts_everything(self) -> bool:
         return any(matcher._accepts_everything() for matcher in self.matchers)

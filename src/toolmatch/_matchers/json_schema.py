@@ -19,10 +19,12 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["ConformsTo", "schema_validator"]
+__all__ = ["ConformsTo", "import_jsonschema", "schema_validator"]
 
 
-def _jsonschema(who: str) -> Any:
+def import_jsonschema(who: str) -> Any:
+    """The ``jsonschema`` module; when it is missing, an ``ImportError`` naming ``who`` and
+    the extra that installs it."""
     try:
         import jsonschema
     except ImportError:
@@ -36,7 +38,7 @@ def schema_validator(schema: Mapping[str, Any] | bool, who: str, where: str = ""
     """A ``jsonschema`` validator for ``schema`` (its ``$schema`` draft, else the latest),
     checking formats; an invalid schema raises ``ValueError`` naming ``who`` and its place,
     a missing ``jsonschema`` ``ImportError`` naming the ``schema`` extra."""
-    jsonschema = _jsonschema(who)
+    jsonschema = import_jsonschema(who)
     try:
         kind = jsonschema.validators.validator_for(schema)
         kind.check_schema(schema)
@@ -72,7 +74,7 @@ class ConformsTo(Matcher, _trusted=True):
     _validator: Any
 
     def __init__(self, schema: Mapping[str, Any] | bool) -> None:
-        _jsonschema("ConformsTo")
+        import_jsonschema("ConformsTo")
         if not isinstance(schema, (Mapping, bool)):
             raise TypeError(
                 f"ConformsTo needs a JSON Schema (a dict), got {short_repr(schema)} "

@@ -216,10 +216,7 @@ class Each(Matcher, _trusted=True):
         if found is None:
             return False
         check = self._check
-        for item in found:
-            if not check(item):
-                return False
-        return True
+        return all(check(item) for item in found)
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         found = _as_list(actual)

@@ -11,7 +11,15 @@ import numbers
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from toolmatch._core.describe import describe_found, join_path, safe_repr, short_repr, type_name
+from toolmatch._core.describe import (
+    LOG10_2,
+    describe_found,
+    join_path,
+    safe_repr,
+    short_repr,
+    type_name,
+)
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import MAX_DEPTH, Matcher, Mismatch, is_instance, nesting_depth
@@ -25,6 +33,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "Building",
     "Delegating",
     "Literal",
     "MappingMatcher",
@@ -38,12 +47,6 @@ __all__ = [
 ]
 
 _MISSING: Any = object()
-
-
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {short_repr(value)}")
-    return value
 
 
 def is_bool(value: object) -> bool:
@@ -79,10 +82,6 @@ def is_exact(value: object) -> bool:
         return isinstance(value, numbers.Rational) or _is_decimal(value)
     except Exception:
         return False
-
-
-# log10(2): a number of b bits has about b * _LOG10_2 decimal digits.
-_LOG10_2 = 0.30102999566398120
 
 
 def _as_exact(value: Any) -> int | Fraction | Decimal:
@@ -121,7 +120,7 @@ def exact_equal(expected: object, actual: object) -> bool:
     # Decimal == Fraction is exact, but scales the Decimal to the Fraction's denominator:
     # first rule out numbers whose magnitudes differ (adjusted() is floor(log10(|decimal|))).
     bits = abs(rational.numerator).bit_length() - rational.denominator.bit_length()
-    if abs(decimal.adjusted() - bits * _LOG10_2) > 2:
+    if abs(decimal.adjusted() - bits * LOG10_2) > 2:
         return False
     return bool(decimal == rational)
 
@@ -431,10 +430,10 @@ class MappingMatcher(Matcher, _trusted=True):
                 f"{type(self).__name__} needs a dict of expected arguments, got "
                 f"{short_repr(mapping)} ({type_name(mapping)})"
             )
-        _check_flag("trim_strings", trim_strings)
-        _check_flag("case_insensitive", case_insensitive)
+        check_flag(trim_strings, "trim_strings")
+        check_flag(case_insensitive, "case_insensitive")
         if children is None:
-            with _Building(mapping):
+            with Building(mapping):
                 children = _compile_children(mapping.values(), trim_strings, case_insensitive)
         depth = nesting_depth(children, mapping)
         required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
@@ -565,15 +564,16 @@ def as_matcher(
     >>> as_matcher(1) == 1.0, as_matcher(True) == 1
     (True, False)
     """
-    with _Building(value):
+    with Building(value):
         return _compile(value, trim_strings, case_insensitive, set())
 
 
-class _Building:
+class Building:
     """Turn a foreign exception raised while compiling ``value`` into a ``TypeError``.
 
     Constructors raise only TypeError and ValueError: a hostile expected value (a mapping
     whose iteration raises, a proxy whose ``__class__`` does) is named in the message.
+    Its one field, ``value``, is the value being compiled.
     """
 
     __slots__ = ("value",)
@@ -691,8 +691,8 @@ class Literal(Delegating, _trusted=True):
     def __init__(
         self, value: object, *, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
-        _check_flag("trim_strings", trim_strings)
-        _check_flag("case_insensitive", case_insensitive)
+        check_flag(trim_strings, "trim_strings")
+        check_flag(case_insensitive, "case_insensitive")
         super().__init__(
             as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
         )

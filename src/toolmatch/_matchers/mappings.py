@@ -9,9 +9,9 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, is_instance
 from toolmatch._matchers.literal import (
+    Building,
     Delegating,
     MappingMatcher,
-    _Building,
     as_matcher,
     string_options,
 )
@@ -52,7 +52,7 @@ class _ArgsMatcher(MappingMatcher):
                     f"{type(self).__name__} needs a dict of expected arguments, got "
                     f"{short_repr(mapping)} ({type_name(mapping)})"
                 )
-            with _Building(mapping):
+            with Building(mapping):
                 mapping = strip(mapping)  # type: ignore[assignment]
         super().__init__(
             mapping,

@@ -7,6 +7,7 @@ import math
 import operator
 
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
@@ -66,9 +67,7 @@ def _found(actual: object, strings: bool = False) -> str:
 
 
 def _strings(owner: str, strings: object) -> bool:
-    if not isinstance(strings, bool):
-        raise TypeError(f"{owner} strings must be True or False, got {short_repr(strings)}")
-    return strings
+    return check_flag(strings, f"{owner} strings")
 
 
 def _number_of(actual: object, strings: bool) -> object:
@@ -221,8 +220,7 @@ class Between(Matcher, _trusted=True):
     ) -> None:
         _bound("Between", "low", low)
         _bound("Between", "high", high)
-        if not isinstance(inclusive, bool):
-            raise TypeError(f"Between inclusive must be True or False, got {short_repr(inclusive)}")
+        check_flag(inclusive, "Between inclusive")
         try:
             empty = bool(low > high) if inclusive else bool(low >= high)
         except Exception as error:

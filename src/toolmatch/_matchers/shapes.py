@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch, ReasonedMatcher, nesting_depth
@@ -56,10 +57,7 @@ class _Affix(Matcher, _trusted=True):
         name = type(self).__name__
         if not isinstance(affix, str):
             raise TypeError(f"{name} needs a str, got {short_repr(affix)} ({type_name(affix)})")
-        if not isinstance(case_insensitive, bool):
-            raise TypeError(
-                f"{name} case_insensitive must be True or False, got {short_repr(case_insensitive)}"
-            )
+        check_flag(case_insensitive, f"{name} case_insensitive")
         affix = str.__str__(affix)
         object.__setattr__(self, "affix", affix)
         object.__setattr__(self, "case_insensitive", case_insensitive)
@@ -282,10 +280,7 @@ class IsURL(Matcher, _trusted=True):
             found = self._split(actual)
             if isinstance(found, str):
                 return False
-            for name, matcher in self._parts:
-                if not matcher.__eq__(found[name]):
-                    return False
-            return True
+            return all(matcher.__eq__(found[name]) for name, matcher in self._parts)
         except Exception:
             return False
 

@@ -8,6 +8,7 @@ over the size of their union (docs/matchers.md has the formula and where it diff
 from __future__ import annotations
 
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
@@ -77,11 +78,7 @@ class Similar(Matcher, _trusted=True):
             raise TypeError(
                 f"Similar text must be a str, got {short_repr(text)} ({type_name(text)})"
             )
-        if not isinstance(case_insensitive, bool):
-            raise TypeError(
-                "Similar case_insensitive must be True or False, got "
-                + short_repr(case_insensitive)
-            )
+        check_flag(case_insensitive, "Similar case_insensitive")
         if (min is None) == (above is None):
             raise TypeError(
                 "Similar needs one threshold, min (at least that share of words in common) "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
+from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import beside, identify
@@ -242,8 +242,8 @@ class Reading:
             call_id = str(call_id)
         # Built here, without ToolCall.__init__'s checks (the values are checked above) and
         # without a call of a builder: this runs once per call read. Plain slot stores cost
-        # a quarter of Record's object.__setattr__; _Slots has ToolCall's layout.
-        call = _Slots()
+        # a quarter of Record's object.__setattr__; CallSlots has ToolCall's layout.
+        call = CallSlots()
         call.name = name
         call.args = args
         call.id = call_id
@@ -584,7 +584,7 @@ def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> N
             )  # fmt: skip
 
 
-_SOURCE = _Slots.__dict__["_source"]  # the slot, set past Record's guard
+_SOURCE = CallSlots.__dict__["_source"]  # the slot, set past Record's guard
 
 
 def same_source(call: ToolCall, read: ToolCall) -> ToolCall:

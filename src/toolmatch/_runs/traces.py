@@ -21,6 +21,7 @@ from contextlib import suppress
 from io import BytesIO
 from typing import NamedTuple
 
+from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import scan_object
 from toolmatch._runs.envelope import RecordError
@@ -285,7 +286,7 @@ def _read_lines(
     return _line_blocks(file.lines, path, source, file.packed, file.at)
 
 
-class Span:
+class Span(Record):
     """Where a block of lines is in a file on disk: what a ``--jobs`` worker is sent for
     :class:`Lines` read there. It reads them again itself, instead of the main process
     copying them to it through a pipe, and finds out a file replaced meanwhile (by its
@@ -296,16 +297,12 @@ class Span:
     3
     """
 
-    # A plain class: a NamedTuple costs a compile at import time.
-    __slots__ = ("file", "lines", "offset", "path", "size")
-
-    def __init__(
-        self, path: str, file: tuple[int, int], offset: int, size: int, lines: int
-    ) -> None:
-        self.path, self.file, self.offset, self.size, self.lines = path, file, offset, size, lines
-
-    def __reduce__(self) -> tuple[type[Span], tuple[str, tuple[int, int], int, int, int]]:
-        return Span, (self.path, self.file, self.offset, self.size, self.lines)
+    __slots__ = _fields = ("path", "file", "offset", "size", "lines")
+    path: str
+    file: tuple[int, int]
+    offset: int
+    size: int
+    lines: int
 
     def read(self) -> Lines:
         """The lines again; ``OSError`` when the file no longer holds the lines counted."""
@@ -419,8 +416,8 @@ def _line_blocks(
                 pieces.append(data)
                 carried += len(data)
                 continue
-            # BytesIO shares the bytes and finds line ends as readline does (memchr):
-            # splitting costs less than bytes.count, which goes a byte at a time.
+            # Split at b"\n" only, each line keeping its end (bytes.splitlines splits at
+            # b"\r" too).
             lines = BytesIO(data).readlines()
             size = carried + len(data)
             if pieces:

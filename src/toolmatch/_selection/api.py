@@ -13,7 +13,7 @@ from toolmatch._matchers.judges import start_run
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import order_plan, turn_items
-from toolmatch._selection.matching import _Selection
+from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import turn_options
 from toolmatch._selection.results import ToolCheck, TurnResult
 from toolmatch._selection.run import (
@@ -25,7 +25,7 @@ from toolmatch._selection.run import (
     read_turns,
     run_verdict,
 )
-from toolmatch._selection.turn import _Turn
+from toolmatch._selection.turn import TurnPlan
 
 if TYPE_CHECKING:
     from typing import Any
@@ -81,7 +81,7 @@ def check_turn(
 def _checked_turn(expected: object, calls: object, options: dict[str, Any]) -> TurnResult:
     """What :func:`check_turn` gives, for options already checked."""
     plan = order_plan(turn_items(expected), "expected", options["ordered"])
-    turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
+    turn = TurnPlan(Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
     start_run()
     said = None if turn.answer is None else read_said(calls)
     return judge_alone(turn, to_calls(calls), said).result()

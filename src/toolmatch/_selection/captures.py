@@ -17,7 +17,7 @@ from toolmatch._matchers.captures import COLLECTING, Capture, Ref
 from toolmatch._matchers.literal import Literal
 from toolmatch._matchers.walk import matchers_in
 from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.turn import _Turn
+from toolmatch._selection.turn import TurnPlan
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,19 +47,19 @@ def _names(expectation: ExpectedTool) -> tuple[list[str], list[str]]:
 
 class CapturePlan:
     """The captures and references of a case's turns (each turn given as its alternatives'
-    ``_Turn``\\ s): the names, and the expectations that capture or narrow them (by turn)."""
+    ``TurnPlan``\\ s): the names, and the expectations that capture or narrow them (by turn)."""
 
     __slots__ = ("names", "capturing", "holding", "narrowing")
 
-    def __init__(self, turns: Sequence[Sequence[_Turn]]) -> None:
+    def __init__(self, turns: Sequence[Sequence[TurnPlan]]) -> None:
         names: list[str] = []
         referred: list[str] = []
-        # (turn, its _Turn, the expectation's number there, the expectation)
-        self.capturing: list[tuple[int, _Turn, int, ExpectedTool]] = []
+        # (turn, its TurnPlan, the expectation's number there, the expectation)
+        self.capturing: list[tuple[int, TurnPlan, int, ExpectedTool]] = []
         self.holding: set[int] = set()  # ids of the expectations holding a capture or a ref
         # (turn, expectation, its references that every matching call must satisfy): a
         # value none of its calls holds there cannot pass, so it is not a choice
-        self.narrowing: list[tuple[int, _Turn, int, ExpectedTool, list[Ref]]] = []
+        self.narrowing: list[tuple[int, TurnPlan, int, ExpectedTool, list[Ref]]] = []
         for number, alternatives in enumerate(turns):
             for plan in alternatives:
                 patterns = plan.ignoring.expectations if plan.ignoring is not None else []
@@ -133,7 +133,7 @@ class CapturePlan:
         return [found[name] for name in self.names]
 
 
-def capture_plan(turns: Sequence[Sequence[_Turn]]) -> CapturePlan | None:
+def capture_plan(turns: Sequence[Sequence[TurnPlan]]) -> CapturePlan | None:
     """The plan of a case's turns; ``None`` when no expectation captures or refers (a
     reference that names no capture, or a capture that can bind nothing, raises
     ``ValueError``).
@@ -141,9 +141,9 @@ def capture_plan(turns: Sequence[Sequence[_Turn]]) -> CapturePlan | None:
     >>> from toolmatch import ExpectedTool, ExpectedTurn
     >>> turn = ExpectedTurn([ExpectedTool("create", result=Capture("id")),
     ...                      ExpectedTool("delete", {"id": Ref("id")})])
-    >>> capture_plan([[turn._turn]]).names
+    >>> capture_plan([[turn._plan]]).names
     ['id']
-    >>> capture_plan([[ExpectedTurn([ExpectedTool("a")])._turn]]) is None
+    >>> capture_plan([[ExpectedTurn([ExpectedTool("a")])._plan]]) is None
     True
     """
     plan = CapturePlan(turns)
@@ -153,7 +153,7 @@ def capture_plan(turns: Sequence[Sequence[_Turn]]) -> CapturePlan | None:
 def _collected(
     calls_per_turn: Sequence[list[ToolCall]],
     number: int,
-    plan: _Turn,
+    plan: TurnPlan,
     place: int,
     expectation: ExpectedTool,
     selected: dict[int, tuple[tuple[int, ...], ...]],

@@ -17,10 +17,10 @@ from toolmatch._matchers.mappings import Partial
 from toolmatch._matchers.values import ANY
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._selection.expectation_protocol import NO_RESULT
-from toolmatch._selection.matching import _Selection
+from toolmatch._selection.matching import Selection
 from toolmatch._selection.results import ToolCheck, expectation_json
 from toolmatch._selection.tool_keys import check_tool_keys
-from toolmatch._selection.turn import _Turn, judge
+from toolmatch._selection.turn import TurnPlan, judge
 from toolmatch._selection.unrecorded import RECORDED
 from toolmatch._selection.validation import Caller, check_failed_status
 
@@ -237,7 +237,7 @@ class ExpectedTool(Matcher, ExpectedItem):
     _asserted: tuple[tuple[str, Callable[[ToolCall], bool], Callable[[ToolCall], bool]], ...]
     _literal_key: tuple[tuple[str, ...], tuple[Hashable, ...]] | None
     _arg_paths: tuple[tuple[str, tuple[str, str]], ...]
-    _alone: _Turn
+    _alone: TurnPlan
     _requirement: str
     _repr: str | None
     _json: dict[str, Any] | None
@@ -376,7 +376,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         tops = [join_path("", key) for key in args] if isinstance(args, Mapping) else []
         set_(self, "_arg_paths", tuple((top, (f"{top}.", f"{top}[")) for top in tops))
         # Alone, one expectation is looked up faster pair by pair than through the index.
-        set_(self, "_alone", _Turn(_Selection([self], use_index=False)))
+        set_(self, "_alone", TurnPlan(Selection([self], use_index=False)))
         # Said in every result of this expectation: worded once.
         set_(self, "_requirement", self._requirement_text())
         set_(self, "_repr", None)

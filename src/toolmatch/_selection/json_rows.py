@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import Mismatch
     from toolmatch._selection.results import ChosenAlternative, ToolCheck
     from toolmatch._selection.run import RunAlternatives, RunVerdict
-    from toolmatch._selection.turn import _Turn, _Verdict
+    from toolmatch._selection.turn import TurnPlan, TurnVerdict
 
 __all__ = ["run_json"]
 
@@ -45,7 +45,7 @@ class _Template:
 
     __slots__ = ("options", "passed", "failed", "layouts")
 
-    def __init__(self, turn: _Turn) -> None:
+    def __init__(self, turn: TurnPlan) -> None:
         self.options = options_json(
             turn.distinct, turn.ordered, turn.exhaustive, turn.max_calls, turn.no_repeats
         )
@@ -56,7 +56,7 @@ class _Template:
         self.layouts: dict[tuple[object, ...], _Layout] = {}
 
 
-def _template(turn: _Turn) -> _Template:
+def _template(turn: TurnPlan) -> _Template:
     template: _Template | None = turn.json_template
     if template is None:
         template = turn.json_template = _Template(turn)
@@ -107,7 +107,7 @@ class _Layout:
         return "".join(parts)
 
 
-def _passed_check(layout: _Layout, verdict: _Verdict, number: int, prefix: str) -> None:
+def _passed_check(layout: _Layout, verdict: TurnVerdict, number: int, prefix: str) -> None:
     """Expectation ``number``'s check, passed, its candidates left as slots."""
     matching = verdict.matching[number]
     assigned = None if verdict.assigned is None else verdict.assigned[number] or ()
@@ -121,7 +121,7 @@ def _passed_check(layout: _Layout, verdict: _Verdict, number: int, prefix: str) 
     layout.write("]}")
 
 
-def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> _Layout:
+def _layout(verdict: TurnVerdict, number: int, chosen: list[ChosenAlternative]) -> _Layout:
     """Turn ``number``'s result as ``TurnResult.as_dict`` gives it, less its candidates when
     they need no words of their failure; ``chosen``: the alternatives it is from."""
     plan = verdict.turn
@@ -167,7 +167,7 @@ def _layout(verdict: _Verdict, number: int, chosen: list[ChosenAlternative]) -> 
     return layout.done()
 
 
-def _turn_json(verdict: _Verdict, number: int, case: ChosenAlternative | None) -> str:
+def _turn_json(verdict: TurnVerdict, number: int, case: ChosenAlternative | None) -> str:
     """Turn ``number``'s result, as ``TurnResult.as_dict`` gives it."""
     chosen = [] if case is None else [case]
     if verdict.chosen is not None:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["_Selection", "match_turn", "numbered"]
+__all__ = ["Selection", "match_turn", "numbered"]
 
 
 _MISSING: Any = object()
@@ -25,13 +25,30 @@ _name_of = attrgetter("name")
 _NO_LIMIT = 2**62  # more calls than any turn holds
 
 
-class _Selection:
+class Selection:
     """Which of a turn's expectations select each tool name, worked out once per name.
 
     Tool names repeat from run to run, so a spec's turn keeps one of these for all the runs
     it judges: a call's candidates are then one dict lookup away. A name matcher is asked
     once per distinct name (matchers are pure). At most ``_NAMES_REMEMBERED`` names are
     kept, so memory stays flat on a trace of ever-new names.
+
+    Its fields, expectations by number:
+
+    - ``expectations``: the turn's expectations, in order.
+    - ``counts``: the matching calls each needs (and claims of its own when calls are
+      distinct); ``expected_calls``: their sum; ``extras``: the calls beyond its count a
+      positive expectation's ``max_count`` allows; ``allowed``: every count each allows, as
+      a range.
+    - ``placed``: ``(number, first, last)`` of those asserting the first or last call of
+      their name.
+    - ``use_index``: whether literal expectations are looked up by their canonical keys;
+      ``plans``: how each judges its candidates: ``(number, its check of the args, its check
+      of the rest of a call, its canonical key)``, a check ``None`` when there is nothing to
+      check, the key ``None`` when it is not looked up.
+    - ``asserting``: the numbers of those asserting a field a call may not record (agent,
+      failed, status, result): their candidates are looked at again
+      (``_selection/unrecorded.py``).
     """
 
     __slots__ = (
@@ -52,8 +69,7 @@ class _Selection:
     def __init__(self, expectations: Sequence[Expected], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
         # How many matching calls each expectation needs (and claims of its own when calls
-        # are distinct), and every count it allows, as a range: judging a turn then asks
-        # each expectation's count in one pass that takes no Python step per expectation.
+        # are distinct), and every count it allows, as a range.
         self.counts = [tool.count for tool in self.expectations]
         self.expected_calls = sum(self.counts)
         # The calls beyond its count each positive expectation's range allows.
@@ -134,7 +150,7 @@ class _Selection:
 
 
 def match_turn(
-    selection: _Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
+    selection: Selection, calls: Sequence[ToolCall], kept: Sequence[int] | None = None
 ) -> tuple[list[list[int]], list[list[int]]]:
     """For each expectation: the calls whose name it selects, and those that also match.
 
@@ -184,7 +200,7 @@ def numbered(
 def _match_indexed(
     keys: tuple[str, ...],
     members: list[int],
-    selection: _Selection,
+    selection: Selection,
     calls: Sequence[ToolCall],
     kept: Sequence[int] | None,
     matching: list[list[int]],

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.validation import (
-    KEYWORDS,
-    check_agent,
-    check_budget,
-    check_flag,
-    check_no_carried,
-)
+from toolmatch._selection.validation import KEYWORDS, check_agent, check_budget, check_no_carried
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -82,7 +77,7 @@ def turn_options(given: Mapping[str, object]) -> dict[str, Any]:
     options, the one named is the one it always was.
     """
     checked: dict[str, object] = {
-        option.name: check_flag(given[option.name], KEYWORDS, option.name)
+        option.name: check_flag(given[option.name], option.name)
         for option in TURN_OPTIONS
         if option.kind == "flag"
     }

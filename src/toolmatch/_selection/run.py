@@ -20,10 +20,10 @@ from toolmatch._readers.to_calls import read_final, read_json_syntax, to_calls
 from toolmatch._selection.captures import MAX_CHOICES, Binding, CapturePlan, capture_plan, too_many
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
-from toolmatch._selection.matching import _Selection
+from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import _Turn, _Verdict, answer_problem, judge
+from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 
-_NO_TURN = _Turn(_Selection(()))
+_NO_TURN = TurnPlan(Selection(()))
 
 
 @public
@@ -65,7 +65,7 @@ class ExpectedTurn(Record):
     """
 
     _fields = ("expected_tools", *option_names())
-    __slots__ = (*_fields, "_turn")
+    __slots__ = (*_fields, "_plan")
     __hash__ = None  # type: ignore[assignment]  # matchers hash by identity; so would a turn
     expected_tools: tuple[ExpectedTool | InOrder | AnyOrder, ...]
     distinct: bool
@@ -77,7 +77,7 @@ class ExpectedTurn(Record):
     tools: tuple[ToolDefinition, ...] | None
     agent: str | Matcher | None
     answer: object
-    _turn: _Turn
+    _plan: TurnPlan
 
     def __init__(
         self,
@@ -103,8 +103,10 @@ class ExpectedTurn(Record):
         plan = order_plan(expected, "expected_tools", options["ordered"])
         self._assign(expected, *(_kept(option, options[option.name]) for option in TURN_OPTIONS))
         # Kept for every run this turn judges: it remembers which expectations select a name.
-        turn = _Turn(_Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers)
-        object.__setattr__(self, "_turn", turn)
+        turn = TurnPlan(
+            Selection(plan.expectations), **options, after=plan.after, nevers=plan.nevers
+        )
+        object.__setattr__(self, "_plan", turn)
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls (anything :func:`to_calls` reads) against this turn.
@@ -114,7 +116,7 @@ class ExpectedTurn(Record):
 expected 1 matching call(s), got 0: no call's name contains 'fetch'; the turn called 'search'>
         """
         start_run()
-        return judge_alone(self._turn, to_calls(calls), _said(self._turn, calls)).result(turn)
+        return judge_alone(self._plan, to_calls(calls), _said(self._plan, calls)).result(turn)
 
     @staticmethod
     def one_of(*alternatives: ExpectedTurn) -> OneOfTurns:
@@ -165,16 +167,16 @@ class OneOfTurns(Record):
     (False, "none of the turn's 2 alternatives passed; the closest is alternative 1")
     """
 
-    __slots__ = ("alternatives", "_turn")
+    __slots__ = ("alternatives", "_plan")
     _fields = ("alternatives",)
     __hash__ = None  # type: ignore[assignment]  # as ExpectedTurn
     alternatives: tuple[ExpectedTurn, ...]
-    _turn: _Alternatives
+    _plan: _Alternatives
 
     def __init__(self, alternatives: Sequence[ExpectedTurn]) -> None:
         turns = alternative_list(alternatives, ExpectedTurn, "an ExpectedTurn")
         self._assign(tuple(turns))
-        object.__setattr__(self, "_turn", _Alternatives([turn._turn for turn in turns]))
+        object.__setattr__(self, "_plan", _Alternatives([turn._plan for turn in turns]))
 
     def check(self, calls: object, turn: int | None = None) -> TurnResult:
         """Judge one turn's calls against the alternatives (see :class:`OneOfTurns`).
@@ -183,8 +185,8 @@ class OneOfTurns(Record):
         True
         """
         start_run()
-        said = read_said(calls) if self._turn.checks_answer else None
-        return _result(judge_alone(self._turn, to_calls(calls), said), turn)
+        said = read_said(calls) if self._plan.checks_answer else None
+        return _result(judge_alone(self._plan, to_calls(calls), said), turn)
 
 
 def read_said(calls: object) -> tuple[str | None, str | None]:
@@ -200,7 +202,7 @@ def read_said(calls: object) -> tuple[str | None, str | None]:
     return read_final(calls)
 
 
-def _said(plan: _Turn, calls: object) -> tuple[str | None, str | None] | None:
+def _said(plan: TurnPlan, calls: object) -> tuple[str | None, str | None] | None:
     """The final answer of ``calls`` when ``plan`` checks it (read only then)."""
     return None if plan.answer is None else read_said(calls)
 
@@ -211,13 +213,13 @@ class _Alternatives:
 
     __slots__ = ("turns", "checks_answer")
 
-    def __init__(self, turns: list[_Turn]) -> None:
+    def __init__(self, turns: list[TurnPlan]) -> None:
         self.turns = turns
         self.checks_answer = any(turn.answer is not None for turn in turns)
 
     def judge(
         self, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
-    ) -> _Verdict:
+    ) -> TurnVerdict:
         verdicts = []
         for number, turn in enumerate(self.turns):
             verdict = judge(turn, calls, said)
@@ -230,24 +232,31 @@ class _Alternatives:
         return _chosen(verdicts[number], chosen)
 
 
-def _chosen(verdict: _Verdict, chosen: ChosenAlternative) -> _Verdict:
+def _chosen(verdict: TurnVerdict, chosen: ChosenAlternative) -> TurnVerdict:
     # The choice rides on the verdict until its result is made (_result).
     verdict.chosen = chosen
     return verdict
 
 
-def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
+def _result(verdict: TurnVerdict, turn: int | None) -> TurnResult:
     """A verdict's result, noted with the alternative it is from, if any."""
     result = verdict.result(turn)
     chosen = verdict.chosen
     return result if chosen is None else result._chosen_from(chosen)
 
 
-def _judged(plan: _Turn | _Alternatives, calls: list[ToolCall]) -> _Verdict:
-    """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
-    this for every turn, and ``isinstance`` costs more); a missing turn says nothing."""
-    said = (None, None)  # a turn without calls has no answer either
-    return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+def _judge_plan(
+    plan: TurnPlan | _Alternatives,
+    calls: list[ToolCall],
+    said: tuple[str | None, str | None] | None,
+) -> TurnVerdict:
+    """A turn's verdict, of its alternatives when it has them."""
+    return judge(plan, calls, said) if isinstance(plan, TurnPlan) else plan.judge(calls, said)
+
+
+def _judged(plan: TurnPlan | _Alternatives, calls: list[ToolCall]) -> TurnVerdict:
+    """A turn's verdict on ``calls``, a missing turn saying nothing."""
+    return _judge_plan(plan, calls, (None, None))  # a turn without calls has no answer either
 
 
 def _failures(result: TurnResult) -> int:
@@ -323,7 +332,7 @@ def _judge_turns(
     turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
-    judged: list[_Verdict],
+    judged: list[TurnVerdict],
     until_failure: bool = False,
     answers: _Answers | None = None,
     binding: Binding | None = None,
@@ -338,17 +347,12 @@ def _judge_turns(
     if judged and max_calls is not None:
         total = sum(verdict.kept_count for verdict in judged)
     passed = True
-    # Not max(): a builtin's call costs more than the comparison.
-    for number in range(len(judged), expected if expected > recorded else recorded):
+    for number in range(len(judged), max(expected, recorded)):
         if number < expected and number < recorded:
-            plan = turns[number]._turn
+            plan = turns[number]._plan
             said = None if answers is None else answers.said[number]
             try:  # free until raised
-                # Inline, not _judged(): this runs for every turn of every run.
-                if type(plan) is _Turn:
-                    verdict = judge(plan, calls_per_turn[number], said)
-                else:
-                    verdict = plan.judge(calls_per_turn[number], said)  # type: ignore[union-attr]
+                verdict = _judge_plan(plan, calls_per_turn[number], said)
             except NotRecordedError as error:
                 raise NotRecordedError(f"turn {number}: {error}") from None
         else:
@@ -404,7 +408,7 @@ def read_answers(
     case's ``case_answer`` check, read only for those; ``None`` when nothing checks one."""
     last = len(call_turns) - 1
     wanted = [
-        (number < len(turns) and _checks_answer(turns[number]._turn))
+        (number < len(turns) and _checks_answer(turns[number]._plan))
         or (number == last and case_answer is not None)
         for number in range(len(call_turns))
     ]
@@ -418,21 +422,21 @@ def read_answers(
 
 def checks_answers(turns: Sequence[ExpectedTurn | OneOfTurns], case_answer: object) -> bool:
     """Whether ``turns`` or the case's ``case_answer`` check a final answer."""
-    return case_answer is not None or any(_checks_answer(turn._turn) for turn in turns)
+    return case_answer is not None or any(_checks_answer(turn._plan) for turn in turns)
 
 
-def _checks_answer(plan: _Turn | _Alternatives) -> bool:
-    return plan.answer is not None if type(plan) is _Turn else plan.checks_answer  # type: ignore[union-attr]
+def _checks_answer(plan: TurnPlan | _Alternatives) -> bool:
+    return plan.answer is not None if isinstance(plan, TurnPlan) else plan.checks_answer
 
 
 def _judge_missing(
     turns: Sequence[ExpectedTurn | OneOfTurns],
     calls_per_turn: Sequence[list[ToolCall]],
     number: int,
-) -> _Verdict:
+) -> TurnVerdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
-        verdict, missing = _judged(turns[number]._turn, []), "has no calls"
+        verdict, missing = _judged(turns[number]._plan, []), "has no calls"
     else:
         verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
@@ -468,7 +472,7 @@ class RunVerdict:
         self._turns = turns
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
-        self._judged: list[_Verdict] = []
+        self._judged: list[TurnVerdict] = []
         self._answers = answers  # the final answers the turns and the case check, if any
         self._binding = binding  # the captured values the run is judged with, if any
         self.passed = self._judge(True)
@@ -545,7 +549,7 @@ class RunVerdict:
             if not verdict.passed
         ]
 
-    def verdicts(self) -> list[_Verdict]:
+    def verdicts(self) -> list[TurnVerdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
         self._judge()
@@ -559,31 +563,33 @@ class RunVerdict:
 class _Alone:
     """A turn judged on its own, as ``RunVerdict`` reads a turn."""
 
-    __slots__ = ("_turn",)
+    __slots__ = ("_plan",)
 
-    def __init__(self, turn: _Turn | _Alternatives) -> None:
-        self._turn = turn
+    def __init__(self, turn: TurnPlan | _Alternatives) -> None:
+        self._plan = turn
 
 
 def judge_alone(
-    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[str | None, str | None] | None
-) -> _Verdict:
+    plan: TurnPlan | _Alternatives,
+    calls: list[ToolCall],
+    said: tuple[str | None, str | None] | None,
+) -> TurnVerdict:
     """One turn judged on its own (``check_turn``, ``ExpectedTurn.check``), its captures
     bound as in a run of that one turn."""
     captures = capture_plan([_alternatives_of(plan)])
     if captures is None:
-        return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
+        return _judge_plan(plan, calls, said)
     answers = None if said is None else _Answers([said], None)
     return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
     """The captures and references of ``turns`` (``None``: none)."""
-    return capture_plan([_alternatives_of(turn._turn) for turn in turns])
+    return capture_plan([_alternatives_of(turn._plan) for turn in turns])
 
 
-def _alternatives_of(plan: _Turn | _Alternatives) -> list[_Turn]:
-    return [plan] if type(plan) is _Turn else plan.turns  # type: ignore[union-attr]
+def _alternatives_of(plan: TurnPlan | _Alternatives) -> list[TurnPlan]:
+    return [plan] if isinstance(plan, TurnPlan) else plan.turns
 
 
 def run_verdict(
@@ -673,7 +679,7 @@ class RunAlternatives:
             return self._verdicts[-1].score()
         return mean_score([result._score() for result in self.results()])
 
-    def verdicts(self) -> list[_Verdict]:
+    def verdicts(self) -> list[TurnVerdict]:
         """The chosen alternative's verdicts, as :meth:`RunVerdict.verdicts` gives them."""
         if not self.passed:
             self.results()  # the closest is chosen by the results' scores

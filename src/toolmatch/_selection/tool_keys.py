@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
@@ -19,7 +20,6 @@ from toolmatch._selection.validation import (
     check_agent,
     check_count,
     check_failed,
-    check_flag,
     check_id,
     check_ids,
     check_max_count,
@@ -261,7 +261,7 @@ TOOL_KEYS = (
         "first",
         "flag",
         False,
-        lambda value, caller, _given: check_flag(value, caller, "first"),
+        lambda value, caller, _given: check_flag(value, caller.name("first"), caller.in_spec),
         "true: the first of the turn's calls this name selects matches",
         "`true`: the first of the turn's calls whose name this selects must match it "
         "([selection.md](selection.md#first-and-last-first-last))",
@@ -272,7 +272,7 @@ TOOL_KEYS = (
         "last",
         "flag",
         False,
-        lambda value, caller, _given: check_flag(value, caller, "last"),
+        lambda value, caller, _given: check_flag(value, caller.name("last"), caller.in_spec),
         "true: the last of the turn's calls this name selects matches",
         "`true`: the last of the turn's calls whose name this selects must match it",
         "`false`",

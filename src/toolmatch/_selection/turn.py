@@ -1,4 +1,4 @@
-"""The turn engine (docs/semantics.md, docs/selection.md): ``_Turn``, a turn's expectations
+"""The turn engine (docs/semantics.md, docs/selection.md): ``TurnPlan``, a turn's expectations
 with its options, and :func:`judge`, which reaches its verdict.
 
 One function, :func:`judge`, judges a turn: it leaves out the ignored calls, judges each
@@ -32,7 +32,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
 from toolmatch._matchers.captures import BINDING
 from toolmatch._matchers.literal import Literal, as_matcher
-from toolmatch._selection.matching import _Selection, match_turn, numbered
+from toolmatch._selection.matching import Selection, match_turn, numbered
 from toolmatch._selection.reasons import (
     count_reason,
     distinct_reason,
@@ -62,14 +62,31 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import Matcher, Mismatch
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["NO_ANSWER", "OTHER_AGENT", "_Turn", "_Verdict", "answer_problem", "judge"]
+__all__ = ["NO_ANSWER", "OTHER_AGENT", "TurnPlan", "TurnVerdict", "answer_problem", "judge"]
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
 
 
-class _Turn:
-    """What one turn expects, and how it is judged: every turn option, checked once."""
+class TurnPlan:
+    """What one turn expects, and how it is judged: every turn option, checked once.
+
+    Its fields, expectations by number:
+
+    - ``selection``: the expectations, and which of them select each tool name;
+      ``ignoring``: the ``ignore=`` patterns likewise (``None``: none); ``ignore_caps``:
+      each pattern's ``max_count``, when any has one (``None``: none capped).
+    - ``distinct`` (set by ``ordered``, ``exhaustive`` and an order too), ``ordered``,
+      ``exhaustive``, ``max_calls``, ``no_repeats``, ``tools`` (a ``ToolCatalogue``),
+      ``agent``: the turn options as given; ``agent_matches``: ``agent``'s matcher's ``==``.
+    - ``answer``: the matcher of the turn's final answer (``None``: not checked).
+    - ``after``: per expectation, those whose calls all come before its own (groups,
+      ``before``/``after``; ``None``: no partial order); ``order_after``: those it directly
+      follows, when the turn has any order (``None``: none).
+    - ``nevers``: each never with ``after``/``before``: (its number, the key, the other's).
+    - ``json_template``: what the turn's rows of ``--format json`` share, written on first
+      use (``_selection/json_rows.py``).
+    """
 
     __slots__ = (
         "selection",
@@ -82,7 +99,7 @@ class _Turn:
         "no_repeats",
         "tools",
         "agent",
-        "_agent_matches",
+        "agent_matches",
         "answer",
         "after",
         "nevers",
@@ -92,7 +109,7 @@ class _Turn:
 
     def __init__(
         self,
-        selection: _Selection,
+        selection: Selection,
         *,
         distinct: bool = False,
         ordered: bool = False,
@@ -107,9 +124,9 @@ class _Turn:
         nevers: Sequence[tuple[int, str, int]] = (),
     ) -> None:
         self.selection = selection
-        # A turn remembers names for its ignore patterns too: they are asked about every call.
-        self.ignoring = _Selection(ignore, use_index=False) if ignore else None
-        # Each pattern's max_count, when any has one: the uncapped turn takes no step for it.
+        # Names are remembered for the ignore patterns too: they are asked about every call.
+        self.ignoring = Selection(ignore, use_index=False) if ignore else None
+        # None when no pattern is capped: the uncapped turn takes no step for caps.
         caps = [pattern.max_count for pattern in ignore]
         self.ignore_caps = caps if any(cap is not None for cap in caps) else None
         self.distinct = distinct or ordered or exhaustive
@@ -119,14 +136,10 @@ class _Turn:
         self.no_repeats = no_repeats
         self.tools = tools
         self.agent = agent
-        self._agent_matches = None if agent is None else as_matcher(agent).__eq__
-        # The matcher of the turn's final answer (None: not checked).
+        self.agent_matches = None if agent is None else as_matcher(agent).__eq__
         self.answer = None if answer is None else as_matcher(answer)
-        # after[j]: the expectations whose calls all come before j's (groups, before/after).
         self.after = after
-        # Each never with after / before: (its number, the key, the other's number).
         self.nevers = nevers
-        # For each expectation, those it directly follows, when the turn has an order.
         count = len(selection.expectations)
         self.order_after: Sequence[Sequence[int]] | None = (
             after
@@ -135,7 +148,6 @@ class _Turn:
             if ordered
             else None
         )
-        # What its rows of --format json share, written on first use (_selection/json_rows.py).
         self.json_template: Any = None
         if after is not None:
             self.distinct = True
@@ -146,36 +158,59 @@ class _Turn:
                 )
 
 
-class _Verdict:
-    """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words."""
+class TurnVerdict:
+    """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words.
 
-    # What only some turns find stays on the class until one does, so that a turn judged
-    # without distinct calls, repeats or tool definitions sets none of it; ``passed`` is
-    # set once judged, and made False by the run around the turn (``reason``, ``over``).
-    # call index -> the number of the first pattern ignoring it (OTHER_AGENT: the turn's agent)
-    ignored: Mapping[int, int] = {}
-    # call index -> the number of the first capped pattern it matched, its cap already full
-    over_cap: Mapping[int, int] = {}
-    demands: Sequence[int] = ()
-    assigned: list[list[int] | None] | None = None
-    unexpected: Sequence[int] = ()
-    repeats: Sequence[list[int]] = ()
-    misfits: Sequence[int] = ()  # the kept calls that break their tool's definition
-    out_of_order: Mapping[int, str] = {}  # expectation -> the order constraint it breaks, in words
-    reason: str | None = None  # the turn is missing on one side of the run
-    over: str | None = None  # the run's calls go over its max_calls at this turn
-    # What is wrong with the turn's final answer (its own answer=, then the case's), in words
-    answer_problems: Sequence[str] = ()
-    passed = False
-    # Which of a turn's alternatives this is (one_of), set by the turn around it.
-    chosen: ChosenAlternative | None = None
-    failed_checks: list[tuple[int, ToolCheck]] | None = None  # made when first asked
-    # The captured values the run was judged with (docs/selection.md): its words too.
-    binding: dict[str, tuple[object, str, Matcher | None]] | None = None
+    Its fields, calls and expectations by number:
+
+    - ``turn``: the ``TurnPlan`` judged; ``calls``: the turn's calls; ``kept``: the calls
+      judged when some are left out (``None``: all).
+    - ``candidates``, ``matching``: per expectation, the calls whose name it selects, and
+      those of them that match it; ``met``: whether its count of matching calls is allowed.
+    - ``ignored``: call -> the ``ignore=`` pattern that left it out (``OTHER_AGENT``: the
+      turn's agent did); ``over_cap``: call -> the capped pattern it matched, its cap full.
+    - ``demands``: the calls each expectation claims of its own (0 for one failing anyway);
+      ``assigned``: those it got (``None``: calls are not distinct; an entry ``None``: too
+      few); ``unexpected``: the calls an exhaustive turn left unclaimed.
+    - ``repeats``: groups of repeated calls (``no_repeats``); ``misfits``: the kept calls
+      that break their tool's definition (``tools``).
+    - ``out_of_order``: expectation -> the order constraint it breaks, in words.
+    - ``reason``: the turn is missing on one side of the run; ``over``: the run's calls go
+      over its ``max_calls`` at this turn; ``answer_problems``: what is wrong with the final
+      answer (the turn's own ``answer=``, then the case's), in words.
+    - ``passed``: set once judged, made ``False`` by the run around the turn.
+    - ``chosen``: which of a turn's alternatives this is (``one_of``), set by the run.
+    - ``failed_checks``: the failing checks, made when first asked for.
+    - ``binding``: the captured values the run was judged with; its words use them too.
+    """
+
+    __slots__ = (
+        "turn",
+        "calls",
+        "kept",
+        "candidates",
+        "matching",
+        "met",
+        "ignored",
+        "over_cap",
+        "demands",
+        "assigned",
+        "unexpected",
+        "repeats",
+        "misfits",
+        "out_of_order",
+        "reason",
+        "over",
+        "answer_problems",
+        "passed",
+        "chosen",
+        "failed_checks",
+        "binding",
+    )
 
     def __init__(
         self,
-        turn: _Turn,
+        turn: TurnPlan,
         calls: list[ToolCall],
         kept: list[int] | None,
         candidates: list[list[int]],
@@ -184,10 +219,25 @@ class _Verdict:
     ) -> None:
         self.turn = turn
         self.calls = calls
-        self.kept = kept  # the calls judged, when some are ignored
-        self.candidates = candidates  # per expectation: the calls whose name it selects
-        self.matching = matching  # per expectation: those that match it
-        self.met = met  # whether each expectation's count of matching calls is allowed
+        self.kept = kept
+        self.candidates = candidates
+        self.matching = matching
+        self.met = met
+        self.ignored: Mapping[int, int] = {}
+        self.over_cap: Mapping[int, int] = {}
+        self.demands: Sequence[int] = ()
+        self.assigned: list[list[int] | None] | None = None
+        self.unexpected: Sequence[int] = ()
+        self.repeats: Sequence[list[int]] = ()
+        self.misfits: Sequence[int] = ()
+        self.out_of_order: Mapping[int, str] = {}
+        self.reason: str | None = None
+        self.over: str | None = None
+        self.answer_problems: Sequence[str] = ()
+        self.passed = False
+        self.chosen: ChosenAlternative | None = None
+        self.failed_checks: list[tuple[int, ToolCheck]] | None = None
+        self.binding: dict[str, tuple[object, str, Matcher | None]] | None = None
 
     @property
     def kept_count(self) -> int:
@@ -242,7 +292,6 @@ class _Verdict:
         explain_call: Callable[[ToolCall], tuple[Mismatch, ...]] = expectation._explain_call
         if self.binding is not None:  # a candidate explained later, under the same values
             explain_call = functools.partial(explained_under, self.binding, explain_call)
-        # Positional: a call with keywords costs more (the judge makes one per failed check).
         return ToolCheck(
             expectation,
             calls,
@@ -252,9 +301,9 @@ class _Verdict:
             explain_call,
             expectation._requirement,
             no_candidate,
-            got,
-            candidates,
-            score,
+            assigned_call_indices=got,
+            candidates=candidates,
+            score=score,
         )
 
     def _ignored_call(self, index: int) -> IgnoredCall:
@@ -355,25 +404,23 @@ class _Verdict:
         # The failed checks are made now, the others when first asked for: a report of the
         # failures (toolmatch check) shows no others.
         failed = self._failed_checks()
-        # Positional, as in check(); the pairing gives matched_calls and met_calls (the 0s).
+        # The pairing gives matched_calls and met_calls when first asked for.
         return TurnResult(
             functools.partial(self._checks, failed),
             len(calls),
-            plan.distinct,
-            plan.ordered,
-            turn,
-            self.reason,
-            plan.exhaustive,
-            plan.max_calls,
-            plan.no_repeats,
-            ignored,
-            tuple(self.unexpected),
-            tuple(self.own_problems()),
-            0,
-            0,
-            plan.selection.expected_calls,
-            self._pairs,
-            failed,
+            distinct=plan.distinct,
+            ordered=plan.ordered,
+            turn=turn,
+            reason=self.reason,
+            exhaustive=plan.exhaustive,
+            max_calls=plan.max_calls,
+            no_repeats=plan.no_repeats,
+            ignored=ignored,
+            unexpected_call_indices=tuple(self.unexpected),
+            problems=tuple(self.own_problems()),
+            expected_calls=plan.selection.expected_calls,
+            pairing=self._pairs,
+            failed=failed,
         )
 
     def own_problems(self) -> list[str]:
@@ -520,8 +567,8 @@ def answer_problem(matcher: Matcher, said: tuple[str | None, str | None], what: 
 
 
 def judge(
-    turn: _Turn, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
-) -> _Verdict:
+    turn: TurnPlan, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
+) -> TurnVerdict:
     """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
     gives it, when the turn checks it): the one place a verdict is reached
     (docs/selection.md)."""
@@ -534,9 +581,10 @@ def judge(
             selection.allowed,
         )  # fmt: skip
     # Whether each count of matching calls is one its expectation allows.
-    # Mapped in C, without a Python frame per expectation.
-    met = list(map(range.__contains__, selection.allowed, map(len, matching)))
-    verdict = _Verdict(turn, calls, kept, candidates, matching, met)
+    met = [
+        len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
+    ]
+    verdict = TurnVerdict(turn, calls, kept, candidates, matching, met)
     if ignored:
         verdict.ignored = ignored
     if over_cap:
@@ -552,7 +600,7 @@ def judge(
 
 
 def _ignored_and_kept(
-    turn: _Turn, calls: list[ToolCall]
+    turn: TurnPlan, calls: list[ToolCall]
 ) -> tuple[dict[int, int] | None, list[int] | None, dict[int, int] | None]:
     """The calls the turn leaves out (``ignore=`` patterns, other agents), with the pattern
     or ``OTHER_AGENT`` that left each out; those it keeps (``None``: all); and those a full
@@ -576,12 +624,12 @@ def _ignored_and_kept(
             over_cap = _capped(turn, turn.ignore_caps, calls, found_by, ignored)
         if ignored:
             kept = [index for index in range(len(calls)) if index not in ignored]
-    if turn._agent_matches is not None:
+    if turn.agent_matches is not None:
         ignored, kept = _other_agents(turn, calls, ignored)
     return ignored, kept, over_cap
 
 
-def _in_place(verdict: _Verdict, calls: list[ToolCall]) -> bool:
+def _in_place(verdict: TurnVerdict, calls: list[ToolCall]) -> bool:
     """Whether the calls keep the turn's places and ``never`` steps; what breaks them goes
     into ``verdict.out_of_order``."""
     turn, selection = verdict.turn, verdict.turn.selection
@@ -596,7 +644,7 @@ def _in_place(verdict: _Verdict, calls: list[ToolCall]) -> bool:
     return not out_of_place
 
 
-def _limits_held(verdict: _Verdict, calls: list[ToolCall], kept: list[int] | None) -> bool:
+def _limits_held(verdict: TurnVerdict, calls: list[ToolCall], kept: list[int] | None) -> bool:
     """Whether the kept calls keep the turn's ``max_calls``, ``no_repeats`` and ``tools``;
     what breaks the last two goes into the verdict."""
     turn = verdict.turn
@@ -612,7 +660,7 @@ def _limits_held(verdict: _Verdict, calls: list[ToolCall], kept: list[int] | Non
     return held
 
 
-def _answer_held(verdict: _Verdict, said: tuple[str | None, str | None] | None) -> bool:
+def _answer_held(verdict: TurnVerdict, said: tuple[str | None, str | None] | None) -> bool:
     """Whether ``said`` is the final answer the turn checks; a problem goes into the
     verdict."""
     answer = verdict.turn.answer
@@ -629,7 +677,7 @@ def _answer_held(verdict: _Verdict, said: tuple[str | None, str | None] | None) 
 
 
 def _capped(
-    turn: _Turn,
+    turn: TurnPlan,
     caps: list[int | None],
     calls: list[ToolCall],
     found_by: list[list[int]],
@@ -639,7 +687,7 @@ def _capped(
     ``max_count``: the first matching calls in call order that no earlier pattern left out
     (another agent's call is left out too, and not counted: the turn judges only its
     agent's). Returns the calls a full cap left in, with the pattern that matched first."""
-    agent_matches = turn._agent_matches
+    agent_matches = turn.agent_matches
     over: dict[int, int] = {}
     for number, found in enumerate(found_by):
         cap = caps[number]
@@ -661,7 +709,7 @@ def _capped(
 
 
 def _other_agents(
-    turn: _Turn, calls: list[ToolCall], ignored: dict[int, int] | None
+    turn: TurnPlan, calls: list[ToolCall], ignored: dict[int, int] | None
 ) -> tuple[dict[int, int], list[int]]:
     """The calls left out (the ignored ones, then the other agents'), and those kept."""
     left_out = {} if ignored is None else ignored
@@ -671,15 +719,15 @@ def _other_agents(
     return left_out, [index for index in range(len(calls)) if index not in left_out]
 
 
-def _is_agents(turn: _Turn, index: int, call: ToolCall) -> bool:
+def _is_agents(turn: TurnPlan, index: int, call: ToolCall) -> bool:
     """Whether call ``index`` is the turn's agent's; a call that names no agent cannot say."""
     if call.agent is None:
         raise not_recorded(f"the turn's agent={turn.agent!r}", "agent", index, call)
-    assert turn._agent_matches is not None
-    return turn._agent_matches(call.agent)
+    assert turn.agent_matches is not None
+    return turn.agent_matches(call.agent)
 
 
-def _assign(verdict: _Verdict, all_met: bool) -> bool:
+def _assign(verdict: TurnVerdict, all_met: bool) -> bool:
     """Give expectations calls of their own; whether each gets what it needs (and, for an
     exhaustive turn, whether every call is claimed)."""
     turn = verdict.turn
@@ -709,16 +757,13 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
         assigned = list(assign_covering(demands, extras, matchings))
     else:
         assigned = list(assign_distinct(demands, matchings))
-    # Indexed, not zipped: zip(strict=True) takes a keyword, a slow call on every turn.
-    enough = [
-        got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
-    ]
     verdict.demands = demands
     if breaks and turn.after is None and turn.ordered:
         assigned = _excused(verdict, demands, matchings, assigned, breaks)
-        enough = [
-            got is not None and len(got) >= demands[number] for number, got in enumerate(assigned)
-        ]
+    enough = [
+        got is not None and len(got) >= demand
+        for got, demand in zip(assigned, demands, strict=True)
+    ]
     if turn.exhaustive:
         order = list(range(len(verdict.calls))) if verdict.kept is None else verdict.kept
         if turn.ordered and turn.after is None:
@@ -743,7 +788,9 @@ def _assign(verdict: _Verdict, all_met: bool) -> bool:
     return all(enough) and not verdict.unexpected and not verdict.out_of_order
 
 
-def _windowed(verdict: _Verdict, demands: list[int]) -> tuple[list[list[int]], OrderWindows | None]:
+def _windowed(
+    verdict: TurnVerdict, demands: list[int]
+) -> tuple[list[list[int]], OrderWindows | None]:
     """Each expectation's matching calls within the bounds the other steps' calls set
     (docs/selection.md, "What an order means"), and those bounds (``None``: nothing bounded,
     nothing out of place)."""
@@ -769,7 +816,7 @@ def _windowed(verdict: _Verdict, demands: list[int]) -> tuple[list[list[int]], O
 
 
 def _excused(
-    verdict: _Verdict,
+    verdict: TurnVerdict,
     demands: list[int],
     windowed: list[list[int]],
     assigned: list[list[int] | None],
@@ -793,14 +840,14 @@ def _excused(
     return [relaxed[number] if number in short else got for number, got in enumerate(assigned)]
 
 
-def _out_of_order(verdict: _Verdict, broken: Mapping[int, str]) -> None:
+def _out_of_order(verdict: TurnVerdict, broken: Mapping[int, str]) -> None:
     """Add ``broken`` to the verdict's constraints broken, keeping those said before."""
     if broken:
         verdict.out_of_order = {**broken, **verdict.out_of_order}
 
 
 def _in_partial_order(
-    verdict: _Verdict, demands: list[int], matchings: list[list[int]]
+    verdict: TurnVerdict, demands: list[int], matchings: list[list[int]]
 ) -> list[list[int] | None]:
     """Calls of their own for the expectations, in the turn's partial order (``matchings``:
     the calls each may take); when there is none, a distinct assignment, with the broken
@@ -836,7 +883,7 @@ def _in_partial_order(
 
 
 def _sequence(
-    verdict: _Verdict,
+    verdict: TurnVerdict,
     demands: list[int],
     matchings: list[list[int]],
     assigned: list[list[int] | None],

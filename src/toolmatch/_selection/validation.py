@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.immutable import Record
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.captures import Capture, Ref
@@ -27,7 +28,6 @@ __all__ = [
     "check_count",
     "check_failed",
     "check_failed_status",
-    "check_flag",
     "check_no_carried",
     "check_id",
     "check_ids",
@@ -78,19 +78,6 @@ KEYWORDS = Caller("", in_spec=False)
 
 def _refuse_type(caller: Caller, key: str, words: str, value: object) -> TypeError:
     return TypeError(f"{caller.name(key)} {words}, got {short_repr(value)} ({type_name(value)})")
-
-
-def check_flag(value: object, caller: Caller, key: str) -> bool:
-    """A flag: ``True`` or ``False``, nothing else.
-
-    >>> check_flag(1, Caller("", False), "distinct")
-    Traceback (most recent call last):
-    TypeError: distinct must be True or False, got 1
-    """
-    if not isinstance(value, bool):
-        either = caller.says("True or False", "true or false")
-        raise TypeError(f"{caller.name(key)} must be {either}, got {short_repr(value)}")
-    return value
 
 
 def _natural(value: object, caller: Caller, key: str, kind: str) -> int:
@@ -299,7 +286,7 @@ def check_optional(value: object, caller: Caller, count: object) -> bool:
     Traceback (most recent call last):
     ValueError: tools[0].optional takes no count: an optional step may take no call; leave out count (max_count: N caps its calls)
     """  # noqa: E501
-    optional = check_flag(value, caller, "optional")
+    optional = check_flag(value, caller.name("optional"), caller.in_spec)
     if optional and count != 1:
         raise ValueError(
             f"{caller.name('optional')} takes no count: an optional step may take no call; "

@@ -12,6 +12,7 @@ __all__ = [
     "case_name",
     "escaped",
     "exact_name",
+    "holds_matcher_form",
     "loadable",
 ]
 
@@ -21,11 +22,12 @@ def exact_name(name: str) -> dict[str, str]:
     return {"$literal": name}
 
 
-def _holds_matcher_form(value: object) -> bool:
+def holds_matcher_form(value: object) -> bool:
+    """Whether ``value`` holds a mapping the loader would read as a matcher (a ``$`` key)."""
     if isinstance(value, dict):
-        return matcher_key(value) is not None or any(map(_holds_matcher_form, value.values()))
+        return matcher_key(value) is not None or any(map(holds_matcher_form, value.values()))
     if isinstance(value, list):
-        return any(map(_holds_matcher_form, value))
+        return any(map(holds_matcher_form, value))
     return False
 
 
@@ -41,7 +43,7 @@ def escaped(value: Any, *, holds_matchers: bool = False) -> Any:
     """
     if holds_matchers:
         return {"$exact": value} if matcher_key(value) is not None else value
-    return {"$literal": value} if _holds_matcher_form(value) else value
+    return {"$literal": value} if holds_matcher_form(value) else value
 
 
 def case_name(name: str, where: str, first: dict[str, str], what: str) -> str:

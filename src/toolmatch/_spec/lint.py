@@ -339,7 +339,7 @@ def _least_calls(turn: ExpectedTurn | OneOfTurns) -> int:
         return min(_least_calls(each) for each in turn.alternatives)
     counts = [tool.count for tool in expectations_in(turn.expected_tools)]
     # A partial order (groups, before/after) gives each expectation calls of its own too.
-    if turn._turn.distinct:
+    if turn._plan.distinct:
         return sum(counts)
     return max(counts, default=0)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
@@ -29,7 +30,6 @@ from toolmatch._selection.validation import (
     Caller,
     check_agent,
     check_budget,
-    check_flag,
     check_name,
     check_no_carried,
 )
@@ -209,7 +209,9 @@ def _checked(
 def _flag(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> bool:
     caller = Caller(path, in_spec=True)
     value = mapping.get(key, False)
-    flag: bool = _checked(problems, caller, key, lambda: check_flag(value, caller, key), False)
+    flag: bool = _checked(
+        problems, caller, key, lambda: check_flag(value, caller.name(key), True), False
+    )
     return flag
 
 
@@ -627,7 +629,7 @@ def _catalogue(raw: object, label: str) -> tuple[Any, list[str]]:
         return None, [str(error)]
 
 
-def _turn(
+def _expected_turn(
     data: object,
     path: str,
     problems: Problems,
@@ -806,7 +808,7 @@ def _case_body(
         turns, max_calls, answer = _turns(data, path, problems, files)
     elif "expected_tools" in data:
         single = {key: data[key] for key in _TURN_KEYS if key in data}
-        turns = [_turn(single, path, problems, files)]
+        turns = [_expected_turn(single, path, problems, files)]
     else:
         problems.add(
             path,
@@ -926,14 +928,14 @@ def _turn_or_alternatives(
 ) -> ExpectedTurn | OneOfTurns:
     """A turn of a case's ``turns``: a turn, or ``{one_of: [turn, ...]}``, its alternatives."""
     if not isinstance(data, dict) or "one_of" not in data:
-        return _turn(data, path, problems, files, inherited, case_agent)
+        return _expected_turn(data, path, problems, files, inherited, case_agent)
     _beside_one_of(data, path, problems, "turn", ("one_of",), _TURN_KEYS)
     where = join_path(path, "one_of")
     items = _alternative_items(
         data["one_of"], where, problems, "a turn (a mapping with expected_tools)"
     )
     turns = [
-        _turn(item, join_path(where, number), problems, files, inherited, case_agent)
+        _expected_turn(item, join_path(where, number), problems, files, inherited, case_agent)
         for number, item in enumerate(items)
     ]
     return OneOfTurns(turns) if len(turns) > 1 else ExpectedTurn(())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from toolmatch._core.describe import join_path, short_repr, type_name
+from toolmatch._core.flags import check_flag
 from toolmatch._core.limits import unbounded
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -73,8 +74,7 @@ def _absent() -> Matcher:
 
 def _regex(pattern: str, *, ignore_case: bool = False) -> Matcher:
     """``Regex`` with the file's one flag spelled as an option (``re.IGNORECASE`` is 2)."""
-    if not isinstance(ignore_case, bool):
-        raise TypeError(f"ignore_case must be true or false, got {short_repr(ignore_case)}")
+    check_flag(ignore_case, "ignore_case", in_spec=True)
     return Regex(pattern, flags=2 if ignore_case else 0)
 
 

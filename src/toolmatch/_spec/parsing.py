@@ -24,7 +24,7 @@ from toolmatch._spec.errors import ConfigError, ConfigProblem
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["SpecDocument", "read_spec_document", "read_spec_file"]
+__all__ = ["SpecDocument", "read_spec_document", "read_spec_file", "spec_loader"]
 
 
 def read_spec_file(where: str) -> object:
@@ -215,7 +215,7 @@ def _read_yaml(text: str, where: str, keep: bool) -> tuple[object, Any]:
 
 def _parsed(yaml: Any, text: str, keep: bool) -> tuple[object, Any]:
     """:func:`_read_yaml`'s data and nodes, its errors left to it."""
-    loader = _spec_loader(yaml)(text)  # a SafeLoader
+    loader = spec_loader(yaml)(text)  # a SafeLoader
     try:
         root = loader.get_single_node()
         if root is None:  # an empty file
@@ -233,7 +233,7 @@ _LOADER: Any = None
 _KINDS = {"int": "an integer", "float": "a number", "bool": "a boolean", "timestamp": "a date"}
 
 
-def _spec_loader(yaml: Any) -> Any:
+def spec_loader(yaml: Any) -> Any:
     """PyYAML's safe loader, bounded and strict (made on first use).
 
     While composing the node graph, before anything is built, it measures each node as

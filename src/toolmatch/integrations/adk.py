@@ -29,7 +29,7 @@ __all__ = ["metric_for", "toolmatch_metric"]
 _NAME = "toolmatch"
 
 
-def _turn(invocation: Any) -> list[object]:
+def _invocation_calls(invocation: Any) -> list[object]:
     """An invocation's calls in a shape :func:`toolmatch.to_calls` reads: its events as
     session ``Event``s, each made by its ``author`` (an ``InvocationEvent`` alone reads as a
     chat message, which names no agent), or its tool uses and responses as the model's and
@@ -58,7 +58,7 @@ def _evaluate(
     def status(passed: bool) -> EvalStatus:
         return EvalStatus.PASSED if passed else EvalStatus.FAILED
 
-    verdict = judge(case, [_turn(invocation) for invocation in actual])
+    verdict = judge(case, [_invocation_calls(invocation) for invocation in actual])
     per_invocation = []
     for result in verdict.results:
         turn = result.turn

@@ -64,11 +64,8 @@ def write_series(
             texts = []
             for k, value, times in chunk:
                 after = shown(value)
-                if times == 1:  # most stretches: a cheaper f-string than a join
-                    texts.append(f"{before}{k}{after}")
-                else:
-                    numbers = map(str, range(k, k + times))
-                    texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
+                numbers = map(str, range(k, k + times))
+                texts.append(f"{before}{f'{after}, {before}'.join(numbers)}{after}")
             write(separator + ", ".join(texts))
         separator = ", "
     for write, _, _, _, ending in sinks:

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 
 from shapes import CONTAINERS, call_shapes
 from toolmatch import ToolCall, to_calls
-from toolmatch._readers import anthropic, bedrock, gemini, openai, otel, pydantic_ai, vercel
+from toolmatch._readers import (
+    anthropic,
+    bedrock,
+    claude_agent,
+    gemini,
+    openai,
+    otel,
+    pydantic_ai,
+    vercel,
+)
 from toolmatch._readers import dispatch as _readers
 from toolmatch._readers.reading import FORMATS_DOC, no_call
 from toolmatch._readers.streams import NO_CALL_TYPES
@@ -401,6 +410,8 @@ CALL_FREE_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "model-settings-delta": {"part_kind": "model-settings-delta", "settings": {}},
         "tool-availability-delta": {"part_kind": "tool-availability-delta", "tools": []},
     },
+    # the Claude Agent SDK's blocks as dataclasses.asdict writes them
+    "claude_agent": {"thinking": {"thinking": "The order first.", "signature": "sig"}},
 }
 ALLOWLISTS: dict[str, frozenset[str] | tuple[str, ...]] = {
     "openai": openai.CALL_FREE_TYPES,
@@ -410,6 +421,7 @@ ALLOWLISTS: dict[str, frozenset[str] | tuple[str, ...]] = {
     "gemini": gemini.CALL_FREE_KEYS,
     "bedrock": bedrock.CALL_FREE_KEYS,
     "pydantic_ai": pydantic_ai.CALL_FREE_KINDS,
+    "claude_agent": claude_agent.CALL_FREE_KEYS,
 }
 # Where each provider's call-free shapes appear: a message of that provider.
 _WRAPPERS = {
@@ -420,6 +432,7 @@ _WRAPPERS = {
     "gemini": lambda block: {"role": "model", "parts": [block]},
     "bedrock": lambda block: {"role": "assistant", "content": [block]},
     "pydantic_ai": lambda block: {"kind": "response", "parts": [block]},
+    "claude_agent": lambda block: {"content": [block], "model": "claude"},
 }
 
 
@@ -449,6 +462,7 @@ def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
     # and LangGraph's messages-chunk metadata, tested in tests/test_frameworks.py (its
     # interrupt update holds no call but sets a status: tests/test_call_status.py)
     keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
+    keys |= set(claude_agent.CALL_FREE_KEYS)
     keys |= {"langgraph_step"}
     assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
 

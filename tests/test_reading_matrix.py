@@ -623,6 +623,89 @@ SMOL_MEMORY_MESSAGES = (
 )
 
 
+# --- Claude Agent SDK -----------------------------------------------------------------------
+
+CLAUDE_SESSION = {"session_id": "s-1", "parent_tool_use_id": None}
+
+
+def _claude_assistant(block: dict[str, Any], message_id: str) -> dict[str, Any]:
+    """An ``assistant`` line of ``claude -p --output-format stream-json``: the CLI writes one
+    API message as one line a content block, all with the message's id."""
+    message = {"id": message_id, "model": "claude", "role": "assistant", "content": [block]}
+    return {"type": "assistant", "message": message, **CLAUDE_SESSION}
+
+
+def claude_agent() -> Run:
+    """The model checks two cities and asks a refund in one message; the second check
+    fails and the permission check denies the refund; the ResultMessage ends the run.
+
+    query() drives the claude CLI: the SDK has no offline run loop. What it yields is what
+    its own parser makes of the CLI's stream-json lines, so the run is those lines."""
+    from dataclasses import asdict
+
+    from claude_agent_sdk._internal.message_parser import parse_message
+
+    denied = "Claude requested permissions to use refund, but you haven't granted it yet."
+    uses = [
+        {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "search", "input": {"q": "atlantis"}},
+        {"type": "tool_use", "id": "toolu_3", "name": "refund", "input": {"order": 7}},
+    ]
+    answers = [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"},
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_2",
+            "content": "no such city",
+            "is_error": True,
+        },
+        {"type": "tool_result", "tool_use_id": "toolu_3", "content": denied, "is_error": True},
+    ]
+    denial = {"tool_name": "refund", "tool_use_id": "toolu_3", "tool_input": {"order": 7}}
+    lines = [
+        {"type": "system", "subtype": "init", "tools": ["search", "refund"], **CLAUDE_SESSION},
+        _claude_assistant({"type": "text", "text": "Let me check."}, "msg_1"),
+        *(_claude_assistant(use, "msg_1") for use in uses),
+        {"type": "user", "message": {"role": "user", "content": answers}, **CLAUDE_SESSION},
+        _claude_assistant({"type": "text", "text": "Paris is sunny."}, "msg_2"),
+        {
+            "type": "result",
+            "subtype": "success",
+            "duration_ms": 900,
+            "duration_api_ms": 700,
+            "is_error": False,
+            "num_turns": 2,
+            "result": "Paris is sunny.",
+            "permission_denials": [denial],
+            **CLAUDE_SESSION,
+        },
+    ]
+    messages = [parse_message(line) for line in lines]
+    assert [type(message).__name__ for message in messages] == [
+        "SystemMessage",
+        *["AssistantMessage"] * 4,
+        "UserMessage",
+        "AssistantMessage",
+        "ResultMessage",
+    ]
+    fields = [asdict(message) for message in messages]  # type: ignore[call-overload]
+    calls = [
+        ToolCall("search", {"q": "paris"}, "toolu_1", result="sunny", failed=False),
+        ToolCall("search", {"q": "atlantis"}, "toolu_2", result="no such city", failed=True),
+        ToolCall("refund", {"order": 7}, "toolu_3", result=denied, status="denied"),
+    ]
+    return Run(
+        calls,
+        {
+            "messages": (lambda: messages, ()),
+            "dataclasses.asdict": (lambda: fields, ()),
+            "dataclasses.asdict as JSON text": (lambda: json.dumps(fields), ()),
+            "CLI stream-json lines": (lambda: lines, ()),
+            "CLI stream-json lines as JSON text": (lambda: json.dumps(lines), ()),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -787,6 +870,15 @@ family(
     "streamed run result",
     "AgentRun of iter()",
 )(pydantic_ai)
+
+family(
+    "claude_agent_sdk",
+    "messages",
+    "dataclasses.asdict",
+    "dataclasses.asdict as JSON text",
+    "CLI stream-json lines",
+    "CLI stream-json lines as JSON text",
+)(claude_agent)
 
 CASES = [
     pytest.param(name, way, id=f"{name}: {way}")

@@ -205,6 +205,10 @@ TYPES: dict[str, Handler] = {
     "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
+    # the Claude Agent SDK's CLI, its stream-json lines (what query() parses)
+    "assistant": claude_agent.read_claude_line,
+    "user": claude_agent.read_claude_line,
+    "result": claude_agent.read_claude_result_fields,
     # deepeval's ToolCall in JSON (in Python its type is an Enum: told by its keys)
     "FUNCTION": deepeval.read_deepeval_call,
     "MCP": deepeval.read_deepeval_call,
@@ -259,6 +263,9 @@ KEYS: list[tuple[str, Handler]] = [
     ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", read_span),
+    # the Claude Agent SDK's messages and result blocks as dataclasses.asdict writes them
+    ("subtype", claude_agent.read_claude_untyped),
+    ("tool_use_id", claude_agent.read_claude_result_block),
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),
@@ -286,6 +293,7 @@ KEYS: list[tuple[str, Handler]] = [
     # Keys of parts and content items known to hold no call and no result.
     *((key, no_call) for key in gemini.CALL_FREE_KEYS),
     *((key, no_call) for key in bedrock.CALL_FREE_KEYS),
+    *((key, no_call) for key in claude_agent.CALL_FREE_KEYS),
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"

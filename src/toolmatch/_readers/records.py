@@ -484,7 +484,8 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a Claude Agent SDK message",
-        "Claude Agent SDK messages",
+        "Claude Agent SDK messages (the objects, their `dataclasses.asdict`, the CLI's "
+        "stream-json lines)",
         (
             claude_agent.read_claude_message,
             claude_agent.read_claude_result,
@@ -492,6 +493,10 @@ RECORDS: tuple[Records, ...] = (
             claude_agent.read_claude_session_message,
             claude_agent.read_claude_tool_result,
             claude_agent.read_claude_tool_use,
+            claude_agent.read_claude_line,
+            claude_agent.read_claude_result_fields,
+            claude_agent.read_claude_untyped,
+            claude_agent.read_claude_result_block,
         ),
         "no",
         "`denied`, `pending` (the `ResultMessage`); else as `failed` says",

@@ -623,6 +623,59 @@ SMOL_MEMORY_MESSAGES = (
 )
 
 
+# --- MCP --------------------------------------------------------------------------------------
+
+MCP_LONE_RESULT = (
+    "it is an MCP CallToolResult, which names neither its tool nor the id of the request it "
+    "answers: pass the session's JSON-RPC messages (each tools/call request and the response "
+    "of its id), as a transport logs them"
+)
+
+
+def mcp() -> Run:
+    """A real mcp client, connected in memory to a server, calls search twice; the second
+    raises ToolError, an isError result. The client logs the JSON-RPC messages."""
+    from mcp_run import mcp_run
+
+    run = mcp_run()
+    data = {
+        "message dumps": [message.model_dump() for message in run.messages],
+        "message dumps, by_alias": [message.model_dump(by_alias=True) for message in run.messages],
+        "message dumps, mode=json": [message.model_dump(mode="json") for message in run.messages],
+    }
+    lone = Raises(TypeError, MCP_LONE_RESULT, at="input[0]")
+    calls = [
+        ToolCall(
+            "search",
+            {"q": "paris"},
+            "2",
+            result=[{"type": "text", "text": "sunny in paris"}],
+            failed=False,
+        ),
+        ToolCall(
+            "search",
+            {"q": "atlantis"},
+            "4",
+            result=[{"type": "text", "text": "Error executing tool search: no such city"}],
+            failed=True,
+        ),
+    ]
+    return Run(
+        calls,
+        {
+            "JSON-RPC messages": (lambda: run.messages, ()),
+            **{way: (lambda dumped=dumped: dumped, ()) for way, dumped in data.items()},
+            "JSON text": (lambda: json.dumps(data["message dumps, mode=json"]), ()),
+            "logged JSON lines": (lambda: [json.loads(line) for line in run.log], ()),
+            "call_tool results": (lambda: run.results, lone),
+            "call_tool result dumps": (
+                lambda: [result.model_dump(by_alias=True) for result in run.results],
+                lone,
+            ),
+        },
+    )
+
+
 # --- Claude Agent SDK -----------------------------------------------------------------------
 
 CLAUDE_SESSION = {"session_id": "s-1", "parent_tool_use_id": None}
@@ -871,6 +924,17 @@ family(
     "AgentRun of iter()",
 )(pydantic_ai)
 
+family(
+    "mcp",
+    "JSON-RPC messages",
+    "message dumps",
+    "message dumps, by_alias",
+    "message dumps, mode=json",
+    "JSON text",
+    "logged JSON lines",
+    "call_tool results",
+    "call_tool result dumps",
+)(mcp)
 family(
     "claude_agent_sdk",
     "messages",

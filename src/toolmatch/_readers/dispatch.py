@@ -266,6 +266,9 @@ KEYS: list[tuple[str, Handler]] = [
     # the Claude Agent SDK's messages and result blocks as dataclasses.asdict writes them
     ("subtype", claude_agent.read_claude_untyped),
     ("tool_use_id", claude_agent.read_claude_result_block),
+    # MCP's CallToolResult outside its JSON-RPC response (before 'content'): refused
+    ("isError", mcp.read_call_tool_result),
+    ("is_error", mcp.read_call_tool_result),
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),
@@ -390,6 +393,7 @@ BY_CLASS.update(
         ("claude_agent_sdk", "ServerToolResultBlock"): claude_agent.read_claude_server_result,
         ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
         ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
+        ("mcp_types", "CallToolResult"): mcp.read_call_tool_result,
         **dict.fromkeys(
             (("claude_agent_sdk", kind) for kind in claude_agent.CALL_FREE_CLASSES),
             no_call,

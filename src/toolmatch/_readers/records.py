@@ -311,7 +311,7 @@ RECORDS: tuple[Records, ...] = (
     Records(
         "an MCP transcript",
         "MCP JSON-RPC",
-        (mcp.read_json_rpc,),
+        (mcp.read_json_rpc, mcp.read_call_tool_result),
         "no",
         "yes (`error` for a JSON-RPC error)",
         "`isError`, or a JSON-RPC error",

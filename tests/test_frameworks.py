@@ -752,6 +752,45 @@ def test_llama_index_history_pairs_tool_messages_with_calls() -> None:
     assert to_calls(history[4]) == []
 
 
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_llama_index_message_dumps_read_as_the_messages(mode: str) -> None:
+    history = [
+        ChatMessage(role="user", content="Weather in Paris and Rome?"),
+        ChatMessage(
+            role="assistant",
+            blocks=[
+                TextBlock(text="Checking."),
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+                ),
+            ],
+        ),
+        ChatMessage(
+            role="assistant",
+            content="",
+            additional_kwargs={"tool_calls": [openai_tool_call("call_2", "Rome")]},
+        ),
+        ChatMessage(
+            role="tool",
+            blocks=[TextBlock(text="Sunny"), TextBlock(text="in Paris")],
+            additional_kwargs={"tool_call_id": "call_1"},
+        ),
+        ChatMessage(
+            role="tool", content="Sunny in Rome", additional_kwargs={"tool_call_id": "call_2"}
+        ),
+    ]
+    dumps = [message.model_dump(mode=mode) for message in history]
+    assert "content" not in dumps[3]  # the result is the text of its blocks
+    assert to_calls(dumps) == to_calls(history)
+    assert [call.result for call in to_calls(history)] == ["Sunny\nin Paris", "Sunny in Rome"]
+
+
+def test_llama_index_message_dump_whose_blocks_are_no_list_says_so() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls({"role": "assistant", "additional_kwargs": {}, "blocks": "Checking."})
+    assert str(error.value) == "input.blocks must be a list, got 'Checking.' (str)"
+
+
 def test_llama_index_tool_selections() -> None:
     selections = [
         ToolSelection(tool_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}),

@@ -623,6 +623,63 @@ SMOL_MEMORY_MESSAGES = (
 )
 
 
+# --- LlamaIndex -------------------------------------------------------------------------------
+
+
+def llama_index() -> Run:
+    """An AgentWorkflow: triage asks two forecasts in one step (their tools run
+    concurrently, the second fails and finishes first), hands off to billing, which
+    refunds. The reading keeps the order the model asked in."""
+    from llama_index_run import llama_run
+
+    run = llama_run()
+    [handed_off] = [
+        event.tool_output.content
+        for event in run.events
+        if type(event).__name__ == "ToolCallResult" and event.tool_name == "handoff"
+    ]
+    calls = [
+        ToolCall("forecast", {"city": "Paris"}, "c1", result="Sunny in Paris", failed=False),
+        ToolCall("forecast", {"city": "Atlantis"}, "c2", result="no such city", failed=True),
+        ToolCall(
+            "handoff",
+            {"to_agent": "billing", "reason": "a refund"},
+            "c3",
+            result=handed_off,
+            failed=False,
+        ),
+        ToolCall("refund", {"order": 7}, "c4", result="refunded 7", failed=False),
+    ]
+    agents = ("triage", "triage", "triage", "billing")
+    by_agent = [
+        ToolCall(**{**call.as_dict(), "agent": agent})
+        for call, agent in zip(calls, agents, strict=True)
+    ]
+    # the workflow keeps the results in the order the tools finished: Atlantis first
+    finished = Gives(
+        [calls[1], calls[0], *calls[2:]],
+        "the last AgentOutput lists the run's calls in the order their tools finished, and "
+        "names no agent after a handoff",
+    )
+    history = [message.model_dump() for message in run.history]
+    as_json = [message.model_dump(mode="json") for message in run.history]
+    told = ("agent", "failed")  # a tool message has no failure flag
+    return Run(
+        by_agent,
+        {
+            "stream events": (lambda: run.events, ()),
+            "final result": (lambda: run.final, finished),
+            "StopEvent": (lambda: run.events[-1], finished),
+            "stream events + final result": (lambda: [*run.events, run.final], ()),
+            "final result + stream events": (lambda: [run.final, *run.events], ()),
+            "memory messages": (lambda: run.history, told),
+            "memory message dumps": (lambda: history, told),
+            "memory message dumps, mode=json": (lambda: as_json, told),
+            "memory as JSON text": (lambda: json.dumps(as_json), told),
+        },
+    )
+
+
 # --- MCP --------------------------------------------------------------------------------------
 
 MCP_LONE_RESULT = (
@@ -925,6 +982,18 @@ family(
 )(pydantic_ai)
 
 family(
+    "llama_index.core",
+    "stream events",
+    "final result",
+    "StopEvent",
+    "stream events + final result",
+    "final result + stream events",
+    "memory messages",
+    "memory message dumps",
+    "memory message dumps, mode=json",
+    "memory as JSON text",
+)(llama_index)
+family(
     "mcp",
     "JSON-RPC messages",
     "message dumps",
@@ -953,6 +1022,9 @@ CASES = [
 
 # the OpenAI SDK's ParsedResponse warns when dumped, as its own helper makes it
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+# llama-index's workflow inspects its agents with inspect.getmembers, which reads pydantic's
+# deprecated attributes: the SDK's warnings, not toolmatch's
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
 @pytest.mark.parametrize(("name", "way"), CASES)
 def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
     module, build, ways = FAMILIES[name]

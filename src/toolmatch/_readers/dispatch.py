@@ -284,6 +284,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("output", messages.read_output),
     ("content", messages.read_message),
     ("parts", read_parts),
+    ("blocks", llama_index.read_llama_message_data),  # its role an Enum: model_dump()
     ("name", messages.read_plain_call),
     # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
     ("usage_metadata", gemini.read_response),

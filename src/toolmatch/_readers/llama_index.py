@@ -19,6 +19,7 @@ __all__ = [
     "read_llama_agent_output",
     "read_llama_block",
     "read_llama_message",
+    "read_llama_message_data",
     "read_llama_response",
     "read_llama_selection",
     "read_llama_tool_result_event",
@@ -87,16 +88,43 @@ def read_llama_message(obj: Any, where: str, reading: Reading) -> None:
     there when no block holds one. A ``tool`` message answers the call of its
     ``additional_kwargs["tool_call_id"]``.
     """
-    role = obj.role
     extra: Mapping[str, Any] = obj.additional_kwargs
-    if role == "tool":
+    if obj.role == "tool":
         reading.result(extra.get("tool_call_id"), obj.content, None)
         return
+    _read_llama_calls(obj.role, extra, obj.blocks, where, reading)
+
+
+def read_llama_message_data(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``ChatMessage`` as its ``model_dump()`` writes it (``role``, ``additional_kwargs``,
+    ``blocks``, no ``content``), read as the message is: a ``tool`` message's result is the
+    text of its text blocks, joined by newlines, as ``ChatMessage.content`` gives it."""
+    blocks = data.get("blocks")
+    if not isinstance(blocks, (list, tuple)):
+        raise wrong_shape(f"{where}.blocks", "a list", blocks)
+    extra = data.get("additional_kwargs")
+    if extra is None:
+        extra = {}
+    elif not isinstance(extra, Mapping):
+        raise wrong_shape(f"{where}.additional_kwargs", "an object", extra)
+    role = data.get("role")
+    if role == "tool":
+        texts = [_field(block, "text") for block in blocks if _field(block, "block_type") == "text"]
+        reading.result(extra.get("tool_call_id"), "\n".join(texts) or None, None)
+        return
+    _read_llama_calls(role, extra, blocks, where, reading)
+
+
+def _read_llama_calls(
+    role: object, extra: Mapping[str, Any], blocks: Any, where: str, reading: Reading
+) -> None:
+    """The calls of a message by ``role``: its tool-call blocks, else those of
+    ``additional_kwargs["tool_calls"]``."""
     if role not in _LLAMA_SPEAKERS:
         return  # a user, system, developer or function message
     found = False
-    for index, block in enumerate(obj.blocks):
-        if getattr(block, "block_type", None) == "tool_call":
+    for index, block in enumerate(blocks):
+        if _field(block, "block_type") == "tool_call":
             read_llama_block(block, f"{where}.blocks[{index}]", reading)
             found = True
     entries = extra.get("tool_calls")
@@ -108,12 +136,17 @@ def read_llama_message(obj: Any, where: str, reading: Reading) -> None:
     reading.read_each(entries, inner)
 
 
+def _field(block: Any, name: str) -> Any:
+    """A block's field: of the SDK's object, or of its dump."""
+    return block.get(name) if isinstance(block, Mapping) else getattr(block, name, None)
+
+
 def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ToolCallBlock``; its ``tool_kwargs`` are a dict or JSON text."""
+    """A ``ToolCallBlock`` (or its dump); its ``tool_kwargs`` are a dict or JSON text."""
     reading.call(
-        obj.tool_name,
-        obj.tool_kwargs,
-        obj.tool_call_id,
+        _field(obj, "tool_name"),
+        _field(obj, "tool_kwargs"),
+        _field(obj, "tool_call_id"),
         where,
     )
 
@@ -121,15 +154,24 @@ def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
 class _LlamaAgentRun:
     """What one reading has seen of llama-index agent workflow events: the call ids (the
     model's call comes in its ``AgentOutput``, again as the ``ToolCall`` event that runs it
-    and in the ``ToolCallResult`` that answers it; each counts once), and the agent of the
+    and in the ``ToolCallResult`` that answers it; each counts once), the agent of the
     last agent event (``AgentInput``, ``AgentStream``, ``AgentOutput``), which makes the
-    tool events after it."""
+    tool events after it, and the run's records (the last ``AgentOutput``), read at the
+    end: the events handed beside one, before or after it, give their calls in the order
+    the model asked and name their agents, which a record does not."""
 
-    __slots__ = ("agent", "seen")
+    __slots__ = ("agent", "records", "seen")
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
         self.agent: str | None = None
+        self.records: list[tuple[Any, str, str | None]] = []
+
+    def finish(self, reading: Reading) -> None:
+        records, self.records = self.records, []
+        for calls, where, agent in records:
+            self.agent = agent
+            reading.read_each(calls, where)
 
 
 # The tool an AgentWorkflow gives its agents to hand the run to another agent.
@@ -146,18 +188,17 @@ def read_llama_agent_event(obj: Any, where: str, reading: Reading) -> None:
 def read_llama_agent_output(obj: Any, where: str, reading: Reading) -> None:
     """An agent workflow's ``AgentOutput``: after a turn, the calls the model made in it
     (``ToolSelection``s), made by its ``current_agent_name``. The run's last one, which
-    ``await handler`` gives, holds every call of the run with its ``ToolCallResult``, but
-    names only the agent that ran last: after a handoff its calls name no agent."""
+    ``await handler`` gives, holds every call of the run with its ``ToolCallResult``, in
+    the order their tools finished, but names only the agent that ran last: after a
+    handoff its calls name no agent. It is read at the end of the reading."""
     state = reading.state(_LlamaAgentRun)
-    agent = obj.current_agent_name
-    calls = obj.tool_calls
-    if any(getattr(call, "tool_output", None) is not None for call in calls) and any(
-        call.tool_name == _HANDOFF for call in calls
-    ):
-        agent = None  # the whole run's record, of several agents
-    state.agent = agent if type(agent) is str and agent else None
-    reading.read_each(calls, f"{where}.tool_calls")
     _set_agent(reading, obj.current_agent_name)
+    calls = obj.tool_calls
+    if any(getattr(call, "tool_output", None) is not None for call in calls):
+        agent = None if any(call.tool_name == _HANDOFF for call in calls) else state.agent
+        state.records.append((calls, f"{where}.tool_calls", agent))
+    else:
+        reading.read_each(calls, f"{where}.tool_calls")
 
 
 def _set_agent(reading: Reading, agent: object) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import llama_index
 from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
 
@@ -118,6 +119,8 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         if isinstance(value, str):
             return  # text
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
+    if data.get("blocks") is not None:  # a llama-index ChatMessage's dump: no content
+        llama_index.read_llama_message_data(data, where, reading)
 
 
 def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:

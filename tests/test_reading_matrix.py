@@ -703,19 +703,12 @@ def mcp() -> Run:
     lone = Raises(TypeError, MCP_LONE_RESULT, at="input[0]")
     calls = [
         ToolCall(
-            "search",
-            {"q": "paris"},
-            "2",
-            result=[{"type": "text", "text": "sunny in paris"}],
-            failed=False,
-        ),
-        ToolCall(
-            "search",
-            {"q": "atlantis"},
-            "4",
-            result=[{"type": "text", "text": "Error executing tool search: no such city"}],
-            failed=True,
-        ),
+            "search", {"q": city}, call_id, result=[{"type": "text", "text": text}], failed=failed
+        )
+        for city, call_id, text, failed in (
+            ("paris", "2", "sunny in paris", False),
+            ("atlantis", "4", "Error executing tool search: no such city", True),
+        )
     ]
     return Run(
         calls,

@@ -880,6 +880,19 @@ def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> No
     assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is
 
 
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_llama_index_agent_workflow_event_dumps_read_as_the_events(mode: str) -> None:
+    final, events = run_function_agent()
+    dumps = [event.model_dump(mode=mode) for event in events]
+    assert to_calls(dumps) == to_calls(events)
+    # the last output's dump keeps the calls, not their results; without a handoff, the
+    # agent that ran is every call's
+    assert to_calls(final.model_dump(mode=mode)) == [
+        ToolCall(call.name, call.args, call.id, agent="Agent") for call in to_calls(final)
+    ]
+
+
 def llama_lookup(order: int) -> str:
     """Look an order up."""
     return f"order {order}: paid"

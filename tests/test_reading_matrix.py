@@ -661,6 +661,13 @@ def llama_index() -> Run:
         "the last AgentOutput lists the run's calls in the order their tools finished, and "
         "names no agent after a handoff",
     )
+    # pydantic dumps the record's ToolCallResults as the ToolSelections its field holds
+    dumped = Gives(
+        [ToolCall(call.name, call.args, call.id) for call in finished.calls],
+        "the dump of the last AgentOutput keeps its calls but not their results",
+    )
+    events = [event.model_dump() for event in run.events]
+    events_json = [event.model_dump(mode="json") for event in run.events]
     history = [message.model_dump() for message in run.history]
     as_json = [message.model_dump(mode="json") for message in run.history]
     told = ("agent", "failed")  # a tool message has no failure flag
@@ -672,6 +679,10 @@ def llama_index() -> Run:
             "StopEvent": (lambda: run.events[-1], finished),
             "stream events + final result": (lambda: [*run.events, run.final], ()),
             "final result + stream events": (lambda: [run.final, *run.events], ()),
+            "event dumps": (lambda: events, ()),
+            "event dumps, mode=json": (lambda: events_json, ()),
+            "events as JSON text": (lambda: json.dumps(events_json), ()),
+            "final result dump": (lambda: run.final.model_dump(mode="json"), dumped),
             "memory messages": (lambda: run.history, told),
             "memory message dumps": (lambda: history, told),
             "memory message dumps, mode=json": (lambda: as_json, told),
@@ -981,6 +992,10 @@ family(
     "StopEvent",
     "stream events + final result",
     "final result + stream events",
+    "event dumps",
+    "event dumps, mode=json",
+    "events as JSON text",
+    "final result dump",
     "memory messages",
     "memory message dumps",
     "memory message dumps, mode=json",

@@ -276,6 +276,9 @@ KEYS: list[tuple[str, Handler]] = [
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
     ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
+    # llama-index's agent workflow events as model_dump() writes them (before 'tool_calls')
+    ("current_agent_name", llama_index.read_llama_event_data),
+    ("tool_id", llama_index.read_llama_tool_data),
     ("choices", openai.read_completion),
     ("candidates", gemini.read_response),
     ("tool_calls", messages.read_message),
@@ -443,6 +446,7 @@ SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_checkpoint, langgraph.read_langgraph_checkpoint),
     (mlflow.is_trace, mlflow.read_trace),
     (langfuse.is_page, langfuse.read_page),
+    (llama_index.is_workflow_stop_data, llama_index.read_workflow_stop),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------

@@ -15,13 +15,16 @@ if TYPE_CHECKING:
     from toolmatch._readers.reading import Reading
 
 __all__ = [
+    "is_workflow_stop_data",
     "read_llama_agent_event",
     "read_llama_agent_output",
     "read_llama_block",
+    "read_llama_event_data",
     "read_llama_message",
     "read_llama_message_data",
     "read_llama_response",
     "read_llama_selection",
+    "read_llama_tool_data",
     "read_llama_tool_result_event",
     "read_workflow_stop",
 ]
@@ -109,8 +112,7 @@ def read_llama_message_data(data: Mapping[str, Any], where: str, reading: Readin
         raise wrong_shape(f"{where}.additional_kwargs", "an object", extra)
     role = data.get("role")
     if role == "tool":
-        texts = [_field(block, "text") for block in blocks if _field(block, "block_type") == "text"]
-        reading.result(extra.get("tool_call_id"), "\n".join(texts) or None, None)
+        reading.result(extra.get("tool_call_id"), _text(blocks, f"{where}.blocks"), None)
         return
     _read_llama_calls(role, extra, blocks, where, reading)
 
@@ -134,6 +136,14 @@ def _read_llama_calls(
     if not isinstance(entries, (list, tuple)):
         raise wrong_shape(inner, "a list", entries)
     reading.read_each(entries, inner)
+
+
+def _text(blocks: object, where: str) -> str | None:
+    """The text of the dumped ``blocks``' text blocks, joined by newlines (``None``: none)."""
+    if not isinstance(blocks, (list, tuple)):
+        raise wrong_shape(where, "a list", blocks)
+    texts = [_field(block, "text") for block in blocks if _field(block, "block_type") == "text"]
+    return "\n".join(map(str, texts)) or None
 
 
 def _field(block: Any, name: str) -> Any:
@@ -182,23 +192,55 @@ def read_llama_agent_event(obj: Any, where: str, reading: Reading) -> None:
     """An ``AgentInput`` (the history sent to the model) or ``AgentStream`` (partial
     calls, which the ``AgentOutput`` after it holds whole): no call; its
     ``current_agent_name`` makes the tool events after it."""
-    _set_agent(reading, obj.current_agent_name)
+    _set_agent(reading, _field(obj, "current_agent_name"))
 
 
 def read_llama_agent_output(obj: Any, where: str, reading: Reading) -> None:
-    """An agent workflow's ``AgentOutput``: after a turn, the calls the model made in it
-    (``ToolSelection``s), made by its ``current_agent_name``. The run's last one, which
-    ``await handler`` gives, holds every call of the run with its ``ToolCallResult``, in
-    the order their tools finished, but names only the agent that ran last: after a
-    handoff its calls name no agent. It is read at the end of the reading."""
+    """An agent workflow's ``AgentOutput`` (or its dump): after a turn, the calls the model
+    made in it (``ToolSelection``s), made by its ``current_agent_name``. The run's last
+    one, which ``await handler`` gives, holds every call of the run with its
+    ``ToolCallResult``, in the order their tools finished, but names only the agent that
+    ran last: after a handoff its calls name no agent. It is read at the end of the
+    reading."""
     state = reading.state(_LlamaAgentRun)
-    _set_agent(reading, obj.current_agent_name)
-    calls = obj.tool_calls
-    if any(getattr(call, "tool_output", None) is not None for call in calls):
-        agent = None if any(call.tool_name == _HANDOFF for call in calls) else state.agent
-        state.records.append((calls, f"{where}.tool_calls", agent))
+    _set_agent(reading, _field(obj, "current_agent_name"))
+    calls = _field(obj, "tool_calls")
+    inner = f"{where}.tool_calls"
+    if not isinstance(calls, (list, tuple)):
+        raise wrong_shape(inner, "a list", calls)
+    if _is_record(obj, calls):
+        handoff = any(_field(call, "tool_name") == _HANDOFF for call in calls)
+        state.records.append((calls, inner, None if handoff else state.agent))
     else:
-        reading.read_each(calls, f"{where}.tool_calls")
+        reading.read_each(calls, inner)
+
+
+def _is_record(output: Any, calls: Any) -> bool:
+    """Whether an ``AgentOutput`` is the run's record: its calls hold their results. Its
+    dump keeps no result (pydantic writes each as a ``ToolSelection``): there, a record's
+    calls are not those of its ``response``, the run's last message."""
+    if any(_field(call, "tool_output") is not None for call in calls):
+        return True
+    if not isinstance(output, Mapping) or not calls:
+        return False
+    response = output.get("response")
+    blocks = response.get("blocks") if isinstance(response, Mapping) else None
+    asked = {
+        _field(block, "tool_call_id")
+        for block in blocks or ()
+        if _field(block, "block_type") == "tool_call"
+    }
+    return any(_field(call, "tool_id") not in asked for call in calls)
+
+
+def read_llama_event_data(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An agent event as its ``model_dump()`` writes it (its ``current_agent_name`` set):
+    an ``AgentInput`` (``input``) or ``AgentStream`` (``delta``), else an ``AgentOutput``,
+    read as the event is."""
+    if "input" in data or "delta" in data:
+        read_llama_agent_event(data, where, reading)
+    else:
+        read_llama_agent_output(data, where, reading)
 
 
 def _set_agent(reading: Reading, agent: object) -> None:
@@ -206,25 +248,49 @@ def _set_agent(reading: Reading, agent: object) -> None:
 
 
 def read_workflow_stop(obj: Any, where: str, reading: Reading) -> None:
-    """A workflow's ``StopEvent``: its ``result`` (an agent workflow's last ``AgentOutput``)."""
-    reading.read(obj.result, f"{where}.result")
+    """A workflow's ``StopEvent`` (or its dump): its ``result`` (an agent workflow's last
+    ``AgentOutput``)."""
+    reading.read(_field(obj, "result"), f"{where}.result")
+
+
+def is_workflow_stop_data(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` is a ``StopEvent``'s dump of an agent workflow's run: its
+    ``result`` alone, an ``AgentOutput``'s dump."""
+    result = data.get("result")
+    return len(data) == 1 and isinstance(result, Mapping) and "current_agent_name" in result
 
 
 def read_llama_selection(obj: Any, where: str, reading: Reading) -> None:
     """A ``ToolSelection`` (``llm.get_tool_calls_from_response(...)``, an ``AgentOutput``),
-    or a ``ToolCall`` event: a call about to run, made by the agent of the last agent
-    event read."""
-    call_id = obj.tool_id
+    or a ``ToolCall`` event, or their dump: a call about to run, made by the agent of the
+    last agent event read."""
+    call_id = _field(obj, "tool_id")
     state = reading.state(_LlamaAgentRun)
     if call_id is not None:
         if call_id in state.seen:
             return
         state.seen.add(call_id)
-    reading.call(obj.tool_name, obj.tool_kwargs, call_id, where, agent=state.agent)
+    name, arguments = _field(obj, "tool_name"), _field(obj, "tool_kwargs")
+    reading.call(name, arguments, call_id, where, agent=state.agent)
 
 
 def read_llama_tool_result_event(obj: Any, where: str, reading: Reading) -> None:
-    """A ``ToolCallResult`` event: the call and its ``tool_output`` (``is_error``)."""
+    """A ``ToolCallResult`` event: the call and its ``tool_output`` (``is_error``); of
+    the event's dump, the output's text is that of its text blocks, joined by newlines, as
+    ``ToolOutput.content`` gives it."""
     read_llama_selection(obj, where, reading)
-    output = obj.tool_output
-    reading.result(obj.tool_id, output.content, bool(output.is_error))
+    output = _field(obj, "tool_output")
+    if isinstance(output, Mapping):
+        content: object = _text(output.get("blocks"), f"{where}.tool_output.blocks") or ""
+    else:
+        content = output.content
+    reading.result(_field(obj, "tool_id"), content, bool(_field(output, "is_error")))
+
+
+def read_llama_tool_data(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``ToolSelection``, ``ToolCall`` event or ``ToolCallResult`` event (with its
+    ``tool_output``) as ``model_dump()`` writes it, read as the object is."""
+    if data.get("tool_output") is not None:
+        read_llama_tool_result_event(data, where, reading)
+    else:
+        read_llama_selection(data, where, reading)

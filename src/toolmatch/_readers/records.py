@@ -401,6 +401,8 @@ RECORDS: tuple[Records, ...] = (
             llama_index.read_llama_response,
             llama_index.read_llama_message,
             llama_index.read_llama_message_data,
+            llama_index.read_llama_event_data,
+            llama_index.read_llama_tool_data,
             llama_index.read_llama_block,
             llama_index.read_llama_selection,
             llama_index.read_llama_agent_output,

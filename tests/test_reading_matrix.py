@@ -1002,7 +1002,7 @@ family(
     "memory as JSON text",
 )(llama_index)
 family(
-    "mcp",
+    "mcp.server.mcpserver",  # mcp 2's in-memory Client and MCPServer
     "JSON-RPC messages",
     "message dumps",
     "message dumps, by_alias",

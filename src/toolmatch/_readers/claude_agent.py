@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CALL_FREE_CLASSES",
     "CALL_FREE_KEYS",
+    "CALL_FREE_LINE_TYPES",
     "read_claude_line",
     "read_claude_message",
     "read_claude_result",
@@ -153,3 +154,8 @@ CALL_FREE_CLASSES = (
 # Blocks that hold no call as ``dataclasses.asdict`` writes them (no type): a ``ThinkingBlock``
 # (a ``TextBlock`` is Gemini's call-free ``text`` key).
 CALL_FREE_KEYS = ("thinking",)
+
+# Lines of the CLI's stream-json output that hold no call: the partial messages of
+# include_partial_messages (the assistant line after them holds their calls whole), rate
+# limits.
+CALL_FREE_LINE_TYPES = ("stream_event", "rate_limit_event")

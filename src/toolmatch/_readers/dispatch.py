@@ -239,6 +239,7 @@ for _call_free in (
     anthropic.CALL_FREE_TYPES,
     otel.CALL_FREE_TYPES,
     vercel.CALL_FREE_TYPES,
+    claude_agent.CALL_FREE_LINE_TYPES,
 ):
     for _kind in _call_free:
         TYPES.setdefault(_kind, no_call)

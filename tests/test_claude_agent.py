@@ -16,6 +16,7 @@ from claude_agent_sdk import (
     ResultMessage,
     ServerToolResultBlock,
     ServerToolUseBlock,
+    StreamEvent,
     SystemMessage,
     TextBlock,
     ThinkingBlock,
@@ -133,6 +134,7 @@ def test_a_deferred_call_is_pending() -> None:
 
 BUILT = [
     SystemMessage(subtype="init", data={}),
+    StreamEvent(uuid="e1", session_id="s-1", event={"type": "message_start", "message": {}}),
     AssistantMessage(
         content=[
             ThinkingBlock(thinking="The order first.", signature="sig"),
@@ -210,3 +212,11 @@ def test_a_result_line_whose_deferred_call_is_no_object_says_so() -> None:
     with pytest.raises(TypeError) as error:
         to_calls(result_line(deferred_tool_use="toolu_1"))
     assert str(error.value) == "input.deferred_tool_use must be an object, got 'toolu_1' (str)"
+
+
+def test_an_event_object_without_a_session_is_no_stream_event() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls({"event": {"type": "message_start"}})
+    assert str(error.value).startswith(
+        "to_calls cannot read tool calls from input: {'event': {'type': 'message_start'}} "
+    )

@@ -778,6 +778,13 @@ def claude_agent() -> Run:
     denial = {"tool_name": "refund", "tool_use_id": "toolu_3", "tool_input": {"order": 7}}
     lines = [
         {"type": "system", "subtype": "init", "tools": ["search", "refund"], **CLAUDE_SESSION},
+        # include_partial_messages: the API's stream events, then the whole blocks
+        {
+            "type": "stream_event",
+            "uuid": "e1",
+            "event": {"type": "message_start", "message": {"id": "msg_1", "content": []}},
+            **CLAUDE_SESSION,
+        },
         _claude_assistant({"type": "text", "text": "Let me check."}, "msg_1"),
         *(_claude_assistant(use, "msg_1") for use in uses),
         {"type": "user", "message": {"role": "user", "content": answers}, **CLAUDE_SESSION},
@@ -797,6 +804,7 @@ def claude_agent() -> Run:
     messages = [parse_message(line) for line in lines]
     assert [type(message).__name__ for message in messages] == [
         "SystemMessage",
+        "StreamEvent",
         *["AssistantMessage"] * 4,
         "UserMessage",
         "AssistantMessage",

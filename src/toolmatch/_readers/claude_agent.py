@@ -31,6 +31,7 @@ __all__ = [
     "read_claude_result_fields",
     "read_claude_server_result",
     "read_claude_session_message",
+    "read_claude_stream_event_fields",
     "read_claude_tool_result",
     "read_claude_tool_use",
     "read_claude_untyped",
@@ -105,6 +106,13 @@ def read_claude_untyped(data: Mapping[str, Any], where: str, reading: Reading) -
     if "num_turns" in data:
         read_claude_result_fields(data, where, reading)
     elif "data" not in data:
+        raise cannot_read(data, where)
+
+
+def read_claude_stream_event_fields(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``StreamEvent`` as ``dataclasses.asdict`` writes it (its ``session_id`` and the
+    API's stream ``event``, an object): no call, as the message holds none."""
+    if "session_id" not in data or not isinstance(data.get("event"), Mapping):
         raise cannot_read(data, where)
 
 

@@ -422,6 +422,18 @@ BY_CLASS.update(
 TYPES.update(dict.fromkeys(langgraph.PART_TYPES, langgraph.read_langgraph_part))
 TYPES["custom"] = read_custom_type  # also OpenAI's custom tool calls
 TYPES.update(dict.fromkeys(langgraph.DEBUG_TYPES, langgraph.read_debug_event))
+
+
+def read_event_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping with an ``event``: inspect_ai's transcript event (``event`` its kind, a
+    string), or a Claude Agent SDK ``StreamEvent`` as ``dataclasses.asdict`` writes it
+    (``event`` the API's stream event)."""
+    if type(data.get("event")) is str:
+        inspect_ai.read_inspect_event(data, where, reading)
+    else:
+        claude_agent.read_claude_stream_event_fields(data, where, reading)
+
+
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
@@ -430,7 +442,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     # an AgentDojo run file and an inspect_ai sample hold 'messages' too
     ("user_task_id", agentdojo.read_agentdojo_run),
     ("epoch", inspect_ai.read_inspect_sample),
-    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
+    ("event", read_event_entry),  # an inspect_ai transcript event
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),

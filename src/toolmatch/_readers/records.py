@@ -512,7 +512,7 @@ RECORDS: tuple[Records, ...] = (
         "an inspect_ai sample",
         "inspect_ai: samples, task states, transcripts, messages, tool events",
         (
-            inspect_ai.read_inspect_event,
+            dispatch.read_event_entry,
             inspect_ai.read_inspect_event_object,
             inspect_ai.read_inspect_sample,
             inspect_ai.read_inspect_sample_object,

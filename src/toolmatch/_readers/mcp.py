@@ -57,5 +57,8 @@ _LONE_RESULT = (
 def read_call_tool_result(obj: object, where: str, reading: Reading) -> None:
     """A ``CallToolResult`` by itself (what ``call_tool`` returns, or its dump, told by its
     ``isError``): no call can be paired with it, so an error saying what to pass, never a
-    reading without the failure it records."""
+    reading without the failure it records. A mapping without ``content`` is something
+    else: an error without that advice."""
+    if isinstance(obj, Mapping) and "content" not in obj:
+        raise cannot_read(obj, where)
     raise cannot_read(obj, where, _LONE_RESULT)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+from toolmatch import ANY, ExpectedTool, ToolCall, assert_called, explain, final_answer, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 pytest.importorskip("agents")
@@ -779,10 +779,22 @@ def test_llama_index_message_dumps_read_as_the_messages(mode: str) -> None:
             role="tool", content="Sunny in Rome", additional_kwargs={"tool_call_id": "call_2"}
         ),
     ]
+    # the JSON dumps read first: the dispatch then remembers their keys' deciding key, the
+    # role, which a Python dump's role (an enum) leaves to its blocks, as if never read
+    to_calls([message.model_dump(mode="json") for message in history])
     dumps = [message.model_dump(mode=mode) for message in history]
     assert "content" not in dumps[3]  # the result is the text of its blocks
     assert to_calls(dumps) == to_calls(history)
     assert [call.result for call in to_calls(history)] == ["Sunny\nin Paris", "Sunny in Rome"]
+    # read by their role or not, the dumps are LlamaIndex's: no answer, no failure flag
+    with pytest.raises(ValueError, match="records no message") as error:
+        final_answer(dumps)
+    assert str(error.value) == (
+        "a LlamaIndex run records no message of the model, so no final answer: leave answer out"
+    )
+    assert "failed, which a LlamaIndex run does not record: " in str(
+        explain(ExpectedTool.never(ANY, failed=True), dumps)
+    )
 
 
 def test_llama_index_message_dump_whose_blocks_are_no_list_says_so() -> None:

@@ -478,13 +478,14 @@ def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall
     return reading.finish()
 
 
-def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
-    """Whether ``obj`` records the model's messages, and its final answer
-    (``Reading.final_answer``), read at ``where``."""
+def read_answer(obj: object, where: str) -> tuple[bool, str | None, list[ToolCall]]:
+    """Whether ``obj`` records the model's messages, its final answer
+    (``Reading.final_answer``), read at ``where``, and its calls (their format says why
+    where it records none)."""
     reading = Reading(dispatch, read_mapping, False)
     dispatch(obj, where, reading)
-    reading.finish()
-    return reading.final_answer(messages.message_text)
+    calls = reading.finish()
+    return (*reading.final_answer(messages.message_text), calls)
 
 
 def dispatch(obj: object, where: str, reading: Reading) -> None:
@@ -596,8 +597,10 @@ def _by_value(key: str, table: dict[str, Handler]) -> Handler:
 
     def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         value = data[key]
-        if type(value) is not str:
-            _decide(data, tuple(data))(data, where, reading)
+        if type(value) is not str:  # an Enum, say: another key decides, and is the source
+            if reading.source is read:
+                reading.source = None
+            _read_with(_decide(data, tuple(data)), data, where, reading)
             return
         handler = table.get(value)
         if handler is None:

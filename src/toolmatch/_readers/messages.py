@@ -73,10 +73,19 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     if data.get("role") in _MODEL_ROLES:
         start = reading.position()
         _read_message(data, where, reading)
-        content = data.get("content")
-        reading.said(data.get("parts") if content is None else content, start)
+        _said(data, start, reading)
         return
     _read_message(data, where, reading)
+
+
+def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
+    """The model's message ``data``, its calls recorded from ``start`` on, is what it said."""
+    content = data.get("content")
+    if content is None:
+        content = data.get("parts")
+        if content is None and data.get("blocks") is not None:
+            return  # a llama-index ChatMessage's dump: LlamaIndex records no answer
+    reading.said(content, start)
 
 
 def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -120,16 +129,20 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
             return  # text
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
     if data.get("blocks") is not None:  # a llama-index ChatMessage's dump: no content
+        # read by its role as a chat message, it is LlamaIndex's: what it records is
+        source, reading.source = reading.source, llama_index.read_llama_message_data
         llama_index.read_llama_message_data(data, where, reading)
+        reading.source = source
 
 
 def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A typed ``message`` (Anthropic's ``Message``, a Responses message item): once per
     identity, its ``id`` and its calls, whole or streamed (docs/formats.md, "Counted once")."""
-    key = message_key(data.get("id"))
     start = reading.position()
-    read_message(data, where, reading)
-    reading.sighted(key, start)
+    _read_message(data, where, reading)  # read_message, with the start it needs taken once
+    if data.get("role") in _MODEL_ROLES:
+        _said(data, start, reading)
+    reading.sighted(message_key(data.get("id")), start)
 
 
 def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:

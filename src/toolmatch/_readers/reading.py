@@ -379,8 +379,9 @@ class Reading:
         calls = self._calls
         if self._open_slots:
             raise RuntimeError("a reader reserved a place for a call and never filled it")
-        if self._sightings is not None:
-            self._identify(calls, self._sightings)  # type: ignore[arg-type]
+        sightings = self._sightings
+        if sightings is not None and len(sightings) > 1:  # a message seen once: nothing to do
+            self._identify(calls, sightings)  # type: ignore[arg-type]
             calls = self._calls
         if self._results is not None:
             _pair(calls, self._results)  # type: ignore[arg-type]
@@ -393,7 +394,7 @@ class Reading:
     def _identify(self, calls: list[ToolCall], sightings: list[_Sighting]) -> None:
         """Count each message once (``identify``), moving results and notes with the
         calls they stand after."""
-        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(sightings):
+        if len({sighting[0] for sighting in sightings}) == len(sightings):
             return  # no key seen twice: the common case, decided without grouping
         results = self._results
         answered_at: dict[str, int] = {}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolmatch import ExpectedTool, ToolCall, to_calls
+from toolmatch import ExpectedTool, ToolCall, final_answer, to_calls
 
 pytest.importorskip("claude_agent_sdk", reason="the Claude Agent SDK is not installed")
 from claude_agent_sdk import (
@@ -220,3 +220,11 @@ def test_an_event_object_without_a_session_is_no_stream_event() -> None:
     assert str(error.value).startswith(
         "to_calls cannot read tool calls from input: {'event': {'type': 'message_start'}} "
     )
+
+
+def test_the_cli_lines_record_the_final_answer_the_messages_do_not() -> None:
+    lines = [*DENIED_RUN[:2], assistant({"type": "text", "text": "I cannot."}, "u4", "msg_2")]
+    assert final_answer(lines) == "I cannot."
+    with pytest.raises(ValueError, match="records no message") as error:
+        final_answer(run(*lines))
+    assert str(error.value).startswith("a Claude Agent SDK message")

@@ -510,6 +510,38 @@ def test_mcp_tools_call_requests_and_other_messages() -> None:
     assert to_calls(sdk_style) == [ToolCall("now", {})]
 
 
+LONE_RESULT = (
+    "; it is an MCP CallToolResult, which names neither its tool nor the id of the request "
+    "it answers: pass the session's JSON-RPC messages (each tools/call request and the "
+    "response of its id), as a transport logs them; accepted shapes: "
+)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"content": [{"type": "text", "text": "down"}], "isError": True},
+        {"content": [{"type": "text", "text": "down"}], "is_error": False},  # mcp 2's dump
+    ],
+)
+def test_mcp_call_tool_result_by_itself_says_to_pass_the_json_rpc_messages(
+    result: dict[str, Any],
+) -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls([result])
+    assert str(error.value).startswith("to_calls cannot read tool calls from input[0]: ")
+    assert LONE_RESULT in str(error.value)
+
+
+def test_an_is_error_flag_without_content_is_no_mcp_result() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls({"blocks": [], "is_error": True})  # a llama-index ToolOutput's dump
+    assert str(error.value).startswith(
+        "to_calls cannot read tool calls from input: {'blocks': [], 'is_error': True} (dict); "
+        "accepted shapes: "
+    )
+
+
 # --- AWS Bedrock Converse -------------------------------------------------------------
 
 BEDROCK_RESPONSE: dict[str, Any] = {

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from toolmatch import ExpectedTool, ToolCall, assert_called, to_calls
+from toolmatch import ANY, ExpectedTool, ToolCall, assert_called, explain, final_answer, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 pytest.importorskip("agents")
@@ -752,6 +752,57 @@ def test_llama_index_history_pairs_tool_messages_with_calls() -> None:
     assert to_calls(history[4]) == []
 
 
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_llama_index_message_dumps_read_as_the_messages(mode: str) -> None:
+    history = [
+        ChatMessage(role="user", content="Weather in Paris and Rome?"),
+        ChatMessage(
+            role="assistant",
+            blocks=[
+                TextBlock(text="Checking."),
+                ToolCallBlock(
+                    tool_call_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}
+                ),
+            ],
+        ),
+        ChatMessage(
+            role="assistant",
+            content="",
+            additional_kwargs={"tool_calls": [openai_tool_call("call_2", "Rome")]},
+        ),
+        ChatMessage(
+            role="tool",
+            blocks=[TextBlock(text="Sunny"), TextBlock(text="in Paris")],
+            additional_kwargs={"tool_call_id": "call_1"},
+        ),
+        ChatMessage(
+            role="tool", content="Sunny in Rome", additional_kwargs={"tool_call_id": "call_2"}
+        ),
+    ]
+    # the JSON dumps read first: the dispatch then remembers their keys' deciding key, the
+    # role, which a Python dump's role (an enum) leaves to its blocks, as if never read
+    to_calls([message.model_dump(mode="json") for message in history])
+    dumps = [message.model_dump(mode=mode) for message in history]
+    assert "content" not in dumps[3]  # the result is the text of its blocks
+    assert to_calls(dumps) == to_calls(history)
+    assert [call.result for call in to_calls(history)] == ["Sunny\nin Paris", "Sunny in Rome"]
+    # read by their role or not, the dumps are LlamaIndex's: no answer, no failure flag
+    with pytest.raises(ValueError, match="records no message") as error:
+        final_answer(dumps)
+    assert str(error.value) == (
+        "a LlamaIndex run records no message of the model, so no final answer: leave answer out"
+    )
+    assert "failed, which a LlamaIndex run does not record: " in str(
+        explain(ExpectedTool.never(ANY, failed=True), dumps)
+    )
+
+
+def test_llama_index_message_dump_whose_blocks_are_no_list_says_so() -> None:
+    with pytest.raises(TypeError) as error:
+        to_calls({"role": "assistant", "additional_kwargs": {}, "blocks": "Checking."})
+    assert str(error.value) == "input.blocks must be a list, got 'Checking.' (str)"
+
+
 def test_llama_index_tool_selections() -> None:
     selections = [
         ToolSelection(tool_id="call_1", tool_name="get_weather", tool_kwargs={"city": "Paris"}),
@@ -839,6 +890,19 @@ def test_llama_index_agent_workflow_events_give_calls_results_and_errors() -> No
     assert type(final).__name__ == "AgentOutput"
     assert sorted(to_calls(final), key=lambda call: str(call.id)) == by_agent
     assert to_calls(events[-1]) == to_calls(final)  # the StopEvent, whose result it is
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_llama_index_agent_workflow_event_dumps_read_as_the_events(mode: str) -> None:
+    final, events = run_function_agent()
+    dumps = [event.model_dump(mode=mode) for event in events]
+    assert to_calls(dumps) == to_calls(events)
+    # the last output's dump keeps the calls, not their results; without a handoff, the
+    # agent that ran is every call's
+    assert to_calls(final.model_dump(mode=mode)) == [
+        ToolCall(call.name, call.args, call.id, agent="Agent") for call in to_calls(final)
+    ]
 
 
 def llama_lookup(order: int) -> str:

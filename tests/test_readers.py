@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 
 from shapes import CONTAINERS, call_shapes
 from toolmatch import ToolCall, to_calls
-from toolmatch._readers import anthropic, bedrock, gemini, openai, otel, pydantic_ai, vercel
+from toolmatch._readers import (
+    anthropic,
+    bedrock,
+    claude_agent,
+    gemini,
+    openai,
+    otel,
+    pydantic_ai,
+    vercel,
+)
 from toolmatch._readers import dispatch as _readers
 from toolmatch._readers.reading import FORMATS_DOC, no_call
 from toolmatch._readers.streams import NO_CALL_TYPES
@@ -401,6 +410,24 @@ CALL_FREE_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "model-settings-delta": {"part_kind": "model-settings-delta", "settings": {}},
         "tool-availability-delta": {"part_kind": "tool-availability-delta", "tools": []},
     },
+    # the Claude Agent SDK's blocks as dataclasses.asdict writes them
+    "claude_agent": {"thinking": {"thinking": "The order first.", "signature": "sig"}},
+    # the lines of its CLI's stream-json output
+    "claude_agent_cli": {
+        "stream_event": {
+            "type": "stream_event",
+            "uuid": "u1",
+            "session_id": "s-1",
+            "event": {"type": "content_block_delta", "index": 0, "delta": {}},
+            "parent_tool_use_id": None,
+        },
+        "rate_limit_event": {
+            "type": "rate_limit_event",
+            "rate_limit_info": {"status": "allowed"},
+            "uuid": "u2",
+            "session_id": "s-1",
+        },
+    },
 }
 ALLOWLISTS: dict[str, frozenset[str] | tuple[str, ...]] = {
     "openai": openai.CALL_FREE_TYPES,
@@ -410,6 +437,8 @@ ALLOWLISTS: dict[str, frozenset[str] | tuple[str, ...]] = {
     "gemini": gemini.CALL_FREE_KEYS,
     "bedrock": bedrock.CALL_FREE_KEYS,
     "pydantic_ai": pydantic_ai.CALL_FREE_KINDS,
+    "claude_agent": claude_agent.CALL_FREE_KEYS,
+    "claude_agent_cli": claude_agent.CALL_FREE_LINE_TYPES,
 }
 # Where each provider's call-free shapes appear: a message of that provider.
 _WRAPPERS = {
@@ -420,6 +449,8 @@ _WRAPPERS = {
     "gemini": lambda block: {"role": "model", "parts": [block]},
     "bedrock": lambda block: {"role": "assistant", "content": [block]},
     "pydantic_ai": lambda block: {"kind": "response", "parts": [block]},
+    "claude_agent": lambda block: {"content": [block], "model": "claude"},
+    "claude_agent_cli": lambda line: [line],
 }
 
 
@@ -443,12 +474,14 @@ def test_a_call_free_shape_gives_no_call(provider: str, entry: str) -> None:
 
 
 def test_call_free_types_are_read_by_no_call_and_nothing_else_is() -> None:
-    listed = set().union(*(ALLOWLISTS[name] for name in ("openai", "anthropic", "otel", "vercel")))
+    typed = ("openai", "anthropic", "otel", "vercel", "claude_agent_cli")
+    listed = set().union(*(ALLOWLISTS[name] for name in typed))
     listed |= set(NO_CALL_TYPES)  # stream events, each tested in tests/test_streams.py
     assert {kind for kind, handler in _readers.TYPES.items() if handler is no_call} == listed
     # and LangGraph's messages-chunk metadata, tested in tests/test_frameworks.py (its
     # interrupt update holds no call but sets a status: tests/test_call_status.py)
     keys = set(gemini.CALL_FREE_KEYS) | set(bedrock.CALL_FREE_KEYS)
+    keys |= set(claude_agent.CALL_FREE_KEYS)
     keys |= {"langgraph_step"}
     assert {key for key, handler in _readers.KEYS if handler is no_call} == keys
 

@@ -672,6 +672,211 @@ SMOL_MEMORY_MESSAGES = (
 )
 
 
+# --- LlamaIndex -------------------------------------------------------------------------------
+
+
+def llama_index() -> Run:
+    """An AgentWorkflow: triage asks two forecasts in one step (their tools run
+    concurrently, the second fails and finishes first), hands off to billing, which
+    refunds. The reading keeps the order the model asked in."""
+    from llama_index_run import llama_run
+
+    run = llama_run()
+    [handed_off] = [
+        event.tool_output.content
+        for event in run.events
+        if type(event).__name__ == "ToolCallResult" and event.tool_name == "handoff"
+    ]
+    calls = [
+        ToolCall("forecast", {"city": "Paris"}, "c1", result="Sunny in Paris", failed=False),
+        ToolCall("forecast", {"city": "Atlantis"}, "c2", result="no such city", failed=True),
+        ToolCall(
+            "handoff",
+            {"to_agent": "billing", "reason": "a refund"},
+            "c3",
+            result=handed_off,
+            failed=False,
+        ),
+        ToolCall("refund", {"order": 7}, "c4", result="refunded 7", failed=False),
+    ]
+    agents = ("triage", "triage", "triage", "billing")
+    by_agent = [
+        ToolCall(**{**call.as_dict(), "agent": agent})
+        for call, agent in zip(calls, agents, strict=True)
+    ]
+    # the workflow keeps the results in the order the tools finished: Atlantis first
+    finished = Gives(
+        [calls[1], calls[0], *calls[2:]],
+        "the last AgentOutput lists the run's calls in the order their tools finished, and "
+        "names no agent after a handoff",
+    )
+    # pydantic dumps the record's ToolCallResults as the ToolSelections its field holds
+    dumped = Gives(
+        [ToolCall(call.name, call.args, call.id) for call in finished.calls],
+        "the dump of the last AgentOutput keeps its calls but not their results",
+    )
+    events = [event.model_dump() for event in run.events]
+    events_json = [event.model_dump(mode="json") for event in run.events]
+    history = [message.model_dump() for message in run.history]
+    as_json = [message.model_dump(mode="json") for message in run.history]
+    told = ("agent", "failed")  # a tool message has no failure flag
+    return Run(
+        by_agent,
+        {
+            "stream events": (lambda: run.events, ()),
+            "final result": (lambda: run.final, finished),
+            "StopEvent": (lambda: run.events[-1], finished),
+            "stream events + final result": (lambda: [*run.events, run.final], ()),
+            "final result + stream events": (lambda: [run.final, *run.events], ()),
+            "event dumps": (lambda: events, ()),
+            "event dumps, mode=json": (lambda: events_json, ()),
+            "events as JSON text": (lambda: json.dumps(events_json), ()),
+            "final result dump": (lambda: run.final.model_dump(mode="json"), dumped),
+            "memory messages": (lambda: run.history, told),
+            "memory message dumps": (lambda: history, told),
+            "memory message dumps, mode=json": (lambda: as_json, told),
+            "memory as JSON text": (lambda: json.dumps(as_json), told),
+        },
+    )
+
+
+# --- MCP --------------------------------------------------------------------------------------
+
+MCP_LONE_RESULT = (
+    "it is an MCP CallToolResult, which names neither its tool nor the id of the request it "
+    "answers: pass the session's JSON-RPC messages (each tools/call request and the response "
+    "of its id), as a transport logs them"
+)
+
+
+def mcp() -> Run:
+    """A real mcp client, connected in memory to a server, calls search twice; the second
+    raises ToolError, an isError result. The client logs the JSON-RPC messages."""
+    from mcp_run import mcp_run
+
+    run = mcp_run()
+    data = {
+        "message dumps": [message.model_dump() for message in run.messages],
+        "message dumps, by_alias": [message.model_dump(by_alias=True) for message in run.messages],
+        "message dumps, mode=json": [message.model_dump(mode="json") for message in run.messages],
+    }
+    lone = Raises(TypeError, MCP_LONE_RESULT, at="input[0]")
+    calls = [
+        ToolCall(
+            "search", {"q": city}, call_id, result=[{"type": "text", "text": text}], failed=failed
+        )
+        for city, call_id, text, failed in (
+            ("paris", "2", "sunny in paris", False),
+            ("atlantis", "4", "Error executing tool search: no such city", True),
+        )
+    ]
+    return Run(
+        calls,
+        {
+            "JSON-RPC messages": (lambda: run.messages, ()),
+            **{way: (lambda dumped=dumped: dumped, ()) for way, dumped in data.items()},
+            "JSON text": (lambda: json.dumps(data["message dumps, mode=json"]), ()),
+            "logged JSON lines": (lambda: [json.loads(line) for line in run.log], ()),
+            "call_tool results": (lambda: run.results, lone),
+            "call_tool result dumps": (
+                lambda: [result.model_dump(by_alias=True) for result in run.results],
+                lone,
+            ),
+        },
+    )
+
+
+# --- Claude Agent SDK -----------------------------------------------------------------------
+
+CLAUDE_SESSION = {"session_id": "s-1", "parent_tool_use_id": None}
+
+
+def _claude_assistant(block: dict[str, Any], message_id: str) -> dict[str, Any]:
+    """An ``assistant`` line of ``claude -p --output-format stream-json``: the CLI writes one
+    API message as one line a content block, all with the message's id."""
+    message = {"id": message_id, "model": "claude", "role": "assistant", "content": [block]}
+    return {"type": "assistant", "message": message, **CLAUDE_SESSION}
+
+
+def claude_agent() -> Run:
+    """The model checks two cities and asks a refund in one message; the second check
+    fails and the permission check denies the refund; the ResultMessage ends the run.
+
+    query() drives the claude CLI: the SDK has no offline run loop. What it yields is what
+    its own parser makes of the CLI's stream-json lines, so the run is those lines."""
+    from dataclasses import asdict
+
+    from claude_agent_sdk._internal.message_parser import parse_message
+
+    denied = "Claude requested permissions to use refund, but you haven't granted it yet."
+    uses = [
+        {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "search", "input": {"q": "atlantis"}},
+        {"type": "tool_use", "id": "toolu_3", "name": "refund", "input": {"order": 7}},
+    ]
+    answers = [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"},
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_2",
+            "content": "no such city",
+            "is_error": True,
+        },
+        {"type": "tool_result", "tool_use_id": "toolu_3", "content": denied, "is_error": True},
+    ]
+    denial = {"tool_name": "refund", "tool_use_id": "toolu_3", "tool_input": {"order": 7}}
+    lines = [
+        {"type": "system", "subtype": "init", "tools": ["search", "refund"], **CLAUDE_SESSION},
+        # include_partial_messages: the API's stream events, then the whole blocks
+        {
+            "type": "stream_event",
+            "uuid": "e1",
+            "event": {"type": "message_start", "message": {"id": "msg_1", "content": []}},
+            **CLAUDE_SESSION,
+        },
+        _claude_assistant({"type": "text", "text": "Let me check."}, "msg_1"),
+        *(_claude_assistant(use, "msg_1") for use in uses),
+        {"type": "user", "message": {"role": "user", "content": answers}, **CLAUDE_SESSION},
+        _claude_assistant({"type": "text", "text": "Paris is sunny."}, "msg_2"),
+        {
+            "type": "result",
+            "subtype": "success",
+            "duration_ms": 900,
+            "duration_api_ms": 700,
+            "is_error": False,
+            "num_turns": 2,
+            "result": "Paris is sunny.",
+            "permission_denials": [denial],
+            **CLAUDE_SESSION,
+        },
+    ]
+    messages = [parse_message(line) for line in lines]
+    assert [type(message).__name__ for message in messages] == [
+        "SystemMessage",
+        "StreamEvent",
+        *["AssistantMessage"] * 4,
+        "UserMessage",
+        "AssistantMessage",
+        "ResultMessage",
+    ]
+    fields = [asdict(message) for message in messages]  # type: ignore[call-overload]
+    calls = [
+        ToolCall("search", {"q": "paris"}, "toolu_1", result="sunny", failed=False),
+        ToolCall("search", {"q": "atlantis"}, "toolu_2", result="no such city", failed=True),
+        ToolCall("refund", {"order": 7}, "toolu_3", result=denied, status="denied"),
+    ]
+    return Run(
+        calls,
+        {
+            "messages": (lambda: messages, ()),
+            "dataclasses.asdict": (lambda: fields, ()),
+            "dataclasses.asdict as JSON text": (lambda: json.dumps(fields), ()),
+            "CLI stream-json lines": (lambda: lines, ()),
+            "CLI stream-json lines as JSON text": (lambda: json.dumps(lines), ()),
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -851,6 +1056,42 @@ family(
     "run_stream_events(), cut short",
 )(pydantic_ai)
 
+family(
+    "llama_index.core",
+    "stream events",
+    "final result",
+    "StopEvent",
+    "stream events + final result",
+    "final result + stream events",
+    "event dumps",
+    "event dumps, mode=json",
+    "events as JSON text",
+    "final result dump",
+    "memory messages",
+    "memory message dumps",
+    "memory message dumps, mode=json",
+    "memory as JSON text",
+)(llama_index)
+family(
+    "mcp.server.mcpserver",  # mcp 2's in-memory Client and MCPServer
+    "JSON-RPC messages",
+    "message dumps",
+    "message dumps, by_alias",
+    "message dumps, mode=json",
+    "JSON text",
+    "logged JSON lines",
+    "call_tool results",
+    "call_tool result dumps",
+)(mcp)
+family(
+    "claude_agent_sdk",
+    "messages",
+    "dataclasses.asdict",
+    "dataclasses.asdict as JSON text",
+    "CLI stream-json lines",
+    "CLI stream-json lines as JSON text",
+)(claude_agent)
+
 CASES = [
     pytest.param(name, way, id=f"{name}: {way}")
     for name, (_, _, ways) in FAMILIES.items()
@@ -860,6 +1101,9 @@ CASES = [
 
 # the OpenAI SDK's ParsedResponse warns when dumped, as its own helper makes it
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+# llama-index's workflow inspects its agents with inspect.getmembers, which reads pydantic's
+# deprecated attributes: the SDK's warnings, not toolmatch's
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
 @pytest.mark.parametrize(("name", "way"), CASES)
 def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
     module, build, ways = FAMILIES[name]

@@ -206,6 +206,10 @@ TYPES: dict[str, Handler] = {
     "constructor": langchain.read_serialized,
     "tool_call": messages.read_plain_call,
     "invalid_tool_call": langchain.read_invalid_tool_call,
+    # the Claude Agent SDK's CLI, its stream-json lines (what query() parses)
+    "assistant": claude_agent.read_claude_line,
+    "user": claude_agent.read_claude_line,
+    "result": claude_agent.read_claude_result_fields,
     # deepeval's ToolCall in JSON (in Python its type is an Enum: told by its keys)
     "FUNCTION": deepeval.read_deepeval_call,
     "MCP": deepeval.read_deepeval_call,
@@ -236,6 +240,7 @@ for _call_free in (
     anthropic.CALL_FREE_TYPES,
     otel.CALL_FREE_TYPES,
     vercel.CALL_FREE_TYPES,
+    claude_agent.CALL_FREE_LINE_TYPES,
 ):
     for _kind in _call_free:
         TYPES.setdefault(_kind, no_call)
@@ -260,6 +265,12 @@ KEYS: list[tuple[str, Handler]] = [
     ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", read_span),
+    # the Claude Agent SDK's messages and result blocks as dataclasses.asdict writes them
+    ("subtype", claude_agent.read_claude_untyped),
+    ("tool_use_id", claude_agent.read_claude_result_block),
+    # MCP's CallToolResult outside its JSON-RPC response (before 'content'): refused
+    ("isError", mcp.read_call_tool_result),
+    ("is_error", mcp.read_call_tool_result),
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),
@@ -267,6 +278,9 @@ KEYS: list[tuple[str, Handler]] = [
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
     ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
+    # llama-index's agent workflow events as model_dump() writes them (before 'tool_calls')
+    ("current_agent_name", llama_index.read_llama_event_data),
+    ("tool_id", llama_index.read_llama_tool_data),
     ("choices", openai.read_completion),
     ("candidates", gemini.read_response),
     ("tool_calls", messages.read_message),
@@ -275,6 +289,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("output", messages.read_output),
     ("content", messages.read_message),
     ("parts", read_parts),
+    ("blocks", llama_index.read_llama_message_data),  # its role an Enum: model_dump()
     ("name", messages.read_plain_call),
     # A Gemini stream's chunk without candidates (usage only, prompt feedback): no call.
     ("usage_metadata", gemini.read_response),
@@ -287,6 +302,7 @@ KEYS: list[tuple[str, Handler]] = [
     # Keys of parts and content items known to hold no call and no result.
     *((key, no_call) for key in gemini.CALL_FREE_KEYS),
     *((key, no_call) for key in bedrock.CALL_FREE_KEYS),
+    *((key, no_call) for key in claude_agent.CALL_FREE_KEYS),
 ]
 
 _HTTP_RESPONSE = "it is an HTTP response: pass its .json()"
@@ -388,6 +404,7 @@ BY_CLASS.update(
         ("claude_agent_sdk", "ServerToolResultBlock"): claude_agent.read_claude_server_result,
         ("claude_agent_sdk", "ResultMessage"): claude_agent.read_claude_result,
         ("claude_agent_sdk", "SessionMessage"): claude_agent.read_claude_session_message,
+        ("mcp_types", "CallToolResult"): mcp.read_call_tool_result,
         **dict.fromkeys(
             (("claude_agent_sdk", kind) for kind in claude_agent.CALL_FREE_CLASSES),
             no_call,
@@ -411,6 +428,18 @@ BY_CLASS.update(
 TYPES.update(dict.fromkeys(langgraph.PART_TYPES, langgraph.read_langgraph_part))
 TYPES["custom"] = read_custom_type  # also OpenAI's custom tool calls
 TYPES.update(dict.fromkeys(langgraph.DEBUG_TYPES, langgraph.read_debug_event))
+
+
+def read_event_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A mapping with an ``event``: inspect_ai's transcript event (``event`` its kind, a
+    string), or a Claude Agent SDK ``StreamEvent`` as ``dataclasses.asdict`` writes it
+    (``event`` the API's stream event)."""
+    if type(data.get("event")) is str:
+        inspect_ai.read_inspect_event(data, where, reading)
+    else:
+        claude_agent.read_claude_stream_event_fields(data, where, reading)
+
+
 KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("schema_version", atif.read_atif_trajectory),
     ("step_id", atif.read_atif_step),
@@ -419,7 +448,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     # an AgentDojo run file and an inspect_ai sample hold 'messages' too
     ("user_task_id", agentdojo.read_agentdojo_run),
     ("epoch", inspect_ai.read_inspect_sample),
-    ("event", inspect_ai.read_inspect_event),  # an inspect_ai transcript event
+    ("event", read_event_entry),  # an inspect_ai transcript event
     ("messages", langgraph.read_message_state),  # a LangGraph state, or a node's update
     ("triggers", langgraph.read_task),  # before 'name': a task's start has 'input' too
     ("interrupts", langgraph.read_task),
@@ -437,6 +466,7 @@ SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_checkpoint, langgraph.read_langgraph_checkpoint),
     (mlflow.is_trace, mlflow.read_trace),
     (langfuse.is_page, langfuse.read_page),
+    (llama_index.is_workflow_stop_data, llama_index.read_workflow_stop),
 ]
 
 # --- dispatch ------------------------------------------------------------------------------
@@ -608,10 +638,12 @@ def _by_value(key: str, table: dict[str, Handler]) -> Handler:
     def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         value = data[key]
         if type(value) is not str:
-            if not isinstance(value, str):
-                _decide(data, tuple(data))(data, where, reading)
+            if not isinstance(value, str):  # another key decides, and is the source
+                if reading.source is read:
+                    reading.source = None
+                _read_with(_decide(data, tuple(data)), data, where, reading)
                 return
-            value = str.__str__(value)
+            value = str.__str__(value)  # a str enum's member: its string
         handler = table.get(value)
         if handler is None:
             raise unknown_value(where, key, value, table)

@@ -11,7 +11,7 @@ from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shap
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["read_json_rpc"]
+__all__ = ["read_call_tool_result", "read_json_rpc"]
 
 
 def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -45,3 +45,20 @@ def read_json_rpc(data: Mapping[str, Any], where: str, reading: Reading) -> None
     if not isinstance(params, Mapping):
         raise wrong_shape(inner, "an object", params)
     reading.call(params.get("name"), params.get("arguments"), data.get("id"), inner)
+
+
+_LONE_RESULT = (
+    "it is an MCP CallToolResult, which names neither its tool nor the id of the request it "
+    "answers: pass the session's JSON-RPC messages (each tools/call request and the response "
+    "of its id), as a transport logs them"
+)
+
+
+def read_call_tool_result(obj: object, where: str, reading: Reading) -> None:
+    """A ``CallToolResult`` by itself (what ``call_tool`` returns, or its dump, told by its
+    ``isError``): no call can be paired with it, so an error saying what to pass, never a
+    reading without the failure it records. A mapping without ``content`` is something
+    else: an error without that advice."""
+    if isinstance(obj, Mapping) and "content" not in obj:
+        raise cannot_read(obj, where)
+    raise cannot_read(obj, where, _LONE_RESULT)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import llama_index
 from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
 
@@ -80,7 +81,11 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
     """The model's message ``data``, its calls recorded from ``start`` on, is what it said."""
     content = data.get("content")
-    reading.said(data.get("parts") if content is None else content, start)
+    if content is None:
+        content = data.get("parts")
+        if content is None and data.get("blocks") is not None:
+            return  # a llama-index ChatMessage's dump: LlamaIndex records no answer
+    reading.said(content, start)
 
 
 def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -123,6 +128,11 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         if isinstance(value, str):
             return  # text
         raise wrong_shape(f"{where}.{key}", "a string, a list of blocks or an object", value)
+    if data.get("blocks") is not None:  # a llama-index ChatMessage's dump: no content
+        # read by its role as a chat message, it is LlamaIndex's: what it records is
+        source, reading.source = reading.source, llama_index.read_llama_message_data
+        llama_index.read_llama_message_data(data, where, reading)
+        reading.source = source
 
 
 def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:

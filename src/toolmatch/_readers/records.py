@@ -341,7 +341,7 @@ RECORDS: tuple[Records, ...] = (
     Records(
         "an MCP transcript",
         "MCP JSON-RPC",
-        (mcp.read_json_rpc,),
+        (mcp.read_json_rpc, mcp.read_call_tool_result),
         "no",
         "yes (`error` for a JSON-RPC error)",
         "`isError`, or a JSON-RPC error",
@@ -441,6 +441,9 @@ RECORDS: tuple[Records, ...] = (
         (
             llama_index.read_llama_response,
             llama_index.read_llama_message,
+            llama_index.read_llama_message_data,
+            llama_index.read_llama_event_data,
+            llama_index.read_llama_tool_data,
             llama_index.read_llama_block,
             llama_index.read_llama_selection,
             llama_index.read_llama_agent_output,
@@ -531,7 +534,8 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a Claude Agent SDK message",
-        "Claude Agent SDK messages",
+        "Claude Agent SDK messages (the objects, their `dataclasses.asdict`, the CLI's "
+        "stream-json lines)",
         (
             claude_agent.read_claude_message,
             claude_agent.read_claude_result,
@@ -539,20 +543,28 @@ RECORDS: tuple[Records, ...] = (
             claude_agent.read_claude_session_message,
             claude_agent.read_claude_tool_result,
             claude_agent.read_claude_tool_use,
+            claude_agent.read_claude_line,
+            claude_agent.read_claude_result_fields,
+            claude_agent.read_claude_untyped,
+            claude_agent.read_claude_result_block,
         ),
         "no",
         "`denied`, `pending` (the `ResultMessage`); else as `failed` says",
         "`ToolResultBlock`'s `is_error`",
         "`ToolResultBlock`s",
         "yes",
-        "`get_session_messages()` entries; the SDK's message objects: no",
-        {"answer": "pass the session's messages (get_session_messages())"},
+        "`get_session_messages()` entries, the CLI's `assistant` lines; the SDK's message "
+        "objects: no",
+        {
+            "answer": "pass the session's messages (get_session_messages()), or the CLI's "
+            "stream-json lines"
+        },
     ),
     Records(
         "an inspect_ai sample",
         "inspect_ai: samples, task states, transcripts, messages, tool events",
         (
-            inspect_ai.read_inspect_event,
+            dispatch.read_event_entry,
             inspect_ai.read_inspect_event_object,
             inspect_ai.read_inspect_sample,
             inspect_ai.read_inspect_sample_object,

@@ -772,12 +772,14 @@ def mlflow() -> Run:
 
 def langfuse() -> Run:
     """A run as Langfuse's API returns its observations: the agent, the generation that
-    asked for two calls, the tools that ran them (one at level ERROR)."""
+    asked for two calls, the tools that ran them (one at level ERROR); and the same run as
+    the Langfuse SDK records it, its spans."""
     from langfuse.api import ObservationsV2Response
 
-    from trace_store_runs import LANGFUSE_CALLS, langfuse_observations
+    from trace_store_runs import LANGFUSE_CALLS, langfuse_observations, langfuse_sdk_spans
 
     observations = langfuse_observations()
+    spans = langfuse_sdk_spans()
     page = ObservationsV2Response(data=observations, meta={"cursor": None})
     as_json = [observation.model_dump(mode="json", by_alias=True) for observation in observations]
     return Run(
@@ -798,6 +800,7 @@ def langfuse() -> Run:
             "page": (lambda: page, ()),
             "page dict()": (page.dict, ()),
             "page JSON text": (page.json, ()),
+            **{f"SDK's {way}": read for way, read in _span_ways(spans).items()},
         },
     )
 
@@ -1009,6 +1012,7 @@ family(
     "page",
     "page dict()",
     "page JSON text",
+    *(f"SDK's {way}" for way in SPAN_WAYS),
 )(langfuse)
 
 CASES = [

@@ -254,3 +254,35 @@ def langfuse_observations() -> list[Any]:
         observation("o4", "TOOL", "refund", "o1", input={"order": 7}, level="ERROR",
                     status_message="LookupError: no order 7"),
     ]  # fmt: skip
+
+
+def langfuse_sdk_spans() -> list[Any]:
+    """The same run as the Langfuse SDK records it before sending it: its OpenTelemetry
+    spans (``langfuse.observation.*`` attributes), kept in memory by the exporter it is
+    given; nothing is sent."""
+    from langfuse import Langfuse
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    client = Langfuse(
+        public_key="pk-lf-toolmatch",
+        secret_key="sk-lf-toolmatch",
+        base_url="http://127.0.0.1:9",  # never reached: the spans go to the exporter
+        span_exporter=exporter,
+        tracer_provider=TracerProvider(),
+    )
+    message = json.loads(completion(None).content)["choices"][0]["message"]
+    try:
+        observe = client.start_as_current_observation
+        with observe(name="triage", as_type="agent"):
+            with observe(name="OpenAI-generation", as_type="generation", output=message):
+                pass
+            with observe(name="get_weather", as_type="tool", input={"city": "Paris"}) as tool:
+                tool.update(output="sunny")
+            with observe(name="refund", as_type="tool", input={"order": 7}) as tool:
+                tool.update(level="ERROR", status_message="LookupError: no order 7")
+        client.flush()
+    finally:
+        client.shutdown()
+    return list(exporter.get_finished_spans())

@@ -235,6 +235,7 @@ SPANS: dict[str, SpanHandler] = {
     openinference.KIND: openinference.read_span,
     "openinference": openinference.read_span,  # its attributes written nested
     mlflow.KIND: mlflow.read_span,
+    langfuse.KIND: langfuse.read_span,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (

@@ -352,8 +352,8 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a span",
-        "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference, MLflow traces; GenAI "
-        "message parts",
+        "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference, MLflow traces, the "
+        "Langfuse SDK's spans; GenAI message parts",
         (
             otel.read_envelope,
             dispatch.read_span,
@@ -364,10 +364,11 @@ RECORDS: tuple[Records, ...] = (
             mlflow.read_trace,
         ),
         "the nearest `gen_ai.agent.name`, OpenInference `agent.name` or `graph.node`, "
-        "MLflow `AGENT` span",
+        "MLflow `AGENT` span, Langfuse `agent` span",
         _FROM_STATUS,
-        "the span status (unset: no)",
-        "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`",
+        "the span status (unset: no); the Langfuse SDK's: level `ERROR` (another: no)",
+        "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`, "
+        "`langfuse.observation.output`",
         "where set",
         "no",
         {

@@ -732,7 +732,11 @@ def otel_genai() -> Run:
 
 def openinference() -> Run:
     """OpenInference's OpenAI instrumentation traces the model asking for two calls, its
-    tool decorator the tools that ran them (one raises), in an AGENT span."""
+    tool decorator the tools that ran them (one raises), in an AGENT span; and the same
+    run as Phoenix keeps it, written by Phoenix's own code (tests/phoenix_run.py)."""
+    import pandas
+
+    from phoenix_run import DATA
     from trace_store_runs import STORE_CALLS, openinference_spans
 
     spans = openinference_spans()
@@ -740,6 +744,11 @@ def openinference() -> Run:
     ways = _span_ways(spans)
     # a TOOL span records no call id, and alone, not the agent it ran in
     ways["TOOL spans alone"] = (lambda: tools, ("id", "agent"))
+    lines = (DATA / "spans.jsonl").read_text(encoding="utf-8").splitlines()
+    records = json.loads((DATA / "spans_dataframe.json").read_text(encoding="utf-8"))
+    ways["Phoenix span JSON"] = (lambda: [json.loads(line) for line in lines], ())
+    ways["Phoenix spans dataframe"] = (lambda: pandas.DataFrame(records), ())
+    ways["Phoenix spans dataframe records"] = (lambda: records, ())
     return Run(STORE_CALLS, ways)
 
 
@@ -986,7 +995,14 @@ family(
 
 
 family("opentelemetry.sdk", *SPAN_WAYS, "execute_tool spans alone")(otel_genai)
-family("openinference.instrumentation.openai", *SPAN_WAYS, "TOOL spans alone")(openinference)
+family(
+    "openinference.instrumentation.openai",
+    *SPAN_WAYS,
+    "TOOL spans alone",
+    "Phoenix span JSON",
+    "Phoenix spans dataframe",
+    "Phoenix spans dataframe records",
+)(openinference)
 family(
     "mlflow",
     "Trace",

@@ -415,3 +415,20 @@ def test_same_calls_pair_in_order_and_unrun_or_unasked_calls_stay() -> None:
         ToolCall("refund", {"order": 7}, "c3"),  # asked, never run
         ToolCall("lookup", {"id": 1}, result="found", failed=False),  # run, never asked
     ]
+
+
+def test_a_phoenix_dataframe_with_nan_for_missing_attributes_reads_the_same() -> None:
+    """Phoenix's spans dataframe holds NaN where a span has no such attribute (a tool span
+    has no ``attributes.llm``), where its records' JSON holds null."""
+    pandas = pytest.importorskip("pandas")
+    from phoenix_run import DATA
+
+    records = json.loads((DATA / "spans_dataframe.json").read_text(encoding="utf-8"))
+    present = [{key: value for key, value in row.items() if value is not None} for row in records]
+    frame = pandas.DataFrame(present)
+    assert frame["attributes.llm"].isna().sum() == 3  # the agent's and the tools' rows
+    assert to_calls(frame) == [
+        ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", failed=False,
+                 agent="triage"),
+        ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
+    ]  # fmt: skip

@@ -267,6 +267,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", read_span),
+    ("span_kind", openinference.read_phoenix_row),  # Phoenix's span JSON has attributes
     ("toolUse", bedrock.read_tool_use),
     ("toolResult", bedrock.read_tool_result),
     ("functionCall", gemini.read_function_call_part),

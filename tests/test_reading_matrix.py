@@ -749,6 +749,16 @@ def openinference() -> Run:
     ways["Phoenix span JSON"] = (lambda: [json.loads(line) for line in lines], ())
     ways["Phoenix spans dataframe"] = (lambda: pandas.DataFrame(records), ())
     ways["Phoenix spans dataframe records"] = (lambda: records, ())
+    served = json.loads((DATA / "served_spans_dataframe.json").read_text(encoding="utf-8"))
+    # Phoenix's client lists spans newest first: sorted by start time, the run's order
+    ways["Phoenix client's spans dataframe, by start time"] = (
+        lambda: pandas.DataFrame(served).sort_values("start_time"),
+        (),
+    )
+    ways["Phoenix client's spans dataframe"] = (
+        lambda: pandas.DataFrame(served),
+        Gives(STORE_CALLS[::-1], "a call takes the place of the first span that names it"),
+    )
     return Run(STORE_CALLS, ways)
 
 
@@ -1002,6 +1012,8 @@ family(
     "Phoenix span JSON",
     "Phoenix spans dataframe",
     "Phoenix spans dataframe records",
+    "Phoenix client's spans dataframe, by start time",
+    "Phoenix client's spans dataframe",
 )(openinference)
 family(
     "mlflow",

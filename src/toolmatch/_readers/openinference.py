@@ -11,7 +11,8 @@ status (``ERROR`` is a failure). An ``LLM`` span: each
 span or its parents, else the nearest ``graph.node.name`` (or ``graph.node.id``).
 Attributes written nested (``{"llm": {"output_messages": [...]}}``) read as their dotted
 names. A row of Phoenix's spans dataframe (``span_kind``, ``context.span_id``, its
-attributes in columns ``attributes.<name>``) is the span it was made from.
+attributes in columns ``attributes.<name>``, a missing one null or NaN) is the span it
+was made from.
 """
 
 from __future__ import annotations
@@ -80,9 +81,12 @@ _CONTEXT_COLUMN = "context."
 def read_phoenix_row(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A row of Phoenix's spans dataframe (its records, or its JSON): read as the span
     JSON Phoenix made it from, its ``attributes.<name>`` and ``context.<name>`` columns
-    back under ``attributes`` and ``context``."""
+    back under ``attributes`` and ``context``; a missing value (null, or pandas' NaN) is
+    no value, not a result of NaN."""
     span: dict[str, Any] = {"attributes": {}, "context": {}}
     for key, value in data.items():
+        if value is None or (type(value) is float and value != value):
+            continue
         if key.startswith(_ATTRIBUTE_COLUMN):
             span["attributes"][key[len(_ATTRIBUTE_COLUMN) :]] = value
         elif key.startswith(_CONTEXT_COLUMN):

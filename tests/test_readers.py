@@ -230,6 +230,29 @@ def test_bytes_inside_a_value_are_told_to_be_decoded() -> None:
     )
 
 
+def test_json_text_inside_a_value_is_told_to_be_parsed() -> None:
+    """A list of ``span.to_json()`` texts, say: text is parsed only as the whole input."""
+    with pytest.raises(TypeError) as raised:
+        to_calls(['  {"name": "now"}'])
+    assert str(raised.value) == (
+        'to_calls cannot read tool calls from input[0]: \'  {"name": "now"}\' (str); JSON '
+        "text is parsed only when it is the whole input: parse each text first "
+        f"([json.loads(text) for text in texts]){LINK}"
+    )
+    assert to_calls('[{"name": "now"}]') == [ToolCall("now")]
+    with pytest.raises(TypeError) as raised:  # other text is named, with no advice
+        to_calls(["now"])
+    assert str(raised.value) == f"to_calls cannot read tool calls from input[0]: 'now' (str){LINK}"
+
+
+def test_a_data_frame_is_its_rows_in_order() -> None:
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"name": ["search", "fetch"], "args": [{"q": "x"}, {}]})
+    assert to_calls(frame) == [ToolCall("search", {"q": "x"}), ToolCall("fetch", {})]
+    with pytest.raises(TypeError, match=r"^input\[1\]: a tool call's name must be a string"):
+        to_calls(pandas.DataFrame({"name": ["search", 3]}))  # each row named by its place
+
+
 def test_an_httpx_response_is_told_to_pass_its_json() -> None:
     httpx = pytest.importorskip("httpx")
     response = httpx.Response(200, json={"role": "assistant", "content": "Hi"})

@@ -877,6 +877,158 @@ def claude_agent() -> Run:
     )
 
 
+# --- trace stores: OpenTelemetry GenAI, OpenInference, MLflow, Langfuse ----------------------
+
+
+def _span_ways(spans: list[Any]) -> dict[str, Way]:
+    """The ways of handing over an OpenTelemetry SDK's spans: the objects, their JSON
+    (``to_json()``), and OTLP JSON as the OTLP exporter's encoder writes it, whole, as text,
+    one export a span (as a file exporter's lines), and by protobuf's field names. Each
+    records every field; ``to_json()`` texts in a list are not parsed: an error."""
+    from trace_store_runs import otlp_json
+
+    dumps = [json.loads(span.to_json()) for span in spans]
+    texts = Raises(TypeError, INNER_JSON_TEXT, at="input[0]")
+    return {
+        "span objects": (lambda: spans, ()),
+        "to_json() dumps": (lambda: dumps, ()),
+        "to_json() dumps as JSON text": (lambda: json.dumps(dumps), ()),
+        "to_json() texts": (lambda: [span.to_json() for span in spans], texts),
+        "OTLP JSON": (lambda: otlp_json(spans), ()),
+        "OTLP JSON text": (lambda: json.dumps(otlp_json(spans)), ()),
+        "OTLP JSON lines": (lambda: [otlp_json([span]) for span in spans], ()),
+        "OTLP JSON, proto field names": (
+            lambda: otlp_json(spans, preserving_proto_field_name=True),
+            (),
+        ),
+    }
+
+
+INNER_JSON_TEXT = (
+    "JSON text is parsed only when it is the whole input: parse each text first "
+    "([json.loads(text) for text in texts])"
+)
+
+
+SPAN_WAYS = (
+    "span objects",
+    "to_json() dumps",
+    "to_json() dumps as JSON text",
+    "to_json() texts",
+    "OTLP JSON",
+    "OTLP JSON text",
+    "OTLP JSON lines",
+    "OTLP JSON, proto field names",
+)
+
+
+def otel_genai() -> Run:
+    """triage's model asks for get_weather (structured arguments, a list in them), its tool
+    answers; billing's model asks for a refund, its tool fails: spans the OpenTelemetry SDK
+    made as the GenAI conventions say."""
+    from trace_store_runs import GENAI_CALLS, genai_spans
+
+    spans = genai_spans()
+    tools = [span for span in spans if span.name.startswith("execute_tool")]
+    ways = _span_ways(spans)
+    ways["execute_tool spans alone"] = (lambda: tools, ())
+    return Run(GENAI_CALLS, ways)
+
+
+def openinference() -> Run:
+    """OpenInference's OpenAI instrumentation traces the model asking for two calls, its
+    tool decorator the tools that ran them (one raises), in an AGENT span; and the same
+    run as Phoenix keeps it, written by Phoenix's own code (tests/phoenix_run.py)."""
+    import pandas
+
+    from phoenix_run import DATA
+    from trace_store_runs import STORE_CALLS, openinference_spans
+
+    spans = openinference_spans()
+    tools = [span for span in spans if span.attributes["openinference.span.kind"] == "TOOL"]
+    ways = _span_ways(spans)
+    # a TOOL span records no call id, and alone, not the agent it ran in
+    ways["TOOL spans alone"] = (lambda: tools, ("id", "agent"))
+    lines = (DATA / "spans.jsonl").read_text(encoding="utf-8").splitlines()
+    records = json.loads((DATA / "spans_dataframe.json").read_text(encoding="utf-8"))
+    ways["Phoenix span JSON"] = (lambda: [json.loads(line) for line in lines], ())
+    ways["Phoenix spans dataframe"] = (lambda: pandas.DataFrame(records), ())
+    ways["Phoenix spans dataframe records"] = (lambda: records, ())
+    served = json.loads((DATA / "served_spans_dataframe.json").read_text(encoding="utf-8"))
+    # Phoenix's client lists spans newest first: sorted by start time, the run's order
+    ways["Phoenix client's spans dataframe, by start time"] = (
+        lambda: pandas.DataFrame(served).sort_values("start_time"),
+        (),
+    )
+    ways["Phoenix client's spans dataframe"] = (
+        lambda: pandas.DataFrame(served),
+        Gives(STORE_CALLS[::-1], "a call takes the place of the first span that names it"),
+    )
+    return Run(STORE_CALLS, ways)
+
+
+def mlflow() -> Run:
+    """MLflow traces the model asking for two calls (OpenAI autolog), the tools that ran
+    them (one raises), in an AGENT span, into a local sqlite store."""
+    from trace_store_runs import STORE_CALLS, mlflow_run
+
+    trace, found, listed, store = mlflow_run()
+    exported = store / "trace.json"
+    exported.write_text(trace.to_json())
+    spans = trace.data.spans
+    return Run(
+        STORE_CALLS,
+        {
+            "Trace": (lambda: trace, ()),
+            "to_dict()": (trace.to_dict, ()),
+            "to_json()": (trace.to_json, ()),
+            "spans": (lambda: spans, ()),
+            "span dicts": (lambda: [span.to_dict() for span in spans], ()),
+            "search_traces()": (lambda: found, ()),
+            "search_traces() rows": (lambda: found.to_dict(orient="records"), ()),
+            "search_traces() row": (lambda: found.iloc[0], ()),
+            "search_traces() row's trace": (lambda: found.iloc[0]["trace"], ()),
+            "search_traces(return_type=list)": (lambda: listed, ()),
+            "exported JSON file": (exported.read_text, ()),
+        },
+    )
+
+
+def langfuse() -> Run:
+    """A run as Langfuse's API returns its observations: the agent, the generation that
+    asked for two calls, the tools that ran them (one at level ERROR); and the same run as
+    the Langfuse SDK records it, its spans."""
+    from langfuse.api import ObservationsV2Response
+
+    from trace_store_runs import LANGFUSE_CALLS, langfuse_observations, langfuse_sdk_spans
+
+    observations = langfuse_observations()
+    spans = langfuse_sdk_spans()
+    page = ObservationsV2Response(data=observations, meta={"cursor": None})
+    as_json = [observation.model_dump(mode="json", by_alias=True) for observation in observations]
+    return Run(
+        LANGFUSE_CALLS,
+        {
+            "objects": (lambda: observations, ()),
+            "dict()": (lambda: [observation.dict() for observation in observations], ()),
+            "model_dump": (lambda: [o.model_dump() for o in observations], ()),
+            "model_dump(by_alias=True)": (
+                lambda: [o.model_dump(by_alias=True) for o in observations],
+                (),
+            ),
+            "model_dump(mode=json)": (
+                lambda: [o.model_dump(mode="json") for o in observations],
+                (),
+            ),
+            "JSON text": (lambda: json.dumps(as_json), ()),
+            "page": (lambda: page, ()),
+            "page dict()": (page.dict, ()),
+            "page JSON text": (page.json, ()),
+            **{f"SDK's {way}": read for way, read in _span_ways(spans).items()},
+        },
+    )
+
+
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
@@ -1092,6 +1244,46 @@ family(
     "CLI stream-json lines as JSON text",
 )(claude_agent)
 
+
+family("opentelemetry.sdk", *SPAN_WAYS, "execute_tool spans alone")(otel_genai)
+family(
+    "openinference.instrumentation.openai",
+    *SPAN_WAYS,
+    "TOOL spans alone",
+    "Phoenix span JSON",
+    "Phoenix spans dataframe",
+    "Phoenix spans dataframe records",
+    "Phoenix client's spans dataframe, by start time",
+    "Phoenix client's spans dataframe",
+)(openinference)
+family(
+    "mlflow",
+    "Trace",
+    "to_dict()",
+    "to_json()",
+    "spans",
+    "span dicts",
+    "search_traces()",
+    "search_traces() rows",
+    "search_traces() row",
+    "search_traces() row's trace",
+    "search_traces(return_type=list)",
+    "exported JSON file",
+)(mlflow)
+family(
+    "langfuse.api",
+    "objects",
+    "dict()",
+    "model_dump",
+    "model_dump(by_alias=True)",
+    "model_dump(mode=json)",
+    "JSON text",
+    "page",
+    "page dict()",
+    "page JSON text",
+    *(f"SDK's {way}" for way in SPAN_WAYS),
+)(langfuse)
+
 CASES = [
     pytest.param(name, way, id=f"{name}: {way}")
     for name, (_, _, ways) in FAMILIES.items()
@@ -1127,6 +1319,90 @@ def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
         assert to_calls(handed()) == expected.calls
         return
     assert to_calls(handed()) == without(run.calls, expected)
+
+
+# --- the trace stores' runs through `toolmatch check` ------------------------------------
+
+TRACE_STORES = ("otel genai", "openinference", "mlflow", "langfuse")
+
+
+def _as_json_data(value: object) -> object:
+    """A way's input as a line of a traces file holds it (JSON text parsed), or ``None``
+    for an input that is no JSON data (SDK objects)."""
+    if isinstance(value, str):
+        return json.loads(value)
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return None
+    return value
+
+
+def _expectation(call: ToolCall) -> dict[str, object]:
+    """A spec's expected tool asserting every field ``call`` records, its arguments exact."""
+    fields = {"id": call.id, "result": call.result, "failed": call.failed, "agent": call.agent}
+    recorded = {key: value for key, value in fields.items() if value is not None}
+    return {"name": call.name, "args": call.args, "exact": True, **recorded}
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+@pytest.mark.parametrize("name", TRACE_STORES)
+def test_a_trace_stores_run_written_to_a_traces_file_checks_the_same(
+    name: str, tmp_path: Any
+) -> None:
+    """Each way of the run that is JSON data, a line of a traces file checked by the
+    command: the calls in order, none more, each field the way records; and a ``never`` on
+    the first call fails on every line."""
+    from commands import jsonl, toolmatch
+
+    module, build, _ = FAMILIES[name]
+    pytest.importorskip(module, reason=f"{name}: {module} is not installed")
+    run = build()
+    lines, cases = [], []
+    first = run.calls[0]
+    for way, (handed, expected) in run.ways.items():
+        if isinstance(expected, (Raises, Gives)):
+            continue
+        data = _as_json_data(handed())
+        if data is None:
+            continue
+        tools = [_expectation(call) for call in without(run.calls, expected)]
+        cases.append({"name": way, "expected_tools": tools, "ordered": True, "exhaustive": True})
+        never = {"name": first.name, "never": True, "agent": first.agent}
+        cases.append({"name": f"{way}, never", "expected_tools": [never]})
+        lines += [{"case": way, "turns": [data]}, {"case": f"{way}, never", "turns": [data]}]
+    assert len(cases) >= 6  # each family hands over three ways or more as JSON data
+    spec, traces = tmp_path / "spec.yaml", tmp_path / "traces.jsonl"
+    spec.write_text(json.dumps({"test_cases": cases}))
+    traces.write_text(jsonl(*lines))
+    done = toolmatch("check", spec, traces, "--format", "json")
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert "error" not in {row["type"] for row in rows}, rows
+    assert {row["case"]: row["passed"] for row in rows if row["type"] == "case"} == {
+        case["name"]: not case["name"].endswith(", never") for case in cases
+    }
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+def test_an_exported_mlflow_trace_is_a_traces_file_by_its_own_keys(tmp_path: Any) -> None:
+    """The JSON file of ``trace.to_json()``, checked as it is: its trace id the case, its
+    spans the one turn."""
+    from commands import toolmatch
+
+    pytest.importorskip("mlflow", reason="mlflow: mlflow is not installed")
+    run = FAMILIES["mlflow"][1]()
+    exported = run.ways["exported JSON file"][0]()
+    assert isinstance(exported, str)
+    case = json.loads(exported)["info"]["trace_id"]
+    tools = [_expectation(call) for call in run.calls]
+    spec, traces = tmp_path / "spec.yaml", tmp_path / "trace.json"
+    spec.write_text(json.dumps({"test_cases": [{"name": case, "expected_tools": tools,
+                                                "ordered": True, "exhaustive": True}]}))  # fmt: skip
+    traces.write_text(exported)
+    keys = ("--case-key", "info.trace_id", "--turns-key", "data.spans", "--one-turn")
+    done = toolmatch("check", spec, traces, *keys)
+    assert done.stdout.splitlines()[0] == f"PASS {case}", done.stdout + done.stderr
+    assert done.returncode == 0
 
 
 # --- optional SDKs stay optional (deliverable 6) --------------------------------------------

@@ -5,139 +5,29 @@ and span lists that record no call never read as ``[]``."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
-import warnings
-from collections.abc import Callable, Iterator
-from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from shapes import langfuse_observation
 from toolmatch import ExpectedTool, ToolCall, to_calls
 
-WEATHER = '{"city": "Paris"}'
-# The run every store records: the model asks for two calls, the agent's tools run them,
-# one answers and one raises.
-RUN = [
-    ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", failed=False),
-    ToolCall("refund", {"order": 7}, "call_2", failed=True),
-]
 DOCS = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
 
-
-def _completion(request: Any) -> Any:
-    import httpx
-
-    calls = [("call_1", "get_weather", WEATHER), ("call_2", "refund", '{"order": 7}')]
-    message = {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [
-            {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
-            for i, n, a in calls
-        ],
-    }
-    body = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "gpt-4.1",
-        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
-    }
-    return httpx.Response(200, json=body)
-
-
-def _openai_client() -> Any:
-    httpx = pytest.importorskip("httpx")
-    openai = pytest.importorskip("openai")
-    transport = httpx.MockTransport(_completion)
-    return openai.OpenAI(api_key="test", http_client=httpx.Client(transport=transport))
-
-
-def _run_tools(client: Any, get_weather: Callable[..., str], refund: Callable[..., str]) -> None:
-    """The agent loop: ask the model, run each call it asks for."""
-    response = client.chat.completions.create(
-        model="gpt-4.1", messages=[{"role": "user", "content": "Weather, then refund 7"}]
-    )
-    tools = {"get_weather": get_weather, "refund": refund}
-    for call in response.choices[0].message.tool_calls:
-        with contextlib.suppress(LookupError):  # the tool's failure is in its span
-            tools[call.function.name](**json.loads(call.function.arguments))
-
+# What each store's run reads as, handed over whole, in every way its library gives it:
+# tests/test_reading_matrix.py. Here: parts of a run, and rules the matrix does not reach.
 
 # --- OpenInference (Phoenix) ---------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def openinference_spans() -> list[Any]:
-    """An agent run traced by OpenInference's OpenAI instrumentation and its tool
-    decorator, exported to memory."""
-    pytest.importorskip("openinference.semconv")
-    instrumentation = pytest.importorskip("openinference.instrumentation")
-    oi_openai = pytest.importorskip("openinference.instrumentation.openai")
-    sdk = pytest.importorskip("opentelemetry.sdk.trace")
-    memory = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    """The stores' run traced by OpenInference (``trace_store_runs``)."""
+    pytest.importorskip("openinference.instrumentation.openai")
+    pytest.importorskip("opentelemetry.sdk.trace")
+    from trace_store_runs import openinference_spans
 
-    exporter = memory.InMemorySpanExporter()
-    provider = sdk.TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    instrumentor = oi_openai.OpenAIInstrumentor()
-    instrumentor.instrument(tracer_provider=provider)
-    try:
-        tracer = instrumentation.OITracer(
-            provider.get_tracer("agent"), config=instrumentation.TraceConfig()
-        )
-
-        @tracer.tool
-        def get_weather(city: str) -> str:
-            """The weather in a city."""
-            return "sunny"
-
-        @tracer.tool
-        def refund(order: int) -> str:
-            """Refund an order."""
-            raise LookupError(f"no order {order}")
-
-        with tracer.start_as_current_span("triage", openinference_span_kind="agent") as span:
-            span.set_attribute("agent.name", "triage")
-            _run_tools(_openai_client(), get_weather, refund)
-    finally:
-        instrumentor.uninstrument()
-    return list(exporter.get_finished_spans())
-
-
-def _otlp_json(spans: list[Any]) -> dict[str, Any]:
-    """Spans as an OTLP JSON export writes them (the collector's file exporter, say)."""
-    encoder = pytest.importorskip("opentelemetry.exporter.otlp.proto.common.trace_encoder")
-    json_format = pytest.importorskip("google.protobuf.json_format")
-    return json_format.MessageToDict(encoder.encode_spans(spans))  # type: ignore[no-any-return]
-
-
-OPENINFERENCE_DUMPS: dict[str, Callable[[list[Any]], object]] = {
-    "objects": lambda spans: spans,
-    "to_json": lambda spans: [json.loads(span.to_json()) for span in spans],
-    "json_text": lambda spans: json.dumps([json.loads(span.to_json()) for span in spans]),
-    "otlp_json": _otlp_json,
-}
-
-
-@pytest.mark.parametrize("dump", sorted(OPENINFERENCE_DUMPS))
-def test_openinference_llm_and_tool_spans_are_one_call_each(
-    openinference_spans: list[Any], dump: str
-) -> None:
-    """Before this reader, these spans read as []: the LLM span's calls and the TOOL spans
-    that ran them, merged (the TOOL spans have no call id: by name and arguments)."""
-    spans = OPENINFERENCE_DUMPS[dump](openinference_spans)
-    assert to_calls(spans) == [
-        ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", failed=False,
-                 agent="triage"),
-        ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
-    ]  # fmt: skip
-    assert ExpectedTool.never("refund", agent="triage") != spans
+    return openinference_spans()
 
 
 def test_openinference_tool_parameters_are_the_schema_not_the_arguments(
@@ -187,66 +77,13 @@ def test_openinference_nested_attributes_and_graph_nodes() -> None:
 
 
 @pytest.fixture(scope="module")
-def mlflow_trace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """An agent run traced by MLflow (OpenAI autolog and traced tools) into a local sqlite
-    store, read back with ``mlflow.get_trace``."""
-    mlflow = pytest.importorskip("mlflow")
+def mlflow_trace() -> Any:
+    """The stores' run traced by MLflow into a local sqlite store (``trace_store_runs``)."""
     pytest.importorskip("mlflow.openai")
     pytest.importorskip("alembic")  # MLflow's sqlite store
-    previous = mlflow.get_tracking_uri()
-    store = tmp_path_factory.mktemp("mlflow")
-    mlflow.set_tracking_uri(f"sqlite:///{store}/mlflow.db")
-    # MLflow warns as it runs (SQLAlchemy APIs it uses are deprecated; type hints it cannot
-    # check): toolmatch's own warnings are not what this fixture tests.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield _mlflow_run(mlflow, store)
-    mlflow.set_tracking_uri(previous)
+    from trace_store_runs import mlflow_run
 
-
-def _mlflow_run(mlflow: Any, store: Path) -> Any:
-    try:
-        # its artifacts in the store's folder, not the working directory's mlruns/
-        mlflow.create_experiment("toolmatch", artifact_location=store.as_uri())
-        mlflow.set_experiment("toolmatch")
-        mlflow.openai.autolog()
-
-        @mlflow.trace(span_type="TOOL")
-        def get_weather(city: str) -> str:
-            return "sunny"
-
-        @mlflow.trace(span_type="TOOL")
-        def refund(order: int) -> str:
-            raise LookupError(f"no order {order}")
-
-        @mlflow.trace(span_type="AGENT", name="triage")
-        def agent() -> None:
-            _run_tools(_openai_client(), get_weather, refund)
-
-        agent()
-        mlflow.flush_trace_async_logging()
-        return mlflow.get_trace(mlflow.get_last_active_trace_id())
-    finally:
-        mlflow.openai.autolog(disable=True)
-
-
-MLFLOW_DUMPS: dict[str, Callable[[Any], object]] = {
-    "trace": lambda trace: trace,
-    "to_dict": lambda trace: trace.to_dict(),
-    "to_json": lambda trace: trace.to_json(),
-    "spans": lambda trace: trace.data.spans,
-    "span_dicts": lambda trace: [span.to_dict() for span in trace.data.spans],
-}
-
-
-@pytest.mark.parametrize("dump", sorted(MLFLOW_DUMPS))
-def test_mlflow_traces_read_their_tool_and_model_spans(mlflow_trace: Any, dump: str) -> None:
-    """Before this reader, an MLflow trace read as []."""
-    assert to_calls(MLFLOW_DUMPS[dump](mlflow_trace)) == [
-        ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", failed=False,
-                 agent="triage"),
-        ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
-    ]  # fmt: skip
+    return mlflow_run()[0]
 
 
 def test_mlflow_tool_spans_alone_are_the_calls_that_ran(mlflow_trace: Any) -> None:
@@ -297,45 +134,6 @@ def test_mlflow_model_output_of_no_accepted_shape_is_no_answer() -> None:
         "its output of no accepted shape)); pass the run's spans with its tool spans, or with "
         f"its model spans' output recorded; accepted shapes: {DOCS}"
     )
-
-
-# --- Langfuse --------------------------------------------------------------------------------
-
-
-def _observations() -> list[Any]:
-    """A run as Langfuse's API returns its observations (``ObservationV2``)."""
-    api = pytest.importorskip("langfuse.api")
-    observation = partial(langfuse_observation, api)
-
-    message = json.loads(_completion(None).content)["choices"][0]["message"]
-    return [
-        observation("o1", "AGENT", "triage", None),
-        observation("o2", "GENERATION", "OpenAI-generation", "o1", output=message),
-        observation("o3", "TOOL", "get_weather", "o1", input={"city": "Paris"}, output="sunny"),
-        observation("o4", "TOOL", "refund", "o1", input={"order": 7}, level="ERROR",
-                    status_message="LookupError: no order 7"),
-    ]  # fmt: skip
-
-
-LANGFUSE_DUMPS: dict[str, Callable[[list[Any]], object]] = {
-    "objects": lambda observations: observations,
-    "model_dump": lambda observations: [o.model_dump() for o in observations],
-    "json_by_alias": lambda observations: [
-        o.model_dump(mode="json", by_alias=True) for o in observations
-    ],
-    "page": lambda observations: pytest.importorskip("langfuse.api").ObservationsV2Response(
-        data=observations, meta={"cursor": None}
-    ),
-}
-
-
-@pytest.mark.parametrize("dump", sorted(LANGFUSE_DUMPS))
-def test_langfuse_observations(dump: str) -> None:
-    calls = to_calls(LANGFUSE_DUMPS[dump](_observations()))
-    assert calls == [
-        ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", agent="triage"),
-        ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
-    ]
 
 
 # --- OpenTelemetry GenAI ---------------------------------------------------------------------
@@ -617,3 +415,20 @@ def test_same_calls_pair_in_order_and_unrun_or_unasked_calls_stay() -> None:
         ToolCall("refund", {"order": 7}, "c3"),  # asked, never run
         ToolCall("lookup", {"id": 1}, result="found", failed=False),  # run, never asked
     ]
+
+
+def test_a_phoenix_dataframe_with_nan_for_missing_attributes_reads_the_same() -> None:
+    """Phoenix's spans dataframe holds NaN where a span has no such attribute (a tool span
+    has no ``attributes.llm``), where its records' JSON holds null."""
+    pandas = pytest.importorskip("pandas")
+    from phoenix_run import DATA
+
+    records = json.loads((DATA / "spans_dataframe.json").read_text(encoding="utf-8"))
+    present = [{key: value for key, value in row.items() if value is not None} for row in records]
+    frame = pandas.DataFrame(present)
+    assert frame["attributes.llm"].isna().sum() == 3  # the agent's and the tools' rows
+    assert to_calls(frame) == [
+        ToolCall("get_weather", {"city": "Paris"}, "call_1", result="sunny", failed=False,
+                 agent="triage"),
+        ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
+    ]  # fmt: skip

@@ -110,6 +110,12 @@ def read_tuple(items: tuple[object, ...], where: str, reading: Reading) -> None:
         reading.read_each(items, where)
 
 
+def read_frame(frame: Any, where: str, reading: Reading) -> None:
+    """A pandas ``DataFrame`` (``mlflow.search_traces()`` returns one): each row in order,
+    as the mapping of its columns ``frame.to_dict(orient="records")`` gives."""
+    reading.read_each(frame.to_dict(orient="records"), where)
+
+
 def read_custom_type(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """``type: "custom"``: a LangGraph stream part (``ns``, ``data``) or an OpenAI custom
     tool call."""
@@ -233,6 +239,7 @@ SPANS: dict[str, SpanHandler] = {
     openinference.KIND: openinference.read_span,
     "openinference": openinference.read_span,  # its attributes written nested
     mlflow.KIND: mlflow.read_span,
+    langfuse.KIND: langfuse.read_span,
 }
 # Types known to hold no call and no result, per provider.
 for _call_free in (
@@ -265,6 +272,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("inputParameters", deepeval.read_deepeval_call),
     *((key, otel.read_envelope) for key in otel.ENVELOPES),
     ("attributes", read_span),
+    ("span_kind", openinference.read_phoenix_row),  # Phoenix's span JSON has attributes
     # the Claude Agent SDK's messages and result blocks as dataclasses.asdict writes them
     ("subtype", claude_agent.read_claude_untyped),
     ("tool_use_id", claude_agent.read_claude_result_block),
@@ -395,6 +403,8 @@ BY_CLASS.update(
         ),
         # an OpenTelemetry SDK span: its JSON, with its own and its parent's ids
         ("opentelemetry", "ReadableSpan"): otel.read_span_object,
+        # a table of runs' records (mlflow.search_traces()): its rows, not its columns
+        ("pandas", "DataFrame"): read_frame,
         # the Claude Agent SDK's messages and content blocks (dataclasses)
         ("claude_agent_sdk", "AssistantMessage"): claude_agent.read_claude_message,
         ("claude_agent_sdk", "UserMessage"): claude_agent.read_claude_message,
@@ -796,6 +806,7 @@ _read_role = _by_value("role", ROLES)
 _CONTAINERS = frozenset(
     {
         read_sequence,
+        read_frame,
         read_tuple,
         read_mapping,
         read_object,

@@ -1,5 +1,7 @@
-"""Langfuse observations: the API's ``ObservationV2`` (and its JSON, either spelling), and
-a page of them (``ObservationsV2Response``, ``{"data": [...], "meta": {...}}``).
+"""Langfuse observations: the API's ``ObservationV2`` (and its JSON, either spelling), a
+page of them (``ObservationsV2Response``, ``{"data": [...], "meta": {...}}``), and the
+spans the Langfuse SDK records them as before sending them (``langfuse.observation.type``,
+``.input``, ``.output``, ``.level``: text, JSON text where the value was not).
 
 A ``TOOL`` observation is a call it ran: its ``name``, its arguments ``input``, its result
 ``output``, and level ``ERROR`` a failure (another level says nothing: Langfuse sets
@@ -16,14 +18,14 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.spans import Spans
+from toolmatch._readers.spans import Spans, json_attribute, span_ids
 
 if TYPE_CHECKING:
     from typing import Any
 
     from toolmatch._readers.reading import Reading
 
-__all__ = ["OBSERVATION_TYPES", "is_page", "read_observation", "read_page"]
+__all__ = ["KIND", "OBSERVATION_TYPES", "is_page", "read_observation", "read_page", "read_span"]
 
 # Every observation type of Langfuse's API (ObservationType).
 OBSERVATION_TYPES = (
@@ -38,6 +40,10 @@ OBSERVATION_TYPES = (
     "EMBEDDING",
     "GUARDRAIL",
 )
+
+
+# The attribute that makes a span one the Langfuse SDK recorded, its observation's type.
+KIND = "langfuse.observation.type"
 
 
 def is_page(data: Mapping[str, Any]) -> bool:
@@ -55,29 +61,54 @@ def read_page(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 def read_observation(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An observation: a ``TOOL`` one is a call, a ``GENERATION``'s output holds calls,
     any other none."""
-    kind = data["type"]
-    spans = reading.state(Spans)
-    own = data.get("id")
     parent = data.get("parentObservationId", data.get("parent_observation_id"))
-    agent = data.get("name") if kind == "AGENT" else None
+    fields = {key: data.get(key) for key in ("name", "input", "output", "level")}
+    _read(data["type"], fields, (data.get("id"), parent), where, reading)
+
+
+def read_span(
+    data: Mapping[str, Any], attributes: Mapping[str, Any], where: str, reading: Reading
+) -> None:
+    """A span the Langfuse SDK recorded: read as the observation it becomes (its type in
+    lower case, its input and output JSON text)."""
+    kind = attributes[KIND]
+    fields = {
+        "name": data["name"],
+        "input": json_attribute(attributes.get("langfuse.observation.input")),
+        "output": json_attribute(attributes.get("langfuse.observation.output")),
+        "level": attributes.get("langfuse.observation.level"),
+    }
+    _read(kind.upper() if isinstance(kind, str) else kind, fields, span_ids(data), where, reading)
+
+
+def _read(
+    kind: object,
+    fields: Mapping[str, Any],
+    ids: tuple[object, object],
+    where: str,
+    reading: Reading,
+) -> None:
+    """An observation of type ``kind``, its ``name``, ``input``, ``output`` and ``level``
+    (``fields``), its own id and its parent's (``ids``)."""
+    spans = reading.state(Spans)
+    own, parent = ids
+    agent = fields["name"] if kind == "AGENT" else None
     if kind == "TOOL":
         key = spans.saw(where, None, own, parent, agent)
         apart = reading.apart()
         apart.call(
-            data.get("name"),
-            data.get("input"),
+            fields["name"],
+            fields["input"],
             None,
             where,
-            result=data.get("output"),
-            failed=True if data.get("level") == "ERROR" else None,
+            result=fields["output"],
+            failed=True if fields["level"] == "ERROR" else None,
         )
         spans.ran(reading, apart.finish()[0], key)
         return
-    name = short_repr(data.get("name"))
+    name = short_repr(fields["name"])
     if kind == "GENERATION":
         found = f"{name} (GENERATION"
-        spans.answer(
-            reading, where, f"{where}.output", data.get("output"), found, own, parent, agent
-        )
+        spans.answer(reading, where, f"{where}.output", fields["output"], found, own, parent, agent)
         return
     spans.saw(where, f"{name} ({kind})", own, parent, agent)

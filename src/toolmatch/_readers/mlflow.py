@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import as_data, wrong_shape
-from toolmatch._readers.spans import Spans, span_failed, span_ids
+from toolmatch._readers.spans import Spans, json_attribute, span_failed, span_ids
 
 if TYPE_CHECKING:
     from typing import Any
@@ -53,7 +53,7 @@ def read_span(
     """An MLflow span: a ``TOOL`` span is a call, a model span's output holds calls, any
     other span none."""
     place = f"{where}.attributes"
-    kind = _json(attributes.get(KIND))
+    kind = json_attribute(attributes.get(KIND))
     spans = reading.state(Spans)
     span_id, parent_id = span_ids(data)
     agent = data["name"] if kind == "AGENT" else None
@@ -62,31 +62,19 @@ def read_span(
         apart = reading.apart()
         apart.call(
             data["name"],
-            _json(attributes.get("mlflow.spanInputs")),
+            json_attribute(attributes.get("mlflow.spanInputs")),
             None,
             place,
-            result=_json(attributes.get("mlflow.spanOutputs")),
+            result=json_attribute(attributes.get("mlflow.spanOutputs")),
             failed=span_failed(data),
         )
         spans.ran(reading, apart.finish()[0], key)
         return
     name = short_repr(data["name"])
     if kind in _MODEL_KINDS:
-        output = _json(attributes.get("mlflow.spanOutputs"))
+        output = json_attribute(attributes.get("mlflow.spanOutputs"))
         found = f"{name} ({kind}"
         place = f"{place}.mlflow.spanOutputs"
         spans.answer(reading, where, place, output, found, span_id, parent_id, agent)
         return
     spans.saw(where, f"{name} ({kind})", span_id, parent_id, agent)
-
-
-def _json(value: object) -> object:
-    """An MLflow attribute's value: JSON text parsed (text that is not JSON stays text)."""
-    if not isinstance(value, str):
-        return value
-    import json  # here, not at the top: `import toolmatch` stays fast
-
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value

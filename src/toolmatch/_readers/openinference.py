@@ -10,7 +10,9 @@ status (``ERROR`` is a failure). An ``LLM`` span: each
 ``function.name``, ``function.arguments``). The agent is the nearest ``agent.name`` on the
 span or its parents, else the nearest ``graph.node.name`` (or ``graph.node.id``).
 Attributes written nested (``{"llm": {"output_messages": [...]}}``) read as their dotted
-names.
+names. A row of Phoenix's spans dataframe (``span_kind``, ``context.span_id``, its
+attributes in columns ``attributes.<name>``, a missing one null or NaN) is the span it
+was made from.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from toolmatch._calls.call import ToolCall
     from toolmatch._readers.reading import Reading
 
-__all__ = ["KIND", "read_span"]
+__all__ = ["KIND", "read_phoenix_row", "read_span"]
 
 # The attribute that makes a span an OpenInference one.
 KIND = "openinference.span.kind"
@@ -70,6 +72,28 @@ def read_span(
     name = short_repr(data["name"])
     told = f"{name} (LLM, without llm.output_messages)" if kind == "LLM" else f"{name} ({kind})"
     spans.saw(where, told, span_id, parent_id, agent, node)
+
+
+_ATTRIBUTE_COLUMN = "attributes."
+_CONTEXT_COLUMN = "context."
+
+
+def read_phoenix_row(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A row of Phoenix's spans dataframe (its records, or its JSON): read as the span
+    JSON Phoenix made it from, its ``attributes.<name>`` and ``context.<name>`` columns
+    back under ``attributes`` and ``context``; a missing value (null, or pandas' NaN) is
+    no value, not a result of NaN."""
+    span: dict[str, Any] = {"attributes": {}, "context": {}}
+    for key, value in data.items():
+        if value is None or (type(value) is float and value != value):
+            continue
+        if key.startswith(_ATTRIBUTE_COLUMN):
+            span["attributes"][key[len(_ATTRIBUTE_COLUMN) :]] = value
+        elif key.startswith(_CONTEXT_COLUMN):
+            span["context"][key[len(_CONTEXT_COLUMN) :]] = value
+        else:
+            span[key] = value
+    reading.read(span, where)
 
 
 def _asked(flat: Mapping[str, Any], where: str, reading: Reading) -> list[ToolCall]:

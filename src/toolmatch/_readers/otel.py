@@ -9,7 +9,11 @@ arguments) is the same call (``toolmatch._readers.spans``). ``gen_ai.agent.name`
 span or a parent names the agent. Any other span holds no call.
 
 OTLP JSON writes attribute values typed (``stringValue``, ``kvlistValue``, ...): each is
-read as the plain value it stands for, nested ones too.
+read as the plain value it stands for, nested ones too. Protobuf's own field names
+(``resource_spans``, ``string_value``, ..., as ``MessageToDict(...,
+preserving_proto_field_name=True)`` writes them) are read as the JSON names are, as an OTLP
+receiver reads them. The SDK's span objects keep sequences as tuples: their values are read
+as their JSON is, with lists.
 """
 
 from __future__ import annotations
@@ -37,11 +41,17 @@ __all__ = [
     "span_attributes",
 ]
 
-# OTLP JSON's nesting: resource spans hold scope spans, which hold spans.
-ENVELOPES = ("resourceSpans", "scopeSpans", "spans")
+# OTLP JSON's nesting: resource spans hold scope spans, which hold spans (each level in
+# its JSON name and its protobuf field name).
+ENVELOPES = ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans", "spans")
 # Message parts of the GenAI conventions that hold no call and no result.
 CALL_FREE_TYPES = frozenset({"text", "reasoning", "blob", "file", "uri"})
-_SCALAR_VALUE_KEYS = ("stringValue", "boolValue", "doubleValue")
+# An AnyValue's kinds, by the key that holds each: its JSON name and its protobuf field name.
+_VALUE_KINDS = {
+    spelling: kind
+    for kind in ("string", "bool", "double", "int", "bytes", "array", "kvlist")
+    for spelling in (f"{kind}Value", f"{kind}_value")
+}
 # The operations of a model call, whose span may record the model's answer.
 _MODEL_OPERATIONS = frozenset({"chat", "generate_content", "text_completion"})
 
@@ -60,20 +70,35 @@ def read_envelope(data: Mapping[str, Any], where: str, reading: Reading) -> None
 
 
 def read_span_object(span: Any, where: str, reading: Reading) -> None:
-    """An OpenTelemetry SDK ``ReadableSpan``: read as its JSON is, its own id and its
-    parent's kept (they tell which agent a call ran in)."""
+    """An OpenTelemetry SDK ``ReadableSpan``: read as its JSON is (its attributes' tuples
+    lists), its own id and its parent's kept (they tell which agent a call ran in)."""
     context = getattr(span, "context", None)
     parent = getattr(span, "parent", None)
+    attributes = span.attributes
+    if isinstance(attributes, Mapping):
+        attributes = _as_json(attributes, f"{where}.attributes", 0)
     reading.read(
         {
             "name": span.name,
             "context": {"span_id": getattr(context, "span_id", None)},
             "parent_id": getattr(parent, "span_id", None),
-            "attributes": span.attributes,
+            "attributes": attributes,
             "status": span.status,
         },
         where,
     )
+
+
+def _as_json(value: object, where: str, depth: int) -> object:
+    """An SDK attribute value as the span's JSON holds it: its tuples (the SDK keeps every
+    sequence as one) lists, its mappings dicts, nested ones too; any other value as it is."""
+    if not isinstance(value, (tuple, Mapping)):
+        return value
+    if depth > MAX_NESTING:
+        raise TypeError(f"{where}: {NESTED_TOO_DEEPLY}")
+    if isinstance(value, tuple):
+        return [_as_json(item, where, depth + 1) for item in value]
+    return {key: _as_json(inner, where, depth + 1) for key, inner in value.items()}
 
 
 def span_attributes(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
@@ -108,25 +133,29 @@ def _any_value(value: object, where: str, depth: int) -> object:
         return value
     if depth > MAX_NESTING:  # a kvlistValue in an arrayValue in ...: a limit, as for specs
         raise TypeError(f"{where}: {NESTED_TOO_DEEPLY}")
-    for key in _SCALAR_VALUE_KEYS:
-        if key in value:
-            return value[key]
-    if "intValue" in value:
-        number = value["intValue"]
-        try:
-            return int(number)
-        except (TypeError, ValueError):
-            raise wrong_shape(f"{where}.intValue", "an integer", number) from None
-    if "bytesValue" in value:
-        return _base64(value["bytesValue"], f"{where}.bytesValue")
-    if "arrayValue" in value:
-        items = _values_of(value["arrayValue"], f"{where}.arrayValue")
-        inner = f"{where}.arrayValue.values"
-        return [_any_value(item, f"{inner}[{i}]", depth + 1) for i, item in enumerate(items)]
-    if "kvlistValue" in value:
-        items = _values_of(value["kvlistValue"], f"{where}.kvlistValue")
-        return _key_values(items, f"{where}.kvlistValue.values", depth + 1)
+    for key, held in value.items():  # an AnyValue holds one kind
+        kind = _VALUE_KINDS.get(key)
+        if kind is not None:
+            return _typed_value(kind, held, f"{where}.{key}", depth)
     return value or None  # {}: OTLP's empty value
+
+
+def _typed_value(kind: str, held: object, where: str, depth: int) -> object:
+    """The plain value an ``AnyValue`` of ``kind`` holding ``held`` (at ``where``) stands
+    for."""
+    if kind == "int":
+        try:
+            return int(held)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise wrong_shape(where, "an integer", held) from None
+    if kind == "bytes":
+        return _base64(held, where)
+    if kind == "array":
+        items = _values_of(held, where)
+        return [_any_value(item, f"{where}.values[{i}]", depth + 1) for i, item in enumerate(items)]
+    if kind == "kvlist":
+        return _key_values(_values_of(held, where), f"{where}.values", depth + 1)
+    return held
 
 
 def _values_of(holder: object, where: str) -> list[Any] | tuple[Any, ...]:

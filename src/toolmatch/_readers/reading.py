@@ -658,6 +658,13 @@ class NoShapeError(TypeError):
         self.value = value
 
 
+# Said of text that looks like JSON inside the input (a list of span.to_json() texts, say).
+_INNER_JSON_TEXT = (
+    "JSON text is parsed only when it is the whole input: parse each text first "
+    "([json.loads(text) for text in texts])"
+)
+
+
 def cannot_read(obj: object, where: str, hint: str = "") -> NoShapeError:
     """The error for a value of no accepted shape: what it is, where, and where to look.
 
@@ -672,6 +679,8 @@ def cannot_read(obj: object, where: str, hint: str = "") -> NoShapeError:
             obj,
         )
     found = f"{short_repr(obj)} ({type_name(obj)})"
+    if not hint and isinstance(obj, str) and obj.lstrip()[:1] in ("{", "["):
+        hint = _INNER_JSON_TEXT
     hint = f"; {hint}" if hint else ""
     return NoShapeError(
         f"to_calls cannot read tool calls from {where}: {found}{hint}; "

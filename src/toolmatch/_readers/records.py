@@ -37,6 +37,7 @@ from toolmatch._readers import (
     mocks,
     openai,
     openai_agents,
+    openinference,
     otel,
     pydantic_ai,
     smolagents,
@@ -352,8 +353,8 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a span",
-        "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference, MLflow traces; GenAI "
-        "message parts",
+        "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference (Phoenix's spans "
+        "dataframe too), MLflow traces, the Langfuse SDK's spans; GenAI message parts",
         (
             otel.read_envelope,
             dispatch.read_span,
@@ -362,12 +363,14 @@ RECORDS: tuple[Records, ...] = (
             otel.read_server_tool_call,
             otel.read_server_tool_call_response,
             mlflow.read_trace,
+            openinference.read_phoenix_row,
         ),
         "the nearest `gen_ai.agent.name`, OpenInference `agent.name` or `graph.node`, "
-        "MLflow `AGENT` span",
+        "MLflow `AGENT` span, Langfuse `agent` span",
         _FROM_STATUS,
-        "the span status (unset: no)",
-        "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`",
+        "the span status (unset: no); the Langfuse SDK's: level `ERROR` (another: no)",
+        "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`, "
+        "`langfuse.observation.output`",
         "where set",
         "no",
         {

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from toolmatch._readers.reading import Reading
 
-__all__ = ["Spans", "span_calls", "span_failed", "span_ids"]
+__all__ = ["Spans", "json_attribute", "span_calls", "span_failed", "span_ids"]
 
 _ERROR = frozenset({2, "STATUS_CODE_ERROR", "ERROR"})
 _OK = frozenset({1, "STATUS_CODE_OK", "OK"})
@@ -328,3 +328,20 @@ def span_failed(span: Mapping[str, Any]) -> bool | None:
     if code in _OK:
         return False
     return None
+
+
+def json_attribute(value: object) -> object:
+    """An attribute that a trace store writes as JSON text (MLflow's, the Langfuse SDK's):
+    the text parsed; text that is not JSON stays text, as the store reads it.
+
+    >>> json_attribute('{"city": "Paris"}'), json_attribute("sunny"), json_attribute(None)
+    ({'city': 'Paris'}, 'sunny', None)
+    """
+    if not isinstance(value, str):
+        return value
+    import json  # here, not at the top: `import toolmatch` stays fast
+
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value

@@ -55,6 +55,8 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         assert f"scaling in M, K=5, {workload}" in output
         assert f"scaling in K, M=30, {workload}" in output
     assert "every pair once, one name, matchers" in output
+    for pairs in ("joined by a captured value", "joined by a captured value and by after"):
+        assert f"captures, 50 pairs {pairs}, K x M = 100 x 1,000" in output  # B3, issue 40
     for figure in ("one process, 1,000 calls", "--jobs 2, 1,000 calls", "peak memory"):
         assert figure in output  # B4: toolmatch check over a generated .json spec
     assert "fresh interpreter" in output
@@ -147,4 +149,31 @@ def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None
         assert f"tau-bench airline, 2 rewarded trials, {figure}: --loosen varying --tools" in output
     assert "caught by mutation: wrong constant" in output
     assert "tau-bench airline, tasks with four rewarded trials, other rewarded passing: " in output
+    assert "ERROR" not in output
+
+
+def test_quick_mode_measures_the_new_surfaces_and_verifies_them() -> None:
+    # B9 times report, --baseline and record beside the commands they extend; its checks
+    # (no case regressed, the same spec recorded twice, the recorded spec passing its runs)
+    # would be ERROR lines.
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B9"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    output = completed.stdout
+    for figure in (
+        "toolmatch report --format html, 100 runs: toolmatch report (",
+        "toolmatch report --format markdown, 100 runs: toolmatch report (",
+        "check --baseline, a baseline of 100 runs, 100 runs: toolmatch check --format json "
+        "--baseline",
+        "toolmatch record, 100 runs: toolmatch record (",
+    ):
+        assert figure in output
+    assert "vs toolmatch check, the spec it wrote" in output
+    assert "not judged (quick)" in output
     assert "ERROR" not in output

@@ -11,6 +11,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _quick(figure: str, timeout: int = 120) -> str:
+    """The output of ``python -m benchmarks --quick --only FIGURE``, which must succeed."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", figure],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed.stdout
+
+
 def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> None:
     # Shadow the peers with packages that fail to import: CI installs only the dev extra,
     # and the runner must then skip them with a note, whatever this venv holds. PyYAML is
@@ -102,16 +116,8 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
     # B7 checks one trace file with each engine; a disagreement would be an ERROR line.
     pytest.importorskip("ray", reason="B7 runs Ray Data, and ray is not installed")
     pytest.importorskip("pyspark", reason="B7 runs Spark, and pyspark is not installed")
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B7"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,  # Ray and Spark start in a minute or more on a busy 2-core machine
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    output = completed.stdout
+    # Ray and Spark start in a minute or more on a busy 2-core machine
+    output = _quick("B7", timeout=600)
     cores = len(os.sched_getaffinity(0))
     engines = ["toolmatch check", f"toolmatch check --jobs {cores}", "Ray Data", "Spark"]
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
@@ -127,16 +133,7 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
 def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None:
     # B8 records specs from generated runs and from tau-bench's trajectories; quick mode
     # records one spec per case and k, judges no goal, and reports every figure.
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B8"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    output = completed.stdout
+    output = _quick("B8")
     assert "B8 record quality" in output
     for k in (3, 5):
         for figure in ("held-out good runs passing", "mutated runs caught"):
@@ -156,16 +153,7 @@ def test_quick_mode_measures_the_new_surfaces_and_verifies_them() -> None:
     # B9 times report, --baseline and record beside the commands they extend; its checks
     # (no case regressed, the same spec recorded twice, the recorded spec passing its runs)
     # would be ERROR lines.
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B9"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    output = completed.stdout
+    output = _quick("B9")
     for figure in (
         "toolmatch report --format html, 100 runs: toolmatch report (",
         "toolmatch report --format markdown, 100 runs: toolmatch report (",

@@ -11,6 +11,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _quick(figure: str, timeout: int = 120) -> str:
+    """The output of ``python -m benchmarks --quick --only FIGURE``, which must succeed."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", figure],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed.stdout
+
+
 def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> None:
     # Shadow the peers with packages that fail to import: CI installs only the dev extra,
     # and the runner must then skip them with a note, whatever this venv holds. PyYAML is
@@ -55,6 +69,8 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         assert f"scaling in M, K=5, {workload}" in output
         assert f"scaling in K, M=30, {workload}" in output
     assert "every pair once, one name, matchers" in output
+    for pairs in ("joined by a captured value", "joined by a captured value and by after"):
+        assert f"captures, 50 pairs {pairs}, K x M = 100 x 1,000" in output  # B3, issue 40
     for figure in ("one process, 1,000 calls", "--jobs 2, 1,000 calls", "peak memory"):
         assert figure in output  # B4: toolmatch check over a generated .json spec
     assert "fresh interpreter" in output
@@ -100,16 +116,8 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
     # B7 checks one trace file with each engine; a disagreement would be an ERROR line.
     pytest.importorskip("ray", reason="B7 runs Ray Data, and ray is not installed")
     pytest.importorskip("pyspark", reason="B7 runs Spark, and pyspark is not installed")
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B7"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,  # Ray and Spark start in a minute or more on a busy 2-core machine
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    output = completed.stdout
+    # Ray and Spark start in a minute or more on a busy 2-core machine
+    output = _quick("B7", timeout=600)
     cores = len(os.sched_getaffinity(0))
     engines = ["toolmatch check", f"toolmatch check --jobs {cores}", "Ray Data", "Spark"]
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
@@ -125,16 +133,7 @@ def test_quick_mode_runs_every_engine_and_agrees() -> None:
 def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None:
     # B8 records specs from generated runs and from tau-bench's trajectories; quick mode
     # records one spec per case and k, judges no goal, and reports every figure.
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "B8"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    output = completed.stdout
+    output = _quick("B8")
     assert "B8 record quality" in output
     for k in (3, 5):
         for figure in ("held-out good runs passing", "mutated runs caught"):
@@ -147,4 +146,22 @@ def test_quick_mode_measures_record_quality_on_generated_and_real_runs() -> None
         assert f"tau-bench airline, 2 rewarded trials, {figure}: --loosen varying --tools" in output
     assert "caught by mutation: wrong constant" in output
     assert "tau-bench airline, tasks with four rewarded trials, other rewarded passing: " in output
+    assert "ERROR" not in output
+
+
+def test_quick_mode_measures_the_new_surfaces_and_verifies_them() -> None:
+    # B9 times report, --baseline and record beside the commands they extend; its checks
+    # (no case regressed, the same spec recorded twice, the recorded spec passing its runs)
+    # would be ERROR lines.
+    output = _quick("B9")
+    for figure in (
+        "toolmatch report --format html, 100 runs: toolmatch report (",
+        "toolmatch report --format markdown, 100 runs: toolmatch report (",
+        "check --baseline, a baseline of 100 runs, 100 runs: toolmatch check --format json "
+        "--baseline",
+        "toolmatch record, 100 runs: toolmatch record (",
+    ):
+        assert figure in output
+    assert "vs toolmatch check, the spec it wrote" in output
+    assert "not judged (quick)" in output
     assert "ERROR" not in output

@@ -618,6 +618,11 @@ def pydantic_ai() -> Run:
             "all_messages() + run result": (lambda: [*messages, result], ()),
             "run_stream_events()": (lambda: stream_events, ()),
             "run_stream_events(), cut short": (lambda: stream_events[:-1], cut),
+            "run result twice": (lambda: [result, result], ()),
+            "run_stream_events() + its result": (
+                lambda: [*stream_events, stream_events[-1].result],
+                (),
+            ),
         },
     )
 
@@ -1206,6 +1211,8 @@ family(
     "all_messages() + run result",
     "run_stream_events()",
     "run_stream_events(), cut short",
+    "run result twice",
+    "run_stream_events() + its result",
 )(pydantic_ai)
 
 family(

@@ -91,10 +91,12 @@ def read_paused_request(data: Mapping[str, Any], where: str, reading: Reading) -
 def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
     """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``;
     an output of ``DeferredToolRequests`` makes its calls pending (where no result answers
-    them)."""
+    them). Its messages have no id, so the run object is their identity: the same run
+    handed over twice (a run result beside the stream event holding it) counts once."""
     start = reading.position()
     reading.read_each(obj.all_messages(), f"{where}.all_messages()")
     reading.whole(start, where)
+    reading.sighted(("pydantic-ai run", id(obj)), start)
     output: Any = getattr(obj, "output", None)  # an AgentRun not yet finished has none
     if type(output).__name__ == "DeferredToolRequests":
         for part in (*output.calls, *output.approvals):

@@ -323,6 +323,29 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
+    check.add_argument(
+        "--error-key",
+        action="append",
+        metavar="PATH",
+        help="a field (a dotted path; repeat for several) whose value says the run did not "
+        "complete, making it NOT EVALUABLE unless absent, null, false, empty or a "
+        "--completed-value (default error)",
+    )
+    check.add_argument(
+        "--completed-value",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="a text value of an --error-key field that says the run completed (repeat for "
+        "several), such as tau2's agent_stop and user_stop",
+    )
+    check.add_argument(
+        "--not-evaluable",
+        choices=("fail", "pass-through"),
+        default="fail",
+        help="whether a run that cannot be judged fails the command: fail (default) or "
+        "pass-through (reported apart, and the exit status as if it were not there)",
+    )
     add_syntax(check)
     check.add_argument(
         "--update",
@@ -673,6 +696,7 @@ def _run(
         delta,
         before,
         None if events is None else events.add,
+        options.not_evaluable == "fail",
     )
     try:
         status = _judge_all(options, checked, traces, (junit, events), report, progress, rows)
@@ -721,7 +745,14 @@ def _judge_all(
     envelope = options.traces.envelope()
     name = None if events is None else EVALUATION_NAME
     judge = RecordJudge(
-        cases, want_json, envelope, checked.python, options.coverage, name, options.plugin
+        cases,
+        want_json,
+        envelope,
+        checked.python,
+        options.coverage,
+        name,
+        options.plugin,
+        options.error_keys,
     )
     stopped = None  # why the run ended early, for the JUnit report
     try:
@@ -767,7 +798,7 @@ def _report_runs(
 ) -> None:
     """Judges the records of TRACES a batch at a time (in ``--jobs`` workers), each batch
     reported as it comes."""
-    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
+    batches = judged_batches(judge, trace_blocks(traces, options.columns()), options.jobs)
     try:
         for batch in batches:
             report.add_all(batch)
@@ -775,7 +806,8 @@ def _report_runs(
             if rows is not None:
                 rows.flush()
             if progress is not None:
-                progress.update(report.tally.passed + report.tally.failed, traces)
+                tally = report.tally
+                progress.update(tally.passed + tally.failed + tally.not_evaluable, traces)
     finally:
         batches.close()  # ends the workers now, whatever stopped the loop
         if progress is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.envelope import columns_of, envelope_of
+from toolmatch._runs.envelope import DEFAULT_ERROR_KEYS, ErrorKeys, columns_of, envelope_of
 
 if TYPE_CHECKING:
     import argparse
@@ -92,6 +92,8 @@ class CheckOptions(Record):
         "coverage",
         "tools",
         "plugin",
+        "error_keys",
+        "not_evaluable",
     )
     spec: str
     traces: TracesOptions
@@ -117,6 +119,8 @@ class CheckOptions(Record):
     coverage: bool
     tools: str | None  # the file of the tools' definitions
     plugin: tuple[str, ...]  # the modules that register judges, imported first
+    error_keys: ErrorKeys  # --error-key, --completed-value: runs that did not complete
+    not_evaluable: str  # fail or pass-through: whether such a run fails the command
 
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> CheckOptions:
@@ -148,7 +152,16 @@ class CheckOptions(Record):
             namespace.coverage,
             namespace.tools,
             tuple(namespace.plugin),
+            ErrorKeys(
+                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
+                tuple(namespace.completed_value),
+            ),
+            namespace.not_evaluable,
         )
+
+    def columns(self) -> set[str]:
+        """The top-level fields a Parquet file must read: the run's and the error keys'."""
+        return self.traces.columns() | columns_of("case", "turns", *self.error_keys.keys)
 
     @property
     def needs_tools(self) -> bool:

@@ -114,6 +114,9 @@ class Gathered:
         self.counts: Counter[str] = Counter()  # passed, failed, errors, missing, lines
         self.failures: list[Failure] = []
         self.errors: list[tuple[str, str]] = []  # (place, message)
+        # runs that cannot be judged: (place, title, reason), and whether they fail the command
+        self.not_evaluable: list[tuple[str, str, str]] = []
+        self.not_evaluable_fails = False
         self.missing: list[str] = []
         self.case_order: dict[str, None] = {}
         self.failed_runs: dict[str, list[tuple[str, str | None]]] = {}  # (place, anchor)
@@ -160,7 +163,7 @@ class Gathered:
         """The status ``toolmatch check`` exited with, as its rows tell it."""
         if self.findings:
             return 1
-        if self.baseline_regressions():
+        if self.baseline_regressions() or self.not_evaluable_fails:
             return 1
         counts = self.counts
         if self.gates:
@@ -317,6 +320,13 @@ def _add(
         gathered.counts["errors"] += 1
         if len(gathered.errors) < ERRORS_SHOWN:
             gathered.errors.append((place_of(row, file, traces), str(row["message"])))
+    elif kind == "not_evaluable":
+        gathered.counts["not_evaluable"] += 1
+        gathered.case_order.setdefault(str(row["case"]))
+        if len(gathered.not_evaluable) < ERRORS_SHOWN:
+            title = f"{row['case']} (run {row['run']})" if row["run"] != 1 else str(row["case"])
+            place = place_of(row, file, traces)
+            gathered.not_evaluable.append((place, title, str(row["reason"])))
     elif kind == "missing":
         if row["case"] not in gathered.missing:
             gathered.missing.append(str(row["case"]))
@@ -335,6 +345,8 @@ def _add(
         if "findings" in row:  # check --strict refused the spec: lint's summary
             return
         gathered.counts["lines"] += int(str(row["lines"]))
+        if row.get("not_evaluable_fails"):
+            gathered.not_evaluable_fails = True
         if "min_pass_rate" in row:
             gathered.gates.append(row)
     elif kind == "coverage":

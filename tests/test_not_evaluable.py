@@ -6,12 +6,15 @@ cannot be judged")."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 from tests.commands import jsonl, toolmatch
+
+from toolmatch._cli.main import _parser
 
 SPEC = (
     "test_cases:\n"
@@ -344,3 +347,20 @@ def test_html_and_markdown_show_it_in_a_section_of_its_own(spec: Path, tmp_path:
         rows.write_text(checked.stdout, encoding="utf-8")
         assert toolmatch("report", rows, "-o", again).returncode == 0
         assert f"; exit status {status}." in again.read_text(encoding="utf-8")
+
+
+def test_every_flag_of_check_is_in_the_commands_docs() -> None:
+    # --error-key, --completed-value and --not-evaluable among them: a flag nobody can read
+    # about is a flag nobody uses right.
+    [commands] = [
+        action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)
+    ]
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text("utf-8")
+    flags = [
+        flag
+        for action in commands.choices["check"]._actions
+        for flag in action.option_strings
+        if flag.startswith("--") and flag != "--help"
+    ]
+    assert {"--error-key", "--completed-value", "--not-evaluable"} <= set(flags)
+    assert [flag for flag in flags if f"`{flag}" not in docs] == []

@@ -302,31 +302,13 @@ def _add(
 ) -> None:
     kind = row["type"]
     if kind == "case":
-        name = str(row["case"])
-        gathered.case_order.setdefault(name)
-        if row["passed"]:
-            gathered.counts["passed"] += 1
-            return
-        gathered.counts["failed"] += 1
-        gathered.failed_count[name] += 1
-        anchor = None
-        if len(gathered.failures) < FAILURES_SHOWN:
-            anchor = f"failure-{len(gathered.failures) + 1}"
-            gathered.failures.append(Failure(row, file, anchor, traces))
-        linked = gathered.failed_runs.setdefault(name, [])
-        if len(linked) < RUNS_LINKED:
-            linked.append((place_of(row, file, traces), anchor))
+        _add_run(gathered, row, file, traces)
     elif kind == "error":
         gathered.counts["errors"] += 1
         if len(gathered.errors) < ERRORS_SHOWN:
             gathered.errors.append((place_of(row, file, traces), str(row["message"])))
     elif kind == "not_evaluable":
-        gathered.counts["not_evaluable"] += 1
-        gathered.case_order.setdefault(str(row["case"]))
-        if len(gathered.not_evaluable) < ERRORS_SHOWN:
-            title = f"{row['case']} (run {row['run']})" if row["run"] != 1 else str(row["case"])
-            place = place_of(row, file, traces)
-            gathered.not_evaluable.append((place, title, str(row["reason"])))
+        _add_not_evaluable(gathered, row, file, traces)
     elif kind == "missing":
         if row["case"] not in gathered.missing:
             gathered.missing.append(str(row["case"]))
@@ -371,3 +353,36 @@ def _add(
         gathered.baseline_rows.append(row)
     else:
         gathered.unknown[str(kind)] += 1
+
+
+def _add_run(
+    gathered: Gathered, row: dict[str, object], file: str | None, traces: str | None
+) -> None:
+    """A ``case`` row: a run that passed is counted; one that failed is kept, bounded."""
+    name = str(row["case"])
+    gathered.case_order.setdefault(name)
+    if row["passed"]:
+        gathered.counts["passed"] += 1
+        return
+    gathered.counts["failed"] += 1
+    gathered.failed_count[name] += 1
+    anchor = None
+    if len(gathered.failures) < FAILURES_SHOWN:
+        anchor = f"failure-{len(gathered.failures) + 1}"
+        gathered.failures.append(Failure(row, file, anchor, traces))
+    linked = gathered.failed_runs.setdefault(name, [])
+    if len(linked) < RUNS_LINKED:
+        linked.append((place_of(row, file, traces), anchor))
+
+
+def _add_not_evaluable(
+    gathered: Gathered, row: dict[str, object], file: str | None, traces: str | None
+) -> None:
+    """A run that cannot be judged: counted, and kept with its place and reason, bounded."""
+    gathered.counts["not_evaluable"] += 1
+    name = str(row["case"])
+    gathered.case_order.setdefault(name)
+    if len(gathered.not_evaluable) < ERRORS_SHOWN:
+        title = name if row["run"] == 1 else f"{name} (run {row['run']})"
+        place = place_of(row, file, traces)
+        gathered.not_evaluable.append((place, title, str(row["reason"])))

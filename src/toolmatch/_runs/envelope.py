@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 
 from toolmatch._core.describe import short_repr
-from toolmatch._core.immutable import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.json_text import DECLINED, fast_loads
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "DEFAULT_ERROR_KEYS",
@@ -124,7 +127,7 @@ class Envelope:
 DEFAULT_ERROR_KEYS = ("error",)
 
 
-class ErrorKeys(Record):
+class ErrorKeys:
     """Where a record says its run did not complete (``keys``, dotted paths:
     ``--error-key``), and the text values there that say it did (``completed``:
     ``--completed-value``). A key that is absent, ``null``, ``false``, ``""`` or one of
@@ -137,17 +140,22 @@ class ErrorKeys(Record):
     "the run did not complete: its 'termination_reason' is 'max_steps' (--error-key)"
     """
 
-    __slots__ = _fields = ("keys", "completed")
-    keys: tuple[str, ...]
-    completed: tuple[str, ...]
+    __slots__ = ("keys", "completed", "_paths")
 
-    def reason(self, record: object) -> str | None:
+    def __init__(self, keys: tuple[str, ...], completed: tuple[str, ...] = ()) -> None:
+        self.keys = keys
+        self.completed = completed
+        # Split once: every record of TRACES is looked at.
+        self._paths = tuple((key, tuple(key.split("."))) for key in keys)
+
+    def __reduce__(self) -> tuple[type[ErrorKeys], tuple[tuple[str, ...], tuple[str, ...]]]:
+        return (ErrorKeys, (self.keys, self.completed))
+
+    def reason(self, record: dict[Any, Any]) -> str | None:
         """Why the record's run cannot be judged, or ``None`` when no key says so."""
-        if not isinstance(record, dict):
-            return None  # not a run: reported as any line that is not one
-        for key in self.keys:
-            value = _field(record, tuple(key.split(".")))
-            if value is _MISSING or _says_completed(value, self.completed):
+        for key, path in self._paths:
+            value = record.get(key) if len(path) == 1 else _field(record, path)
+            if value is None or value is _MISSING or _says_completed(value, self.completed):
                 continue
             return f"the run did not complete: its {key!r} is {short_repr(value)} (--error-key)"
         return None

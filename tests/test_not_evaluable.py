@@ -364,3 +364,43 @@ def test_every_flag_of_check_is_in_the_commands_docs() -> None:
     ]
     assert {"--error-key", "--completed-value", "--not-evaluable"} <= set(flags)
     assert [flag for flag in flags if f"`{flag}" not in docs] == []
+
+
+def test_update_takes_nothing_from_a_run_that_did_not_complete(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases:\n  - name: refund\n    expected_tools:\n"
+        "      - {name: issue_refund, args: {order: 7}}\n",
+        encoding="utf-8",
+    )
+    traces = tmp_path / "runs.jsonl"
+    cut_short = {"name": "issue_refund", "args": {"order": 8}}
+    traces.write_text(
+        jsonl({"case": "refund", "turns": [[cut_short]], "error": "timeout"}), encoding="utf-8"
+    )
+    done = toolmatch("check", spec, traces, "--update", "fix")
+    assert done.returncode == 1
+    assert "{order: 7}" in spec.read_text(encoding="utf-8")  # unchanged
+    assert done.stdout.splitlines()[0] == (
+        "NOT EVALUABLE refund: " + did_not_complete("error", "'timeout'")
+    )
+
+
+def test_parquet_reads_the_error_keys_columns(spec: Path, tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as parquet
+
+    path = tmp_path / "runs.parquet"
+    table = pyarrow.table(
+        {
+            "case": ["refund", "refund"],
+            "turns": [json.dumps(REFUNDED), "[]"],
+            "info": [{"failure": None}, {"failure": "timeout"}],
+        }
+    )
+    parquet.write_table(table, path)
+    done = toolmatch("check", spec, path, "--error-key", "info.failure")
+    assert done.stdout.splitlines()[:2] == [
+        "PASS refund",
+        f"NOT EVALUABLE refund (run 2): {did_not_complete('info.failure', repr('timeout'))}",
+    ]

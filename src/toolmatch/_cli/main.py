@@ -556,6 +556,7 @@ def _updated_cases(
             python,
             lambda document: _load(options, document)[0],
             loaded,
+            options.error_keys,
         )
     if isinstance(updated, int):
         raise Stop(updated)

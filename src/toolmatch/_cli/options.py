@@ -53,9 +53,10 @@ class TracesOptions(Record):
         """Where a record keeps its run; ``None`` for the trace format's own."""
         return envelope_of(self.case_key, self.turns_key, self.one_turn, self.syntax == "python")
 
-    def columns(self) -> set[str]:
-        """The top-level fields a Parquet file must read."""
-        return columns_of(self.case_key, self.turns_key)
+    def columns(self, *others: str) -> set[str]:
+        """The top-level fields a Parquet file must read: the run's, and ``others`` (dotted
+        paths: the error keys)."""
+        return columns_of(self.case_key, self.turns_key, *others)
 
 
 class CheckOptions(Record):
@@ -161,7 +162,7 @@ class CheckOptions(Record):
 
     def columns(self) -> set[str]:
         """The top-level fields a Parquet file must read: the run's and the error keys'."""
-        return self.traces.columns() | columns_of("case", "turns", *self.error_keys.keys)
+        return self.traces.columns(*self.error_keys.keys)
 
     @property
     def needs_tools(self) -> bool:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from toolmatch._authoring.update_plan import Edit
     from toolmatch._cli.options import TracesOptions
+    from toolmatch._runs.envelope import ErrorKeys
     from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
     from toolmatch._spec.parsing import SpecDocument
@@ -102,10 +103,12 @@ def update_spec(
     python: PythonTurns | None,
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: SpecDocument | None = None,
+    error_keys: ErrorKeys | None = None,
 ) -> int | list[TestCase]:
     """Updates the spec at ``where`` (``--update how``: new, fix or all; ``allow_rename``:
     ``--update-allow-rename``) from the runs of ``traces``, read as ``traces_options`` and
-    ``python`` say.
+    ``python`` say; a run whose record says it did not complete (``error_keys``) changes
+    nothing.
 
     ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
     that still holds its bytes under the lock is not read again, and the changes are
@@ -119,9 +122,10 @@ def update_spec(
     from toolmatch._runs.traces import StoppedError, trace_items
 
     try:
-        items = trace_items(traces, traces_options.columns())
+        keys = () if error_keys is None else error_keys.keys
+        items = trace_items(traces, traces_options.columns(*keys))
         names = (case.name for case in cases)
-        runs = read_runs(items, names, traces_options.envelope(), python)
+        runs = read_runs(items, names, traces_options.envelope(), python, error_keys)
     except StoppedError as error:
         return fail(traces.stopped(error))
     try:

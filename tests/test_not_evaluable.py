@@ -404,3 +404,19 @@ def test_parquet_reads_the_error_keys_columns(spec: Path, tmp_path: Path) -> Non
         "PASS refund",
         f"NOT EVALUABLE refund (run 2): {did_not_complete('info.failure', repr('timeout'))}",
     ]
+
+
+def test_record_writes_no_case_from_a_run_that_did_not_complete() -> None:
+    runs = jsonl(
+        {"case": "refund", "turns": REFUNDED},
+        {"case": "refund", "turns": [[{"name": "delete_account"}]], "failure": "timeout"},
+        {"case": "cut", "turns": NOTHING, "failure": "max_steps"},
+    )
+    done = toolmatch("record", "-", "--error-key", "failure", stdin=runs)
+    assert done.returncode == 1  # written, but some lines are not in it
+    assert "delete_account" not in done.stdout
+    assert "name: cut" not in done.stdout
+    assert done.stderr.splitlines() == [
+        f"ERROR <stdin>:2: {did_not_complete('failure', repr('timeout'))}; not recorded",
+        f"ERROR <stdin>:3: {did_not_complete('failure', repr('max_steps'))}; not recorded",
+    ]

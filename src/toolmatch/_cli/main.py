@@ -87,7 +87,7 @@ from toolmatch._cli.lint_command import (
 )
 from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
-from toolmatch._cli.record_command import add_syntax, read_syntax
+from toolmatch._cli.record_command import add_error_keys, add_syntax, read_syntax
 from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.json_lines import JsonLines
@@ -328,22 +328,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the turns field holds one turn (such as a message list), not a list of turns",
     )
-    check.add_argument(
-        "--error-key",
-        action="append",
-        metavar="PATH",
-        help="a field (a dotted path; repeat for several) whose value says the run did not "
-        "complete, making it NOT EVALUABLE unless absent, null, false, empty or a "
-        "--completed-value (default error)",
-    )
-    check.add_argument(
-        "--completed-value",
-        action="append",
-        default=[],
-        metavar="VALUE",
-        help="a text value of an --error-key field that says the run completed (repeat for "
-        "several), such as tau2's agent_stop and user_stop",
-    )
+    add_error_keys(check, "NOT EVALUABLE")
     check.add_argument(
         "--not-evaluable",
         choices=("fail", "pass-through"),
@@ -556,7 +541,6 @@ def _updated_cases(
             python,
             lambda document: _load(options, document)[0],
             loaded,
-            options.error_keys,
         )
     if isinstance(updated, int):
         raise Stop(updated)
@@ -758,7 +742,7 @@ def _judge_all(
         options.coverage,
         name,
         options.plugin,
-        options.error_keys,
+        options.traces.error_keys,
     )
     stopped = None  # why the run ended early, for the JUnit report
     try:
@@ -804,7 +788,7 @@ def _report_runs(
 ) -> None:
     """Judges the records of TRACES a batch at a time (in ``--jobs`` workers), each batch
     reported as it comes."""
-    batches = judged_batches(judge, trace_blocks(traces, options.columns()), options.jobs)
+    batches = judged_batches(judge, trace_blocks(traces, options.traces.columns()), options.jobs)
     try:
         for batch in batches:
             report.add_all(batch)

@@ -20,21 +20,26 @@ __all__ = ["CheckOptions", "TracesOptions"]
 
 class TracesOptions(Record):
     """How a command reads TRACES: its path (``-`` for standard input), where a record keeps
-    its case and turns (``--case-key``, ``--turns-key``, ``--one-turn``), and how a turn given
-    as text is read (``--syntax``, ``--functions``).
+    its case and turns (``--case-key``, ``--turns-key``, ``--one-turn``), how a turn given
+    as text is read (``--syntax``, ``--functions``), and where a record says its run did not
+    complete (``--error-key``, ``--completed-value``).
 
-    >>> traces = TracesOptions("runs.jsonl", "info.id", "messages", True, "json", None)
+    >>> keys = ErrorKeys(("status.error",))
+    >>> traces = TracesOptions("runs.jsonl", "info.id", "messages", True, "json", None, keys)
     >>> sorted(traces.columns()), traces.envelope().one_turn
-    (['info', 'messages'], True)
+    (['info', 'messages', 'status'], True)
     """
 
-    __slots__ = _fields = ("path", "case_key", "turns_key", "one_turn", "syntax", "functions")
+    __slots__ = _fields = (
+        "path", "case_key", "turns_key", "one_turn", "syntax", "functions", "error_keys"
+    )  # fmt: skip
     path: str
     case_key: str
     turns_key: str
     one_turn: bool
     syntax: str
     functions: tuple[str, ...] | None
+    error_keys: ErrorKeys  # runs that did not complete: not evaluable, not recorded
 
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> TracesOptions:
@@ -47,16 +52,19 @@ class TracesOptions(Record):
             namespace.one_turn,
             namespace.syntax,
             functions,
+            ErrorKeys(
+                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
+                tuple(namespace.completed_value),
+            ),
         )
 
     def envelope(self) -> Envelope | None:
         """Where a record keeps its run; ``None`` for the trace format's own."""
         return envelope_of(self.case_key, self.turns_key, self.one_turn, self.syntax == "python")
 
-    def columns(self, *others: str) -> set[str]:
-        """The top-level fields a Parquet file must read: the run's, and ``others`` (dotted
-        paths: the error keys)."""
-        return columns_of(self.case_key, self.turns_key, *others)
+    def columns(self) -> set[str]:
+        """The top-level fields a Parquet file must read: the run's and the error keys'."""
+        return columns_of(self.case_key, self.turns_key, *self.error_keys.keys)
 
 
 class CheckOptions(Record):
@@ -93,7 +101,6 @@ class CheckOptions(Record):
         "coverage",
         "tools",
         "plugin",
-        "error_keys",
         "not_evaluable",
     )
     spec: str
@@ -120,7 +127,6 @@ class CheckOptions(Record):
     coverage: bool
     tools: str | None  # the file of the tools' definitions
     plugin: tuple[str, ...]  # the modules that register judges, imported first
-    error_keys: ErrorKeys  # --error-key, --completed-value: runs that did not complete
     not_evaluable: str  # fail or pass-through: whether such a run fails the command
 
     @classmethod
@@ -153,16 +159,8 @@ class CheckOptions(Record):
             namespace.coverage,
             namespace.tools,
             tuple(namespace.plugin),
-            ErrorKeys(
-                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
-                tuple(namespace.completed_value),
-            ),
             namespace.not_evaluable,
         )
-
-    def columns(self) -> set[str]:
-        """The top-level fields a Parquet file must read: the run's and the error keys'."""
-        return self.traces.columns(*self.error_keys.keys)
 
     @property
     def needs_tools(self) -> bool:

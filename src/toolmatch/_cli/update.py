@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     from toolmatch._authoring.update_plan import Edit
     from toolmatch._cli.options import TracesOptions
-    from toolmatch._runs.envelope import ErrorKeys
     from toolmatch._runs.syntax import PythonTurns
     from toolmatch._runs.traces import TracesSource
     from toolmatch._spec.parsing import SpecDocument
@@ -103,11 +102,10 @@ def update_spec(
     python: PythonTurns | None,
     load: Callable[[SpecDocument], list[TestCase]],
     loaded: SpecDocument | None = None,
-    error_keys: ErrorKeys | None = None,
 ) -> int | list[TestCase]:
     """Updates the spec at ``where`` (``--update how``: new, fix or all; ``allow_rename``:
     ``--update-allow-rename``) from the runs of ``traces``, read as ``traces_options`` and
-    ``python`` say; a run whose record says it did not complete (``error_keys``) changes
+    ``python`` say; a run whose record says it did not complete (``--error-key``) changes
     nothing.
 
     ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
@@ -122,10 +120,10 @@ def update_spec(
     from toolmatch._runs.traces import StoppedError, trace_items
 
     try:
-        keys = () if error_keys is None else error_keys.keys
-        items = trace_items(traces, traces_options.columns(*keys))
+        items = trace_items(traces, traces_options.columns())
         names = (case.name for case in cases)
-        runs = read_runs(items, names, traces_options.envelope(), python, error_keys)
+        envelope, error_keys = traces_options.envelope(), traces_options.error_keys
+        runs = read_runs(items, names, envelope, python, error_keys)
     except StoppedError as error:
         return fail(traces.stopped(error))
     try:

@@ -3,9 +3,8 @@
 A format is told each outcome as it comes, as a :class:`ReportedRun`: a passed run, a
 failed run with its failure lines, a run that cannot be judged with why, a bad record;
 then, at the end, each missing case, each case's trials and their mean, with the
-:class:`Summary`. The formats that print on
-standard output write their lines to one :class:`Output`, which the report writes a batch
-at a time.
+:class:`Summary`. The formats that print on standard output write their lines to one
+:class:`Output`, which the report writes a batch at a time.
 """
 
 from __future__ import annotations

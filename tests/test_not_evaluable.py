@@ -59,6 +59,8 @@ def test_a_run_whose_error_field_is_set_is_not_evaluable_never_a_pass(spec: Path
         {"case": "refund", "turns": REFUNDED, "error": False},
         {"case": "refund", "turns": REFUNDED, "error": ""},
         {"case": "refund", "turns": REFUNDED, "error": 0},
+        {"case": "refund", "error": "x" * 500},  # a harness's message: shown whole
+        {"case": "refund", "error": "y" * 501},
     )
     assert status == 1
     assert lines == [
@@ -68,11 +70,14 @@ def test_a_run_whose_error_field_is_set_is_not_evaluable_never_a_pass(spec: Path
         "PASS refund (run 4)",
         "PASS refund (run 5)",
         "NOT EVALUABLE refund (run 6): " + did_not_complete("error", "0"),
+        "NOT EVALUABLE refund (run 7): " + did_not_complete("error", repr("x" * 500)),
+        "NOT EVALUABLE refund (run 8): "
+        + did_not_complete("error", "'" + "y" * 57 + "'..."),  # shortened, as other values
         "MISSING guard: no run in <stdin>",
-        "TRIALS refund: 3/3 passed (3 not evaluable), pass^1 1.000, pass^2 1.000, pass^3 1.000",
+        "TRIALS refund: 3/3 passed (5 not evaluable), pass^1 1.000, pass^2 1.000, pass^3 1.000",
         "TRIALS mean over 1 case: pass^1 1.000, pass^2 1.000, pass^3 1.000",
         "1 missing",
-        "3 passed, 0 failed, 3 not evaluable",
+        "3 passed, 0 failed, 5 not evaluable",
     ]
 
 

@@ -157,8 +157,18 @@ class ErrorKeys:
             value = record.get(key) if len(path) == 1 else _field(record, path)
             if value is None or value is _MISSING or _says_completed(value, self.completed):
                 continue
-            return f"the run did not complete: its {key!r} is {short_repr(value)} (--error-key)"
+            return f"the run did not complete: its {key!r} is {_shown(value)} (--error-key)"
         return None
+
+
+# A harness's message is why the run is reported: shown whole up to this many characters.
+_MESSAGE_LIMIT = 500
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, str) and len(value) <= _MESSAGE_LIMIT:
+        return repr(value)
+    return short_repr(value)
 
 
 def _says_completed(value: object, completed: tuple[str, ...]) -> bool:

@@ -349,3 +349,64 @@ def test_record_writes_no_capture_for_values_that_match_by_chance(tmp_path: Path
     recorded = toolmatch("record", "runs.jsonl", cwd=tmp_path)
     assert "$capture" not in recorded.stdout
     assert "$ref" not in recorded.stdout
+
+
+WHOSE = {"answer": "the final answer", "agent": "the turn's agent"}
+
+
+# A turn's answer and agent are no call's values: a capture or reference there could only
+# match nothing, so it is refused where it is written (issue 37, "Every new key").
+@pytest.mark.parametrize("key", ["answer", "agent"])
+@pytest.mark.parametrize(
+    ("carried", "shown"), [(Ref("order"), "Ref('order')"), (Capture("order"), "Capture('order')")]
+)
+def test_a_capture_or_reference_in_a_turn_s_answer_or_agent_is_refused(
+    key: str, carried: Capture | Ref, shown: str
+) -> None:
+    message = (
+        f"{key} holds {shown}: a capture or a reference is a value of the call its expected "
+        f"tool is paired with, and {WHOSE[key]} is no call's; carry the value in an "
+        "expected tool's args, result or agent"
+    )
+    with pytest.raises(ValueError, match="capture") as error:
+        ExpectedTurn([CREATE], **{key: carried})
+    assert str(error.value) == message
+    with pytest.raises(ValueError, match="capture") as error:
+        check_turn([CREATE], created("o1"), **{key: carried})
+    assert str(error.value) == message
+
+
+def test_a_reference_in_a_case_s_answer_is_refused() -> None:
+    with pytest.raises(ValueError, match="capture") as error:
+        TestCase("c", [ExpectedTurn([CREATE])], answer=Ref("order"))
+    assert str(error.value) == (
+        "answer holds Ref('order'): a capture or a reference is a value of the call "
+        "its expected tool is paired with, and the final answer is no call's; carry the value "
+        "in an expected tool's args, result or agent"
+    )
+
+
+def test_a_spec_reference_in_an_answer_or_agent_is_a_load_error() -> None:
+    text = textwrap.dedent(
+        """\
+        test_cases:
+          - name: c
+            answer: {$contains: {$ref: order}}
+            turns:
+              - expected_tools: [{name: create, result: {id: {$capture: order}}}]
+                agent: {$capture: who}
+              - expected_tools: [refund]
+                answer: {$ref: order}
+        """
+    )
+    with pytest.raises(ConfigError) as error:
+        load_test_cases(yaml.safe_load(text))
+    words = (
+        ": a capture or a reference is a value of the call its expected tool is paired with, "
+        "and {} is no call's; carry the value in an expected tool's args, result or agent"
+    )
+    assert [str(problem) for problem in error.value.problems] == [
+        "test_cases[0](c).answer: holds {$ref: order}" + words.format(WHOSE["answer"]),
+        "test_cases[0](c).turns[0].agent: holds {$capture: who}" + words.format(WHOSE["agent"]),
+        "test_cases[0](c).turns[1].answer: holds {$ref: order}" + words.format(WHOSE["answer"]),
+    ]

@@ -916,7 +916,7 @@ def test_into_keeps_the_order_that_held_when_a_new_run_reorders_an_ordered_turn(
     assert widened.returncode == 0, widened.stderr
     assert weakened(widened) == [
         "toolmatch: weakened: test_cases[0](c).ordered: ordered dropped: a new run calls the "
-        "tools in another order",
+        "tools in another order; the order that held is kept as after constraints",
     ]
     # As record writes the order that held in every run: the spec's order and the new run's.
     assert spec.read_text(encoding="utf-8") == textwrap.dedent("""\
@@ -942,6 +942,58 @@ def test_into_keeps_the_order_that_held_when_a_new_run_reorders_an_ordered_turn(
     swapped = run("out", "lookup", "search", "login")
     checked = toolmatch("check", spec, "-", stdin=jsonl(later, swapped))
     assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_into_says_which_left_out_step_keeps_its_place_from_the_spec_alone(
+    tmp_path: Path,
+) -> None:
+    # The new run reorders the turn and leaves out the optional check: the order that held
+    # is kept, the check's place in it from the spec's order alone, and the line says so.
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        textwrap.dedent("""\
+            test_cases:
+              - name: refund
+                ordered: true
+                expected_tools:
+                  - name: lookup
+                  - name: check
+                    optional: true
+                  - name: refund
+            """),
+        encoding="utf-8",
+    )
+    later = {"case": "refund", "turns": [[call("refund"), call("lookup")]]}
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 0, widened.stderr
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](refund).ordered: ordered dropped: a new run calls "
+        "the tools in another order; the order that held is kept as after constraints, "
+        "those of 'check' from the spec's order alone: a new run leaves it out",
+    ]
+    # refund no longer follows check: with lookup before check, that would put lookup
+    # before refund, which the new run breaks.
+    assert spec.read_text(encoding="utf-8").endswith(
+        "      - name: lookup\n        id: lookup\n      - name: check\n        optional: true\n"
+        "        after: [lookup]\n      - name: refund\n"
+    )
+    misplaced = {**later, "turns": [[call("check"), call("lookup"), call("refund")]]}
+    checked = toolmatch("check", spec, "-", stdin=jsonl(later, misplaced))
+    assert checked.stdout.splitlines()[-1] == "1 passed, 1 failed"  # the check out of place
+
+
+def test_into_says_a_left_out_step_where_no_order_is_kept(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "test_cases: [{name: c, ordered: true, expected_tools: [a, b, c]}]\n", encoding="utf-8"
+    )
+    later = {"case": "c", "turns": [[call("c"), call("a")]]}
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 1  # the run leaves out b, which the case still expects
+    assert weakened(widened) == [
+        "toolmatch: weakened: test_cases[0](c).ordered: ordered dropped: a new run calls the "
+        "tools in another order; no order is kept ('b' left out by a new run)",
+    ]
 
 
 def test_into_drops_the_other_lookup_entry_of_an_argument_it_widens(tmp_path: Path) -> None:
@@ -1179,3 +1231,25 @@ def test_into_a_spec_that_does_not_load_changes_nothing(tmp_path: Path) -> None:
     assert missing.stderr == (
         f"toolmatch: cannot read {tmp_path / 'none.yaml'}: No such file or directory\n"
     )
+
+
+def test_into_keeps_ordered_where_dropping_it_leaves_an_optional_step_no_place(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    text = (
+        "test_cases: [{name: c, ordered: true, expected_tools: [a, {name: b, optional: true},"
+        " c]}]\n"
+    )
+    spec.write_text(text, encoding="utf-8")
+    later = {"case": "c", "turns": [[call("c"), call("a")]]}
+    widened = toolmatch("record", "-", "--into", spec, stdin=jsonl(later))
+    assert widened.returncode == 1
+    assert widened.stderr.splitlines()[-2:] == [
+        "toolmatch: not widened: test_cases[0](c): a new run calls the tools in another order, "
+        "and without ordered the optional step 'b' would have no place in an order; ordered "
+        "kept",
+        "toolmatch: not widened: test_cases[0](c): run 1 still fails the widened case: turn 0: "
+        "expectation 2: c (call 0) comes before a (call 1); it must come after",
+    ]
+    assert spec.read_text(encoding="utf-8") == text

@@ -21,7 +21,10 @@ from toolmatch import (
     check_turns,
     final_answer,
     load_test_cases,
+    to_calls,
 )
+from toolmatch._readers.records import RECORDS, format_of
+from toolmatch._readers.to_calls import read_final
 
 CALLED = {
     "role": "assistant",
@@ -85,7 +88,7 @@ def test_an_input_without_a_message_of_the_model_records_no_answer() -> None:
     with pytest.raises(ValueError, match="records no message of the model") as error:
         final_answer([{"name": "refund", "args": {}}])
     assert str(error.value) == (
-        "the input records no message of the model, so no final answer: pass the run's "
+        "a plain call records no message of the model, so no final answer: pass the run's "
         "messages (the model's replies with its calls), or leave answer out"
     )
 
@@ -112,7 +115,7 @@ def test_an_answer_check_on_plain_calls_is_an_error() -> None:
     with pytest.raises(NotRecordedError, match="records no message of the model") as error:
         check_turn([ExpectedTool("refund")], [{"name": "refund"}], answer="ok")
     assert str(error.value) == (
-        "the final answer is checked ('ok'), but the input records no message of "
+        "the final answer is checked ('ok'), but a plain call records no message of "
         "the model, so no final answer: pass the run's messages (the model's replies with "
         "its calls), or leave answer out"
     )
@@ -201,9 +204,103 @@ def test_the_command_shows_a_failed_answer_and_cannot_judge_an_unrecorded_one(
         "FAIL single (run 2)",
         "  turn 0: the final answer: expected a value containing '42.00', got 'Done.'",
         "NOT EVALUABLE single (run 3): turn 0: the final answer is checked (Contains('42.00')), "
-        "but the input records no message of the model, so no final answer: pass the run's "
+        "but a plain call records no message of the model, so no final answer: pass the run's "
         "messages (the model's replies with its calls), or leave answer out",
     ]
     assert "FLAKY single: turns[0].answer the final answer matches Contains('42.00'): " in (
         done.stdout
     )
+
+
+# --- where the answer is recorded: RECORDS' answer column (docs/formats.md) ----------------
+
+CHUNK = {
+    "object": "chat.completion.chunk",
+    "choices": [
+        {
+            "index": 0,
+            "delta": {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "refund", "arguments": "{}"},
+                    }
+                ]
+            },
+        }
+    ],
+}
+COMPLETION = {
+    "object": "chat.completion",
+    "choices": [{"index": 0, "message": TOLD, "finish_reason": "stop"}],
+}
+MCP = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "refund", "arguments": {}},
+    }
+]
+ANTHROPIC = {
+    "type": "message",
+    "role": "assistant",
+    "content": [
+        {"type": "text", "text": "Refunding."},
+        {"type": "tool_use", "id": "c1", "name": "refund", "input": {}},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "form", "answer"),
+    [
+        ([{"name": "refund", "args": {}}], "a plain call", None),
+        (RUN, "a chat message", "Your refund of 42.00 is on its way."),
+        ([CHUNK], "an OpenAI chat completion", None),
+        ([CHUNK, COMPLETION], "an OpenAI chat completion", "Your refund of 42.00 is on its way."),
+        (MCP, "an MCP transcript", None),
+        (ANTHROPIC, "an Anthropic message", None),  # it ends on its call
+    ],
+)
+def test_a_format_whose_answer_column_says_no_never_records_one(
+    run: object, form: str, answer: str | None
+) -> None:
+    calls = to_calls(run)
+    records = format_of(calls[0])
+    assert records.name == form
+    unrecorded, text = read_final(run)
+    if records.answer == "no":
+        assert unrecorded is not None
+    if unrecorded is None:
+        assert records.answer != "no"
+        assert text == answer
+
+
+def test_an_answer_check_names_the_format_that_does_not_record_it() -> None:
+    with pytest.raises(NotRecordedError, match="records no message") as error:
+        check_turn([ExpectedTool("refund")], [CHUNK], answer=Contains("42"))
+    assert str(error.value) == (
+        "the final answer is checked (Contains('42')), but an OpenAI chat completion records "
+        "no message of the model, so no final answer: pass the final completion (the stream's "
+        "get_final_completion()) or the chat history, or leave answer out"
+    )
+    with pytest.raises(ValueError, match="records no message") as error:
+        final_answer(MCP)
+    assert str(error.value) == (
+        "an MCP transcript records no message of the model, so no final answer: leave answer out"
+    )
+    with pytest.raises(ValueError, match="records no message") as error:
+        final_answer([{"role": "user", "content": "Refund me"}])
+    assert str(error.value) == (
+        "the input records no message of the model, so no final answer: pass the run's "
+        "messages (the model's replies with its calls), or leave answer out"
+    )
+
+
+def test_every_format_says_what_to_pass_where_it_may_record_no_answer() -> None:
+    for records in RECORDS:
+        if records.answer != "no" and "no" in records.answer.split():
+            assert records.advice.get("answer"), records.name

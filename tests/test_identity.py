@@ -5,6 +5,7 @@ message by id gives the version the run executed, and a stream read before raise
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -51,6 +52,85 @@ def test_a_stream_cut_short_beside_its_final_object_gives_the_whole_call() -> No
     chunks, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
     assert to_calls(chunks[:2])[0].parse_error is not None  # cut short: incomplete
     assert to_calls([*chunks[:2], final]) == [SEARCH]
+
+
+# --- a final object beside messages without an identity ----------------------------------
+
+UNSURE = (
+    "{}, and one of them has no id: to_calls cannot tell one call seen twice (a final "
+    "object, or its stream, and messages holding it) from two calls; pass the final "
+    "object or the messages, not both"
+)
+
+
+def chat_history(message: Any, answer: str = "sunny") -> list[Any]:
+    """An app's history: the question, the model's message as it appends it (a dict: chat
+    messages have no id), the tool's answer."""
+    return [
+        {"role": "user", "content": "Weather in Paris?"},
+        message.model_dump(exclude_none=True),
+        {"role": "tool", "tool_call_id": "call_1", "content": answer},
+    ]
+
+
+def test_a_final_object_beside_the_history_holding_its_message_counts_once() -> None:
+    chunks, events, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
+    history = chat_history(final.choices[0].message)
+    answered = [ToolCall("search", {"q": "paris"}, "call_1", result="sunny")]
+    assert to_calls([*chunks, *history]) == answered
+    assert to_calls([*history, *chunks]) == answered
+    assert to_calls([final, *history]) == answered
+    assert to_calls([*events, final, *history]) == answered
+    assert ExpectedTool("search", max_count=1) == [final, *history]
+
+
+def test_two_calls_beside_a_final_object_that_agree_with_its_call_raise() -> None:
+    # one of them is the final object's message in the history, or neither is: a run that
+    # reuses call ids (docs/formats.md, "Counted once") cannot say which
+    _, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
+    history = chat_history(final.choices[0].message)
+    with pytest.raises(ValueError, match="cannot tell one call seen twice") as error:
+        to_calls([final, *history, *history])
+    assert str(error.value) == UNSURE.format(
+        "input[5].tool_calls[0].function: the call search({'q': 'paris'}) is also in the "
+        "final object at input[0]",
+    ).replace("one of them has no id", "so is another call beside it, of the same id")
+
+
+def test_a_call_beside_a_final_object_that_differs_is_another_call() -> None:
+    _, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
+    message = final.choices[0].message.model_dump(exclude_none=True)
+    rome = {
+        **message["tool_calls"][0],
+        "function": {"name": "search", "arguments": '{"q": "rome"}'},
+    }
+    later = {**message["tool_calls"][0], "id": "call_2"}  # the same search, asked again
+    assert to_calls([final, {**message, "tool_calls": [rome, later]}]) == [
+        SEARCH,
+        ToolCall("search", {"q": "rome"}, "call_1"),
+        ToolCall("search", {"q": "paris"}, "call_2"),
+    ]
+
+
+def test_a_call_beside_a_final_object_without_an_id_raises_naming_both() -> None:
+    _, _, final = chat_stream_read(openai_client(sse(CHAT_STREAM)))
+    message = final.choices[0].message.model_dump(exclude_none=True)
+    entry = {**message["tool_calls"][0]}
+    del entry["id"]  # a hand-written history, or a provider that gives none
+    history = [{"role": "user", "content": "Paris?"}, {**message, "tool_calls": [entry]}]
+    with pytest.raises(ValueError, match="cannot tell one call seen twice") as error:
+        to_calls([final, *history])
+    assert str(error.value) == UNSURE.format(
+        "input[2].tool_calls[0].function: the call search({'q': 'paris'}) is also in the "
+        "final object at input[0]"
+    )
+    # read once: where it was cannot be found again
+    with pytest.raises(ValueError, match="cannot tell one call seen twice") as error:
+        to_calls(item for item in [final, *history])
+    assert str(error.value) == UNSURE.format(
+        "the input holds the call search({'q': 'paris'}) in the final object at input[0] "
+        "and beside it"
+    )
 
 
 # --- two messages sharing an id ------------------------------------------------------------
@@ -365,3 +445,46 @@ def test_gemini_answers_without_ids_pair_by_name_and_order() -> None:
         ("Paris", {"output": "sunny"}, False),
         ("Oslo", {"output": "rain"}, False),
     ]
+
+
+def chat_message(numbers: tuple[int, ...], first: int) -> dict[str, Any]:
+    """A chat history's assistant message (no id) asking ``numbers``' calls; call ids from
+    ``first`` on, each unique in the run."""
+    entries = [
+        {
+            "id": f"call_{first + place}",
+            "type": "function",
+            "function": {"name": CALLS[n][0], "arguments": json.dumps(CALLS[n][1])},
+        }
+        for place, n in enumerate(numbers)
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": entries}
+
+
+@given(
+    st.lists(
+        st.lists(st.integers(0, len(CALLS) - 1), min_size=1, max_size=3), min_size=1, max_size=6
+    ),
+    st.data(),
+)
+def test_a_final_object_beside_its_history_loses_and_doubles_no_call(
+    asked: list[list[int]], data: st.DataObject
+) -> None:
+    history = [chat_message(tuple(numbers), 10 * turn) for turn, numbers in enumerate(asked)]
+    final = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": data.draw(st.sampled_from(history))}],
+    }
+    place = data.draw(st.integers(0, len(history)))
+    given = [*history[:place], final, *history[place:]]
+    # the rule: each call once (its id is unique in the run), where first seen
+    expected: list[tuple[Any, ...]] = []
+    for item in given:
+        message = item["choices"][0]["message"] if "choices" in item else item
+        for entry in message["tool_calls"]:
+            function = entry["function"]
+            call = (function["name"], json.loads(function["arguments"]), entry["id"])
+            if call not in expected:
+                expected.append(call)
+    assert read(given) == expected

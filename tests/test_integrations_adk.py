@@ -51,18 +51,20 @@ CONFIG = {
 }
 
 
-def _invocation(number: int, name: str, args: dict[str, Any], events: bool = False) -> Invocation:
+def _invocation(
+    number: int, name: str, args: dict[str, Any], events: bool = False, author: str = "support"
+) -> Invocation:
     call = types.FunctionCall(id=f"call-{number}", name=name, args=args)
     response = types.FunctionResponse(id=f"call-{number}", name=name, response={"ok": True})
     if events:
         data: Any = InvocationEvents(
             invocation_events=[
                 InvocationEvent(
-                    author="support",
+                    author=author,
                     content=types.Content(role="model", parts=[types.Part(function_call=call)]),
                 ),
                 InvocationEvent(
-                    author="support",
+                    author=author,
                     content=types.Content(
                         role="user", parts=[types.Part(function_response=response)]
                     ),
@@ -117,6 +119,17 @@ def test_a_failing_run_names_the_argument() -> None:
     assert rubric.rubric_id == "toolmatch"
     assert "amount: expected 42.5 ± 4.25e-05, got 40" in rubric.rationale
     assert "amount: expected 42.5 ± 4.25e-05, got 40" in result.overall_rubric_scores[0].rationale
+
+
+def test_the_events_author_is_the_calls_agent() -> None:
+    # An invocation's events name the agent that made each call: an agent guard is judged.
+    spec = {"expected_tools": [{"name": "refund", "args": {"order": 7}, "agent": "billing"}]}
+    config = {**CONFIG, "criteria": {"toolmatch": {"threshold": 1.0, "toolmatch": spec}}}
+    right = _evaluate(config, [_invocation(0, "refund", {"order": 7}, True, "billing")])
+    assert right.overall_eval_status == EvalStatus.PASSED
+    wrong = _evaluate(config, [_invocation(0, "refund", {"order": 7}, True, "support")])
+    assert wrong.overall_eval_status == EvalStatus.FAILED
+    assert "(agent): expected 'billing', got 'support'" in wrong.overall_rubric_scores[0].rationale
 
 
 def test_a_criterion_without_a_spec_is_an_error() -> None:

@@ -106,6 +106,20 @@ SPEC: dict[str, Any] = {
                 {"name": "write", "count": 0, "max_count": 0},
             ],
         },
+        {
+            "name": "steps",
+            "expected_tools": [
+                {"name": "cancel", "id": "c", "first": True, "result": {"$capture": "order"}},
+                {"name": "refund", "never": True, "after": ["c"]},
+                {
+                    "name": "log",
+                    "optional": True,
+                    "before": ["c"],
+                    "status": ["succeeded", "denied"],
+                },
+                {"name": "close", "args": {"id": {"$ref": "order"}}, "last": True},
+            ],
+        },
         {"name": "nothing", "expected_tools": []},
     ]
 }
@@ -223,6 +237,16 @@ def test_the_rows_of_toolmatch_check_hold_the_runs_results_dicts(tmp_path: Path)
             "turns": [[{"name": "search", "args": {"q": 1}, "result": "ok", "failed": False}]],
         },
         {"case": "forbidden", "turns": [[{"name": "delete", "args": {}, "status": "denied"}]]},
+        {
+            "case": "steps",
+            "turns": [
+                [
+                    {"name": "cancel", "args": {}, "result": "o1"},
+                    {"name": "refund", "args": {}},
+                    {"name": "close", "args": {"id": "o1"}},
+                ]
+            ],
+        },
         {"case": "nothing", "turns": [[{"name": "search", "arguments": "{bad"}]]},
     ]
     (tmp_path / "runs.jsonl").write_text(jsonl(*runs), encoding="utf-8")
@@ -236,3 +260,56 @@ def test_the_rows_of_toolmatch_check_hold_the_runs_results_dicts(tmp_path: Path)
         body = row.partition(f', "line": {line}, ')[2]
         assert "{" + body == _as_dicts(CASES[run["case"]], run["turns"])
     assert [row["type"] for row in rows[: len(runs)]] == ["case"] * len(runs)
+
+
+def test_a_check_row_holds_every_key_of_its_expected_tool(tmp_path: Path) -> None:
+    (tmp_path / "spec.json").write_text(json.dumps(SPEC), encoding="utf-8")
+    calls = [{"name": "cancel", "args": {}, "result": "o1"}, {"name": "refund", "args": {}}]
+    run = jsonl({"case": "steps", "turns": [calls]})
+    completed = toolmatch("check", tmp_path / "spec.json", "-", "--format", "json", stdin=run)
+    checks = json.loads(completed.stdout.splitlines()[0])["turns"][0]["checks"]
+    heads = [dict(list(check.items())[1:18]) for check in checks]
+    assert heads[1] == {
+        "expected_tool": "ExpectedTool.never('refund', after=['c'])",
+        "name": "refund",
+        "args": None,
+        "count": 0,
+        "max_count": 0,
+        "never": True,
+        "optional": False,
+        "result": None,
+        "failed": None,
+        "agent": None,
+        "status": None,
+        "id": None,
+        "before": [],
+        "after": ["c"],
+        "first": False,
+        "last": False,
+        "args_asserted": False,
+    }
+    assert checks[1]["unmatched_reason"] == (
+        "expected no matching call after c (call 0), got 1: call 1 refund({})"
+    )
+    assert [(head["id"], head["first"], head["result"]) for head in heads] == [
+        ("c", True, "Capture('order')"),
+        (None, False, None),
+        (None, False, None),
+        (None, False, None),
+    ]
+    assert (heads[2]["optional"], heads[2]["count"], heads[2]["status"]) == (
+        True,
+        0,
+        ["succeeded", "denied"],
+    )
+    assert (heads[3]["last"], heads[3]["args"]) == (True, {"id": "Ref('order')"})
+
+
+def test_a_check_row_s_expectation_keys_are_the_tool_key_table_s() -> None:
+    from toolmatch._selection.tool_keys import TOOL_KEYS
+
+    check = CASES["plain"].check([[]])[0].as_dict()["checks"][0]
+    keys = list(check)
+    between = keys[keys.index("expected_tool") + 1 : keys.index("args_asserted")]
+    assert between == [key.name for key in TOOL_KEYS if key.attribute is not None]
+    assert {key.name for key in TOOL_KEYS if key.attribute is None} == {"exact", "ignore_args"}

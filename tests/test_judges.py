@@ -240,3 +240,18 @@ def test_lint_reports_a_judge_nobody_registered(judged: Path) -> None:
     }
     registered = toolmatch("lint", "spec.yaml", "--plugin", "my_judges", cwd=judged)
     assert (registered.returncode, registered.stdout) == (0, "no findings\n")
+
+
+def test_check_refuses_an_answer_naming_a_judge_nobody_registered(tmp_path: Path) -> None:
+    (tmp_path / "spec.yaml").write_text(
+        "test_cases: [{name: a, turns: [{expected_tools: [], answer: {$judge: kind}}],"
+        " answer: {$judge: brief}}]\n",
+        encoding="utf-8",
+    )
+    done = toolmatch("check", "spec.yaml", "-", stdin="", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "toolmatch: the spec names judges nobody registered: 'kind', 'brief'; register each "
+        "with toolmatch.register_judge in a module given to --plugin, or in the "
+        "toolmatch.judges entry point group\n"
+    )

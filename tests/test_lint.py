@@ -513,3 +513,146 @@ def test_a_dot_star_accepts_almost_everything(tmp_path: Path) -> None:
         ],
         "",
     )
+
+
+# --- every key of semantics v4 (issue 37, "Every new key"): what lint can prove of each ---
+
+
+def test_first_or_last_on_a_bare_name_can_never_fail(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {
+            "name": "a",
+            "expected_tools": [
+                {"name": "search", "first": True},
+                {"name": "fetch", "last": True, "args": {"url": "x"}},  # can fail: not said
+            ],
+        },
+    )
+    assert lint(spec) == (
+        1,
+        [
+            "test_cases[0](a).expected_tools[0].first: can never fail: it asserts nothing "
+            "beyond the name, so the first call of the name matches it whatever it is "
+            "[place-matches-anything]",
+            "1 finding",
+        ],
+        "",
+    )
+
+
+def test_a_never_after_or_before_that_can_never_fail(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {
+            "name": "a",
+            "tools": [SEARCH, FETCH],
+            "expected_tools": [
+                {"name": "search", "id": "s"},
+                {"name": "refund", "id": "r", "count": 0, "max_count": 1},
+                {"name": "search", "never": True, "before": ["s"]},
+                {"name": "fetch", "never": True, "after": ["r"]},
+                {"name": "fetch", "never": True, "after": ["s"]},  # can fail: not said
+            ],
+        },
+    )
+    assert lint(spec) == (
+        1,
+        [
+            "test_cases[0](a).expected_tools[1]: can never fail: no defined tool's name "
+            "contains 'refund' (defined: search, fetch_page) [undefined-tool]",
+            "test_cases[0](a).expected_tools[2].before[0]: can never fail: it is written as "
+            "expected_tools[0] is, and no call that matches expected_tools[0] comes before the "
+            "first that does [never-order-vacuous]",
+            "test_cases[0](a).expected_tools[3].after[0]: can never fail: expected_tools[1] "
+            "selects no defined tool, so it has no first call [never-order-vacuous]",
+            "3 findings",
+        ],
+        "",
+    )
+
+
+def test_an_optional_step_no_defined_tool_selects_can_never_fail(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {
+            "name": "a",
+            "tools": [SEARCH, FETCH],
+            "ordered": True,
+            "expected_tools": ["search", {"name": "log", "optional": True}, "fetch"],
+        },
+    )
+    assert lint(spec) == (
+        1,
+        [
+            "test_cases[0](a).expected_tools[1]: can never fail: no defined tool's name "
+            "contains 'log' (defined: search, fetch_page) [undefined-tool]",
+            "1 finding",
+        ],
+        "",
+    )
+
+
+def test_captures_and_references_are_looked_into(tmp_path: Path) -> None:
+    anything = {"$any_of": [{"$any": True}, 3]}
+    spec = spec_file(
+        tmp_path,
+        {
+            "name": "a",
+            "turns": [
+                {"expected_tools": [{"name": "create", "result": {"id": {"$capture": "o"}}}]},
+                {
+                    "expected_tools": [
+                        {
+                            "name": "refund",
+                            "args": {
+                                "id": {"$any_of": [{"$ref": "o"}, {"$any": True}]},
+                                "ok": {"$ref": "o"},  # one value: can fail
+                                "to": {"$capture": "t", "match": anything},
+                            },
+                        }
+                    ]
+                },
+            ],
+        },
+    )
+    assert lint(spec) == (
+        1,
+        [
+            "test_cases[0](a).turns[1].expected_tools[0].args.id: Ref('o') | ANY accepts "
+            "every value: it can never fail [accepts-everything]",
+            "test_cases[0](a).turns[1].expected_tools[0].args.to: ANY | 3 accepts every "
+            "value: it can never fail [accepts-everything]",
+            "2 findings",
+        ],
+        "",
+    )
+
+
+def test_an_answer_that_accepts_everything_or_names_no_judge(tmp_path: Path) -> None:
+    spec = spec_file(
+        tmp_path,
+        {
+            "name": "a",
+            "answer": {"$judge": "polite"},
+            "turns": [
+                {"expected_tools": ["search"], "answer": {"$any": True}},
+                {"expected_tools": ["fetch"], "answer": {"$regex": "(?s).*"}},
+                {"expected_tools": ["fetch"], "answer": {"$contains": "42"}},  # can fail
+            ],
+        },
+    )
+    assert lint(spec) == (
+        1,
+        [
+            "test_cases[0](a).turns[0].answer: ANY accepts every answer, none too: it can "
+            "never fail [accepts-everything]",
+            "test_cases[0](a).turns[1].answer: Regex('(?s).*') accepts every value: it can "
+            "never fail [accepts-everything]",
+            "test_cases[0](a).answer: names the judge 'polite', which nobody registered: it "
+            "accepts no value (register it in a module given to --plugin, or in the "
+            "toolmatch.judges entry point group) [unregistered-judge]",
+            "3 findings",
+        ],
+        "",
+    )

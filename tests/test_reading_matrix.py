@@ -117,11 +117,21 @@ def openai_chat() -> Run:
             "history": (lambda: history, ()),
             "history as JSON text": (lambda: json.dumps(history), ()),
             "final + its answer": (lambda: [final, *answer], ()),
+            # the app's history holds the assembled message (a dict: no id) beside them
+            "chunks + history": (lambda: [*chunks, *history], ()),
+            "final + history": (lambda: [final, *history], ()),
+            "history + final": (lambda: [*history, final], ()),
         },
     )
 
 
 # --- OpenAI Responses ----------------------------------------------------------------------
+
+
+def without_id(item: Any) -> dict[str, Any]:
+    """A Responses input item as a dict without its item ``id``."""
+    data = item if isinstance(item, dict) else item.model_dump(exclude_none=True)
+    return {key: value for key, value in data.items() if key != "id"}
 
 
 def responses() -> Run:
@@ -163,6 +173,11 @@ def responses() -> Run:
                 (),
             ),
             "final + its answer": (lambda: [final, answer], ()),
+            # the next input written by hand: its call item without the item id
+            "final + next input without item ids": (
+                lambda: [final, *(without_id(item) for item in replay)],
+                (),
+            ),
         },
     )
 
@@ -205,6 +220,9 @@ def anthropic() -> Run:
             "history": (lambda: history, ()),
             "history as JSON text": (lambda: json.dumps(history), ()),
             "final + its answer": (lambda: [final, *history[2:]], ()),
+            # the app's history holds the message's blocks in a dict (no id) beside them
+            "final + history": (lambda: [final, *history], ()),
+            "raw events + history": (lambda: [*raw, *history], ()),
         },
     )
 
@@ -568,8 +586,20 @@ def pydantic_ai() -> Run:
                 pass
             return run
 
+    async def events() -> list[Any]:
+        async with pydantic_agent().run_stream_events(question) as stream:
+            return [event async for event in stream]
+
     streaming, stepped = asyncio.run(streamed()), asyncio.run(iterated())
+    stream_events = asyncio.run(events())
     messages = result.all_messages()
+    cut = Raises(
+        ValueError,
+        "input[0]: pydantic-ai stream events without the AgentRunResultEvent that ends "
+        "them: the events hold a run's calls and results whole only in it; pass every "
+        "event of agent.run_stream_events(...), or the run's result",
+        whole=True,
+    )
     return Run(
         pai_calls({"city": "Paris"}),
         {
@@ -583,6 +613,11 @@ def pydantic_ai() -> Run:
             ),
             "streamed run result": (lambda: streaming, ()),
             "AgentRun of iter()": (lambda: stepped, ()),
+            "run result + all_messages()": (lambda: [result, *messages], ()),
+            "run result + [all_messages()]": (lambda: [result, messages], ()),
+            "all_messages() + run result": (lambda: [*messages, result], ()),
+            "run_stream_events()": (lambda: stream_events, ()),
+            "run_stream_events(), cut short": (lambda: stream_events[:-1], cut),
         },
     )
 
@@ -597,6 +632,14 @@ def smolagents() -> Run:
     agent = smol_agent(*WEATHER_SCRIPT)
     result = agent.run("Weather in Paris and Atlantis?", return_full_result=True)
     messages = agent.write_memory_to_messages()
+    items = list(smol_agent(*WEATHER_SCRIPT).run("Weather in Paris and Atlantis?", stream=True))
+    cut = Raises(
+        ValueError,
+        "input[0]: smolagents stream items without the ActionStep that follows them: the "
+        "items hold a step's calls and results whole only in it; pass every item of "
+        "agent.run(..., stream=True), or agent.memory",
+        whole=True,
+    )
     # smolagents writes a step's calls as text, and none for the step whose tool failed
     as_messages = Raises(
         TypeError, f"its role is 'tool-call': {SMOL_MEMORY_MESSAGES}", at="input[3]"
@@ -608,10 +651,16 @@ def smolagents() -> Run:
             "memory steps": (lambda: agent.memory.steps, ()),
             "run result": (lambda: result, ()),
             "write_memory_to_messages()": (lambda: messages, as_messages),
+            "write_memory_to_messages(), message.dict()": (
+                lambda: [message.dict() for message in messages],
+                as_messages,
+            ),
             "write_memory_to_messages() as JSON text": (
                 lambda: json.dumps([message.dict() for message in messages]),
                 as_messages,
             ),
+            "run(stream=True) items": (lambda: items, ()),
+            "run(stream=True) items, cut short": (lambda: items[:3], cut),
         },
     )
 
@@ -654,6 +703,9 @@ family(
     "history",
     "history as JSON text",
     "final + its answer",
+    "chunks + history",
+    "final + history",
+    "history + final",
 )(openai_chat)
 family(
     "openai",
@@ -670,6 +722,7 @@ family(
     "next input",
     "next input as JSON text",
     "final + its answer",
+    "final + next input without item ids",
 )(responses)
 family(
     "google.genai",
@@ -695,6 +748,8 @@ family(
     "history",
     "history as JSON text",
     "final + its answer",
+    "final + history",
+    "raw events + history",
 )(anthropic)
 
 family(
@@ -744,7 +799,10 @@ family(
     "memory steps",
     "run result",
     "write_memory_to_messages()",
+    "write_memory_to_messages(), message.dict()",
     "write_memory_to_messages() as JSON text",
+    "run(stream=True) items",
+    "run(stream=True) items, cut short",
 )(smolagents)
 
 
@@ -786,6 +844,11 @@ family(
     "messages, JSON dumps",
     "streamed run result",
     "AgentRun of iter()",
+    "run result + all_messages()",
+    "run result + [all_messages()]",
+    "all_messages() + run result",
+    "run_stream_events()",
+    "run_stream_events(), cut short",
 )(pydantic_ai)
 
 CASES = [

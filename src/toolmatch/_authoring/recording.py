@@ -499,9 +499,25 @@ def _direct_constraints(
     for j, before in enumerate(earlier):
         if any((i, j) in early for i in before):
             before.clear()
+    _unchain(earlier)
     return [
         sorted(i for i in before if not any(i in earlier[k] for k in before)) for before in earlier
     ]
+
+
+def _unchain(earlier: list[set[int]]) -> None:
+    """Drop the constraints that would chain an order no run holds: ``k`` always before
+    ``j`` and ``i`` always before ``k``, but not ``i`` before ``j`` (a run that leaves out
+    ``k``'s call has ``j``'s before ``i``'s; ``k``'s place is known from other runs alone).
+    ``j`` then no longer follows ``k``, so the constraints kept order no run breaks."""
+    changed = True
+    while changed:
+        changed = False
+        for before in earlier:
+            for k in sorted(before):
+                if earlier[k] - before:
+                    before.discard(k)
+                    changed = True
 
 
 def _always_before(first: Sequence[int | None], then: Sequence[int | None]) -> bool:

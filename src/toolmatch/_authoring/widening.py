@@ -227,11 +227,73 @@ def _widen_turn(
         new = _new_tools(turn, [s for s in selectors if s is not None], runs, how)
     _change_ignore(plan, path, turn, new, widened, uncapped)
     if turn.get("ordered") is True and not _in_order(places, len(runs)):
-        why = "ordered dropped: a new run calls the tools in another order"
-        weakened = (((*path, "ordered"), why),)
-        plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
-        _keep_held_order(plan, path, tools, places)
+        _drop_ordered(plan, path, tools, places)
     _widen_order(plan, path, tools, places)
+
+
+def _drop_ordered(
+    plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
+) -> None:
+    """An ``ordered`` turn a new run reorders loses ``ordered`` and keeps the order that
+    held (:func:`_held_order_keys`), said; unless an ``optional`` step would then have no
+    place in an order (it would assert nothing, and the spec would not load): then
+    ``ordered`` stays, and the turn is reported not widened."""
+    added = _held_order_keys(tools, places)
+    placeless = _placeless(tools, added)
+    if placeless:
+        plan.skip(
+            path,
+            "a new run calls the tools in another order, and without ordered the optional "
+            f"step {', '.join(placeless)} would have no place in an order; ordered kept",
+        )
+        return
+    why = "ordered dropped: a new run calls the tools in another order"
+    weakened = (((*path, "ordered"), why + _left_out(tools, places, added is not None)),)
+    plan.edits.append(Rekey(path, ("ordered",), (), weakened=weakened))
+    for index, keys in enumerate(added or ()):
+        if keys:
+            plan.edits.append(Rekey((*path, "expected_tools", index), (), keys))
+
+
+def _placeless(tools: list[Any], added: list[tuple[tuple[str, Any], ...]] | None) -> list[str]:
+    """The ``optional`` steps (shown) that no ``before`` / ``after`` places once the turn is
+    not ``ordered``: neither the spec's nor those ``added`` (``None``: no order kept)."""
+    gained = [dict(keys) for keys in added] if added is not None else [{} for _ in tools]
+    written = [tool if isinstance(tool, dict) else {} for tool in tools]
+    named = {
+        name
+        for tool in [*written, *gained]
+        for key in ("before", "after")
+        for name in tool.get(key) or ()
+    }
+    return [
+        short_repr(_written_name(tool) or tool)
+        for tool, keys in zip(written, gained, strict=True)
+        if tool.get("optional") is True
+        and not ({"before", "after"} & (tool.keys() | keys.keys()))
+        and not ({tool.get("id"), keys.get("id")} & named)
+    ]
+
+
+def _left_out(tools: list[Any], places: list[list[int | None]], kept: bool) -> str:
+    """What an ``ordered`` turn's rewrite says of the order it keeps (``kept``: as ``after``
+    constraints), and of the steps a new run leaves out, whose place in it comes from the
+    spec's order alone (docs/record.md)."""
+    missing = [
+        short_repr(_written_name(tool) or tool)
+        for tool, found in zip(tools, places, strict=True)
+        if None in found
+    ]
+    if not kept:
+        shown = f" ({', '.join(missing)} left out by a new run)" if missing else ""
+        return f"; no order is kept{shown}"
+    if not missing:
+        return "; the order that held is kept as after constraints"
+    return (
+        "; the order that held is kept as after constraints, those of "
+        f"{', '.join(missing)} from the spec's order alone: a new run leaves "
+        f"{'it' if len(missing) == 1 else 'them'} out"
+    )
 
 
 def _widen_tools(
@@ -300,23 +362,21 @@ def _places(
     return places
 
 
-def _keep_held_order(
-    plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
-) -> None:
-    """An ``ordered`` turn a new run reorders keeps the order that held in the spec's order
-    and in every new run, as ``toolmatch record`` writes it (``id`` and ``after``), when
-    its expectations are mappings as record writes them: one call of a name each (plain or
-    exact), no order constraints of their own, and at most as many as record orders."""
+def _held_order_keys(
+    tools: list[Any], places: list[list[int | None]]
+) -> list[tuple[tuple[str, Any], ...]] | None:
+    """The order that held in the spec's order and in every new run of an ``ordered`` turn
+    a new run reorders, as ``toolmatch record`` writes it: the ``id`` and ``after`` each
+    expectation gains; ``None`` (no order kept) unless its expectations are mappings as
+    record writes them: one call of a name each (plain or exact), no order constraints of
+    their own, and at most as many as record orders."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if not _as_record_writes(tools, names):
-        return
+        return None
     taken = {index: tool["id"] for index, tool in enumerate(tools) if "id" in tool}
     spec_order = [[index, *found] for index, found in enumerate(places)]
     ids, after = held_order(spec_order, names, taken)
-    for index in range(len(tools)):
-        added = _order_keys(index, ids, after, taken)
-        if added:
-            plan.edits.append(Rekey((*path, "expected_tools", index), (), added))
+    return [_order_keys(index, ids, after, taken) for index in range(len(tools))]
 
 
 def _order_keys(

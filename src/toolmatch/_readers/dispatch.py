@@ -61,6 +61,7 @@ from toolmatch._readers import (
     streams,
     vercel,
 )
+from toolmatch._readers.identity import UnsureError
 from toolmatch._readers.reading import (
     NoShapeError,
     Reading,
@@ -336,6 +337,11 @@ BY_CLASS.update(
             "pass what awaiting it returns, or the events of its stream_events()"
         ),
         ("smolagents", "ActionStep"): smolagents.read_smol_step,
+        # the items of agent.run(..., stream=True) that its ActionStep holds whole
+        **dict.fromkeys(
+            (("smolagents", kind) for kind in smolagents.STREAM_ITEM_CLASSES),
+            smolagents.read_smol_stream_item,
+        ),
         ("smolagents", "MemoryStep"): no_call,  # a task, a plan, a system prompt, an answer
         ("smolagents", "AgentMemory"): smolagents.read_smol_memory,
         ("smolagents", "RunResult"): smolagents.read_smol_run_result,
@@ -420,6 +426,7 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("langgraph_step", no_call),  # the metadata of a stream_mode="messages" chunk
     ("__interrupt__", langgraph.read_interrupt_update),  # LangGraph's update for an interrupt
     ("step_number", smolagents.read_smol_step),  # a smolagents ActionStep's dict
+    ("event_kind", pydantic_ai.read_stream_event),  # a pydantic-ai stream event
     # an ADK Event's dict: before 'output' (a workflow node's) and 'content'
     ("invocation_id", adk.read_adk_event),
     ("invocationId", adk.read_adk_event),
@@ -445,16 +452,48 @@ def read_calls(obj: object, where: str, copy_args: bool = True) -> list[ToolCall
     a call's ``args`` may be the dict ``obj`` holds (for calls that never outlive it)."""
     reading = Reading(dispatch, read_mapping, copy_args)
     dispatch(obj, where, reading)
-    return reading.finish()
+    try:
+        return reading.finish()
+    except UnsureError as error:
+        raise error.with_place(_place_of(obj, where, error.position)) from None
 
 
-def read_answer(obj: object, where: str) -> tuple[bool, str | None]:
-    """Whether ``obj`` records the model's messages, and its final answer
-    (``Reading.final_answer``), read at ``where``."""
+class _Placing(Reading):
+    """A reading that keeps where each call was read: run again, only for an error's
+    words, so that no reading pays for it."""
+
+    __slots__ = ("places",)
+
+    def __init__(self) -> None:
+        super().__init__(dispatch, read_mapping)
+        self.places: dict[int, str] = {}
+
+    def call(self, *arguments: Any, **options: Any) -> None:
+        """``Reading.call``, keeping its ``where``."""
+        where = arguments[3] if len(arguments) > 3 else options["where"]
+        self.places[self.position()] = where
+        super().call(*arguments, **options)
+
+
+def _place_of(obj: object, where: str, position: int) -> str | None:
+    """Where the call at ``position`` of ``obj``'s reading was read: ``None`` when a second
+    reading cannot tell (``obj`` is a stream, now consumed)."""
+    placing = _Placing()
+    try:
+        dispatch(obj, where, placing)
+    except Exception:
+        return None
+    return placing.places.get(position)
+
+
+def read_answer(obj: object, where: str) -> tuple[bool, str | None, list[ToolCall]]:
+    """Whether ``obj`` records the model's messages, its final answer
+    (``Reading.final_answer``), read at ``where``, and its calls (their format says why
+    where it records none)."""
     reading = Reading(dispatch, read_mapping, False)
     dispatch(obj, where, reading)
-    reading.finish()
-    return reading.final_answer(messages.message_text)
+    calls = reading.finish()
+    return (*reading.final_answer(messages.message_text), calls)
 
 
 def dispatch(obj: object, where: str, reading: Reading) -> None:
@@ -536,17 +575,18 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 
 def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     """The reader of ``data``'s deciding key, the best-ranked key whose value is set (a
-    string, for ``object`` and ``role``). It is remembered with that key for its key set
-    when no better-ranked key was passed over for its value: then it decides every mapping
-    of these keys whose deciding value is set. A key set of no row is not remembered: its
-    mappings are told apart by their whole shape, values and all."""
+    string, for ``object`` and ``role``: a ``str`` enum's member too). It is remembered
+    with that key for its key set when no better-ranked key was passed over for its
+    value: then it decides every mapping of these keys whose deciding value is set. A key
+    set of no row is not remembered: its mappings are told apart by their whole shape,
+    values and all."""
     ranks = _ranks
     best = passed_over = _NO_RANK
     deciding = ""
     for key, value in data.items():
         rank = ranks.get(key, _NO_RANK)
         if rank < best:
-            if value is None or (rank <= _ROLE and type(value) is not str):
+            if value is None or (rank <= _ROLE and not isinstance(value, str)):
                 passed_over = min(passed_over, rank)
             else:
                 best, deciding = rank, key
@@ -562,13 +602,16 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
 def _by_value(key: str, table: dict[str, Handler]) -> Handler:
     """The reader of a mapping by its ``key`` value (``object`` or ``role``) in ``table``.
     A value that is no string, which the memo of its key set cannot know, leaves the
-    choice to the other keys."""
+    choice to the other keys; a ``str`` enum's member (smolagents' ``MessageRole`` in a
+    message's ``.dict()``) is the string it stands for."""
 
     def read(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         value = data[key]
         if type(value) is not str:
-            _decide(data, tuple(data))(data, where, reading)
-            return
+            if not isinstance(value, str):
+                _decide(data, tuple(data))(data, where, reading)
+                return
+            value = str.__str__(value)
         handler = table.get(value)
         if handler is None:
             raise unknown_value(where, key, value, table)

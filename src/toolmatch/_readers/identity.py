@@ -12,11 +12,18 @@ second sighting). Sightings of one key are then:
   (LangGraph's ``add_messages``): then one message, where first seen, holding the version
   the run executed: the last one seen before a result answered one of its calls (with no
   such result, the last one), as its first sighting gives it.
+
+A message without an identity beside a final object (a model's response or a run's result
+read whole, or a stream: ``Reading.whole``) is compared call by call, and only when the
+input holds both (``beside``): a call of it that agrees with a call of the final object
+(name, id, arguments) is that call again, a sighting of it; one of the same name and
+arguments where either has no id cannot be told from another call (``UnsureError``).
 """
 
 from __future__ import annotations
 
 from toolmatch._calls.call import ToolCall
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,8 +31,10 @@ if TYPE_CHECKING:
 
     # key, start, end, part, replacing (see Reading.sighted)
     Sighting = tuple[object, int, int, int, bool]
+    # start, end, where (see Reading.whole)
+    Whole = tuple[int, int, str]
 
-__all__ = ["INCOMPLETE_START", "identify", "message_key"]
+__all__ = ["INCOMPLETE_START", "UnsureError", "beside", "identify", "message_key"]
 
 # How the parse error of a call a stream cut short starts (streams.INCOMPLETE).
 INCOMPLETE_START = "arguments are incomplete:"
@@ -111,6 +120,106 @@ def identify(
     positions.append(len(kept))
     kept.extend(inserted.get(len(calls), ()))
     return kept, positions
+
+
+class UnsureError(ValueError):
+    """A call beside a final object that agrees with one of its calls but for an id that
+    one of them lacks, or that agrees with it as another call beside it does: one call
+    seen twice, or two calls. ``position`` is the call's place in call order, for the
+    caller who can name where it was read (``with_place``)."""
+
+    def __init__(
+        self, call: ToolCall, whole: str, position: int, twice: bool, place: str | None = None
+    ) -> None:
+        self.call, self.whole, self.position, self.twice = call, whole, position, twice
+        seen = f"{call.name}({short_repr(call.args)})"
+        if place is None:
+            seen = f"the input holds the call {seen} in the final object at {whole} and beside it"
+        else:
+            seen = f"{place}: the call {seen} is also in the final object at {whole}"
+        why = "so is another call beside it, of the same id" if twice else "one of them has no id"
+        super().__init__(
+            f"{seen}, and {why}: to_calls cannot tell one call seen twice (a final object, or "
+            "its stream, and messages holding it) from two calls; pass the final object or "
+            "the messages, not both"
+        )
+
+    def with_place(self, place: str | None) -> UnsureError:
+        """This error naming where the call beside the final object was read."""
+        return UnsureError(self.call, self.whole, self.position, self.twice, place)
+
+
+# The key of the sightings ``beside`` adds: a call of a final object and its repeat.
+_BESIDE = object()
+
+
+def beside(
+    calls: list[ToolCall], wholes: Sequence[Whole], sightings: Sequence[Sighting] | None
+) -> list[Sighting]:
+    """The sightings that tie each call read outside every final object and every message
+    with an identity to the call of a final object it repeats (name, id, arguments).
+    Nothing is compared when the final objects hold every call (the input held nothing
+    beside them). ``UnsureError`` when a call agrees with one but for a missing id, or a
+    second call beside them agrees with it too.
+
+    >>> from toolmatch import ToolCall
+    >>> calls = [ToolCall("a", {}, "1"), ToolCall("a", {}, "1"), ToolCall("b", {})]
+    >>> [(start, end) for _, start, end, _, _ in beside(calls, [(0, 1, "input[0]")], None)]
+    [(0, 1), (1, 2)]
+    """
+    count = len(calls)
+    if len(wholes) == 1 and wholes[0][0] == 0 and wholes[0][1] == count:
+        return []  # one final object, and nothing beside it
+    inside = bytearray(count)
+    for start, end, _ in wholes:
+        inside[start:end] = b"\1" * (end - start)
+    if inside.count(0) == 0:
+        return []
+    held = bytearray(inside)
+    for _, start, end, _, _ in sightings or ():
+        held[start:end] = b"\1" * (end - start)
+    # the final objects' calls by name, then by id: a call looks at its own id's alone
+    in_wholes: dict[str, dict[str | None, list[tuple[int, str]]]] = {}
+    for start, end, where in wholes:
+        for index in range(start, end):
+            call = calls[index]
+            in_wholes.setdefault(call.name, {}).setdefault(call.id, []).append((index, where))
+    found: list[Sighting] = []
+    repeated_ones: set[int] = set()
+    for index, call in enumerate(calls):
+        by_id = in_wholes.get(call.name)
+        if by_id is None or held[index]:
+            continue
+        if call.id is None:
+            candidates = [seen for same in by_id.values() for seen in same]
+        else:
+            candidates = [*by_id.get(call.id, ()), *by_id.get(None, ())]
+        repeated = _repeated(calls, index, candidates)
+        if repeated is not None:
+            whole_index, where = repeated
+            if whole_index in repeated_ones:
+                raise UnsureError(call, where, index, twice=True)
+            repeated_ones.add(whole_index)
+            key = (_BESIDE, whole_index)
+            found.append((key, whole_index, whole_index + 1, 0, False))
+            found.append((key, index, index + 1, 0, False))
+    return found
+
+
+def _repeated(
+    calls: list[ToolCall], index: int, candidates: list[tuple[int, str]]
+) -> tuple[int, str] | None:
+    """The first call of a final object (of ``candidates``: its place, and where its
+    object was read) that ``calls[index]`` repeats; ``UnsureError`` when they agree but
+    for an id one of them lacks."""
+    call = calls[index]
+    for whole_index, where in candidates:
+        repeated = calls[whole_index]
+        if call.id is not None and _agree(calls, [whole_index], [index]) is not None:
+            return whole_index, where
+        if (call.id is None or repeated.id is None) and call.args == repeated.args:
+            raise UnsureError(call, where, index, twice=False)
+    return None
 
 
 def _keep_distinct(calls: list[ToolCall], seen_list: list[_Seen], dropped: set[int]) -> None:

@@ -72,10 +72,15 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     if data.get("role") in _MODEL_ROLES:
         start = reading.position()
         _read_message(data, where, reading)
-        content = data.get("content")
-        reading.said(data.get("parts") if content is None else content, start)
+        _said(data, start, reading)
         return
     _read_message(data, where, reading)
+
+
+def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
+    """The model's message ``data``, its calls recorded from ``start`` on, is what it said."""
+    content = data.get("content")
+    reading.said(data.get("parts") if content is None else content, start)
 
 
 def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -122,11 +127,14 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
 
 def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A typed ``message`` (Anthropic's ``Message``, a Responses message item): once per
-    identity, its ``id`` and its calls, whole or streamed (docs/formats.md, "Counted once")."""
-    key = message_key(data.get("id"))
+    identity, its ``id`` and its calls, whole or streamed; a final object, which messages
+    without an id beside it may repeat (docs/formats.md, "Counted once")."""
     start = reading.position()
-    read_message(data, where, reading)
-    reading.sighted(key, start)
+    _read_message(data, where, reading)  # read_message, with the start it needs taken once
+    if data.get("role") in _MODEL_ROLES:
+        _said(data, start, reading)
+    reading.sighted(message_key(data.get("id")), start)
+    reading.whole(start, where)
 
 
 def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:

@@ -142,16 +142,19 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
     start = reading.position()
     read_one_option(data, "choices", "completion", where, reading)
     reading.sighted(message_key(data.get("id")), start)
+    reading.whole(start, where)
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses response: its output items; once per identity, its ``id``
-    (``resp_...``) and its calls, whole or streamed."""
+    (``resp_...``) and its calls, whole or streamed; a final object, which items without
+    an id beside it may repeat."""
     output = list_at(data, "output", where)
     if output is not None:
         start = reading.position()
         reading.read_each(output, f"{where}.output")
         reading.sighted(message_key(data.get("id")), start)
+        reading.whole(start, where)
 
 
 def _sighted_item(data: Mapping[str, Any], reading: Reading) -> None:

@@ -7,6 +7,11 @@ the tool did not run); a ``RetryPromptPart`` for a tool (it
 names the tool) is a failure: the tool raised ``ModelRetry`` or its arguments did not
 validate.
 
+The events of ``agent.run_stream_events(...)`` (each has an ``event_kind``) hold a run's
+calls and results whole only in the ``AgentRunResultEvent`` that ends them (its run
+result): it is read, and the events before it are its pieces. Pieces that no such event
+ends (a stream cut short, events picked out of it) raise, saying what to pass.
+
 A run stopped for deferred tools (``output_type=[..., DeferredToolRequests]``: a tool that
 requires approval, or raises ``CallDeferred``) leaves those calls unanswered: they are
 ``"pending"``. The messages say so themselves (the request the run paused at carries
@@ -19,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import Reading, as_data, unknown_value
+from toolmatch._readers.reading import Pieces, Reading, as_data, unknown_value
 
 if TYPE_CHECKING:
     from typing import Any
@@ -32,6 +37,7 @@ __all__ = [
     "read_deferred_requests",
     "read_paused_request",
     "read_part",
+    "read_stream_event",
 ]
 
 CALL_KINDS = frozenset({"tool-call", "builtin-tool-call"})
@@ -86,7 +92,9 @@ def read_all_messages(obj: Any, where: str, reading: Reading) -> None:
     """An ``AgentRunResult``, ``StreamedRunResult`` or ``AgentRun``: ``all_messages()``;
     an output of ``DeferredToolRequests`` makes its calls pending (where no result answers
     them)."""
+    start = reading.position()
     reading.read_each(obj.all_messages(), f"{where}.all_messages()")
+    reading.whole(start, where)
     output: Any = getattr(obj, "output", None)  # an AgentRun not yet finished has none
     if type(output).__name__ == "DeferredToolRequests":
         for part in (*output.calls, *output.approvals):
@@ -102,3 +110,26 @@ def read_deferred_requests(obj: Any, where: str, reading: Reading) -> None:
                 part.tool_name, part.args, part.tool_call_id, f"{where}.{key}[{index}]",
                 status="pending",
             )  # fmt: skip
+
+
+class _StreamEvents(Pieces):
+    """The events of ``agent.run_stream_events(...)``: pieces of the run their last one
+    holds."""
+
+    __slots__ = ()
+    ENDS = (
+        "pydantic-ai stream events without the AgentRunResultEvent that ends them: the "
+        "events hold a run's calls and results whole only in it; pass every event of "
+        "agent.run_stream_events(...), or the run's result"
+    )
+
+
+def read_stream_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """An event of ``agent.run_stream_events(...)``: the ``AgentRunResultEvent`` is its run
+    result, read; any other is a piece of the run it ends."""
+    events = reading.state(_StreamEvents)
+    if data.get("event_kind") == "agent_run_result":
+        events.end()
+        reading.read(data.get("result"), f"{where}.result")
+    else:
+        events.piece(where)

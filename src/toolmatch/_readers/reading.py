@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, ToolCall, _Slots
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.identity import identify
+from toolmatch._readers.identity import beside, identify
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -28,13 +28,17 @@ if TYPE_CHECKING:
     # (else which streamed copy of the message it is a piece of), whether its format
     # replaces a message by id.
     _Sighting = tuple[object, int, int, int, bool]
+    # The calls of a final object: start, end, where it was read.
+    _Whole = tuple[int, int, str]
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
 
 __all__ = [
     "FORMATS_DOC",
+    "ROOT",
     "NoShapeError",
+    "Pieces",
     "Reading",
     "list_at",
     "read_one_option",
@@ -50,6 +54,9 @@ __all__ = [
     "same_source",
     "wrong_shape",
 ]
+
+# Where to_calls names the value it was given: the places inside it start with it.
+ROOT = "input"
 
 # Where the accepted shapes are listed for users (errors link here instead of listing them).
 FORMATS_DOC = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
@@ -115,6 +122,7 @@ class Reading:
         "_results",
         "_sightings",
         "_states",
+        "_wholes",
     )
 
     def __init__(
@@ -139,6 +147,9 @@ class Reading:
         # (key, start, end, part, replacing): the calls of each sighting of a message or
         # item with an identity (``sighted``), told apart at finish (``identify``).
         self._sightings: list[_Sighting] | None = None
+        # The calls of each final object read (``whole``), which messages beside it may
+        # repeat without an identity (``beside``).
+        self._wholes: list[_Whole] | None = None
         # Results without a call id, by the tool's name (``result_by_name``).
         self._named_results: list[_Result] | None = None
         # Tool messages' answers by message id (``first_answer``).
@@ -339,6 +350,21 @@ class Reading:
             stop = len(self._calls) if end is None else end
             sightings.append((key, start, stop, part, self.replacing))
 
+    def whole(self, start: int, where: str, end: int | None = None) -> None:
+        """The calls recorded from ``start`` (to ``end``, if given) are those of a final
+        object read at ``where``: a model's response or a run's result read whole, or a
+        stream's call. Messages without an identity beside it in the input may repeat
+        them: ``beside`` decides at finish (docs/formats.md, "Counted once"). One that
+        holds no call, or that is the whole input (``ROOT``), is not kept: nothing beside
+        it can repeat it."""
+        if end is None:
+            end = len(self._calls)
+        if end > start and where != ROOT:
+            wholes = self._wholes
+            if wholes is None:
+                wholes = self._wholes = []
+            wholes.append((start, end, where))
+
     def sighted_last(self, key: object) -> None:
         """The call recorded last is a whole sighting of the item ``key`` (``sighted``,
         for an item of one call: this runs once per item read)."""
@@ -379,8 +405,13 @@ class Reading:
         calls = self._calls
         if self._open_slots:
             raise RuntimeError("a reader reserved a place for a call and never filled it")
-        if self._sightings is not None:
-            self._identify(calls, self._sightings)  # type: ignore[arg-type]
+        if self._wholes is not None:
+            repeats = beside(calls, self._wholes, self._sightings)  # type: ignore[arg-type]
+            if repeats:
+                self._sightings = [*(self._sightings or ()), *repeats]
+        sightings = self._sightings
+        if sightings is not None and len(sightings) > 1:  # a message seen once: nothing to do
+            self._identify(calls, sightings)  # type: ignore[arg-type]
             calls = self._calls
         if self._results is not None:
             _pair(calls, self._results)  # type: ignore[arg-type]
@@ -393,7 +424,7 @@ class Reading:
     def _identify(self, calls: list[ToolCall], sightings: list[_Sighting]) -> None:
         """Count each message once (``identify``), moving results and notes with the
         calls they stand after."""
-        if len(sightings) == 1 or len({sighting[0] for sighting in sightings}) == len(sightings):
+        if len({sighting[0] for sighting in sightings}) == len(sightings):
             return  # no key seen twice: the common case, decided without grouping
         results = self._results
         answered_at: dict[str, int] = {}
@@ -560,6 +591,43 @@ def same_source(call: ToolCall, read: ToolCall) -> ToolCall:
     """``call``, a changed copy of ``read``, tagged with ``read``'s reader (its format)."""
     _SOURCE.__set__(call, getattr(read, "_source", None))
     return call
+
+
+class Pieces:
+    """A reading's state for pieces of a stream whose calls a later item holds whole
+    (a framework's events before its step or result): read there, the pieces give none.
+    Pieces that no such item ends raise at finish, ``ENDS`` saying what was got and what
+    to pass; a subclass per stream sets it.
+
+    >>> class Steps(Pieces):
+    ...     ENDS = "items without their step; pass every item"
+    >>> from toolmatch._readers.dispatch import new_reading
+    >>> reading = new_reading()
+    >>> reading.state(Steps).piece("input[0]")
+    >>> reading.finish()
+    Traceback (most recent call last):
+    ...
+    ValueError: input[0]: items without their step; pass every item
+    """
+
+    __slots__ = ("waiting",)
+    ENDS = ""
+
+    def __init__(self) -> None:
+        self.waiting: str | None = None  # where the first piece no item has ended was read
+
+    def piece(self, where: str) -> None:
+        """A piece read at ``where``, which a later item will hold whole."""
+        if self.waiting is None:
+            self.waiting = where
+
+    def end(self) -> None:
+        """The item that holds the pieces before it whole was read."""
+        self.waiting = None
+
+    def finish(self, reading: Reading) -> None:
+        if self.waiting is not None:
+            raise ValueError(f"{self.waiting}: {self.ENDS}")
 
 
 def no_call(data: object, where: str, reading: Reading) -> None:

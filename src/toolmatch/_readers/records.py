@@ -45,15 +45,23 @@ from toolmatch._readers import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from toolmatch._calls.call import ToolCall
 
-__all__ = ["FIELDS", "RECORDS", "Records", "format_of", "records_table", "unrecorded_advice"]
+__all__ = [
+    "FIELDS",
+    "RECORDS",
+    "Records",
+    "answer_unrecorded",
+    "format_of",
+    "records_table",
+    "unrecorded_advice",
+]
 
 # The fields a format may record of a call, in the order the table and the checks name them.
-FIELDS = ("agent", "status", "failed", "result", "ids")
+FIELDS = ("agent", "status", "failed", "result", "ids", "answer")
 
 
 class Records(Record):
@@ -71,6 +79,7 @@ class Records(Record):
         "failed",
         "result",
         "ids",
+        "answer",
         "advice",
     )
     __hash__ = None  # type: ignore[assignment]  # advice is a dict
@@ -82,6 +91,7 @@ class Records(Record):
     failed: str
     result: str
     ids: str
+    answer: str
     advice: Mapping[str, str]
 
 
@@ -95,6 +105,7 @@ _FROM_STATUS = "as `failed` says"
 _UPDATES = 'pass the updates stream (graph.stream(..., stream_mode="updates"))'
 _RUN_RESULT = "pass what Runner.run(...) returns, or its stream events"
 _TOOL_STATUS = "pass ToolMessages with their status (a dump with its defaults)"
+_MESSAGES = "pass the run's messages (the model's replies with its calls)"
 
 RECORDS: tuple[Records, ...] = (
     Records(
@@ -106,7 +117,9 @@ RECORDS: tuple[Records, ...] = (
         "its `failed`",
         "its `result`",
         "its `id`",
+        "no",
         {
+            "answer": _MESSAGES,
             "agent": 'pass calls that hold their agent (ToolCall(agent=...), an "agent" key)',
             "status": 'pass calls that hold their status (ToolCall(status=...), a "status" key)',
             "failed": 'pass calls that hold it (ToolCall(failed=...), a "failed" key)',
@@ -124,7 +137,9 @@ RECORDS: tuple[Records, ...] = (
         "tau2-bench `error`, a LangChain dump's `status`); an OpenAI `tool` message: no",
         "the answers in the history",
         "yes",
+        "the model's last message (role `assistant` or `model`); pydantic-ai's messages: no",
         {
+            "answer": "pass the history with the model's messages (role assistant or model)",
             "failed": f"an OpenAI tool message has no failure flag; {_FLAGGED}",
             "status": f"an OpenAI tool message says nothing of how a call ended; {_FLAGGED}",
         },
@@ -145,7 +160,10 @@ RECORDS: tuple[Records, ...] = (
         "no",
         "no: a completion holds no answers",
         "yes (Ollama: no)",
+        "a completion's message; chunks: no",
         {
+            "answer": "pass the final completion (the stream's get_final_completion()) or the "
+            "chat history",
             "result": "pass the chat history with its tool messages",
             "failed": f"a completion holds no answers; {_FLAGGED}",
             "status": f"a completion holds no answers; {_FLAGGED}",
@@ -178,7 +196,9 @@ RECORDS: tuple[Records, ...] = (
         "an `mcp_call`'s `error`; a `function_call_output`: no",
         "`function_call_output` items",
         "yes (`call_id`)",
+        "`message` output items (an output of calls alone: no)",
         {
+            "answer": "pass the response, or its output with the model's message items",
             "agent": f"from openai-agents, {_RUN_RESULT}",
             "failed": f"a function_call_output has no failure flag; {_FLAGGED}",
             "status": f"a function_call_output says nothing of how a call ended; {_FLAGGED}",
@@ -210,7 +230,8 @@ RECORDS: tuple[Records, ...] = (
         "`tool_result`'s `is_error`",
         "`tool_result` blocks",
         "yes",
-        {},
+        "a message's text blocks; stream events: no",
+        {"answer": "pass the final message (the stream's get_final_message()) or the history"},
     ),
     Records(
         "a Gemini response",
@@ -227,7 +248,9 @@ RECORDS: tuple[Records, ...] = (
         "a `function_response` with `error` or `output`",
         "`function_response` parts",
         "where set",
+        "a candidate's content",
         {
+            "answer": "pass the response with its candidates' content, or the history",
             "failed": "a function response says so only with an error or output key; "
             "pass responses that have one",
             "status": "a function response says so only with an error or output key; "
@@ -243,7 +266,9 @@ RECORDS: tuple[Records, ...] = (
         "a `toolResult`'s `status`",
         "`toolResult` content",
         "yes",
+        "no (the `output.message` around it, with its role: yes)",
         {
+            "answer": "pass the response's output message or the history",
             "failed": "a toolResult without a status says nothing; pass results with one",
             "status": "a toolResult without a status says nothing; pass results with one",
         },
@@ -264,7 +289,9 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolMessage`'s `status`",
         "`ToolMessage`s",
         "yes",
+        "an `AIMessage`'s content; chunks: no",
         {
+            "answer": "pass the messages (AIMessage), not their chunks",
             "agent": "an AIMessage names its agent only in its name; from LangGraph, " + _UPDATES,
             "failed": _TOOL_STATUS,
             "status": _TOOL_STATUS,
@@ -285,7 +312,8 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolMessage`'s `status`",
         "`ToolMessage`s",
         "yes",
-        {"agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
+        "its last `AIMessage`",
+        {"answer": _MESSAGES, "agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
     ),
     Records(
         "a LangGraph stream",
@@ -302,7 +330,9 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolMessage`'s `status`",
         "`ToolMessage`s",
         "yes",
+        "an `AIMessage` in an update or a message",
         {
+            "answer": "pass the final state or the updates stream",
             "agent": 'stream with stream_mode="updates" (values and checkpoints name no node)',
             "failed": _TOOL_STATUS,
             "status": _TOOL_STATUS,
@@ -317,6 +347,7 @@ RECORDS: tuple[Records, ...] = (
         "`isError`, or a JSON-RPC error",
         "the response of the request's `id`",
         "yes (the request's `id`)",
+        "no",
         {},
     ),
     Records(
@@ -338,6 +369,7 @@ RECORDS: tuple[Records, ...] = (
         "the span status (unset: no)",
         "`gen_ai.tool.call.result`, `output.value`, `mlflow.spanOutputs`",
         "where set",
+        "no",
         {
             "failed": "a span with an unset status says nothing; pass spans whose status is set",
             "status": "a span with an unset status says nothing; pass spans whose status is set",
@@ -345,13 +377,19 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a pydantic-ai run",
-        "pydantic-ai: run results, messages, parts, deferred tool requests",
-        (pydantic_ai.read_all_messages, pydantic_ai.read_part, pydantic_ai.read_deferred_requests),
+        "pydantic-ai: run results, messages, parts, deferred tool requests, stream events",
+        (
+            pydantic_ai.read_all_messages,
+            pydantic_ai.read_part,
+            pydantic_ai.read_deferred_requests,
+            pydantic_ai.read_stream_event,
+        ),
         "no",
         "`denied`, `pending` (deferred); else as `failed` says",
         "a `ToolReturnPart`'s `outcome`, a `RetryPromptPart`",
         "`ToolReturnPart`s",
         "yes",
+        "no",
         {},
     ),
     Records(
@@ -368,7 +406,8 @@ RECORDS: tuple[Records, ...] = (
         "typed outputs (`error-text`, `error-json`), `output-error`",
         "`tool-result` parts, UI parts with an output",
         "yes",
-        {},
+        "no (messages with their `role`: as chat messages)",
+        {"answer": "pass the messages with their role, not their parts"},
     ),
     Records(
         "an openai-agents run",
@@ -388,7 +427,9 @@ RECORDS: tuple[Records, ...] = (
         "no",
         "`ToolCallOutputItem`s",
         "yes",
+        "the last message output item",
         {
+            "answer": "pass the run result",
             "agent": "pass the run result, or stream events with their AgentUpdatedStreamEvent",
             "failed": "the SDK answers a failed tool with its error text and no flag",
             "status": "the SDK records only approvals",
@@ -412,6 +453,7 @@ RECORDS: tuple[Records, ...] = (
         "a workflow's tool output `is_error`; a `tool` message: no",
         "`tool` messages, `ToolCallResult`s",
         "yes",
+        "no",
         {
             "failed": "pass the agent workflow's result or events (ToolCallResult)",
             "status": "pass the agent workflow's result or events (ToolCallResult)",
@@ -419,19 +461,21 @@ RECORDS: tuple[Records, ...] = (
     ),
     Records(
         "a smolagents memory",
-        "smolagents: memories, steps, run results, an agent with managed agents",
+        "smolagents: memories, steps, run results, stream items, an agent with managed agents",
         (
             smolagents.read_smol_agent,
             smolagents.read_smol_memory,
             smolagents.read_smol_message,
             smolagents.read_smol_run_result,
             smolagents.read_smol_step,
+            smolagents.read_smol_stream_item,
         ),
         "a manager agent passed itself: each agent's `name`",
         _FROM_STATUS,
         "a step of one call: its `error`",
         "a step of one call: its `observations`",
         "yes",
+        "no",
         {
             "agent": "pass the manager agent itself (a ToolCallingAgent with managed_agents)",
             "failed": "a step of several calls records one error for all; pass steps of one call",
@@ -448,6 +492,7 @@ RECORDS: tuple[Records, ...] = (
         "yes (an `error` key)",
         "`function_response` parts",
         "yes",
+        "no",
         {},
     ),
     Records(
@@ -464,6 +509,7 @@ RECORDS: tuple[Records, ...] = (
         "no",
         "`observation.results`",
         "yes",
+        "no",
         {"agent": "pass the whole trajectory, which names its agent"},
     ),
     Records(
@@ -475,6 +521,7 @@ RECORDS: tuple[Records, ...] = (
         "level `ERROR` (another level: no)",
         "a `TOOL` observation's `output`",
         "yes",
+        "no",
         {
             "failed": "an observation says so only at level ERROR; pass observations with "
             "their level",
@@ -498,7 +545,8 @@ RECORDS: tuple[Records, ...] = (
         "`ToolResultBlock`'s `is_error`",
         "`ToolResultBlock`s",
         "yes",
-        {},
+        "`get_session_messages()` entries; the SDK's message objects: no",
+        {"answer": "pass the session's messages (get_session_messages())"},
     ),
     Records(
         "an inspect_ai sample",
@@ -516,7 +564,8 @@ RECORDS: tuple[Records, ...] = (
         "yes (an `error`)",
         "`ChatMessageTool`s, a `ToolEvent`'s `result`",
         "yes",
-        {},
+        "`assistant` messages, a `model` event's output",
+        {"answer": _MESSAGES},
     ),
     Records(
         "a deepeval test case",
@@ -530,6 +579,7 @@ RECORDS: tuple[Records, ...] = (
         "no",
         "no",
         "a `ToolCall`'s `output`",
+        "no",
         "no",
         {
             "failed": "deepeval records no failure",
@@ -545,12 +595,14 @@ RECORDS: tuple[Records, ...] = (
         "yes (an `error`)",
         "`tool` messages",
         "yes",
-        {},
+        "the last `assistant` message",
+        {"answer": _MESSAGES},
     ),
     Records(
         "a test double",
         "`unittest.mock` doubles",
         (mocks.read_mock, mocks.read_function, mocks.read_mock_call_list, mocks.read_mock_call),
+        "no",
         "no",
         "no",
         "no",
@@ -596,6 +648,24 @@ def unrecorded_advice(call: ToolCall, field: str) -> tuple[str, str]:
     return records.name, records.advice.get(field, "")
 
 
+def answer_unrecorded(calls: Sequence[ToolCall]) -> str:
+    """Why a run read as ``calls`` that records no message of the model has no final
+    answer: its format (its first call's; ``the input`` without calls), and what to pass.
+
+    >>> from toolmatch import to_calls
+    >>> answer_unrecorded(to_calls([{"name": "refund"}]))  # doctest: +NORMALIZE_WHITESPACE
+    "a plain call records no message of the model, so no final answer: pass the run's
+    messages (the model's replies with its calls), or leave answer out"
+    """
+    if calls:
+        records = format_of(calls[0])
+        name, advice = records.name, records.advice.get("answer", "")
+    else:
+        name, advice = "the input", _MESSAGES
+    how = f"{advice}, or leave answer out" if advice else "leave answer out"
+    return f"{name} records no message of the model, so no final answer: {how}"
+
+
 def _cells(records: Records) -> list[str]:
     values: Mapping[str, Any] = dict(zip(records._fields, records._values(), strict=True))
     return [records.label, *(values[field] for field in FIELDS)]
@@ -605,7 +675,7 @@ def records_table() -> str:
     """``RECORDS`` as docs/formats.md's markdown table.
 
     >>> records_table().splitlines()[0]
-    '| format | agent | status | failed | result | ids |'
+    '| format | agent | status | failed | result | ids | answer |'
     """
     rows = ["| format | " + " | ".join(FIELDS) + " |", "|---" * (len(FIELDS) + 1) + "|"]
     rows += ["| " + " | ".join(_cells(records)) + " |" for records in RECORDS]

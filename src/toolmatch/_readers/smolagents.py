@@ -1,5 +1,5 @@
-"""Readers for smolagents: an agent's memory, its steps, and a full run result. See
-docs/formats.md, "smolagents".
+"""Readers for smolagents: an agent's memory, its steps, a full run result, and the items
+of ``agent.run(..., stream=True)``. See docs/formats.md, "smolagents".
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.reading import as_data, cannot_read, wrong_shape
+from toolmatch._readers.reading import Pieces, as_data, cannot_read, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
@@ -16,13 +16,19 @@ if TYPE_CHECKING:
     from toolmatch._readers.reading import Reading
 
 __all__ = [
+    "STREAM_ITEM_CLASSES",
     "read_smol_agent",
     "read_smol_memory",
     "read_smol_message",
     "read_smol_run_result",
     "read_smol_step",
+    "read_smol_stream_item",
 ]
 
+
+# The classes of the items of agent.run(..., stream=True) that the ActionStep after them
+# holds whole.
+STREAM_ITEM_CLASSES = ("ToolCall", "ToolOutput", "ActionOutput", "ChatMessageStreamDelta")
 
 # The dict forms of the memory steps that hold no call (TaskStep, PlanningStep,
 # SystemPromptStep), told by a key of their own.
@@ -149,13 +155,34 @@ def read_smol_run_result(obj: Any, where: str, reading: Reading) -> None:
             raise cannot_read(data, inner)
 
 
+class _StreamItems(Pieces):
+    """The items of ``agent.run(..., stream=True)``: pieces of the ``ActionStep`` after
+    them."""
+
+    __slots__ = ()
+    ENDS = (
+        "smolagents stream items without the ActionStep that follows them: the items hold "
+        "a step's calls and results whole only in it; pass every item of "
+        "agent.run(..., stream=True), or agent.memory"
+    )
+
+
+def read_smol_stream_item(obj: object, where: str, reading: Reading) -> None:
+    """An item of ``agent.run(..., stream=True)`` that the ``ActionStep`` after it holds
+    whole (a ``ToolCall``, a ``ToolOutput``, an ``ActionOutput``, a streamed delta of the
+    model's message): a piece of that step, read there."""
+    reading.state(_StreamItems).piece(where)
+
+
 def read_smol_step(data: Any, where: str, reading: Reading) -> None:
-    """An ``ActionStep`` (or its dict): its calls, and for a step of one call its result.
+    """An ``ActionStep`` (or its dict): its calls, and for a step of one call its result;
+    it ends the stream items before it, its pieces.
 
     A step whose tool failed has no ``tool_calls`` of its own: the model's message keeps
     them. smolagents records one ``observations`` text (or one ``error``) per step, so only
     a step of one call says which call it answers.
     """
+    reading.state(_StreamItems).end()
     if not isinstance(data, Mapping):
         data = as_data(data)
     calls = as_data(data.get("tool_calls"))

@@ -132,6 +132,7 @@ class _Stream:
     ) -> _Pending:
         call = _Pending(reading, where, item, path, free)
         reading.sighted(self.identity, call.slot, self.copy())
+        reading.whole(call.slot, where, call.slot + 1)
         self.pending.append(call)
         if key is not None:
             self.open[key] = call

@@ -21,14 +21,10 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._readers.dispatch import read_answer, read_calls
-from toolmatch._readers.reading import parse_arguments
+from toolmatch._readers.reading import ROOT, parse_arguments
+from toolmatch._readers.records import answer_unrecorded
 
-__all__ = ["ANSWER_NOT_RECORDED", "final_answer", "parse_arguments", "read_json_syntax", "to_calls"]
-
-ANSWER_NOT_RECORDED = (
-    "records no message of the model, so no final answer: pass the run's messages (the "
-    "model's replies with its calls), or leave answer out"
-)
+__all__ = ["final_answer", "parse_arguments", "read_final", "read_json_syntax", "to_calls"]
 
 
 @public
@@ -74,7 +70,7 @@ def read_json_syntax(obj: object, copy_args: bool = True) -> list[ToolCall]:
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    return read_calls(obj, "input", copy_args)
+    return read_calls(obj, ROOT, copy_args)
 
 
 def _json(text: str | bytes | bytearray) -> object:
@@ -97,8 +93,9 @@ def final_answer(obj: object) -> str | None:
 
     Formats that record the model's messages record it: chat messages (OpenAI, Anthropic,
     Gemini, Ollama, Vercel, tau2-bench), a Responses output, LangChain and LangGraph
-    messages. Where ``obj`` holds no message of the model (a plain list of calls, spans,
-    streamed chunks), there is no answer to read: ``ValueError`` says so.
+    messages (docs/formats.md, "What each format records"). Where ``obj`` holds no message
+    of the model (a plain list of calls, spans, streamed chunks), there is no answer to
+    read: ``ValueError`` names the format and what to pass.
 
     >>> final_answer([{"role": "user", "content": "Weather in Paris?"},
     ...               {"role": "assistant", "content": "It is sunny."}])
@@ -106,12 +103,23 @@ def final_answer(obj: object) -> str | None:
     >>> final_answer([{"name": "search"}])
     Traceback (most recent call last):
     ...
-    ValueError: the input records no message of the model, so no final answer: pass the \
+    ValueError: a plain call records no message of the model, so no final answer: pass the \
 run's messages (the model's replies with its calls), or leave answer out
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = _json(obj)
-    recorded, text = read_answer(obj, "input")
-    if not recorded:
-        raise ValueError(f"the input {ANSWER_NOT_RECORDED}")
+    unrecorded, text = read_final(obj)
+    if unrecorded is not None:
+        raise ValueError(unrecorded)
     return text
+
+
+def read_final(obj: object) -> tuple[str | None, str | None]:
+    """Why ``obj`` (read as :func:`to_calls` reads it, not a JSON text) records no final
+    answer, its format named (``None``: it records one), and the answer.
+
+    >>> read_final([{"role": "assistant", "content": "Done."}])
+    (None, 'Done.')
+    """
+    recorded, text, calls = read_answer(obj, ROOT)
+    return (None if recorded else answer_unrecorded(calls)), text

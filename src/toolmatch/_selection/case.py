@@ -21,7 +21,7 @@ from toolmatch._selection.run import (
     read_turns,
     run_verdict,
 )
-from toolmatch._selection.validation import KEYWORDS, check_budget
+from toolmatch._selection.validation import KEYWORDS, check_budget, check_no_carried
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -84,7 +84,11 @@ class TestCase(Record):
                     )
             alternatives = tuple(cases)
         self._assign(
-            name, tuple(turns), check_budget(max_calls, KEYWORDS), tuple(alternatives), answer
+            name,
+            tuple(turns),
+            check_budget(max_calls, KEYWORDS),
+            tuple(alternatives),
+            check_no_carried(answer, KEYWORDS, "answer"),
         )
         # The captures and references of its turns, found once (each alternative has its own).
         object.__setattr__(self, "_captures", plan_of(self.turns))

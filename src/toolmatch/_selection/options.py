@@ -15,7 +15,13 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.validation import KEYWORDS, check_agent, check_budget, check_flag
+from toolmatch._selection.validation import (
+    KEYWORDS,
+    check_agent,
+    check_budget,
+    check_flag,
+    check_no_carried,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -95,8 +101,9 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "patterns": _ignore_patterns,
     "budget": lambda max_calls: check_budget(max_calls, KEYWORDS),
     "tools": _catalogue,
-    "agent": lambda agent: check_agent(agent, KEYWORDS),
-    "answer": lambda answer: answer,  # any value: a plain one is compared by Literal rules
+    "agent": lambda agent: check_no_carried(check_agent(agent, KEYWORDS), KEYWORDS, "agent"),
+    # any value (a plain one is compared by Literal rules) but a capture's or a reference
+    "answer": lambda answer: check_no_carried(answer, KEYWORDS, "answer"),
 }
 
 

@@ -12,7 +12,7 @@ from toolmatch._core.display import TextDisplay, html_block, html_table, verdict
 from toolmatch._core.immutable import Record, slot_assigner
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.base import Mismatch
+from toolmatch._matchers.base import Matcher, Mismatch
 from toolmatch._selection.json_text import (
     candidate_json,
     check_opening,
@@ -28,11 +28,11 @@ from toolmatch._selection.json_text import (
     turn_opening,
 )
 from toolmatch._selection.scores import f1_of, ratio_of, turn_score
+from toolmatch._selection.tool_keys import TOOL_KEYS
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._matchers.base import Matcher
     from toolmatch._selection.expectation_protocol import Expected
 
 __all__ = [
@@ -47,23 +47,30 @@ _SHOWN_CANDIDATES = 10
 _SHOWN_IGNORED = 3
 
 
-def _args_json(args: object) -> Any:
-    if args is None or isinstance(args, dict):
-        return jsonable(args)
-    return repr(args)  # a matcher: its constructor-like repr says what it asserts
+def _key_json(value: object) -> Any:
+    """An expected tool's value in a check's JSON: a matcher as its constructor-like repr
+    (what it asserts), anything else as :func:`jsonable` writes it (a matcher inside a plain
+    value as its short repr)."""
+    return repr(value) if isinstance(value, Matcher) else jsonable(value)
 
 
 def expectation_json(expected: Expected) -> dict[str, Any]:
     """The part of a check's JSON dict that is its expectation's, the same in every check
-    of it: ``ExpectedTool`` makes it once (``--format json`` writes it for every run)."""
-    return {
-        "expected_tool": repr(expected),
-        "name": expected.name if isinstance(expected.name, str) else repr(expected.name),
-        "args": _args_json(expected.args),
-        "count": expected.count,
-        "max_count": expected.max_count,
-        "args_asserted": expected.args is not None,
-    }
+    of it: its repr, then each of its keys (one a row of ``TOOL_KEYS`` that names where the
+    expectation holds it), whether it asserts arguments. ``ExpectedTool`` makes it once
+    (``--format json`` writes it for every run).
+
+    >>> from toolmatch import ExpectedTool, Regex
+    >>> head = expectation_json(ExpectedTool(Regex("get_.*"), {"id": 7}, last=True))
+    >>> head["name"], head["args"], head["last"], head["after"], head["args_asserted"]
+    ("Regex('get_.*')", {'id': 7}, True, [], True)
+    """
+    head: dict[str, Any] = {"expected_tool": repr(expected)}
+    for key in TOOL_KEYS:
+        if key.attribute is not None:
+            head[key.name] = _key_json(getattr(expected, key.attribute))
+    head["args_asserted"] = expected.args is not None
+    return head
 
 
 def _shortened(text: str, limit: int = 120) -> str:

@@ -16,8 +16,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.captures import BINDING, UNBOUND
 from toolmatch._matchers.judges import start_run
 from toolmatch._matchers.literal import as_matcher
-from toolmatch._readers.dispatch import read_answer
-from toolmatch._readers.to_calls import read_json_syntax, to_calls
+from toolmatch._readers.to_calls import read_final, read_json_syntax, to_calls
 from toolmatch._selection.captures import MAX_CHOICES, Binding, CapturePlan, capture_plan, too_many
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_items
@@ -188,20 +187,20 @@ class OneOfTurns(Record):
         return _result(judge_alone(self._turn, to_calls(calls), said), turn)
 
 
-def read_said(calls: object) -> tuple[bool, str | None]:
-    """Whether ``calls`` (anything :func:`to_calls` reads) records the model's messages, and
-    its final answer."""
+def read_said(calls: object) -> tuple[str | None, str | None]:
+    """Why ``calls`` (anything :func:`to_calls` reads) records no final answer (``None``:
+    it records the model's messages), and its final answer (:func:`read_final`)."""
     if isinstance(calls, (str, bytes, bytearray)):
         import json
 
         try:
             calls = json.loads(calls)
         except ValueError:
-            return False, None  # to_calls says what is wrong with it
-    return read_answer(calls, "input")
+            return None, None  # to_calls says what is wrong with it
+    return read_final(calls)
 
 
-def _said(plan: _Turn, calls: object) -> tuple[bool, str | None] | None:
+def _said(plan: _Turn, calls: object) -> tuple[str | None, str | None] | None:
     """The final answer of ``calls`` when ``plan`` checks it (read only then)."""
     return None if plan.answer is None else read_said(calls)
 
@@ -216,7 +215,9 @@ class _Alternatives:
         self.turns = turns
         self.checks_answer = any(turn.answer is not None for turn in turns)
 
-    def judge(self, calls: list[ToolCall], said: tuple[bool, str | None] | None = None) -> _Verdict:
+    def judge(
+        self, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
+    ) -> _Verdict:
         verdicts = []
         for number, turn in enumerate(self.turns):
             verdict = judge(turn, calls, said)
@@ -245,7 +246,7 @@ def _result(verdict: _Verdict, turn: int | None) -> TurnResult:
 def _judged(plan: _Turn | _Alternatives, calls: list[ToolCall]) -> _Verdict:
     """A turn's verdict, of its alternatives when it has them (``type`` is: a run asks
     this for every turn, and ``isinstance`` costs more); a missing turn says nothing."""
-    said = (True, None)  # a turn without calls has no answer either
+    said = (None, None)  # a turn without calls has no answer either
     return judge(plan, calls, said) if type(plan) is _Turn else plan.judge(calls, said)  # type: ignore[union-attr]
 
 
@@ -381,11 +382,13 @@ class _Answers:
 
     __slots__ = ("said", "problem")
 
-    def __init__(self, said: Sequence[tuple[bool, str | None] | None], case_answer: object) -> None:
+    def __init__(
+        self, said: Sequence[tuple[str | None, str | None] | None], case_answer: object
+    ) -> None:
         self.said = said
         self.problem = None
         if case_answer is not None:
-            last = said[-1] if said else (True, None)
+            last = said[-1] if said else (None, None)
             assert last is not None
             self.problem = answer_problem(
                 as_matcher(case_answer), last, "the case's final answer (its last turn's)"
@@ -563,7 +566,7 @@ class _Alone:
 
 
 def judge_alone(
-    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[bool, str | None] | None
+    plan: _Turn | _Alternatives, calls: list[ToolCall], said: tuple[str | None, str | None] | None
 ) -> _Verdict:
     """One turn judged on its own (``check_turn``, ``ExpectedTurn.check``), its captures
     bound as in a run of that one turn."""

@@ -56,13 +56,25 @@ class ToolKey(Record):
     read and what the JSON Schema says of it; ``ignore``, whether an ``ignore`` entry takes
     it; ``rule``, the check of its value (``None``: any value, or read by the loader into
     another key's); ``summary``, the JSON Schema's description; ``docs`` and
-    ``docs_default``, its row in docs/config.md's table of an expected tool's keys.
+    ``docs_default``, its row in docs/config.md's table of an expected tool's keys;
+    ``attribute``, the expectation's attribute that holds its value, written under its name
+    in each check of ``--format json`` and ``ToolCheck.as_dict()`` (``None``: a spec file's
+    spelling only, read into another key's).
 
     >>> [key.name for key in TOOL_KEYS if key.kind == "ids"]
     ['before', 'after']
     """
 
-    __slots__ = _fields = ("name", "kind", "ignore", "rule", "summary", "docs", "docs_default")
+    __slots__ = _fields = (
+        "name",
+        "kind",
+        "ignore",
+        "rule",
+        "summary",
+        "docs",
+        "docs_default",
+        "attribute",
+    )
     name: str
     kind: str
     ignore: bool
@@ -70,6 +82,7 @@ class ToolKey(Record):
     summary: str
     docs: str
     docs_default: str
+    attribute: str | None
 
 
 TOOL_KEYS = (
@@ -83,6 +96,7 @@ TOOL_KEYS = (
         "selects `web_search`), or a matcher mapping (below): `{$literal: search}` for exactly "
         "that name, `{regex: 'get_.*'}`, `{$one_of: [a, b]}`, `{$any: true}`",
         "required",
+        "name",
     ),
     ToolKey(
         "args",
@@ -93,6 +107,7 @@ TOOL_KEYS = (
         "the expected arguments: a mapping from argument names, as the tool spells them, to "
         "values (below), asserted as a subset",
         "any arguments",
+        "args",
     ),
     ToolKey(
         "exact",
@@ -103,6 +118,7 @@ TOOL_KEYS = (
         "`true`: the call has the arguments under `args` and no others (with no `args`: no "
         "arguments at all)",
         "`false`",
+        None,
     ),
     ToolKey(
         "ignore_args",
@@ -114,6 +130,7 @@ TOOL_KEYS = (
         "`Exact`'s `ignore=`): globs such as `'*_id'`, dotted paths such as `'trace.span_id'` "
         "for nested keys",
         "none",
+        None,
     ),
     ToolKey(
         "count",
@@ -123,6 +140,7 @@ TOOL_KEYS = (
         "at least this many matching calls",
         "an int >= 0: at least this many matching calls (`0` only with `max_count`)",
         "`1`",
+        "count",
     ),
     ToolKey(
         "max_count",
@@ -132,6 +150,7 @@ TOOL_KEYS = (
         "at most this many; null: no limit",
         "an int >= `count`, or `null`: at most this many matching calls",
         "`null` (no limit)",
+        "max_count",
     ),
     ToolKey(
         "never",
@@ -143,6 +162,7 @@ TOOL_KEYS = (
         "`after` (`before`): no matching call after (before) the first call that matches each "
         "of those ([selection.md](selection.md#never-after-never-before))",
         "`false`",
+        "is_never",
     ),
     ToolKey(
         "optional",
@@ -154,6 +174,7 @@ TOOL_KEYS = (
         "must be at its place in the order ([selection.md](selection.md#optional-steps-optional))"
         "; `max_count` caps it",
         "`false`",
+        "optional",
     ),
     ToolKey(
         "result",
@@ -164,6 +185,7 @@ TOOL_KEYS = (
         "a value or matcher the call's recorded result must match (a call that records none: "
         "an error where the verdict turns on it)",
         "not checked",
+        "result",
     ),
     ToolKey(
         "failed",
@@ -174,6 +196,7 @@ TOOL_KEYS = (
         "`true` or `false`: the call's recorded `failed` flag must be that (a call that records "
         "none: an error where the verdict turns on it); `null` for either",
         "either",
+        "failed",
     ),
     ToolKey(
         "agent",
@@ -186,6 +209,7 @@ TOOL_KEYS = (
         "the trace does not record is an error where the verdict turns on it "
         "([selection.md](selection.md#fields-the-input-does-not-record))",
         "any agent",
+        "agent",
     ),
     ToolKey(
         "status",
@@ -198,6 +222,7 @@ TOOL_KEYS = (
         "a call whose trace records no status is an error where the verdict turns on it "
         '(docs/formats.md, "Call status")',
         "any status",
+        "status",
     ),
     ToolKey(
         "id",
@@ -207,6 +232,7 @@ TOOL_KEYS = (
         "names this expectation for before/after",
         "a non-empty string naming this expectation for `before` / `after`, unique in its turn",
         "none",
+        "id",
     ),
     ToolKey(
         "before",
@@ -218,6 +244,7 @@ TOOL_KEYS = (
         "comes after every call it takes, and no call that matches them comes before the first "
         "call that matches it ([selection.md](selection.md#what-an-order-means))",
         "`[]`",
+        "before",
     ),
     ToolKey(
         "after",
@@ -228,6 +255,7 @@ TOOL_KEYS = (
         "a list of ids: this expectation comes after each of those, as `before` says from "
         "their side",
         "`[]`",
+        "after",
     ),
     ToolKey(
         "first",
@@ -238,6 +266,7 @@ TOOL_KEYS = (
         "`true`: the first of the turn's calls whose name this selects must match it "
         "([selection.md](selection.md#first-and-last-first-last))",
         "`false`",
+        "first",
     ),
     ToolKey(
         "last",
@@ -247,6 +276,7 @@ TOOL_KEYS = (
         "true: the last of the turn's calls this name selects matches",
         "`true`: the last of the turn's calls whose name this selects must match it",
         "`false`",
+        "last",
     ),
 )
 """Every key of an expected tool, in the order the spec keys, the checks and the docs list

@@ -32,7 +32,6 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.canonical import canonical_key
 from toolmatch._matchers.captures import BINDING
 from toolmatch._matchers.literal import Literal, as_matcher
-from toolmatch._readers.to_calls import ANSWER_NOT_RECORDED
 from toolmatch._selection.matching import _Selection, match_turn, numbered
 from toolmatch._selection.reasons import (
     count_reason,
@@ -505,16 +504,15 @@ _TURN_ANSWER = "the final answer"
 NO_ANSWER = "the turn ends without one (the model's last message holds calls, or no text)"
 
 
-def answer_problem(matcher: Matcher, said: tuple[bool, str | None], what: str) -> str | None:
-    """What is wrong with a final answer ``said`` (whether the input records the model's
-    messages, and the text) against ``matcher``, opening with ``what``; ``None`` when it
-    matches. An input that records no message of the model raises ``NotRecordedError``,
-    as a check on any field the input does not record."""
-    recorded, text = said
-    if not recorded:
-        raise NotRecordedError(
-            f"{what} is checked ({matcher!r}), but the input {ANSWER_NOT_RECORDED}"
-        )
+def answer_problem(matcher: Matcher, said: tuple[str | None, str | None], what: str) -> str | None:
+    """What is wrong with a final answer ``said`` (why the input records no final answer,
+    ``None`` when it records the model's messages, and the text) against ``matcher``,
+    opening with ``what``; ``None`` when it matches. An input that records no message of
+    the model raises ``NotRecordedError`` naming its format, as a check on any field the
+    input does not record."""
+    unrecorded, text = said
+    if unrecorded is not None:
+        raise NotRecordedError(f"{what} is checked ({matcher!r}), but {unrecorded}")
     if text is None:
         return None if matcher == None else f"{what}: {NO_ANSWER}"  # noqa: E711 (a matcher's ==)
     found = matcher.explain(text)
@@ -522,7 +520,7 @@ def answer_problem(matcher: Matcher, said: tuple[bool, str | None], what: str) -
 
 
 def judge(
-    turn: _Turn, calls: list[ToolCall], said: tuple[bool, str | None] | None = None
+    turn: _Turn, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
 ) -> _Verdict:
     """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
     gives it, when the turn checks it): the one place a verdict is reached
@@ -614,7 +612,7 @@ def _limits_held(verdict: _Verdict, calls: list[ToolCall], kept: list[int] | Non
     return held
 
 
-def _answer_held(verdict: _Verdict, said: tuple[bool, str | None] | None) -> bool:
+def _answer_held(verdict: _Verdict, said: tuple[str | None, str | None] | None) -> bool:
     """Whether ``said`` is the final answer the turn checks; a problem goes into the
     verdict."""
     answer = verdict.turn.answer

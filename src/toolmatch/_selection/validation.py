@@ -15,6 +15,8 @@ from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.captures import Capture, Ref
+from toolmatch._matchers.walk import matchers_in
 
 __all__ = [
     "KEYWORDS",
@@ -26,6 +28,7 @@ __all__ = [
     "check_failed",
     "check_failed_status",
     "check_flag",
+    "check_no_carried",
     "check_id",
     "check_ids",
     "check_max_count",
@@ -183,6 +186,32 @@ def check_agent(value: object, caller: Caller) -> str | Matcher | None:
     )
     refused = _refuse_type(caller, "agent", words, value)
     raise ValueError(str(refused)) if isinstance(value, str) else refused
+
+
+# What a turn's or a case's own value is, that no capture or reference may be in.
+_NO_CALL_S = {"answer": "the final answer", "agent": "the turn's agent"}
+
+
+def check_no_carried(value: object, caller: Caller, key: str) -> object:
+    """``value``, a turn's or a case's ``answer`` or ``agent``, refused when it holds a
+    :class:`Capture` or a :class:`Ref`: those take a value of the call their expected tool is
+    paired with, and the answer or the agent is no call's (one there could match nothing).
+
+    >>> from toolmatch import Contains, Ref
+    >>> check_no_carried(Contains(Ref("id")), Caller("", False), "answer")
+    Traceback (most recent call last):
+    ValueError: answer holds Ref('id'): a capture or a reference is a value of the call its expected tool is paired with, and the final answer is no call's; carry the value in an expected tool's args, result or agent
+    """  # noqa: E501
+    for matcher in matchers_in(value):
+        if isinstance(matcher, (Capture, Ref)):
+            kind = "capture" if isinstance(matcher, Capture) else "ref"
+            shown = caller.says(repr(matcher), f"{{${kind}: {matcher.name}}}")
+            raise ValueError(
+                f"{caller.name(key)} holds {shown}: a capture or a reference is a value of the "
+                f"call its expected tool is paired with, and {_NO_CALL_S[key]} is no call's; "
+                "carry the value in an expected tool's args, result or agent"
+            )
+    return value
 
 
 def check_failed(value: object, caller: Caller) -> bool | None:

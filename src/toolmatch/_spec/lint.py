@@ -14,6 +14,7 @@ from toolmatch._core.describe import join_path, short_repr, shortened_list
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
+from toolmatch._matchers.captures import Capture
 from toolmatch._matchers.judges import unregistered_judges
 from toolmatch._matchers.mappings import Exact, Maybe, Partial
 from toolmatch._matchers.strings import Regex
@@ -144,6 +145,7 @@ def lint_cases(
                 for alternative_place, expected in _turn_alternatives(turn, turn_place):
                     findings += _turn_findings(expected, alternative_place, tools)
             findings += _case_budget(body, where)
+            findings += _answer_findings(body.answer, where.at("answer"))
         content = repr((case.turns, case.max_calls, case.alternatives))
         if content in seen:
             message = f"expects exactly what {seen[content]} expects"
@@ -200,6 +202,7 @@ def _turn_findings(
             yield where.finding("ignore-undefined", f"ignores no call: {why}")
     if turn.agent is not None:
         yield from _unregistered(turn.agent, place.at("agent"))
+    yield from _answer_findings(turn.answer, place.at("answer"))
     for number, tool in enumerate(expected):
         where = places[number]
         yield from _unregistered(tool, where)
@@ -284,6 +287,19 @@ def _asserts_only_its_name(tool: ExpectedTool) -> bool:
     )
 
 
+def _answer_findings(answer: object, place: _Place) -> list[Finding]:
+    """A turn's or a case's ``answer`` that can never fail, or names a judge nobody
+    registered. ``ANY`` is said here too: an answer check has no key to assert, and
+    ``ANY`` accepts no answer as well (the run that ends on a call)."""
+    if answer is None:
+        return []
+    found = list(_unregistered(answer, place))
+    if answer is ANY:
+        message = "ANY accepts every answer, none too: it can never fail"
+        return [place.finding("accepts-everything", message), *found]
+    return [*_accepting(answer, place), *found]
+
+
 def _unregistered(value: object, place: _Place) -> Iterator[Finding]:
     """A finding for each judge ``value`` names that nobody registered: it accepts nothing."""
     for name in unregistered_judges(value):
@@ -299,8 +315,9 @@ def unregistered_judge_names(cases: Sequence[TestCase]) -> list[str]:
     names: list[str] = []
     for case in cases:
         for turn in case.every_turn():
-            parts = [*turn.expected_tools, *turn.ignore, turn.agent]
+            parts = [*turn.expected_tools, *turn.ignore, turn.agent, turn.answer]
             names += unregistered_judges(parts)
+        names += unregistered_judges([body.answer for body in case.alternatives or (case,)])
     return list(dict.fromkeys(names))
 
 
@@ -374,6 +391,8 @@ def _accepting(value: object, place: _Place) -> Iterator[Finding]:
     """
     if isinstance(value, Maybe):
         yield from _accepting(value.value, place)
+    elif isinstance(value, Capture):  # it takes what its match takes
+        yield from _accepting(value.match, place)
     elif isinstance(value, (Partial, Exact)):
         yield from _accepting(value._given, place)
     elif isinstance(value, Matcher):

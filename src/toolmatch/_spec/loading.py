@@ -31,6 +31,7 @@ from toolmatch._selection.validation import (
     check_budget,
     check_flag,
     check_name,
+    check_no_carried,
 )
 from toolmatch._spec.errors import ConfigError, Problems
 from toolmatch._spec.matcher_keys import ARGS_KEYS_01, build_arguments, build_value, read_by_01
@@ -451,7 +452,10 @@ def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matc
     if value is None and raw is not None:  # a matcher inside it refused, and said
         return None
     agent: str | Matcher | None = _checked(
-        problems, caller, "agent", lambda: check_agent(value, caller)
+        problems,
+        caller,
+        "agent",
+        lambda: check_no_carried(check_agent(value, caller), caller, "agent"),
     )
     return agent
 
@@ -745,7 +749,9 @@ def _answer(mapping: dict[Any, Any], path: str, problems: Problems) -> object:
     if mapping["answer"] is None:
         problems.add(where, "must be a value or a matcher the final answer must match, got null")
         return None
-    return build_value(mapping["answer"], where, problems)
+    caller = Caller(path, in_spec=True)
+    answer = build_value(mapping["answer"], where, problems)
+    return _checked(problems, caller, "answer", lambda: check_no_carried(answer, caller, "answer"))
 
 
 def _case_path(data: dict[Any, Any], path: str, problems: Problems) -> str:

@@ -3,7 +3,8 @@
 ADK calls the function its ``code_config`` names with the metric (``EvalMetric``), the
 actual invocations and the expected ones. Each actual invocation is one toolmatch turn: its
 calls are its ``intermediate_data`` (the ``tool_uses`` with their ``tool_responses``, or the
-invocation's events), read by :func:`toolmatch.to_calls`. The spec is the metric's
+invocation's events, each call made by its event's ``author``), read by
+:func:`toolmatch.to_calls`. The spec is the metric's
 criterion's ``toolmatch`` key (``"criteria": {"toolmatch": {"threshold": 1.0, "toolmatch":
 SPEC}}``), or the one given to :func:`metric_for`. The ``EvaluationResult`` is toolmatch's
 verdict: the run's f1 as the overall score, passed or failed as toolmatch decides, and one
@@ -29,14 +30,18 @@ _NAME = "toolmatch"
 
 
 def _turn(invocation: Any) -> list[object]:
-    """An invocation's calls in a shape :func:`toolmatch.to_calls` reads: its events, or its
-    tool uses and responses as the model's and the user's ``Content``."""
+    """An invocation's calls in a shape :func:`toolmatch.to_calls` reads: its events as
+    session ``Event``s, each made by its ``author`` (an ``InvocationEvent`` alone reads as a
+    chat message, which names no agent), or its tool uses and responses as the model's and
+    the user's ``Content``."""
     data = invocation.intermediate_data
     if data is None:
         return []
     events = getattr(data, "invocation_events", None)
     if events is not None:
-        return list(events)
+        from google.adk.events import Event
+
+        return [Event(author=event.author, content=event.content) for event in events]
     from google.genai import types
 
     uses = [types.Part(function_call=call) for call in data.tool_uses]

@@ -187,7 +187,9 @@ def test_answer_null_is_refused() -> None:
     ]
 
 
-def test_the_command_shows_a_failed_answer_and_errs_on_an_unrecorded_one(tmp_path: Path) -> None:
+def test_the_command_shows_a_failed_answer_and_cannot_judge_an_unrecorded_one(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "spec.yaml").write_text(SPEC, encoding="utf-8")
     runs = jsonl(
         {"case": "single", "turns": [RUN]},
@@ -201,10 +203,9 @@ def test_the_command_shows_a_failed_answer_and_errs_on_an_unrecorded_one(tmp_pat
         "PASS single",
         "FAIL single (run 2)",
         "  turn 0: the final answer: expected a value containing '42.00', got 'Done.'",
-        "ERROR <stdin>:3: turn 0: the final answer is checked (Contains('42.00')), but a plain "
-        "call "
-        "records no message of the model, so no final answer: pass the run's messages (the "
-        "model's replies with its calls), or leave answer out",
+        "NOT EVALUABLE single (run 3): turn 0: the final answer is checked (Contains('42.00')), "
+        "but a plain call records no message of the model, so no final answer: pass the run's "
+        "messages (the model's replies with its calls), or leave answer out",
     ]
     assert "FLAKY single: turns[0].answer the final answer matches Contains('42.00'): " in (
         done.stdout

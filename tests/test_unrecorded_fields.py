@@ -254,10 +254,10 @@ def not_recorded_text(calls: list[ToolCall]) -> str:
     return str(error.value)
 
 
-# --- the CLI: an ERROR line, as for unreadable input, in every format ----------------------
+# --- the CLI: the run is NOT EVALUABLE, never a pass, in every format ---------------------
 
 
-def test_the_cli_reports_an_error_never_a_pass(tmp_path: Path) -> None:
+def test_the_cli_reports_the_run_not_evaluable_never_a_pass(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(
         "test_cases:\n"
@@ -279,24 +279,28 @@ def test_the_cli_reports_an_error_never_a_pass(tmp_path: Path) -> None:
     )
     done = toolmatch("check", spec, traces)
     assert done.returncode == 1, done.stderr
+    # The one run judged passed: pass^k is over it, the other counted apart.
     assert done.stdout.splitlines() == [
-        f"ERROR {traces}:1: {message}",
+        f"NOT EVALUABLE guard: {message}",
         "PASS guard (run 2)",
-        "TRIALS guard: 1/2 passed, pass^1 0.500, pass^2 0.000",
-        "TRIALS mean over 1 case: pass^1 0.500, pass^2 0.000",
-        "1 error",
-        "1 passed, 0 failed",
+        "TRIALS guard: 1/1 passed (1 not evaluable), pass^1 1.000",
+        "TRIALS mean over 1 case: pass^1 1.000",
+        "1 passed, 0 failed, 1 not evaluable",
     ]
     rows = [
         json.loads(line)
         for line in toolmatch("check", spec, traces, "--format", "json").stdout.splitlines()
     ]
-    assert rows[0] == {"type": "error", "line": 1, "message": message}
+    assert rows[0] == {
+        "type": "not_evaluable", "case": "guard", "run": 1, "line": 1, "reason": message
+    }  # fmt: skip
     report = tmp_path / "junit.xml"
     toolmatch("check", spec, traces, "--junit-xml", report)
     [suite] = ElementTree.parse(report).getroot().findall("testsuite")
-    [error] = list(suite.findall("testcase")[0])
-    assert (error.tag, error.get("type"), error.get("message")) == ("error", "trace-error", message)
+    [skipped] = list(suite.findall("testcase")[0])
+    assert (skipped.tag, skipped.get("type"), skipped.get("message")) == (
+        "skipped", "not-evaluable", message
+    )  # fmt: skip
 
 
 # --- the declaration: every reader in one format, the docs' table equal to it ---------------

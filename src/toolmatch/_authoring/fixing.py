@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from toolmatch._authoring.update_plan import Edit
     from toolmatch._calls.call import ToolCall
-    from toolmatch._runs.envelope import Envelope
+    from toolmatch._runs.envelope import Envelope, ErrorKeys
     from toolmatch._runs.syntax import PythonTurns
     from toolmatch._selection.results import ToolCheck, TurnResult
     from toolmatch._selection.run import ExpectedTurn
@@ -462,10 +462,12 @@ def read_runs(
     names: Iterable[str],
     envelope: Envelope | None,
     python: PythonTurns | None = None,
+    error_keys: ErrorKeys | None = None,
 ) -> Runs:
     """The runs of the trace records (``trace_items``), read as ``toolmatch check`` and
-    ``toolmatch record`` read them; a record that holds no readable run is left out (the
-    check reports it). Only the last run of a case in ``names`` is kept."""
+    ``toolmatch record`` read them; a record that holds no readable run, or whose run did
+    not complete (``error_keys``: its run is not evaluable), is left out (the check reports
+    it). Only the last run of a case in ``names`` is kept."""
     from toolmatch._authoring.recording import calls_of_run
     from toolmatch._runs.envelope import RecordError
     from toolmatch._runs.traces import read_item
@@ -475,6 +477,8 @@ def read_runs(
     for _, item in items:
         try:
             run = read_item(item)
+            if isinstance(run, dict) and error_keys is not None and error_keys.reason(run):
+                continue
             if envelope is not None:
                 run = envelope(run)
         except RecordError:

@@ -17,6 +17,7 @@ Text output (the default), on standard output, one block per non-blank line, in 
       turn <t>: <one of the turn's problems>
       (with one_of: a line naming the alternative chosen, and places such as
        one_of[<a>], turn <t>, one_of[<b>], expected_tools[<i>])
+    NOT EVALUABLE <case>: <why the run cannot be judged>
     ERROR <traces>:<line>: <what is wrong with the line>
     MISSING <case>: no run in <traces>
 
@@ -32,8 +33,10 @@ or BROKEN line for each check that failed in some of a case's runs, flaky ones f
 
 then, only when some are nonzero, ``<K> error(s), <J> missing``, with ``--min-pass-rate``
 the cases below it (``pass rate below R: <case> (<c>/<n> passed), ...``), and last,
-always, ``<N> passed, <M> failed``. ``--format json`` prints JSON Lines instead: one
+always, ``<N> passed, <M> failed`` (``, <E> not evaluable`` when some runs could not be
+judged: docs/cli.md). ``--format json`` prints JSON Lines instead: one
 object per run (``{"type": "case", "case", "run", "line", "passed", "turns": [...]}``),
+run that cannot be judged (``{"type": "not_evaluable", "case", "run", "line", "reason"}``),
 bad line (``{"type": "error", "line", "message"}``) and missing case (``{"type":
 "missing", "case"}``), one per case that ran (``{"type": "trials", "case", "runs",
 "passed", "pass_rate", "k", "pass_k"}``), each followed by its failed checks (``{"type":
@@ -53,7 +56,8 @@ offered, for both.
 
 Exit status: 0 when every run passed and every case ran; 1 when a run failed, a line was
 bad or a case is missing; with ``--min-pass-rate R``, 0 exactly when every case's pass
-rate is at least R and every bad line is a case's run, 1 otherwise; 2 for a bad spec, bad
+rate is at least R and every bad line is a case's run, 1 otherwise; either way 1 when a
+run cannot be judged, unless ``--not-evaluable pass-through``; 2 for a bad spec, bad
 usage, an unreadable file or a ``--jobs`` worker that died; 130 when interrupted. A reader
 that stops early (``| head``) ends the run quietly with 0. Text from the spec and the
 traces is printed with newlines and other unprintable characters escaped, so that no value
@@ -83,7 +87,7 @@ from toolmatch._cli.lint_command import (
 )
 from toolmatch._cli.options import CheckOptions
 from toolmatch._cli.output_files import unchanged
-from toolmatch._cli.record_command import add_envelope, add_syntax, read_syntax
+from toolmatch._cli.record_command import add_envelope, add_error_keys, add_syntax, read_syntax
 from toolmatch._cli.report_command import add_baseline, baseline_refusal, write_pages
 from toolmatch._cli.reports.base import Output
 from toolmatch._cli.reports.json_lines import JsonLines
@@ -231,7 +235,8 @@ def _parser() -> argparse.ArgumentParser:
         help="check recorded runs (JSON Lines) against a spec of test cases",
         description=(
             "Check each recorded run in TRACES against its test case in SPEC. Exit status: "
-            "0 all passed, 1 a run failed or a trace line was bad or a case had no run, "
+            "0 all passed, 1 a run failed or a trace line was bad or a case had no run "
+            "(or a run could not be judged, unless --not-evaluable pass-through), "
             "2 a bad spec, bad usage, an unreadable file or a worker that died, "
             "130 interrupted."
         ),
@@ -306,6 +311,14 @@ def _parser() -> argparse.ArgumentParser:
         "(default 0.1; needs the regex package, from the cli extra; inf for no limit)",
     )
     add_envelope(check)
+    add_error_keys(check, "NOT EVALUABLE")
+    check.add_argument(
+        "--not-evaluable",
+        choices=("fail", "pass-through"),
+        default="fail",
+        help="whether a run that cannot be judged fails the command: fail (default) or "
+        "pass-through (reported apart, and the exit status as if it were not there)",
+    )
     add_syntax(check)
     check.add_argument(
         "--update",
@@ -656,6 +669,7 @@ def _run(
         delta,
         before,
         None if events is None else events.add,
+        options.not_evaluable == "fail",
     )
     try:
         status = _judge_all(options, checked, traces, (junit, events), report, progress, rows)
@@ -704,7 +718,14 @@ def _judge_all(
     envelope = options.traces.envelope()
     name = None if events is None else EVALUATION_NAME
     judge = RecordJudge(
-        cases, want_json, envelope, checked.python, options.coverage, name, options.plugin
+        cases,
+        want_json,
+        envelope,
+        checked.python,
+        options.coverage,
+        name,
+        options.plugin,
+        options.traces.error_keys,
     )
     stopped = None  # why the run ended early, for the JUnit report
     try:
@@ -758,7 +779,8 @@ def _report_runs(
             if rows is not None:
                 rows.flush()
             if progress is not None:
-                progress.update(report.tally.passed + report.tally.failed, traces)
+                tally = report.tally
+                progress.update(tally.passed + tally.failed + tally.not_evaluable, traces)
     finally:
         batches.close()  # ends the workers now, whatever stopped the loop
         if progress is not None:

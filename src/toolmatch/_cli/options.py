@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._runs.envelope import columns_of, envelope_of
+from toolmatch._runs.envelope import DEFAULT_ERROR_KEYS, ErrorKeys, columns_of, envelope_of
 
 if TYPE_CHECKING:
     import argparse
@@ -20,21 +20,26 @@ __all__ = ["CheckOptions", "TracesOptions"]
 
 class TracesOptions(Record):
     """How a command reads TRACES: its path (``-`` for standard input), where a record keeps
-    its case and turns (``--case-key``, ``--turns-key``, ``--one-turn``), and how a turn given
-    as text is read (``--syntax``, ``--functions``).
+    its case and turns (``--case-key``, ``--turns-key``, ``--one-turn``), how a turn given
+    as text is read (``--syntax``, ``--functions``), and where a record says its run did not
+    complete (``--error-key``, ``--completed-value``).
 
-    >>> traces = TracesOptions("runs.jsonl", "info.id", "messages", True, "json", None)
+    >>> keys = ErrorKeys(("status.error",))
+    >>> traces = TracesOptions("runs.jsonl", "info.id", "messages", True, "json", None, keys)
     >>> sorted(traces.columns()), traces.envelope().one_turn
-    (['info', 'messages'], True)
+    (['info', 'messages', 'status'], True)
     """
 
-    __slots__ = _fields = ("path", "case_key", "turns_key", "one_turn", "syntax", "functions")
+    __slots__ = _fields = (
+        "path", "case_key", "turns_key", "one_turn", "syntax", "functions", "error_keys"
+    )  # fmt: skip
     path: str
     case_key: str
     turns_key: str
     one_turn: bool
     syntax: str
     functions: tuple[str, ...] | None
+    error_keys: ErrorKeys  # runs that did not complete: not evaluable, not recorded
 
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> TracesOptions:
@@ -47,6 +52,10 @@ class TracesOptions(Record):
             namespace.one_turn,
             namespace.syntax,
             functions,
+            ErrorKeys(
+                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
+                tuple(namespace.completed_value),
+            ),
         )
 
     def envelope(self) -> Envelope | None:
@@ -54,8 +63,8 @@ class TracesOptions(Record):
         return envelope_of(self.case_key, self.turns_key, self.one_turn, self.syntax == "python")
 
     def columns(self) -> set[str]:
-        """The top-level fields a Parquet file must read."""
-        return columns_of(self.case_key, self.turns_key)
+        """The top-level fields a Parquet file must read: the run's and the error keys'."""
+        return columns_of(self.case_key, self.turns_key, *self.error_keys.keys)
 
 
 class CheckOptions(Record):
@@ -92,6 +101,7 @@ class CheckOptions(Record):
         "coverage",
         "tools",
         "plugin",
+        "not_evaluable",
     )
     spec: str
     traces: TracesOptions
@@ -117,6 +127,7 @@ class CheckOptions(Record):
     coverage: bool
     tools: str | None  # the file of the tools' definitions
     plugin: tuple[str, ...]  # the modules that register judges, imported first
+    not_evaluable: str  # fail or pass-through: whether such a run fails the command
 
     @classmethod
     def of(cls, namespace: argparse.Namespace) -> CheckOptions:
@@ -148,6 +159,7 @@ class CheckOptions(Record):
             namespace.coverage,
             namespace.tools,
             tuple(namespace.plugin),
+            namespace.not_evaluable,
         )
 
     @property

@@ -40,10 +40,9 @@ if TYPE_CHECKING:
 
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
-    from toolmatch._runs.envelope import Envelope
     from toolmatch._runs.syntax import PythonTurns
 
-__all__ = ["add_envelope", "add_record", "add_syntax", "read_syntax"]
+__all__ = ["add_envelope", "add_error_keys", "add_record", "add_syntax", "read_syntax"]
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -96,6 +95,7 @@ def add_record(commands: Any) -> None:
     )
     add_envelope(record)
     add_syntax(record)
+    add_error_keys(record, "not recorded (an ERROR line)")
     record.set_defaults(run=_record)
 
 
@@ -138,6 +138,27 @@ def add_syntax(command: argparse.ArgumentParser) -> None:
         action="append",
         help="with --syntax python, function docs naming positional arguments, as for "
         "toolmatch import bfcl (JSON Lines or a JSON list; may be given several times)",
+    )
+
+
+def add_error_keys(command: argparse.ArgumentParser, made: str) -> None:
+    """Add ``--error-key`` and ``--completed-value``, where a record says its run did not
+    complete, to ``command``; ``made``: what such a run is, in its help."""
+    command.add_argument(
+        "--error-key",
+        action="append",
+        metavar="PATH",
+        help="a field (a dotted path; repeat for several) whose value says the run did not "
+        f"complete, making it {made} unless absent, null, false, empty or a "
+        "--completed-value (default error)",
+    )
+    command.add_argument(
+        "--completed-value",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="a text value of an --error-key field that says the run completed (repeat for "
+        "several), such as tau2's agent_stop and user_stop",
     )
 
 
@@ -188,9 +209,7 @@ def _record(options: argparse.Namespace) -> int:
         if output is not None and any(same_file(output, file) for file in traces.files):
             return fail(f"cannot write {output}: it is the traces file")
         try:
-            runs, errors = _read_runs(
-                traces, traces_options.columns(), traces_options.envelope(), python
-            )
+            runs, errors = _read_runs(traces, traces_options, python)
         except StoppedError as error:
             return fail(traces.stopped(error))
     if not runs:
@@ -287,20 +306,22 @@ def _bad(traces: TracesSource, number: int, message: str) -> None:
 
 
 def _read_runs(
-    traces: TracesSource,
-    columns: set[str],
-    envelope: Envelope | None,
-    python: PythonTurns | None,
+    traces: TracesSource, options: TracesOptions, python: PythonTurns | None
 ) -> tuple[dict[str, list[tuple[int, list[list[ToolCall]]]]], int]:
     """Each case's runs (record number and calls), in order of first appearance, and how
-    many records were bad (each reported as it is read)."""
+    many records were bad (each reported as it is read): a run that did not complete
+    (``--error-key``) is one, never a case's expectations."""
     from toolmatch._authoring.recording import calls_of_run, not_json
 
     runs: dict[str, list[tuple[int, list[list[ToolCall]]]]] = {}
     errors = 0
-    for number, item in trace_items(traces, columns):
+    envelope, error_keys = options.envelope(), options.error_keys
+    for number, item in trace_items(traces, options.columns()):
         try:
             run = read_item(item)
+            incomplete = error_keys.reason(run) if isinstance(run, dict) else None
+            if incomplete is not None:
+                raise RecordError(f"{incomplete}; not recorded")
             if envelope is not None:
                 run = envelope(run)
             case, turns = _case_and_turns(run)

@@ -113,7 +113,8 @@ def update_spec(
 ) -> int | list[TestCase]:
     """Updates the spec at ``where`` (``--update how``: new, fix or all; ``allow_rename``:
     ``--update-allow-rename``) from the runs of ``traces``, read as ``traces_options`` and
-    ``python`` say.
+    ``python`` say; a run whose record says it did not complete (``--error-key``) changes
+    nothing.
 
     ``loaded`` is the spec file ``cases`` were loaded from, read with its nodes: a spec
     that still holds its bytes under the lock is not read again, and the changes are
@@ -129,7 +130,8 @@ def update_spec(
     try:
         items = trace_items(traces, traces_options.columns())
         names = (case.name for case in cases)
-        runs = read_runs(items, names, traces_options.envelope(), python)
+        envelope, error_keys = traces_options.envelope(), traces_options.error_keys
+        runs = read_runs(items, names, envelope, python, error_keys)
     except StoppedError as error:
         return fail(traces.stopped(error))
     try:

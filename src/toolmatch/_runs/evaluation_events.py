@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_NAME",
     "FAIL_LABEL",
+    "NOT_EVALUABLE_LABEL",
     "PASS_LABEL",
     "evaluation_attributes",
     "log_record_json",
@@ -34,6 +35,7 @@ __all__ = [
 
 EVENT_NAME = "gen_ai.evaluation.result"
 PASS_LABEL, FAIL_LABEL = "pass", "fail"
+NOT_EVALUABLE_LABEL = "not_evaluable"  # a run that cannot be judged: no score
 
 _HEX = frozenset("0123456789abcdef")
 _NO_IDS: RunIds = (None, None, None)
@@ -41,16 +43,17 @@ _NO_IDS: RunIds = (None, None, None)
 
 def evaluation_attributes(
     name: str,
-    passed: bool,
-    score: float,
+    passed: bool | None,
+    score: float | None,
     explanation: str,
     response_id: str | None = None,
     case: str | None = None,
 ) -> dict[str, str | float]:
     """The event's attributes: the evaluation's ``name``, the score's value (``score``, the
-    mean of the turns' f1) and label (``pass`` or ``fail``), the ``explanation`` (left out
-    when empty: a run that passed), the evaluated response's id and the case's name (a
-    toolmatch attribute) when known.
+    mean of the turns' f1; left out when ``None``) and label (``pass`` or ``fail``;
+    ``not_evaluable`` when ``passed`` is ``None``: a run that cannot be judged), the
+    ``explanation`` (left out when empty: a run that passed), the evaluated response's id
+    and the case's name (a toolmatch attribute) when known.
 
     >>> evaluation_attributes("toolmatch", False, 0.5, "turn 1: no call", None, "refund")
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -58,11 +61,11 @@ def evaluation_attributes(
      'gen_ai.evaluation.score.label': 'fail', 'gen_ai.evaluation.explanation': 'turn 1: no call',
      'toolmatch.case': 'refund'}
     """
-    attributes: dict[str, str | float] = {
-        "gen_ai.evaluation.name": name,
-        "gen_ai.evaluation.score.value": float(score),
-        "gen_ai.evaluation.score.label": PASS_LABEL if passed else FAIL_LABEL,
-    }
+    attributes: dict[str, str | float] = {"gen_ai.evaluation.name": name}
+    if score is not None:
+        attributes["gen_ai.evaluation.score.value"] = float(score)
+    label = NOT_EVALUABLE_LABEL if passed is None else PASS_LABEL if passed else FAIL_LABEL
+    attributes["gen_ai.evaluation.score.label"] = label
     if explanation:
         attributes["gen_ai.evaluation.explanation"] = explanation
     if response_id is not None:

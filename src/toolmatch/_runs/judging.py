@@ -13,7 +13,7 @@ from toolmatch._core.describe import join_path, short_repr, shortened_list, type
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.coverage import Coverage
-from toolmatch._runs.envelope import Envelope, RecordError, turns_value
+from toolmatch._runs.envelope import Envelope, ErrorKeys, RecordError, turns_value
 from toolmatch._runs.evaluation_events import (
     evaluation_attributes,
     log_record_json,
@@ -25,6 +25,7 @@ from toolmatch._selection.groups import item_paths
 from toolmatch._selection.json_rows import run_json
 from toolmatch._selection.results import TurnResult
 from toolmatch._selection.run import ExpectedTurn, OneOfTurns
+from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
     from typing import Any
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ERROR",
     "FAIL",
+    "NOT_EVALUABLE",
     "PASS",
     "Outcome",
     "RecordJudge",
@@ -45,6 +47,9 @@ __all__ = [
 ]
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
+# A run of a case that cannot be judged: its record says it did not complete (--error-key),
+# or a check asserts a field its input does not record. Never a pass, never a failure.
+NOT_EVALUABLE = "not-evaluable"
 _NO_DETAILS: list[str] = []  # every PASS outcome's report lines: never changed
 _EXPECTATION_LIMIT = 160
 _NO_IDS: RunIds = (None, None, None)
@@ -52,11 +57,12 @@ _NO_IDS: RunIds = (None, None, None)
 
 class Outcome(Record):
     """What a trace record came to, sent from the judge (in a worker process or not) to the
-    report: ``kind`` (:data:`PASS`, :data:`FAIL` or :data:`ERROR`), the record's ``number``
-    (its line, row or item), its ``case`` (``None`` when the record names none), the
-    report's ``details`` lines, the ``message`` in one line (the first failure's place and
-    reason, or the error), the run's result as a JSON object (``body``, when a format asked
-    for it; ``check_runs`` carries the score there), and what failed in a failed run
+    report: ``kind`` (:data:`PASS`, :data:`FAIL`, :data:`NOT_EVALUABLE` or :data:`ERROR`),
+    the record's ``number`` (its line, row or item), its ``case`` (``None`` when the record
+    names none), the report's ``details`` lines, the ``message`` in one line (the first
+    failure's place and reason, why the run cannot be judged, or the error), the run's
+    result as a JSON object (``body``, when a format asked for it; ``check_runs`` carries
+    the score there), and what failed in a failed run
     (``broken``: ``RunVerdict.broken``, for the trials' failed checks), and the run's
     verdict as an OTLP JSON log record (``event``, with ``--otel-events``). A new thing the
     report needs of a run is one more field.
@@ -91,6 +97,7 @@ class RecordJudge:
         coverage: bool = False,
         events: str | None = None,
         plugins: Sequence[str] = (),
+        error_keys: ErrorKeys | None = None,
     ) -> None:
         self.cases = {case.name: case for case in cases}
         # --plugin: the modules registering judges, imported again by each worker process
@@ -102,6 +109,8 @@ class RecordJudge:
         self.coverage = Coverage() if coverage else None
         # --otel-events: the evaluation's name, each run's verdict an event of that name
         self.events = events
+        # --error-key: where a record says its run did not complete (None: not looked at)
+        self.error_keys = error_keys
 
     def judge_block(self, first: int, item: object) -> list[Outcome]:
         """The outcomes of a block of ``trace_blocks``: its lines', its rows', or its one
@@ -123,10 +132,14 @@ class RecordJudge:
             return Outcome(ERROR, number, None, [message], message, None, (), None)
 
     def _judge(self, number: int, item: object) -> Outcome:
-        ids, run = _NO_IDS, None
+        ids, run, incomplete = _NO_IDS, None, None
         try:
             record = run = read_item(item)
-            if self.envelope is not None:
+            if self.error_keys is not None and isinstance(record, dict):
+                incomplete = self.error_keys.reason(record)
+                if incomplete is not None:
+                    run = self._case_only(record)  # a run cut short may hold no turns
+            if incomplete is None and self.envelope is not None:
                 run = self.envelope(record)
             if self.events is not None:
                 ids = run_ids(record)
@@ -135,10 +148,19 @@ class RecordJudge:
             if case is None and isinstance(run, dict) and isinstance(run.get("case"), str):
                 case = run["case"]
             return _bad(number, str(error), case)
-        return self.run_outcome(number, run, ids)
+        return self.run_outcome(number, run, ids, incomplete)
 
-    def run_outcome(self, number: int, run: object, ids: RunIds = _NO_IDS) -> Outcome:
-        """Judges a run read from its line; ``check_runs`` calls it with a run it was given."""
+    def _case_only(self, record: dict[Any, Any]) -> dict[Any, Any]:
+        """A run that did not complete, as its case alone: its turns are not judged."""
+        if self.envelope is not None:
+            return {"case": self.envelope.case_of(record)}
+        return {"case": record["case"]} if "case" in record else {}
+
+    def run_outcome(
+        self, number: int, run: object, ids: RunIds = _NO_IDS, incomplete: str | None = None
+    ) -> Outcome:
+        """Judges a run read from its line; ``check_runs`` calls it with a run it was given.
+        ``incomplete``: why its record says it did not complete, making it not evaluable."""
         if type(run) is not dict and not isinstance(run, dict):
             return _bad(
                 number,
@@ -154,6 +176,8 @@ class RecordJudge:
             known = shortened_list(list(self.cases), short_repr)
             message = f"unknown case {short_repr(name)}; the spec has {known}"
             return _bad(number, message, name)
+        if incomplete is not None:
+            return self._not_evaluable(number, name, incomplete, ids)
         if "turns" not in run:
             return _bad(number, 'missing "turns": a list with one entry of calls per turn', name)
         return self._judge_turns(number, name, case, run, ids)
@@ -171,6 +195,8 @@ class RecordJudge:
             if self.python is not None:
                 turns = self.python(turns, case)
             return self._verdict(number, name, case, turns, ids)
+        except NotRecordedError as error:  # the run holds no answer to what the case asks
+            return self._not_evaluable(number, name, str(error), ids)
         except (TypeError, ValueError) as error:  # turns to_calls cannot read, with their place
             return _bad(number, str(error), name)
         except Exception as error:
@@ -198,6 +224,16 @@ class RecordJudge:
             return Outcome(PASS, number, name, _NO_DETAILS, "", body, (), None)
         details, message = failure_lines(verdict.failed_results(), case)
         return Outcome(FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
+
+    def _not_evaluable(self, number: int, name: str, reason: str, ids: RunIds) -> Outcome:
+        """A run of case ``name`` that cannot be judged, and why; with ``--otel-events``, its
+        event says so, with no score."""
+        event = None
+        if self.events is not None:
+            attributes = evaluation_attributes(self.events, None, None, reason, ids[2], name)
+            event = log_record_json(attributes, ids, time.time_ns())
+        reason = reason.partition("\n")[0]
+        return Outcome(NOT_EVALUABLE, number, name, [reason], reason, None, (), event)
 
     def _with_event(
         self, number: int, name: str, case: TestCase, verdict: Any, ids: RunIds

@@ -1,10 +1,10 @@
 """What every format of the report is told (:class:`Format`), and what they share.
 
 A format is told each outcome as it comes, as a :class:`ReportedRun`: a passed run, a
-failed run with its failure lines, a bad record; then, at the end, each missing case, each
-case's trials and their mean, with the :class:`Summary`. The formats that print on
-standard output write their lines to one :class:`Output`, which the report writes a batch
-at a time.
+failed run with its failure lines, a run that cannot be judged with why, a bad record;
+then, at the end, each missing case, each case's trials and their mean, with the
+:class:`Summary`. The formats that print on standard output write their lines to one
+:class:`Output`, which the report writes a batch at a time.
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ class Tally:
         self.failed = 0
         self.errors = 0
         self.missing = 0
+        self.not_evaluable = 0  # runs of a case that cannot be judged: apart from the others
 
     @property
     def exit_code(self) -> int:
+        """1 when a run failed, a record was bad or a case is missing; runs that cannot be
+        judged are left to ``--not-evaluable`` (the report's)."""
         return 1 if self.failed or self.errors or self.missing else 0
 
 
@@ -101,6 +104,7 @@ class Summary:
         short: list[tuple[str, str]],
         without_case: int,
         baseline: Delta | None = None,
+        not_evaluable_fails: bool = True,
     ) -> None:
         self.tally = tally
         self.lines = lines  # every line read, blank ones included
@@ -110,6 +114,17 @@ class Summary:
         self.short = short  # the cases below --min-pass-rate, with their counts
         self.without_case = without_case  # bad lines that name no case of the spec
         self.baseline = baseline  # --baseline: the changes from it
+        self.not_evaluable_fails = not_evaluable_fails  # --not-evaluable fail
+
+    def not_evaluable(self) -> dict[str, object]:
+        """The JSON keys of the runs that cannot be judged: how many, and whether they fail
+        the command (``--not-evaluable``); none when every run was judged."""
+        count = self.tally.not_evaluable
+        return (
+            {"not_evaluable": count, "not_evaluable_fails": self.not_evaluable_fails}
+            if count
+            else {}
+        )
 
     def gate(self) -> str:
         """The ``--min-pass-rate`` and ``--baseline`` keys of a JSON object, after a comma;
@@ -145,6 +160,11 @@ class Format:
         lines."""
         raise NotImplementedError
 
+    def not_evaluable(self, run: ReportedRun) -> None:
+        """A run of a case that cannot be judged (its record says it did not complete, or a
+        check asserts a field its input does not record): ``run.outcome.message`` says why."""
+        raise NotImplementedError
+
     def error(self, run: ReportedRun) -> None:
         """A record that is not a run of a case (bad JSON, no case, ...): ``run.place`` is
         where it is, ``run.outcome.message`` what is wrong with it."""
@@ -159,9 +179,12 @@ class Format:
         trials; ``repeated``: some case ran more than once."""
         raise NotImplementedError
 
-    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
-        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`);
-        ``points`` are the k it holds (``--pass-k``)."""
+    def case_trials(
+        self, name: str, runs: int, passed: int, points: Sequence[int], not_evaluable: int
+    ) -> Sink[float]:
+        """Where a case's pass^k series goes (asked only when :meth:`trials_shown`): over its
+        ``runs`` that could be judged, ``not_evaluable`` others besides; ``points`` are the
+        k it holds (``--pass-k``)."""
         raise NotImplementedError
 
     def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:

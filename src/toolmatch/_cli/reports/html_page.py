@@ -140,6 +140,7 @@ def html_page(gathered: Gathered) -> str:
     sections = [
         _baseline(gathered),
         _failures(gathered),
+        _not_evaluable(gathered),
         _errors(gathered),
         _cases(gathered),
         _trials(gathered),
@@ -184,6 +185,15 @@ def _header(gathered: Gathered) -> str:
         ("missing", len(gathered.missing), "bad" if gathered.missing else ""),
         ("cases", len(gathered.case_order), ""),
     ]
+    if counts["not_evaluable"]:  # apart from the failures: no check was made
+        tiles.insert(
+            2,
+            (
+                "not evaluable",
+                counts["not_evaluable"],
+                "bad" if gathered.not_evaluable_fails else "",
+            ),
+        )
     regressions = gathered.baseline_regressions()
     if gathered.baseline_rows_shown() or gathered.delta is not None:
         tiles.append(("regressions", regressions, "bad" if regressions else "good"))
@@ -343,6 +353,25 @@ def _argument_table(mismatches: object, expected: object, got: object) -> str:
             f'<td>{got_cell}</td><td class="why">{_e(mismatch.get("reason"))}</td></tr>'
         )
     out.append("</table>")
+    return "\n".join(out)
+
+
+def _not_evaluable(gathered: Gathered) -> str:
+    count = gathered.counts["not_evaluable"]
+    if not count:
+        return ""
+    out = [
+        '<section id="not-evaluable" class="steady">',
+        f"<h2>Not evaluable ({count:,} runs)</h2><ul>",
+    ]
+    for place, title, reason in gathered.not_evaluable:
+        out.append(
+            f'<li><span class="label other">NOT EVALUABLE</span>{_e(title)} at '
+            f"<code>{_e(place)}</code>: {_e(reason)}</li>"
+        )
+    if count > len(gathered.not_evaluable):
+        out.append(f'<li class="more">{count - len(gathered.not_evaluable):,} more runs</li>')
+    out.append("</ul></section>")
     return "\n".join(out)
 
 

@@ -60,6 +60,18 @@ class JsonLines(Format):
     def failed(self, run: ReportedRun) -> None:
         self.passed(run)  # the same row: its body says it failed
 
+    def not_evaluable(self, run: ReportedRun) -> None:
+        place, name = run.place, run.outcome.case
+        assert place is not None
+        row = {
+            "type": "not_evaluable",
+            "case": name,
+            "run": run.run,
+            **self._where(place),
+            "reason": run.outcome.message,
+        }
+        self.pending.append(f"{json.dumps(row)}\n")
+
     def error(self, run: ReportedRun) -> None:
         assert run.place is not None
         row = {"type": "error", **self._where(run.place), "message": run.outcome.message}
@@ -71,15 +83,13 @@ class JsonLines(Format):
     def trials_shown(self, repeated: bool) -> float | None:
         return 0.0  # every case's, with every digit
 
-    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
-        row = {
-            "type": "trials",
-            "case": name,
-            "runs": runs,
-            "passed": passed,
-            "pass_rate": passed / runs,
-            "k": list(points),
-        }
+    def case_trials(
+        self, name: str, runs: int, passed: int, points: Sequence[int], not_evaluable: int
+    ) -> Sink[float]:
+        row: dict[str, object] = {"type": "trials", "case": name, "runs": runs, "passed": passed}
+        if not_evaluable:  # runs apart from those judged: only when there are any
+            row["not_evaluable"] = not_evaluable
+        row.update(pass_rate=passed / runs, k=list(points))
         return json_sink(self.output.write, json.dumps(row), json_value, "}}\n")
 
     def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
@@ -98,6 +108,7 @@ class JsonLines(Format):
             "failed": tally.failed,
             "errors": tally.errors,
             "missing": tally.missing,
+            **summary.not_evaluable(),
             "lines": summary.lines,
             "cases": summary.cases,
             "pass_rate": summary.pass_rate,

@@ -128,6 +128,14 @@ class JUnit(Format):
         failure = self._element("failure", "mismatch", outcome.message, "\n".join(outcome.details))
         self._testcase(run.title, line, failure, file)
 
+    def not_evaluable(self, run: ReportedRun) -> None:
+        # Skipped, not failed: the check was not made (the exit status says whether that
+        # fails the command: --not-evaluable).
+        assert run.place is not None
+        line, file = self._at(run.place)
+        skipped = self._element("skipped", "not-evaluable", run.outcome.message)
+        self._testcase(run.title, line, skipped, file)
+
     def _error(
         self, name: str, line: int | None, kind: str, message: str, file: str | None = None
     ) -> None:
@@ -144,8 +152,13 @@ class JUnit(Format):
     def trials_shown(self, repeated: bool) -> float | None:
         return 0.0  # every case's, with every digit
 
-    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
-        counts = {"runs": runs, "passed": passed, "pass_rate": passed / runs, "k": list(points)}
+    def case_trials(
+        self, name: str, runs: int, passed: int, points: Sequence[int], not_evaluable: int
+    ) -> Sink[float]:
+        counts: dict[str, object] = {"runs": runs, "passed": passed}
+        if not_evaluable:
+            counts["not_evaluable"] = not_evaluable
+        counts.update(pass_rate=passed / runs, k=list(points))
         write = self.property(f"trials:{name}")
         return json_sink(write, json.dumps(counts), json_value, "}}")
 
@@ -173,7 +186,8 @@ class JUnit(Format):
         import shutil
         from xml.sax.saxutils import quoteattr
 
-        tests = tally.passed + tally.failed + tally.errors + tally.missing
+        skipped = tally.not_evaluable
+        tests = tally.passed + tally.failed + tally.errors + tally.missing + skipped
         errors = tally.errors + tally.missing
         failures = tally.failed
         if self.regressions is not None:  # --baseline: one test, failing on any regression
@@ -193,7 +207,7 @@ class JUnit(Format):
         target.write('<?xml version="1.0" encoding="utf-8"?>\n')
         target.write(f"<testsuites {counts}>\n")
         target.write(
-            f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="0">\n'
+            f'  <testsuite name={quoteattr(self._text(self.suite))} {counts} skipped="{skipped}">\n'
         )
         self._end_property()
         if self.properties.tell():

@@ -38,7 +38,7 @@ def _code(value: object) -> str:
 
 def markdown_report(gathered: Gathered, failures: int = FAILURES_SHOWN) -> str:
     """The Markdown of ``gathered``'s rows, with at most ``failures`` failed runs."""
-    head = _summary(gathered) + _baseline(gathered)
+    head = _summary(gathered) + _baseline(gathered) + _not_evaluable(gathered)
     tail = [*_flaky(gathered), f"<sub>toolmatch {_cell(__version__)}</sub>", ""]
     shown = gathered.failures[:failures]
     while True:
@@ -90,6 +90,20 @@ def _baseline(gathered: Gathered) -> list[str]:
         kind = str(row["change"]).upper()
         mark = f"**{kind}**" if row.get("regression") else kind
         lines.append(f"| {mark} | {_cell(row['case'])} | {_cell(row['why'])} |")
+    return [*lines, ""]
+
+
+def _not_evaluable(gathered: Gathered) -> list[str]:
+    count = gathered.counts["not_evaluable"]
+    if not count:
+        return []
+    lines = [f"### Not evaluable ({count:,} runs)", ""]
+    lines += [
+        f"- **NOT EVALUABLE {_cell(title)}** at {_code(place)}: {_cell(reason)}"
+        for place, title, reason in gathered.not_evaluable
+    ]
+    if count > len(gathered.not_evaluable):
+        lines.append(f"- _{count - len(gathered.not_evaluable):,} more runs not shown._")
     return [*lines, ""]
 
 

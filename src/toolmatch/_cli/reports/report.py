@@ -16,7 +16,7 @@ from toolmatch._cli.reports.series import write_series
 from toolmatch._cli.reports.text import Text
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.baseline import Side, compare
-from toolmatch._runs.judging import ERROR, PASS
+from toolmatch._runs.judging import ERROR, FAIL, PASS
 from toolmatch._runs.trials import PassK, failed_checks, mean_pass_k, pass_k_stretches
 from toolmatch._selection.case import TestCase
 
@@ -69,6 +69,7 @@ class Report:
         baseline: Delta | None = None,
         before: Mapping[str, Side] | None = None,
         events: Callable[[str], None] | None = None,
+        not_evaluable_fails: bool = True,
     ) -> None:
         self.names = frozenset(names)
         self.traces = traces  # where each record is
@@ -87,6 +88,10 @@ class Report:
         # each check failed (RunVerdict.broken): the trials' failed checks.
         self.errored: dict[str, int] = {}
         self.broken: dict[str, Counter[tuple[int | None, int | str]]] = {}
+        # The runs of each case that cannot be judged: left out of its trials, and whether
+        # any fails the command (--not-evaluable fail) or not (pass-through).
+        self.unjudged: dict[str, int] = {}
+        self.not_evaluable_fails = not_evaluable_fails
         self.without_case = 0  # bad lines that name no case of the spec
         self.short: list[str] | None = None  # the cases below --min-pass-rate, once finished
         # --baseline: the options (its changes found at the end) and the baseline's cases.
@@ -131,15 +136,25 @@ class Report:
                     tally.passed += 1
                     passes[name] = passes.get(name, 0) + 1
                     passed(ReportedRun(outcome, run, title, place))
-                else:
+                elif outcome.kind == FAIL:
                     tally.failed += 1
                     counts = self.broken.get(name)
                     if counts is None:
                         counts = self.broken[name] = Counter()
                     counts.update(outcome.broken)
                     self._failed(ReportedRun(outcome, run, title, place))
+                else:
+                    self._not_evaluable(ReportedRun(outcome, run, title, place))
         finally:  # the first record not reported, however the batch ended
             self.next_line = number + 1
+
+    def _not_evaluable(self, told: ReportedRun) -> None:
+        self.tally.not_evaluable += 1
+        name = told.outcome.case
+        assert name is not None
+        self.unjudged[name] = self.unjudged.get(name, 0) + 1
+        for each in self.formats:
+            each.not_evaluable(told)
 
     def _error(self, outcome: Outcome) -> None:
         self.tally.errors += 1
@@ -160,8 +175,11 @@ class Report:
     @property
     def exit_code(self) -> int:
         """As :attr:`Tally.exit_code`; with ``--min-pass-rate``, 1 exactly when a case's
-        pass rate is below it or a bad line names no case (its run counts for none)."""
+        pass rate is below it or a bad line names no case (its run counts for none). Either
+        way 1 when a run cannot be judged, unless ``--not-evaluable pass-through``."""
         if self.baseline is not None and self.baseline.regressions:
+            return 1
+        if self.tally.not_evaluable and self.not_evaluable_fails:
             return 1
         if self.min_pass_rate is None:
             return self.tally.exit_code
@@ -198,6 +216,7 @@ class Report:
             short,
             self.without_case,
             self.baseline,
+            self.not_evaluable_fails,
         )
         # The mean pass rate and pass^k over the cases that ran, with the summary.
         points = self.pass_k.points(max((runs for runs, _ in by_counts), default=0))
@@ -227,10 +246,14 @@ class Report:
         gate = self.min_pass_rate
         for case in cases:
             name = case.name
-            runs = self.runs.get(name)
-            if runs is None:  # missing: no run passed
+            unjudged = self.unjudged.get(name, 0)
+            # pass^k is over the runs judged: those that cannot be are counted apart
+            runs = self.runs.get(name, 0) - unjudged or None
+            if runs is None:  # missing, or no run could be judged: no run passed
                 if gate is not None and (how := gate.shortfall(0, 0)) is not None:
-                    short.append((name, how))
+                    short.append(
+                        (name, f"no run judged, {unjudged} not evaluable" if unjudged else how)
+                    )
                 continue
             passed = self.passes.get(name, 0)
             by_counts[runs, passed] += 1
@@ -238,7 +261,7 @@ class Report:
                 short.append((name, how))
             points = self.pass_k.points(runs)
             sinks: list[Sink[float]] = [
-                each.case_trials(name, runs, passed, points) for each in shown
+                each.case_trials(name, runs, passed, points, unjudged) for each in shown
             ]
             stretches = pass_k_stretches(runs, passed, negligible)
             write_series(stretches, sinks, None if self.pass_k.every else points)

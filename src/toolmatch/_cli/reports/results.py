@@ -114,6 +114,9 @@ class Gathered:
         self.counts: Counter[str] = Counter()  # passed, failed, errors, missing, lines
         self.failures: list[Failure] = []
         self.errors: list[tuple[str, str]] = []  # (place, message)
+        # runs that cannot be judged: (place, title, reason), and whether they fail the command
+        self.not_evaluable: list[tuple[str, str, str]] = []
+        self.not_evaluable_fails = False
         self.missing: list[str] = []
         self.case_order: dict[str, None] = {}
         self.failed_runs: dict[str, list[tuple[str, str | None]]] = {}  # (place, anchor)
@@ -160,7 +163,7 @@ class Gathered:
         """The status ``toolmatch check`` exited with, as its rows tell it."""
         if self.findings:
             return 1
-        if self.baseline_regressions():
+        if self.baseline_regressions() or self.not_evaluable_fails:
             return 1
         counts = self.counts
         if self.gates:
@@ -299,24 +302,13 @@ def _add(
 ) -> None:
     kind = row["type"]
     if kind == "case":
-        name = str(row["case"])
-        gathered.case_order.setdefault(name)
-        if row["passed"]:
-            gathered.counts["passed"] += 1
-            return
-        gathered.counts["failed"] += 1
-        gathered.failed_count[name] += 1
-        anchor = None
-        if len(gathered.failures) < FAILURES_SHOWN:
-            anchor = f"failure-{len(gathered.failures) + 1}"
-            gathered.failures.append(Failure(row, file, anchor, traces))
-        linked = gathered.failed_runs.setdefault(name, [])
-        if len(linked) < RUNS_LINKED:
-            linked.append((place_of(row, file, traces), anchor))
+        _add_run(gathered, row, file, traces)
     elif kind == "error":
         gathered.counts["errors"] += 1
         if len(gathered.errors) < ERRORS_SHOWN:
             gathered.errors.append((place_of(row, file, traces), str(row["message"])))
+    elif kind == "not_evaluable":
+        _add_not_evaluable(gathered, row, file, traces)
     elif kind == "missing":
         if row["case"] not in gathered.missing:
             gathered.missing.append(str(row["case"]))
@@ -335,6 +327,8 @@ def _add(
         if "findings" in row:  # check --strict refused the spec: lint's summary
             return
         gathered.counts["lines"] += int(str(row["lines"]))
+        if row.get("not_evaluable_fails"):
+            gathered.not_evaluable_fails = True
         if "min_pass_rate" in row:
             gathered.gates.append(row)
     elif kind == "coverage":
@@ -359,3 +353,36 @@ def _add(
         gathered.baseline_rows.append(row)
     else:
         gathered.unknown[str(kind)] += 1
+
+
+def _add_run(
+    gathered: Gathered, row: dict[str, object], file: str | None, traces: str | None
+) -> None:
+    """A ``case`` row: a run that passed is counted; one that failed is kept, bounded."""
+    name = str(row["case"])
+    gathered.case_order.setdefault(name)
+    if row["passed"]:
+        gathered.counts["passed"] += 1
+        return
+    gathered.counts["failed"] += 1
+    gathered.failed_count[name] += 1
+    anchor = None
+    if len(gathered.failures) < FAILURES_SHOWN:
+        anchor = f"failure-{len(gathered.failures) + 1}"
+        gathered.failures.append(Failure(row, file, anchor, traces))
+    linked = gathered.failed_runs.setdefault(name, [])
+    if len(linked) < RUNS_LINKED:
+        linked.append((place_of(row, file, traces), anchor))
+
+
+def _add_not_evaluable(
+    gathered: Gathered, row: dict[str, object], file: str | None, traces: str | None
+) -> None:
+    """A run that cannot be judged: counted, and kept with its place and reason, bounded."""
+    gathered.counts["not_evaluable"] += 1
+    name = str(row["case"])
+    gathered.case_order.setdefault(name)
+    if len(gathered.not_evaluable) < ERRORS_SHOWN:
+        title = name if row["run"] == 1 else f"{name} (run {row['run']})"
+        place = place_of(row, file, traces)
+        gathered.not_evaluable.append((place, title, str(row["reason"])))

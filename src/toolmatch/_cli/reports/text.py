@@ -1,4 +1,5 @@
-"""The text report of ``toolmatch check`` (the default): PASS, FAIL, ERROR and MISSING lines,
+"""The text report of ``toolmatch check`` (the default): PASS, FAIL, NOT EVALUABLE, ERROR and
+MISSING lines,
 the trials of cases that ran more than once, and the counts (docs/cli.md).
 
 Every text from the spec or the traces is printed through :func:`printable`, so that no
@@ -42,6 +43,9 @@ class Text(Format):
     def _print(self, line: str) -> None:
         self.pending.append(f"{printable(line)}\n")
 
+    def not_evaluable(self, run: ReportedRun) -> None:
+        self._print(f"NOT EVALUABLE {run.title}: {run.outcome.message}")
+
     def error(self, run: ReportedRun) -> None:
         self._print(f"ERROR {run.title}: {run.outcome.message}")
 
@@ -53,9 +57,12 @@ class Text(Format):
         # PASS or FAIL. The values show with three decimals.
         return SHOWN_AS_ZERO if repeated else None
 
-    def case_trials(self, name: str, runs: int, passed: int, points: Sequence[int]) -> Sink[float]:
+    def case_trials(
+        self, name: str, runs: int, passed: int, points: Sequence[int], not_evaluable: int
+    ) -> Sink[float]:
         # With --pass-k, a case may have fewer runs than every k listed: its counts only.
-        head = f"TRIALS {printable(name)}: {passed}/{runs} passed{', ' if points else ''}"
+        apart = f" ({not_evaluable} not evaluable)" if not_evaluable else ""
+        head = f"TRIALS {printable(name)}: {passed}/{runs} passed{apart}{', ' if points else ''}"
         return (self.output.write, head, "pass^", text_value, "\n")
 
     def failed_checks(self, name: str, checks: list[FailedCheck]) -> None:
@@ -100,7 +107,8 @@ class Text(Format):
                 lines = plural(summary.without_case, "line")
                 verb = "names" if summary.without_case == 1 else "name"
                 self._print(f"pass rate unknown: {lines} {verb} no case of the spec")
-        self._print(f"{tally.passed} passed, {tally.failed} failed")
+        apart = f", {tally.not_evaluable} not evaluable" if tally.not_evaluable else ""
+        self._print(f"{tally.passed} passed, {tally.failed} failed{apart}")
 
     def coverage(self, rows: list[CoverageRow], never_called: list[str] | None) -> None:
         if not rows:

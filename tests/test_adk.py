@@ -40,6 +40,15 @@ def test_an_event_whose_content_is_not_content_names_its_place() -> None:
     assert str(raised.value) == "input[0].content must be a Content object, got 'hello' (str)"
 
 
+def test_a_sessions_dict_without_its_events_is_an_error() -> None:
+    session = {"id": "s1", "appName": "shop", "userId": "u1", "state": {}}
+    with pytest.raises(TypeError) as raised:
+        to_calls(session)
+    assert str(raised.value) == (
+        "input.events must be the session's events (a list), got None (NoneType)"
+    )
+
+
 # --- ADK's own objects ---------------------------------------------------------------------
 
 

@@ -948,6 +948,13 @@ def adk() -> Run:
                 lambda: "[" + ",".join(event.model_dump_json() for event in events) + "]",
                 (),
             ),
+            "Session model_dump()": (session.model_dump, ()),
+            "Session model_dump(mode=json, by_alias=True)": (
+                lambda: session.model_dump(mode="json", by_alias=True),
+                (),
+            ),
+            "Session model_dump_json()": (session.model_dump_json, ()),
+            "Session model_dump() + events": (lambda: [session.model_dump(), *events], ()),
             "run_async events": (lambda: yielded, ()),
             "run_async event dumps": (
                 lambda: [event.model_dump(mode="json", by_alias=True) for event in yielded],
@@ -971,6 +978,9 @@ def adk_dumps() -> Run:
     by_alias, snake = stored("events.json"), stored("events_snake.json")
     # a streamed piece of billing's call to refund, as run_async yields it before the event
     piece = {**by_alias[5], "id": "a-streamed-piece", "partial": True}
+    # the session of these events as Session.model_dump(...) writes it
+    session = {"id": "s1", "appName": "shop", "userId": "u1", "state": {}, "events": by_alias}
+    snake_session = {"id": "s1", "app_name": "shop", "user_id": "u1", "state": {}, "events": snake}
     return Run(
         _adk_ids(by_alias),
         {
@@ -983,6 +993,9 @@ def adk_dumps() -> Run:
                 lambda: [*by_alias[:5], piece, *by_alias[5:]],
                 (),
             ),
+            "Session dump, by alias": (lambda: {**session, "lastUpdateTime": 0.0}, ()),
+            "Session dump": (lambda: {**snake_session, "last_update_time": 0.0}, ()),
+            "Session dump + dumps": (lambda: [session, *by_alias], ()),
         },
     )
 
@@ -1363,6 +1376,10 @@ family(
     "model_dump(mode=json)",
     "JSON text",
     "model_dump_json() texts as a JSON array",
+    "Session model_dump()",
+    "Session model_dump(mode=json, by_alias=True)",
+    "Session model_dump_json()",
+    "Session model_dump() + events",
     "run_async events",
     "run_async event dumps",
     "run_async events + Session",
@@ -1378,6 +1395,9 @@ family(
     "dumps twice",
     "dumps, by alias + dumps",
     "dumps with a streamed piece",
+    "Session dump, by alias",
+    "Session dump",
+    "Session dump + dumps",
 )(adk_dumps)
 
 

@@ -34,6 +34,22 @@ def streamed() -> tuple[list[Any], Any]:
     """The run streamed (``RunConfig(streaming_mode=SSE)``): the events
     ``runner.run_async`` yields, each model answer's partial pieces included, and the
     ``Session`` after it (which keeps the whole events only)."""
+    runner, options = new_runner()
+
+    async def main() -> tuple[list[Any], Any]:
+        yielded = [event async for event in runner.run_async(**options)]
+        service = runner.session_service
+        done = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        assert done is not None
+        return yielded, done
+
+    return asyncio.run(main())
+
+
+def new_runner() -> tuple[Any, dict[str, Any]]:
+    """A new ``Runner`` of the run's agents (their scripts unread) on a new session
+    ``s1``, and the options of ``runner.run_async`` / ``runner.run`` that start the run,
+    streamed, on it."""
     from google.adk.agents import LlmAgent, RunConfig
     from google.adk.agents.run_config import StreamingMode
     from google.adk.models.base_llm import BaseLlm
@@ -92,23 +108,17 @@ def streamed() -> tuple[list[Any], Any]:
         sub_agents=[billing],
     )
 
-    async def main() -> tuple[list[Any], Any]:
-        service = InMemorySessionService()
-        runner = Runner(agent=triage, app_name="shop", session_service=service)
-        session = await service.create_session(app_name="shop", user_id="u1")
-        message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
-        config = RunConfig(streaming_mode=StreamingMode.SSE)
-        yielded = [
-            event
-            async for event in runner.run_async(
-                user_id="u1", session_id=session.id, new_message=message, run_config=config
-            )
-        ]
-        done = await service.get_session(app_name="shop", user_id="u1", session_id=session.id)
-        assert done is not None
-        return yielded, done
-
-    return asyncio.run(main())
+    service = InMemorySessionService()
+    service.create_session_sync(app_name="shop", user_id="u1", session_id="s1")
+    runner = Runner(agent=triage, app_name="shop", session_service=service)
+    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
+    options = {
+        "user_id": "u1",
+        "session_id": "s1",
+        "new_message": message,
+        "run_config": RunConfig(streaming_mode=StreamingMode.SSE),
+    }
+    return runner, options
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ skips, naming it."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from sdk_clients import (
     openai_client,
     sse,
 )
-from toolmatch import ExpectedTool, ToolCall, to_calls
+from toolmatch import ANY, ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 EXHAUSTED = (
@@ -967,6 +968,53 @@ def adk() -> Run:
     )
 
 
+def adk_runner() -> Run:
+    """The run's generators, handed over themselves: each way runs a new Runner (ADK gives
+    each run's calls new ids, ``adk-`` and a uuid, so any id is the run's)."""
+    from adk_run import new_runner
+
+    def sync(read: int | None) -> object:
+        runner, options = new_runner()
+        events = runner.run(**options)
+        if read is None:
+            list(events)
+        for _ in range(read or 0):
+            next(events)
+        return events
+
+    def not_awaited() -> object:
+        runner, options = new_runner()
+        return runner.run_async(**options)
+
+    def awaited() -> object:
+        events = not_awaited()
+
+        async def consume() -> None:
+            async for _ in events:  # type: ignore[attr-defined]
+                pass
+
+        asyncio.run(consume())
+        return events
+
+    read_in_part = (
+        "it was read in part before: the items read are no longer in it; keep them all in a "
+        "list (items = list(stream)) and pass that"
+    )
+    return Run(
+        [ToolCall(**{**call.as_dict(), "id": ANY}) for call in ADK_RUN],
+        {
+            "runner.run(), not read": (lambda: sync(0), ()),
+            "runner.run(), consumed": (lambda: sync(None), CONSUMED),
+            "runner.run(), read in part": (lambda: sync(2), Raises(TypeError, read_in_part)),
+            "run_async(), not awaited": (
+                not_awaited,
+                Raises(TypeError, "collect an async stream first: [e async for e in stream]"),
+            ),
+            "run_async(), consumed": (awaited, CONSUMED),
+        },
+    )
+
+
 def adk_dumps() -> Run:
     """The stored dumps of the run (tests/data/adk), read without google-adk."""
     from adk_run import DATA
@@ -1386,6 +1434,14 @@ family(
     "Session + run_async events",
     "events + Session",
 )(adk)
+family(
+    "google.adk",
+    "runner.run(), not read",
+    "runner.run(), consumed",
+    "runner.run(), read in part",
+    "run_async(), not awaited",
+    "run_async(), consumed",
+)(adk_runner)
 # the stored dumps need no google-adk: the dev environment reads them
 family(
     None,

@@ -27,7 +27,31 @@ def refund(order: int) -> dict[str, Any]:
 def run() -> list[Any]:
     """The session's events of the run: triage looks the order up and hands over to
     billing, whose refund fails (ADK's convention: an ``error`` key)."""
-    from google.adk.agents import LlmAgent
+    return list(streamed()[1].events)
+
+
+def streamed() -> tuple[list[Any], Any]:
+    """The run streamed (``RunConfig(streaming_mode=SSE)``): the events
+    ``runner.run_async`` yields, each model answer's partial pieces included, and the
+    ``Session`` after it (which keeps the whole events only)."""
+    runner, options = new_runner()
+
+    async def main() -> tuple[list[Any], Any]:
+        yielded = [event async for event in runner.run_async(**options)]
+        service = runner.session_service
+        done = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        assert done is not None
+        return yielded, done
+
+    return asyncio.run(main())
+
+
+def new_runner() -> tuple[Any, dict[str, Any]]:
+    """A new ``Runner`` of the run's agents (their scripts unread) on a new session
+    ``s1``, and the options of ``runner.run_async`` / ``runner.run`` that start the run,
+    streamed, on it."""
+    from google.adk.agents import LlmAgent, RunConfig
+    from google.adk.agents.run_config import StreamingMode
     from google.adk.models.base_llm import BaseLlm
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
@@ -45,8 +69,20 @@ def run() -> list[Any]:
 
         async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
             from google.adk.models.llm_response import LlmResponse
+            from google.adk.utils.streaming_utils import StreamingResponseAggregator
 
-            yield LlmResponse(content=self.script.pop(0))
+            content = self.script.pop(0)
+            if not stream:
+                yield LlmResponse(content=content)
+                return
+            # the pieces and the whole answer, as ADK's Gemini model streams a response
+            aggregator = StreamingResponseAggregator()
+            answer = types.GenerateContentResponse(candidates=[types.Candidate(content=content)])
+            async for piece in aggregator.process_response(answer):
+                yield piece
+            whole = aggregator.close()
+            if whole is not None:
+                yield whole
 
     billing = LlmAgent(
         name="billing",
@@ -72,18 +108,17 @@ def run() -> list[Any]:
         sub_agents=[billing],
     )
 
-    async def main() -> list[Any]:
-        service = InMemorySessionService()
-        runner = Runner(agent=triage, app_name="shop", session_service=service)
-        session = await service.create_session(app_name="shop", user_id="u1")
-        message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
-        async for _ in runner.run_async(user_id="u1", session_id=session.id, new_message=message):
-            pass
-        done = await service.get_session(app_name="shop", user_id="u1", session_id=session.id)
-        assert done is not None
-        return list(done.events)
-
-    return asyncio.run(main())
+    service = InMemorySessionService()
+    service.create_session_sync(app_name="shop", user_id="u1", session_id="s1")
+    runner = Runner(agent=triage, app_name="shop", session_service=service)
+    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
+    options = {
+        "user_id": "u1",
+        "session_id": "s1",
+        "new_message": message,
+        "run_config": RunConfig(streaming_mode=StreamingMode.SSE),
+    }
+    return runner, options
 
 
 if __name__ == "__main__":

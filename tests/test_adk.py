@@ -7,55 +7,21 @@ objects need google-adk."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import pytest
 
-from adk_run import DATA, run
-from toolmatch import ANY, ExpectedTool, ToolCall, check_turn, to_calls
+from adk_run import DATA
+from toolmatch import ExpectedTool, ToolCall, check_turn, to_calls
 
-RUN = [
-    ToolCall(
-        "lookup_order",
-        {"order": 7},
-        id="adk-8005d4fb-b2dd-4590-8b95-0574f6a21c61",
-        result={"order": 7, "state": "delivered"},
-        failed=False,
-        agent="triage",
-    ),
-    ToolCall(
-        "transfer_to_agent",
-        {"agent_name": "billing"},
-        id="adk-21dd5d40-d660-47be-92db-2a3999ca00cd",
-        result={"result": None},
-        failed=False,
-        agent="triage",
-    ),
-    ToolCall(
-        "refund",
-        {"order": 7},
-        id="adk-46a23598-35cb-4bcd-b29f-bfee02bb7beb",
-        result={"error": "the refund window of order 7 is closed"},
-        failed=True,
-        agent="billing",
-    ),
-]
+# The run read every way (its objects, dumps, stream and session, and the stored dumps) is
+# the reading matrix's (tests/test_reading_matrix.py, families "adk" and "adk dumps").
 
 
 def _dumped(name: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = json.loads((DATA / name).read_text(encoding="utf-8"))
     return events
-
-
-@pytest.mark.parametrize("name", ["events.json", "events_snake.json"])
-def test_a_sessions_dumped_events(name: str) -> None:
-    events = _dumped(name)
-    assert to_calls(events) == RUN
-    # a session's events and the same events again (run_async's, say): each once
-    assert to_calls(events + events) == RUN
-    assert to_calls(json.dumps(events)) == RUN
 
 
 def test_the_agent_of_a_call_is_checked() -> None:
@@ -67,14 +33,6 @@ def test_the_agent_of_a_call_is_checked() -> None:
     )
 
 
-def test_a_partial_event_holds_no_call() -> None:
-    events = _dumped("events.json")
-    piece = copy.deepcopy(events[5])  # billing's call to refund
-    piece["id"] = "a-streamed-piece"
-    piece["partial"] = True
-    assert to_calls([*events[:5], piece, *events[5:]]) == RUN
-
-
 def test_an_event_whose_content_is_not_content_names_its_place() -> None:
     event = {"invocationId": "e-1", "author": "triage", "id": "x", "content": "hello"}
     with pytest.raises(TypeError) as raised:
@@ -82,29 +40,16 @@ def test_an_event_whose_content_is_not_content_names_its_place() -> None:
     assert str(raised.value) == "input[0].content must be a Content object, got 'hello' (str)"
 
 
+def test_a_sessions_dict_without_its_events_is_an_error() -> None:
+    session = {"id": "s1", "appName": "shop", "userId": "u1", "state": {}}
+    with pytest.raises(TypeError) as raised:
+        to_calls(session)
+    assert str(raised.value) == (
+        "input.events must be the session's events (a list), got None (NoneType)"
+    )
+
+
 # --- ADK's own objects ---------------------------------------------------------------------
-
-
-def test_a_real_runs_events_and_session() -> None:
-    pytest.importorskip("google.adk")
-    events = run()
-    expected = [ToolCall(call.name, call.args, ANY, **_ended(call)) for call in RUN]
-    assert to_calls(events) == expected
-    assert to_calls(events + events) == expected
-    for options in ({}, {"mode": "json", "by_alias": True}):
-        dumps = [event.model_dump(**options) for event in events]  # type: ignore[arg-type]
-        assert to_calls(dumps) == to_calls(events)
-    # the ids ADK gives pair each answer with its call
-    assert [call.id for call in to_calls(events)] == [
-        part.function_call.id
-        for event in events
-        for part in event.content.parts or []
-        if part.function_call is not None
-    ]
-
-
-def _ended(call: ToolCall) -> dict[str, Any]:
-    return {"result": call.result, "failed": call.failed, "agent": call.agent}
 
 
 def test_events_built_with_adks_classes() -> None:

@@ -6,6 +6,7 @@ skips, naming it."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from sdk_clients import (
     openai_client,
     sse,
 )
-from toolmatch import ExpectedTool, ToolCall, to_calls
+from toolmatch import ANY, ExpectedTool, ToolCall, to_calls
 from toolmatch._readers.reading import FORMATS_DOC
 
 EXHAUSTED = (
@@ -882,6 +883,186 @@ def claude_agent() -> Run:
     )
 
 
+# --- Google ADK ----------------------------------------------------------------------------
+
+# The run of tests/adk_run.py: triage looks order 7 up and hands over to billing, whose refund
+# fails (an ``error`` key); each call by the agent whose event asks it.
+ADK_RUN = [
+    ToolCall(
+        "lookup_order",
+        {"order": 7},
+        result={"order": 7, "state": "delivered"},
+        failed=False,
+        agent="triage",
+    ),
+    ToolCall(
+        "transfer_to_agent",
+        {"agent_name": "billing"},
+        result={"result": None},
+        failed=False,
+        agent="triage",
+    ),
+    ToolCall(
+        "refund",
+        {"order": 7},
+        result={"error": "the refund window of order 7 is closed"},
+        failed=True,
+        agent="billing",
+    ),
+]
+
+
+def _adk_ids(events: list[dict[str, Any]]) -> list[ToolCall]:
+    """ADK_RUN with the ids ADK gave the calls of ``events`` (dumps, by alias), each asked
+    in a whole event (a streamed piece is ``partial``)."""
+    ids = [
+        part["functionCall"]["id"]
+        for event in events
+        if not event.get("partial")
+        for part in (event.get("content") or {}).get("parts") or []
+        if part.get("functionCall")
+    ]
+    assert len(ids) == len(ADK_RUN)
+    return [
+        ToolCall(**{**call.as_dict(), "id": id_}) for call, id_ in zip(ADK_RUN, ids, strict=True)
+    ]
+
+
+def adk() -> Run:
+    """ADK's Runner streams the run (SSE): run_async yields each model answer's partial
+    piece and then the whole event; the session keeps the whole events."""
+    from adk_run import streamed
+
+    yielded, session = streamed()
+    events = list(session.events)
+    plain = [event.model_dump() for event in events]
+    by_alias = [event.model_dump(mode="json", by_alias=True) for event in events]
+    assert any(event.partial for event in yielded)  # the stream's pieces are there
+    return Run(
+        _adk_ids(by_alias),
+        {
+            "events": (lambda: events, ()),
+            "Session": (lambda: session, ()),
+            "model_dump()": (lambda: plain, ()),
+            "model_dump(mode=json, by_alias=True)": (lambda: by_alias, ()),
+            "model_dump(mode=json)": (
+                lambda: [event.model_dump(mode="json") for event in events],
+                (),
+            ),
+            "model_dump(by_alias=True)": (
+                lambda: [event.model_dump(by_alias=True) for event in events],
+                (),
+            ),
+            "model_dump(exclude_none=True)": (
+                lambda: [event.model_dump(exclude_none=True) for event in events],
+                (),
+            ),
+            "events + their dumps": (lambda: [*events, *by_alias], ()),
+            "JSON text": (lambda: json.dumps(by_alias), ()),
+            "model_dump_json() texts as a JSON array": (
+                lambda: "[" + ",".join(event.model_dump_json() for event in events) + "]",
+                (),
+            ),
+            "Session model_dump()": (session.model_dump, ()),
+            "Session model_dump(mode=json, by_alias=True)": (
+                lambda: session.model_dump(mode="json", by_alias=True),
+                (),
+            ),
+            "Session model_dump(mode=json)": (lambda: session.model_dump(mode="json"), ()),
+            "Session model_dump_json()": (session.model_dump_json, ()),
+            "Session model_dump() + events": (lambda: [session.model_dump(), *events], ()),
+            "run_async events": (lambda: yielded, ()),
+            "run_async event dumps": (
+                lambda: [event.model_dump(mode="json", by_alias=True) for event in yielded],
+                (),
+            ),
+            "run_async events + Session": (lambda: [*yielded, session], ()),
+            "Session + run_async events": (lambda: [session, *yielded], ()),
+            "events + Session": (lambda: [*events, session], ()),
+        },
+    )
+
+
+def adk_runner() -> Run:
+    """The run's generators, handed over themselves: each way runs a new Runner (ADK gives
+    each run's calls new ids, ``adk-`` and a uuid, so any id is the run's)."""
+    from adk_run import new_runner
+
+    def sync(read: int | None) -> object:
+        runner, options = new_runner()
+        events = runner.run(**options)
+        if read is None:
+            list(events)
+        for _ in range(read or 0):
+            next(events)
+        return events
+
+    def not_awaited() -> object:
+        runner, options = new_runner()
+        return runner.run_async(**options)
+
+    def awaited() -> object:
+        events = not_awaited()
+
+        async def consume() -> None:
+            async for _ in events:  # type: ignore[attr-defined]
+                pass
+
+        asyncio.run(consume())
+        return events
+
+    read_in_part = (
+        "it was read in part before: the items read are no longer in it; keep them all in a "
+        "list (items = list(stream)) and pass that"
+    )
+    return Run(
+        [ToolCall(**{**call.as_dict(), "id": ANY}) for call in ADK_RUN],
+        {
+            "runner.run(), not read": (lambda: sync(0), ()),
+            "runner.run(), consumed": (lambda: sync(None), CONSUMED),
+            "runner.run(), read in part": (lambda: sync(2), Raises(TypeError, read_in_part)),
+            "run_async(), not awaited": (
+                not_awaited,
+                Raises(TypeError, "collect an async stream first: [e async for e in stream]"),
+            ),
+            "run_async(), consumed": (awaited, CONSUMED),
+        },
+    )
+
+
+def adk_dumps() -> Run:
+    """The stored dumps of the run (tests/data/adk), read without google-adk."""
+    from adk_run import DATA
+
+    def stored(name: str) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = json.loads((DATA / name).read_text(encoding="utf-8"))
+        return events
+
+    by_alias, snake = stored("events.json"), stored("events_snake.json")
+    # a streamed piece of billing's call to refund, as run_async yields it before the event
+    piece = {**by_alias[5], "id": "a-streamed-piece", "partial": True}
+    # the session of these events as Session.model_dump(...) writes it
+    session = {"id": "s1", "appName": "shop", "userId": "u1", "state": {}, "events": by_alias}
+    snake_session = {"id": "s1", "app_name": "shop", "user_id": "u1", "state": {}, "events": snake}
+    return Run(
+        _adk_ids(by_alias),
+        {
+            "dumps, by alias": (lambda: by_alias, ()),
+            "dumps": (lambda: snake, ()),
+            "dumps as JSON text": (lambda: json.dumps(by_alias), ()),
+            "dumps twice": (lambda: by_alias + by_alias, ()),
+            "dumps, by alias + dumps": (lambda: by_alias + snake, ()),
+            "dumps with a streamed piece": (
+                lambda: [*by_alias[:5], piece, *by_alias[5:]],
+                (),
+            ),
+            "Session dump, by alias": (lambda: {**session, "lastUpdateTime": 0.0}, ()),
+            "Session dump": (lambda: {**snake_session, "last_update_time": 0.0}, ()),
+            "Session dump + dumps": (lambda: [session, *by_alias], ()),
+        },
+    )
+
+
 # --- trace stores: OpenTelemetry GenAI, OpenInference, MLflow, Langfuse ----------------------
 
 
@@ -1037,10 +1218,11 @@ def langfuse() -> Run:
 # --- the matrix ---------------------------------------------------------------------------
 
 # family: (the module its SDK brings, its run, its ways)
-FAMILIES: dict[str, tuple[str, Callable[[], Run], tuple[str, ...]]] = {}
+# (``None``: the family's ways need no SDK)
+FAMILIES: dict[str, tuple[str | None, Callable[[], Run], tuple[str, ...]]] = {}
 
 
-def family(module: str, *ways: str) -> Callable[[Callable[[], Run]], Callable[[], Run]]:
+def family(module: str | None, *ways: str) -> Callable[[Callable[[], Run]], Callable[[], Run]]:
     def register(build: Callable[[], Run]) -> Callable[[], Run]:
         FAMILIES[build.__name__.replace("_", " ")] = (module, functools.cache(build), ways)
         return build
@@ -1250,6 +1432,50 @@ family(
     "CLI stream-json lines",
     "CLI stream-json lines as JSON text",
 )(claude_agent)
+family(
+    "google.adk",
+    "events",
+    "Session",
+    "model_dump()",
+    "model_dump(mode=json, by_alias=True)",
+    "model_dump(mode=json)",
+    "model_dump(by_alias=True)",
+    "model_dump(exclude_none=True)",
+    "events + their dumps",
+    "JSON text",
+    "model_dump_json() texts as a JSON array",
+    "Session model_dump()",
+    "Session model_dump(mode=json, by_alias=True)",
+    "Session model_dump(mode=json)",
+    "Session model_dump_json()",
+    "Session model_dump() + events",
+    "run_async events",
+    "run_async event dumps",
+    "run_async events + Session",
+    "Session + run_async events",
+    "events + Session",
+)(adk)
+family(
+    "google.adk",
+    "runner.run(), not read",
+    "runner.run(), consumed",
+    "runner.run(), read in part",
+    "run_async(), not awaited",
+    "run_async(), consumed",
+)(adk_runner)
+# the stored dumps need no google-adk: the dev environment reads them
+family(
+    None,
+    "dumps, by alias",
+    "dumps",
+    "dumps as JSON text",
+    "dumps twice",
+    "dumps, by alias + dumps",
+    "dumps with a streamed piece",
+    "Session dump, by alias",
+    "Session dump",
+    "Session dump + dumps",
+)(adk_dumps)
 
 
 family("opentelemetry.sdk", *SPAN_WAYS, "execute_tool spans alone")(otel_genai)
@@ -1306,7 +1532,8 @@ CASES = [
 @pytest.mark.parametrize(("name", "way"), CASES)
 def test_one_run_read_every_way_reads_the_same(name: str, way: str) -> None:
     module, build, ways = FAMILIES[name]
-    pytest.importorskip(module, reason=f"{name}: {module} is not installed")
+    if module is not None:
+        pytest.importorskip(module, reason=f"{name}: {module} is not installed")
     run = build()
     assert tuple(run.ways) == ways  # the table of ways is the run's
     handed, expected = run.ways[way]
@@ -1417,7 +1644,7 @@ def test_an_exported_mlflow_trace_is_a_traces_file_by_its_own_keys(tmp_path: Any
 # Every SDK a reader reads objects of (the matrix's and the other readers'), by the top
 # module its objects' classes live in.
 SDK_MODULES = sorted(
-    {module.partition(".")[0] for module, _, _ in FAMILIES.values()}
+    {module.partition(".")[0] for module, _, _ in FAMILIES.values() if module is not None}
     | {
         "google",  # google-genai, google-adk
         "boto3",

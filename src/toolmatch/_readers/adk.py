@@ -18,7 +18,12 @@ from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, w
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["read_adk_event", "read_adk_event_object", "read_adk_session"]
+__all__ = [
+    "read_adk_event",
+    "read_adk_event_object",
+    "read_adk_session",
+    "read_adk_session_dict",
+]
 
 
 def read_adk_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -41,6 +46,15 @@ def read_adk_session(obj: Any, where: str, reading: Reading) -> None:
         _read_as_data(obj, where, reading)
         return
     reading.read_each(obj.events, f"{where}.events")
+
+
+def read_adk_session_dict(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A ``Session``'s dict (``model_dump()``, ``model_dump(mode="json", by_alias=True)``,
+    told by its ``app_name`` / ``appName``): its ``events``, which it must hold."""
+    events = list_at(data, "events", where)
+    if events is None:
+        raise wrong_shape(f"{where}.events", "the session's events (a list)", None)
+    reading.read_each(events, f"{where}.events")
 
 
 def _is_adk(obj: object) -> bool:

@@ -469,6 +469,8 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     # an ADK Event's dict: before 'output' (a workflow node's) and 'content'
     ("invocation_id", adk.read_adk_event),
     ("invocationId", adk.read_adk_event),
+    ("app_name", adk.read_adk_session_dict),  # an ADK Session's dict
+    ("appName", adk.read_adk_session_dict),
 ]
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [

@@ -492,7 +492,12 @@ RECORDS: tuple[Records, ...] = (
     Records(
         "a Google ADK session",
         "Google ADK: events, sessions",
-        (adk.read_adk_event, adk.read_adk_event_object, adk.read_adk_session),
+        (
+            adk.read_adk_event,
+            adk.read_adk_event_object,
+            adk.read_adk_session,
+            adk.read_adk_session_dict,
+        ),
         "the event's `author`",
         _FROM_STATUS,
         "yes (an `error` key)",

@@ -1478,7 +1478,9 @@ family(
 )(adk_dumps)
 
 
-family("opentelemetry.sdk", *SPAN_WAYS, "execute_tool spans alone")(otel_genai)
+family("opentelemetry.exporter.otlp.proto.common", *SPAN_WAYS, "execute_tool spans alone")(
+    otel_genai
+)
 family(
     "openinference.instrumentation.openai",
     *SPAN_WAYS,

@@ -26,9 +26,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from benchmarks._b4_agents import AGENT_SHAPES, AGENT_SPEC
 from benchmarks._report import Config, Figure, Section, format_seconds
 
 TYPE_CHECKING = False
@@ -80,7 +81,10 @@ print(json.dumps({"seconds": elapsed, "peak_kib": peak, "status": completed.retu
                   "stderr": completed.stderr.decode(errors="replace")[-500:]}))
 """
 
-SPEC = {
+# A run generator: its index and whether it fails, to a trace line's record.
+Shape = Callable[[int, bool], dict[str, object]]
+
+SPEC: dict[str, object] = {
     "test_cases": [
         {
             "name": "weather_lookup",
@@ -182,19 +186,20 @@ def _plain(index: int, failing: bool) -> dict[str, object]:
     return {"case": "book_flight", "turns": [first, second]}
 
 
-SHAPES = (_anthropic, _openai, _plain)
+SHAPES: tuple[Shape, ...] = (_anthropic, _openai, _plain)
 
 
-def write_traces(path: Path, runs: int) -> None:
-    """``runs`` recorded runs of ``CALLS_PER_RUN`` calls, one in ten failing."""
+def write_traces(path: Path, runs: int, shapes: Sequence[Shape] = SHAPES) -> None:
+    """``runs`` recorded runs of ``CALLS_PER_RUN`` calls, one in ten failing, rotating over
+    ``shapes`` (B4's mix, or the agent frameworks' mix: ``AGENT_SHAPES``)."""
     with path.open("w", encoding="utf-8") as file:
         for index in range(runs):
-            run = SHAPES[index % len(SHAPES)](index, failing=index % 10 == 9)
+            run = shapes[index % len(shapes)](index, index % 10 == 9)
             file.write(json.dumps(run) + "\n")
 
 
-def write_spec(path: Path) -> None:
-    path.write_text(json.dumps(SPEC, indent=2), encoding="utf-8")
+def write_spec(path: Path, spec: dict[str, object] = SPEC) -> None:
+    path.write_text(json.dumps(spec, indent=2), encoding="utf-8")
 
 
 def write_other_inputs(traces: Path, gz: Path, parquet: Path) -> str | None:
@@ -506,6 +511,12 @@ def run(config: Config) -> Section:
         write_traces(traces, runs)
         write_traces(small, runs // 10)
         section.errors += _verify(spec, small, runs // 10)
+        agent_spec, agent_traces = root / "agent-spec.json", root / "agent-traces.jsonl"
+        agent_small = root / "agent-small.jsonl"
+        write_spec(agent_spec, AGENT_SPEC)
+        write_traces(agent_traces, runs, AGENT_SHAPES)
+        write_traces(agent_small, runs // 10, AGENT_SHAPES)
+        section.errors += _verify(agent_spec, agent_small, runs // 10)
         gz, parquet = root / "traces.jsonl.gz", root / "traces.parquet"
         no_parquet = write_other_inputs(traces, gz, parquet)
         native, native_lines = root / "native", root / "native-lines"
@@ -514,6 +525,9 @@ def run(config: Config) -> Section:
             "bare": [sys.executable, "-c", BARE_PARSE, str(traces)],
             "floor": [sys.executable, str(FLOOR), str(traces)],
             "one": _check_command(spec, traces, "--no-progress"),
+            "agent_bare": [sys.executable, "-c", BARE_PARSE, str(agent_traces)],
+            "agent_floor": [sys.executable, str(FLOOR), str(agent_traces)],
+            "agent_one": _check_command(agent_spec, agent_traces, "--no-progress"),
             "jobs": _check_command(spec, traces, "--no-progress", "--jobs", "2"),
             "small": _check_command(spec, small, "--no-progress"),
             "json": _check_command(spec, traces, "--no-progress", "--format", "json"),
@@ -569,29 +583,17 @@ def run(config: Config) -> Section:
             note, lost = _profile(spec, small)
             section.notes.append(note)
             section.errors += lost
+            note, lost = _profile(agent_spec, agent_small)
+            section.notes.append(f"agent frameworks' mix: {note}")
+            section.errors += lost
 
     bare, floor = min(seconds["bare"]), min(seconds["floor"])
     one, jobs = min(seconds["one"]), min(seconds["jobs"])
     medians = {name: statistics.median(times) for name, times in seconds.items()}
-    for name, contender, seconds_of, reference, reference_seconds, budget in (
-        ("one", "toolmatch check", one, "bare", bare, None),
-        ("floor", "hand-written floor", floor, "bare", bare, None),
-        ("one", "toolmatch check", one, "floor", floor, MAX_RATIO),
-    ):
-        section.figures.append(
-            _figure(
-                f"one process, {calls:,} calls",
-                (contender, seconds_of),
-                (
-                    {"bare": "json.loads loop", "floor": "hand-written floor"}[reference],
-                    reference_seconds,
-                ),
-                calls,
-                budget,
-                "" if budget is None else f"<= {budget:g}x",
-                f"medians {medians[name] / medians[reference]:.2f}x",
-            )
-        )
+    section.figures += _against_the_floor(seconds, "", f"one process, {calls:,} calls", calls)
+    section.figures += _against_the_floor(
+        seconds, "agent_", f"agent frameworks' mix, one process, {calls:,} calls", calls
+    )
     section.figures.append(
         _figure(
             f"--jobs 2, {calls:,} calls",
@@ -708,6 +710,35 @@ def run(config: Config) -> Section:
         f"one in ten failing; {config.cli_runs} run(s) per command, rotating; best kept"
     )
     return section
+
+
+def _against_the_floor(
+    seconds: dict[str, list[float]], prefix: str, name: str, calls: int
+) -> list[Figure]:
+    """One mix's figures: ``toolmatch check`` and the floor against the bare parse, and
+    ``toolmatch check`` against the floor, its budget (commands named ``prefix`` + one,
+    floor, bare)."""
+    medians = {key: statistics.median(times) for key, times in seconds.items()}
+    labels = {"bare": "json.loads loop", "floor": "hand-written floor"}
+    figures = []
+    for contender, label, reference, budget in (
+        ("one", "toolmatch check", "bare", None),
+        ("floor", "hand-written floor", "bare", None),
+        ("one", "toolmatch check", "floor", MAX_RATIO),
+    ):
+        mine, theirs = prefix + contender, prefix + reference
+        figures.append(
+            _figure(
+                name,
+                (label, min(seconds[mine])),
+                (labels[reference], min(seconds[theirs])),
+                calls,
+                budget,
+                "" if budget is None else f"<= {budget:g}x",
+                f"medians {medians[mine] / medians[theirs]:.2f}x",
+            )
+        )
+    return figures
 
 
 def _usable() -> int:

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from commands import ROOT, toolmatch
-
 from benchmarks._b4_agents import (
     AGENT_SHAPES,
     AGENT_SPEC,
@@ -22,6 +20,8 @@ from benchmarks._b4_agents import (
     otel_spans,
 )
 from benchmarks.b4_cli import FLOOR, SHAPES, SPEC, Shape, write_spec, write_traces
+
+from commands import ROOT, toolmatch
 from toolmatch import to_calls
 
 MIXES = {"B4's mix": (SPEC, SHAPES), "agent frameworks' mix": (AGENT_SPEC, AGENT_SHAPES)}

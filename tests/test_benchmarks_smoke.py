@@ -73,6 +73,8 @@ def test_quick_mode_reports_every_figure_without_the_peers(tmp_path: Path) -> No
         assert f"captures, 50 pairs {pairs}, K x M = 100 x 1,000" in output  # B3, issue 40
     for figure in ("one process, 1,000 calls", "--jobs 2, 1,000 calls", "peak memory"):
         assert figure in output  # B4: toolmatch check over a generated .json spec
+    for contender in ("toolmatch check", "hand-written floor"):  # B4's second mix, issue 40
+        assert f"agent frameworks' mix, one process, 1,000 calls: {contender}" in output
     assert "fresh interpreter" in output
     for shape in (
         "an OpenAI chat completion",

@@ -610,3 +610,36 @@ def test_calls_that_start_together_otherwise_keep_the_order_given() -> None:
                "start_time", at),
     ]  # fmt: skip
     assert [call.name for call in to_calls(spans)] == ["search", "lookup", "refund"]
+
+
+def test_same_calls_without_ids_pair_in_the_order_they_started_whatever_the_order_given() -> None:
+    """Two identical calls, their tool spans without ids (OpenInference's tool decorator
+    records none), newest first: each pairs with the call asked for at its place in time."""
+    spans = [
+        _timed(_tool("search", '{"q": "x"}', "second"), "start_time", "2026-12-07T06:52:14.003Z"),
+        _timed(_tool("search", '{"q": "x"}', "first"), "start_time", "2026-12-07T06:52:14.002Z"),
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "search", '{"q": "x"}')),
+               "start_time", "2026-12-07T06:52:14.001Z"),
+    ]  # fmt: skip
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "x"}, "c1", result="first", failed=False),
+        ToolCall("search", {"q": "x"}, "c2", result="second", failed=False),
+    ]
+
+
+def test_a_pairing_in_time_order_that_makes_another_number_of_calls_keeps_the_one_read() -> None:
+    """Ids on one side only make the pairing depend on its order: read as given, three
+    calls; in time order, two. The places reserved as read are three, so the pairing as read
+    stays, its calls ordered by time."""
+    spans = [
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}')), "start_time", "2026-12-07T06:52:14.003Z"),
+        _timed(_llm("s2", ("c2", "search", '{"q": "x"}')), "start_time", "2026-12-07T06:52:14.004Z"),
+        _timed(_tool("search", '{"q": "x"}', "no id"), "start_time", "2026-12-07T06:52:14.002Z"),
+        _timed(_tool("search", '{"q": "x"}', "c1's", **{"tool_call.id": "c1"}),
+               "start_time", "2026-12-07T06:52:14.001Z"),
+    ]  # fmt: skip
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "x"}, "c1", result="c1's", failed=False),
+        ToolCall("search", {"q": "x"}, "c1", result="no id", failed=False),
+        ToolCall("search", {"q": "x"}, "c2"),
+    ]

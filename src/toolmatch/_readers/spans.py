@@ -57,6 +57,37 @@ class _Entry:
         self.ran = ran
 
 
+class _Pairing:
+    """The calls of a run's spans, each side paired with the other as its span is read:
+    a side takes the first call of the other side not yet paired that is the same call."""
+
+    __slots__ = ("entries", "unasked", "unran")
+
+    def __init__(self) -> None:
+        self.entries: list[_Entry] = []
+        # The calls one side gave that the other has not yet: asked, not run; run, not asked.
+        self.unran: list[_Entry] = []
+        self.unasked: list[_Entry] = []
+
+    def add(self, side: _Side, asking: bool) -> _Entry | None:
+        """Pair ``side``; a side that pairs with none is a new call: its entry."""
+        # Only the unpaired calls are looked at, so a run of tool spans alone costs no search.
+        waiting = self.unasked if asking else self.unran
+        for index, entry in enumerate(waiting):
+            other = entry.ran if entry.ran is not None else entry.asked
+            if _same_call(side.call, other.call):  # type: ignore[union-attr]
+                del waiting[index]
+                if asking:
+                    entry.asked = side
+                else:
+                    entry.ran = side
+                return None
+        entry = _Entry(-1, side, None) if asking else _Entry(-1, None, side)
+        self.entries.append(entry)
+        (self.unran if asking else self.unasked).append(entry)
+        return entry
+
+
 class Spans:
     """The spans of one ``to_calls`` run (a ``Reading`` state, made on first use).
 
@@ -74,23 +105,19 @@ class Spans:
     __slots__ = (
         "_agents",
         "_count",
-        "_entries",
         "_first",
         "_found",
         "_nodes",
+        "_pairing",
         "_parents",
         "_sides",
         "_starts",
         "_told",
-        "_unasked",
-        "_unran",
     )
 
     def __init__(self) -> None:
-        self._entries: list[_Entry] = []
-        # The calls one side gave that the other has not yet: asked, not run; run, not asked.
-        self._unran: list[_Entry] = []
-        self._unasked: list[_Entry] = []
+        self._pairing = _Pairing()
+        self._sides: list[tuple[_Side, bool]] = []  # each side read, and whether it asked
         self._first: str | None = None  # where the first span (or span list) was read
         self._count = 0
         self._told = 0  # spans that record a tool's run or a model's answer
@@ -99,7 +126,6 @@ class Spans:
         self._agents: dict[object, str] = {}
         self._nodes: dict[object, str] = {}
         self._starts: dict[object, object] = {}  # each span that gives calls: its start time
-        self._sides = 0
 
     def envelope(self, where: str) -> None:
         """A list of spans (an OTLP envelope) is read at ``where``, even if it holds none."""
@@ -179,33 +205,18 @@ class Spans:
     def asked(self, reading: Reading, calls: list[ToolCall], span: object) -> None:
         """The calls a model span (``span``, its id) records its model asking for."""
         for call in calls:
-            self._add(reading, _Side(call, span, self._next()), asking=True)
+            self._add(reading, _Side(call, span, len(self._sides)), asking=True)
 
     def ran(self, reading: Reading, call: ToolCall, span: object) -> None:
         """The call a tool span (``span``, its id) ran, with its result."""
-        self._add(reading, _Side(call, span, self._next()), asking=False)
-
-    def _next(self) -> int:
-        self._sides += 1
-        return self._sides
+        self._add(reading, _Side(call, span, len(self._sides)), asking=False)
 
     def _add(self, reading: Reading, side: _Side, asking: bool) -> None:
-        # The first call of the other side not yet paired that is the same call: only the
-        # unpaired ones are looked at, so a run of tool spans alone costs no search.
-        waiting = self._unasked if asking else self._unran
-        for index, entry in enumerate(waiting):
-            other = entry.ran if entry.ran is not None else entry.asked
-            if _same_call(side.call, other.call):  # type: ignore[union-attr]
-                del waiting[index]
-                if asking:
-                    entry.asked = side
-                else:
-                    entry.ran = side
-                return
-        slot = reading.reserve()
-        entry = _Entry(slot, side, None) if asking else _Entry(slot, None, side)
-        self._entries.append(entry)
-        (self._unran if asking else self._unasked).append(entry)
+        """Pair ``side`` as read; a new call takes a place in call order."""
+        self._sides.append((side, asking))
+        entry = self._pairing.add(side, asking)
+        if entry is not None:
+            entry.slot = reading.reserve()
 
     def finish(self, reading: Reading) -> None:
         """The calls in the places their spans were first read at, in the order the run
@@ -213,29 +224,44 @@ class Spans:
         if not self._told:
             raise _nothing_told(self._first or "input", self._count, self._found)
         # Entries are made in the order their places were reserved: the places, ascending.
-        for entry, ordered in zip(self._entries, self.order(), strict=True):
+        for entry, ordered in zip(self._pairing.entries, self.order(), strict=True):
             reading.fill(entry.slot, self._merged(ordered.asked, ordered.ran))
 
     def order(self) -> list[_Entry]:
         """The calls in the order the run made them. Where every span that gives a call
-        records a start time, all of one form: by the start of the span that ran the call
-        (else of the one that asked for it), then by the start of the span that asked for
-        it; calls that start together keep the order given, except those one model span
-        asked for, which keep the order it asked for them. Else the order given: spans that
-        cannot all be placed in time keep the order of the input rather than guess."""
-        entries = self._entries
-        if len(entries) < 2:
+        records a start time, all of one form: the sides paired again in the order their
+        spans started (as the run made them: a tool span pairs with the call asked for
+        before it), and the calls by the start of the span that ran the call (else of the
+        one that asked for it), then by the start of the span that asked for it; calls that
+        start together keep the order given, except those one model span asked for, which
+        keep the order it asked for them. Else the order given: spans that cannot all be
+        placed in time keep the order of the input rather than guess."""
+        entries = self._pairing.entries
+        if len(entries) < 2:  # one call: nothing to order, and its sides pair in any order
             return entries
-        times: dict[object, object] = {}  # each span's start, parsed once
+        times: dict[object, Any] = {}  # each span's start, parsed once
         forms: set[str] = set()
-        keys: list[tuple[Any, Any]] = []
-        for entry in entries:
-            ran = self._start(entry.ran, times, forms)
-            asked = self._start(entry.asked, times, forms)
-            first = asked if entry.ran is None else ran
-            keys.append((first, first if entry.asked is None else asked))
+        for side, _ in self._sides:
+            if side.span not in times:
+                times[side.span] = parsed = _start_time(self._starts.get(side.span))
+                forms.add(_form(parsed))
         if _NO_TIME in forms or len(forms) > 1:
             return entries
+        pairing = _Pairing()
+        for side, asking in sorted(
+            self._sides, key=lambda read: (times[read[0].span], read[0].seq)
+        ):
+            pairing.add(side, asking)
+        # One place was reserved a call as read; a pairing in time order that makes another
+        # number of calls (sides whose match depends on the order: ids on one side only)
+        # cannot fill them, and the pairing as read stays.
+        if len(pairing.entries) == len(entries):
+            entries = pairing.entries
+        keys: list[tuple[Any, Any]] = []
+        for entry in entries:
+            asked = None if entry.asked is None else times[entry.asked.span]
+            first = asked if entry.ran is None else times[entry.ran.span]
+            keys.append((first, first if asked is None else asked))
         ranked = sorted(range(len(entries)), key=keys.__getitem__)  # stable: ties as given
         ordered: list[_Entry] = []
         begin = 0
@@ -246,18 +272,6 @@ class Spans:
             ordered += _as_asked([entries[index] for index in ranked[begin:end]])
             begin = end
         return ordered
-
-    def _start(self, side: _Side | None, times: dict[object, object], forms: set[str]) -> Any:
-        """The start time of ``side``'s span, parsed (``None``: no side, or no time), its
-        form added to ``forms``."""
-        if side is None:
-            return None
-        span = side.span
-        if span not in times:
-            parsed = _start_time(self._starts.get(span))
-            times[span] = parsed
-            forms.add(_form(parsed))
-        return times[span]
 
     def _merged(self, asked: _Side | None, ran: _Side | None) -> ToolCall:
         """One call from what its model span asked and its tool span ran: the arguments

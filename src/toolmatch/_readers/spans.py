@@ -19,6 +19,7 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import FORMATS_DOC, same_source
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Any
 
     from toolmatch._readers.reading import Reading
@@ -239,13 +240,8 @@ class Spans:
         entries = self._pairing.entries
         if len(entries) < 2:  # one call: nothing to order, and its sides pair in any order
             return entries
-        times: dict[object, Any] = {}  # each span's start, parsed once
-        forms: set[str] = set()
-        for side, _ in self._sides:
-            if side.span not in times:
-                times[side.span] = parsed = _start_time(self._starts.get(side.span))
-                forms.add(_form(parsed))
-        if _NO_TIME in forms or len(forms) > 1:
+        times = _start_times([side.span for side, _ in self._sides], self._starts)
+        if times is None:
             return entries
         pairing = _Pairing()
         for side, asking in sorted(
@@ -323,9 +319,6 @@ class Spans:
         return node
 
 
-_NO_TIME = "none"
-
-
 def _as_asked(together: list[_Entry]) -> list[_Entry]:
     """Calls that start together: those one model span asked for in the order it asked
     (in the places they hold among the others), the others as they are."""
@@ -343,12 +336,37 @@ def _as_asked(together: list[_Entry]) -> list[_Entry]:
     return ordered
 
 
-def _start_time(value: object) -> Any:
-    """A recorded start time as one that compares with others of its form: nanoseconds
-    (an int, or OTLP JSON's digits text) or a datetime (ISO text, a ``Z`` read as UTC);
-    ``None`` for any other value."""
+def _start_times(
+    spans: list[object], recorded: Mapping[object, object]
+) -> dict[object, Any] | None:
+    """Each span's start time as ``recorded``, parsed once; ``None`` (no order in time) as
+    soon as a span records none, or records one of another form than the others: times
+    that do not compare (nanoseconds beside a datetime, a datetime without a zone beside
+    one with a zone)."""
     from datetime import datetime  # here, not at the top: `import toolmatch` stays fast
 
+    times: dict[object, Any] = {}
+    first: str | None = None
+    for span in spans:
+        if span in times:
+            continue
+        time = _start_time(recorded.get(span), datetime)
+        if time is None:
+            return None
+        # datetimes with a zone and without do not compare: two forms
+        form = "ns" if isinstance(time, int) else "naive" if time.utcoffset() is None else "zoned"
+        if first is None:
+            first = form
+        elif form != first:
+            return None
+        times[span] = time
+    return times
+
+
+def _start_time(value: object, datetime: type[datetime]) -> int | datetime | None:
+    """A recorded start time as one that compares with others of its form: nanoseconds
+    (an int, or OTLP JSON's digits text) or a ``datetime`` (ISO text, a ``Z`` read as
+    UTC); ``None`` for any other value."""
     if type(value) is int or isinstance(value, datetime):
         return value
     if not isinstance(value, str):
@@ -359,16 +377,6 @@ def _start_time(value: object) -> Any:
         return datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
     except ValueError:
         return None
-
-
-def _form(time: object) -> str:
-    """The form of a parsed start time: times of different forms do not compare (a time
-    without a zone beside one with a zone, nanoseconds beside a datetime)."""
-    if time is None:
-        return _NO_TIME
-    if type(time) is int:
-        return "ns"
-    return "naive" if time.utcoffset() is None else "zoned"  # type: ignore[attr-defined]
 
 
 def _same_call(one: ToolCall, other: ToolCall) -> bool:

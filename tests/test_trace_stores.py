@@ -643,3 +643,37 @@ def test_a_pairing_in_time_order_that_makes_another_number_of_calls_keeps_the_on
         ToolCall("search", {"q": "x"}, "c1", result="no id", failed=False),
         ToolCall("search", {"q": "x"}, "c2"),
     ]
+
+
+def test_the_stores_runs_spans_newest_first_read_the_runs_calls(
+    openinference_spans: list[Any], mlflow_trace: Any
+) -> None:
+    """The SDKs' own spans of the stores' run, handed over newest first (as a store lists
+    them): the same calls as in the order the exporter gave them."""
+    from trace_store_runs import STORE_CALLS, genai_spans
+
+    def newest_first(spans: list[Any], start: str = "start_time") -> list[Any]:
+        return sorted(spans, key=lambda span: getattr(span, start), reverse=True)
+
+    assert to_calls(newest_first(openinference_spans)) == STORE_CALLS
+    mlflow_spans = newest_first(list(mlflow_trace.data.spans), "start_time_ns")
+    assert to_calls(mlflow_spans) == STORE_CALLS
+    genai = genai_spans()
+    assert to_calls(newest_first(genai)) == to_calls(genai)
+
+
+def test_langfuse_observations_newest_first_read_in_their_start_order() -> None:
+    pytest.importorskip("langfuse.api")
+    from datetime import datetime, timezone
+
+    from langfuse.api import ObservationV2
+
+    def tool(id_: str, name: str, second: int) -> Any:
+        start = datetime(2026, 1, 1, 0, 0, second, tzinfo=timezone.utc)
+        return ObservationV2(id=id_, trace_id="t1", project_id="p1", start_time=start,
+                             type="TOOL", name=name, input={}, output="done")  # fmt: skip
+
+    observations = [tool("o2", "refund", 2), tool("o1", "search", 1)]
+    as_json = [item.model_dump(mode="json", by_alias=True) for item in observations]
+    for way in (observations, as_json, json.dumps(as_json)):
+        assert [call.name for call in to_calls(way)] == ["search", "refund"]

@@ -677,3 +677,20 @@ def test_langfuse_observations_newest_first_read_in_their_start_order() -> None:
     as_json = [item.model_dump(mode="json", by_alias=True) for item in observations]
     for way in (observations, as_json, json.dumps(as_json)):
         assert [call.name for call in to_calls(way)] == ["search", "refund"]
+
+
+def test_a_dataframe_whose_start_time_is_missing_keeps_the_order_given() -> None:
+    """pandas writes a missing time as ``NaT``, which compares with no time: no order."""
+    pandas = pytest.importorskip("pandas")
+    rows = [
+        {"name": "lookup", "span_kind": "TOOL", "start_time": pandas.Timestamp("2026-12-07T06:52:14.002Z"),
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": '{"id": 1}'},
+        {"name": "search", "span_kind": "TOOL", "start_time": pandas.NaT,
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": '{"q": "x"}'},
+        {"name": "plan", "span_kind": "TOOL", "start_time": pandas.Timestamp("2026-12-07T06:52:14.001Z"),
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": "{}"},
+    ]  # fmt: skip
+    frame = pandas.DataFrame(rows)
+    assert [call.name for call in to_calls(frame)] == ["lookup", "search", "plan"]
+    frame.loc[1, "start_time"] = pandas.Timestamp("2026-12-07T06:52:14.003Z")
+    assert [call.name for call in to_calls(frame)] == ["plan", "lookup", "search"]

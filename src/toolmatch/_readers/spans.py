@@ -248,9 +248,9 @@ class Spans:
             self._sides, key=lambda read: (times[read[0].span], read[0].seq)
         ):
             pairing.add(side, asking)
-        # One place was reserved a call as read; a pairing in time order that makes another
-        # number of calls (sides whose match depends on the order: ids on one side only)
-        # cannot fill them, and the pairing as read stays.
+        # A place was reserved for each call as read: a pairing in time order that makes
+        # another number of calls (possible where ids are recorded on one side only) cannot
+        # fill those places, and the pairing as read stays.
         if len(pairing.entries) == len(entries):
             entries = pairing.entries
         keys: list[tuple[Any, Any]] = []
@@ -366,8 +366,8 @@ def _start_times(
 def _start_time(value: object, datetime: type[datetime]) -> int | datetime | None:
     """A recorded start time as one that compares with others of its form: nanoseconds
     (an int, or OTLP JSON's digits text) or a ``datetime`` (ISO text, a ``Z`` read as
-    UTC); ``None`` for any other value."""
-    if type(value) is int or isinstance(value, datetime):
+    UTC); ``None`` for any other value (pandas' ``NaT`` too: it equals no time)."""
+    if type(value) is int or (isinstance(value, datetime) and value == value):
         return value
     if not isinstance(value, str):
         return None

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from toolmatch import ExpectedTool, ToolCall, to_calls
+from toolmatch import ExpectedTool, ToolCall, check_turn, to_calls
 
 DOCS = "https://github.com/toolmatch/toolmatch/blob/main/docs/formats.md#accepted-shapes"
 
@@ -432,3 +432,265 @@ def test_a_phoenix_dataframe_with_nan_for_missing_attributes_reads_the_same() ->
                  agent="triage"),
         ToolCall("refund", {"order": 7}, "call_2", failed=True, agent="triage"),
     ]  # fmt: skip
+
+
+# --- call order: the spans' start times, whatever order the spans come in --------------------
+
+
+def _concurrent_tool_spans() -> list[Any]:
+    """Two tool spans the OpenTelemetry SDK made with explicit times, the way concurrent
+    tools run: search starts first and ends last, so an exporter (which hands spans over as
+    they end) gives lookup's span first."""
+    pytest.importorskip("opentelemetry.sdk.trace")
+    from trace_store_runs import memory_exporter
+
+    provider, exporter = memory_exporter()
+    tracer = provider.get_tracer("agent")
+    ms = 1_000_000
+    base = 1_796_000_000_000 * ms
+
+    def tool(name: str, call_id: str, args: dict[str, Any]) -> dict[str, str]:
+        return {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": name,
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.tool.call.arguments": json.dumps(args),
+            "gen_ai.tool.call.result": f"{name} done",
+        }
+
+    search = tracer.start_span("execute_tool search", start_time=base + 1 * ms,
+                               attributes=tool("search", "c1", {"q": "paris"}))  # fmt: skip
+    lookup = tracer.start_span("execute_tool lookup", start_time=base + 2 * ms,
+                               attributes=tool("lookup", "c2", {"id": 1}))  # fmt: skip
+    lookup.end(end_time=base + 3 * ms)
+    search.end(end_time=base + 5 * ms)
+    spans = list(exporter.get_finished_spans())
+    assert [span.name for span in spans] == ["execute_tool lookup", "execute_tool search"]
+    return spans
+
+
+CONCURRENT_CALLS = [
+    ToolCall("search", {"q": "paris"}, "c1", result="search done"),
+    ToolCall("lookup", {"id": 1}, "c2", result="lookup done"),
+]
+
+
+def test_concurrent_tool_spans_read_in_the_order_they_started_every_way() -> None:
+    from trace_store_runs import otlp_json
+
+    spans = _concurrent_tool_spans()
+    dumps = [json.loads(span.to_json()) for span in spans]
+    for way in (
+        spans,
+        dumps,
+        json.dumps(dumps),
+        otlp_json(spans),
+        json.dumps(otlp_json(spans)),
+        [otlp_json([span]) for span in spans],
+        otlp_json(spans, preserving_proto_field_name=True),
+    ):
+        assert to_calls(way) == CONCURRENT_CALLS
+    # an `ordered` check reads the run's order: the order the exporter ended them is not it
+    search, lookup = ExpectedTool("search"), ExpectedTool("lookup")
+    assert check_turn([search, lookup], spans, ordered=True).passed
+    assert not check_turn([lookup, search], spans, ordered=True).passed
+
+
+def _timed(span: dict[str, Any], key: str, start: object) -> dict[str, Any]:
+    return {**span, key: start}
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "second"),
+    [
+        ("startTimeUnixNano", "1796000000002000000", "1796000000001000000"),  # OTLP JSON
+        ("start_time_unix_nano", 1796000000002000000, 1796000000001000000),  # MLflow 3
+        ("start_time", 1796000000002000000, 1796000000001000000),  # MLflow 2, SDK objects
+        ("start_time", "2026-12-07T06:52:14.002+00:00", "2026-12-07T06:52:14.001+00:00"),
+        ("start_time", "2026-12-07T06:52:14.002Z", "2026-12-07T06:52:14.001Z"),  # Phoenix's
+        ("startTime", "2026-12-07T06:52:14.002Z", "2026-12-07T06:52:14.001Z"),  # Langfuse
+    ],
+)
+def test_calls_are_ordered_by_their_spans_start_time_in_every_form(
+    key: str, first: object, second: object
+) -> None:
+    spans = [
+        _timed(_tool("lookup", '{"id": 1}', "found"), key, first),
+        _timed(_tool("search", '{"q": "x"}', "hits"), key, second),
+    ]
+    assert [call.name for call in to_calls(spans)] == ["search", "lookup"]
+
+
+def test_datetimes_order_calls_as_their_iso_text_does() -> None:
+    from datetime import datetime, timezone
+
+    later = datetime(2026, 12, 7, 6, 52, 14, 2000, tzinfo=timezone.utc)
+    earlier = datetime(2026, 12, 7, 6, 52, 14, 1000, tzinfo=timezone.utc)
+    spans = [
+        _timed(_tool("lookup", '{"id": 1}', "found"), "start_time", later),
+        _timed(_tool("search", '{"q": "x"}', "hits"), "start_time", earlier),
+    ]
+    assert [call.name for call in to_calls(spans)] == ["search", "lookup"]
+
+
+def test_calls_that_start_together_keep_the_order_their_model_asked_for_them() -> None:
+    """Phoenix keeps times in milliseconds: two tools run in one millisecond tie, and a
+    list newest first gives the second first; the model span that asked says which."""
+    at = "2026-12-07T06:52:14.987Z"
+    spans = [
+        _timed(_tool("refund", '{"order": 7}', "refunded", **{"tool_call.id": "c2"}),
+               "start_time", at),
+        _timed(_tool("search", '{"q": "x"}', "hits", **{"tool_call.id": "c1"}),
+               "start_time", at),
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "refund", '{"order": 7}')),
+               "start_time", "2026-12-07T06:52:14.972Z"),
+    ]  # fmt: skip
+    assert [call.name for call in to_calls(spans)] == ["search", "refund"]
+    # tool spans alone that start together keep the order they were given
+    assert [call.name for call in to_calls(spans[:2])] == ["refund", "search"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("2026-12-07T06:52:14.002Z", None),  # the second records none
+        ("2026-12-07T06:52:14.002Z", "yesterday"),  # no time text
+        ("2026-12-07T06:52:14.002Z", 1796000000001000000),  # two forms in one input
+        ("2026-12-07T06:52:14.002Z", "2026-12-07T06:52:14.001"),  # with and without a zone
+        (True, False),  # a flag is no time
+    ],
+)
+def test_where_a_calls_span_records_no_start_time_the_given_order_stays(
+    first: object, second: object
+) -> None:
+    spans = [
+        _timed(_tool("lookup", '{"id": 1}', "found"), "start_time", first),
+        _tool("search", '{"q": "x"}', "hits"),
+    ]
+    if second is not None:
+        spans[1] = _timed(spans[1], "start_time", second)
+    assert [call.name for call in to_calls(spans)] == ["lookup", "search"]
+
+
+def test_spans_that_give_no_call_need_no_start_time() -> None:
+    spans = [
+        {"name": "triage", "attributes": {"openinference.span.kind": "AGENT"}},
+        _timed(_tool("lookup", '{"id": 1}', "found"), "start_time", "2026-12-07T06:52:14.002Z"),
+        _timed(_tool("search", '{"q": "x"}', "hits"), "start_time", "2026-12-07T06:52:14.001Z"),
+    ]
+    assert [call.name for call in to_calls(spans)] == ["search", "lookup"]
+
+
+def test_calls_of_other_inputs_beside_spans_keep_their_places() -> None:
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "m1", "type": "function", "function": {"name": "plan", "arguments": "{}"}}
+        ],
+    }
+    spans = [
+        _timed(_tool("lookup", '{"id": 1}', "found"), "start_time", "2026-12-07T06:52:14.002Z"),
+        message,
+        _timed(_tool("search", '{"q": "x"}', "hits"), "start_time", "2026-12-07T06:52:14.001Z"),
+    ]  # fmt: skip
+    assert [call.name for call in to_calls(spans)] == ["search", "plan", "lookup"]
+
+
+def test_calls_that_start_together_otherwise_keep_the_order_given() -> None:
+    """A tool span no model span asked for, between two calls of one model span, all in
+    one millisecond: the model's calls take their order, the other call keeps its place."""
+    at = "2026-12-07T06:52:14.987Z"
+    spans = [
+        _timed(_tool("refund", '{"order": 7}', "refunded", **{"tool_call.id": "c2"}),
+               "start_time", at),
+        _timed(_tool("lookup", '{"id": 1}', "found"), "start_time", at),
+        _timed(_tool("search", '{"q": "x"}', "hits", **{"tool_call.id": "c1"}),
+               "start_time", at),
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "refund", '{"order": 7}')),
+               "start_time", at),
+    ]  # fmt: skip
+    assert [call.name for call in to_calls(spans)] == ["search", "lookup", "refund"]
+
+
+def test_same_calls_without_ids_pair_in_the_order_they_started_whatever_the_order_given() -> None:
+    """Two identical calls, their tool spans without ids (OpenInference's tool decorator
+    records none), newest first: each pairs with the call asked for at its place in time."""
+    spans = [
+        _timed(_tool("search", '{"q": "x"}', "second"), "start_time", "2026-12-07T06:52:14.003Z"),
+        _timed(_tool("search", '{"q": "x"}', "first"), "start_time", "2026-12-07T06:52:14.002Z"),
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}'), ("c2", "search", '{"q": "x"}')),
+               "start_time", "2026-12-07T06:52:14.001Z"),
+    ]  # fmt: skip
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "x"}, "c1", result="first", failed=False),
+        ToolCall("search", {"q": "x"}, "c2", result="second", failed=False),
+    ]
+
+
+def test_a_pairing_in_time_order_that_makes_another_number_of_calls_keeps_the_one_read() -> None:
+    """Ids on one side only make the pairing depend on its order: read as given, three
+    calls; in time order, two. The places reserved as read are three, so the pairing as read
+    stays, its calls ordered by time."""
+    spans = [
+        _timed(_llm("s1", ("c1", "search", '{"q": "x"}')), "start_time", "2026-12-07T06:52:14.003Z"),
+        _timed(_llm("s2", ("c2", "search", '{"q": "x"}')), "start_time", "2026-12-07T06:52:14.004Z"),
+        _timed(_tool("search", '{"q": "x"}', "no id"), "start_time", "2026-12-07T06:52:14.002Z"),
+        _timed(_tool("search", '{"q": "x"}', "c1's", **{"tool_call.id": "c1"}),
+               "start_time", "2026-12-07T06:52:14.001Z"),
+    ]  # fmt: skip
+    assert to_calls(spans) == [
+        ToolCall("search", {"q": "x"}, "c1", result="c1's", failed=False),
+        ToolCall("search", {"q": "x"}, "c1", result="no id", failed=False),
+        ToolCall("search", {"q": "x"}, "c2"),
+    ]
+
+
+def test_the_stores_runs_spans_newest_first_read_the_runs_calls(
+    openinference_spans: list[Any], mlflow_trace: Any
+) -> None:
+    """The SDKs' own spans of the stores' run, handed over newest first (as a store lists
+    them): the same calls as in the order the exporter gave them."""
+    from trace_store_runs import STORE_CALLS, genai_spans
+
+    def newest_first(spans: list[Any], start: str = "start_time") -> list[Any]:
+        return sorted(spans, key=lambda span: getattr(span, start), reverse=True)
+
+    assert to_calls(newest_first(openinference_spans)) == STORE_CALLS
+    mlflow_spans = newest_first(list(mlflow_trace.data.spans), "start_time_ns")
+    assert to_calls(mlflow_spans) == STORE_CALLS
+    genai = genai_spans()
+    assert to_calls(newest_first(genai)) == to_calls(genai)
+
+
+def test_langfuse_observations_newest_first_read_in_their_start_order() -> None:
+    pytest.importorskip("langfuse.api")
+    from datetime import datetime, timezone
+
+    from langfuse.api import ObservationV2
+
+    def tool(id_: str, name: str, second: int) -> Any:
+        start = datetime(2026, 1, 1, 0, 0, second, tzinfo=timezone.utc)
+        return ObservationV2(id=id_, trace_id="t1", project_id="p1", start_time=start,
+                             type="TOOL", name=name, input={}, output="done")  # fmt: skip
+
+    observations = [tool("o2", "refund", 2), tool("o1", "search", 1)]
+    as_json = [item.model_dump(mode="json", by_alias=True) for item in observations]
+    for way in (observations, as_json, json.dumps(as_json)):
+        assert [call.name for call in to_calls(way)] == ["search", "refund"]
+
+
+def test_a_dataframe_whose_start_time_is_missing_keeps_the_order_given() -> None:
+    """pandas writes a missing time as ``NaT``, which compares with no time: no order."""
+    pandas = pytest.importorskip("pandas")
+    rows = [
+        {"name": "lookup", "span_kind": "TOOL", "start_time": pandas.Timestamp("2026-12-07T06:52:14.002Z"),
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": '{"id": 1}'},
+        {"name": "search", "span_kind": "TOOL", "start_time": pandas.NaT,
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": '{"q": "x"}'},
+        {"name": "plan", "span_kind": "TOOL", "start_time": pandas.Timestamp("2026-12-07T06:52:14.001Z"),
+         "attributes.openinference.span.kind": "TOOL", "attributes.input.value": "{}"},
+    ]  # fmt: skip
+    frame = pandas.DataFrame(rows)
+    assert [call.name for call in to_calls(frame)] == ["lookup", "search", "plan"]
+    frame.loc[1, "start_time"] = pandas.Timestamp("2026-12-07T06:52:14.003Z")
+    assert [call.name for call in to_calls(frame)] == ["plan", "lookup", "search"]

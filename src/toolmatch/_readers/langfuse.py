@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.spans import Spans, json_attribute, span_ids
+from toolmatch._readers.spans import Spans, json_attribute, span_ids, span_start
 
 if TYPE_CHECKING:
     from typing import Any
@@ -63,6 +63,7 @@ def read_observation(data: Mapping[str, Any], where: str, reading: Reading) -> N
     any other none."""
     parent = data.get("parentObservationId", data.get("parent_observation_id"))
     fields = {key: data.get(key) for key in ("name", "input", "output", "level")}
+    fields["start"] = span_start(data)
     _read(data["type"], fields, (data.get("id"), parent), where, reading)
 
 
@@ -77,6 +78,7 @@ def read_span(
         "input": json_attribute(attributes.get("langfuse.observation.input")),
         "output": json_attribute(attributes.get("langfuse.observation.output")),
         "level": attributes.get("langfuse.observation.level"),
+        "start": span_start(data),
     }
     _read(kind.upper() if isinstance(kind, str) else kind, fields, span_ids(data), where, reading)
 
@@ -88,13 +90,14 @@ def _read(
     where: str,
     reading: Reading,
 ) -> None:
-    """An observation of type ``kind``, its ``name``, ``input``, ``output`` and ``level``
-    (``fields``), its own id and its parent's (``ids``)."""
+    """An observation of type ``kind``, its ``name``, ``input``, ``output``, ``level`` and
+    ``start`` (its start time) (``fields``), its own id and its parent's (``ids``)."""
     spans = reading.state(Spans)
     own, parent = ids
     agent = fields["name"] if kind == "AGENT" else None
+    start = fields["start"]
     if kind == "TOOL":
-        key = spans.saw(where, None, own, parent, agent)
+        key = spans.saw(where, None, own, parent, agent, start=start)
         apart = reading.apart()
         apart.call(
             fields["name"],
@@ -109,6 +112,7 @@ def _read(
     name = short_repr(fields["name"])
     if kind == "GENERATION":
         found = f"{name} (GENERATION"
-        spans.answer(reading, where, f"{where}.output", fields["output"], found, own, parent, agent)
+        output = fields["output"]
+        spans.answer(reading, where, f"{where}.output", output, found, own, parent, agent, start)
         return
     spans.saw(where, f"{name} ({kind})", own, parent, agent)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import as_data, wrong_shape
-from toolmatch._readers.spans import Spans, json_attribute, span_failed, span_ids
+from toolmatch._readers.spans import Spans, json_attribute, span_failed, span_ids, span_start
 
 if TYPE_CHECKING:
     from typing import Any
@@ -57,8 +57,9 @@ def read_span(
     spans = reading.state(Spans)
     span_id, parent_id = span_ids(data)
     agent = data["name"] if kind == "AGENT" else None
+    start = span_start(data)
     if kind == "TOOL":
-        key = spans.saw(where, None, span_id, parent_id, agent)
+        key = spans.saw(where, None, span_id, parent_id, agent, start=start)
         apart = reading.apart()
         apart.call(
             data["name"],
@@ -75,6 +76,6 @@ def read_span(
         output = json_attribute(attributes.get("mlflow.spanOutputs"))
         found = f"{name} ({kind}"
         place = f"{place}.mlflow.spanOutputs"
-        spans.answer(reading, where, place, output, found, span_id, parent_id, agent)
+        spans.answer(reading, where, place, output, found, span_id, parent_id, agent, start)
         return
     spans.saw(where, f"{name} ({kind})", span_id, parent_id, agent)

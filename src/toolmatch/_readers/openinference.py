@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr
 from toolmatch._core.limits import MAX_NESTING, NESTED_TOO_DEEPLY
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.spans import Spans, span_failed, span_ids
+from toolmatch._readers.spans import Spans, span_failed, span_ids, span_start
 
 if TYPE_CHECKING:
     from typing import Any
@@ -52,7 +52,7 @@ def read_span(
     node = flat.get("graph.node.name") or flat.get("graph.node.id")
     place = f"{where}.attributes"
     if kind == "TOOL":
-        key = spans.saw(where, None, span_id, parent_id, agent, node)
+        key = spans.saw(where, None, span_id, parent_id, agent, node, span_start(data))
         arguments = flat.get("tool_call.function.arguments", flat.get("input.value"))
         apart = reading.apart()
         apart.call(
@@ -66,7 +66,7 @@ def read_span(
         spans.ran(reading, apart.finish()[0], key)
         return
     if kind == "LLM" and any(key.startswith(_OUTPUT) for key in flat):
-        key = spans.saw(where, None, span_id, parent_id, agent, node)
+        key = spans.saw(where, None, span_id, parent_id, agent, node, span_start(data))
         spans.asked(reading, _asked(flat, place, reading), key)
         return
     name = short_repr(data["name"])

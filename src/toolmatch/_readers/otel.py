@@ -24,7 +24,7 @@ from toolmatch._core.describe import short_repr
 from toolmatch._core.limits import MAX_NESTING, NESTED_TOO_DEEPLY
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import Reading, as_data, wrong_shape
-from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids
+from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids, span_start
 
 if TYPE_CHECKING:
     from typing import Any
@@ -86,6 +86,7 @@ def read_span_object(span: Any, where: str, reading: Reading) -> None:
             "parent_id": getattr(parent, "span_id", None),
             "attributes": attributes,
             "status": span.status,
+            "start_time": getattr(span, "start_time", None),
         },
         where,
     )
@@ -192,7 +193,7 @@ def read_span(
     agent = attributes.get("gen_ai.agent.name")
     operation = attributes.get("gen_ai.operation.name")
     if "gen_ai.tool.name" in attributes and operation in (None, "execute_tool"):
-        key = spans.saw(where, None, span_id, parent_id, agent)
+        key = spans.saw(where, None, span_id, parent_id, agent, start=span_start(data))
         apart = reading.apart()
         apart.call(
             attributes["gen_ai.tool.name"],
@@ -206,7 +207,7 @@ def read_span(
         return
     output = attributes.get("gen_ai.output.messages")
     if operation in _MODEL_OPERATIONS and output is not None:
-        key = spans.saw(where, None, span_id, parent_id, agent)
+        key = spans.saw(where, None, span_id, parent_id, agent, start=span_start(data))
         place = f"{where}.attributes.gen_ai.output.messages"
         spans.asked(reading, span_calls(reading, _json_value(output, place), place), key)
         return

@@ -196,14 +196,15 @@ def _turn_json(verdict: TurnVerdict, number: int, case: ChosenAlternative | None
         return _layout(verdict, number, chosen, verdict.calls).text()
     # A passed turn's text is its indices' and its calls': the same indices, the same layout.
     assigned = verdict.assigned
-    key = (
+    key: tuple[object, ...] = (
         number,
         len(verdict.calls),
         tuple(map(tuple, verdict.matching)),
         tuple(map(tuple, verdict.candidates)),
         None if assigned is None else tuple(tuple(got or ()) for got in assigned),
-        *((each.of, each.number, each.count, each.passed) for each in chosen),
     )
+    if chosen:  # most cases have no alternatives: no empty generator for them (B4)
+        key += tuple((each.of, each.number, each.count, each.passed) for each in chosen)
     layouts = _template(verdict.turn).layouts
     layout = layouts.get(key)
     if layout is None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.json_text import (
     PASSED_SCORE,
-    candidate_json,
+    candidate_opening,
+    candidate_rest,
     check_opening,
     check_prefix,
     never_json,
@@ -64,29 +65,43 @@ def _template(turn: TurnPlan) -> _Template:
 
 
 class _Layout:
-    """A turn's text less its candidates' (``texts``, one more than ``slots``): each slot
-    is a candidate's call index, and the function explaining why the call does not match
-    its expectation, or None when it does. A passed turn's layout is the same for every
-    run whose verdict has the same indices: :func:`_turn_json` keeps it per spec turn."""
+    """A turn's text less its candidates' rests (``texts``, one more than ``slots``): each
+    slot is a candidate's call index, and the function explaining why the call does not
+    match its expectation, or None when it does; the text before a slot ends with the
+    candidate's :func:`candidate_opening`. A passed turn's layout is the same for every run
+    whose verdict has the same indices: :func:`_turn_json` keeps it per spec turn. Given
+    ``calls``, a layout made for one run's turn only, each candidate is written at once
+    (:meth:`text`)."""
 
-    __slots__ = ("first", "slots", "_written")
+    __slots__ = ("first", "slots", "_written", "_calls")
 
-    def __init__(self) -> None:
+    def __init__(self, calls: Sequence[ToolCall] | None = None) -> None:
         self.first = ""  # the text before the first slot
         # Each slot, with the text after it.
         self.slots: list[tuple[int, Callable[[ToolCall], tuple[Mismatch, ...]] | None, str]] = []
         self._written: list[str] = []
+        self._calls = calls
 
     def write(self, text: str) -> None:
         self._written.append(text)
 
     def slot(self, index: int, explain: Callable[[ToolCall], tuple[Mismatch, ...]] | None) -> None:
+        self._written.append(candidate_opening(index))
+        calls = self._calls
+        if calls is not None:
+            call = calls[index]
+            self._written.append(candidate_rest(call, () if explain is None else explain(call)))
+            return
         self._end()
         self.slots.append((index, explain, ""))
 
     def done(self) -> _Layout:
         self._end()
         return self
+
+    def text(self) -> str:
+        """The text of a layout made with its run's calls (it has no slot), once done."""
+        return self.first
 
     def _end(self) -> None:
         text = "".join(self._written)
@@ -102,7 +117,7 @@ class _Layout:
         parts = [self.first]
         for index, explain, text in self.slots:
             call = calls[index]
-            parts.append(candidate_json(index, call, () if explain is None else explain(call)))
+            parts.append(candidate_rest(call, () if explain is None else explain(call)))
             parts.append(text)
         return "".join(parts)
 
@@ -121,13 +136,18 @@ def _passed_check(layout: _Layout, verdict: TurnVerdict, number: int, prefix: st
     layout.write("]}")
 
 
-def _layout(verdict: TurnVerdict, number: int, chosen: list[ChosenAlternative]) -> _Layout:
-    """Turn ``number``'s result as ``TurnResult.as_dict`` gives it, less its candidates when
-    they need no words of their failure; ``chosen``: the alternatives it is from."""
+def _layout(
+    verdict: TurnVerdict,
+    number: int,
+    chosen: list[ChosenAlternative],
+    calls: Sequence[ToolCall] | None = None,
+) -> _Layout:
+    """Turn ``number``'s result as ``TurnResult.as_dict`` gives it, less its candidates' rests
+    (or with them, written from ``calls``); ``chosen``: the alternatives it is from."""
     plan = verdict.turn
     template = _template(plan)
     count = len(verdict.matching)
-    layout = _Layout()
+    layout = _Layout(calls)
     if verdict.passed:  # nothing failed: no check, no problem (the engine's verdict)
         problems: list[str] = []
         failed: dict[int, ToolCheck] = {}
@@ -173,17 +193,18 @@ def _turn_json(verdict: TurnVerdict, number: int, case: ChosenAlternative | None
     if verdict.chosen is not None:
         chosen.append(verdict.chosen)
     if not verdict.passed or verdict.ignored:  # words, or calls left out: this run's own
-        return _layout(verdict, number, chosen).fill(verdict.calls)
+        return _layout(verdict, number, chosen, verdict.calls).text()
     # A passed turn's text is its indices' and its calls': the same indices, the same layout.
     assigned = verdict.assigned
-    key = (
+    key: tuple[object, ...] = (
         number,
         len(verdict.calls),
         tuple(map(tuple, verdict.matching)),
         tuple(map(tuple, verdict.candidates)),
         None if assigned is None else tuple(tuple(got or ()) for got in assigned),
-        *((each.of, each.number, each.count, each.passed) for each in chosen),
     )
+    if chosen:  # most cases have no alternatives: no empty generator for them (B4)
+        key += tuple((each.of, each.number, each.count, each.passed) for each in chosen)
     layouts = _template(verdict.turn).layouts
     layout = layouts.get(key)
     if layout is None:

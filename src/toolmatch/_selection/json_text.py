@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 __all__ = [
     "PASSED_SCORE",
     "candidate_json",
+    "candidate_opening",
+    "candidate_rest",
     "check_opening",
     "check_prefix",
     "chosen_json",
@@ -148,13 +150,23 @@ def _mismatches(mismatches: Sequence[Mismatch]) -> str:
     )
 
 
-def candidate_json(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -> str:
-    """A candidate call (``Candidate.as_dict``): its index, the call's fields, its verdict.
+def candidate_opening(index: int) -> str:
+    """A candidate's text up to its call's name, the same for every call at ``index``: a
+    passed turn's layout (``json_rows.py``) writes it once.
+
+    >>> candidate_opening(2)
+    '{"index": 2, "name": '
+    """
+    return f'{{"index": {index}, "name": '
+
+
+def candidate_rest(call: ToolCall, mismatches: Sequence[Mismatch]) -> str:
+    """A candidate's text after :func:`candidate_opening`: the call's fields, its verdict.
 
     >>> from toolmatch import ToolCall
-    >>> candidate_json(0, ToolCall("search", {"q": "x"}), ())
-    '{"index": 0, "name": "search", "args": {"q": "x"}, "id": null, "parse_error": null, \
-"result": null, "failed": null, "matched": true, "mismatches": []}'
+    >>> candidate_rest(ToolCall("search", {"q": "x"}, id="c1"), ())
+    '"search", "args": {"q": "x"}, "id": "c1", "parse_error": null, "result": null, \
+"failed": null, "matched": true, "mismatches": []}'
     """
     name, id_, error, result, failed = (
         call.name,
@@ -165,7 +177,7 @@ def candidate_json(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -
     )
     # A name and an id are text in most calls: written here, a call of _text fewer each.
     head = (
-        f'{{"index": {index}, "name": {_string(name) if type(name) is str else _text(name)}, '
+        f"{_string(name) if type(name) is str else _text(name)}, "
         f'"args": {value_json(call.args)}, '
         f'"id": {_string(id_) if type(id_) is str else _text(id_)}'
     )
@@ -184,6 +196,17 @@ def candidate_json(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -
         f'{_call_fields(call)}, "matched": {"false" if mismatches else "true"}, '
         f'"mismatches": [{_mismatches(mismatches)}]}}'
     )
+
+
+def candidate_json(index: int, call: ToolCall, mismatches: Sequence[Mismatch]) -> str:
+    """A candidate call (``Candidate.as_dict``): its index, the call's fields, its verdict.
+
+    >>> from toolmatch import ToolCall
+    >>> candidate_json(0, ToolCall("search", {"q": "x"}), ())
+    '{"index": 0, "name": "search", "args": {"q": "x"}, "id": null, "parse_error": null, \
+"result": null, "failed": null, "matched": true, "mismatches": []}'
+    """
+    return candidate_opening(index) + candidate_rest(call, mismatches)
 
 
 def ignored_json(index: int, call: ToolCall, by: int | None, pattern: str) -> str:

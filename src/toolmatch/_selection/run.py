@@ -552,7 +552,8 @@ class RunVerdict:
     def verdicts(self) -> list[TurnVerdict]:
         """Every turn's verdict, as data (which calls each expectation matched), without
         words: what ``check --coverage`` counts and ``--format json`` writes."""
-        self._judge()
+        if not self.passed:  # a run that passed has every turn judged (``__init__``)
+            self._judge()
         return self._judged
 
     def chosen(self) -> ChosenAlternative | None:

@@ -147,20 +147,6 @@ def read_tool_call(call: ToolCall, where: str, reading: Reading) -> None:
     reading.add(call)
 
 
-def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A call entry with a ``function``: OpenAI's (``function`` an object of name and
-    arguments), or one whose ``function`` is the tool's name: AgentDojo's ``FunctionCall``
-    (``args``), inspect_ai's ``ToolCall`` (``arguments``) or its ``ToolEvent``."""
-    if type(data.get("function")) is not str:
-        openai.read_function_entry(data, where, reading)
-    elif "args" in data:
-        agentdojo.read_agentdojo_call(data, where, reading)
-    elif "event" in data:
-        inspect_ai.read_inspect_event(data, where, reading)
-    else:
-        inspect_ai.read_inspect_call(data, where, reading)
-
-
 def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A ``role: "tool"`` message: AgentDojo's (it names the ``tool_call`` it answers),
     inspect_ai's ``ChatMessageTool`` (a ``function`` and an ``error``), or any other
@@ -190,7 +176,7 @@ BY_CLASS: dict[tuple[str, str], Handler] = {}
 
 TYPES: dict[str, Handler] = {
     # OpenAI Chat Completions
-    "function": read_function_entry,
+    "function": openai.read_function_entry,
     "custom": openai.read_custom_entry,
     # OpenAI Responses
     "function_call": openai.read_responses_call,
@@ -285,7 +271,7 @@ KEYS: list[tuple[str, Handler]] = [
     ("function_call", gemini.read_function_call_part),
     ("functionResponse", gemini.read_function_response_part),
     ("function_response", gemini.read_function_response_part),
-    ("function", read_function_entry),  # Ollama's and AgentDojo's entries have no type
+    ("function", openai.read_function_entry),  # Ollama's and AgentDojo's have no type
     # llama-index's agent workflow events as model_dump() writes them (before 'tool_calls')
     ("current_agent_name", llama_index.read_llama_event_data),
     ("tool_id", llama_index.read_llama_tool_data),

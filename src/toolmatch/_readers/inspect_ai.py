@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import agentdojo
 from toolmatch._readers.reading import (
     Reading,
     as_data,
@@ -34,6 +35,7 @@ __all__ = [
     "read_inspect_sample_object",
     "read_inspect_task_state",
     "read_inspect_tool_message",
+    "read_named_function",
     "read_inspect_transcript",
     "status_of_error",
 ]
@@ -62,6 +64,17 @@ class _InspectRun:
 
     def __init__(self) -> None:
         self.called: set[str] = set()
+
+
+def read_named_function(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A call entry whose ``function`` is the tool's name: AgentDojo's ``FunctionCall``
+    (``args``), inspect_ai's ``ToolEvent`` (``event``) or its ``ToolCall`` (``arguments``)."""
+    if "args" in data:
+        agentdojo.read_agentdojo_call(data, where, reading)
+    elif "event" in data:
+        read_inspect_event(data, where, reading)
+    else:
+        read_inspect_call(data, where, reading)
 
 
 def read_inspect_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:

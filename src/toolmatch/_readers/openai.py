@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers import inspect_ai
 from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, list_at, read_one_option, wrong_shape
 
@@ -70,7 +71,9 @@ CALL_FREE_TYPES = frozenset(
 
 
 def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A Chat Completions tool-call entry (``function``: name and JSON-text arguments).
+    """A Chat Completions tool-call entry (``function``: name and JSON-text arguments);
+    an entry whose ``function`` is the tool's name is another format's
+    (``inspect_ai.read_named_function``).
 
     LangChain's ``FunctionMessage`` shares its ``type``: the answer to a legacy function
     call, which has no id to pair it by.
@@ -80,6 +83,9 @@ def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -
     if function is None and "content" in data:
         return
     if type(function) is not dict:
+        if type(function) is str:  # the tool's name: not OpenAI's entry (B6 OpenAI: -1 call)
+            inspect_ai.read_named_function(data, where, reading)
+            return
         function = as_data(function)
         if not isinstance(function, Mapping):
             raise wrong_shape(inner, "an object", function)

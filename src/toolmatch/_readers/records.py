@@ -151,7 +151,7 @@ RECORDS: tuple[Records, ...] = (
         (
             openai.read_completion,
             messages.read_wrapped,
-            dispatch.read_function_entry,
+            openai.read_function_entry,
             dispatch.read_custom_type,
             _OBJECTS["chat.completion.chunk"],
             _TYPES["chunk"],

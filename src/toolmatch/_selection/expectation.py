@@ -109,6 +109,7 @@ def _set_order(
     set_(tool, "after", earlier)
     set_(tool, "_repr", None)
     set_(tool, "_json", None)
+    set_(tool, "_carried", None)
 
 
 def _under_result(path: str) -> str:
@@ -213,6 +214,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         "_requirement",
         "_repr",
         "_json",
+        "_carried",
     )
     name: str | Matcher
     args: Mapping[str, Any] | Matcher | None
@@ -241,6 +243,7 @@ class ExpectedTool(Matcher, ExpectedItem):
     _requirement: str
     _repr: str | None
     _json: dict[str, Any] | None
+    _carried: tuple[list[str], list[str], list[Any]] | None
 
     def __init__(
         self,
@@ -381,6 +384,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_(self, "_requirement", self._requirement_text())
         set_(self, "_repr", None)
         set_(self, "_json", None)
+        set_(self, "_carried", None)  # its captures and references: captures._carried
 
     @property
     def is_never(self) -> bool:

@@ -70,7 +70,10 @@ class AllOf(_Chain, _trusted=True):
     _operator = "&"
 
     def matches(self, actual: object) -> bool:
-        return all(matcher.__eq__(actual) for matcher in self.matchers)
+        for matcher in self.matchers:
+            if not matcher.__eq__(actual):
+                return False
+        return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         for matcher in self.matchers:
@@ -100,7 +103,10 @@ class AnyOf(_Chain, _trusted=True):
     _operator = "|"
 
     def matches(self, actual: object) -> bool:
-        return any(matcher.__eq__(actual) for matcher in self.matchers)
+        for matcher in self.matchers:
+            if matcher.__eq__(actual):
+                return True
+        return False
 
     def _accepts_everything(self) -> bool:
         return any(matcher._accepts_everything() for matcher in self.matchers)

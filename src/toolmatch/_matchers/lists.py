@@ -216,7 +216,10 @@ class Each(Matcher, _trusted=True):
         if found is None:
             return False
         check = self._check
-        return all(check(item) for item in found)
+        for item in found:
+            if not check(item):
+                return False
+        return True
 
     def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
         found = _as_list(actual)

@@ -280,7 +280,10 @@ class IsURL(Matcher, _trusted=True):
             found = self._split(actual)
             if isinstance(found, str):
                 return False
-            return all(matcher.__eq__(found[name]) for name, matcher in self._parts)
+            for name, matcher in self._parts:
+                if not matcher.__eq__(found[name]):
+                    return False
+            return True
         except Exception:
             return False
 

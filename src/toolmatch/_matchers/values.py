@@ -71,7 +71,10 @@ class OneOf(Matcher, _trusted=True):
         object.__setattr__(self, "_checks", tuple(matcher.__eq__ for matcher in matchers))
 
     def matches(self, actual: object) -> bool:
-        return any(check(actual) for check in self._checks)
+        for check in self._checks:
+            if check(actual):
+                return True
+        return False
 
     def _accepts_everything(self) -> bool:
         return any(as_matcher(value)._accepts_everything() for value in self.values)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from toolmatch._matchers.base import ConstructorArgs
 
 
-__all__ = ["IsDate", "IsDatetime", "parse_duration"]
+__all__ = ["IsDate", "IsDatetime", "parse_datetime", "parse_duration"]
 
 _dt: Any = None  # the datetime module, once a matcher needs it
 _FROMISOFORMAT: Any = None
@@ -39,6 +39,17 @@ def _datetime() -> Any:
         _FROMISOFORMAT = datetime.datetime.fromisoformat if _READS_Z else _fromisoformat_z
         _TIMEZONE = datetime.timezone
     return _dt
+
+
+def parse_datetime(text: str) -> datetime:
+    """ISO 8601 ``text`` as a ``datetime``, a final ``Z`` read as UTC on every Python;
+    ``ValueError`` for text that is none.
+
+    >>> parse_datetime("2026-12-07T06:52:14.987Z").isoformat()
+    '2026-12-07T06:52:14.987000+00:00'
+    """
+    _datetime()
+    return _FROMISOFORMAT(text)  # type: ignore[no-any-return]
 
 
 def parse_duration(text: str) -> timedelta:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._matchers.dates import parse_datetime
 from toolmatch._readers.reading import FORMATS_DOC, same_source
 
 if TYPE_CHECKING:
@@ -373,8 +374,8 @@ def _start_time(value: object, datetime: type[datetime]) -> int | datetime | Non
         return None
     if value.isdigit():
         return int(value)
-    try:  # Python 3.10 reads no "Z"
-        return datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
+    try:
+        return parse_datetime(value)
     except ValueError:
         return None
 

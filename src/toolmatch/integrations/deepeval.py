@@ -21,7 +21,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase, SingleTurnParams
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import judge, load_case
+from toolmatch.integrations._common import run_verdict, load_case
 
 __all__ = ["ToolmatchMetric"]
 
@@ -58,7 +58,7 @@ class ToolmatchMetric(BaseMetric):
 
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
         """Judge ``test_case`` and set ``score``, ``reason``, ``success``."""
-        verdict = judge(self.case, [to_calls(test_case)])
+        verdict = run_verdict(self.case, [to_calls(test_case)])
         score = verdict.score if self.score_as == "pass" else verdict.f1
         self.score = score
         self.score_breakdown = {"passed": verdict.passed, "f1": verdict.f1}

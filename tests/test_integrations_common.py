@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from toolmatch import ConfigError, ExpectedTool, ExpectedTurn, TestCase
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 WEATHER = [{"name": "get_weather", "args": {"city": "Paris"}}]
 
@@ -86,7 +86,9 @@ def test_a_failed_verdict_explains_each_argument_and_scores_f1() -> None:
 
 
 def test_a_passing_verdict_scores_one_and_has_no_failure() -> None:
-    verdict = run_verdict(load_case(WEATHER, "w"), [[{"name": "get_weather", "args": {"city": "Paris"}}]])
+    verdict = run_verdict(
+        load_case(WEATHER, "w"), [[{"name": "get_weather", "args": {"city": "Paris"}}]]
+    )
     assert (verdict.passed, verdict.score, verdict.f1, verdict.first_failure()) == (
         True,
         1.0,

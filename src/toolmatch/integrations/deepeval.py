@@ -21,7 +21,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase, SingleTurnParams
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import run_verdict, load_case
+from toolmatch.integrations._common import load_case, run_verdict
 
 __all__ = ["ToolmatchMetric"]
 

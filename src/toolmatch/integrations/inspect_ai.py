@@ -19,7 +19,7 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accurac
 from inspect_ai.solver import TaskState
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["toolmatch_scorer"]
 

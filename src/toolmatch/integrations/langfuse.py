@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 if TYPE_CHECKING:
     from typing import Any

@@ -23,7 +23,7 @@ from langsmith import testing
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["assert_tool_calls", "toolmatch_evaluator"]
 

@@ -18,7 +18,7 @@ from mlflow.entities import Feedback, Trace
 from mlflow.genai.scorers import Scorer, scorer
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["EXPECTATIONS_KEY", "toolmatch_scorer"]
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.evaluation_events import EVENT_NAME, evaluation_attributes
-from toolmatch.integrations._common import run_verdict, load_case
+from toolmatch.integrations._common import load_case, run_verdict
 
 if TYPE_CHECKING:
     from toolmatch._selection.results import TurnResult

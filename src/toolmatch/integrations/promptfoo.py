@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import METADATA_KEY, run_verdict, load_case
+from toolmatch.integrations._common import METADATA_KEY, load_case, run_verdict
 
 if TYPE_CHECKING:
     from typing import Any

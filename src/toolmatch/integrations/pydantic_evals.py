@@ -35,7 +35,7 @@ from pydantic_evals.reporting.analyses import LinePlot, LinePlotCurve, LinePlotP
 
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._runs.trials import pass_hat_k
-from toolmatch.integrations._common import run_verdict, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["PassHatK", "ToolCallsMatch"]
 

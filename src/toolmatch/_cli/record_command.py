@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.console import Stop, fail, printable, write_stdout
+from toolmatch._cli.console import Stop, fail, printable
 from toolmatch._cli.options import TracesOptions
-from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.output_files import write_file, write_output
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError
@@ -249,11 +249,7 @@ def _widen(
     spec = SpecText(where, raw)
     recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
     plan = widening(
-        spec.data,
-        recorded,
-        loosen=options.loosen,
-        tools=definitions,
-        read_only=read_only,
+        spec.data, recorded, loosen=options.loosen, tools=definitions, read_only=read_only
     )
     try:
         text, made, not_placed = spec.edited(plan.edits, plan.where)
@@ -271,7 +267,7 @@ def _widen(
             )
         refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
         if refused is not None:
-            return fail(f"cannot write {where}: {refused}{unchanged(where)}")
+            return fail(refused)
         print_diff(where, spec.text, text)
         report_weakened(made, plan.where)
     report_not_done(not_done)
@@ -402,29 +398,21 @@ def _write(
         kept = kept_turn_count(recorded) if loosen else None
         for number, calls in numbered:
             if not calls:
-                _bad(
-                    traces,
-                    number,
-                    f"case {short_repr(case)}: a run with no turns cannot be recorded",
-                )
-                errors += 1
+                why = "a run with no turns cannot be recorded"
             elif kept is not None and len(calls) != kept:
-                _bad(
-                    traces,
-                    number,
-                    f"case {short_repr(case)}: this run has {len(calls)} turn(s), the case is "
-                    f"recorded from its runs with {kept}; not recorded",
+                why = (
+                    f"this run has {len(calls)} turn(s), the case is recorded from its runs "
+                    f"with {kept}; not recorded"
                 )
-                errors += 1
+            else:
+                continue
+            _bad(traces, number, f"case {short_repr(case)}: {why}")
+            errors += 1
         if not recorded:
             continue
         try:
             written = recorded_case(
-                case,
-                recorded,
-                loosen=options.loosen,
-                tools=definitions,
-                read_only=read_only,
+                case, recorded, loosen=options.loosen, tools=definitions, read_only=read_only
             )
         except ValueError as error:  # beyond a spec's limits: it would not load
             _bad(traces, numbered[0][0], f"{error}; not recorded")
@@ -441,10 +429,4 @@ def _write(
         text = spec_json(plain_data(spec))
     else:
         text = spec_text(spec)
-    if output is None:
-        write_stdout(text)
-        return 1 if errors else 0
-    problem = write_file(output, text)
-    if problem is not None:
-        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
-    return 1 if errors else 0
+    return write_output(output, text) or (1 if errors else 0)

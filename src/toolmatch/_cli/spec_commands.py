@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from toolmatch._cli.console import fail, write_stdout
 from toolmatch._cli.lint_command import add_lint
-from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.output_files import write_output
 from toolmatch._cli.record_command import add_record
 from toolmatch._cli.report_command import add_report
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -112,10 +112,4 @@ def _write(options: argparse.Namespace, make: Any) -> int:
             text = spec_yaml(spec)
         except ImportError:
             return fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
-    if output is None:
-        write_stdout(text)
-        return 0
-    problem = write_file(output, text)
-    if problem is not None:
-        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
-    return 0
+    return write_output(output, text)

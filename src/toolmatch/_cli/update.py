@@ -51,14 +51,7 @@ def in_ci(environ: Mapping[str, str]) -> bool:
     >>> in_ci({"CI": "true"}), in_ci({"CI": "1"}), in_ci({"CI": ""}), in_ci({"CI": "false"})
     (True, True, False, False)
     """
-    value = environ.get("CI", "")
-    return value not in ("", "false")
-
-
-# Planning the fixes -------------------------------------------------------------------------
-
-
-# Reading the runs ---------------------------------------------------------------------------
+    return environ.get("CI", "") not in ("", "false")
 
 
 # The command --------------------------------------------------------------------------------

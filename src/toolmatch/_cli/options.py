@@ -53,8 +53,7 @@ class TracesOptions(Record):
             namespace.syntax,
             functions,
             ErrorKeys(
-                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
-                tuple(namespace.completed_value),
+                tuple(namespace.error_key or DEFAULT_ERROR_KEYS), tuple(namespace.completed_value)
             ),
         )
 

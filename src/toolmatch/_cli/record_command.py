@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.console import Stop, fail, printable
+from toolmatch._cli.console import fail, printable, read_input
 from toolmatch._cli.options import TracesOptions
 from toolmatch._cli.output_files import write_file, write_output
 from toolmatch._core.describe import short_repr, type_name
@@ -167,12 +167,7 @@ def read_syntax(options: TracesOptions) -> PythonTurns | None:
     ``--syntax json``. Docs that cannot be read end the command (:class:`Stop`)."""
     from toolmatch._runs.syntax import python_turns_of
 
-    try:
-        return python_turns_of(options.syntax, options.functions)
-    except OSError as error:
-        raise Stop(fail(f"cannot read {error.filename}: {error.strerror or error}")) from None
-    except (TypeError, ValueError) as error:
-        raise Stop(fail(str(error))) from None
+    return read_input(lambda: python_turns_of(options.syntax, options.functions))
 
 
 def _record(options: argparse.Namespace) -> int:
@@ -193,12 +188,7 @@ def _record(options: argparse.Namespace) -> int:
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     traces_options = TracesOptions.of(options)
     python = read_syntax(traces_options)
-    try:
-        definitions, read_only = _definitions(options.tools)
-    except OSError as error:
-        return fail(f"cannot read {error.filename}: {error.strerror or error}")
-    except (TypeError, ValueError) as error:
-        return fail(str(error))
+    definitions, read_only = read_input(lambda: _definitions(options.tools))
     try:
         traces = TracesSource(options.traces)
     except TracesError as error:
@@ -351,10 +341,7 @@ def _case_and_turns(run: object) -> tuple[str, object]:
 
 
 def _note_differing(
-    traces: TracesSource,
-    case: str,
-    written: Any,
-    numbered: list[tuple[int, list[list[ToolCall]]]],
+    traces: TracesSource, case: str, written: Any, numbered: list[tuple[int, list[list[ToolCall]]]]
 ) -> None:
     """Name the runs the case recorded from its last run fails: ``--loosen none`` was asked
     for, so they are not errors, but ``toolmatch check`` will report them."""

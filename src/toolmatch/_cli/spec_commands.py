@@ -9,7 +9,7 @@ written, 2 bad input or an unwritable file.
 
 from __future__ import annotations
 
-from toolmatch._cli.console import fail, write_stdout
+from toolmatch._cli.console import fail, read_input, write_stdout
 from toolmatch._cli.lint_command import add_lint
 from toolmatch._cli.output_files import write_output
 from toolmatch._cli.record_command import add_record
@@ -91,12 +91,7 @@ def _import_tau2(options: argparse.Namespace) -> int:
 
 
 def _write(options: argparse.Namespace, make: Any) -> int:
-    try:
-        spec = make()
-    except OSError as error:
-        return fail(f"cannot read {error.filename}: {error.strerror or error}")
-    except (TypeError, ValueError) as error:
-        return fail(str(error))
+    spec = read_input(make)
     output = options.output
     if output is not None and output.lower().endswith(".json"):
         from toolmatch._spec.writing import spec_json

@@ -393,8 +393,7 @@ def _accepting(value: object, place: _Place) -> Iterator[Finding]:
     elif isinstance(value, Matcher):
         if value is not ANY and value._accepts_everything():
             yield place.finding(
-                "accepts-everything",
-                f"{short_repr(value)} accepts every value: it can never fail",
+                "accepts-everything", f"{short_repr(value)} accepts every value: it can never fail"
             )
         elif isinstance(value, Regex) and value._accepts_every_line():
             yield place.finding(

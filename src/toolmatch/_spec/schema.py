@@ -218,7 +218,7 @@ def build_schema() -> dict[str, Any]:
                 {"type": "array", "minItems": 1, "items": {"enum": list(STATUSES)}},
                 _ref("item_matcher"),
                 {"type": "null"},
-            ],
+            ]
         },
         "id": {"type": "string", "minLength": 1},
         "ids": ids,

@@ -40,11 +40,7 @@ class ToolmatchMetric(BaseMetric):
     _required_params = [SingleTurnParams.TOOLS_CALLED]  # type: ignore[assignment]  # noqa: RUF012
 
     def __init__(
-        self,
-        spec: object,
-        threshold: float = 1.0,
-        score_as: str = "pass",
-        name: str = "toolmatch",
+        self, spec: object, threshold: float = 1.0, score_as: str = "pass", name: str = "toolmatch"
     ) -> None:
         if score_as not in ("pass", "f1"):
             raise ValueError(f"ToolmatchMetric: score_as must be 'pass' or 'f1', got {score_as!r}")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from toolmatch import ConfigError, ExpectedTool, ExpectedTurn, TestCase
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 WEATHER = [{"name": "get_weather", "args": {"city": "Paris"}}]
 
@@ -27,8 +27,8 @@ WEATHER = [{"name": "get_weather", "args": {"city": "Paris"}}]
 def test_every_spec_form_is_the_same_case(spec: object) -> None:
     case = load_case(spec, "fallback")
     assert case.name in ("named", "fallback")
-    assert judge(case, [[{"name": "get_weather", "args": {"city": "Paris"}}]]).passed
-    assert not judge(case, [[{"name": "get_weather", "args": {"city": "Lyon"}}]]).passed
+    assert run_verdict(case, [[{"name": "get_weather", "args": {"city": "Paris"}}]]).passed
+    assert not run_verdict(case, [[{"name": "get_weather", "args": {"city": "Lyon"}}]]).passed
 
 
 def test_a_spec_names_its_case_or_takes_the_name_given() -> None:
@@ -65,7 +65,7 @@ def test_the_spec_is_looked_up_in_metadata_only_when_none_is_given() -> None:
 
 def test_a_failed_verdict_explains_each_argument_and_scores_f1() -> None:
     case = load_case([*WEATHER, "book"], "trip")
-    verdict = judge(case, [[{"name": "get_weather", "args": {"city": "London"}}]])
+    verdict = run_verdict(case, [[{"name": "get_weather", "args": {"city": "London"}}]])
     assert (verdict.passed, verdict.score, verdict.f1) == (False, 0.0, 0.0)
     assert verdict.explanation.splitlines() == [
         "turn 0 FAILED: 0 of 2 expectation(s) met over 1 call(s)",
@@ -86,7 +86,9 @@ def test_a_failed_verdict_explains_each_argument_and_scores_f1() -> None:
 
 
 def test_a_passing_verdict_scores_one_and_has_no_failure() -> None:
-    verdict = judge(load_case(WEATHER, "w"), [[{"name": "get_weather", "args": {"city": "Paris"}}]])
+    verdict = run_verdict(
+        load_case(WEATHER, "w"), [[{"name": "get_weather", "args": {"city": "Paris"}}]]
+    )
     assert (verdict.passed, verdict.score, verdict.f1, verdict.first_failure()) == (
         True,
         1.0,
@@ -97,7 +99,7 @@ def test_a_passing_verdict_scores_one_and_has_no_failure() -> None:
 
 def test_a_case_of_two_turns_given_one_fails_naming_the_missing_turn() -> None:
     case = load_case({"turns": [{"expected_tools": ["a"]}, {"expected_tools": ["b"]}]}, "two")
-    verdict = judge(case, [[{"name": "a"}]])
+    verdict = run_verdict(case, [[{"name": "a"}]])
     assert not verdict.passed
     assert verdict.first_failure().startswith("turn 1: ")
 

@@ -8,9 +8,14 @@ import sys
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
     from toolmatch._spec.errors import ConfigError
 
-__all__ = ["Stop", "config_problems", "fail", "printable", "write_stdout"]
+    _T = TypeVar("_T")
+
+__all__ = ["Stop", "config_problems", "fail", "printable", "read_input", "write_stdout"]
 
 
 class Stop(Exception):  # noqa: N818  # not an error: how a step ends the command
@@ -46,6 +51,17 @@ def fail(message: str) -> int:
     """Print ``toolmatch: message`` on stderr, escaped; the exit status of a bad input, 2."""
     print(printable(f"toolmatch: {message}"), file=sys.stderr)
     return 2
+
+
+def read_input(read: Callable[[], _T]) -> _T:
+    """What ``read()`` reads; a file it cannot read, or input it refuses with a ``TypeError``
+    or ``ValueError``, ends the command (:class:`Stop`, exit status 2) saying why."""
+    try:
+        return read()
+    except OSError as error:
+        raise Stop(fail(f"cannot read {error.filename}: {error.strerror or error}")) from None
+    except (TypeError, ValueError) as error:
+        raise Stop(fail(str(error))) from None
 
 
 def write_stdout(text: str) -> None:

@@ -74,6 +74,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from toolmatch import __version__
 from toolmatch._cli.console import Stop, config_problems, fail, printable
@@ -104,13 +105,7 @@ from toolmatch._runs.baseline import Delta
 from toolmatch._runs.coverage import defined_names
 from toolmatch._runs.judging import RecordJudge
 from toolmatch._runs.traces import StoppedError, TracesError, TracesSource, same_file, trace_blocks
-from toolmatch._runs.trials import (
-    MinPassRate,
-    PassK,
-    parse_confidence,
-    parse_min_pass_rate,
-    parse_pass_k,
-)
+from toolmatch._runs.trials import parse_confidence, parse_min_pass_rate, parse_pass_k
 from toolmatch._runs.workers import InterruptsHeld, judged_batches
 from toolmatch._selection.case import TestCase
 from toolmatch._spec.errors import ConfigError, SpecWarning
@@ -118,12 +113,14 @@ from toolmatch._spec.loading import load_spec_document, load_test_cases_quietly
 from toolmatch._spec.parsing import SpecDocument, read_spec_document
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import IO
+    from collections.abc import Callable, Mapping
+    from typing import IO, TypeVar
 
     from toolmatch._cli.reports.progress import Progress
     from toolmatch._runs.baseline import Side
     from toolmatch._runs.syntax import PythonTurns
+
+    _T = TypeVar("_T")
 
 __all__ = ["main"]
 
@@ -203,25 +200,16 @@ def _seconds(text: str) -> float:
     return seconds
 
 
-def _min_pass_rate(text: str) -> MinPassRate:
-    try:
-        return parse_min_pass_rate(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def _argument(parse: Callable[[str], _T]) -> Callable[[str], _T]:
+    """``parse`` as an argument's type: its ``ValueError`` is argparse's usage error."""
 
+    def read(text: str) -> _T:
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
 
-def _confidence(text: str) -> float:
-    try:
-        return parse_confidence(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _pass_k(text: str) -> PassK:
-    try:
-        return parse_pass_k(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return read
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -266,14 +254,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--min-pass-rate",
-        type=_min_pass_rate,
+        type=_argument(parse_min_pass_rate),
         metavar="R",
         help="exit status 0 exactly when every case's pass rate (its passing runs over its "
         "runs; 0 for a case with no run) is at least R, a number from 0 to 1",
     )
     check.add_argument(
         "--confidence",
-        type=_confidence,
+        type=_argument(parse_confidence),
         metavar="C",
         help="with --min-pass-rate R: a case passes when the lower bound of its pass rate's "
         "Wilson score interval at confidence C (such as 0.95) is at least R",
@@ -289,7 +277,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--pass-k",
-        type=_pass_k,
+        type=_argument(parse_pass_k),
         metavar="LIST",
         help="the k at which each case's pass^k is shown: numbers separated by commas "
         "(1,3,5; those above a case's runs are left out) or all; default 1, 2, 4, 8, ... "
@@ -475,16 +463,9 @@ def _load(
     options: CheckOptions, spec: str | SpecDocument
 ) -> tuple[list[TestCase], list[SpecWarning]]:
     """The cases of the spec at ``spec``, or of the spec file already read."""
-    if options.regex_timeout is None:
-        return _cases_of(spec)
-    with default_regex_timeout(options.regex_timeout):
-        return _cases_of(spec)
-
-
-def _cases_of(spec: str | SpecDocument) -> tuple[list[TestCase], list[SpecWarning]]:
-    if isinstance(spec, str):
-        return load_test_cases_quietly(spec)
-    return load_spec_document(spec)
+    timeout = options.regex_timeout
+    with nullcontext() if timeout is None else default_regex_timeout(timeout):
+        return load_test_cases_quietly(spec) if isinstance(spec, str) else load_spec_document(spec)
 
 
 def _spooled_stdin(options: CheckOptions) -> IO[bytes] | None:
@@ -755,9 +736,9 @@ def _judge_all(
         stopped = f"{problem}; {traces.not_checked(report.next_line)}"
         status = fail(problem)
     if junit is not None:
-        status = _finish_junit(junit, report, stopped, status)
+        status = _finish_file(junit.path, lambda: junit.finish(report.tally, stopped), status)
     if events is not None:
-        status = _finish_events(events, options.otel_events or "", status)
+        status = _finish_file(options.otel_events or "", events.finish, status)
     return status
 
 
@@ -787,25 +768,12 @@ def _report_runs(
             progress.close()
 
 
-def _finish_junit(junit: JUnit, report: Report, stopped: str | None, status: int) -> int:
-    """Writes the JUnit report whole, ``stopped`` saying why the run ended early; the exit
-    status, 2 when the report cannot be written."""
-    try:
-        with InterruptsHeld():  # the report is written whole or not at all
-            junit.finish(report.tally, stopped)
-    except OSError as error:
-        why = error.strerror or error
-        return fail(f"cannot write {junit.path}: {why}{unchanged(junit.path)}")
-    return status
-
-
-def _finish_events(events: OtelEvents, path: str, status: int) -> int:
-    """Writes the events of the runs checked whole; the exit status, 2 when the file cannot
-    be written."""
+def _finish_file(path: str, finish: Callable[[], None], status: int) -> int:
+    """Writes the file at ``path`` whole (``finish``); the exit status, 2 when it cannot be
+    written."""
     try:
         with InterruptsHeld():  # the file is written whole or not at all
-            events.finish()
+            finish()
     except OSError as error:
-        why = error.strerror or error
-        return fail(f"cannot write {path}: {why}{unchanged(path)}")
+        return fail(f"cannot write {path}: {error.strerror or error}{unchanged(path)}")
     return status

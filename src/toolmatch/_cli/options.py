@@ -53,8 +53,7 @@ class TracesOptions(Record):
             namespace.syntax,
             functions,
             ErrorKeys(
-                tuple(namespace.error_key or DEFAULT_ERROR_KEYS),
-                tuple(namespace.completed_value),
+                tuple(namespace.error_key or DEFAULT_ERROR_KEYS), tuple(namespace.completed_value)
             ),
         )
 
@@ -135,32 +134,15 @@ class CheckOptions(Record):
         gate = namespace.min_pass_rate
         if gate is not None and namespace.confidence is not None:
             gate = gate._replace(confidence=namespace.confidence)
-        return cls(
-            namespace.spec,
-            TracesOptions.of(namespace),
-            namespace.format,
-            namespace.junit_xml,
-            namespace.html,
-            namespace.markdown,
-            namespace.otel_events,
-            gate,
-            namespace.confidence,
-            namespace.baseline,
-            namespace.significance,
-            namespace.allow_missing,
-            namespace.pass_k,
-            namespace.jobs,
-            namespace.regex_timeout,
-            namespace.update,
-            namespace.update_in_ci,
-            namespace.update_allow_rename,
-            not namespace.no_progress,
-            namespace.strict,
-            namespace.coverage,
-            namespace.tools,
-            tuple(namespace.plugin),
-            namespace.not_evaluable,
-        )
+        # The fields not converted here are the namespace's attributes of the same name.
+        values = {
+            **vars(namespace),
+            "traces": TracesOptions.of(namespace),
+            "min_pass_rate": gate,
+            "progress": not namespace.no_progress,
+            "plugin": tuple(namespace.plugin),
+        }
+        return cls(**{name: values[name] for name in cls._fields})
 
     @property
     def needs_tools(self) -> bool:

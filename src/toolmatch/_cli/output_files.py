@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 import stat
 
+from toolmatch._cli.console import fail, write_stdout
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import IO, Any
 
-__all__ = ["Replacement", "unchanged", "write_file"]
+__all__ = ["Replacement", "unchanged", "write_file", "write_output"]
 
 
 class Replacement:
@@ -75,8 +76,14 @@ def unchanged(path: str) -> str:
 
 
 def write_file(path: str, text: str) -> str | None:
-    """Writes ``text`` to ``path`` as UTF-8, whole or not at all; ``None``, or why not (the
-    ``OSError``'s words), PATH then as it was."""
+    """Writes ``text`` to ``path`` as UTF-8, whole or not at all; ``None``, or the refusal
+    ``cannot write PATH: why`` (the ``OSError``'s words), PATH then as it was."""
+    why = _write_whole(path, text)
+    return None if why is None else f"cannot write {path}: {why}{unchanged(path)}"
+
+
+def _write_whole(path: str, text: str) -> str | None:
+    """Writes ``text`` to ``path`` as :func:`write_file` does; ``None``, or why it could not."""
     try:
         data = text.encode("utf-8")  # before anything is opened: a failure loses nothing
     except UnicodeEncodeError as error:
@@ -95,3 +102,13 @@ def write_file(path: str, text: str) -> str | None:
         replacement.discard()
         raise
     return None
+
+
+def write_output(path: str | None, text: str) -> int:
+    """``text`` written to ``path`` (:func:`write_file`), or to standard output without one;
+    the exit status, 2 when it could not be written (said on stderr)."""
+    if path is None:
+        write_stdout(text)
+        return 0
+    refused = write_file(path, text)
+    return 0 if refused is None else fail(refused)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import sys
 
-from toolmatch._cli.console import Stop, fail, printable, write_stdout
+from toolmatch._cli.console import fail, printable, read_input
 from toolmatch._cli.options import TracesOptions
-from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.output_files import write_file, write_output
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import RecordError
@@ -167,12 +167,7 @@ def read_syntax(options: TracesOptions) -> PythonTurns | None:
     ``--syntax json``. Docs that cannot be read end the command (:class:`Stop`)."""
     from toolmatch._runs.syntax import python_turns_of
 
-    try:
-        return python_turns_of(options.syntax, options.functions)
-    except OSError as error:
-        raise Stop(fail(f"cannot read {error.filename}: {error.strerror or error}")) from None
-    except (TypeError, ValueError) as error:
-        raise Stop(fail(str(error))) from None
+    return read_input(lambda: python_turns_of(options.syntax, options.functions))
 
 
 def _record(options: argparse.Namespace) -> int:
@@ -193,12 +188,7 @@ def _record(options: argparse.Namespace) -> int:
         return fail(f"cannot write {output}: a spec's name ends in .yaml, .yml or .json")
     traces_options = TracesOptions.of(options)
     python = read_syntax(traces_options)
-    try:
-        definitions, read_only = _definitions(options.tools)
-    except OSError as error:
-        return fail(f"cannot read {error.filename}: {error.strerror or error}")
-    except (TypeError, ValueError) as error:
-        return fail(str(error))
+    definitions, read_only = read_input(lambda: _definitions(options.tools))
     try:
         traces = TracesSource(options.traces)
     except TracesError as error:
@@ -249,11 +239,7 @@ def _widen(
     spec = SpecText(where, raw)
     recorded = {case: [calls for _, calls in numbered if calls] for case, numbered in runs.items()}
     plan = widening(
-        spec.data,
-        recorded,
-        loosen=options.loosen,
-        tools=definitions,
-        read_only=read_only,
+        spec.data, recorded, loosen=options.loosen, tools=definitions, read_only=read_only
     )
     try:
         text, made, not_placed = spec.edited(plan.edits, plan.where)
@@ -271,7 +257,7 @@ def _widen(
             )
         refused = write_file(where, ("\ufeff" if spec.bom else "") + text)
         if refused is not None:
-            return fail(f"cannot write {where}: {refused}{unchanged(where)}")
+            return fail(refused)
         print_diff(where, spec.text, text)
         report_weakened(made, plan.where)
     report_not_done(not_done)
@@ -355,10 +341,7 @@ def _case_and_turns(run: object) -> tuple[str, object]:
 
 
 def _note_differing(
-    traces: TracesSource,
-    case: str,
-    written: Any,
-    numbered: list[tuple[int, list[list[ToolCall]]]],
+    traces: TracesSource, case: str, written: Any, numbered: list[tuple[int, list[list[ToolCall]]]]
 ) -> None:
     """Name the runs the case recorded from its last run fails: ``--loosen none`` was asked
     for, so they are not errors, but ``toolmatch check`` will report them."""
@@ -402,29 +385,21 @@ def _write(
         kept = kept_turn_count(recorded) if loosen else None
         for number, calls in numbered:
             if not calls:
-                _bad(
-                    traces,
-                    number,
-                    f"case {short_repr(case)}: a run with no turns cannot be recorded",
-                )
-                errors += 1
+                why = "a run with no turns cannot be recorded"
             elif kept is not None and len(calls) != kept:
-                _bad(
-                    traces,
-                    number,
-                    f"case {short_repr(case)}: this run has {len(calls)} turn(s), the case is "
-                    f"recorded from its runs with {kept}; not recorded",
+                why = (
+                    f"this run has {len(calls)} turn(s), the case is recorded from its runs "
+                    f"with {kept}; not recorded"
                 )
-                errors += 1
+            else:
+                continue
+            _bad(traces, number, f"case {short_repr(case)}: {why}")
+            errors += 1
         if not recorded:
             continue
         try:
             written = recorded_case(
-                case,
-                recorded,
-                loosen=options.loosen,
-                tools=definitions,
-                read_only=read_only,
+                case, recorded, loosen=options.loosen, tools=definitions, read_only=read_only
             )
         except ValueError as error:  # beyond a spec's limits: it would not load
             _bad(traces, numbered[0][0], f"{error}; not recorded")
@@ -441,10 +416,4 @@ def _write(
         text = spec_json(plain_data(spec))
     else:
         text = spec_text(spec)
-    if output is None:
-        write_stdout(text)
-        return 1 if errors else 0
-    problem = write_file(output, text)
-    if problem is not None:
-        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
-    return 1 if errors else 0
+    return write_output(output, text) or (1 if errors else 0)

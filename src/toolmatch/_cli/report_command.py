@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from toolmatch._cli.console import fail, write_stdout
-from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.console import fail
+from toolmatch._cli.output_files import write_file, write_output
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.result_rows import ResultsError
 
@@ -139,14 +139,8 @@ def _report(options: argparse.Namespace) -> int:
             gathered.compare_with(before, options.significance, options.allow_missing)
     except ResultsError as error:
         return fail(str(error))
-    text = render(gathered, kind)
-    if options.output is None:
-        write_stdout(text)
-    else:
-        why = write_file(options.output, text)
-        if why is not None:
-            return fail(f"cannot write {options.output}: {why}{unchanged(options.output)}")
-    return 1 if gathered.delta is not None and gathered.delta.regressions else 0
+    regressed = gathered.delta is not None and gathered.delta.regressions
+    return write_output(options.output, render(gathered, kind)) or (1 if regressed else 0)
 
 
 def write_pages(
@@ -162,7 +156,7 @@ def write_pages(
         return str(error)
     gathered.files[0].name = "this run's --format json rows"
     for kind, path in pages:
-        why = write_file(path, render(gathered, kind))
-        if why is not None:
-            return f"cannot write {path}: {why}{unchanged(path)}"
+        refused = write_file(path, render(gathered, kind))
+        if refused is not None:
+            return refused
     return None

@@ -9,9 +9,9 @@ written, 2 bad input or an unwritable file.
 
 from __future__ import annotations
 
-from toolmatch._cli.console import fail, write_stdout
+from toolmatch._cli.console import fail, read_input, write_stdout
 from toolmatch._cli.lint_command import add_lint
-from toolmatch._cli.output_files import unchanged, write_file
+from toolmatch._cli.output_files import write_output
 from toolmatch._cli.record_command import add_record
 from toolmatch._cli.report_command import add_report
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -91,12 +91,7 @@ def _import_tau2(options: argparse.Namespace) -> int:
 
 
 def _write(options: argparse.Namespace, make: Any) -> int:
-    try:
-        spec = make()
-    except OSError as error:
-        return fail(f"cannot read {error.filename}: {error.strerror or error}")
-    except (TypeError, ValueError) as error:
-        return fail(str(error))
+    spec = read_input(make)
     output = options.output
     if output is not None and output.lower().endswith(".json"):
         from toolmatch._spec.writing import spec_json
@@ -112,10 +107,4 @@ def _write(options: argparse.Namespace, make: Any) -> int:
             text = spec_yaml(spec)
         except ImportError:
             return fail("writing YAML needs PyYAML: pip install 'toolmatch[cli]'")
-    if output is None:
-        write_stdout(text)
-        return 0
-    problem = write_file(output, text)
-    if problem is not None:
-        return fail(f"cannot write {output}: {problem}{unchanged(output)}")
-    return 0
+    return write_output(output, text)

@@ -51,14 +51,7 @@ def in_ci(environ: Mapping[str, str]) -> bool:
     >>> in_ci({"CI": "true"}), in_ci({"CI": "1"}), in_ci({"CI": ""}), in_ci({"CI": "false"})
     (True, True, False, False)
     """
-    value = environ.get("CI", "")
-    return value not in ("", "false")
-
-
-# Planning the fixes -------------------------------------------------------------------------
-
-
-# Reading the runs ---------------------------------------------------------------------------
+    return environ.get("CI", "") not in ("", "false")
 
 
 # The command --------------------------------------------------------------------------------
@@ -141,7 +134,8 @@ def update_spec(
     try:
         return _update_locked(where, how, allow_rename, runs, load, (loaded, cases))
     finally:
-        lock.close()
+        if lock is not None:
+            lock.close()  # which releases the lock
 
 
 def _update_locked(
@@ -182,25 +176,15 @@ def _update_locked(
     return updated
 
 
-class _Lock:
-    """An exclusive ``flock`` held on the open spec file until closed (none on Windows)."""
-
-    def __init__(self, file: IO[bytes] | None) -> None:
-        self.file = file
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()  # which releases the lock
-
-
-def _locked(where: str) -> _Lock:
-    """The spec's lock: ``flock`` on the spec file itself, so that nothing is left beside
-    it. An update replaces the file by renaming, so a lock won on a file the path no
-    longer names is let go, and the new file locked."""
+def _locked(where: str) -> IO[bytes] | None:
+    """The spec file, open with an exclusive ``flock`` held until it is closed (``None`` on
+    Windows): the lock is on the spec itself, so that nothing is left beside it. An update
+    replaces the file by renaming, so a lock won on a file the path no longer names is let
+    go, and the new file locked."""
     try:
         import fcntl
     except ImportError:  # Windows
-        return _Lock(None)
+        return None
     target = os.path.realpath(where)
     while True:
         file = open(target, "rb")  # noqa: SIM115  # the lock's owner closes it
@@ -218,7 +202,7 @@ def _locked(where: str) -> _Lock:
             file.close()
             raise
         if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
-            return _Lock(file)
+            return file
         file.close()
 
 

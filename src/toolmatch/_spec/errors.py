@@ -6,6 +6,7 @@ file's mistakes are reported together in one :class:`ConfigError`.
 
 from __future__ import annotations
 
+from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -82,6 +83,10 @@ class Problems:
 
     def add(self, path: str, message: str) -> None:
         self.found.append(ConfigProblem(path, message))
+
+    def wrong(self, path: str, expected: str, value: object) -> None:
+        """A problem at ``path``: what was ``expected``, then the ``value`` found, and its type."""
+        self.add(path, f"{expected}, got {short_repr(value)} ({type_name(value)})")
 
     def warn(self, path: str, message: str) -> None:
         self.warnings.append(ConfigProblem(path, message))

@@ -13,7 +13,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.json_entries import read_json_entries
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import case_name, escaped, exact_name, loadable
+from toolmatch._spec.importing import case_name, escaped, exact_name, loadable, refused
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -56,9 +56,8 @@ def import_bfcl(
     first: dict[str, str] = {}
     for where, entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            raise ValueError(
-                f"{where}: a BFCL entry must be an object with an id and a ground_truth, got "
-                f"{short_repr(entry)} ({type_name(entry)})"
+            raise refused(
+                f"{where}: a BFCL entry must be an object with an id and a ground_truth", entry
             )
         truth = entry.get("ground_truth")
         if not isinstance(truth, list):
@@ -82,16 +81,10 @@ def _single_turn(name: str, truth: list[Any], where: str) -> dict[str, Any]:
     for index, call in enumerate(truth):
         place = f"{where} ({name}), ground_truth[{index}]"
         if not isinstance(call, dict) or len(call) != 1:
-            raise ValueError(
-                f"{place}: a call must be an object with one function name, got "
-                f"{short_repr(call)} ({type_name(call)})"
-            )
+            raise refused(f"{place}: a call must be an object with one function name", call)
         [(function, parameters)] = call.items()
         if not isinstance(parameters, dict):
-            raise ValueError(
-                f"{place}.{function}: the parameters must be an object, got "
-                f"{short_repr(parameters)} ({type_name(parameters)})"
-            )
+            raise refused(f"{place}.{function}: the parameters must be an object", parameters)
         args = {
             parameter: _parameter(values, f"{place}.{function}.{parameter}")
             for parameter, values in parameters.items()
@@ -107,10 +100,7 @@ def _single_turn(name: str, truth: list[Any], where: str) -> dict[str, Any]:
 def _parameter(values: object, place: str) -> Any:
     """A parameter's acceptable values, as one value position."""
     if not isinstance(values, list):
-        raise ValueError(
-            f"{place}: the acceptable values must be a list, got {short_repr(values)} "
-            f"({type_name(values)})"
-        )
+        raise refused(f"{place}: the acceptable values must be a list", values)
     return _choices(values, _acceptable)
 
 
@@ -161,10 +151,7 @@ def _multi_turn(
         for index, text in enumerate(texts):
             place = f"{where} ({name}), ground_truth[{number}][{index}]"
             if not isinstance(text, str):
-                raise ValueError(
-                    f"{place}: a multi-turn call must be Python call text, got "
-                    f"{short_repr(text)} ({type_name(text)})"
-                )
+                raise refused(f"{place}: a multi-turn call must be Python call text", text)
             try:
                 calls = to_calls(text, syntax="python", tools=docs)
             except (TypeError, ValueError) as error:

@@ -10,11 +10,10 @@ in any order, so one call may stand for two equal actions (a turn that is neithe
 
 from __future__ import annotations
 
-from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.json_entries import read_json_entries
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._spec.importing import case_name, escaped, exact_name, loadable
+from toolmatch._spec.importing import case_name, escaped, exact_name, loadable, refused
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,10 +44,7 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
     for where, task in read_json_entries(tasks, "tasks"):
         task_id = task.get("id") if isinstance(task, dict) else None
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)):
-            raise ValueError(
-                f"{where}: a tau2-bench task must be an object with an id, got "
-                f"{short_repr(task)} ({type_name(task)})"
-            )
+            raise refused(f"{where}: a tau2-bench task must be an object with an id", task)
         # 7 and "7" are one case name: the second is a duplicate.
         name = case_name(str(task_id), where, first, "task")
         place = f"{where} ({name})"
@@ -70,15 +66,10 @@ def import_tau2(tasks: str | PathLike[str] | Sequence[object]) -> dict[str, Any]
 
 def _field(mapping: object, key: str, kind: type, place: str) -> Any:
     if not isinstance(mapping, dict):
-        raise ValueError(
-            f"{place}: must be an object, got {short_repr(mapping)} ({type_name(mapping)})"
-        )
+        raise refused(f"{place}: must be an object", mapping)
     value = mapping.get(key)
     if value is not None and not isinstance(value, kind):
-        raise ValueError(
-            f"{place}.{key}: must be a {kind.__name__} or null, got {short_repr(value)} "
-            f"({type_name(value)})"
-        )
+        raise refused(f"{place}.{key}: must be a {kind.__name__} or null", value)
     return value
 
 
@@ -98,9 +89,8 @@ def _action(action: object, place: str) -> dict[str, Any]:
         return tool
     for index, key in enumerate(compared):
         if not isinstance(key, str):
-            raise ValueError(
-                f"{place}.compare_args[{index}]: must be an argument name (a string), got "
-                f"{short_repr(key)} ({type_name(key)})"
+            raise refused(
+                f"{place}.compare_args[{index}]: must be an argument name (a string)", key
             )
     # A compared argument the action lacks: tau2-bench wants the call to lack it too.
     args = {

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.matcher_keys import matcher_key
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = [
-    "case_name",
-    "escaped",
-    "exact_name",
-    "holds_matcher_form",
-    "loadable",
-]
+__all__ = ["case_name", "escaped", "exact_name", "holds_matcher_form", "loadable", "refused"]
+
+
+def refused(expected: str, value: object) -> ValueError:
+    """The error of an entry that is not what was ``expected``: the ``value`` found, and its type.
+
+    >>> refused("ids: must be a list", "a")
+    ValueError("ids: must be a list, got 'a' (str)")
+    """
+    return ValueError(f"{expected}, got {short_repr(value)} ({type_name(value)})")
 
 
 def exact_name(name: str) -> dict[str, str]:

@@ -355,17 +355,12 @@ def _selects_every_call(pattern: ExpectedTool) -> bool:
     return (
         pattern.max_count is None
         and _accepts_everything(pattern.name)
-        and pattern.args is None
-        and pattern.result is None
-        and pattern.failed is None
-        and pattern.agent is None
-        and pattern.status is None
+        and _asserts_only_its_name(pattern)
     )
 
 
 def _selects_any(tool: ExpectedTool, names: Sequence[str]) -> bool:
-    selects = tool._selects  # the judge's own rule for a name
-    return any(selects(name) for name in names)
+    return any(tool._selects(name) for name in names)  # the judge's own rule for a name
 
 
 def _undefined(tool: ExpectedTool, names: Sequence[str]) -> str:
@@ -398,8 +393,7 @@ def _accepting(value: object, place: _Place) -> Iterator[Finding]:
     elif isinstance(value, Matcher):
         if value is not ANY and value._accepts_everything():
             yield place.finding(
-                "accepts-everything",
-                f"{short_repr(value)} accepts every value: it can never fail",
+                "accepts-everything", f"{short_repr(value)} accepts every value: it can never fail"
             )
         elif isinstance(value, Regex) and value._accepts_every_line():
             yield place.finding(

@@ -40,9 +40,11 @@ from toolmatch._spec.parsing import SpecDocument, read_spec_file
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from os import PathLike
-    from typing import Any
+    from typing import Any, TypeVar
 
     from toolmatch._spec.errors import SpecWarning
+
+    _T = TypeVar("_T")
 
 __all__ = [
     "load_expected_tools",
@@ -195,8 +197,8 @@ def _unknown_keys(
 
 
 def _checked(
-    problems: Problems, caller: Caller, key: str, rule: Callable[[], Any], default: Any = None
-) -> Any:
+    problems: Problems, caller: Caller, key: str, rule: Callable[[], _T], default: _T
+) -> _T:
     """What ``rule`` (a check of ``key``'s value) returns, or ``default`` once its refusal is
     a problem at the key's place, in the rule's words."""
     try:
@@ -209,20 +211,15 @@ def _checked(
 def _flag(mapping: dict[Any, Any], key: str, path: str, problems: Problems) -> bool:
     caller = Caller(path, in_spec=True)
     value = mapping.get(key, False)
-    flag: bool = _checked(
-        problems, caller, key, lambda: check_flag(value, caller.name(key), True), False
-    )
-    return flag
+    return _checked(problems, caller, key, lambda: check_flag(value, caller.name(key), True), False)
 
 
 def _expected_tools(
     data: object, path: str, problems: Problems
 ) -> list[ExpectedTool | InOrder | AnyOrder]:
     if not isinstance(data, list):
-        problems.add(
-            path,
-            "must be a list of expected tools (tool names or mappings with a name), got "
-            f"{short_repr(data)} ({type_name(data)})",
+        problems.wrong(
+            path, "must be a list of expected tools (tool names or mappings with a name)", data
         )
         return []
     tools: list[ExpectedTool | InOrder | AnyOrder] = []
@@ -327,10 +324,7 @@ def _name(item: dict[Any, Any], path: str, problems: Problems) -> str | Matcher 
     if isinstance(raw, dict) and name is None:
         return None
     caller = Caller(path, in_spec=True)
-    checked: str | Matcher | None = _checked(
-        problems, caller, "name", lambda: check_name(name, caller)
-    )
-    return checked
+    return _checked(problems, caller, "name", lambda: check_name(name, caller), None)
 
 
 def _spec_values(
@@ -361,7 +355,7 @@ def _expected_tool(
     accepted = _IGNORE_KEYS if ignore else _EXPECTED_KEYS
     caller = Caller(path, in_spec=True)
     if isinstance(item, str):
-        bare = _checked(problems, caller, "", lambda: check_name(item, caller, ""))
+        bare = _checked(problems, caller, "", lambda: check_name(item, caller, ""), None)
         return None if bare is None else ExpectedTool(bare)
     if not isinstance(item, dict):
         problems.add(
@@ -453,13 +447,13 @@ def _agent(mapping: dict[Any, Any], path: str, problems: Problems) -> str | Matc
     value = _agent_mapping(raw, caller.name("agent"), problems) if isinstance(raw, dict) else raw
     if value is None and raw is not None:  # a matcher inside it refused, and said
         return None
-    agent: str | Matcher | None = _checked(
+    return _checked(
         problems,
         caller,
         "agent",
-        lambda: check_no_carried(check_agent(value, caller), caller, "agent"),
+        lambda: check_agent(check_no_carried(value, caller, "agent"), caller),
+        None,
     )
-    return agent
 
 
 def _tool_result(item: dict[Any, Any], path: str, problems: Problems) -> object:
@@ -507,10 +501,11 @@ def _tool_args(
             return Exact({}, ignore=ignore)
         return None
     if not isinstance(args, dict):
-        problems.add(
+        problems.wrong(
             path,
             "must be a mapping of argument names to expected values (a subset; exact: true "
-            f"beside args for exactly these), got {short_repr(args)} ({type_name(args)})",
+            "beside args for exactly these)",
+            args,
         )
         return None
     names = _argument_names_problems(args, path, problems)
@@ -548,10 +543,10 @@ def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | No
     if cap is None:
         return None
     if isinstance(cap, bool) or not isinstance(cap, int):
-        problems.add(
+        problems.wrong(
             join_path(path, "max_count"),
-            "must be an int >= 1 (at most that many matching calls left out), or null (every "
-            f"one), got {short_repr(cap)} ({type_name(cap)})",
+            "must be an int >= 1 (at most that many matching calls left out), or null (every one)",
+            cap,
         )
         return None
     if cap < 1:
@@ -567,10 +562,7 @@ def _ignore_cap(item: dict[Any, Any], path: str, problems: Problems) -> int | No
 def _max_calls(mapping: dict[Any, Any], path: str, problems: Problems) -> int | None:
     caller = Caller(path, in_spec=True)
     value = mapping.get("max_calls")
-    budget: int | None = _checked(
-        problems, caller, "max_calls", lambda: check_budget(value, caller)
-    )
-    return budget
+    return _checked(problems, caller, "max_calls", lambda: check_budget(value, caller), None)
 
 
 class _ToolFiles:
@@ -599,10 +591,11 @@ def _tools(mapping: dict[Any, Any], path: str, problems: Problems, files: _ToolF
             problems.add(where, message)
         return catalogue
     if not isinstance(raw, list):
-        problems.add(
+        problems.wrong(
             where,
             "must be the path of a JSON or YAML file of tool definitions (relative to the "
-            f"spec), or a list of definitions, got {short_repr(raw)} ({type_name(raw)})",
+            "spec), or a list of definitions",
+            raw,
         )
         return None
     catalogue, messages = _catalogue(raw, where)
@@ -638,10 +631,11 @@ def _expected_turn(
     case_agent: str | Matcher | None = None,
 ) -> ExpectedTurn:
     if not isinstance(data, dict):
-        problems.add(
+        problems.wrong(
             path,
             f"a turn must be a mapping with expected_tools (and optionally "
-            f"{', '.join(option_names())}), got {short_repr(data)} ({type_name(data)})",
+            f"{', '.join(option_names())})",
+            data,
         )
         return ExpectedTurn(())
     _unknown_keys(data, _TURN_KEYS, path, problems)
@@ -705,10 +699,8 @@ def _ignore_patterns(data: dict[Any, Any], path: str, problems: Problems) -> lis
     where = join_path(path, "ignore")
     raw = data["ignore"]
     if not isinstance(raw, list):
-        problems.add(
-            where,
-            "must be a list of calls to leave out (tool names or mappings with a name), "
-            f"got {short_repr(raw)} ({type_name(raw)})",
+        problems.wrong(
+            where, "must be a list of calls to leave out (tool names or mappings with a name)", raw
         )
         return ignore
     for index, item in enumerate(raw):
@@ -721,10 +713,8 @@ def _ignore_patterns(data: dict[Any, Any], path: str, problems: Problems) -> lis
 def _case(data: object, index: int, problems: Problems, files: _ToolFiles) -> TestCase | None:
     path = f"test_cases[{index}]"
     if not isinstance(data, dict):
-        problems.add(
-            path,
-            "a test case must be a mapping with name and turns (or expected_tools), got "
-            f"{short_repr(data)} ({type_name(data)})",
+        problems.wrong(
+            path, "a test case must be a mapping with name and turns (or expected_tools)", data
         )
         return None
     name = data.get("name")
@@ -753,7 +743,9 @@ def _answer(mapping: dict[Any, Any], path: str, problems: Problems) -> object:
         return None
     caller = Caller(path, in_spec=True)
     answer = build_value(mapping["answer"], where, problems)
-    return _checked(problems, caller, "answer", lambda: check_no_carried(answer, caller, "answer"))
+    return _checked(
+        problems, caller, "answer", lambda: check_no_carried(answer, caller, "answer"), None
+    )
 
 
 def _case_path(data: dict[Any, Any], path: str, problems: Problems) -> str:
@@ -763,10 +755,7 @@ def _case_path(data: dict[Any, Any], path: str, problems: Problems) -> str:
     if "name" not in data:
         problems.add(join_path(path, "name"), "missing; every test case needs a unique name")
     elif not isinstance(name, str) or not name:
-        problems.add(
-            join_path(path, "name"),
-            f"must be a non-empty string, got {short_repr(name)} ({type_name(name)})",
-        )
+        problems.wrong(join_path(path, "name"), "must be a non-empty string", name)
     else:
         return f"{path}({name})"
     return path
@@ -838,10 +827,10 @@ def _turns(
     answer = _answer(data, path, problems)  # the run's: its last turn's
     raw_turns = data["turns"]
     if not isinstance(raw_turns, list) or not raw_turns:
-        problems.add(
+        problems.wrong(
             join_path(path, "turns"),
-            "must be a non-empty list of turns, each a mapping with expected_tools, got "
-            f"{short_repr(raw_turns)} ({type_name(raw_turns)})",
+            "must be a non-empty list of turns, each a mapping with expected_tools",
+            raw_turns,
         )
         return [], max_calls, answer
     turns = [
@@ -861,11 +850,7 @@ def _turns(
 def _alternative_items(raw: object, path: str, problems: Problems, what: str) -> list[Any]:
     """The items of a ``one_of`` list; a problem at ``path`` when it is no list of two or more."""
     if not isinstance(raw, list) or len(raw) < 2:
-        problems.add(
-            path,
-            f"must be a list of two or more alternatives, each {what}, got {short_repr(raw)} "
-            f"({type_name(raw)})",
-        )
+        problems.wrong(path, f"must be a list of two or more alternatives, each {what}", raw)
         return []
     return raw
 
@@ -909,9 +894,7 @@ def _case_alternatives(
     for number, item in enumerate(_alternative_items(data["one_of"], where, problems, what)):
         place = join_path(where, number)
         if not isinstance(item, dict):
-            problems.add(
-                place, f"an alternative must be {what}, got {short_repr(item)} ({type_name(item)})"
-            )
+            problems.wrong(place, f"an alternative must be {what}", item)
             continue
         _unknown_keys(item, _ALTERNATIVE_KEYS, place, problems)
         bodies.append(_case_body(item, place, problems, files))
@@ -952,10 +935,7 @@ def _test_cases(data: object, problems: Problems, files: _ToolFiles) -> list[Tes
         problems.add("test_cases", "missing; the top level must have a test_cases list")
         return []
     if not isinstance(raw, list) or not raw:
-        problems.add(
-            "test_cases",
-            f"must be a non-empty list of test cases, got {short_repr(raw)} ({type_name(raw)})",
-        )
+        problems.wrong("test_cases", "must be a non-empty list of test cases", raw)
         return []
     cases = []
     first_use: dict[str, int] = {}

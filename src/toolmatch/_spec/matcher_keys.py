@@ -238,12 +238,7 @@ def build_value(value: object, path: str, problems: Problems) -> Any:
     into it. Places that toolmatch 0.1 read as matchers and are data now are noted in
     ``problems.warnings``.
     """
-    beyond = unbounded(value)
-    if beyond is not None:
-        keys, message = beyond
-        for key in keys:
-            path = join_path(path, key)
-        problems.add(path, message)
+    if _beyond_limits(value, path, problems):
         return ANY
     return _build(value, path, problems, True)
 
@@ -251,14 +246,20 @@ def build_value(value: object, path: str, problems: Problems) -> Any:
 def build_arguments(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
     """An ``args`` mapping: its keys are argument names whatever they are, its values value
     positions (a ``$maybe`` or ``$absent`` says whether the key may be missing)."""
-    beyond = unbounded(mapping)
+    if _beyond_limits(mapping, path, problems):
+        return {}
+    return _entries(mapping, path, problems)
+
+
+def _beyond_limits(value: object, path: str, problems: Problems) -> bool:
+    """Whether ``value`` is beyond the limits (:func:`unbounded`), said at the place it is."""
+    beyond = unbounded(value)
     if beyond is not None:
         keys, message = beyond
         for key in keys:
             path = join_path(path, key)
         problems.add(path, message)
-        return {}
-    return _entries(mapping, path, problems)
+    return beyond is not None
 
 
 def _entries(mapping: dict[Any, Any], path: str, problems: Problems) -> dict[Any, Any]:
@@ -439,27 +440,21 @@ def _read_true(value: object, path: str, problems: Problems, row: MatcherKey) ->
     return ()
 
 
-def _read_values(
-    value: object, path: str, problems: Problems, row: MatcherKey | None = None
-) -> tuple[Any, ...]:
+def _read_values(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
     if not isinstance(value, list) or not value:
         problems.add(path, f"must be a non-empty list, got {short_repr(value)}")
         return ()
     return tuple(_value(item, join_path(path, index), problems) for index, item in enumerate(value))
 
 
-def _read_mapping(
-    value: object, path: str, problems: Problems, row: MatcherKey | None = None
-) -> tuple[Any, ...]:
+def _read_mapping(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
     if not isinstance(value, dict):
-        problems.add(path, f"must be a mapping, got {short_repr(value)} ({type_name(value)})")
+        problems.wrong(path, "must be a mapping", value)
         return ()
     return (_entries(value, path, problems),)
 
 
-def _read_text(
-    value: object, path: str, problems: Problems, row: MatcherKey | None = None
-) -> tuple[Any, ...]:
+def _read_text(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
     if not isinstance(value, str):
         hint = ""
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -468,9 +463,7 @@ def _read_text(
     return (value,)
 
 
-def _read_types(
-    value: object, path: str, problems: Problems, row: MatcherKey | None = None
-) -> tuple[Any, ...]:
+def _read_types(value: object, path: str, problems: Problems, row: MatcherKey) -> tuple[Any, ...]:
     names = value if isinstance(value, list) and value else [value]
     types: list[type] = []
     for name in names:
@@ -498,11 +491,7 @@ def _read_version(value: object, path: str, problems: Problems, row: MatcherKey)
     if value is True:
         return ()
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(
-            path,
-            f"must be true or a UUID version from 1 to 8, got {short_repr(value)} "
-            f"({type_name(value)})",
-        )
+        problems.wrong(path, "must be true or a UUID version from 1 to 8", value)
         return ()
     return (value,)  # the constructor checks the range
 
@@ -515,7 +504,7 @@ def _read_fields(value: object, path: str, problems: Problems, row: MatcherKey) 
     if not isinstance(value, dict):
         # the texts each reader had before it took fields: messages are API
         what = f"true or a mapping of {names}" if row.reads == "keywords" else "a mapping"
-        problems.add(path, f"must be {what}, got {short_repr(value)} ({type_name(value)})")
+        problems.wrong(path, f"must be {what}", value)
         return ()
     unknown = [name for name in value if name not in row.fields]
     if unknown:
@@ -543,7 +532,7 @@ _READERS: dict[str, Callable[[object, str, Problems, MatcherKey], tuple[Any, ...
     "true": _read_true,
     "types": _read_types,
     # a non-empty list of value positions, passed as one list
-    "list": lambda value, path, problems, row: (list(_read_values(value, path, problems)),),
+    "list": lambda value, path, problems, row: (list(_read_values(value, path, problems, row)),),
     "bounds": _read_bounds,
     "version": _read_version,
     # an int or a matcher; a JSON Schema: the constructors say what else is wrong

@@ -246,11 +246,6 @@ def spec_loader(yaml: Any) -> Any:
     global _LOADER
     if _LOADER is not None:
         return _LOADER
-    merge_tag = "tag:yaml.org,2002:merge"
-    scalar_node = yaml.ScalarNode
-    mapping_node = yaml.MappingNode
-    alias_event = yaml.AliasEvent
-    scalar_event = yaml.ScalarEvent
 
     class SpecLoader(yaml.SafeLoader):  # type: ignore[misc]
         def __init__(self, stream: str) -> None:
@@ -261,13 +256,13 @@ def spec_loader(yaml: Any) -> Any:
             self.measures: dict[Any, tuple[int, int]] = {}
 
         def compose_node(self, parent: Any, index: Any) -> Any:
-            if self.check_event(alias_event):
+            if self.check_event(yaml.AliasEvent):
                 event = self.peek_event()
                 target = self.anchors.get(event.anchor)
                 if target is not None:  # else PyYAML reports the undefined alias
                     self.measure_alias(event, target)
                 return super().compose_node(parent, index)
-            if self.check_event(scalar_event):
+            if self.check_event(yaml.ScalarEvent):
                 node = super().compose_node(parent, index)
                 self.measures[node] = (1, 0)
                 return node
@@ -277,10 +272,9 @@ def spec_loader(yaml: Any) -> Any:
             self.open_collections += 1
             node = super().compose_node(parent, index)
             self.open_collections -= 1
-            if isinstance(node, mapping_node):
+            children = node.value
+            if isinstance(node, yaml.MappingNode):
                 children = [child for pair in node.value for child in pair]
-            else:
-                children = node.value
             parts = [self.measures[child] for child in children]
             values = 1 + sum(values for values, _ in parts)
             depth = 1 + max((depth for _, depth in parts), default=0)
@@ -310,7 +304,7 @@ def spec_loader(yaml: Any) -> Any:
                 raise _LimitError(NESTED_TOO_DEEPLY, mark.line + 1, mark.column + 1)
 
         def construct_object(self, node: Any, deep: bool = False) -> Any:
-            if not isinstance(node, scalar_node):
+            if not isinstance(node, yaml.ScalarNode):
                 return super().construct_object(node, deep=deep)
             try:
                 return super().construct_object(node, deep=deep)
@@ -327,17 +321,17 @@ def spec_loader(yaml: Any) -> Any:
             if isinstance(error, ValueError):
                 # Python's advice for its digit limit names a call, not a fix to a spec.
                 message += f" ({str(error).partition('; ')[0]})"
-            implicit = self.resolve(scalar_node, node.value, (True, False)) == node.tag
+            implicit = self.resolve(yaml.ScalarNode, node.value, (True, False)) == node.tag
             if node.style is None and implicit:
                 message += "; quote it to compare a string"
             return message
 
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            if not isinstance(node, mapping_node):  # !!set or !!map on a scalar or a list
+            if not isinstance(node, yaml.MappingNode):  # !!set or !!map on a scalar or a list
                 return super().construct_mapping(node, deep=deep)  # which says so
             first_lines: dict[object, int] = {}
             for key_node, _ in node.value:
-                if key_node.tag == merge_tag:
+                if key_node.tag == "tag:yaml.org,2002:merge":
                     continue  # '<<' merges another mapping in: keys beside it override it
                 key = self.construct_object(key_node, deep=deep)
                 try:

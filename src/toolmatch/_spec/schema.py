@@ -23,6 +23,8 @@ __all__ = ["SCHEMA_FILE", "build_schema", "built_text", "schema_text", "spec_sch
 SCHEMA_FILE = "spec.schema.json"
 _ID = "https://github.com/toolmatch/toolmatch/raw/main/src/toolmatch/spec.schema.json"
 _TYPE_NAMES = ["int", "float", "number", "str", "bool", "list", "dict", "null", None]
+# A tool definition has one: a function tool's name, OpenAI Chat's function, a Gemini Tool's list.
+_DEFINITION_KEYS = ("name", "function", "function_declarations", "functionDeclarations")
 
 
 def schema_text() -> str:
@@ -216,7 +218,7 @@ def build_schema() -> dict[str, Any]:
                 {"type": "array", "minItems": 1, "items": {"enum": list(STATUSES)}},
                 _ref("item_matcher"),
                 {"type": "null"},
-            ],
+            ]
         },
         "id": {"type": "string", "minLength": 1},
         "ids": ids,
@@ -256,10 +258,7 @@ def build_schema() -> dict[str, Any]:
             "then": {"not": {"anyOf": [{"required": [key]} for key in NOT_WITH_NEVER]}},
         },
         {
-            "if": {
-                **takes_no_call("count", 0),
-                "not": takes_no_call("optional", True),
-            },
+            "if": {**takes_no_call("count", 0), "not": takes_no_call("optional", True)},
             "then": {
                 "not": {
                     "anyOf": [
@@ -278,16 +277,7 @@ def build_schema() -> dict[str, Any]:
                 "type": "array",
                 "items": {
                     "type": "object",
-                    # a function tool's name, OpenAI Chat's function, a Gemini Tool's list
-                    "anyOf": [
-                        {"required": [key]}
-                        for key in (
-                            "name",
-                            "function",
-                            "function_declarations",
-                            "functionDeclarations",
-                        )
-                    ],
+                    "anyOf": [{"required": [key]} for key in _DEFINITION_KEYS],
                 },
             },
         ],

@@ -8,6 +8,7 @@ write one value to splice into a spec's text (``--update``).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from toolmatch._core.describe import short_repr, type_name
@@ -178,19 +179,10 @@ _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
-_DUMPERS: dict[str | None, Any] = {}
-
-
+@functools.cache  # made once for each quotes: an update writes thousands of values
 def _string_dumper(quotes: str | None) -> Any:
     """PyYAML's safe dumper, writing a string with a line break double-quoted (plain or
-    single-quoted, the break would be folded or spread over lines), else in ``quotes``
-    (made once for each ``quotes``: an update writes thousands of values)."""
-    if quotes not in _DUMPERS:
-        _DUMPERS[quotes] = _new_string_dumper(quotes)
-    return _DUMPERS[quotes]
-
-
-def _new_string_dumper(quotes: str | None) -> Any:
+    single-quoted, the break would be folded or spread over lines), else in ``quotes``."""
     import yaml
 
     class Dumper(yaml.SafeDumper):

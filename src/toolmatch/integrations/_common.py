@@ -6,7 +6,7 @@ Each adapter takes its spec from its own arguments or from its framework's metad
 :class:`Verdict` into the framework's score and reason: the same words everywhere.
 
 >>> case = load_case(["search"], "an example")
->>> verdict = judge(case, [[{"name": "web_search"}]])
+>>> verdict = run_verdict(case, [[{"name": "web_search"}]])
 >>> verdict.passed, verdict.f1
 (True, 1.0)
 >>> print(verdict.explanation)
@@ -30,7 +30,7 @@ from toolmatch._spec.loading import load_test_cases
 if TYPE_CHECKING:
     from toolmatch._selection.results import TurnResult
 
-__all__ = ["METADATA_KEY", "SPEC_FORMS", "Verdict", "judge", "load_case", "spec_from"]
+__all__ = ["METADATA_KEY", "SPEC_FORMS", "Verdict", "load_case", "run_verdict", "spec_from"]
 
 METADATA_KEY = "toolmatch"
 """The key of a framework's metadata (a sample's, a case's, an example's) that holds the
@@ -129,7 +129,7 @@ class Verdict(Record):
         return ""
 
 
-def judge(case: TestCase, turns: Sequence[object]) -> Verdict:
+def run_verdict(case: TestCase, turns: Sequence[object]) -> Verdict:
     """The :class:`Verdict` of a run, one entry of calls per turn (anything
     :func:`toolmatch.to_calls` reads), against ``case``."""
     verdict = case_verdict(case, list(turns))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 if TYPE_CHECKING:
     from typing import Any
@@ -58,7 +58,7 @@ def _evaluate(
     def status(passed: bool) -> EvalStatus:
         return EvalStatus.PASSED if passed else EvalStatus.FAILED
 
-    verdict = judge(case, [_invocation_calls(invocation) for invocation in actual])
+    verdict = run_verdict(case, [_invocation_calls(invocation) for invocation in actual])
     per_invocation = []
     for result in verdict.results:
         turn = result.turn

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 if TYPE_CHECKING:
     from typing import Any
@@ -62,7 +62,7 @@ def toolmatch_scorer(spec: object = None, *, name: str = "toolmatch") -> Callabl
         from braintrust import Score
 
         case = given or load_case(spec_from(None, metadata, "the case's metadata"), name)
-        verdict = judge(case, run_turns(case, output))
+        verdict = run_verdict(case, run_turns(case, output))
         explanation = {"explanation": verdict.explanation}
         return [
             Score(name=name, score=verdict.score, metadata=explanation),

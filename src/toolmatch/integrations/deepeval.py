@@ -21,7 +21,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase, SingleTurnParams
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import judge, load_case
+from toolmatch.integrations._common import load_case, run_verdict
 
 __all__ = ["ToolmatchMetric"]
 
@@ -40,11 +40,7 @@ class ToolmatchMetric(BaseMetric):
     _required_params = [SingleTurnParams.TOOLS_CALLED]  # type: ignore[assignment]  # noqa: RUF012
 
     def __init__(
-        self,
-        spec: object,
-        threshold: float = 1.0,
-        score_as: str = "pass",
-        name: str = "toolmatch",
+        self, spec: object, threshold: float = 1.0, score_as: str = "pass", name: str = "toolmatch"
     ) -> None:
         if score_as not in ("pass", "f1"):
             raise ValueError(f"ToolmatchMetric: score_as must be 'pass' or 'f1', got {score_as!r}")
@@ -58,7 +54,7 @@ class ToolmatchMetric(BaseMetric):
 
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
         """Judge ``test_case`` and set ``score``, ``reason``, ``success``."""
-        verdict = judge(self.case, [to_calls(test_case)])
+        verdict = run_verdict(self.case, [to_calls(test_case)])
         score = verdict.score if self.score_as == "pass" else verdict.f1
         self.score = score
         self.score_breakdown = {"passed": verdict.passed, "f1": verdict.f1}

@@ -19,7 +19,7 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accurac
 from inspect_ai.solver import TaskState
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["toolmatch_scorer"]
 
@@ -40,7 +40,7 @@ def toolmatch_scorer(spec: object = None) -> Scorer:
         if run_case is None:
             where = f"sample {state.sample_id!r}'s metadata"
             run_case = load_case(spec_from(None, state.metadata, where), str(state.sample_id))
-        verdict = judge(run_case, [to_calls(transcript())])
+        verdict = run_verdict(run_case, [to_calls(transcript())])
         return Score(
             value=CORRECT if verdict.passed else INCORRECT,
             explanation=verdict.explanation,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 if TYPE_CHECKING:
     from typing import Any
@@ -40,7 +40,7 @@ def toolmatch_evaluator(spec: object = None, *, name: str = "toolmatch") -> Call
         from langfuse import Evaluation
 
         case = given or load_case(spec_from(None, metadata, "the item's metadata"), name)
-        verdict = judge(case, [output])
+        verdict = run_verdict(case, [output])
         return [
             Evaluation(
                 name=name, value=verdict.score, comment=verdict.explanation, data_type="BOOLEAN"

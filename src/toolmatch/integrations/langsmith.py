@@ -23,7 +23,7 @@ from langsmith import testing
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["assert_tool_calls", "toolmatch_evaluator"]
 
@@ -59,7 +59,7 @@ def toolmatch_evaluator(
                     f"{short_repr(outputs)} ({type_name(outputs)})"
                 )
             source = outputs[calls_key]
-        verdict = judge(run_case, [to_calls(source)])
+        verdict = run_verdict(run_case, [to_calls(source)])
         return {
             "results": [
                 {"key": key, "score": verdict.passed, "comment": verdict.explanation},
@@ -76,7 +76,7 @@ def assert_tool_calls(spec: object, calls: object, *, key: str = "toolmatch") ->
     ``spec`` inside a ``@pytest.mark.langsmith`` test: log the verdict as the test's feedback
     ``key`` (1 or 0) and ``<key>_f1``, then raise ``AssertionError`` with toolmatch's
     explanation if it failed. Outside a LangSmith test, ``log_feedback`` raises."""
-    verdict = judge(load_case(spec, key), [to_calls(calls)])
+    verdict = run_verdict(load_case(spec, key), [to_calls(calls)])
     testing.log_feedback(key=key, score=verdict.score)
     testing.log_feedback(key=f"{key}_f1", score=verdict.f1)
     if not verdict.passed:

@@ -18,7 +18,7 @@ from mlflow.entities import Feedback, Trace
 from mlflow.genai.scorers import Scorer, scorer
 
 from toolmatch._readers.to_calls import to_calls
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["EXPECTATIONS_KEY", "toolmatch_scorer"]
 
@@ -47,7 +47,7 @@ def toolmatch_scorer(spec: object = None, *, name: str = "toolmatch") -> Scorer:
                 None, expectations, "the row's expectations", EXPECTATIONS_KEY, "expectations"
             )
             run_case = load_case(found, name)
-        verdict = judge(run_case, [to_calls(trace)])
+        verdict = run_verdict(run_case, [to_calls(trace)])
         return [
             Feedback(name=name, value=verdict.passed, rationale=verdict.explanation),
             Feedback(name=f"{name}_f1", value=verdict.f1),

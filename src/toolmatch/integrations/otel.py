@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.evaluation_events import EVENT_NAME, evaluation_attributes
-from toolmatch.integrations._common import judge, load_case
+from toolmatch.integrations._common import load_case, run_verdict
 
 if TYPE_CHECKING:
     from toolmatch._selection.results import TurnResult
@@ -56,7 +56,7 @@ def add_verdict_event(
             "--otel-events"
         )
     case = load_case(spec, name)
-    verdict = judge(case, turns)
+    verdict = run_verdict(case, turns)
     explanation = "" if verdict.passed else verdict.explanation
     attributes = evaluation_attributes(
         name, verdict.passed, verdict.f1, explanation, response_id, case.name

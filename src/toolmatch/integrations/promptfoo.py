@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch.integrations._common import METADATA_KEY, judge, load_case
+from toolmatch.integrations._common import METADATA_KEY, load_case, run_verdict
 
 if TYPE_CHECKING:
     from typing import Any
@@ -76,7 +76,7 @@ def get_assert(output: object, context: Mapping[str, Any]) -> dict[str, Any]:
             f"config: {{{METADATA_KEY}: ...}}"
         )
     case = load_case(spec, _NAME)
-    verdict = judge(case, [output])
+    verdict = run_verdict(case, [output])
     components = [each for result in verdict.results for each in _components(result)]
     return {
         "pass": verdict.passed,

@@ -35,7 +35,7 @@ from pydantic_evals.reporting.analyses import LinePlot, LinePlotCurve, LinePlotP
 
 from toolmatch._readers.to_calls import to_calls
 from toolmatch._runs.trials import pass_hat_k
-from toolmatch.integrations._common import judge, load_case, spec_from
+from toolmatch.integrations._common import load_case, run_verdict, spec_from
 
 __all__ = ["PassHatK", "ToolCallsMatch"]
 
@@ -73,7 +73,7 @@ class ToolCallsMatch(Evaluator[Any, Any, Any]):
         name = ctx.name or "case"
         case = load_case(spec_from(self.spec, ctx.metadata, f"case {name}'s metadata"), name)
         source = ctx.output if self.calls_from == "output" else list(ctx.span_tree)
-        verdict = judge(case, [to_calls(source)])
+        verdict = run_verdict(case, [to_calls(source)])
         return {
             self.evaluation_name: EvaluationReason(verdict.passed, verdict.explanation),
             f"{self.evaluation_name}_f1": verdict.f1,

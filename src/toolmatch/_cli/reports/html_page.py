@@ -12,13 +12,7 @@ import html
 from string import Template
 
 from toolmatch import __version__
-from toolmatch._cli.reports.results import (
-    FAILURES_SHOWN,
-    Failure,
-    Gathered,
-    at_path,
-    case_curves,
-)
+from toolmatch._cli.reports.results import FAILURES_SHOWN, Failure, Gathered, at_path, case_curves
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -138,16 +132,10 @@ footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 def html_page(gathered: Gathered) -> str:
     """The page for ``gathered``'s rows."""
     sections = [
-        _baseline(gathered),
-        _failures(gathered),
-        _not_evaluable(gathered),
-        _errors(gathered),
-        _cases(gathered),
-        _trials(gathered),
-        _checks(gathered),
-        _coverage(gathered),
-        _findings(gathered),
+        section(gathered)
+        for section in (_baseline, _failures, _not_evaluable, _errors, _cases, _trials, _checks)
     ]
+    sections += [_coverage(gathered), _findings(gathered)]
     status = gathered.exit_status
     title = f"toolmatch report: {'FAIL' if status else 'PASS'}"
     return _PAGE.substitute(
@@ -186,14 +174,8 @@ def _header(gathered: Gathered) -> str:
         ("cases", len(gathered.case_order), ""),
     ]
     if counts["not_evaluable"]:  # apart from the failures: no check was made
-        tiles.insert(
-            2,
-            (
-                "not evaluable",
-                counts["not_evaluable"],
-                "bad" if gathered.not_evaluable_fails else "",
-            ),
-        )
+        how = "bad" if gathered.not_evaluable_fails else ""
+        tiles.insert(2, ("not evaluable", counts["not_evaluable"], how))
     regressions = gathered.baseline_regressions()
     if gathered.baseline_rows_shown() or gathered.delta is not None:
         tiles.append(("regressions", regressions, "bad" if regressions else "good"))
@@ -338,9 +320,7 @@ def _call(what: str, call: Mapping[str, object], unexpected: set[object]) -> str
 
 
 def _argument_table(mismatches: object, expected: object, got: object) -> str:
-    out = [
-        "<table><tr><th>argument</th><th>expected</th><th>got</th><th>why</th></tr>",
-    ]
+    out = ["<table><tr><th>argument</th><th>expected</th><th>got</th><th>why</th></tr>"]
     assert isinstance(mismatches, list)
     for mismatch in mismatches:
         path = str(mismatch.get("path", ""))
@@ -533,17 +513,14 @@ def _checks(gathered: Gathered) -> str:
     ]
     for case, check, description, failed, runs in checks[:CHECKS_SHOWN]:
         flaky = failed < runs
-        label = (
-            '<span class="label flaky">FLAKY</span>'
-            if flaky
-            else ('<span class="label fail">BROKEN</span>')
-        )
+        label = "flaky" if flaky else "fail"
         linked = gathered.failed_runs.get(case, [])
         links = ", ".join(
             f'<a href="#{anchor}">{_e(place)}</a>' for place, anchor in linked if anchor
         )
         out.append(
-            f'<tr class="{"" if flaky else "steady"}"><td>{label}</td><td>{_e(case)}</td>'
+            f'<tr class="{"" if flaky else "steady"}"><td><span class="label {label}">'
+            f"{'FLAKY' if flaky else 'BROKEN'}</span></td><td>{_e(case)}</td>"
             f"<td><code>{_e(check)}</code> {_e(description)}</td>"
             f'<td class="num">{failed:,} of {runs:,}</td><td class="num">{failed / runs:.2f}</td>'
             f"<td>{links}</td></tr>"

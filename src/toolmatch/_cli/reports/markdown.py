@@ -133,11 +133,7 @@ def _failure(failure: Failure) -> list[str]:
         candidates = [each for each in check.get("candidates") or [] if each.get("mismatches")]
         if candidates:
             closest = min(candidates, key=lambda each: len(each["mismatches"]))
-            lines += [
-                "",
-                "  | argument | expected | got | why |",
-                "  | --- | --- | --- | --- |",
-            ]
+            lines += ["", "  | argument | expected | got | why |", "  | --- | --- | --- | --- |"]
             for mismatch in closest["mismatches"]:
                 path = str(mismatch.get("path", ""))
                 found, wanted = at_path(check.get("args"), path)

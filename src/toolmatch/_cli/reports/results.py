@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 
+from toolmatch._cli.reports.series import values_at
 from toolmatch._runs.baseline import Delta, Side, compare, sides_of
 from toolmatch._runs.result_rows import ResultsError, read_rows
 from toolmatch._runs.trials import mean_pass_k, pass_k_series
@@ -161,9 +162,7 @@ class Gathered:
     @property
     def exit_status(self) -> int:
         """The status ``toolmatch check`` exited with, as its rows tell it."""
-        if self.findings:
-            return 1
-        if self.baseline_regressions() or self.not_evaluable_fails:
+        if self.findings or self.baseline_regressions() or self.not_evaluable_fails:
             return 1
         counts = self.counts
         if self.gates:
@@ -207,16 +206,7 @@ class Gathered:
 
 def _at(stretches: Iterable[tuple[float, int]], points: list[int]) -> list[tuple[int, float]]:
     """The values of a series given in stretches, at ``points`` (sorted)."""
-    values = []
-    wanted = iter(points)
-    k = next(wanted, None)
-    last = 0
-    for value, times in stretches:
-        last += times
-        while k is not None and k <= last:
-            values.append((k, value))
-            k = next(wanted, None)
-    return values
+    return [(k, value) for k, value, _ in values_at(stretches, points)]
 
 
 def curve_points(runs: int) -> list[int]:
@@ -294,11 +284,7 @@ def gather(paths: Iterable[str], header: Mapping[str, str] | None = None) -> Gat
 
 
 def _add(
-    gathered: Gathered,
-    row: dict[str, object],
-    file: str | None,
-    ran: set[str],
-    traces: str | None = None,
+    gathered: Gathered, row: dict[str, object], file: str | None, ran: set[str], traces: str | None
 ) -> None:
     kind = row["type"]
     if kind == "case":

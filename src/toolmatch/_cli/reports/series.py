@@ -14,7 +14,15 @@ if TYPE_CHECKING:
     # the text after it (made from the value), what ends it.
     Sink = tuple[Callable[[str], None], str, str, Callable[[_T], str], str]
 
-__all__ = ["SHOWN_AS_ZERO", "json_mean", "json_sink", "json_value", "text_value", "write_series"]
+__all__ = [
+    "SHOWN_AS_ZERO",
+    "json_mean",
+    "json_sink",
+    "json_value",
+    "text_value",
+    "values_at",
+    "write_series",
+]
 
 
 _CHUNK = 1024  # items of a series formatted at a time
@@ -58,7 +66,7 @@ def write_series(
     for write, head, _, _, _ in sinks:
         write(head)
     separator = ""
-    items = _every(stretches) if points is None else _picked(stretches, points)
+    items = _every(stretches) if points is None else values_at(stretches, points)
     for chunk in _chunks(items):
         for write, _, before, shown, _ in sinks:
             texts = []
@@ -80,10 +88,15 @@ def _every(stretches: Iterable[tuple[_T, int]]) -> Iterator[tuple[int, _T, int]]
         k += times
 
 
-def _picked(
+def values_at(
     stretches: Iterable[tuple[_T, int]], points: Sequence[int]
 ) -> Iterator[tuple[int, _T, int]]:
-    """The values at ``points`` only, each as ``(k, value, 1)``."""
+    """The values of a series given in stretches ``(value, how many)``, at ``points``
+    (sorted) only, each as ``(k, value, 1)``.
+
+    >>> list(values_at([(1.0, 2), (0.5, 3)], [2, 3, 9]))
+    [(2, 1.0, 1), (3, 0.5, 1)]
+    """
     wanted = iter(points)
     k = next(wanted, None)
     last = 0  # the last k of the stretches so far

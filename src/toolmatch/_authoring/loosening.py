@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.dates import IsDate, IsDatetime
@@ -557,10 +558,7 @@ def _closed(values: list[Any]) -> bool:
     >>> _closed(["en", "fr", "en"]), _closed(["en", "fr", "de"]), _closed(["a", "a", "b", "c"])
     (True, False, False)
     """
-    counts: dict[Any, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    once = sum(count == 1 for count in counts.values())
+    once = sum(count == 1 for count in Counter(values).values())
     return 2 * once < len(values)
 
 

@@ -25,8 +25,8 @@ from toolmatch._authoring.loosening import (
     ruamel_comments,
 )
 from toolmatch._authoring.recording import CALL_FIELDS, MOST_ORDERED, held_order, recorded_case
-from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
-from toolmatch._core.describe import join_path, short_repr
+from toolmatch._authoring.update_plan import Append, NotDone, Plan, Rekey, Replace, apply_to_data
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.unrecorded import NotRecordedError
 from toolmatch._spec.importing import exact_name, holds_matcher_form
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-    from toolmatch._authoring.update_plan import Edit, Path
+    from toolmatch._authoring.update_plan import Path
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._selection.expectation import ExpectedTool
@@ -48,27 +48,14 @@ if TYPE_CHECKING:
 __all__ = ["Widening", "widening"]
 
 
-class Widening:
-    """The edits that widen a spec, and what was not done, with :meth:`where` naming a path
-    as the loader does."""
+class Widening(Plan):
+    """The edits that widen a spec, and what was not done."""
+
+    verb = "widened"
 
     def __init__(self, data: Any) -> None:
-        self.data = data
-        self.edits: list[Edit] = []
-        self.not_done: list[NotDone] = []
+        super().__init__(data)
         self.unused: set[tuple[str, int]] = set()  # runs (case, from 1) reported, not used
-
-    def where(self, path: Path) -> str:
-        """``test_cases[0](refund).expected_tools[1].args.amount``."""
-        if len(path) < 2:
-            return "test_cases"
-        text = f"test_cases[{path[1]}]({self.data['test_cases'][path[1]]['name']})"
-        for step in path[2:]:
-            text = join_path(text, step)
-        return text
-
-    def skip(self, path: Path, why: str, what: str = "widened") -> None:
-        self.not_done.append(NotDone(self.where(path), why, what))
 
 
 def widening(

@@ -181,7 +181,7 @@ class Planner(Plan):
     ) -> None:
         # A check's number counts the expectations with groups opened: its item's path.
         paths = None if expected is None else item_paths(expected.expected_tools)
-        claimed = {index for ignored in result.ignored for index in [ignored.index]}
+        claimed = {ignored.index for ignored in result.ignored}
         for check in result.checks:
             if check.passed:
                 claimed.update(check.assigned_call_indices or check.matching_call_indices)
@@ -202,13 +202,11 @@ class Planner(Plan):
             self.skip(path, f"{check.unmatched_reason}; not a value to replace")
             return
         closest = check.closest
-        if closest is not None:
-            call = closest.call
-        else:  # no call's name is selected: the name is what is wrong
-            found = self.fix_name(path, item, check, calls, claimed)
-            if found is None:
+        call = None if closest is None else closest.call
+        if call is None:  # no call's name is selected: the name is what is wrong
+            call = self.fix_name(path, item, check, calls, claimed)
+            if call is None:
                 return
-            call = found
         if isinstance(item, dict):
             self.fix_arguments(path, item, call)
             self.fix_outcome(path, item, call)

@@ -12,6 +12,7 @@ ruamel.yaml (the ``cli`` extra) is imported when a case is built, never before.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import NamedTuple
 
 from toolmatch._authoring.carrying import Expected, carry_values
@@ -83,15 +84,10 @@ def kept_turn_count(runs: Sequence[Sequence[object]]) -> int | None:
     >>> kept_turn_count([[[]], [[], []], [[], []]]), kept_turn_count([[[]], [[], []]])
     (2, 2)
     """
-    counts: dict[int, int] = {}
-    latest: dict[int, int] = {}
-    for index, run in enumerate(runs):
-        if run:
-            counts[len(run)] = counts.get(len(run), 0) + 1
-            latest[len(run)] = index
-    if not counts:
-        return None
-    return max(counts, key=lambda turns: (counts[turns], latest[turns]))
+    lengths = [len(run) for run in runs if run]
+    counts = Counter(lengths)
+    # max keeps the first of the most common: read from the end, the later run's
+    return max(reversed(lengths), key=counts.__getitem__) if lengths else None
 
 
 def recorded_case(
@@ -726,10 +722,10 @@ def _aligned(reference: list[ToolCall], calls: list[ToolCall]) -> list[int]:
 
 def _likeness(expected: ToolCall, call: ToolCall) -> int:
     """How many arguments two calls share with equal values (one more when all are equal)."""
-    same = 0
-    for key, value in expected.args.items():
-        if key in call.args and all_equal([value, call.args[key]]):
-            same += 1
+    same = sum(
+        key in call.args and all_equal([value, call.args[key]])
+        for key, value in expected.args.items()
+    )
     return same + (same == len(expected.args) == len(call.args))
 
 

@@ -789,20 +789,9 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
                     for number, result in enumerate(case.check(run))
                     if not result.passed
                 ]
+                why = f"still fails the widened case: {failures[0] if failures else 'it fails'}"
             except NotRecordedError as error:  # neither passes nor fails: said as it is
-                plan.not_done.append(
-                    NotDone(
-                        f"test_cases[{index}]({case.name})",
-                        f"run {count} cannot be checked by the widened case: {error}",
-                        "widened",
-                    )
-                )
-                continue
-            why = failures[0] if failures else "it fails"
+                why = f"cannot be checked by the widened case: {error}"
             plan.not_done.append(
-                NotDone(
-                    f"test_cases[{index}]({case.name})",
-                    f"run {count} still fails the widened case: {why}",
-                    "widened",
-                )
+                NotDone(f"test_cases[{index}]({case.name})", f"run {count} {why}", plan.verb)
             )

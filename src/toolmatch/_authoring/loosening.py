@@ -361,19 +361,9 @@ def _t_99(freedom: int) -> float:
 
 
 def _predicted(values: list[Any]) -> dict[str, Any]:
-    """``$between`` the bounds of the 99 % prediction interval of one more value,
-    ``mean ± t(0.995, k - 1) * sd * sqrt(1 + 1 / k)`` (Student's t, ``k`` values, ``sd``
-    their sample standard deviation), and never narrower than the observed range widened
-    by its spread ``s`` on each side, ``[min - s, max + s]``. Never below zero when no
-    value is; whole numbers widened to whole numbers, others rounded outwards to the
-    values' decimals.
-
-    A range of the values seen fails the next run half the time at three runs (a new value
-    falls outside the range of ``k`` others with chance ``2 / (k + 1)``); the prediction
-    interval fails it once in a hundred when the values vary as normal noise does, less
-    often for bounded noise (a uniform draw, a rounding), and it narrows as runs are added.
-    The floor keeps it from narrowing past what the values themselves moved by, where noise
-    with heavier tails than the normal's would fail more often."""
+    """``$between`` the bounds of the 99 % prediction interval of one more value, never
+    narrower than ``[min - s, max + s]`` (``s`` their spread), never below zero when no value
+    is, and rounded outwards (rule ``prediction-interval``, docs/record.md)."""
     low, high = min(values), max(values)
     whole = all(type(value) is int for value in values)
     if not whole and not _finite_span(low, high):
@@ -492,10 +482,8 @@ _REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
 
 
 def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[Any, str]:
-    """The first rule that fits: a UUID, an ISO datetime or date, then (``varying``) the
-    same text but for case, whitespace or separators, email addresses, URLs, a few short
-    words seen again, then an identifier's shape, free text; ``strict`` writes the values
-    seen instead of anything but an identifier."""
+    """The first of the string rules that fits (docs/record.md); ``strict`` writes the values
+    seen instead of anything but a UUID, a datetime, a date or an identifier."""
     found = _timed(values)
     if found is None and how.level == "varying":
         found = _alike_strings(values)
@@ -549,11 +537,8 @@ def _identifiers(values: list[str]) -> tuple[Any, str] | None:
 
 
 def _closed(values: list[Any]) -> bool:
-    """Whether ``values`` read as a closed set: fewer than half of them are values seen only
-    once. Good and Turing's estimate of the chance that the next value is one not seen yet
-    is the share of values seen once, so the set is taken as closed when the next run is more
-    likely to repeat a value than to bring a new one. Three runs that wrote ``en``, ``fr``,
-    ``en`` give one in three; ``en``, ``fr``, ``de`` give three in three.
+    """Whether ``values`` read as a closed set: fewer than half of them are seen only once
+    (Good and Turing's estimate of the chance that the next value is new: docs/record.md).
 
     >>> _closed(["en", "fr", "en"]), _closed(["en", "fr", "de"]), _closed(["a", "a", "b", "c"])
     (True, False, False)

@@ -273,19 +273,9 @@ def _recorded_turn(
     number: int = 0,
     expected: list[Expected] | None = None,
 ) -> Any:
-    """One turn's mapping from its calls in each run (see :func:`_paired`).
-
-    A tool that only some runs call, and that no expectation stands for, is ignored by
-    name, so the turn stays ``exhaustive`` and an unexpected tool still fails it; when an
-    expected tool is called more often in some runs, those calls are left out and the turn
-    is not ``exhaustive`` (an ignored name would hide the expected calls too), unless the
-    left-out calls' arguments tell them apart. A tool the definitions mark read-only
-    (MCP's ``readOnlyHint``, :meth:`Loosening.ignored_read_only`) is ignored by name when
-    no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
-    calls vary, and a lookup changes nothing. One every run calls as often stays expected,
-    and its calls with other values than the expected ones are ignored (rule
-    ``other-lookup``, :func:`_other_lookups`). Each expected call is added to ``expected``
-    (as turn ``number``'s), when given."""
+    """One turn's mapping from its calls in each run (see :func:`_paired`), with what it
+    ignores or leaves out as docs/record.md says (rules ``optional-call`` and
+    ``other-lookup``); each expected call is added to ``expected`` (as turn ``number``'s)."""
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
     split = _split_turn(runs, how, read_only)
@@ -404,13 +394,9 @@ def _comment_turn(turn: Any, split: _SplitTurn, by_name: list[str]) -> None:
 
 
 def _other_lookups(tools: Any, names: list[str], read_only: list[str]) -> list[Any]:
-    """Rule ``other-lookup``: for each tool of ``read_only`` that ``tools`` (the turn's
-    expected tools, of the tools ``names``) expect, and each argument that is the same
-    scalar in every run's call of each of its expectations, the ``ignore`` entry of the calls
-    of that tool whose argument is none of those values: a lookup of something else
-    changes nothing, while the lookups every run made stay expected, and a repeat of one
-    still fails the turn. The entry selects none of the calls the expectations stand for
-    (each has one of the values), so a spec still passes the runs it came from."""
+    """Rule ``other-lookup`` (docs/record.md): for each tool of ``read_only`` that ``tools``
+    (of the tools ``names``) expect, the ``ignore`` entry of its calls whose argument is none
+    of the scalars every run's expected calls have there (so the spec still passes them)."""
     entries = []
     for name in read_only:
         expected = [tool for tool, named in zip(tools, names, strict=True) if named == name]
@@ -625,11 +611,9 @@ def _capped(
     runs: int,
     read_only: list[str],
 ) -> Any:
-    """The ``ignore`` entry ``pattern`` of ``name``'s left-out calls, with ``max_count``
-    when every run that makes them makes as many (rule ``optional-call``): then a run
-    that makes more fails the turn, as any unexpected call does. A count that varied
-    gets no cap, nor does a tool read-only by definition: how often an agent looks
-    something up varies. The comment says how often the runs made them, and why."""
+    """The ``ignore`` entry ``pattern`` of ``name``'s left-out calls (rule ``optional-call``,
+    docs/record.md): with ``max_count`` when every run that makes them makes as many and the
+    tool is not read-only, and a comment saying how often the runs made them, and why."""
     made = _times_made(name, left_out, runs)
     low, high = min(made), max(made)
     if low != high:
@@ -672,13 +656,9 @@ def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
 
 
 def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:
-    """The calls every run has, each as its index in every run, in the first run's order.
-
-    A name called ``k`` times in the run that calls it least is ``k`` expectations; in a run
-    that calls it more often, the ``k`` calls kept are those, in order, whose arguments are
-    most like the fewest-calls run's (so an extra call is left out, not paired with a
-    different one). A call another run does not make is left out.
-    """
+    """The calls every run has, each as its index in every run, in the first run's order:
+    a name called ``k`` times in the run that calls it least is ``k`` expectations, paired
+    in the other runs by :func:`_aligned`; a call another run does not make is left out."""
     pairs: list[list[int]] = []
     for name in dict.fromkeys(call.name for call in runs[0]):
         pairs.extend(_paired_calls_of(name, runs))

@@ -306,12 +306,9 @@ class SpecText:
     def _comment(
         self, path: tuple[Any, ...], node: Any, comments: tuple[tuple[tuple[Any, ...], str], ...]
     ) -> list[tuple[int, int, str]]:
-        """The comments of a replaced value, at the end of the line its text ends on (the
-        same line when it is written on one), two spaces after the line's text, as
-        ``toolmatch record`` writes them; before a comment the line has, which stays. In a
-        flow collection, where the line holds other values, each names its value. None
-        where a string that goes on past the line's end starts on it (a ``#`` there would
-        be the string's)."""
+        """The comments of a replaced value at the end of the line its text ends on, as
+        ``toolmatch record`` writes them (each naming its value in a flow collection); none where
+        a string that goes on past the line's end starts on it (a ``#`` would be the string's)."""
         import bisect
 
         end = self._end(node)

@@ -329,10 +329,8 @@ def _places(
     tools: list[Any], selectors: list[Callable[[str], bool] | None], runs: list[list[ToolCall]]
 ) -> list[list[int | None]]:
     """For each expected tool, the index of the call it stands for in each run (``None``:
-    none): the first call not taken that its name selects, as the check selects names (a
-    plain name is a substring, ``{$literal: ...}`` the exact name); exact names take their
-    calls first, so that ``search`` does not take the call ``{$literal: web_search}``
-    stands for."""
+    none): the first call not taken that its name selects, as the check selects names; exact
+    names take their calls first, so that ``search`` does not take ``web_search``'s."""
     first = sorted(range(len(tools)), key=lambda index: _written_name(tools[index], True) is None)
     places: list[list[int | None]] = [[None] * len(runs) for _ in tools]
     for run, calls in enumerate(runs):
@@ -352,11 +350,9 @@ def _places(
 def _held_order_keys(
     tools: list[Any], places: list[list[int | None]]
 ) -> list[tuple[tuple[str, Any], ...]] | None:
-    """The order that held in the spec's order and in every new run of an ``ordered`` turn
-    a new run reorders, as ``toolmatch record`` writes it: the ``id`` and ``after`` each
-    expectation gains; ``None`` (no order kept) unless its expectations are mappings as
-    record writes them: one call of a name each (plain or exact), no order constraints of
-    their own, and at most as many as record orders."""
+    """The ``id`` and ``after`` each expectation of an ``ordered`` turn a new run reorders
+    gains, keeping the order that held in the spec and every new run as ``toolmatch record``
+    writes it; ``None`` (no order kept) unless :func:`_as_record_writes`."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if not _as_record_writes(tools, names):
         return None
@@ -493,10 +489,8 @@ def _new_tools(
     how: Loosening,
 ) -> list[Any]:
     """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
-    expects nor ignores (no name of ``expected``, the expected tools' name selectors, nor
-    of its ``ignore`` selects them), as ``toolmatch record`` ignores the tools only some
-    runs call: with the ``max_count`` every new run that calls one calls it, when they all
-    call it as often (not for a tool the definitions mark read-only)."""
+    expects (``expected``: the expected tools' name selectors) nor ignores, written as
+    ``toolmatch record`` writes them (:func:`_new_entry`)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return []
@@ -534,11 +528,8 @@ def _change_ignore(
     uncapped: set[int],
 ) -> None:
     """The turn's ``ignore`` gains the entries ``new``, its entries at ``uncapped`` lose their
-    ``max_count``, and it loses each entry of rule
-    ``other-lookup`` (``{name: T, args: {K: {$not: ...}}}``) on an argument whose literal is
-    widened: the new runs show that the lookups of ``T`` vary there, so a call with another
-    ``K`` is one of them, not a lookup of something else (kept, the entry would hide the
-    very calls the widened value accepts)."""
+    ``max_count``, and it loses each entry of rule ``other-lookup`` on an argument whose
+    literal is ``widened``: kept, it would hide the very calls the widened value accepts."""
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
     added = tuple(_added_line(path, entry) for entry in new)

@@ -202,8 +202,7 @@ def mapping_node(
     schema = schema if isinstance(schema, dict) else {}
     schemas = schema.get("properties")
     schemas = schemas if isinstance(schemas, dict) else {}
-    keys = list(dict.fromkeys(key for value in values for key in value))
-    for key in keys:
+    for key in dict.fromkeys(key for value in values for key in value):
         value, comment = _key_value(values, key, how, schema, schemas.get(key))
         mapping[text_node(key)] = value
         if comment:
@@ -445,9 +444,8 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
         return None
     middle, unit = found
     for tolerance in (unit / 2, unit):
-        suggestion = {"$approx": middle, "abs": float(tolerance)}
         if all(Approx(middle, abs=float(tolerance)) == value for value in values):
-            return suggestion
+            return {"$approx": middle, "abs": float(tolerance)}
     return None
 
 

@@ -743,8 +743,7 @@ def _numbers(numbers: list[int]) -> str:
 
 
 def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
-    comments = ruamel_comments()
-    tool = comments.CommentedMap()
+    tool = ruamel_comments().CommentedMap()
     tool["name"] = flow(node(exact_name(calls[0].name)))
     unreadable = [call.parse_error for call in calls if call.parse_error is not None]
     if unreadable:
@@ -755,12 +754,11 @@ def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
             + shown(unreadable[0]),
             "name",
         )
-        _who_and_how(tool, calls, how)
-        return tool
-    tool["exact"] = True
-    if any(call.args for call in calls):
-        schema = how.schema(calls[0].name)
-        tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
+    else:
+        tool["exact"] = True
+        if any(call.args for call in calls):
+            schema = how.schema(calls[0].name)
+            tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
     _who_and_how(tool, calls, how)
     return tool
 

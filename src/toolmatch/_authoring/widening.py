@@ -495,9 +495,8 @@ def _new_tools(
     if ignore is not None and not isinstance(ignore, list):
         return []
     known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
-    new = _unselected(known, runs)
     read_only = how.ignored_read_only()
-    return [_new_entry(name, runs, name in read_only) for name in new]
+    return [_new_entry(name, runs, name in read_only) for name in _unselected(known, runs)]
 
 
 def _unselected(known: list[Callable[[str], bool]], runs: list[list[ToolCall]]) -> list[str]:

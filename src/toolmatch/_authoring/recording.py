@@ -553,10 +553,8 @@ def _ignored(
     how: Loosening,
 ) -> Any:
     """The ``ignore`` entry for the calls of ``name`` left out of a turn: the name alone when
-    no expectation stands for ``name``; else the name with the fewest of the left-out calls'
-    arguments (loosened; with ``varying``, a string they all wrote alike as ``fuzzy``: one
-    run's spelling is not the next's) that leave every expected call of ``name`` alone;
-    else ``None`` (the turn cannot be exhaustive)."""
+    no expectation stands for ``name``, else with the fewest arguments that tell the left-out
+    calls apart (:func:`_telling_args`); ``None`` when none can (not exhaustive)."""
     entry = {"name": exact_name(name)}
     expected = [calls[pair[run]] for pair in pairs for run, calls in enumerate(runs)]
     expected = [call for call in expected if call.name == name]
@@ -768,10 +766,8 @@ CALL_FIELDS = ("agent", "status")
 
 
 def _who_and_how(tool: Any, calls: list[ToolCall], how: Loosening) -> None:
-    """``agent`` and ``status`` on the expected tool of ``calls`` (one in each run), when the
-    trace records them for every one of its calls: as recorded when they are equal, else
-    loosened by the rules that loosen an argument's values, with their comment. A call
-    whose agent or status the trace does not record fails any assertion on it."""
+    """``agent`` and ``status`` on the expected tool of ``calls`` (one in each run) when the
+    trace records them for every call: as recorded, or loosened as an argument's values are."""
     for field in CALL_FIELDS:
         values = [getattr(call, field) for call in calls]
         if any(value is None for value in values):

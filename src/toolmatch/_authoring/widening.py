@@ -221,10 +221,9 @@ def _widen_turn(
 def _drop_ordered(
     plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
 ) -> None:
-    """An ``ordered`` turn a new run reorders loses ``ordered`` and keeps the order that
-    held (:func:`_held_order_keys`), said; unless an ``optional`` step would then have no
-    place in an order (it would assert nothing, and the spec would not load): then
-    ``ordered`` stays, and the turn is reported not widened."""
+    """An ``ordered`` turn a new run reorders loses ``ordered``, keeping the order that held
+    (:func:`_held_order_keys`); unless an ``optional`` step would then have no place in an
+    order (the spec would not load): then the turn is reported not widened."""
     added = _held_order_keys(tools, places)
     placeless = _placeless(tools, added)
     if placeless:
@@ -712,10 +711,9 @@ def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:
 def _widen_who_and_how(
     plan: Widening, path: Path, tool: dict[Any, Any], calls: list[ToolCall], how: Loosening
 ) -> None:
-    """An ``agent`` or ``status`` the expected tool at ``path`` writes as a name, that its
-    calls in the new runs disagree with: loosened with the values seen, as ``toolmatch
-    record`` loosens them. A matcher or a list of statuses is kept; a call whose trace does
-    not record the field still fails it, and is reported."""
+    """An ``agent`` or ``status`` written as a name that the new runs' calls disagree with,
+    loosened with the values seen as ``toolmatch record`` loosens them (a matcher or a list
+    of statuses is kept)."""
     for field in CALL_FIELDS:
         value = tool.get(field)
         if not isinstance(value, str):

@@ -129,8 +129,7 @@ class RecordJudge:
         try:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
-            message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return Outcome(ERROR, number, None, [message], message, None, (), None)
+            return _bad(number, f"cannot check this run: {_reason(error)}")
 
     def _judge(self, number: int, item: object) -> Outcome:
         ids, run, incomplete = _NO_IDS, None, None

@@ -145,9 +145,8 @@ def recorded_case(
     if how is not None:
         carry_values(expected)
     if len(turns) == 1:
-        for key, value in turns[0].items():
-            case[key] = value
-        _copy_comments(turns[0], case)
+        case.update(turns[0])
+        case.ca.items.update(turns[0].ca.items)
     else:
         case["turns"] = comments.CommentedSeq(turns)
     beyond = unbounded({"test_cases": [case]})  # measured as the file is: from its top
@@ -257,11 +256,6 @@ def recorded_spec(cases: Iterable[Any]) -> Any:
     spec = comments.CommentedMap()
     spec["test_cases"] = comments.CommentedSeq(cases)
     return spec
-
-
-def _copy_comments(source: Any, target: Any) -> None:
-    for key, comment in source.ca.items.items():
-        target.ca.items[key] = comment
 
 
 # Turns and calls -----------------------------------------------------------------------------

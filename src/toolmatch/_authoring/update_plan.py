@@ -113,14 +113,8 @@ class NotDone(Record):
 
 
 class Plan:
-    """The edits planned on a spec's ``data`` and the changes not done, with :meth:`where`
-    naming a path as the loader does; ``verb`` is what a change not done would have done.
-
-    >>> plan = Plan({"test_cases": [{"name": "refund"}]})
-    >>> plan.skip(("test_cases", 0, "expected_tools", 1, "args", "amount"), "a matcher")
-    >>> plan.not_done[0].where
-    'test_cases[0](refund).expected_tools[1].args.amount'
-    """
+    """The edits planned on a spec's ``data`` and the changes not done (each one that would
+    have ``verb``), with :meth:`where` naming a path as the loader does."""
 
     verb = "fixed"
 
@@ -130,7 +124,7 @@ class Plan:
         self.not_done: list[NotDone] = []
 
     def where(self, path: Path) -> str:
-        """The place at ``path``, its case named: ``test_cases[3](refund).args.amount``."""
+        """``test_cases[3](refund).expected_tools[0].args.amount``."""
         if len(path) < 2:
             return "test_cases"
         case = f"test_cases[{path[1]}]({self.data['test_cases'][path[1]]['name']})"
@@ -199,16 +193,13 @@ def same_data(first: object, second: object) -> bool:
     if type(first) is not type(second):
         return False
     if isinstance(first, dict):
-        assert isinstance(second, dict)
-        return _same_mapping(first, second)
+        assert isinstance(second, dict)  # the same keys in the same order, each the same data
+        return list(first) == list(second) and all(
+            same_data(first[key], second[key]) for key in first
+        )
     if isinstance(first, list):
         assert isinstance(second, list)
         return len(first) == len(second) and all(map(same_data, first, second))
     if isinstance(first, float) and first != first:  # NaN
         return second != second
     return first == second
-
-
-def _same_mapping(first: dict[Any, Any], second: dict[Any, Any]) -> bool:
-    """The same keys in the same order, each with the same data (:func:`same_data`)."""
-    return list(first) == list(second) and all(same_data(first[key], second[key]) for key in first)

@@ -193,13 +193,16 @@ def same_data(first: object, second: object) -> bool:
     if type(first) is not type(second):
         return False
     if isinstance(first, dict):
-        assert isinstance(second, dict)  # the same keys in the same order, each the same data
-        return list(first) == list(second) and all(
-            same_data(first[key], second[key]) for key in first
-        )
+        assert isinstance(second, dict)
+        return _same_mapping(first, second)
     if isinstance(first, list):
         assert isinstance(second, list)
         return len(first) == len(second) and all(map(same_data, first, second))
     if isinstance(first, float) and first != first:  # NaN
         return second != second
     return first == second
+
+
+def _same_mapping(first: dict[Any, Any], second: dict[Any, Any]) -> bool:
+    """The same keys in the same order, each with the same data (:func:`same_data`)."""
+    return list(first) == list(second) and all(same_data(first[key], second[key]) for key in first)

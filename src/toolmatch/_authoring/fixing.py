@@ -202,11 +202,12 @@ class Planner(Plan):
             self.skip(path, f"{check.unmatched_reason}; not a value to replace")
             return
         closest = check.closest
-        call = None if closest is None else closest.call
-        if call is None:  # no call's name is selected: the name is what is wrong
+        if closest is None:  # no call's name is selected: the name is what is wrong
             call = self.fix_name(path, item, check, calls, claimed)
             if call is None:
                 return
+        else:
+            call = closest.call
         if isinstance(item, dict):
             self.fix_arguments(path, item, call)
             self.fix_outcome(path, item, call)

@@ -647,15 +647,12 @@ def _common_prefix(values: list[str]) -> str:
 
 def _escape(text: str) -> str:
     """``text`` as a regex matching it, with only what must be escaped escaped."""
-    escaped_text = []
-    for character in text:
-        if character in _REGEX_SPECIAL:
-            escaped_text.append("\\" + character)
-        elif character.isprintable():
-            escaped_text.append(character)
-        else:
-            escaped_text.append(character.encode("unicode_escape").decode("ascii"))
-    return "".join(escaped_text)
+    return "".join("\\" + char if char in _REGEX_SPECIAL else _printable(char) for char in text)
+
+
+def _printable(character: str) -> str:
+    """``character``, or its escape when it is not printable (a line break: ``\\n``)."""
+    return character if character.isprintable() else character.encode("unicode_escape").decode()
 
 
 # YAML nodes ------------------------------------------------------------------------------------
@@ -751,10 +748,7 @@ def shown(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    text = "".join(
-        character if character.isprintable() else character.encode("unicode_escape").decode()
-        for character in text
-    )
+    text = "".join(map(_printable, text))
     if len(text) > _VALUE_WIDTH:
         text = text[: _VALUE_WIDTH - 3] + "..."
     return text

@@ -225,8 +225,8 @@ class RecordJudge:
                 self.events, verdict.passed, verdict.score(), explanation, ids[2], name
             )
             event = log_record_json(attributes, ids, time.time_ns())
-        # A text PASS's parts are shared objects (the spec's name for the case), so a
-        # worker's chunk of outcomes pickles small.
+        # Its case is the spec's own name object, and a PASS's details the one empty list:
+        # shared objects, so a worker's chunk of outcomes pickles small.
         return Outcome(kind, number, case.name, details, message, body, broken, event)
 
     def _not_evaluable(self, number: int, name: str, reason: str, ids: RunIds) -> Outcome:

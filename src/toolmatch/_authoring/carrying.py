@@ -78,10 +78,9 @@ def carry_values(expected: Sequence[Expected]) -> int:
             found = _source(expected, target, values)
             if found is None:
                 continue
-            number = found[0]
             name = _name_for(captured, names, found, str(key))
             args_node[key] = flow(node({"$ref": name}))
-            source = expected[number][2][0].name
+            source = expected[found[0]][2][0].name
             observed = ", ".join(json.dumps(value) for value in dict.fromkeys(values))
             add_comment(args_node, f"observed: {observed}; carried from {source}'s result", key)
             carried += 1

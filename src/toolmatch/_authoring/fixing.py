@@ -8,8 +8,8 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Sequence
 
-from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, value_at
-from toolmatch._core.describe import join_path, short_repr
+from toolmatch._authoring.update_plan import Append, NotDone, Plan, Rekey, Replace, value_at
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.judging import expected_turn
 from toolmatch._selection.case import TestCase
@@ -23,7 +23,6 @@ from toolmatch._spec.matcher_keys import matcher_from_config, matcher_key
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._authoring.update_plan import Edit
     from toolmatch._calls.call import ToolCall
     from toolmatch._runs.envelope import Envelope, ErrorKeys
     from toolmatch._runs.syntax import PythonTurns
@@ -126,31 +125,15 @@ def _writable(value: object) -> bool:
 _ASSERTED_OF_CALL = {AGENT_MISMATCH: "agent", STATUS_MISMATCH: "status"}
 
 
-class Planner:
+class Planner(Plan):
     """The edits that make each case's last run pass where only values stand in its way."""
 
     def __init__(self, data: Any, allow_rename: bool = False) -> None:
-        self.data = data
+        super().__init__(data)
         self.allow_rename = allow_rename  # --update-allow-rename
-        self.edits: list[Edit] = []
-        self.not_done: list[NotDone] = []
         # A turn's problems (a call not expected, too many calls) may be gone once its
         # expectations are fixed: each is reported only if the updated spec still has it.
         self.turn_problems: list[tuple[str, int, str, NotDone]] = []
-
-    def where(self, path: Path) -> str:
-        """``test_cases[3](refund).turns[1].expected_tools[0].args.amount``, as the loader
-        names places."""
-        if len(path) < 2:
-            return "test_cases"
-        index = path[1]
-        text = f"test_cases[{index}]({self.data['test_cases'][index]['name']})"
-        for step in path[2:]:
-            text = join_path(text, step)
-        return text
-
-    def skip(self, path: Path, why: str) -> None:
-        self.not_done.append(NotDone(self.where(path), why))
 
     # A case --------------------------------------------------------------------------------
 
@@ -198,7 +181,7 @@ class Planner:
     ) -> None:
         # A check's number counts the expectations with groups opened: its item's path.
         paths = None if expected is None else item_paths(expected.expected_tools)
-        claimed = {index for ignored in result.ignored for index in [ignored.index]}
+        claimed = {ignored.index for ignored in result.ignored}
         for check in result.checks:
             if check.passed:
                 claimed.update(check.assigned_call_indices or check.matching_call_indices)
@@ -219,13 +202,12 @@ class Planner:
             self.skip(path, f"{check.unmatched_reason}; not a value to replace")
             return
         closest = check.closest
-        if closest is not None:
-            call = closest.call
-        else:  # no call's name is selected: the name is what is wrong
-            found = self.fix_name(path, item, check, calls, claimed)
-            if found is None:
+        if closest is None:  # no call's name is selected: the name is what is wrong
+            call = self.fix_name(path, item, check, calls, claimed)
+            if call is None:
                 return
-            call = found
+        else:
+            call = closest.call
         if isinstance(item, dict):
             self.fix_arguments(path, item, call)
             self.fix_outcome(path, item, call)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.dates import IsDate, IsDatetime
@@ -201,8 +202,7 @@ def mapping_node(
     schema = schema if isinstance(schema, dict) else {}
     schemas = schema.get("properties")
     schemas = schemas if isinstance(schemas, dict) else {}
-    keys = list(dict.fromkeys(key for value in values for key in value))
-    for key in keys:
+    for key in dict.fromkeys(key for value in values for key in value):
         value, comment = _key_value(values, key, how, schema, schemas.get(key))
         mapping[text_node(key)] = value
         if comment:
@@ -360,19 +360,9 @@ def _t_99(freedom: int) -> float:
 
 
 def _predicted(values: list[Any]) -> dict[str, Any]:
-    """``$between`` the bounds of the 99 % prediction interval of one more value,
-    ``mean ± t(0.995, k - 1) * sd * sqrt(1 + 1 / k)`` (Student's t, ``k`` values, ``sd``
-    their sample standard deviation), and never narrower than the observed range widened
-    by its spread ``s`` on each side, ``[min - s, max + s]``. Never below zero when no
-    value is; whole numbers widened to whole numbers, others rounded outwards to the
-    values' decimals.
-
-    A range of the values seen fails the next run half the time at three runs (a new value
-    falls outside the range of ``k`` others with chance ``2 / (k + 1)``); the prediction
-    interval fails it once in a hundred when the values vary as normal noise does, less
-    often for bounded noise (a uniform draw, a rounding), and it narrows as runs are added.
-    The floor keeps it from narrowing past what the values themselves moved by, where noise
-    with heavier tails than the normal's would fail more often."""
+    """``$between`` the bounds of the 99 % prediction interval of one more value, never
+    narrower than ``[min - s, max + s]`` (``s`` their spread), never below zero when no value
+    is, and rounded outwards (rule ``prediction-interval``, docs/record.md)."""
     low, high = min(values), max(values)
     whole = all(type(value) is int for value in values)
     if not whole and not _finite_span(low, high):
@@ -454,9 +444,8 @@ def _rounding(values: list[Any]) -> dict[str, Any] | None:
         return None
     middle, unit = found
     for tolerance in (unit / 2, unit):
-        suggestion = {"$approx": middle, "abs": float(tolerance)}
         if all(Approx(middle, abs=float(tolerance)) == value for value in values):
-            return suggestion
+            return {"$approx": middle, "abs": float(tolerance)}
     return None
 
 
@@ -491,10 +480,8 @@ _REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
 
 
 def _string(values: list[str], how: Loosening, schema: dict[str, Any]) -> tuple[Any, str]:
-    """The first rule that fits: a UUID, an ISO datetime or date, then (``varying``) the
-    same text but for case, whitespace or separators, email addresses, URLs, a few short
-    words seen again, then an identifier's shape, free text; ``strict`` writes the values
-    seen instead of anything but an identifier."""
+    """The first of the string rules that fits (docs/record.md); ``strict`` writes the values
+    seen instead of anything but a UUID, a datetime, a date or an identifier."""
     found = _timed(values)
     if found is None and how.level == "varying":
         found = _alike_strings(values)
@@ -548,19 +535,13 @@ def _identifiers(values: list[str]) -> tuple[Any, str] | None:
 
 
 def _closed(values: list[Any]) -> bool:
-    """Whether ``values`` read as a closed set: fewer than half of them are values seen only
-    once. Good and Turing's estimate of the chance that the next value is one not seen yet
-    is the share of values seen once, so the set is taken as closed when the next run is more
-    likely to repeat a value than to bring a new one. Three runs that wrote ``en``, ``fr``,
-    ``en`` give one in three; ``en``, ``fr``, ``de`` give three in three.
+    """Whether ``values`` read as a closed set: fewer than half of them are seen only once
+    (Good and Turing's estimate of the chance that the next value is new: docs/record.md).
 
     >>> _closed(["en", "fr", "en"]), _closed(["en", "fr", "de"]), _closed(["a", "a", "b", "c"])
     (True, False, False)
     """
-    counts: dict[Any, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    once = sum(count == 1 for count in counts.values())
+    once = sum(count == 1 for count in Counter(values).values())
     return 2 * once < len(values)
 
 
@@ -666,15 +647,12 @@ def _common_prefix(values: list[str]) -> str:
 
 def _escape(text: str) -> str:
     """``text`` as a regex matching it, with only what must be escaped escaped."""
-    escaped_text = []
-    for character in text:
-        if character in _REGEX_SPECIAL:
-            escaped_text.append("\\" + character)
-        elif character.isprintable():
-            escaped_text.append(character)
-        else:
-            escaped_text.append(character.encode("unicode_escape").decode("ascii"))
-    return "".join(escaped_text)
+    return "".join("\\" + char if char in _REGEX_SPECIAL else _printable(char) for char in text)
+
+
+def _printable(character: str) -> str:
+    """``character``, or its escape when it is not printable (a line break: ``\\n``)."""
+    return character if character.isprintable() else character.encode("unicode_escape").decode()
 
 
 # YAML nodes ------------------------------------------------------------------------------------
@@ -770,10 +748,7 @@ def shown(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    text = "".join(
-        character if character.isprintable() else character.encode("unicode_escape").decode()
-        for character in text
-    )
+    text = "".join(map(_printable, text))
     if len(text) > _VALUE_WIDTH:
         text = text[: _VALUE_WIDTH - 3] + "..."
     return text

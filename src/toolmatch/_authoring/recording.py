@@ -12,6 +12,7 @@ ruamel.yaml (the ``cli`` extra) is imported when a case is built, never before.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import NamedTuple
 
 from toolmatch._authoring.carrying import Expected, carry_values
@@ -83,15 +84,10 @@ def kept_turn_count(runs: Sequence[Sequence[object]]) -> int | None:
     >>> kept_turn_count([[[]], [[], []], [[], []]]), kept_turn_count([[[]], [[], []]])
     (2, 2)
     """
-    counts: dict[int, int] = {}
-    latest: dict[int, int] = {}
-    for index, run in enumerate(runs):
-        if run:
-            counts[len(run)] = counts.get(len(run), 0) + 1
-            latest[len(run)] = index
-    if not counts:
-        return None
-    return max(counts, key=lambda turns: (counts[turns], latest[turns]))
+    lengths = [len(run) for run in runs if run]
+    counts = Counter(lengths)
+    # max keeps the first of the most common: read from the end, the later run's
+    return max(reversed(lengths), key=counts.__getitem__) if lengths else None
 
 
 def recorded_case(
@@ -149,9 +145,8 @@ def recorded_case(
     if how is not None:
         carry_values(expected)
     if len(turns) == 1:
-        for key, value in turns[0].items():
-            case[key] = value
-        _copy_comments(turns[0], case)
+        case.update(turns[0])
+        case.ca.items.update(turns[0].ca.items)
     else:
         case["turns"] = comments.CommentedSeq(turns)
     beyond = unbounded({"test_cases": [case]})  # measured as the file is: from its top
@@ -263,11 +258,6 @@ def recorded_spec(cases: Iterable[Any]) -> Any:
     return spec
 
 
-def _copy_comments(source: Any, target: Any) -> None:
-    for key, comment in source.ca.items.items():
-        target.ca.items[key] = comment
-
-
 # Turns and calls -----------------------------------------------------------------------------
 
 
@@ -277,19 +267,9 @@ def _recorded_turn(
     number: int = 0,
     expected: list[Expected] | None = None,
 ) -> Any:
-    """One turn's mapping from its calls in each run (see :func:`_paired`).
-
-    A tool that only some runs call, and that no expectation stands for, is ignored by
-    name, so the turn stays ``exhaustive`` and an unexpected tool still fails it; when an
-    expected tool is called more often in some runs, those calls are left out and the turn
-    is not ``exhaustive`` (an ignored name would hide the expected calls too), unless the
-    left-out calls' arguments tell them apart. A tool the definitions mark read-only
-    (MCP's ``readOnlyHint``, :meth:`Loosening.ignored_read_only`) is ignored by name when
-    no run calls it, and when its extra calls would cost the turn ``exhaustive``: its
-    calls vary, and a lookup changes nothing. One every run calls as often stays expected,
-    and its calls with other values than the expected ones are ignored (rule
-    ``other-lookup``, :func:`_other_lookups`). Each expected call is added to ``expected``
-    (as turn ``number``'s), when given."""
+    """One turn's mapping from its calls in each run (see :func:`_paired`), with what it
+    ignores or leaves out as docs/record.md says (rules ``optional-call`` and
+    ``other-lookup``); each expected call is added to ``expected`` (as turn ``number``'s)."""
     read_only = how.ignored_read_only()
     called = {call.name for calls in runs for call in calls}
     split = _split_turn(runs, how, read_only)
@@ -408,13 +388,9 @@ def _comment_turn(turn: Any, split: _SplitTurn, by_name: list[str]) -> None:
 
 
 def _other_lookups(tools: Any, names: list[str], read_only: list[str]) -> list[Any]:
-    """Rule ``other-lookup``: for each tool of ``read_only`` that ``tools`` (the turn's
-    expected tools, of the tools ``names``) expect, and each argument that is the same
-    scalar in every run's call of each of its expectations, the ``ignore`` entry of the calls
-    of that tool whose argument is none of those values: a lookup of something else
-    changes nothing, while the lookups every run made stay expected, and a repeat of one
-    still fails the turn. The entry selects none of the calls the expectations stand for
-    (each has one of the values), so a spec still passes the runs it came from."""
+    """Rule ``other-lookup`` (docs/record.md): for each tool of ``read_only`` that ``tools``
+    (of the tools ``names``) expect, the ``ignore`` entry of its calls whose argument is none
+    of the scalars every run's expected calls have there (so the spec still passes them)."""
     entries = []
     for name in read_only:
         expected = [tool for tool, named in zip(tools, names, strict=True) if named == name]
@@ -571,10 +547,8 @@ def _ignored(
     how: Loosening,
 ) -> Any:
     """The ``ignore`` entry for the calls of ``name`` left out of a turn: the name alone when
-    no expectation stands for ``name``; else the name with the fewest of the left-out calls'
-    arguments (loosened; with ``varying``, a string they all wrote alike as ``fuzzy``: one
-    run's spelling is not the next's) that leave every expected call of ``name`` alone;
-    else ``None`` (the turn cannot be exhaustive)."""
+    no expectation stands for ``name``, else with the fewest arguments that tell the left-out
+    calls apart (:func:`_telling_args`); ``None`` when none can (not exhaustive)."""
     entry = {"name": exact_name(name)}
     expected = [calls[pair[run]] for pair in pairs for run, calls in enumerate(runs)]
     expected = [call for call in expected if call.name == name]
@@ -629,11 +603,9 @@ def _capped(
     runs: int,
     read_only: list[str],
 ) -> Any:
-    """The ``ignore`` entry ``pattern`` of ``name``'s left-out calls, with ``max_count``
-    when every run that makes them makes as many (rule ``optional-call``): then a run
-    that makes more fails the turn, as any unexpected call does. A count that varied
-    gets no cap, nor does a tool read-only by definition: how often an agent looks
-    something up varies. The comment says how often the runs made them, and why."""
+    """The ``ignore`` entry ``pattern`` of ``name``'s left-out calls (rule ``optional-call``,
+    docs/record.md): with ``max_count`` when every run that makes them makes as many and the
+    tool is not read-only, and a comment saying how often the runs made them, and why."""
     made = _times_made(name, left_out, runs)
     low, high = min(made), max(made)
     if low != high:
@@ -676,13 +648,9 @@ def _selects_any(name: str, args: Any, calls: list[ToolCall]) -> bool:
 
 
 def _paired(runs: list[Sequence[ToolCall]]) -> list[list[int]]:
-    """The calls every run has, each as its index in every run, in the first run's order.
-
-    A name called ``k`` times in the run that calls it least is ``k`` expectations; in a run
-    that calls it more often, the ``k`` calls kept are those, in order, whose arguments are
-    most like the fewest-calls run's (so an extra call is left out, not paired with a
-    different one). A call another run does not make is left out.
-    """
+    """The calls every run has, each as its index in every run, in the first run's order:
+    a name called ``k`` times in the run that calls it least is ``k`` expectations, paired
+    in the other runs by :func:`_aligned`; a call another run does not make is left out."""
     pairs: list[list[int]] = []
     for name in dict.fromkeys(call.name for call in runs[0]):
         pairs.extend(_paired_calls_of(name, runs))
@@ -726,10 +694,10 @@ def _aligned(reference: list[ToolCall], calls: list[ToolCall]) -> list[int]:
 
 def _likeness(expected: ToolCall, call: ToolCall) -> int:
     """How many arguments two calls share with equal values (one more when all are equal)."""
-    same = 0
-    for key, value in expected.args.items():
-        if key in call.args and all_equal([value, call.args[key]]):
-            same += 1
+    same = sum(
+        key in call.args and all_equal([value, call.args[key]])
+        for key, value in expected.args.items()
+    )
     return same + (same == len(expected.args) == len(call.args))
 
 
@@ -767,8 +735,7 @@ def _numbers(numbers: list[int]) -> str:
 
 
 def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
-    comments = ruamel_comments()
-    tool = comments.CommentedMap()
+    tool = ruamel_comments().CommentedMap()
     tool["name"] = flow(node(exact_name(calls[0].name)))
     unreadable = [call.parse_error for call in calls if call.parse_error is not None]
     if unreadable:
@@ -779,12 +746,11 @@ def _expected_tool(calls: list[ToolCall], runs: int, how: Loosening) -> Any:
             + shown(unreadable[0]),
             "name",
         )
-        _who_and_how(tool, calls, how)
-        return tool
-    tool["exact"] = True
-    if any(call.args for call in calls):
-        schema = how.schema(calls[0].name)
-        tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
+    else:
+        tool["exact"] = True
+        if any(call.args for call in calls):
+            schema = how.schema(calls[0].name)
+            tool["args"] = mapping_node([call.args for call in calls], how, schema, data=False)
     _who_and_how(tool, calls, how)
     return tool
 
@@ -794,10 +760,8 @@ CALL_FIELDS = ("agent", "status")
 
 
 def _who_and_how(tool: Any, calls: list[ToolCall], how: Loosening) -> None:
-    """``agent`` and ``status`` on the expected tool of ``calls`` (one in each run), when the
-    trace records them for every one of its calls: as recorded when they are equal, else
-    loosened by the rules that loosen an argument's values, with their comment. A call
-    whose agent or status the trace does not record fails any assertion on it."""
+    """``agent`` and ``status`` on the expected tool of ``calls`` (one in each run) when the
+    trace records them for every call: as recorded, or loosened as an argument's values are."""
     for field in CALL_FIELDS:
         values = [getattr(call, field) for call in calls]
         if any(value is None for value in values):

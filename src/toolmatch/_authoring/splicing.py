@@ -12,11 +12,12 @@ written again, with the indentation it had (and no comments: JSON has none).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
 from toolmatch._authoring.update_plan import Append, NotDone, Replace, apply_to_data, same_data
-from toolmatch._core.describe import short_repr
+from toolmatch._core.describe import join_path, short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._spec.writing import block_yaml, inline_yaml, spec_json, spec_text
 
@@ -103,8 +104,7 @@ class SpecText:
                 kept.append(edit)
             else:
                 why = "written in the text, it would not read back as planned; change it by hand"
-                what = "added" if isinstance(edit, Append) else "fixed"
-                not_done.append(NotDone(where(edit.path), why, what))
+                not_done.append(_not_done(edit, where, why))
         text, made, _ = self._spliced(kept, where)
         if text is None or not self._reads_back(text, made):
             raise SplicingError("the edited text does not read back as planned")
@@ -141,8 +141,7 @@ class SpecText:
                     for index, (start, stop, new) in enumerate(self._splices(edit))
                 )
             except _UnplacedError as unplaced:
-                what = "added" if isinstance(edit, Append) else "fixed"
-                not_done.append(NotDone(where(edit.path), str(unplaced), what))
+                not_done.append(_not_done(edit, where, str(unplaced)))
             else:
                 made.append(edit)
         # The pieces of the new text from its end: each kept stretch of the old text, then
@@ -159,8 +158,6 @@ class SpecText:
         return "".join(reversed(pieces)), made, not_done
 
     def _json_text(self, edits: list[Edit]) -> str:
-        import re
-
         data = apply_to_data(self.data, edits)
         found = re.search(r"\n([ \t]+)\S", self.text)
         indent: str | None = found.group(1) if found else None
@@ -279,6 +276,7 @@ class SpecText:
         start = int(node.start_mark.index)
         block = not isinstance(node, yaml.ScalarNode) and not node.flow_style and node.value
         column = int(node.start_mark.column)
+        extra = ""
         if (
             block
             and key_node is not None
@@ -288,8 +286,6 @@ class SpecText:
             # A list at its key's indentation: anything else in its place must go deeper.
             extra = "  "
             column += 2
-        else:
-            extra = ""
         new = self._value_text(node, value, column, block=bool(block))
         end = self._end(node)
         if end == start and self.text[start - 1 : start] == ":":
@@ -310,12 +306,9 @@ class SpecText:
     def _comment(
         self, path: tuple[Any, ...], node: Any, comments: tuple[tuple[tuple[Any, ...], str], ...]
     ) -> list[tuple[int, int, str]]:
-        """The comments of a replaced value, at the end of the line its text ends on (the
-        same line when it is written on one), two spaces after the line's text, as
-        ``toolmatch record`` writes them; before a comment the line has, which stays. In a
-        flow collection, where the line holds other values, each names its value. None
-        where a string that goes on past the line's end starts on it (a ``#`` there would
-        be the string's)."""
+        """The comments of a replaced value at the end of the line its text ends on, as
+        ``toolmatch record`` writes them (each naming its value in a flow collection); none where
+        a string that goes on past the line's end starts on it (a ``#`` would be the string's)."""
         import bisect
 
         end = self._end(node)
@@ -413,12 +406,11 @@ class SpecText:
                 continue
             first_key, last_value = run[0][0], run[-1][1]
             start = self._pair_start(first_key)
-            following = pair
             if not node.flow_style and self._first_on_line(start):
                 stop = self._break_after(self._line_end(self._end(last_value)))
                 splices.append((self._line_start(start), stop, ""))
-            elif following is not None:
-                splices.append((start, self._pair_start(following[0]), ""))
+            elif pair is not None:
+                splices.append((start, self._pair_start(pair[0]), ""))
             else:
                 splices.extend(self._last_deletion(node, own[position - len(run) - 1], run))
             run = []
@@ -517,11 +509,8 @@ class SpecText:
             stack.extend(reversed([value for _, value in node.value]))
 
 
-def _place(step: Any, place: str) -> str:
-    """A place in a value, named as the loader names places (``args.city``, ``[0]``)."""
-    from toolmatch._core.describe import join_path
-
-    return join_path(place, step)
+def _not_done(edit: Edit, where: Any, why: str) -> NotDone:
+    return NotDone(where(edit.path), why, "added" if isinstance(edit, Append) else "fixed")
 
 
 def _comment_texts(
@@ -531,9 +520,7 @@ def _comment_texts(
     first when ``named``, in a flow collection), else ``# text``."""
     texts = []
     for inside, text in comments:
-        place = _place(step, "") if named else ""
-        for inner in inside:
-            place = _place(inner, place)
+        place = functools.reduce(join_path, inside, join_path("", step) if named else "")
         texts.append(f"# {place}: {text}" if place else f"# {text}")
     return texts
 

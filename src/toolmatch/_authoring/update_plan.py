@@ -9,6 +9,9 @@ commands print one line for each one made (docs/cli.md, docs/record.md).
 
 from __future__ import annotations
 
+import functools
+
+from toolmatch._core.describe import join_path
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
@@ -18,7 +21,16 @@ if TYPE_CHECKING:
 
     Path = tuple[Any, ...]
 
-__all__ = ["Append", "NotDone", "Rekey", "Replace", "apply_to_data", "same_data", "value_at"]
+__all__ = [
+    "Append",
+    "NotDone",
+    "Plan",
+    "Rekey",
+    "Replace",
+    "apply_to_data",
+    "same_data",
+    "value_at",
+]
 
 
 class Replace(Record):
@@ -98,6 +110,29 @@ class NotDone(Record):
 
     def __init__(self, where: str, why: str, what: str = "fixed") -> None:
         self._assign(where, why, what)
+
+
+class Plan:
+    """The edits planned on a spec's ``data`` and the changes not done (each one that would
+    have ``verb``), with :meth:`where` naming a path as the loader does."""
+
+    verb = "fixed"
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.edits: list[Edit] = []
+        self.not_done: list[NotDone] = []
+
+    def where(self, path: Path) -> str:
+        """``test_cases[3](refund).expected_tools[0].args.amount``."""
+        if len(path) < 2:
+            return "test_cases"
+        case = f"test_cases[{path[1]}]({self.data['test_cases'][path[1]]['name']})"
+        return functools.reduce(join_path, path[2:], case)
+
+    def skip(self, path: Path, why: str) -> None:
+        """The change at ``path`` is not made, for the reason ``why``."""
+        self.not_done.append(NotDone(self.where(path), why, self.verb))
 
 
 def value_at(data: Any, path: Path) -> Any:

@@ -25,8 +25,8 @@ from toolmatch._authoring.loosening import (
     ruamel_comments,
 )
 from toolmatch._authoring.recording import CALL_FIELDS, MOST_ORDERED, held_order, recorded_case
-from toolmatch._authoring.update_plan import Append, NotDone, Rekey, Replace, apply_to_data
-from toolmatch._core.describe import join_path, short_repr
+from toolmatch._authoring.update_plan import Append, NotDone, Plan, Rekey, Replace, apply_to_data
+from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.unrecorded import NotRecordedError
 from toolmatch._spec.importing import exact_name, holds_matcher_form
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-    from toolmatch._authoring.update_plan import Edit, Path
+    from toolmatch._authoring.update_plan import Path
     from toolmatch._calls.call import ToolCall
     from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._selection.expectation import ExpectedTool
@@ -48,27 +48,14 @@ if TYPE_CHECKING:
 __all__ = ["Widening", "widening"]
 
 
-class Widening:
-    """The edits that widen a spec, and what was not done, with :meth:`where` naming a path
-    as the loader does."""
+class Widening(Plan):
+    """The edits that widen a spec, and what was not done."""
+
+    verb = "widened"
 
     def __init__(self, data: Any) -> None:
-        self.data = data
-        self.edits: list[Edit] = []
-        self.not_done: list[NotDone] = []
+        super().__init__(data)
         self.unused: set[tuple[str, int]] = set()  # runs (case, from 1) reported, not used
-
-    def where(self, path: Path) -> str:
-        """``test_cases[0](refund).expected_tools[1].args.amount``."""
-        if len(path) < 2:
-            return "test_cases"
-        text = f"test_cases[{path[1]}]({self.data['test_cases'][path[1]]['name']})"
-        for step in path[2:]:
-            text = join_path(text, step)
-        return text
-
-    def skip(self, path: Path, why: str, what: str = "widened") -> None:
-        self.not_done.append(NotDone(self.where(path), why, what))
 
 
 def widening(
@@ -234,10 +221,9 @@ def _widen_turn(
 def _drop_ordered(
     plan: Widening, path: Path, tools: list[Any], places: list[list[int | None]]
 ) -> None:
-    """An ``ordered`` turn a new run reorders loses ``ordered`` and keeps the order that
-    held (:func:`_held_order_keys`), said; unless an ``optional`` step would then have no
-    place in an order (it would assert nothing, and the spec would not load): then
-    ``ordered`` stays, and the turn is reported not widened."""
+    """An ``ordered`` turn a new run reorders loses ``ordered``, keeping the order that held
+    (:func:`_held_order_keys`); unless an ``optional`` step would then have no place in an
+    order (the spec would not load): then the turn is reported not widened."""
     added = _held_order_keys(tools, places)
     placeless = _placeless(tools, added)
     if placeless:
@@ -342,10 +328,8 @@ def _places(
     tools: list[Any], selectors: list[Callable[[str], bool] | None], runs: list[list[ToolCall]]
 ) -> list[list[int | None]]:
     """For each expected tool, the index of the call it stands for in each run (``None``:
-    none): the first call not taken that its name selects, as the check selects names (a
-    plain name is a substring, ``{$literal: ...}`` the exact name); exact names take their
-    calls first, so that ``search`` does not take the call ``{$literal: web_search}``
-    stands for."""
+    none): the first call not taken that its name selects, as the check selects names; exact
+    names take their calls first, so that ``search`` does not take ``web_search``'s."""
     first = sorted(range(len(tools)), key=lambda index: _written_name(tools[index], True) is None)
     places: list[list[int | None]] = [[None] * len(runs) for _ in tools]
     for run, calls in enumerate(runs):
@@ -365,11 +349,9 @@ def _places(
 def _held_order_keys(
     tools: list[Any], places: list[list[int | None]]
 ) -> list[tuple[tuple[str, Any], ...]] | None:
-    """The order that held in the spec's order and in every new run of an ``ordered`` turn
-    a new run reorders, as ``toolmatch record`` writes it: the ``id`` and ``after`` each
-    expectation gains; ``None`` (no order kept) unless its expectations are mappings as
-    record writes them: one call of a name each (plain or exact), no order constraints of
-    their own, and at most as many as record orders."""
+    """The ``id`` and ``after`` each expectation of an ``ordered`` turn a new run reorders
+    gains, keeping the order that held in the spec and every new run as ``toolmatch record``
+    writes it; ``None`` (no order kept) unless :func:`_as_record_writes`."""
     names = [name for tool in tools if isinstance(tool, dict) and (name := _written_name(tool))]
     if not _as_record_writes(tools, names):
         return None
@@ -506,17 +488,14 @@ def _new_tools(
     how: Loosening,
 ) -> list[Any]:
     """The ``ignore`` entries of the tools the new runs call that an exhaustive turn neither
-    expects nor ignores (no name of ``expected``, the expected tools' name selectors, nor
-    of its ``ignore`` selects them), as ``toolmatch record`` ignores the tools only some
-    runs call: with the ``max_count`` every new run that calls one calls it, when they all
-    call it as often (not for a tool the definitions mark read-only)."""
+    expects (``expected``: the expected tools' name selectors) nor ignores, written as
+    ``toolmatch record`` writes them (:func:`_new_entry`)."""
     ignore = turn.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         return []
     known = [*expected, *(s for item in ignore or () if (s := _selector(item)) is not None)]
-    new = _unselected(known, runs)
     read_only = how.ignored_read_only()
-    return [_new_entry(name, runs, name in read_only) for name in new]
+    return [_new_entry(name, runs, name in read_only) for name in _unselected(known, runs)]
 
 
 def _unselected(known: list[Callable[[str], bool]], runs: list[list[ToolCall]]) -> list[str]:
@@ -547,11 +526,8 @@ def _change_ignore(
     uncapped: set[int],
 ) -> None:
     """The turn's ``ignore`` gains the entries ``new``, its entries at ``uncapped`` lose their
-    ``max_count``, and it loses each entry of rule
-    ``other-lookup`` (``{name: T, args: {K: {$not: ...}}}``) on an argument whose literal is
-    widened: the new runs show that the lookups of ``T`` vary there, so a call with another
-    ``K`` is one of them, not a lookup of something else (kept, the entry would hide the
-    very calls the widened value accepts)."""
+    ``max_count``, and it loses each entry of rule ``other-lookup`` on an argument whose
+    literal is ``widened``: kept, it would hide the very calls the widened value accepts."""
     ignore = turn.get("ignore")
     ignore = ignore if isinstance(ignore, list) else None
     added = tuple(_added_line(path, entry) for entry in new)
@@ -735,10 +711,9 @@ def _loosened_line(path: Path, value: Any, written: Any) -> tuple[Path, str]:
 def _widen_who_and_how(
     plan: Widening, path: Path, tool: dict[Any, Any], calls: list[ToolCall], how: Loosening
 ) -> None:
-    """An ``agent`` or ``status`` the expected tool at ``path`` writes as a name, that its
-    calls in the new runs disagree with: loosened with the values seen, as ``toolmatch
-    record`` loosens them. A matcher or a list of statuses is kept; a call whose trace does
-    not record the field still fails it, and is reported."""
+    """An ``agent`` or ``status`` written as a name that the new runs' calls disagree with,
+    loosened with the values seen as ``toolmatch record`` loosens them (a matcher or a list
+    of statuses is kept)."""
     for field in CALL_FIELDS:
         value = tool.get(field)
         if not isinstance(value, str):
@@ -802,20 +777,9 @@ def _still_failing(plan: Widening, runs: Mapping[str, list[Run]]) -> None:
                     for number, result in enumerate(case.check(run))
                     if not result.passed
                 ]
+                why = f"still fails the widened case: {failures[0] if failures else 'it fails'}"
             except NotRecordedError as error:  # neither passes nor fails: said as it is
-                plan.not_done.append(
-                    NotDone(
-                        f"test_cases[{index}]({case.name})",
-                        f"run {count} cannot be checked by the widened case: {error}",
-                        "widened",
-                    )
-                )
-                continue
-            why = failures[0] if failures else "it fails"
+                why = f"cannot be checked by the widened case: {error}"
             plan.not_done.append(
-                NotDone(
-                    f"test_cases[{index}]({case.name})",
-                    f"run {count} still fails the widened case: {why}",
-                    "widened",
-                )
+                NotDone(f"test_cases[{index}]({case.name})", f"run {count} {why}", plan.verb)
             )

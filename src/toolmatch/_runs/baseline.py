@@ -168,10 +168,8 @@ def _rates(name: str, was: Side, now: Side, significance: float) -> Change | Non
     worse = rate_now < rate_then
     if was.runs == 1 and now.runs == 1:
         return Change("regressed" if worse else "improved", name, was, now)
-    if worse:
-        p_value = fisher_worse(was.runs, was.passed, now.runs, now.passed)
-    else:
-        p_value = fisher_worse(now.runs, now.passed, was.runs, was.passed)
+    higher, lower = (was, now) if worse else (now, was)
+    p_value = fisher_worse(higher.runs, higher.passed, lower.runs, lower.passed)
     kind = ("regressed" if worse else "improved") if p_value <= significance else "noise"
     return Change(kind, name, was, now, p_value)
 

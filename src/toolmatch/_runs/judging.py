@@ -6,6 +6,7 @@ all judge through :class:`RecordJudge`; an :class:`Outcome` is what a record cam
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Sequence
 
@@ -128,8 +129,7 @@ class RecordJudge:
         try:
             return self._judge(number, item)
         except Exception as error:  # a run must never abort the others, whatever it holds
-            message = f"cannot check this run: {_reason(error)}".partition("\n")[0]
-            return Outcome(ERROR, number, None, [message], message, None, (), None)
+            return _bad(number, f"cannot check this run: {_reason(error)}")
 
     def _judge(self, number: int, item: object) -> Outcome:
         ids, run, incomplete = _NO_IDS, None, None
@@ -203,27 +203,31 @@ class RecordJudge:
             return _bad(number, f"cannot check this run: {_reason(error)}", name)
 
     def _verdict(self, number: int, name: str, case: TestCase, turns: Any, ids: RunIds) -> Outcome:
+        """The outcome of a judged run; with ``--otel-events``, its event: the score judges
+        every turn, the explanation is the report's lines for the run (two spaces less
+        indented)."""
         # The run's calls end with its outcome: they need no copies of its args.
         verdict = case_verdict(case, turns, False)
         if self.coverage is not None:
             self.coverage.count(verdict)
-        if self.events is not None:
-            return self._with_event(number, name, case, verdict, ids)
-        if not self.want_json:
-            if verdict.passed:
-                # A text PASS needs no results. Its parts are shared objects (the spec's name
-                # for the case), so a worker's chunk of outcomes pickles small.
-                return Outcome(PASS, number, case.name, _NO_DETAILS, "", None, (), None)
-            # A text FAIL shows its failing turns only: the others need no words.
+        body = run_json(verdict) if self.want_json else None  # the same calls, read once
+        kind, details, message = PASS, _NO_DETAILS, ""
+        broken: tuple[tuple[int | None, int | str], ...] = ()
+        if not verdict.passed:
+            # A FAIL shows its failing turns only: the others need no words.
             details, message = failure_lines(verdict.failed_results(), case)
-            return Outcome(
-                FAIL, number, name, details, message, None, tuple(verdict.broken()), None
+            # after failed_results: broken() reads only the turns judged so far
+            kind, broken = FAIL, tuple(verdict.broken())
+        event = None
+        if self.events is not None:
+            explanation = "\n".join(line[2:] for line in details)
+            attributes = evaluation_attributes(
+                self.events, verdict.passed, verdict.score(), explanation, ids[2], name
             )
-        body = run_json(verdict)  # the same calls, read once
-        if verdict.passed:
-            return Outcome(PASS, number, name, _NO_DETAILS, "", body, (), None)
-        details, message = failure_lines(verdict.failed_results(), case)
-        return Outcome(FAIL, number, name, details, message, body, tuple(verdict.broken()), None)
+            event = log_record_json(attributes, ids, time.time_ns())
+        # Its case is the spec's own name object, and a PASS's details the one empty list:
+        # shared objects, so a worker's chunk of outcomes pickles small.
+        return Outcome(kind, number, case.name, details, message, body, broken, event)
 
     def _not_evaluable(self, number: int, name: str, reason: str, ids: RunIds) -> Outcome:
         """A run of case ``name`` that cannot be judged, and why; with ``--otel-events``, its
@@ -234,26 +238,6 @@ class RecordJudge:
             event = log_record_json(attributes, ids, time.time_ns())
         reason = reason.partition("\n")[0]
         return Outcome(NOT_EVALUABLE, number, name, [reason], reason, None, (), event)
-
-    def _with_event(
-        self, number: int, name: str, case: TestCase, verdict: Any, ids: RunIds
-    ) -> Outcome:
-        """The outcome with its event: the score judges every turn, the explanation is the
-        report's lines for the run (two spaces less indented)."""
-        assert self.events is not None
-        body = run_json(verdict) if self.want_json else None
-        score = verdict.score()
-        details, message, broken = _NO_DETAILS, "", ()
-        if not verdict.passed:
-            details, message = failure_lines(verdict.failed_results(), case)
-            broken = tuple(verdict.broken())
-        explanation = "\n".join(line[2:] for line in details)
-        attributes = evaluation_attributes(
-            self.events, verdict.passed, score, explanation, ids[2], name
-        )
-        event = log_record_json(attributes, ids, time.time_ns())
-        kind = PASS if verdict.passed else FAIL
-        return Outcome(kind, number, name, details, message, body, broken, event)
 
 
 def expected_turn(case: TestCase | None, result: TurnResult) -> ExpectedTurn | None:
@@ -280,13 +264,7 @@ def expectation_places(turn: ExpectedTurn | None) -> list[str] | None:
     paths = item_paths(turn.expected_tools)
     if all(len(path) == 1 for path in paths):
         return None
-    places = []
-    for path in paths:
-        place = "expected_tools"
-        for step in path:
-            place = join_path(place, step)
-        places.append(place)
-    return places
+    return [functools.reduce(join_path, path, "expected_tools") for path in paths]
 
 
 def _bad(number: int, message: str, case: str | None = None) -> Outcome:

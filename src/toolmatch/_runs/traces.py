@@ -691,10 +691,7 @@ def _kind_of_file(path: str) -> _Kind:
 
 
 def _kind_in_directory(name: str) -> _Kind | None:
-    for ending, kind in _IN_A_DIRECTORY:
-        if name.endswith(ending):
-            return kind
-    return None
+    return next((kind for ending, kind in _IN_A_DIRECTORY if name.endswith(ending)), None)
 
 
 def _open_errors(kind: _Kind) -> tuple[type[BaseException], ...]:
@@ -757,12 +754,9 @@ class TracesSource:
     def _list(self, folder: str, besides: Collection[str]) -> None:
         others = set()
         for other in besides:
-            try:
+            with suppress(OSError):  # nothing there: nothing to leave out
                 status = os.stat(other)
                 others.add((status.st_dev, status.st_ino))
-            except OSError:
-                pass
-
         try:
             self._walk(folder, others)
         except OSError as error:

@@ -375,10 +375,8 @@ def failed_checks(
 
 def _order(key: tuple[int | None, int | str]) -> tuple[int, int, int]:
     turn, item = key
-    last = 1 << 62
-    if isinstance(item, int):
-        return (last if turn is None else turn, 0, item)
-    return (last if turn is None else turn, 1, _OPTION_ORDER[item])
+    place = 1 << 62 if turn is None else turn  # the case's own checks after its turns'
+    return (place, 0, item) if isinstance(item, int) else (place, 1, _OPTION_ORDER[item])
 
 
 def _describe(case: TestCase, key: tuple[int | None, int | str]) -> tuple[str, str]:

@@ -18,12 +18,7 @@ from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, w
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = [
-    "read_adk_event",
-    "read_adk_event_object",
-    "read_adk_session",
-    "read_adk_session_dict",
-]
+__all__ = ["read_adk_event", "read_adk_event_object", "read_adk_session", "read_adk_session_dict"]
 
 
 def read_adk_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:

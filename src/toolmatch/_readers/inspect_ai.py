@@ -15,13 +15,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import agentdojo
-from toolmatch._readers.reading import (
-    Reading,
-    as_data,
-    list_at,
-    unknown_value,
-    wrong_shape,
-)
+from toolmatch._readers.reading import Reading, as_data, list_at, unknown_value, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any

@@ -577,10 +577,7 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolCall`'s `output`",
         "no",
         "no",
-        {
-            "failed": "deepeval records no failure",
-            "status": "deepeval records no status",
-        },
+        {"failed": "deepeval records no failure", "status": "deepeval records no status"},
     ),
     Records(
         "an AgentDojo run",

@@ -86,7 +86,7 @@ def _read_content(content: object, where: str, reading: Reading) -> None:
     """The event's ``Content``: each part, a function response's ``failed`` saying ADK's
     rule (a tool's error is the ``error`` key of what it returns, so any other answer is
     not a failure)."""
-    data = content if type(content) is dict else as_data(content)
+    data = as_data(content)
     if not isinstance(data, Mapping):
         raise wrong_shape(where, "a Content object", data)
     parts = list_at(data, "parts", where)
@@ -94,7 +94,7 @@ def _read_content(content: object, where: str, reading: Reading) -> None:
         return
     for index, part in enumerate(parts):
         place = f"{where}.parts[{index}]"
-        value = part if type(part) is dict else as_data(part)
+        value = as_data(part)
         if isinstance(value, Mapping) and (
             value.get("function_response") is not None or value.get("functionResponse") is not None
         ):

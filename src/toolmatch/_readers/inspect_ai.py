@@ -155,7 +155,7 @@ def _read_events(events: Any, where: str, reading: Reading) -> None:
     """Events read by their ``event``, not by the table: their ``type`` and ``role`` are
     inspect's own (a span's type, a model's role), not a message's."""
     for index, event in enumerate(events):
-        data = event if type(event) is dict else as_data(event)
+        data = as_data(event)
         if not isinstance(data, Mapping):
             raise wrong_shape(f"{where}[{index}]", "an event", event)
         read_inspect_event(data, f"{where}[{index}]", reading)

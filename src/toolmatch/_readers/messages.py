@@ -114,8 +114,7 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         value = data.get(key)
         if value is None:
             continue
-        if type(value) is not list and type(value) is not tuple:
-            value = as_data(value)
+        value = as_data(value)
         if isinstance(value, (list, tuple)):
             reading.read_each(value, f"{where}.{key}", True)  # text
             return
@@ -231,19 +230,15 @@ def _check_own_fields(
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object around one message: a choice, an Ollama response."""
-    message = data["message"]
-    if type(message) is not dict:
-        message = as_data(message)
-        if not isinstance(message, Mapping):
-            raise wrong_shape(f"{where}.message", "an object", message)
+    message = as_data(data["message"])
+    if not isinstance(message, Mapping):
+        raise wrong_shape(f"{where}.message", "an object", message)
     reading.read(message, f"{where}.message")
 
 
 def read_output(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object's ``output``: a Responses response's items, Bedrock's message."""
-    output = data["output"]
-    if type(output) is not list:  # JSON gives a list: skip as_data's checks
-        output = as_data(output)
+    output = as_data(data["output"])
     if isinstance(output, (list, tuple)):
         reading.read_each(output, f"{where}.output")
     elif isinstance(output, Mapping):

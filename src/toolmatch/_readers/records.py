@@ -84,6 +84,12 @@ _RUN_RESULT = "pass what Runner.run(...) returns, or its stream events"
 _TOOL_STATUS = "pass ToolMessages with their status (a dump with its defaults)"
 _MESSAGES = "pass the run's messages (the model's replies with its calls)"
 
+
+def _failed_and_status(advice: str) -> dict[str, str]:
+    """``advice`` for both fields a failure flag records."""
+    return {"failed": advice, "status": advice}
+
+
 RECORDS: tuple[Records, ...] = (
     Records(
         "a plain call",
@@ -142,8 +148,7 @@ RECORDS: tuple[Records, ...] = (
             "answer": "pass the final completion (the stream's get_final_completion()) or the "
             "chat history",
             "result": "pass the chat history with its tool messages",
-            "failed": f"a completion holds no answers; {_FLAGGED}",
-            "status": f"a completion holds no answers; {_FLAGGED}",
+            **_failed_and_status(f"a completion holds no answers; {_FLAGGED}"),
         },
     ),
     Records(
@@ -228,10 +233,10 @@ RECORDS: tuple[Records, ...] = (
         "a candidate's content",
         {
             "answer": "pass the response with its candidates' content, or the history",
-            "failed": "a function response says so only with an error or output key; "
-            "pass responses that have one",
-            "status": "a function response says so only with an error or output key; "
-            "pass responses that have one",
+            **_failed_and_status(
+                "a function response says so only with an error or output key; "
+                "pass responses that have one"
+            ),
         },
     ),
     Records(
@@ -246,8 +251,9 @@ RECORDS: tuple[Records, ...] = (
         "no (the `output.message` around it, with its role: yes)",
         {
             "answer": "pass the response's output message or the history",
-            "failed": "a toolResult without a status says nothing; pass results with one",
-            "status": "a toolResult without a status says nothing; pass results with one",
+            **_failed_and_status(
+                "a toolResult without a status says nothing; pass results with one"
+            ),
         },
     ),
     Records(
@@ -270,8 +276,7 @@ RECORDS: tuple[Records, ...] = (
         {
             "answer": "pass the messages (AIMessage), not their chunks",
             "agent": "an AIMessage names its agent only in its name; from LangGraph, " + _UPDATES,
-            "failed": _TOOL_STATUS,
-            "status": _TOOL_STATUS,
+            **_failed_and_status(_TOOL_STATUS),
         },
     ),
     Records(
@@ -290,7 +295,7 @@ RECORDS: tuple[Records, ...] = (
         "`ToolMessage`s",
         "yes",
         "its last `AIMessage`",
-        {"answer": _MESSAGES, "agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
+        {"answer": _MESSAGES, "agent": _UPDATES, **_failed_and_status(_TOOL_STATUS)},
     ),
     Records(
         "a LangGraph stream",
@@ -311,8 +316,7 @@ RECORDS: tuple[Records, ...] = (
         {
             "answer": "pass the final state or the updates stream",
             "agent": 'stream with stream_mode="updates" (values and checkpoints name no node)',
-            "failed": _TOOL_STATUS,
-            "status": _TOOL_STATUS,
+            **_failed_and_status(_TOOL_STATUS),
         },
     ),
     Records(
@@ -349,10 +353,9 @@ RECORDS: tuple[Records, ...] = (
         "`langfuse.observation.output`",
         "where set",
         "no",
-        {
-            "failed": "a span with an unset status says nothing; pass spans whose status is set",
-            "status": "a span with an unset status says nothing; pass spans whose status is set",
-        },
+        _failed_and_status(
+            "a span with an unset status says nothing; pass spans whose status is set"
+        ),
     ),
     Records(
         "a pydantic-ai run",
@@ -436,10 +439,7 @@ RECORDS: tuple[Records, ...] = (
         "`tool` messages, `ToolCallResult`s",
         "yes",
         "no",
-        {
-            "failed": "pass the agent workflow's result or events (ToolCallResult)",
-            "status": "pass the agent workflow's result or events (ToolCallResult)",
-        },
+        _failed_and_status("pass the agent workflow's result or events (ToolCallResult)"),
     ),
     Records(
         "a smolagents memory",
@@ -460,8 +460,9 @@ RECORDS: tuple[Records, ...] = (
         "no",
         {
             "agent": "pass the manager agent itself (a ToolCallingAgent with managed_agents)",
-            "failed": "a step of several calls records one error for all; pass steps of one call",
-            "status": "a step of several calls records one error for all; pass steps of one call",
+            **_failed_and_status(
+                "a step of several calls records one error for all; pass steps of one call"
+            ),
             "result": "a step of several calls records one observation for all",
         },
     ),
@@ -509,12 +510,9 @@ RECORDS: tuple[Records, ...] = (
         "a `TOOL` observation's `output`",
         "yes",
         "no",
-        {
-            "failed": "an observation says so only at level ERROR; pass observations with "
-            "their level",
-            "status": "an observation says so only at level ERROR; pass observations with "
-            "their level",
-        },
+        _failed_and_status(
+            "an observation says so only at level ERROR; pass observations with their level"
+        ),
     ),
     Records(
         "a Claude Agent SDK message",

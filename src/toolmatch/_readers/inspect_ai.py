@@ -78,10 +78,8 @@ def read_inspect_call(data: Mapping[str, Any], where: str, reading: Reading) -> 
     if type(call_id) is str:
         reading.state(_InspectRun).called.add(call_id)
     parse_error = data.get("parse_error")
-    reading.call(
-        data.get("function"), data.get("arguments"), call_id, where,
-        parse_error if type(parse_error) is str else None,
-    )  # fmt: skip
+    parse_error = parse_error if type(parse_error) is str else None
+    reading.call(data.get("function"), data.get("arguments"), call_id, where, parse_error)
 
 
 def read_inspect_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -135,9 +135,8 @@ def _call(node: ast.Call, source: _Source, tools: Mapping[str, ToolDefinition] |
         raise NotCallsError(
             f"expected a tool name at {source.of(node.func)}, got {source.text(node.func)}"
         )
-    for argument in node.args:
-        if isinstance(argument, ast.Starred):
-            return _broken(name, f"arguments unpacked with * cannot be read: {source.text(node)}")
+    if any(isinstance(argument, ast.Starred) for argument in node.args):
+        return _broken(name, f"arguments unpacked with * cannot be read: {source.text(node)}")
     arguments: list[tuple[str, ast.expr]] = []
     if node.args:
         parameters = _positional_names(name, len(node.args), node, source, tools)

@@ -14,8 +14,9 @@ dispatch table in exactly one row, and docs/formats.md's table equal to this one
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from toolmatch import _readers as readers
-from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 
 # dispatch's import block is the one list of reader modules: importing it binds each on readers
@@ -23,7 +24,6 @@ from toolmatch._readers import dispatch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
-    from typing import Any
 
     from toolmatch._calls.call import ToolCall
 
@@ -41,25 +41,12 @@ __all__ = [
 FIELDS = ("agent", "status", "failed", "result", "ids", "answer")
 
 
-class Records(Record):
+class Records(NamedTuple):
     """One format: ``name``, how an error names it ("a LangGraph state"); ``label``, its
     row's first cell in docs/formats.md; ``readers``, the dispatch table's readers of its
     shapes; one cell per field of ``FIELDS`` saying where it records that field (``"no"``:
     nowhere); ``advice``, per field it may not record, what to pass to get it."""
 
-    __slots__ = _fields = (
-        "name",
-        "label",
-        "readers",
-        "agent",
-        "status",
-        "failed",
-        "result",
-        "ids",
-        "answer",
-        "advice",
-    )
-    __hash__ = None  # type: ignore[assignment]  # advice is a dict
     name: str
     label: str
     readers: tuple[Callable[..., None], ...]
@@ -663,8 +650,7 @@ def answer_unrecorded(calls: Sequence[ToolCall]) -> str:
 
 
 def _cells(records: Records) -> list[str]:
-    values: Mapping[str, Any] = dict(zip(records._fields, records._values(), strict=True))
-    return [records.label, *(values[field] for field in FIELDS)]
+    return [records.label, *(getattr(records, field) for field in FIELDS)]
 
 
 def records_table() -> str:

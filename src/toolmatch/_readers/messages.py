@@ -70,12 +70,10 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
     blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
     result. The model's message is what it said, for the final answer."""
-    if data.get("role") in _MODEL_ROLES:
-        start = reading.position()
-        _read_message(data, where, reading)
-        _said(data, start, reading)
-        return
+    start = reading.position()
     _read_message(data, where, reading)
+    if data.get("role") in _MODEL_ROLES:
+        _said(data, start, reading)
 
 
 def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:

@@ -98,15 +98,9 @@ def _read(
     start = fields["start"]
     if kind == "TOOL":
         key = spans.saw(where, None, own, parent, agent, start=start)
+        result, failed = fields["output"], True if fields["level"] == "ERROR" else None
         apart = reading.apart()
-        apart.call(
-            fields["name"],
-            fields["input"],
-            None,
-            where,
-            result=fields["output"],
-            failed=True if fields["level"] == "ERROR" else None,
-        )
+        apart.call(fields["name"], fields["input"], None, where, result=result, failed=failed)
         spans.ran(reading, apart.finish()[0], key)
         return
     name = short_repr(fields["name"])

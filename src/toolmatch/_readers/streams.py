@@ -609,22 +609,12 @@ TYPE_ROWS: dict[str, Handler] = {
     "response.queued": _response_started,
     "response.output_item.added": _item_added,
     "response.output_item.done": _item_done,
-    **dict.fromkeys(
-        (
-            "response.function_call_arguments.delta",
-            "response.custom_tool_call_input.delta",
-            "response.mcp_call_arguments.delta",
-        ),
-        _arguments_delta,
-    ),
-    **dict.fromkeys(
-        (
-            "response.function_call_arguments.done",
-            "response.custom_tool_call_input.done",
-            "response.mcp_call_arguments.done",
-        ),
-        _arguments_done,
-    ),
+    "response.function_call_arguments.delta": _arguments_delta,
+    "response.custom_tool_call_input.delta": _arguments_delta,
+    "response.mcp_call_arguments.delta": _arguments_delta,
+    "response.function_call_arguments.done": _arguments_done,
+    "response.custom_tool_call_input.done": _arguments_done,
+    "response.mcp_call_arguments.done": _arguments_done,
     "response.completed": _response_ended,
     "response.incomplete": _response_ended,
     "response.failed": _response_ended,

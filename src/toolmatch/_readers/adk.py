@@ -23,7 +23,9 @@ __all__ = ["read_adk_event", "read_adk_event_object", "read_adk_session", "read_
 
 def read_adk_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An event's dict: ``model_dump()``, or ``model_dump(mode="json", by_alias=True)``."""
-    _read_event(data.get("id"), data.get("author"), data.get("partial"), data, where, reading)
+    _read_event(
+        data.get("id"), data.get("author"), data.get("partial"), data.get("content"), where, reading
+    )
 
 
 def read_adk_event_object(obj: Any, where: str, reading: Reading) -> None:
@@ -32,7 +34,7 @@ def read_adk_event_object(obj: Any, where: str, reading: Reading) -> None:
     if not _is_adk(obj):
         _read_as_data(obj, where, reading)
         return
-    _read_event(obj.id, obj.author, obj.partial, {"content": obj.content}, where, reading)
+    _read_event(obj.id, obj.author, obj.partial, obj.content, where, reading)
 
 
 def read_adk_session(obj: Any, where: str, reading: Reading) -> None:
@@ -64,17 +66,11 @@ def _read_as_data(obj: object, where: str, reading: Reading) -> None:
 
 
 def _read_event(
-    event_id: object,
-    author: object,
-    partial: object,
-    data: Mapping[str, Any],
-    where: str,
-    reading: Reading,
+    event_id: object, author: object, partial: object, content: object, where: str, reading: Reading
 ) -> None:
     """Read an event once per ``id`` (a session's events and the ones ``run_async``
     yielded may both be given), its calls made by its ``author``. A ``partial`` event is a
     piece of a streamed answer that the final event after it holds whole: no call."""
-    content = data.get("content")
     if partial is True or content is None:
         return
     start = reading.position()

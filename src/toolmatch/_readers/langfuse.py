@@ -84,11 +84,7 @@ def read_span(
 
 
 def _read(
-    kind: object,
-    fields: Mapping[str, Any],
-    ids: tuple[object, object],
-    where: str,
-    reading: Reading,
+    kind: object, fields: dict[str, Any], ids: tuple[object, object], where: str, reading: Reading
 ) -> None:
     """An observation of type ``kind``, its ``name``, ``input``, ``output``, ``level`` and
     ``start`` (its start time) (``fields``), its own id and its parent's (``ids``)."""

@@ -50,14 +50,9 @@ def status_of_error(error: object, where: str) -> str:
     return _STATUS_OF_ERROR_TYPE.get(data.get("type"), "failed")  # type: ignore[arg-type]
 
 
-class _InspectRun:
+class _Called(set[str]):
     """The ids of the calls read from model output: the ``ToolEvent`` that runs one
     answers it instead of counting it again."""
-
-    __slots__ = ("called",)
-
-    def __init__(self) -> None:
-        self.called: set[str] = set()
 
 
 def read_named_function(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -76,7 +71,7 @@ def read_inspect_call(data: Mapping[str, Any], where: str, reading: Reading) -> 
     ``parse_error`` inspect records for arguments that did not parse."""
     call_id = data.get("id")
     if type(call_id) is str:
-        reading.state(_InspectRun).called.add(call_id)
+        reading.state(_Called).add(call_id)
     parse_error = data.get("parse_error")
     parse_error = parse_error if type(parse_error) is str else None
     reading.call(data.get("function"), data.get("arguments"), call_id, where, parse_error)
@@ -112,7 +107,7 @@ def _read_tool_event(data: Mapping[str, Any], where: str, reading: Reading) -> N
     """A ``ToolEvent``: its call (unless model output read before gave it) and its result;
     one still ``pending`` has no result yet."""
     call_id = data.get("id")
-    if call_id not in reading.state(_InspectRun).called:
+    if call_id not in reading.state(_Called):
         reading.call(data.get("function"), data.get("arguments"), call_id, where)
     if not data.get("pending"):
         status = status_of_error(data.get("error"), where)

@@ -18,17 +18,14 @@ from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, w
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = [
-    "read_adk_event",
-    "read_adk_event_object",
-    "read_adk_session",
-    "read_adk_session_dict",
-]
+__all__ = ["read_adk_event", "read_adk_event_object", "read_adk_session", "read_adk_session_dict"]
 
 
 def read_adk_event(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An event's dict: ``model_dump()``, or ``model_dump(mode="json", by_alias=True)``."""
-    _read_event(data.get("id"), data.get("author"), data.get("partial"), data, where, reading)
+    _read_event(
+        data.get("id"), data.get("author"), data.get("partial"), data.get("content"), where, reading
+    )
 
 
 def read_adk_event_object(obj: Any, where: str, reading: Reading) -> None:
@@ -37,7 +34,7 @@ def read_adk_event_object(obj: Any, where: str, reading: Reading) -> None:
     if not _is_adk(obj):
         _read_as_data(obj, where, reading)
         return
-    _read_event(obj.id, obj.author, obj.partial, {"content": obj.content}, where, reading)
+    _read_event(obj.id, obj.author, obj.partial, obj.content, where, reading)
 
 
 def read_adk_session(obj: Any, where: str, reading: Reading) -> None:
@@ -69,17 +66,11 @@ def _read_as_data(obj: object, where: str, reading: Reading) -> None:
 
 
 def _read_event(
-    event_id: object,
-    author: object,
-    partial: object,
-    data: Mapping[str, Any],
-    where: str,
-    reading: Reading,
+    event_id: object, author: object, partial: object, content: object, where: str, reading: Reading
 ) -> None:
     """Read an event once per ``id`` (a session's events and the ones ``run_async``
     yielded may both be given), its calls made by its ``author``. A ``partial`` event is a
     piece of a streamed answer that the final event after it holds whole: no call."""
-    content = data.get("content")
     if partial is True or content is None:
         return
     start = reading.position()
@@ -91,7 +82,7 @@ def _read_content(content: object, where: str, reading: Reading) -> None:
     """The event's ``Content``: each part, a function response's ``failed`` saying ADK's
     rule (a tool's error is the ``error`` key of what it returns, so any other answer is
     not a failure)."""
-    data = content if type(content) is dict else as_data(content)
+    data = as_data(content)
     if not isinstance(data, Mapping):
         raise wrong_shape(where, "a Content object", data)
     parts = list_at(data, "parts", where)
@@ -99,7 +90,7 @@ def _read_content(content: object, where: str, reading: Reading) -> None:
         return
     for index, part in enumerate(parts):
         place = f"{where}.parts[{index}]"
-        value = part if type(part) is dict else as_data(part)
+        value = as_data(part)
         if isinstance(value, Mapping) and (
             value.get("function_response") is not None or value.get("functionResponse") is not None
         ):

@@ -54,18 +54,13 @@ def read_agentdojo_run(data: Mapping[str, Any], where: str, reading: Reading) ->
     reading.read_each(messages, f"{where}.messages")
 
 
-class _Unnamed:
-    """Calls without an id, waiting for their tool message in order: (place, name, call)."""
-
-    __slots__ = ("waiting",)
-
-    def __init__(self) -> None:
-        self.waiting: list[tuple[int, ToolCall]] = []
+class _Unnamed(list[tuple[int, ToolCall]]):
+    """Calls without an id, waiting for their tool message in order: (place, call)."""
 
     def finish(self, reading: Reading) -> None:
-        for slot, call in self.waiting:  # never answered: the call as the model made it
+        for slot, call in self:  # never answered: the call as the model made it
             reading.fill(slot, call)
-        self.waiting.clear()
+        self.clear()
 
 
 def read_agentdojo_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -78,7 +73,7 @@ def read_agentdojo_call(data: Mapping[str, Any], where: str, reading: Reading) -
     apart = reading.apart()
     apart.call(data.get("function"), data.get("args"), None, where)
     [call] = apart.finish()
-    reading.state(_Unnamed).waiting.append((reading.reserve(), call))
+    reading.state(_Unnamed).append((reading.reserve(), call))
 
 
 def read_agentdojo_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -93,7 +88,7 @@ def read_agentdojo_tool_message(data: Mapping[str, Any], where: str, reading: Re
     if call_id is not None:
         reading.result(call_id, content, None, status)
         return
-    waiting = reading.state(_Unnamed).waiting
+    waiting = reading.state(_Unnamed)
     name = executed.get("function")
     for index, (slot, call) in enumerate(waiting):
         if call.name == name:

@@ -10,6 +10,7 @@ docs/formats.md, "ATIF trajectories".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -18,7 +19,7 @@ from toolmatch._readers.reading import as_data, wrong_shape
 if TYPE_CHECKING:
     from typing import Any
 
-    from toolmatch._readers.reading import Reading
+    from toolmatch._readers.reading import Handler, Reading
 
 __all__ = ["read_atif_result", "read_atif_step", "read_atif_tool_call", "read_atif_trajectory"]
 
@@ -33,21 +34,23 @@ def read_atif_trajectory(data: Mapping[str, Any], where: str, reading: Reading) 
             f"{where}.schema_version: toolmatch reads ATIF v1 trajectories "
             f"('ATIF-v1.x'), got {short_repr(version)}"
         )
-    steps = as_data(data.get("steps"))
-    if not isinstance(steps, (list, tuple)):
-        raise wrong_shape(f"{where}.steps", "a list", steps)
     agent = as_data(data.get("agent"))
     name = agent.get("name") if isinstance(agent, Mapping) else None
-    reading.read_by(name, steps, where, _read_steps)
+    read_steps = partial(_read_objects, "a step object", read_atif_step)
+    reading.read_by(name, data.get("steps"), f"{where}.steps", read_steps)
 
 
-def _read_steps(steps: list[Any] | tuple[Any, ...], where: str, reading: Reading) -> None:
-    for index, step in enumerate(steps):
-        inner = f"{where}.steps[{index}]"
-        step = as_data(step)
-        if not isinstance(step, Mapping):
-            raise wrong_shape(inner, "a step object", step)
-        read_atif_step(step, inner, reading)
+def _read_objects(noun: str, read: Handler, value: object, where: str, reading: Reading) -> None:
+    """Read each item of the list ``value`` with ``read``: an object (else not ``noun``)."""
+    items = as_data(value)
+    if not isinstance(items, (list, tuple)):
+        raise wrong_shape(where, "a list", items)
+    for index, item in enumerate(items):
+        inner = f"{where}[{index}]"
+        data = as_data(item)
+        if not isinstance(data, Mapping):
+            raise wrong_shape(inner, noun, data)
+        read(data, inner, reading)
 
 
 def read_atif_step(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -61,28 +64,16 @@ def read_atif_step(data: Mapping[str, Any], where: str, reading: Reading) -> Non
     if calls is not None:
         if source != "agent":
             raise TypeError(f"{where}: a {source} step holds tool_calls; ATIF gives them to agents")
-        if not isinstance(calls, (list, tuple)):
-            raise wrong_shape(f"{where}.tool_calls", "a list", calls)
-        for index, call in enumerate(calls):
-            inner = f"{where}.tool_calls[{index}]"
-            call = as_data(call)
-            if not isinstance(call, Mapping):
-                raise wrong_shape(inner, "a tool call object", call)
-            read_atif_tool_call(call, inner, reading)
+        inner = f"{where}.tool_calls"
+        _read_objects("a tool call object", read_atif_tool_call, calls, inner, reading)
     observation = as_data(data.get("observation"))
     if observation is None:
         return
     inner = f"{where}.observation"
     if not isinstance(observation, Mapping):
         raise wrong_shape(inner, "an object", observation)
-    results = as_data(observation.get("results"))
-    if not isinstance(results, (list, tuple)):
-        raise wrong_shape(f"{inner}.results", "a list", results)
-    for index, result in enumerate(results):
-        result = as_data(result)
-        if not isinstance(result, Mapping):
-            raise wrong_shape(f"{inner}.results[{index}]", "a result object", result)
-        read_atif_result(result, f"{inner}.results[{index}]", reading)
+    results = observation.get("results")
+    _read_objects("a result object", read_atif_result, results, f"{inner}.results", reading)
 
 
 def read_atif_tool_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -32,26 +32,30 @@ __all__ = [
     "read_response",
 ]
 
+
+def _both_spellings(*keys: str) -> tuple[str, ...]:
+    """Each of ``keys`` in the JSON spelling, then in the Python one where it differs."""
+    return tuple(spelling for key in keys for spelling in dict.fromkeys((key, _snake(key))))
+
+
+def _snake(key: str) -> str:
+    """The Python spelling of a JSON key: ``functionCall`` is ``function_call``."""
+    return "".join(f"_{letter.lower()}" if letter.isupper() else letter for letter in key)
+
+
 # Keys of parts that hold no call and no result of yours: content, a thought signature,
 # and server-side tool calls and their responses (run by Google, like OpenAI's hosted
 # tools: not calls of your tools).
-CALL_FREE_KEYS = (
+CALL_FREE_KEYS = _both_spellings(
     "text",
     "thought",
     "inlineData",
-    "inline_data",
     "fileData",
-    "file_data",
     "executableCode",
-    "executable_code",
     "codeExecutionResult",
-    "code_execution_result",
     "thoughtSignature",
-    "thought_signature",
     "toolCall",
-    "tool_call",
     "toolResponse",
-    "tool_response",
 )
 
 
@@ -113,28 +117,19 @@ def read_response_object(obj: object, where: str, reading: Reading) -> None:
 
 # A candidate's keys besides its content (both spellings): the answer's metadata.
 _CANDIDATE_KEYS = frozenset(
-    {
+    _both_spellings(
         "content",
         "index",
         "finishReason",
-        "finish_reason",
         "finishMessage",
-        "finish_message",
         "safetyRatings",
-        "safety_ratings",
         "citationMetadata",
-        "citation_metadata",
         "tokenCount",
-        "token_count",
         "avgLogprobs",
-        "avg_logprobs",
         "logprobsResult",
-        "logprobs_result",
         "groundingMetadata",
-        "grounding_metadata",
         "urlContextMetadata",
-        "url_context_metadata",
-    }
+    )
 )
 
 

@@ -81,17 +81,16 @@ def identify(
     >>> [call.name for call in kept], positions
     (['a', 'b'], [0, 1, 1, 2])
     """
-    groups: dict[object, tuple[list[_Seen], list[bool]]] = {}
+    groups: dict[object, list[_Seen]] = {}
+    replaced: set[object] = set()  # the keys of a format that replaces a message by id
     pieces: dict[tuple[object, int], _Seen] = {}
     for key, start, end, part, replacing in sightings:
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = ([], [False])
+        group = groups.setdefault(key, [])
         if replacing:
-            group[1][0] = True
+            replaced.add(key)
         if not part or (key, part) not in pieces:
             seen = _Seen(start)
-            group[0].append(seen)
+            group.append(seen)
             if part:
                 pieces[key, part] = seen
         else:
@@ -100,11 +99,11 @@ def identify(
         seen.indices.extend(range(start, end))
     dropped: set[int] = set()
     inserted: dict[int, list[ToolCall]] = {}
-    for seen_list, (replacing,) in groups.values():
+    for key, seen_list in groups.items():
         if len(seen_list) < 2:
             continue
         seen_list.sort(key=lambda seen: seen.start)
-        if replacing:
+        if key in replaced:
             _replace(calls, seen_list, answered_at, dropped, inserted)
         else:
             _keep_distinct(calls, seen_list, dropped)

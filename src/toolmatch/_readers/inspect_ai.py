@@ -15,13 +15,7 @@ from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import agentdojo
-from toolmatch._readers.reading import (
-    Reading,
-    as_data,
-    list_at,
-    unknown_value,
-    wrong_shape,
-)
+from toolmatch._readers.reading import Reading, as_data, list_at, unknown_value, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
@@ -56,14 +50,9 @@ def status_of_error(error: object, where: str) -> str:
     return _STATUS_OF_ERROR_TYPE.get(data.get("type"), "failed")  # type: ignore[arg-type]
 
 
-class _InspectRun:
+class _Called(set[str]):
     """The ids of the calls read from model output: the ``ToolEvent`` that runs one
     answers it instead of counting it again."""
-
-    __slots__ = ("called",)
-
-    def __init__(self) -> None:
-        self.called: set[str] = set()
 
 
 def read_named_function(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -82,12 +71,10 @@ def read_inspect_call(data: Mapping[str, Any], where: str, reading: Reading) -> 
     ``parse_error`` inspect records for arguments that did not parse."""
     call_id = data.get("id")
     if type(call_id) is str:
-        reading.state(_InspectRun).called.add(call_id)
+        reading.state(_Called).add(call_id)
     parse_error = data.get("parse_error")
-    reading.call(
-        data.get("function"), data.get("arguments"), call_id, where,
-        parse_error if type(parse_error) is str else None,
-    )  # fmt: skip
+    parse_error = parse_error if type(parse_error) is str else None
+    reading.call(data.get("function"), data.get("arguments"), call_id, where, parse_error)
 
 
 def read_inspect_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -120,7 +107,7 @@ def _read_tool_event(data: Mapping[str, Any], where: str, reading: Reading) -> N
     """A ``ToolEvent``: its call (unless model output read before gave it) and its result;
     one still ``pending`` has no result yet."""
     call_id = data.get("id")
-    if call_id not in reading.state(_InspectRun).called:
+    if call_id not in reading.state(_Called):
         reading.call(data.get("function"), data.get("arguments"), call_id, where)
     if not data.get("pending"):
         status = status_of_error(data.get("error"), where)
@@ -161,7 +148,7 @@ def _read_events(events: Any, where: str, reading: Reading) -> None:
     """Events read by their ``event``, not by the table: their ``type`` and ``role`` are
     inspect's own (a span's type, a model's role), not a message's."""
     for index, event in enumerate(events):
-        data = event if type(event) is dict else as_data(event)
+        data = as_data(event)
         if not isinstance(data, Mapping):
             raise wrong_shape(f"{where}[{index}]", "an event", event)
         read_inspect_event(data, f"{where}[{index}]", reading)

@@ -30,37 +30,39 @@ MESSAGE_TYPES = ("ai", "AIMessageChunk", "human", "system", "chat", "remove")
 
 def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A message, or a ``messages_to_dict()`` entry (``type`` and ``data``)."""
-    if len(data) == 2 and "data" in data:
-        inner = as_data(data["data"])
-        if isinstance(inner, Mapping):
-            reading.read(inner, f"{where}.data")
-            return
+    if _read_entry(data, where, reading):
+        return
     # An AI message counts once per identity, its id and its calls (a state's snapshots
     # repeat it). Only AI messages: others hold no call, and a RemoveMessage's id is the
     # removed message's.
     if data.get("type") == "ai":
         start = reading.position()
-        name = data.get("name")
-        if name is not None:  # the agent that wrote it (create_agent(name=...))
-            reading.read_by(name, data, where, _read_calls)
-        else:
-            _read_calls(data, where, reading)
+        # its name is the agent that wrote it (create_agent(name=...))
+        reading.read_by(data.get("name"), data, where, _read_calls)
         reading.sighted(message_key(data.get("id")), start)
         reading.said(as_data(data.get("content")), start)
         return
     _read_calls(data, where, reading)
 
 
+def _read_entry(data: Mapping[str, Any], where: str, reading: Reading) -> bool:
+    """Whether ``data`` is a ``messages_to_dict()`` entry, read as its ``data``."""
+    if len(data) == 2 and "data" in data:
+        inner = as_data(data["data"])
+        if isinstance(inner, Mapping):
+            reading.read(inner, f"{where}.data")
+            return True
+    return False
+
+
 def _read_calls(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A message's calls: its parsed ``tool_calls``, else an AI message's content blocks."""
-    calls = data.get("tool_calls")
-    invalid = data.get("invalid_tool_calls")
     # The parsed calls are authoritative: the content holds the provider's raw blocks, the
     # same calls again.
-    if calls is not None:
-        reading.read_each(_listed(calls), f"{where}.tool_calls")
-    if invalid is not None:
-        reading.read_each(_listed(invalid), f"{where}.invalid_tool_calls")
+    for key in ("tool_calls", "invalid_tool_calls"):
+        entries = data.get(key)
+        if entries is not None:
+            reading.read_each(_listed(entries), f"{where}.{key}")
     if "tool_calls" in data or "invalid_tool_calls" in data or data.get("type") != "ai":
         return
     content = as_data(data.get("content"))  # an AI message written without tool_calls
@@ -80,11 +82,8 @@ def _listed(value: object) -> list[object] | tuple[object, ...]:
 def read_tool_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A ``ToolMessage``: the result of the call of its ``tool_call_id``; ``status`` is
     ``"success"`` unless the tool failed."""
-    if len(data) == 2 and "data" in data:
-        inner = as_data(data["data"])
-        if isinstance(inner, Mapping):
-            reading.read(inner, f"{where}.data")
-            return
+    if _read_entry(data, where, reading):
+        return
     status = data.get("status", "success")
     call_id, content = data.get("tool_call_id"), data.get("content")
     if reading.first_answer(message_key(data.get("id")), (call_id, content, status)):
@@ -107,6 +106,4 @@ def read_invalid_tool_call(data: Mapping[str, Any], where: str, reading: Reading
     name = data.get("name")
     reason = data.get("error") or "the arguments could not be parsed"
     error = f"invalid tool call ({reason}); arguments: {short_repr(data.get('args'))}"
-    reading.call(
-        name if isinstance(name, str) else "", None, data.get("id"), where, parse_error=error
-    )
+    reading.call(name if isinstance(name, str) else "", None, data.get("id"), where, error)

@@ -84,11 +84,7 @@ def read_span(
 
 
 def _read(
-    kind: object,
-    fields: Mapping[str, Any],
-    ids: tuple[object, object],
-    where: str,
-    reading: Reading,
+    kind: object, fields: dict[str, Any], ids: tuple[object, object], where: str, reading: Reading
 ) -> None:
     """An observation of type ``kind``, its ``name``, ``input``, ``output``, ``level`` and
     ``start`` (its start time) (``fields``), its own id and its parent's (``ids``)."""
@@ -98,15 +94,9 @@ def _read(
     start = fields["start"]
     if kind == "TOOL":
         key = spans.saw(where, None, own, parent, agent, start=start)
+        result, failed = fields["output"], True if fields["level"] == "ERROR" else None
         apart = reading.apart()
-        apart.call(
-            fields["name"],
-            fields["input"],
-            None,
-            where,
-            result=fields["output"],
-            failed=True if fields["level"] == "ERROR" else None,
-        )
+        apart.call(fields["name"], fields["input"], None, where, result=result, failed=failed)
         spans.ran(reading, apart.finish()[0], key)
         return
     name = short_repr(fields["name"])

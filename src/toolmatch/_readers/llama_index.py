@@ -154,10 +154,7 @@ def _field(block: Any, name: str) -> Any:
 def read_llama_block(obj: Any, where: str, reading: Reading) -> None:
     """A ``ToolCallBlock`` (or its dump); its ``tool_kwargs`` are a dict or JSON text."""
     reading.call(
-        _field(obj, "tool_name"),
-        _field(obj, "tool_kwargs"),
-        _field(obj, "tool_call_id"),
-        where,
+        _field(obj, "tool_name"), _field(obj, "tool_kwargs"), _field(obj, "tool_call_id"), where
     )
 
 

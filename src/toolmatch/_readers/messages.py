@@ -14,7 +14,7 @@ from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import llama_index
 from toolmatch._readers.identity import message_key
-from toolmatch._readers.reading import Reading, as_data, cannot_read, wrong_shape
+from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
@@ -70,12 +70,10 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
     blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
     result. The model's message is what it said, for the final answer."""
-    if data.get("role") in _MODEL_ROLES:
-        start = reading.position()
-        _read_message(data, where, reading)
-        _said(data, start, reading)
-        return
+    start = reading.position()
     _read_message(data, where, reading)
+    if data.get("role") in _MODEL_ROLES:
+        _said(data, start, reading)
 
 
 def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
@@ -99,13 +97,10 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         return
     legacy = data.get("function_call")
     if "tool_calls" in data or "invalid_tool_calls" in data:
-        # A key's place is written only for a list there to read (this runs per message).
-        entries = data.get("tool_calls")
-        if entries is not None:
-            _entries(entries, f"{where}.tool_calls", reading)
-        entries = data.get("invalid_tool_calls")
-        if entries is not None:
-            _entries(entries, f"{where}.invalid_tool_calls", reading)
+        for key in ("tool_calls", "invalid_tool_calls"):
+            entries = list_at(data, key, where)
+            if entries is not None:
+                reading.read_each(entries, f"{where}.{key}")
         if legacy is not None:
             _legacy_function_call(legacy, where, reading)
         return
@@ -117,8 +112,7 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         value = data.get(key)
         if value is None:
             continue
-        if type(value) is not list and type(value) is not tuple:
-            value = as_data(value)
+        value = as_data(value)
         if isinstance(value, (list, tuple)):
             reading.read_each(value, f"{where}.{key}", True)  # text
             return
@@ -154,12 +148,8 @@ def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) ->
     Vercel's tool messages may have an ``id`` too, but their content is a list of parts;
     OpenTelemetry's hold ``parts``.
     """
-    answers = data.get("tool_messages")
+    answers = list_at(data, "tool_messages", where)
     if answers is not None:
-        if type(answers) is not list:
-            answers = as_data(answers)
-            if not isinstance(answers, (list, tuple)):
-                raise wrong_shape(f"{where}.tool_messages", "a list", answers)
         reading.read_each(answers, f"{where}.tool_messages")
         return True
     call_id = data.get("id")
@@ -169,13 +159,6 @@ def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) ->
     error = data.get("error")
     reading.result(call_id, content, None if error is None else bool(error))
     return True
-
-
-def _entries(value: object, where: str, reading: Reading) -> None:
-    entries = value if type(value) is list else as_data(value)
-    if not isinstance(entries, (list, tuple)):
-        raise wrong_shape(where, "a list", entries)
-    reading.read_each(entries, where)
 
 
 def _legacy_function_call(value: object, where: str, reading: Reading) -> bool:
@@ -203,8 +186,7 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
     else:
         raise cannot_read(data, where)  # a tool definition, or a shape of no provider
     if len(data) == 2 and "name" in data and raw is not None:
-        # Its name and its arguments, nothing else: none of the fields below to look up
-        # (most calls of a plain list; this runs once per call read).
+        # name and arguments alone: no lookups below (B6 plain list: 660 ns a call, 755 without)
         reading.call(data["name"], raw, None, where)
         return
     parse_error = data.get("parse_error")
@@ -246,19 +228,15 @@ def _check_own_fields(
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object around one message: a choice, an Ollama response."""
-    message = data["message"]
-    if type(message) is not dict:
-        message = as_data(message)
-        if not isinstance(message, Mapping):
-            raise wrong_shape(f"{where}.message", "an object", message)
+    message = as_data(data["message"])
+    if not isinstance(message, Mapping):
+        raise wrong_shape(f"{where}.message", "an object", message)
     reading.read(message, f"{where}.message")
 
 
 def read_output(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object's ``output``: a Responses response's items, Bedrock's message."""
-    output = data["output"]
-    if type(output) is not list:  # JSON gives a list: skip as_data's checks
-        output = as_data(output)
+    output = as_data(data["output"])
     if isinstance(output, (list, tuple)):
         reading.read_each(output, f"{where}.output")
     elif isinstance(output, Mapping):

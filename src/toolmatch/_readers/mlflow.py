@@ -60,15 +60,10 @@ def read_span(
     start = span_start(data)
     if kind == "TOOL":
         key = spans.saw(where, None, span_id, parent_id, agent, start=start)
+        arguments = json_attribute(attributes.get("mlflow.spanInputs"))
+        result = json_attribute(attributes.get("mlflow.spanOutputs"))
         apart = reading.apart()
-        apart.call(
-            data["name"],
-            json_attribute(attributes.get("mlflow.spanInputs")),
-            None,
-            place,
-            result=json_attribute(attributes.get("mlflow.spanOutputs")),
-            failed=span_failed(data),
-        )
+        apart.call(data["name"], arguments, None, place, result=result, failed=span_failed(data))
         spans.ran(reading, apart.finish()[0], key)
         return
     name = short_repr(data["name"])

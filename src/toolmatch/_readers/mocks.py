@@ -67,20 +67,13 @@ def _read_call(
     name: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
-    if len(parts) == 3:
-        name, args, kwargs = parts
-    else:
-        name = ""
-        args, kwargs = parts
+    name, args, kwargs = parts if len(parts) == 3 else ("", *parts)
     last = name.rpartition(".")[2]
     if last.startswith("__") and last.endswith("__"):
         return  # a Python protocol method a MagicMock recorded (len(), str(), with): no tool
-    if name:
-        tool = name
-    elif own is None:
+    tool = name or own
+    if tool is None:
         raise TypeError(f"{where}: {short_repr(recorded)} {_UNNAMED[mock is None]}")
-    else:
-        tool = own
     if not args:
         reading.call(tool, dict(kwargs), None, where)
         return
@@ -94,13 +87,8 @@ def _read_call(
     try:
         bound = signature.bind_partial(*args, **kwargs)
     except TypeError as error:
-        reading.call(
-            tool,
-            None,
-            None,
-            where,
-            parse_error=f"arguments do not fit {tool}{_bare(signature)}: {error}",
-        )
+        unfit = f"arguments do not fit {tool}{_bare(signature)}: {error}"
+        reading.call(tool, None, None, where, parse_error=unfit)
         return
     reading.call(tool, _named(bound), None, where)
 
@@ -120,9 +108,7 @@ _UNNAMED = {
 def _bare(signature: inspect.Signature) -> str:
     """``signature`` without its annotations: ``(city, unit='C')``."""
     empty = signature.empty
-    parameters = [
-        parameter.replace(annotation=empty) for parameter in signature.parameters.values()
-    ]
+    parameters = [each.replace(annotation=empty) for each in signature.parameters.values()]
     return str(signature.replace(parameters=parameters, return_annotation=empty))
 
 

@@ -123,17 +123,11 @@ def read_responses_custom_call(data: Mapping[str, Any], where: str, reading: Rea
 def read_responses_mcp_call(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Responses ``mcp_call`` item: the call, with its ``output`` or ``error`` once run;
     once per identity."""
-    error = data.get("error")
-    output = data.get("output")
+    error, output = data.get("error"), data.get("output")
     failed = True if error is not None else (False if output is not None else None)
-    reading.call(
-        data.get("name"),
-        data.get("arguments"),
-        _call_id(data),
-        where,
-        result=error if error is not None else output,
-        failed=failed,
-    )
+    result = error if error is not None else output
+    name, arguments = data.get("name"), data.get("arguments")
+    reading.call(name, arguments, _call_id(data), where, result=result, failed=failed)
     _sighted_item(data, reading)
 
 

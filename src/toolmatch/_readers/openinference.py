@@ -53,16 +53,11 @@ def read_span(
     place = f"{where}.attributes"
     if kind == "TOOL":
         key = spans.saw(where, None, span_id, parent_id, agent, node, span_start(data))
+        tool = flat.get("tool.name") or data["name"]
         arguments = flat.get("tool_call.function.arguments", flat.get("input.value"))
+        call_id, result = flat.get("tool_call.id", flat.get("tool.id")), flat.get("output.value")
         apart = reading.apart()
-        apart.call(
-            flat.get("tool.name") or data["name"],
-            arguments,
-            flat.get("tool_call.id", flat.get("tool.id")),
-            place,
-            result=flat.get("output.value"),
-            failed=span_failed(data),
-        )
+        apart.call(tool, arguments, call_id, place, result=result, failed=span_failed(data))
         spans.ran(reading, apart.finish()[0], key)
         return
     if kind == "LLM" and any(key.startswith(_OUTPUT) for key in flat):
@@ -108,12 +103,8 @@ def _asked(flat: Mapping[str, Any], where: str, reading: Reading) -> list[ToolCa
             fields.setdefault((int(message), int(entry)), {})[field] = value
     apart = reading.apart()
     for (index, number), call in sorted(fields.items()):
-        apart.call(
-            call.get("function.name"),
-            call.get("function.arguments"),
-            call.get("id"),
-            f"{where}.{_OUTPUT}{index}{_CALLS}{number}",
-        )
+        place = f"{where}.{_OUTPUT}{index}{_CALLS}{number}"
+        apart.call(call.get("function.name"), call.get("function.arguments"), call.get("id"), place)
     return apart.finish()
 
 

@@ -108,10 +108,8 @@ def read_deferred_requests(obj: Any, where: str, reading: Reading) -> None:
     each pending."""
     for key in ("calls", "approvals"):
         for index, part in enumerate(getattr(obj, key)):
-            reading.call(
-                part.tool_name, part.args, part.tool_call_id, f"{where}.{key}[{index}]",
-                status="pending",
-            )  # fmt: skip
+            place = f"{where}.{key}[{index}]"
+            reading.call(part.tool_name, part.args, part.tool_call_id, place, status="pending")
 
 
 class _StreamEvents(Pieces):

@@ -135,12 +135,11 @@ def _call(node: ast.Call, source: _Source, tools: Mapping[str, ToolDefinition] |
         raise NotCallsError(
             f"expected a tool name at {source.of(node.func)}, got {source.text(node.func)}"
         )
-    for argument in node.args:
-        if isinstance(argument, ast.Starred):
-            return _broken(name, f"arguments unpacked with * cannot be read: {source.text(node)}")
+    if any(isinstance(argument, ast.Starred) for argument in node.args):
+        return _broken(name, f"arguments unpacked with * cannot be read: {source.text(node)}")
     arguments: list[tuple[str, ast.expr]] = []
     if node.args:
-        parameters = _positional_names(name, len(node.args), node, source, tools)
+        parameters = _positional_names(name, node, source, tools)
         arguments.extend(zip(parameters, node.args, strict=True))
     for keyword in node.keywords:
         if keyword.arg is None:
@@ -179,12 +178,9 @@ def _dotted_name(node: ast.expr) -> str | None:
 
 
 def _positional_names(
-    name: str,
-    count: int,
-    node: ast.Call,
-    source: _Source,
-    tools: Mapping[str, ToolDefinition] | None,
+    name: str, node: ast.Call, source: _Source, tools: Mapping[str, ToolDefinition] | None
 ) -> tuple[str, ...]:
+    count = len(node.args)
     passes = f"{name} at {source.of(node)} passes {_count(count, 'argument')} by position"
     them = "it" if count == 1 else "them"
     definition = None if tools is None else tools.get(name)

@@ -14,40 +14,16 @@ dispatch table in exactly one row, and docs/formats.md's table equal to this one
 
 from __future__ import annotations
 
-from toolmatch._core.immutable import Record
+from typing import NamedTuple
+
+from toolmatch import _readers as readers
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers import (
-    adk,
-    agentdojo,
-    anthropic,
-    atif,
-    bedrock,
-    claude_agent,
-    deepeval,
-    dispatch,
-    gemini,
-    inspect_ai,
-    langchain,
-    langfuse,
-    langgraph,
-    llama_index,
-    mcp,
-    messages,
-    mlflow,
-    mocks,
-    openai,
-    openai_agents,
-    openinference,
-    otel,
-    pydantic_ai,
-    smolagents,
-    streams,
-    vercel,
-)
+
+# dispatch's import block is the one list of reader modules: importing it binds each on readers
+from toolmatch._readers import dispatch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
-    from typing import Any
 
     from toolmatch._calls.call import ToolCall
 
@@ -65,25 +41,12 @@ __all__ = [
 FIELDS = ("agent", "status", "failed", "result", "ids", "answer")
 
 
-class Records(Record):
+class Records(NamedTuple):
     """One format: ``name``, how an error names it ("a LangGraph state"); ``label``, its
     row's first cell in docs/formats.md; ``readers``, the dispatch table's readers of its
     shapes; one cell per field of ``FIELDS`` saying where it records that field (``"no"``:
     nowhere); ``advice``, per field it may not record, what to pass to get it."""
 
-    __slots__ = _fields = (
-        "name",
-        "label",
-        "readers",
-        "agent",
-        "status",
-        "failed",
-        "result",
-        "ids",
-        "answer",
-        "advice",
-    )
-    __hash__ = None  # type: ignore[assignment]  # advice is a dict
     name: str
     label: str
     readers: tuple[Callable[..., None], ...]
@@ -96,7 +59,7 @@ class Records(Record):
     advice: Mapping[str, str]
 
 
-_TYPES, _OBJECTS = streams.TYPE_ROWS, streams.OBJECT_ROWS
+_TYPES, _OBJECTS = readers.streams.TYPE_ROWS, readers.streams.OBJECT_ROWS
 # Said of every format whose failure flag comes with its tool results.
 _FLAGGED = (
     "pass results with a failure flag (Anthropic tool_result blocks with is_error, "
@@ -108,11 +71,17 @@ _RUN_RESULT = "pass what Runner.run(...) returns, or its stream events"
 _TOOL_STATUS = "pass ToolMessages with their status (a dump with its defaults)"
 _MESSAGES = "pass the run's messages (the model's replies with its calls)"
 
+
+def _failed_and_status(advice: str) -> dict[str, str]:
+    """``advice`` for both fields a failure flag records."""
+    return {"failed": advice, "status": advice}
+
+
 RECORDS: tuple[Records, ...] = (
     Records(
         "a plain call",
         "Plain calls: a `ToolCall`, its `as_dict()`, `{name, args}` dicts, `tool_call` entries",
-        (messages.read_plain_call, dispatch.read_tool_call),
+        (readers.messages.read_plain_call, dispatch.read_tool_call),
         "its `agent` (or tau2's `requestor`)",
         "its `status`",
         "its `failed`",
@@ -131,7 +100,7 @@ RECORDS: tuple[Records, ...] = (
         "a chat message",
         "Chat messages by `role` or `parts` (OpenAI Chat Completions histories, Ollama, "
         "tau2-bench, Anthropic, Bedrock or Gemini message dicts)",
-        (messages.read_message, dispatch.read_tool_message, dispatch.read_parts),
+        (readers.messages.read_message, dispatch.read_tool_message, dispatch.read_parts),
         "tau2-bench's `requestor`; else no",
         _FROM_STATUS,
         "its answers' flag where they have one (Anthropic `is_error`, Bedrock `status`, "
@@ -149,9 +118,9 @@ RECORDS: tuple[Records, ...] = (
         "an OpenAI chat completion",
         "OpenAI Chat Completions: a completion, a choice, tool-call entries (Ollama's too), chunks",
         (
-            openai.read_completion,
-            messages.read_wrapped,
-            openai.read_function_entry,
+            readers.openai.read_completion,
+            readers.messages.read_wrapped,
+            readers.openai.read_function_entry,
             dispatch.read_custom_type,
             _OBJECTS["chat.completion.chunk"],
             _TYPES["chunk"],
@@ -166,20 +135,19 @@ RECORDS: tuple[Records, ...] = (
             "answer": "pass the final completion (the stream's get_final_completion()) or the "
             "chat history",
             "result": "pass the chat history with its tool messages",
-            "failed": f"a completion holds no answers; {_FLAGGED}",
-            "status": f"a completion holds no answers; {_FLAGGED}",
+            **_failed_and_status(f"a completion holds no answers; {_FLAGGED}"),
         },
     ),
     Records(
         "an OpenAI Responses output",
         "OpenAI Responses: a response, its items, its stream events",
         (
-            openai.read_response,
-            openai.read_responses_call,
-            openai.read_responses_custom_call,
-            openai.read_responses_mcp_call,
-            openai.read_responses_output,
-            messages.read_output,
+            readers.openai.read_response,
+            readers.openai.read_responses_call,
+            readers.openai.read_responses_custom_call,
+            readers.openai.read_responses_mcp_call,
+            readers.openai.read_responses_output,
+            readers.messages.read_output,
             *(
                 _TYPES[kind]
                 for kind in (
@@ -209,10 +177,10 @@ RECORDS: tuple[Records, ...] = (
         "an Anthropic message",
         "Anthropic: a message, its blocks, its stream events",
         (
-            messages.read_message_once,
-            anthropic.read_tool_use,
-            anthropic.read_tool_result,
-            anthropic.read_server_tool_result,
+            readers.messages.read_message_once,
+            readers.anthropic.read_tool_use,
+            readers.anthropic.read_tool_result,
+            readers.anthropic.read_server_tool_result,
             *(
                 _TYPES[kind]
                 for kind in (
@@ -238,11 +206,11 @@ RECORDS: tuple[Records, ...] = (
         "a Gemini response",
         "Google Gemini: a response, a candidate, its parts",
         (
-            gemini.read_response,
-            gemini.read_response_object,
-            gemini.read_candidate_without_content,
-            gemini.read_function_call_part,
-            gemini.read_function_response_part,
+            readers.gemini.read_response,
+            readers.gemini.read_response_object,
+            readers.gemini.read_candidate_without_content,
+            readers.gemini.read_function_call_part,
+            readers.gemini.read_function_response_part,
         ),
         "no",
         _FROM_STATUS,
@@ -252,16 +220,16 @@ RECORDS: tuple[Records, ...] = (
         "a candidate's content",
         {
             "answer": "pass the response with its candidates' content, or the history",
-            "failed": "a function response says so only with an error or output key; "
-            "pass responses that have one",
-            "status": "a function response says so only with an error or output key; "
-            "pass responses that have one",
+            **_failed_and_status(
+                "a function response says so only with an error or output key; "
+                "pass responses that have one"
+            ),
         },
     ),
     Records(
         "a Bedrock Converse message",
         "AWS Bedrock Converse: `toolUse` and `toolResult` content",
-        (bedrock.read_tool_use, bedrock.read_tool_result),
+        (readers.bedrock.read_tool_use, readers.bedrock.read_tool_result),
         "no",
         _FROM_STATUS,
         "a `toolResult`'s `status`",
@@ -270,18 +238,19 @@ RECORDS: tuple[Records, ...] = (
         "no (the `output.message` around it, with its role: yes)",
         {
             "answer": "pass the response's output message or the history",
-            "failed": "a toolResult without a status says nothing; pass results with one",
-            "status": "a toolResult without a status says nothing; pass results with one",
+            **_failed_and_status(
+                "a toolResult without a status says nothing; pass results with one"
+            ),
         },
     ),
     Records(
         "a LangChain message",
         "LangChain: messages, `ToolMessage`s, `dumpd`, chunks",
         (
-            langchain.read_message,
-            langchain.read_tool_message,
-            langchain.read_serialized,
-            langchain.read_invalid_tool_call,
+            readers.langchain.read_message,
+            readers.langchain.read_tool_message,
+            readers.langchain.read_serialized,
+            readers.langchain.read_invalid_tool_call,
             _TYPES["AIMessageChunk"],
             _TYPES["tool_call_chunk"],
         ),
@@ -294,8 +263,7 @@ RECORDS: tuple[Records, ...] = (
         {
             "answer": "pass the messages (AIMessage), not their chunks",
             "agent": "an AIMessage names its agent only in its name; from LangGraph, " + _UPDATES,
-            "failed": _TOOL_STATUS,
-            "status": _TOOL_STATUS,
+            **_failed_and_status(_TOOL_STATUS),
         },
     ),
     Records(
@@ -303,10 +271,10 @@ RECORDS: tuple[Records, ...] = (
         "LangGraph: a state (`invoke`, v2's `GraphOutput`), `get_state`, the `values` and "
         "`checkpoints` streams",
         (
-            langgraph.read_message_state,
-            langgraph.read_langgraph_snapshot,
-            langgraph.read_langgraph_checkpoint,
-            langgraph.read_langgraph_output,
+            readers.langgraph.read_message_state,
+            readers.langgraph.read_langgraph_snapshot,
+            readers.langgraph.read_langgraph_checkpoint,
+            readers.langgraph.read_langgraph_output,
         ),
         "an `AIMessage`'s `name` only",
         "`pending` at an interrupt; else as `failed` says",
@@ -314,17 +282,17 @@ RECORDS: tuple[Records, ...] = (
         "`ToolMessage`s",
         "yes",
         "its last `AIMessage`",
-        {"answer": _MESSAGES, "agent": _UPDATES, "failed": _TOOL_STATUS, "status": _TOOL_STATUS},
+        {"answer": _MESSAGES, "agent": _UPDATES, **_failed_and_status(_TOOL_STATUS)},
     ),
     Records(
         "a LangGraph stream",
         "LangGraph: the `updates`, `messages`, `tasks` and `debug` streams, v2 parts",
         (
-            langgraph.read_langgraph_update,
-            langgraph.read_interrupt_update,
-            langgraph.read_task,
-            langgraph.read_debug_event,
-            langgraph.read_langgraph_part,
+            readers.langgraph.read_langgraph_update,
+            readers.langgraph.read_interrupt_update,
+            readers.langgraph.read_task,
+            readers.langgraph.read_debug_event,
+            readers.langgraph.read_langgraph_part,
         ),
         "the node (or an `AIMessage`'s `name`)",
         "`pending` at an interrupt; else as `failed` says",
@@ -335,14 +303,13 @@ RECORDS: tuple[Records, ...] = (
         {
             "answer": "pass the final state or the updates stream",
             "agent": 'stream with stream_mode="updates" (values and checkpoints name no node)',
-            "failed": _TOOL_STATUS,
-            "status": _TOOL_STATUS,
+            **_failed_and_status(_TOOL_STATUS),
         },
     ),
     Records(
         "an MCP transcript",
         "MCP JSON-RPC",
-        (mcp.read_json_rpc, mcp.read_call_tool_result),
+        (readers.mcp.read_json_rpc, readers.mcp.read_call_tool_result),
         "no",
         "yes (`error` for a JSON-RPC error)",
         "`isError`, or a JSON-RPC error",
@@ -356,14 +323,14 @@ RECORDS: tuple[Records, ...] = (
         "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference (Phoenix's spans "
         "dataframe too), MLflow traces, the Langfuse SDK's spans; GenAI message parts",
         (
-            otel.read_envelope,
+            readers.otel.read_envelope,
             dispatch.read_span,
-            otel.read_span_object,
-            otel.read_tool_call_response,
-            otel.read_server_tool_call,
-            otel.read_server_tool_call_response,
-            mlflow.read_trace,
-            openinference.read_phoenix_row,
+            readers.otel.read_span_object,
+            readers.otel.read_tool_call_response,
+            readers.otel.read_server_tool_call,
+            readers.otel.read_server_tool_call_response,
+            readers.mlflow.read_trace,
+            readers.openinference.read_phoenix_row,
         ),
         "the nearest `gen_ai.agent.name`, OpenInference `agent.name` or `graph.node`, "
         "MLflow `AGENT` span, Langfuse `agent` span",
@@ -373,19 +340,18 @@ RECORDS: tuple[Records, ...] = (
         "`langfuse.observation.output`",
         "where set",
         "no",
-        {
-            "failed": "a span with an unset status says nothing; pass spans whose status is set",
-            "status": "a span with an unset status says nothing; pass spans whose status is set",
-        },
+        _failed_and_status(
+            "a span with an unset status says nothing; pass spans whose status is set"
+        ),
     ),
     Records(
         "a pydantic-ai run",
         "pydantic-ai: run results, messages, parts, deferred tool requests, stream events",
         (
-            pydantic_ai.read_all_messages,
-            pydantic_ai.read_part,
-            pydantic_ai.read_deferred_requests,
-            pydantic_ai.read_stream_event,
+            readers.pydantic_ai.read_all_messages,
+            readers.pydantic_ai.read_part,
+            readers.pydantic_ai.read_deferred_requests,
+            readers.pydantic_ai.read_stream_event,
         ),
         "no",
         "`denied`, `pending` (deferred); else as `failed` says",
@@ -399,10 +365,10 @@ RECORDS: tuple[Records, ...] = (
         "a Vercel AI SDK message",
         "Vercel AI SDK: model and UI message parts",
         (
-            vercel.read_tool_part,
-            vercel.read_tool_result,
-            vercel.read_approval_request,
-            vercel.read_approval_response,
+            readers.vercel.read_tool_part,
+            readers.vercel.read_tool_result,
+            readers.vercel.read_approval_request,
+            readers.vercel.read_approval_response,
         ),
         "no",
         "approvals (`pending`, `denied`); else as `failed` says",
@@ -416,14 +382,14 @@ RECORDS: tuple[Records, ...] = (
         "an openai-agents run",
         "OpenAI Agents SDK: run results, items, stream events",
         (
-            openai_agents.read_agents_result,
-            openai_agents.read_agents_call_item,
-            openai_agents.read_agents_approval_item,
-            openai_agents.read_agents_output_item,
-            openai_agents.read_agents_item,
-            openai_agents.read_agents_item_event,
-            openai_agents.read_agents_raw_event,
-            openai_agents.read_agents_agent_event,
+            readers.openai_agents.read_agents_result,
+            readers.openai_agents.read_agents_call_item,
+            readers.openai_agents.read_agents_approval_item,
+            readers.openai_agents.read_agents_output_item,
+            readers.openai_agents.read_agents_item,
+            readers.openai_agents.read_agents_item_event,
+            readers.openai_agents.read_agents_raw_event,
+            readers.openai_agents.read_agents_agent_event,
         ),
         "the item's agent (raw events: after an `AgentUpdatedStreamEvent`)",
         "approvals (`pending`, `denied`)",
@@ -442,17 +408,17 @@ RECORDS: tuple[Records, ...] = (
         "a LlamaIndex run",
         "LlamaIndex: chat responses, messages, tool selections, agent workflow events",
         (
-            llama_index.read_llama_response,
-            llama_index.read_llama_message,
-            llama_index.read_llama_message_data,
-            llama_index.read_llama_event_data,
-            llama_index.read_llama_tool_data,
-            llama_index.read_llama_block,
-            llama_index.read_llama_selection,
-            llama_index.read_llama_agent_output,
-            llama_index.read_llama_tool_result_event,
-            llama_index.read_llama_agent_event,
-            llama_index.read_workflow_stop,
+            readers.llama_index.read_llama_response,
+            readers.llama_index.read_llama_message,
+            readers.llama_index.read_llama_message_data,
+            readers.llama_index.read_llama_event_data,
+            readers.llama_index.read_llama_tool_data,
+            readers.llama_index.read_llama_block,
+            readers.llama_index.read_llama_selection,
+            readers.llama_index.read_llama_agent_output,
+            readers.llama_index.read_llama_tool_result_event,
+            readers.llama_index.read_llama_agent_event,
+            readers.llama_index.read_workflow_stop,
         ),
         "agent workflows: the agent event's `current_agent_name`",
         _FROM_STATUS,
@@ -460,21 +426,18 @@ RECORDS: tuple[Records, ...] = (
         "`tool` messages, `ToolCallResult`s",
         "yes",
         "no",
-        {
-            "failed": "pass the agent workflow's result or events (ToolCallResult)",
-            "status": "pass the agent workflow's result or events (ToolCallResult)",
-        },
+        _failed_and_status("pass the agent workflow's result or events (ToolCallResult)"),
     ),
     Records(
         "a smolagents memory",
         "smolagents: memories, steps, run results, stream items, an agent with managed agents",
         (
-            smolagents.read_smol_agent,
-            smolagents.read_smol_memory,
-            smolagents.read_smol_message,
-            smolagents.read_smol_run_result,
-            smolagents.read_smol_step,
-            smolagents.read_smol_stream_item,
+            readers.smolagents.read_smol_agent,
+            readers.smolagents.read_smol_memory,
+            readers.smolagents.read_smol_message,
+            readers.smolagents.read_smol_run_result,
+            readers.smolagents.read_smol_step,
+            readers.smolagents.read_smol_stream_item,
         ),
         "a manager agent passed itself: each agent's `name`",
         _FROM_STATUS,
@@ -484,8 +447,9 @@ RECORDS: tuple[Records, ...] = (
         "no",
         {
             "agent": "pass the manager agent itself (a ToolCallingAgent with managed_agents)",
-            "failed": "a step of several calls records one error for all; pass steps of one call",
-            "status": "a step of several calls records one error for all; pass steps of one call",
+            **_failed_and_status(
+                "a step of several calls records one error for all; pass steps of one call"
+            ),
             "result": "a step of several calls records one observation for all",
         },
     ),
@@ -493,10 +457,10 @@ RECORDS: tuple[Records, ...] = (
         "a Google ADK session",
         "Google ADK: events, sessions",
         (
-            adk.read_adk_event,
-            adk.read_adk_event_object,
-            adk.read_adk_session,
-            adk.read_adk_session_dict,
+            readers.adk.read_adk_event,
+            readers.adk.read_adk_event_object,
+            readers.adk.read_adk_session,
+            readers.adk.read_adk_session_dict,
         ),
         "the event's `author`",
         _FROM_STATUS,
@@ -510,10 +474,10 @@ RECORDS: tuple[Records, ...] = (
         "an ATIF trajectory",
         "ATIF trajectories",
         (
-            atif.read_atif_trajectory,
-            atif.read_atif_step,
-            atif.read_atif_tool_call,
-            atif.read_atif_result,
+            readers.atif.read_atif_trajectory,
+            readers.atif.read_atif_step,
+            readers.atif.read_atif_tool_call,
+            readers.atif.read_atif_result,
         ),
         "the trajectory's `agent.name`",
         "no",
@@ -526,35 +490,32 @@ RECORDS: tuple[Records, ...] = (
     Records(
         "a Langfuse observation",
         "Langfuse observations",
-        (langfuse.read_observation, langfuse.read_page),
+        (readers.langfuse.read_observation, readers.langfuse.read_page),
         "the nearest `AGENT` observation's name",
         _FROM_STATUS,
         "level `ERROR` (another level: no)",
         "a `TOOL` observation's `output`",
         "yes",
         "no",
-        {
-            "failed": "an observation says so only at level ERROR; pass observations with "
-            "their level",
-            "status": "an observation says so only at level ERROR; pass observations with "
-            "their level",
-        },
+        _failed_and_status(
+            "an observation says so only at level ERROR; pass observations with their level"
+        ),
     ),
     Records(
         "a Claude Agent SDK message",
         "Claude Agent SDK messages (the objects, their `dataclasses.asdict`, the CLI's "
         "stream-json lines)",
         (
-            claude_agent.read_claude_message,
-            claude_agent.read_claude_result,
-            claude_agent.read_claude_server_result,
-            claude_agent.read_claude_session_message,
-            claude_agent.read_claude_tool_result,
-            claude_agent.read_claude_tool_use,
-            claude_agent.read_claude_line,
-            claude_agent.read_claude_result_fields,
-            claude_agent.read_claude_untyped,
-            claude_agent.read_claude_result_block,
+            readers.claude_agent.read_claude_message,
+            readers.claude_agent.read_claude_result,
+            readers.claude_agent.read_claude_server_result,
+            readers.claude_agent.read_claude_session_message,
+            readers.claude_agent.read_claude_tool_result,
+            readers.claude_agent.read_claude_tool_use,
+            readers.claude_agent.read_claude_line,
+            readers.claude_agent.read_claude_result_fields,
+            readers.claude_agent.read_claude_untyped,
+            readers.claude_agent.read_claude_result_block,
         ),
         "no",
         "`denied`, `pending` (the `ResultMessage`); else as `failed` says",
@@ -573,11 +534,11 @@ RECORDS: tuple[Records, ...] = (
         "inspect_ai: samples, task states, transcripts, messages, tool events",
         (
             dispatch.read_event_entry,
-            inspect_ai.read_inspect_event_object,
-            inspect_ai.read_inspect_sample,
-            inspect_ai.read_inspect_sample_object,
-            inspect_ai.read_inspect_task_state,
-            inspect_ai.read_inspect_transcript,
+            readers.inspect_ai.read_inspect_event_object,
+            readers.inspect_ai.read_inspect_sample,
+            readers.inspect_ai.read_inspect_sample_object,
+            readers.inspect_ai.read_inspect_task_state,
+            readers.inspect_ai.read_inspect_transcript,
         ),
         "no",
         "yes (from the `ToolCallError`)",
@@ -591,9 +552,9 @@ RECORDS: tuple[Records, ...] = (
         "a deepeval test case",
         "deepeval: test cases, `ToolCall`s",
         (
-            deepeval.read_deepeval_call,
-            deepeval.read_deepeval_test_case,
-            deepeval.read_deepeval_test_case_object,
+            readers.deepeval.read_deepeval_call,
+            readers.deepeval.read_deepeval_test_case,
+            readers.deepeval.read_deepeval_test_case_object,
         ),
         "no",
         "no",
@@ -601,15 +562,12 @@ RECORDS: tuple[Records, ...] = (
         "a `ToolCall`'s `output`",
         "no",
         "no",
-        {
-            "failed": "deepeval records no failure",
-            "status": "deepeval records no status",
-        },
+        {"failed": "deepeval records no failure", "status": "deepeval records no status"},
     ),
     Records(
         "an AgentDojo run",
         "AgentDojo run files",
-        (agentdojo.read_agentdojo_run,),
+        (readers.agentdojo.read_agentdojo_run,),
         "no",
         "yes (from the tool message's `error`)",
         "yes (an `error`)",
@@ -621,7 +579,12 @@ RECORDS: tuple[Records, ...] = (
     Records(
         "a test double",
         "`unittest.mock` doubles",
-        (mocks.read_mock, mocks.read_function, mocks.read_mock_call_list, mocks.read_mock_call),
+        (
+            readers.mocks.read_mock,
+            readers.mocks.read_function,
+            readers.mocks.read_mock_call_list,
+            readers.mocks.read_mock_call,
+        ),
         "no",
         "no",
         "no",
@@ -687,8 +650,7 @@ def answer_unrecorded(calls: Sequence[ToolCall]) -> str:
 
 
 def _cells(records: Records) -> list[str]:
-    values: Mapping[str, Any] = dict(zip(records._fields, records._values(), strict=True))
-    return [records.label, *(values[field] for field in FIELDS)]
+    return [records.label, *(getattr(records, field) for field in FIELDS)]
 
 
 def records_table() -> str:

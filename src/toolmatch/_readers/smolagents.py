@@ -183,8 +183,7 @@ def read_smol_step(data: Any, where: str, reading: Reading) -> None:
     a step of one call says which call it answers.
     """
     reading.state(_StreamItems).end()
-    if not isinstance(data, Mapping):
-        data = as_data(data)
+    data = as_data(data)
     calls = as_data(data.get("tool_calls"))
     place = f"{where}.tool_calls"
     if not calls:

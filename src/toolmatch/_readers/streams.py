@@ -21,7 +21,7 @@ from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import INCOMPLETE_START, message_key
-from toolmatch._readers.reading import Reading, as_data, no_call, same_source, wrong_shape
+from toolmatch._readers.reading import Reading, as_data, list_at, no_call, same_source, wrong_shape
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -157,15 +157,6 @@ def _mapping(value: object, where: str) -> Data:
     return data
 
 
-def _items(value: object, where: str) -> list[Any] | tuple[Any, ...]:
-    data = as_data(value)
-    if data is None:
-        return ()
-    if not isinstance(data, (list, tuple)):
-        raise wrong_shape(where, "a list", data)
-    return data
-
-
 def _key(data: Data, key: str, where: str) -> object:
     """An index or id that tells a stream's calls apart: an integer, a string or None."""
     value = data.get(key)
@@ -203,7 +194,7 @@ class _ChatChunks(_Stream):
         delta = as_data(choice.get("delta"))
         if delta is not None:
             delta = _mapping(delta, f"{where}.delta")
-            entries = _items(delta.get("tool_calls"), f"{where}.delta.tool_calls")
+            entries = list_at(delta, "tool_calls", f"{where}.delta") or ()
             for number, entry in enumerate(entries):
                 self.entry(entry, f"{where}.delta.tool_calls[{number}]", reading)
             if delta.get("function_call") is not None:
@@ -252,7 +243,7 @@ def _chat_chunk(data: Data, where: str, reading: Reading) -> None:
     begins are pieces of the completion of its ``id``."""
     state = reading.state(_ChatChunks)
     state.identity = message_key(data.get("id"))
-    for number, choice in enumerate(_items(data.get("choices"), f"{where}.choices")):
+    for number, choice in enumerate(list_at(data, "choices", where) or ()):
         inner = f"{where}.choices[{number}]"
         state.read(_mapping(choice, inner), inner, reading)
 
@@ -411,14 +402,10 @@ class _ResponsesEvents(_Stream):
                 reading.sighted(key, call.slot, 0, call.slot + 1)
 
 
-def _responses(reading: Reading) -> _ResponsesEvents:
-    return reading.state(_ResponsesEvents)
-
-
 def _response_started(data: Data, where: str, reading: Reading) -> None:
     """``response.created`` / ``in_progress`` / ``queued``: a response begins (its output,
     empty as a rule, is begun items at most)."""
-    state = _responses(reading)
+    state = reading.state(_ResponsesEvents)
     inner = f"{where}.response"
     response = _mapping(data.get("response"), inner)
     response_id = _key(response, "id", inner)
@@ -427,21 +414,21 @@ def _response_started(data: Data, where: str, reading: Reading) -> None:
         state.response_id = response_id
     # The response's identity: its calls are pieces of it, as the final Response is whole.
     state.identity = message_key(response_id)
-    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+    for index, item in enumerate(list_at(response, "output", inner) or ()):
         item_where = f"{inner}.output[{index}]"
         state.begun(_mapping(item, item_where), index, item_where, reading)
 
 
 def _response_ended(data: Data, where: str, reading: Reading) -> None:
     """``response.completed`` / ``incomplete`` / ``failed``: its output, each item once."""
-    state = _responses(reading)
+    state = reading.state(_ResponsesEvents)
     inner = f"{where}.response"
     response = _mapping(data.get("response"), inner)
     response_id = _key(response, "id", inner)
     if response_id is None or response_id != state.response_id:  # no response.created
         state.next_turn()
         state.identity = message_key(response_id)
-    for index, item in enumerate(_items(response.get("output"), f"{inner}.output")):
+    for index, item in enumerate(list_at(response, "output", inner) or ()):
         item_where = f"{inner}.output[{index}]"
         state.whole(_mapping(item, item_where), index, item_where, reading)
     state.next_turn()
@@ -452,17 +439,17 @@ def _response_ended(data: Data, where: str, reading: Reading) -> None:
 def _item_added(data: Data, where: str, reading: Reading) -> None:
     inner = f"{where}.item"
     item = _mapping(data.get("item"), inner)
-    _responses(reading).begun(item, _key(data, "output_index", where), inner, reading)
+    reading.state(_ResponsesEvents).begun(item, _key(data, "output_index", where), inner, reading)
 
 
 def _item_done(data: Data, where: str, reading: Reading) -> None:
     inner = f"{where}.item"
     item = _mapping(data.get("item"), inner)
-    _responses(reading).whole(item, _key(data, "output_index", where), inner, reading)
+    reading.state(_ResponsesEvents).whole(item, _key(data, "output_index", where), inner, reading)
 
 
 def _pending_item(data: Data, where: str, reading: Reading) -> _Pending:
-    state = _responses(reading)
+    state = reading.state(_ResponsesEvents)
     key = state.key(_key(data, "item_id", where), _key(data, "output_index", where))
     call = state.open.get(key)
     if call is None:
@@ -522,13 +509,13 @@ def _ai_message_chunk(data: Data, where: str, reading: Reading) -> None:
         data = _mapping(data["data"], where)
     state = reading.state(_LangChainChunks)
     state.identity = message_key(data.get("id"))  # its calls are pieces of that message
-    entries = _items(data.get("tool_call_chunks"), f"{where}.tool_call_chunks")
+    entries = list_at(data, "tool_call_chunks", where) or ()
     for number, entry in enumerate(entries):
         state.read(entry, f"{where}.tool_call_chunks[{number}]", reading)
     if not entries:  # as LangChain does, a chunk without chunks is its calls, whole
         start = reading.position()
         for key in ("tool_calls", "invalid_tool_calls"):
-            reading.read_each(_items(data.get(key), f"{where}.{key}"), f"{where}.{key}")
+            reading.read_each(list_at(data, key, where) or (), f"{where}.{key}")
         reading.sighted(state.identity, start, state.copy())
     if data.get("chunk_position") == "last":
         state.close(_ENDED)
@@ -622,22 +609,12 @@ TYPE_ROWS: dict[str, Handler] = {
     "response.queued": _response_started,
     "response.output_item.added": _item_added,
     "response.output_item.done": _item_done,
-    **dict.fromkeys(
-        (
-            "response.function_call_arguments.delta",
-            "response.custom_tool_call_input.delta",
-            "response.mcp_call_arguments.delta",
-        ),
-        _arguments_delta,
-    ),
-    **dict.fromkeys(
-        (
-            "response.function_call_arguments.done",
-            "response.custom_tool_call_input.done",
-            "response.mcp_call_arguments.done",
-        ),
-        _arguments_done,
-    ),
+    "response.function_call_arguments.delta": _arguments_delta,
+    "response.custom_tool_call_input.delta": _arguments_delta,
+    "response.mcp_call_arguments.delta": _arguments_delta,
+    "response.function_call_arguments.done": _arguments_done,
+    "response.custom_tool_call_input.done": _arguments_done,
+    "response.mcp_call_arguments.done": _arguments_done,
     "response.completed": _response_ended,
     "response.incomplete": _response_ended,
     "response.failed": _response_ended,

@@ -31,13 +31,8 @@ CALL_FREE_TYPES = frozenset(
 _APPROVAL_STATES = {"approval-requested": "pending", "output-denied": "denied"}
 
 
-class _Approvals:
+class _Approvals(dict[str, object]):
     """The call id of each approval request read (``approvalId``): its answer names only it."""
-
-    __slots__ = ("calls",)
-
-    def __init__(self) -> None:
-        self.calls: dict[str, object] = {}
 
 
 def read_tool_part(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -78,7 +73,7 @@ def read_approval_request(data: Mapping[str, Any], where: str, reading: Reading)
         call_id = call.get("toolCallId") if isinstance(call, Mapping) else None
     if call_id is None:
         raise cannot_read(data, where)
-    reading.state(_Approvals).calls[str(data.get("approvalId"))] = call_id
+    reading.state(_Approvals)[str(data.get("approvalId"))] = call_id
     reading.note_status(call_id, "pending")
 
 
@@ -89,7 +84,7 @@ def read_approval_response(data: Mapping[str, Any], where: str, reading: Reading
     approved = data.get("approved")
     if not isinstance(approved, bool):
         raise cannot_read(data, where)
-    call_id = reading.state(_Approvals).calls.get(str(data.get("approvalId")))
+    call_id = reading.state(_Approvals).get(str(data.get("approvalId")))
     reading.note_status(call_id, None if approved else "denied")
 
 

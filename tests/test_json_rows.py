@@ -187,6 +187,18 @@ def test_a_runs_row_is_json_dumps_of_its_results_dicts(run: Any) -> None:
     assert run_json(case_verdict(case, turns)) == expected
 
 
+def test_passed_turns_of_one_call_count_and_many_layouts_are_each_written_as_their_own() -> None:
+    # A spec of its own: its turn keeps no layout yet. Twelve layouts of 12 calls, more than
+    # a call count keeps: each row is its own, from a kept layout or not, the second time too.
+    (case,) = load_test_cases({"test_cases": [{"name": "many", "expected_tools": ["search"]}]})
+    for _ in range(2):
+        for position in range(12):
+            names = ["log"] * 12
+            names[position] = "search"
+            turns = [[{"name": name, "args": {"i": index}} for index, name in enumerate(names)]]
+            assert run_json(case_verdict(case, turns)) == _as_dicts(case, turns)
+
+
 @given(value=st.recursive(json_values, lambda inner: st.lists(inner, max_size=2).map(tuple)))
 def test_a_value_is_written_as_json_dumps_writes_it_after_jsonable(value: object) -> None:
     assert value_json(value) == json.dumps(jsonable(value))

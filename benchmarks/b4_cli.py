@@ -321,19 +321,36 @@ def _verify_update(spec: Path, traces: Path, copy: Path, fixes: int, runs: int) 
 # Why a figure of OUTPUT_INPUT_BUDGETS may miss its budget, as measured (issue 28), and
 # what meeting it would take: shown when it does.
 # Why the agent frameworks' mix misses MAX_RATIO: measured on 2026-12-07 (issue 40), cProfile
-# and CPU seconds of one process on 6,000 runs of one shape, start-up included.
+# and CPU seconds of one process on 6,000 runs of one shape, start-up included, after OTLP
+# attributes were decoded in one pass, OTLP lines parsed by orjson (their digit runs open
+# strings), LangGraph's node places made once a node and bare results given without
+# ToolCall's checks (20,000 runs of the mix: 3.75 -> 3.14 s of CPU, the floor 1.22 s).
 AGENT_NOT_MET = (
-    "the profile below shows where the rest goes: OTLP/JSON spans are about a third of the "
-    "time, two thirds of that decoding every attribute of every span to a plain value (each "
-    "value through a chain of isinstance tests, the arguments' kvlistValue recursively) where "
-    "the floor decodes only the two attributes the spec reads, the rest walking each export's "
-    "three envelope levels through the general mapping dispatch (four read_mapping calls a "
-    "span); LangGraph updates are a tenth, openai-agents items a thirtieth; CPU seconds on "
-    "6,000 runs of one shape (toolmatch, floor, bare parse): OTLP spans 2.16, 0.70, 0.56; "
-    "LangGraph updates 0.93, 0.25, 0.23; openai-agents items 0.74, 0.29, 0.19; 1.25x would "
-    "take the readers by shape of deliverable 1: an OTLP span read by the keys its shape "
-    "holds (the five GenAI attributes a call needs looked up, not the list decoded) and the "
-    "envelope walked by its fixed keys, and LangGraph's update read the same way"
+    "the profile below shows where the rest goes: OTLP/JSON runs take about 60% of the "
+    "time, their spans read (dispatch.read_span) a quarter of the profile, half of that "
+    "decoding their attributes (every attribute, nested kvlistValues too, where the floor "
+    "decodes only the two the spec reads), the rest each span's account in Spans (its "
+    "call, the pairing with model spans, the order by start time) and the walk of each "
+    "export's three envelope levels through the general mapping dispatch (four "
+    "read_mapping calls a span); LangGraph updates and openai-agents items are read "
+    "in about 2.5x and 1.8x the floor's time, most of it the general item loop and the "
+    "results paired by id; CPU seconds on 6,000 runs of one shape (toolmatch, floor, bare "
+    "parse): OTLP spans 1.68, 0.72, 0.54; LangGraph updates 0.67, 0.26, 0.22; openai-agents "
+    "items 0.49, 0.28, 0.18; 1.25x would take a reader by shape for OTLP spans (the "
+    "envelope walked by its fixed keys, the attributes a call needs looked up by a table "
+    "and a tool span's call made without Spans' pairing when the run has no model span), "
+    "and the LangGraph update read the same way"
+)
+# msgspec as the line parser, measured on 2026-12-07 (issue 40 deliverable 1; msgspec 0.23.0,
+# orjson 3.13.0): CPU time a line of B4's mix, 20,000 lines, best of 5, interleaved.
+MSGSPEC_MEASURED = (
+    "msgspec is not the cli extra's parser: on B4's mix a line takes 2.98 µs with orjson.loads, "
+    "3.02 µs with msgspec.json.decode (Python objects) and 2.59 µs decoded by msgspec into "
+    "typed Structs of the line's own shape (Anthropic 3.35 -> 2.90, OpenAI 3.57 -> 3.01, plain "
+    "2.03 -> 1.87); the check spends 51.7 µs a line (1.03 s on 20,000 runs), so the typed "
+    "decoder, at best, would save 0.39 µs a line, under 1% of the check, against 15% that a "
+    "dependency would need; and it needs each line's shape known before it is decoded, which "
+    "the readers learn from the decoded values"
 )
 NOT_MET_REASONS = {
     "json": (
@@ -759,6 +776,7 @@ def run(config: Config) -> Section:
         "OTLP/JSON it decodes only the attributes the spec reads (the tool's name, its "
         "arguments) and the status, and sorts the spans by start time"
     )
+    section.notes.append(MSGSPEC_MEASURED)
     section.notes.append(
         f"--jobs 2 is {one / jobs:.3f}x as fast as one process; the machine has "
         f"{_cores()} logical cores, which the main process (reading, reporting) shares with "

@@ -36,6 +36,9 @@ TRICKY_LINES = [
     b'{"case": "a", "turns": [], "n": 18446744073709551615}\n',  # uint64's largest
     b'{"case": "a", "turns": [], "n": 18446744073709551616}\n',  # one more
     b'{"case": "a", "turns": [], "id": "12345678901234567890123"}\n',  # digits in a string
+    b'{"case": "a", "turns": [], "id": "x12345678901234567890123"}\n',  # ... not opening it
+    b'{"case": "a", "turns": [], "id": "\\"12345678901234567890123"}\n',  # after a quote in it
+    b'{"case": "a", "turns": [], "t": "1796627370000000000", "n": 1796627370000000000}\n',
     b'{"case": "a", "turns": [], "x": NaN}\n',
     b'{"case": "a", "turns": [], "x": Infinity}\n',
     b'{"case": "a", "turns": [], "x": -Infinity}\n',
@@ -107,8 +110,11 @@ def test_the_fast_parser_reads_these_lines() -> None:
         "turns": [[{"name": "x"}]],
     }
     declined = [line for line in TRICKY_LINES if json_text.fast_loads(line) is json_text.DECLINED]
-    # Every line that orjson would read otherwise (a long integer) or refuse is declined.
-    assert len(declined) == 24
+    # Every line that orjson would read otherwise (a long integer) or refuse is declined;
+    # so is one whose long run of digits is in a string but does not open it.
+    assert len(declined) == 25
+    # A run that opens a string (even after a quote in it) is read by orjson.
+    assert [line in declined for line in TRICKY_LINES[4:8]] == [False, True, False, True]
     with orjson_hidden():
         assert json_text.fast_loads(b"{}") is json_text.DECLINED
 
@@ -118,11 +124,11 @@ def test_tricky_lines_read_as_json_reads_them() -> None:
     assert fast == plain
     # The stdlib's own results and errors, line for line (a few, for what they are).
     assert plain[0] == repr({"case": "a", "turns": [], "n": 123456789012345678901234567890})
-    assert plain[5] == repr({"case": "a", "turns": [], "x": math.nan})
-    assert plain[9] == repr({"case": "b", "turns": []})
-    assert plain[11] == repr({"case": "a", "turns": [], "s": "\ud800"})
-    assert plain[14] == "RecordError('not UTF-8 text: byte 33 cannot be decoded', case=None)"
-    assert plain[20] == "RecordError('invalid JSON: Expecting value at column 27', case=None)"
+    assert plain[8] == repr({"case": "a", "turns": [], "x": math.nan})
+    assert plain[12] == repr({"case": "b", "turns": []})
+    assert plain[14] == repr({"case": "a", "turns": [], "s": "\ud800"})
+    assert plain[17] == "RecordError('not UTF-8 text: byte 33 cannot be decoded', case=None)"
+    assert plain[23] == "RecordError('invalid JSON: Expecting value at column 27', case=None)"
 
 
 def test_turns_given_as_json_text_read_as_json_reads_them() -> None:
@@ -228,7 +234,7 @@ def test_check_prints_the_same_bytes_without_orjson(tmp_path: Path, report: str)
     passed = (
         "PASS weather"
         if report == "text"
-        else '"case": "weather", "run": 1, "line": 35, "passed": true'
+        else '"case": "weather", "run": 1, "line": 38, "passed": true'
     )
     assert passed in fast.stdout
     assert "15 errors" in fast.stdout if report == "text" else '"errors": 15' in fast.stdout

@@ -153,7 +153,25 @@ def read_langgraph_update(data: Mapping[str, Any], where: str, reading: Reading)
     """One ``stream_mode="updates"`` chunk: the messages its node added."""
     reading.state(_Run).other = True
     ((node, update),) = data.items()
-    reading.read_by(node, update, f"{where}[{short_repr(node)}]", _read_update)
+    reading.read_by(node, update, where + _node_place(node), _read_update)
+
+
+# Each node name's place in a chunk, '[name]' as short_repr writes it, made once per name:
+# a run repeats a few nodes (a LangGraph run of B4's agent mix: 49.7 -> 45.7 µs). Bounded:
+# input may name any nodes.
+_NODE_PLACES: dict[str, str] = {}
+_NODES_KEPT = 1024
+
+
+def _node_place(node: object) -> str:
+    if type(node) is not str:
+        return f"[{short_repr(node)}]"
+    place = _NODE_PLACES.get(node)
+    if place is None:
+        place = f"[{short_repr(node)}]"
+        if len(_NODE_PLACES) < _NODES_KEPT:
+            _NODE_PLACES[node] = place
+    return place
 
 
 def _read_updates(updates: object, where: str, reading: Reading) -> None:
@@ -166,7 +184,7 @@ def _read_updates(updates: object, where: str, reading: Reading) -> None:
         if node == "__interrupt__":
             interrupted(update, reading)
         else:
-            reading.read_by(node, update, f"{where}[{short_repr(node)}]", _read_update)
+            reading.read_by(node, update, where + _node_place(node), _read_update)
 
 
 def _read_chunk(chunk: object, where: str, reading: Reading) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall
+from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall, status_of
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import beside, identify
@@ -545,12 +545,30 @@ def _answer(
     status: str | None,
 ) -> None:
     call = calls[index]
-    calls[index] = same_source(
-        ToolCall(
-            call.name, call.args, call.id, call.parse_error, content, failed, call.agent, status
-        ),
-        call,
-    )
+    if status is not None or (failed is not None and failed is not True and failed is not False):
+        calls[index] = same_source(
+            ToolCall(
+                call.name, call.args, call.id, call.parse_error, content, failed, call.agent,
+                status,
+            ),
+            call,
+        )  # fmt: skip
+        return
+    # A bare flag (most results): the call with its answer built as Reading.call builds a
+    # call, its other fields a ToolCall's already (0.33 µs, against 1.02 µs through
+    # ToolCall's checks; B4's openai-agents run of ten answered calls: 30.5 -> 24.5 µs).
+    answered = CallSlots()
+    answered.name = call.name
+    answered.args = call.args
+    answered.id = call.id
+    answered.parse_error = call.parse_error
+    answered.result = content
+    answered.failed = failed
+    answered.status = status_of(failed)
+    answered.agent = call.agent
+    answered._source = getattr(call, "_source", None)
+    answered.__class__ = ToolCall
+    calls[index] = answered  # type: ignore[call-overload]
 
 
 def _note(calls: list[ToolCall], notes: list[tuple[str | int, str | None]]) -> None:

@@ -244,16 +244,18 @@ class Spans:
         times = _start_times([side.span for side, _ in self._sides], self._starts)
         if times is None:
             return entries
-        pairing = _Pairing()
-        for side, asking in sorted(
-            self._sides, key=lambda read: (times[read[0].span], read[0].seq)
-        ):
-            pairing.add(side, asking)
-        # A place was reserved for each call as read: a pairing in time order that makes
-        # another number of calls (possible where ids are recorded on one side only) cannot
-        # fill those places, and the pairing as read stays.
-        if len(pairing.entries) == len(entries):
-            entries = pairing.entries
+        # Tool spans alone pair with nothing: paired again, each is its own call as read.
+        if any(entry.asked is not None for entry in entries):
+            pairing = _Pairing()
+            for side, asking in sorted(
+                self._sides, key=lambda read: (times[read[0].span], read[0].seq)
+            ):
+                pairing.add(side, asking)
+            # A place was reserved for each call as read: a pairing in time order that makes
+            # another number of calls (possible where ids are recorded on one side only)
+            # cannot fill those places, and the pairing as read stays.
+            if len(pairing.entries) == len(entries):
+                entries = pairing.entries
         keys: list[tuple[Any, Any]] = []
         for entry in entries:
             asked = None if entry.asked is None else times[entry.asked.span]

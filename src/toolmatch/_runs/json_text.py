@@ -8,7 +8,9 @@ it gives what ``json.loads`` gives, or :data:`DECLINED` for text it leaves to ``
 two differ, orjson refuses the text or might read it otherwise, and ``json`` reads it:
 
 - an integer beyond 64 bits, which orjson reads as a float: text with a run of 19 digits
-  or more is declined before orjson sees it;
+  or more is declined before orjson sees it, unless the run opens a string (OTLP/JSON's
+  nanosecond times and hex ids): in JSON a digit right after a quote is in a string, a
+  closing quote being followed by a separator;
 - ``NaN``, ``Infinity`` and ``-Infinity``, a number beyond a float (``1e400``), a lone
   surrogate escape (``"\\ud800"``), invalid UTF-8, a byte order mark, nesting deeper than
   orjson's limit: orjson refuses them, so ``json`` reads them, or raises its own error.
@@ -28,11 +30,15 @@ __all__ = ["DECLINED", "fast_loads"]
 
 DECLINED = object()  # what fast_loads gives for text json reads instead
 
-# Digits kept as b"0", every other byte as a space: a run of 19 zeros in the result is a
-# number orjson may read otherwise. One translate and one search cost a tenth of a parse;
-# a regex searching for the run costs more than the parse itself.
-_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+# Digits kept as b"0", a quote as itself, every other byte as a space: a run of 19 zeros in
+# the result is a number orjson may read otherwise, unless a quote opens it. One translate
+# and one search cost a tenth of a parse; a regex searching for the run costs more than the
+# parse itself. The runs a quote opens are taken out only where a run is found: B4's agent
+# mix, whose OTLP/JSON lines all hold such runs, parsed by orjson, not json: 0.47 -> 0.31 s
+# of CPU a 6,000 of them, translate and search included.
+_DIGITS = bytes(48 if 48 <= byte <= 57 else byte if byte == 34 else 32 for byte in range(256))
 _LONG_RUN = b"0" * 19
+_QUOTED_RUN = b'"' + _LONG_RUN
 
 
 class _Parser:
@@ -72,7 +78,8 @@ def fast_loads(text: bytes | str) -> object:
             text = text.encode()  # type: ignore[union-attr]
         except UnicodeEncodeError:  # a lone surrogate
             return DECLINED
-    if _LONG_RUN in text.translate(_DIGITS):
+    digits = text.translate(_DIGITS)
+    if _LONG_RUN in digits and _LONG_RUN in digits.replace(_QUOTED_RUN, b""):
         return DECLINED
     try:
         return loads(text)

@@ -13,7 +13,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.captures import BINDING, UNBOUND
+from toolmatch._matchers.captures import UNBOUND
 from toolmatch._matchers.judges import start_run
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._readers.to_calls import read_final, read_json_syntax, to_calls
@@ -23,7 +23,7 @@ from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_item
 from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge
+from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge, under_binding
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -420,14 +420,9 @@ class RunVerdict:
 
     def _judge(self, until_failure: bool = False) -> bool:
         """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
-        binding = self._binding
-        if binding is None:
+        if self._binding is None:
             return self._judge_turns(until_failure)
-        token = BINDING.set(binding)
-        try:
-            return self._judge_turns(until_failure)
-        finally:
-            BINDING.reset(token)
+        return under_binding(self._binding, self._judge_turns, until_failure)
 
     def _judge_turns(self, until_failure: bool) -> bool:
         """Judge the run's turns after those judged, adding each turn's verdict with what is

@@ -22,13 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-__all__ = [
-    "TURN_OPTIONS",
-    "TurnOption",
-    "expectation_list",
-    "option_names",
-    "turn_options",
-]
+__all__ = ["TURN_OPTIONS", "TurnOption", "expectation_list", "option_names", "turn_options"]
 
 
 def expectation_list(expected: object, where: str = "expected") -> list[ExpectedTool]:
@@ -109,14 +103,7 @@ class TurnOption(Record):
     all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
     and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
 
-    __slots__ = _fields = (
-        "name",
-        "kind",
-        "case_wide",
-        "summary",
-        "docs",
-        "docs_default",
-    )
+    __slots__ = _fields = ("name", "kind", "case_wide", "summary", "docs", "docs_default")
     name: str
     kind: str
     case_wide: bool

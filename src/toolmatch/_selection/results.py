@@ -35,13 +35,7 @@ if TYPE_CHECKING:
 
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = [
-    "Candidate",
-    "ChosenAlternative",
-    "IgnoredCall",
-    "ToolCheck",
-    "TurnResult",
-]
+__all__ = ["Candidate", "ChosenAlternative", "IgnoredCall", "ToolCheck", "TurnResult"]
 
 _SHOWN_CANDIDATES = 10
 _SHOWN_IGNORED = 3

@@ -340,9 +340,7 @@ class _Answers:
 
 
 def read_answers(
-    turns: Sequence[ExpectedTurn | OneOfTurns],
-    call_turns: Sequence[object],
-    case_answer: object,
+    turns: Sequence[ExpectedTurn | OneOfTurns], call_turns: Sequence[object], case_answer: object
 ) -> _Answers | None:
     """The final answers of a run's turns (``call_turns``, as given) that ``turns`` and the
     case's ``case_answer`` check, read only for those; ``None`` when nothing checks one."""
@@ -609,10 +607,7 @@ class RunAlternatives:
         self,
         alternatives: Sequence[
             tuple[
-                Sequence[ExpectedTurn | OneOfTurns],
-                int | None,
-                _Answers | None,
-                CapturePlan | None,
+                Sequence[ExpectedTurn | OneOfTurns], int | None, _Answers | None, CapturePlan | None
             ]
         ],
         calls_per_turn: Sequence[list[ToolCall]],

@@ -42,9 +42,8 @@ _SHOWN_IGNORED = 3
 
 
 def _key_json(value: object) -> Any:
-    """An expected tool's value in a check's JSON: a matcher as its constructor-like repr
-    (what it asserts), anything else as :func:`jsonable` writes it (a matcher inside a plain
-    value as its short repr)."""
+    """An expected tool's value in a check's JSON: a matcher as its repr, else as
+    :func:`jsonable` writes it."""
     return repr(value) if isinstance(value, Matcher) else jsonable(value)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
@@ -527,15 +528,6 @@ class RunVerdict:
         return None
 
 
-class _Alone:
-    """A turn judged on its own, as ``RunVerdict`` reads a turn."""
-
-    __slots__ = ("_plan",)
-
-    def __init__(self, turn: TurnPlan | _Alternatives) -> None:
-        self._plan = turn
-
-
 def judge_alone(
     plan: TurnPlan | _Alternatives,
     calls: list[ToolCall],
@@ -547,7 +539,8 @@ def judge_alone(
     if captures is None:
         return _judge_plan(plan, calls, said)
     answers = None if said is None else _Answers([said], None)
-    return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+    alone = SimpleNamespace(_plan=plan)  # the one turn, as RunVerdict reads a turn
+    return run_verdict([alone], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:

@@ -129,7 +129,6 @@ class TurnPlan:
         self.selection = selection
         # Names are remembered for the ignore patterns too: they are asked about every call.
         self.ignoring = Selection(ignore, use_index=False) if ignore else None
-        # None when no pattern is capped: the uncapped turn takes no step for caps.
         caps = [pattern.max_count for pattern in ignore]
         self.ignore_caps = caps if any(cap is not None for cap in caps) else None
         self.distinct = distinct or ordered or exhaustive

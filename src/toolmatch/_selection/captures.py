@@ -35,9 +35,13 @@ Binding = dict[str, tuple[object, str, Matcher | None]]
 
 def _names(expectation: ExpectedTool) -> tuple[list[str], list[str]]:
     """The names ``expectation`` captures and those it refers to, each once."""
-    found = list(matchers_in(expectation))
-    captured = [matcher.name for matcher in found if isinstance(matcher, Capture)]
-    referred = [matcher.name for matcher in found if isinstance(matcher, Ref)]
+    captured: list[str] = []
+    referred: list[str] = []
+    for matcher in matchers_in(expectation):
+        if isinstance(matcher, Capture):
+            captured.append(matcher.name)
+        elif isinstance(matcher, Ref):
+            referred.append(matcher.name)
     return list(dict.fromkeys(captured)), list(dict.fromkeys(referred))
 
 

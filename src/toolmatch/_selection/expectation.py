@@ -312,19 +312,25 @@ class ExpectedTool(Matcher, ExpectedItem):
     def _setup(self, given: dict[str, Any], status_given: object) -> None:
         """Keep the checked keys in ``given`` and what judging needs of them (``status_given``:
         the status as given, for a refusal to show)."""
-        name, args, result, failed, agent, status = (
-            given[key] for key in ("name", "args", "result", "failed", "agent", "status")
+        name, args, result, failed, agent, status = map(
+            given.__getitem__, ("name", "args", "result", "failed", "agent", "status")
         )
         check_failed_status(failed, status, status_given, "ExpectedTool")
         agent_matcher = None if agent is None else as_matcher(agent)
         matcher = _args_matcher(args)
         result_matcher = None if result is None else as_matcher(result)
         set_ = object.__setattr__
-        for key in ("name", "count", "max_count", "result", "failed", "agent", "status"):
-            set_(self, key, given[key])
-        for flag in ("optional", "first", "last"):
-            set_(self, flag, given[flag])
+        set_(self, "name", name)
         set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
+        set_(self, "count", given["count"])
+        set_(self, "max_count", given["max_count"])
+        set_(self, "result", result)
+        set_(self, "failed", failed)
+        set_(self, "agent", agent)
+        set_(self, "status", status)
+        set_(self, "optional", given["optional"])
+        set_(self, "first", given["first"])
+        set_(self, "last", given["last"])
         if isinstance(name, str):
             set_(self, "_selects", lambda tool: name in tool)
         else:

@@ -576,7 +576,6 @@ def judge(
             selection.expectations, selection.asserting, calls, candidates, matching,
             selection.allowed,
         )  # fmt: skip
-    # Whether each count of matching calls is one its expectation allows.
     met = [
         len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
     ]

@@ -296,15 +296,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         tool = cls.__new__(cls)
         given = check_tool_keys(dict(locals()), _CALLER)
         tool._setup(
-            {
-                **given,
-                "count": 0,
-                "max_count": 0,
-                "optional": False,
-                "first": False,
-                "last": False,
-                "id": None,
-            },
+            dict(given, count=0, max_count=0, optional=False, first=False, last=False, id=None),
             status,
         )
         return tool

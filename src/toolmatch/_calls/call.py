@@ -11,7 +11,7 @@ from toolmatch._matchers.values import ANY
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Final
 
 __all__ = [
     "CallSlots",
@@ -25,8 +25,9 @@ __all__ = [
     "status_of",
 ]
 
+_FIELDS: Final = ("name", "args", "id", "parse_error", "result", "failed", "agent", "status")
 # The fields after args, each shown (repr, snapshot code) only when set.
-OPTIONAL_FIELDS = ("id", "parse_error", "result", "failed", "agent", "status")
+OPTIONAL_FIELDS = _FIELDS[2:]
 
 # How a call ended, and the failed flag each status means (docs/formats.md, "Call status"):
 # the tool ran and answered, ran and reported an error, the request for it was an error
@@ -51,17 +52,7 @@ class CallSlots:
     its format in errors); unset on a call built by hand, and left out of ``==``, the repr
     and pickles."""
 
-    __slots__ = (
-        "name",
-        "args",
-        "id",
-        "parse_error",
-        "result",
-        "failed",
-        "agent",
-        "status",
-        "_source",
-    )
+    __slots__ = (*_FIELDS, "_source")
 
     name: str
     args: dict[str, Any]
@@ -127,20 +118,8 @@ class ToolCall(CallSlots, Record):
     """
 
     __slots__ = ()
-    _fields = ("name", "args", "id", "parse_error", "result", "failed", "agent", "status")
-    __match_args__ = (
-        "name", "args", "id", "parse_error", "result", "failed", "agent", "status"
-    )  # fmt: skip
+    _fields = __match_args__ = _FIELDS
     __hash__ = None  # type: ignore[assignment]  # args is a dict, so a call is unhashable
-
-    name: str
-    args: dict[str, Any]
-    id: str | None
-    parse_error: str | None
-    result: Any
-    failed: bool | None
-    agent: str | None
-    status: str | None
 
     def __init__(
         self,

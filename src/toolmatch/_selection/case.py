@@ -171,28 +171,21 @@ def case_verdict(
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
     start_run()  # a judge's answers are kept for one run (docs/selection.md, "Judges by name")
-    # A list of turns, as runs hold them, skips read_run_turns' check: one call fewer a run.
-    if type(call_turns) is list:
-        calls = read_turns(call_turns, "turns", copy_args)
-    else:
-        calls = read_run_turns(call_turns, copy_args)
-    given: Sequence[object] = call_turns if isinstance(call_turns, (list, tuple)) else ()
+    calls = read_run_turns(call_turns, copy_args)
     if case.alternatives:
         return RunAlternatives(
             [
                 (
                     each.turns,
                     each.max_calls,
-                    read_answers(each.turns, given, each.answer) if each._answers else None,
+                    read_answers(each.turns, call_turns, each.answer) if each._answers else None,
                     each._captures,
                 )
                 for each in case.alternatives
             ],
             calls,
         )
-    answers = read_answers(case.turns, given, case.answer) if case._answers else None
-    if case._captures is None:
-        return RunVerdict(case.turns, calls, case.max_calls, answers)
+    answers = read_answers(case.turns, call_turns, case.answer) if case._answers else None
     return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
 
 

@@ -109,7 +109,7 @@ def _set_order(
     set_(tool, "after", earlier)
     set_(tool, "_repr", None)
     set_(tool, "_json", None)
-    set_(tool, "_carried", None)
+    set_(tool, "_carried", None)  # its captures and references: captures._carried
 
 
 def _under_result(path: str) -> str:
@@ -296,15 +296,7 @@ class ExpectedTool(Matcher, ExpectedItem):
         tool = cls.__new__(cls)
         given = check_tool_keys(dict(locals()), _CALLER)
         tool._setup(
-            {
-                **given,
-                "count": 0,
-                "max_count": 0,
-                "optional": False,
-                "first": False,
-                "last": False,
-                "id": None,
-            },
+            dict(given, count=0, max_count=0, optional=False, first=False, last=False, id=None),
             status,
         )
         return tool
@@ -312,17 +304,8 @@ class ExpectedTool(Matcher, ExpectedItem):
     def _setup(self, given: dict[str, Any], status_given: object) -> None:
         """Keep the checked keys in ``given`` and what judging needs of them (``status_given``:
         the status as given, for a refusal to show)."""
-        name, args, count, max_count = (
-            given["name"],
-            given["args"],
-            given["count"],
-            given["max_count"],
-        )
-        result, failed, agent, status = (
-            given["result"],
-            given["failed"],
-            given["agent"],
-            given["status"],
+        name, args, result, failed, agent, status = map(
+            given.__getitem__, ("name", "args", "result", "failed", "agent", "status")
         )
         check_failed_status(failed, status, status_given, "ExpectedTool")
         agent_matcher = None if agent is None else as_matcher(agent)
@@ -331,8 +314,8 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_ = object.__setattr__
         set_(self, "name", name)
         set_(self, "args", dict(args) if isinstance(args, Mapping) else args)
-        set_(self, "count", count)
-        set_(self, "max_count", max_count)
+        set_(self, "count", given["count"])
+        set_(self, "max_count", given["max_count"])
         set_(self, "result", result)
         set_(self, "failed", failed)
         set_(self, "agent", agent)
@@ -382,9 +365,6 @@ class ExpectedTool(Matcher, ExpectedItem):
         set_(self, "_alone", TurnPlan(Selection([self], use_index=False)))
         # Said in every result of this expectation: worded once.
         set_(self, "_requirement", self._requirement_text())
-        set_(self, "_repr", None)
-        set_(self, "_json", None)
-        set_(self, "_carried", None)  # its captures and references: captures._carried
 
     @property
     def is_never(self) -> bool:
@@ -403,26 +383,19 @@ class ExpectedTool(Matcher, ExpectedItem):
         return args, {**options, **self._call_options()}
 
     def _call_options(self) -> dict[str, object]:
-        options: dict[str, object] = {}
-        if self.result is not None:
-            options["result"] = self.result
-        if self.failed is not None:
-            options["failed"] = self.failed
-        if self.agent is not None:
-            options["agent"] = self.agent
-        if self.id is not None:
-            options["id"] = self.id
-        if self.before:
-            options["before"] = list(self.before)
-        if self.after:
-            options["after"] = list(self.after)
-        if self.status is not None:
-            options["status"] = list(self.status) if isinstance(self.status, tuple) else self.status
-        if self.first:
-            options["first"] = True
-        if self.last:
-            options["last"] = True
-        return options
+        status = list(self.status) if isinstance(self.status, tuple) else self.status
+        options = {
+            "result": self.result,
+            "failed": self.failed,
+            "agent": self.agent,
+            "id": self.id,
+            "before": list(self.before) or None,
+            "after": list(self.after) or None,
+            "status": status,
+            "first": self.first or None,
+            "last": self.last or None,
+        }
+        return {key: value for key, value in options.items() if value is not None}
 
     def __repr__(self) -> str:
         # Made once: every result of this expectation shows it (toolmatch check --format

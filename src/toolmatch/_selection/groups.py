@@ -16,6 +16,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._selection.expectation import ExpectedItem, ExpectedTool
 from toolmatch._selection.reasons import order_label
+from toolmatch._selection.validation import list_of
 
 __all__ = [
     "AnyOrder",
@@ -132,20 +133,9 @@ Item = ExpectedTool | InOrder | AnyOrder
 
 def turn_items(expected: object, where: str = "expected") -> list[Item]:
     """A turn's expected list as given: items ``ExpectedTool``, ``InOrder`` or ``AnyOrder``."""
-    if isinstance(expected, (ExpectedTool, _Group)) or not isinstance(expected, (list, tuple)):
-        raise TypeError(
-            f"{where} must be a list of ExpectedTool (or InOrder / AnyOrder groups), got "
-            f"{short_repr(expected)} ({type_name(expected)})"
-        )
-    items: list[Item] = []
-    for number, item in enumerate(expected):
-        if not isinstance(item, (ExpectedTool, InOrder, AnyOrder)):
-            raise TypeError(
-                f"{where}[{number}] must be an ExpectedTool, InOrder or AnyOrder, got "
-                f"{short_repr(item)} ({type_name(item)})"
-            )
-        items.append(item)
-    return items
+    listed = "ExpectedTool (or InOrder / AnyOrder groups)"
+    each = "an ExpectedTool, InOrder or AnyOrder"
+    return list_of(expected, (ExpectedTool, InOrder, AnyOrder), where, listed, each)
 
 
 class OrderPlan:

@@ -68,11 +68,8 @@ class Selection:
 
     def __init__(self, expectations: Sequence[Expected], *, use_index: bool = True) -> None:
         self.expectations = list(expectations)
-        # How many matching calls each expectation needs (and claims of its own when calls
-        # are distinct), and every count it allows, as a range.
         self.counts = [tool.count for tool in self.expectations]
         self.expected_calls = sum(self.counts)
-        # The calls beyond its count each positive expectation's range allows.
         self.extras = [
             tool.max_count - tool.count if tool.count and tool.max_count is not None else 0
             for tool in self.expectations
@@ -91,16 +88,12 @@ class Selection:
             )
             for tool in self.expectations
         ]
-        # The expectations asserting the first or last call of their name: (number, first, last).
         self.placed = [
             (number, tool.first, tool.last)
             for number, tool in enumerate(self.expectations)
             if tool.first or tool.last
         ]
-        # Whether literal expectations are looked up by their canonical keys (see _match_indexed).
         self.use_index = use_index
-        # How each expectation judges its candidates: its number, its check of the args and
-        # of the rest of a call (None: nothing to check), and the keys it is looked up by.
         self.plans = [
             (
                 number,
@@ -110,8 +103,6 @@ class Selection:
             )
             for number, tool in enumerate(self.expectations)
         ]
-        # The expectations asserting a field a call may not record (agent, failed, status,
-        # result): their candidates are looked at again (_selection/unrecorded.py).
         self.asserting = [number for number, tool in enumerate(self.expectations) if tool._asserted]
         self._selects = [expectation._selects for expectation in self.expectations]
         self._known: dict[str, tuple[int, ...]] = {}

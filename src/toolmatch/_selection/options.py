@@ -11,43 +11,29 @@ the engine's code for it.
 from __future__ import annotations
 
 from toolmatch._calls.catalogue import ToolCatalogue
-from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.flags import check_flag
 from toolmatch._core.immutable import Record
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._selection.expectation import ExpectedTool
-from toolmatch._selection.validation import KEYWORDS, check_agent, check_budget, check_no_carried
+from toolmatch._selection.validation import (
+    KEYWORDS,
+    check_agent,
+    check_budget,
+    check_no_carried,
+    list_of,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-__all__ = [
-    "TURN_OPTIONS",
-    "TurnOption",
-    "expectation_list",
-    "option_names",
-    "turn_options",
-]
-
-
-def expectation_list(expected: object, where: str = "expected") -> list[ExpectedTool]:
-    if isinstance(expected, ExpectedTool) or not isinstance(expected, (list, tuple)):
-        raise TypeError(
-            f"{where} must be a list of ExpectedTool, got {short_repr(expected)} "
-            f"({type_name(expected)})"
-        )
-    for number, item in enumerate(expected):
-        if not isinstance(item, ExpectedTool):
-            raise TypeError(
-                f"{where}[{number}] must be an ExpectedTool, got {short_repr(item)} "
-                f"({type_name(item)})"
-            )
-    return list(expected)
+__all__ = ["TURN_OPTIONS", "TurnOption", "option_names", "turn_options"]
 
 
 def _ignore_patterns(ignore: object) -> list[ExpectedTool]:
-    patterns = expectation_list(ignore, "ignore")
+    patterns: list[ExpectedTool] = list_of(
+        ignore, (ExpectedTool,), "ignore", "ExpectedTool", "an ExpectedTool"
+    )
     for number, pattern in enumerate(patterns):
         if pattern.optional or pattern.first or pattern.last:
             raise ValueError(
@@ -109,14 +95,7 @@ class TurnOption(Record):
     all its turns; ``summary``, the JSON Schema's description (``None``: none); ``docs``
     and ``docs_default``, its row in docs/config.md's table of a turn's keys."""
 
-    __slots__ = _fields = (
-        "name",
-        "kind",
-        "case_wide",
-        "summary",
-        "docs",
-        "docs_default",
-    )
+    __slots__ = _fields = ("name", "kind", "case_wide", "summary", "docs", "docs_default")
     name: str
     kind: str
     case_wide: bool

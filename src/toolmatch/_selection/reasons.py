@@ -108,10 +108,7 @@ def distinct_reason(
 
 
 def order_reason(
-    number: int,
-    expectation: Expected,
-    matching: list[int],
-    assigned: list[list[int] | None],
+    number: int, expectation: Expected, matching: list[int], assigned: list[list[int] | None]
 ) -> str:
     previous = next((earlier for earlier in range(number - 1, -1, -1) if assigned[earlier]), None)
     if previous is None:  # cannot happen: alone, the expectation has enough calls

@@ -35,22 +35,15 @@ if TYPE_CHECKING:
 
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = [
-    "Candidate",
-    "ChosenAlternative",
-    "IgnoredCall",
-    "ToolCheck",
-    "TurnResult",
-]
+__all__ = ["Candidate", "ChosenAlternative", "IgnoredCall", "ToolCheck", "TurnResult"]
 
 _SHOWN_CANDIDATES = 10
 _SHOWN_IGNORED = 3
 
 
 def _key_json(value: object) -> Any:
-    """An expected tool's value in a check's JSON: a matcher as its constructor-like repr
-    (what it asserts), anything else as :func:`jsonable` writes it (a matcher inside a plain
-    value as its short repr)."""
+    """An expected tool's value in a check's JSON: a matcher as its repr, else as
+    :func:`jsonable` writes it."""
     return repr(value) if isinstance(value, Matcher) else jsonable(value)
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._matchers.captures import BINDING, UNBOUND
+from toolmatch._matchers.captures import UNBOUND
 from toolmatch._matchers.judges import start_run
 from toolmatch._matchers.literal import as_matcher
 from toolmatch._readers.to_calls import read_final, read_json_syntax, to_calls
@@ -23,7 +24,7 @@ from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_item
 from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge
+from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge, under_binding
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -220,22 +221,18 @@ class _Alternatives:
     def judge(
         self, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
     ) -> TurnVerdict:
+        # The choice rides on the verdict until its result is made (_result).
         verdicts = []
         for number, turn in enumerate(self.turns):
             verdict = judge(turn, calls, said)
             if verdict.passed:
-                return _chosen(verdict, ChosenAlternative("turn", number, len(self.turns), True))
+                verdict.chosen = ChosenAlternative("turn", number, len(self.turns), True)
+                return verdict
             verdicts.append(verdict)
-        results = [[verdict.result()] for verdict in verdicts]
-        number = closest(results)
-        chosen = ChosenAlternative("turn", number, len(self.turns), False)
-        return _chosen(verdicts[number], chosen)
-
-
-def _chosen(verdict: TurnVerdict, chosen: ChosenAlternative) -> TurnVerdict:
-    # The choice rides on the verdict until its result is made (_result).
-    verdict.chosen = chosen
-    return verdict
+        number = closest([[verdict.result()] for verdict in verdicts])
+        verdict = verdicts[number]
+        verdict.chosen = ChosenAlternative("turn", number, len(self.turns), False)
+        return verdict
 
 
 def _result(verdict: TurnVerdict, turn: int | None) -> TurnResult:
@@ -252,11 +249,6 @@ def _judge_plan(
 ) -> TurnVerdict:
     """A turn's verdict, of its alternatives when it has them."""
     return judge(plan, calls, said) if isinstance(plan, TurnPlan) else plan.judge(calls, said)
-
-
-def _judged(plan: TurnPlan | _Alternatives, calls: list[ToolCall]) -> TurnVerdict:
-    """A turn's verdict on ``calls``, a missing turn saying nothing."""
-    return _judge_plan(plan, calls, (None, None))  # a turn without calls has no answer either
 
 
 def _failures(result: TurnResult) -> int:
@@ -328,57 +320,6 @@ def read_turns(
     return calls_per_turn
 
 
-def _judge_turns(
-    turns: Sequence[ExpectedTurn | OneOfTurns],
-    calls_per_turn: Sequence[list[ToolCall]],
-    max_calls: int | None,
-    judged: list[TurnVerdict],
-    until_failure: bool = False,
-    answers: _Answers | None = None,
-    binding: Binding | None = None,
-) -> bool:
-    """Judge the run's turns after those in ``judged``, adding each turn's verdict with what
-    is wrong with the run around it: a turn missing on one side (its ``reason``), the run's
-    calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
-    stops at its first failing turn (a verdict needs no more). Whether every turn judged
-    passed."""
-    expected, recorded = len(turns), len(calls_per_turn)
-    total = 0
-    if judged and max_calls is not None:
-        total = sum(verdict.kept_count for verdict in judged)
-    passed = True
-    for number in range(len(judged), max(expected, recorded)):
-        if number < expected and number < recorded:
-            plan = turns[number]._plan
-            said = None if answers is None else answers.said[number]
-            try:  # free until raised
-                verdict = _judge_plan(plan, calls_per_turn[number], said)
-            except NotRecordedError as error:
-                raise NotRecordedError(f"turn {number}: {error}") from None
-        else:
-            verdict = _judge_missing(turns, calls_per_turn, number)
-        if binding is not None:
-            verdict.binding = binding  # its words are put under the same values
-        if answers is not None and answers.problem is not None and number == recorded - 1:
-            # The case's answer is its run's, said where the run ends.
-            verdict.answer_problems = [*verdict.answer_problems, answers.problem]
-            verdict.passed = False
-        if max_calls is not None:
-            before, total = total, total + verdict.kept_count
-            if before <= max_calls < total:
-                verdict.over = (
-                    f"expected at most {max_calls} call(s) in the case, got {total} "
-                    f"by the end of turn {number}"
-                )
-                verdict.passed = False
-        judged.append(verdict)
-        if not verdict.passed:
-            passed = False
-            if until_failure:
-                break
-    return passed
-
-
 class _Answers:
     """A run's final answers as its turns' checks need them: each recorded turn's (as
     ``Reading.final_answer`` gives it; ``None`` where no check reads it), and what is wrong
@@ -400,9 +341,7 @@ class _Answers:
 
 
 def read_answers(
-    turns: Sequence[ExpectedTurn | OneOfTurns],
-    call_turns: Sequence[object],
-    case_answer: object,
+    turns: Sequence[ExpectedTurn | OneOfTurns], call_turns: Sequence[object], case_answer: object
 ) -> _Answers | None:
     """The final answers of a run's turns (``call_turns``, as given) that ``turns`` and the
     case's ``case_answer`` check, read only for those; ``None`` when nothing checks one."""
@@ -436,7 +375,8 @@ def _judge_missing(
 ) -> TurnVerdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
-        verdict, missing = _judged(turns[number]._plan, []), "has no calls"
+        # A turn without calls has no answer either.
+        verdict, missing = _judge_plan(turns[number]._plan, [], (None, None)), "has no calls"
     else:
         verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
@@ -479,26 +419,53 @@ class RunVerdict:
 
     def _judge(self, until_failure: bool = False) -> bool:
         """Judge the turns not judged yet (see ``_judge_turns``), under the run's binding."""
-        binding = self._binding
-        if binding is not None:
-            token = BINDING.set(binding)
-            try:
-                return self._judge_turns(until_failure, binding)
-            finally:
-                BINDING.reset(token)
-        return self._judge_turns(until_failure, None)
+        if self._binding is None:
+            return self._judge_turns(until_failure)
+        return under_binding(self._binding, self._judge_turns, until_failure)
 
-    def _judge_turns(self, until_failure: bool, binding: Binding | None) -> bool:
-        # until_failure, passed positionally: a keyword would keep the call unspecialized
-        return _judge_turns(
-            self._turns,
-            self._calls_per_turn,
-            self._max_calls,
-            self._judged,
-            until_failure,
-            self._answers,
-            binding,
-        )
+    def _judge_turns(self, until_failure: bool) -> bool:
+        """Judge the run's turns after those judged, adding each turn's verdict with what is
+        wrong with the run around it: a turn missing on one side (its ``reason``), the run's
+        calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
+        stops at its first failing turn (a verdict needs no more). Whether every turn judged
+        passed."""
+        turns, calls_per_turn, judged = self._turns, self._calls_per_turn, self._judged
+        max_calls, answers, binding = self._max_calls, self._answers, self._binding
+        expected, recorded = len(turns), len(calls_per_turn)
+        total = 0
+        if judged and max_calls is not None:
+            total = sum(verdict.kept_count for verdict in judged)
+        passed = True
+        for number in range(len(judged), max(expected, recorded)):
+            if number < expected and number < recorded:
+                plan = turns[number]._plan
+                said = None if answers is None else answers.said[number]
+                try:
+                    verdict = _judge_plan(plan, calls_per_turn[number], said)
+                except NotRecordedError as error:
+                    raise NotRecordedError(f"turn {number}: {error}") from None
+            else:
+                verdict = _judge_missing(turns, calls_per_turn, number)
+            if binding is not None:
+                verdict.binding = binding  # its words are put under the same values
+            if answers is not None and answers.problem is not None and number == recorded - 1:
+                # The case's answer is its run's, said where the run ends.
+                verdict.answer_problems = [*verdict.answer_problems, answers.problem]
+                verdict.passed = False
+            if max_calls is not None:
+                before, total = total, total + verdict.kept_count
+                if before <= max_calls < total:
+                    verdict.over = (
+                        f"expected at most {max_calls} call(s) in the case, got {total} "
+                        f"by the end of turn {number}"
+                    )
+                    verdict.passed = False
+            judged.append(verdict)
+            if not verdict.passed:
+                passed = False
+                if until_failure:
+                    break
+        return passed
 
     def results(self) -> list[TurnResult]:
         """Each turn's full result."""
@@ -561,15 +528,6 @@ class RunVerdict:
         return None
 
 
-class _Alone:
-    """A turn judged on its own, as ``RunVerdict`` reads a turn."""
-
-    __slots__ = ("_plan",)
-
-    def __init__(self, turn: TurnPlan | _Alternatives) -> None:
-        self._plan = turn
-
-
 def judge_alone(
     plan: TurnPlan | _Alternatives,
     calls: list[ToolCall],
@@ -581,7 +539,8 @@ def judge_alone(
     if captures is None:
         return _judge_plan(plan, calls, said)
     answers = None if said is None else _Answers([said], None)
-    return run_verdict([_Alone(plan)], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+    alone = SimpleNamespace(_plan=plan)  # the one turn, as RunVerdict reads a turn
+    return run_verdict([alone], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
 
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
@@ -641,10 +600,7 @@ class RunAlternatives:
         self,
         alternatives: Sequence[
             tuple[
-                Sequence[ExpectedTurn | OneOfTurns],
-                int | None,
-                _Answers | None,
-                CapturePlan | None,
+                Sequence[ExpectedTurn | OneOfTurns], int | None, _Answers | None, CapturePlan | None
             ]
         ],
         calls_per_turn: Sequence[list[ToolCall]],

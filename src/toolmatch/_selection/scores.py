@@ -21,11 +21,7 @@ def ratio_of(numerator: int, denominator: int) -> float:
 
 
 def turn_score(
-    matched: int,
-    judged: int,
-    met: int,
-    expected: int,
-    never_counts: Callable[[], tuple[int, int]],
+    matched: int, judged: int, met: int, expected: int, never_counts: Callable[[], tuple[int, int]]
 ) -> float:
     """A turn's one number (``TurnResult._score``): the f1 of its precision (``matched`` of
     the ``judged`` calls) and recall (``met`` of the ``expected`` calls); in a turn that

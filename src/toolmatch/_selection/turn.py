@@ -57,12 +57,15 @@ from toolmatch._selection.unrecorded import NotRecordedError, check_recorded, no
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TypeVar
 
     from toolmatch._matchers.base import Matcher, Mismatch
     from toolmatch._selection.expectation_protocol import Expected
 
-__all__ = ["NO_ANSWER", "OTHER_AGENT", "TurnPlan", "TurnVerdict", "answer_problem", "judge"]
+    _T = TypeVar("_T")
+    _R = TypeVar("_R")
+
+__all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "judge", "under_binding"]
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
@@ -126,7 +129,6 @@ class TurnPlan:
         self.selection = selection
         # Names are remembered for the ignore patterns too: they are asked about every call.
         self.ignoring = Selection(ignore, use_index=False) if ignore else None
-        # None when no pattern is capped: the uncapped turn takes no step for caps.
         caps = [pattern.max_count for pattern in ignore]
         self.ignore_caps = caps if any(cap is not None for cap in caps) else None
         self.distinct = distinct or ordered or exhaustive
@@ -248,11 +250,7 @@ class TurnVerdict:
         captured values the turn was judged with, if any)."""
         if self.binding is None:
             return self._check(number)
-        token = BINDING.set(self.binding)
-        try:
-            return self._check(number)
-        finally:
-            BINDING.reset(token)
+        return under_binding(self.binding, self._check, number)
 
     def _check(self, number: int) -> ToolCheck:
         expectation = self.turn.selection.expectations[number]
@@ -291,7 +289,7 @@ class TurnVerdict:
         )
         explain_call: Callable[[ToolCall], tuple[Mismatch, ...]] = expectation._explain_call
         if self.binding is not None:  # a candidate explained later, under the same values
-            explain_call = functools.partial(explained_under, self.binding, explain_call)
+            explain_call = functools.partial(under_binding, self.binding, explain_call)
         return ToolCheck(
             expectation,
             calls,
@@ -534,15 +532,13 @@ class TurnVerdict:
         return matched_calls, met_calls
 
 
-def explained_under(
-    binding: dict[str, tuple[object, str, Matcher | None]],
-    explain_call: Callable[[ToolCall], tuple[Mismatch, ...]],
-    call: ToolCall,
-) -> tuple[Mismatch, ...]:
-    """``explain_call(call)`` under the captured values ``binding``."""
+def under_binding(
+    binding: dict[str, tuple[object, str, Matcher | None]], function: Callable[[_T], _R], value: _T
+) -> _R:
+    """``function(value)`` under the captured values ``binding``."""
     token = BINDING.set(binding)
     try:
-        return explain_call(call)
+        return function(value)
     finally:
         BINDING.reset(token)
 
@@ -580,7 +576,6 @@ def judge(
             selection.expectations, selection.asserting, calls, candidates, matching,
             selection.allowed,
         )  # fmt: skip
-    # Whether each count of matching calls is one its expectation allows.
     met = [
         len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
     ]

@@ -15,9 +15,13 @@ from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.flags import check_flag
 from toolmatch._core.immutable import Record
+from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher
 from toolmatch._matchers.captures import Capture, Ref
 from toolmatch._matchers.walk import matchers_in
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "KEYWORDS",
@@ -35,6 +39,7 @@ __all__ = [
     "check_name",
     "check_optional",
     "check_status",
+    "list_of",
 ]
 
 STATUS_NAMES = ", ".join(map(repr, STATUSES))
@@ -74,6 +79,28 @@ class Caller(Record):
 
 KEYWORDS = Caller("", in_spec=False)
 """The caller of a public function's own keyword arguments (``max_calls=...``)."""
+
+
+def list_of(
+    value: object, kinds: tuple[type, ...], where: str, listed: str, each: str
+) -> list[Any]:
+    """``value``, a list or tuple of ``kinds`` (``listed`` and ``each`` name them in a refusal,
+    ``where`` names ``value``), as a list.
+
+    >>> list_of([1, "2"], (int,), "counts", "ints", "an int")
+    Traceback (most recent call last):
+    TypeError: counts[1] must be an int, got '2' (str)
+    """
+    if isinstance(value, kinds) or not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"{where} must be a list of {listed}, got {short_repr(value)} ({type_name(value)})"
+        )
+    for number, item in enumerate(value):
+        if not isinstance(item, kinds):
+            raise TypeError(
+                f"{where}[{number}] must be {each}, got {short_repr(item)} ({type_name(item)})"
+            )
+    return list(value)
 
 
 def _refuse_type(caller: Caller, key: str, words: str, value: object) -> TypeError:

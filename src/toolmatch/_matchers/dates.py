@@ -281,16 +281,16 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         if near is None and within is not None:
             raise ValueError("IsDatetime within needs near: within how long of what?")
         moment = _moment(near)
-        set_ = object.__setattr__
-        set_(self, "near", near)
-        set_(self, "within", within)
-        set_(self, "tz_aware", tz_aware)
-        set_(self, "_near", moment)
-        set_(self, "_near_aware", moment is not None and moment.utcoffset() is not None)
-        set_(self, "_near_utc", None if moment is None else _with_offset(moment))
+        self._set(
+            near=near,
+            within=within,
+            tz_aware=tz_aware,
+            _near=moment,
+            _near_aware=moment is not None and moment.utcoffset() is not None,
+            _near_utc=None if moment is None else _with_offset(moment),
+        )
         tolerance = module.timedelta(0) if within is None else _tolerance("IsDatetime", within)
-        set_(self, "_within", tolerance)
-        set_(self, "_earliest", -tolerance)
+        self._set(_within=tolerance, _earliest=-tolerance)
 
     def _reason(self, actual: object) -> str | None:
         found = _read_datetime(actual)
@@ -396,10 +396,7 @@ class IsDate(ReasonedMatcher, _trusted=True):
         if near is None and within_days:
             raise ValueError("IsDate within_days needs near: within how many days of what?")
         day = _day(near)
-        set_ = object.__setattr__
-        set_(self, "near", near)
-        set_(self, "within_days", within_days)
-        set_(self, "_near", day)
+        self._set(near=near, within_days=within_days, _near=day)
 
     def _reason(self, actual: object) -> str | None:
         found = _read_date(actual)

@@ -80,8 +80,7 @@ class ConformsTo(Matcher, _trusted=True):
                 f"ConformsTo needs a JSON Schema (a dict), got {short_repr(schema)} "
                 f"({type_name(schema)})"
             )
-        object.__setattr__(self, "_validator", schema_validator(schema, "ConformsTo"))
-        object.__setattr__(self, "schema", schema)
+        self._set(_validator=schema_validator(schema, "ConformsTo"), schema=schema)
 
     def matches(self, actual: object) -> bool:
         try:

@@ -175,7 +175,7 @@ class JudgedBy(Matcher, _trusted=True):
     def __init__(self, name: str) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError(f"a judge's name must be a non-empty str, got {short_repr(name)}")
-        object.__setattr__(self, "name", str.__str__(name))
+        self._set(name=str.__str__(name))
 
     def _answer(self, actual: object) -> tuple[bool, str | None]:
         """The judge's (passed, reason) for ``actual``, asked once a run per value."""

@@ -59,10 +59,12 @@ class _Paired(Matcher):
     def __init__(self, items: Sequence[object]) -> None:
         values = _items(type(self).__name__, items)
         matchers = tuple(as_matcher(item) for item in values)
-        object.__setattr__(self, "_depth", nesting_depth(matchers, items))
-        object.__setattr__(self, "items", values)
-        object.__setattr__(self, "_matchers", matchers)
-        object.__setattr__(self, "_checks", tuple(matcher.__eq__ for matcher in matchers))
+        self._set(
+            _depth=nesting_depth(matchers, items),
+            items=values,
+            _matchers=matchers,
+            _checks=tuple(matcher.__eq__ for matcher in matchers),
+        )
 
     def _paired(self, found: list[object]) -> bool:
         """Whether every expected item gets an actual item of its own."""
@@ -126,8 +128,7 @@ class Unordered(_Paired, _trusted=True):
         # Plain strings equal only the same characters: then the items match in some order
         # exactly when the sorted characters are equal, with no pairing to search for.
         plain = all(type(item) is str for item in self.items)
-        object.__setattr__(self, "_texts", sorted(self.items) if plain else None)
-        object.__setattr__(self, "_kinds", [str] * len(self.items))
+        self._set(_texts=sorted(self.items) if plain else None, _kinds=[str] * len(self.items))
 
     def matches(self, actual: Any) -> bool:
         texts = self._texts
@@ -207,9 +208,7 @@ class Each(Matcher, _trusted=True):
 
     def __init__(self, matcher: object) -> None:
         inner = as_matcher(matcher)
-        object.__setattr__(self, "_depth", nesting_depth((inner,), matcher))
-        object.__setattr__(self, "matcher", inner)
-        object.__setattr__(self, "_check", inner.__eq__)
+        self._set(_depth=nesting_depth((inner,), matcher), matcher=inner, _check=inner.__eq__)
 
     def matches(self, actual: object) -> bool:
         found = _as_list(actual)
@@ -266,9 +265,7 @@ class Len(Matcher, _trusted=True):
             if length < 0:
                 raise ValueError(f"Len needs a length of 0 or more, got {length}")
         inner = as_matcher(length)
-        object.__setattr__(self, "_depth", nesting_depth((inner,), length))
-        object.__setattr__(self, "length", length)
-        object.__setattr__(self, "_inner", inner)
+        self._set(_depth=nesting_depth((inner,), length), length=length, _inner=inner)
 
     def matches(self, actual: object) -> bool:
         size = _length(actual)

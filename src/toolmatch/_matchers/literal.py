@@ -148,10 +148,9 @@ class _Node(Matcher):
     def __init__(
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "trim_strings", trim_strings)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
-        object.__setattr__(self, "_depth", 1)
+        self._set(
+            value=value, trim_strings=trim_strings, case_insensitive=case_insensitive, _depth=1
+        )
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value, self.trim_strings, self.case_insensitive), {}
@@ -224,7 +223,7 @@ class _Number(_Node, _trusted=True):
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
         super().__init__(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_builtin", type(value) in (int, float))
+        self._set(_builtin=type(value) in (int, float))
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -249,7 +248,7 @@ class _Text(_Node, _trusted=True):
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
         super().__init__(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_normalized", self._normalize(str.__str__(value)))
+        self._set(_normalized=self._normalize(str.__str__(value)))
 
     def _normalize(self, text: str) -> str:
         if self.trim_strings:
@@ -298,9 +297,11 @@ class _Sequence(_Node, _trusted=True):
         super().__init__(value, trim_strings, case_insensitive)
         if children is None:
             children = _compile_children(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_items", children)
-        object.__setattr__(self, "_checks", tuple(item.__eq__ for item in children))
-        object.__setattr__(self, "_depth", nesting_depth(children, value))
+        self._set(
+            _items=children,
+            _checks=tuple(item.__eq__ for item in children),
+            _depth=nesting_depth(children, value),
+        )
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -357,8 +358,7 @@ class _Set(_Node, _trusted=True):
             )
         if children is None:
             children = _compile_children(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_items", children)
-        object.__setattr__(self, "_depth", nesting_depth(children, value))
+        self._set(_items=children, _depth=nesting_depth(children, value))
 
     def matches(self, actual: object) -> bool:
         try:  # a set subclass may raise from __len__ or __iter__, a proxy from isinstance
@@ -446,18 +446,19 @@ class MappingMatcher(Matcher, _trusted=True):
             else:
                 entry = (key, matcher, matcher.__eq__)
                 (optional if presence == "optional" else required).append(entry)
-        set_ = object.__setattr__
-        set_(self, "mapping", mapping)
-        set_(self, "trim_strings", trim_strings)
-        set_(self, "case_insensitive", case_insensitive)
-        set_(self, "_exact", exact)
-        set_(self, "_required", tuple(required))
-        # Each key's path when the mapping is the value explained (the path most asked for).
-        set_(self, "_top_paths", {key: join_path("", key) for key in mapping})
-        set_(self, "_optional", tuple(optional))
-        set_(self, "_forbidden", tuple(forbidden))
-        set_(self, "_strip", None)
-        set_(self, "_depth", depth)
+        self._set(
+            mapping=mapping,
+            trim_strings=trim_strings,
+            case_insensitive=case_insensitive,
+            _exact=exact,
+            _required=tuple(required),
+            # Each key's path when the mapping is the value explained (the most asked for).
+            _top_paths={key: join_path("", key) for key in mapping},
+            _optional=tuple(optional),
+            _forbidden=tuple(forbidden),
+            _strip=None,
+            _depth=depth,
+        )
 
     def matches(self, actual: Any) -> bool:
         try:  # a hostile mapping may raise anywhere, a proxy from isinstance
@@ -650,9 +651,7 @@ class Delegating(Matcher, _trusted=True):
     _check: Callable[[object], bool]
 
     def __init__(self, inner: Matcher) -> None:
-        object.__setattr__(self, "_depth", nesting_depth((inner,), inner))
-        object.__setattr__(self, "_inner", inner)
-        object.__setattr__(self, "_check", inner.__eq__)
+        self._set(_depth=nesting_depth((inner,), inner), _inner=inner, _check=inner.__eq__)
 
     def matches(self, actual: object) -> bool:
         return self._check(actual)
@@ -696,9 +695,7 @@ class Literal(Delegating, _trusted=True):
         super().__init__(
             as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
         )
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "trim_strings", trim_strings)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
+        self._set(value=value, trim_strings=trim_strings, case_insensitive=case_insensitive)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value,), string_options(self.trim_strings, self.case_insensitive)

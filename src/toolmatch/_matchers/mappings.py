@@ -60,8 +60,7 @@ class _ArgsMatcher(MappingMatcher):
             trim_strings=trim_strings,
             case_insensitive=case_insensitive,
         )
-        object.__setattr__(self, "_given", given)
-        object.__setattr__(self, "_strip", strip)
+        self._set(_given=given, _strip=strip)
 
     def _constructor_args(self) -> ConstructorArgs:
         options = string_options(self.trim_strings, self.case_insensitive)
@@ -132,7 +131,7 @@ class Maybe(Delegating, _trusted=True):
                 f"Maybe({value!r}) makes no sense: its value must be a plain value or matcher"
             )
         super().__init__(matcher)
-        object.__setattr__(self, "value", value)
+        self._set(value=value)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value,), {}

@@ -59,9 +59,11 @@ class _Affix(Matcher, _trusted=True):
             raise TypeError(f"{name} needs a str, got {short_repr(affix)} ({type_name(affix)})")
         check_flag(case_insensitive, f"{name} case_insensitive")
         affix = str.__str__(affix)
-        object.__setattr__(self, "affix", affix)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
-        object.__setattr__(self, "_folded", affix.casefold() if case_insensitive else affix)
+        self._set(
+            affix=affix,
+            case_insensitive=case_insensitive,
+            _folded=affix.casefold() if case_insensitive else affix,
+        )
 
     def matches(self, actual: object) -> bool:
         text = _text(actual)
@@ -146,7 +148,7 @@ class IsUUID(ReasonedMatcher, _trusted=True):
             _CANONICAL_UUID = re.compile(
                 f"{hexes}{{8}}-{hexes}{{4}}-{hexes}{{4}}-{hexes}{{4}}-{hexes}{{12}}"
             ).fullmatch
-        object.__setattr__(self, "version", version)
+        self._set(version=version)
 
     def _reason(self, actual: object) -> str | None:
         import uuid
@@ -252,11 +254,13 @@ class IsURL(Matcher, _trusted=True):
                     f"IsURL {name} must be a str or a matcher, got {short_repr(part)} "
                     f"({type_name(part)})"
                 )
-        object.__setattr__(self, "_depth", nesting_depth([m for _, m in parts], self))
-        object.__setattr__(self, "scheme", scheme)
-        object.__setattr__(self, "host", host)
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "_parts", tuple(parts))
+        self._set(
+            _depth=nesting_depth([m for _, m in parts], self),
+            scheme=scheme,
+            host=host,
+            path=path,
+            _parts=tuple(parts),
+        )
 
     def _split(self, actual: object) -> dict[str, object] | str:
         from urllib.parse import urlsplit
@@ -330,10 +334,12 @@ class IsJSON(Matcher, _trusted=True):
         from functools import partial
 
         matcher = as_matcher(inner)
-        object.__setattr__(self, "_depth", nesting_depth((matcher,), inner))
-        object.__setattr__(self, "inner", inner)
-        object.__setattr__(self, "_matcher", matcher)
-        object.__setattr__(self, "_loads", partial(json.loads, parse_constant=_refuse_constant))
+        self._set(
+            _depth=nesting_depth((matcher,), inner),
+            inner=inner,
+            _matcher=matcher,
+            _loads=partial(json.loads, parse_constant=_refuse_constant),
+        )
 
     def _parse(self, actual: object) -> tuple[bool, object]:
         text = _text(actual)

@@ -92,15 +92,16 @@ class Similar(Matcher, _trusted=True):
                 f"Similar text must hold a word, got {short_repr(text)}; "
                 "to match an empty string, compare with '' itself"
             )
-        set_ = object.__setattr__
-        set_(self, "text", text)
-        set_(self, "min", None if min is None else _bound("min", min, 0, 1, closed_low=False))
-        set_(
-            self, "above", None if above is None else _bound("above", above, 0, 1, closed_low=True)
+        least = None if min is None else _bound("min", min, 0, 1, closed_low=False)
+        over = None if above is None else _bound("above", above, 0, 1, closed_low=True)
+        self._set(
+            text=text,
+            min=least,
+            above=over,
+            case_insensitive=case_insensitive,
+            _words=words,
+            _threshold=over if least is None else least,
         )
-        set_(self, "case_insensitive", case_insensitive)
-        set_(self, "_words", words)
-        set_(self, "_threshold", self.min if self.min is not None else self.above)
 
     @staticmethod
     def _split(text: str, fold: bool) -> frozenset[str]:

@@ -151,11 +151,13 @@ class Fuzzy(Matcher, _trusted=True):
         whitespace = str.__str__(whitespace)
         remove = whitespace == "remove"
         text = _normalize(pattern, remove)
-        object.__setattr__(self, "pattern", pattern)
-        object.__setattr__(self, "whitespace", whitespace)
-        object.__setattr__(self, "_remove", remove)
-        object.__setattr__(self, "_text", text)
-        object.__setattr__(self, "_number", _parse_number(text))
+        self._set(
+            pattern=pattern,
+            whitespace=whitespace,
+            _remove=remove,
+            _text=text,
+            _number=_parse_number(text),
+        )
 
     def matches(self, actual: object) -> bool:
         expected = self._number
@@ -288,13 +290,14 @@ class Regex(Matcher, _trusted=True):
         seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
         compiled = _compiled(pattern, flags)
         bounded, quick = _time_limited(pattern, flags, seconds)
-        set_ = object.__setattr__
-        set_(self, "pattern", pattern)
-        set_(self, "flags", int(flags))
-        set_(self, "timeout", seconds)
-        set_(self, "_fullmatch", compiled.fullmatch)
-        set_(self, "_bounded", bounded)
-        set_(self, "_quick", quick)
+        self._set(
+            pattern=pattern,
+            flags=int(flags),
+            timeout=seconds,
+            _fullmatch=compiled.fullmatch,
+            _bounded=bounded,
+            _quick=quick,
+        )
 
     def matches(self, actual: object) -> bool:
         try:

@@ -12,6 +12,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import ReasonedMatcher
+from toolmatch._matchers.literal import text_of
 
 if TYPE_CHECKING:
     from datetime import date, datetime, timedelta
@@ -109,13 +110,6 @@ def _with_offset(moment: datetime) -> datetime:
     return moment
 
 
-def _text(value: object) -> str | None:
-    try:
-        return str.__str__(value) if isinstance(value, str) else None
-    except Exception:
-        return None
-
-
 def _fromisoformat_z(text: str) -> Any:
     if text[-1:] in ("Z", "z"):
         text = text[:-1] + "+00:00"
@@ -135,7 +129,7 @@ def _read_datetime(value: object) -> Any:
                 return f"{value!r} is a date without a time (use IsDate)"
         except Exception:
             pass
-        text = _text(value)  # type: ignore[assignment]
+        text = text_of(value)  # type: ignore[assignment]
         if text is None:
             return f"expected an ISO 8601 datetime, got {short_repr(value)} ({type_name(value)})"
     # Every ISO 8601 datetime is longer than ten characters, and every date at most ten.
@@ -163,7 +157,7 @@ def _read_date(value: object) -> Any:
             return value
     except Exception:
         pass
-    text = _text(value)
+    text = text_of(value)
     if text is None:
         return f"expected an ISO 8601 date, got {short_repr(value)} ({type_name(value)})"
     try:
@@ -404,11 +398,7 @@ class IsDate(ReasonedMatcher, _trusted=True):
             return found
         if self.near is None:
             return None
-        if self._near is None:  # "today"
-            module = _datetime()
-            near = module.datetime.now(module.timezone.utc).date()
-        else:
-            near = self._near
+        near = _now(True).date() if self._near is None else self._near  # None: "today"
         days = (found - near).days
         if abs(days) <= self.within_days:
             return None

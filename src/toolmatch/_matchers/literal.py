@@ -44,6 +44,7 @@ __all__ = [
     "is_number",
     "prints_as_value",
     "string_options",
+    "text_of",
 ]
 
 _MISSING: Any = object()
@@ -55,6 +56,18 @@ def is_bool(value: object) -> bool:
         return True
     kind = type(value)
     return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def text_of(value: object) -> str | None:
+    """A str's characters (whatever a subclass overrides), or ``None`` for anything else."""
+    try:
+        if type(value) is str:
+            return value
+        if isinstance(value, str):
+            return str.__str__(value)
+    except Exception:
+        pass
+    return None
 
 
 def _is_decimal(value: object) -> bool:
@@ -184,12 +197,8 @@ def prints_as_value(matcher: Matcher) -> bool:
 
 def string_options(trim_strings: bool, case_insensitive: bool) -> dict[str, object]:
     """The string options that are on, as keyword arguments (for reprs and pickling)."""
-    options: dict[str, object] = {}
-    if trim_strings:
-        options["trim_strings"] = True
-    if case_insensitive:
-        options["case_insensitive"] = True
-    return options
+    flags = {"trim_strings": trim_strings, "case_insensitive": case_insensitive}
+    return {name: True for name, on in flags.items() if on}
 
 
 def _holds_text(value: object) -> bool:
@@ -267,14 +276,8 @@ class _Text(_Node, _trusted=True):
         return self._normalized == actual
 
     def describe_mismatch(self, actual: object) -> str:
-        how = [
-            word
-            for word, on in (
-                ("trimmed", self.trim_strings),
-                ("ignoring case", self.case_insensitive),
-            )
-            if on
-        ]
+        flags = (("trimmed", self.trim_strings), ("ignoring case", self.case_insensitive))
+        how = [word for word, on in flags if on]
         qualifier = f" ({', '.join(how)})" if how else ""
         found = describe_found(self.value, actual)
         return f"expected {short_repr(self.value)}{qualifier}, got {found}"

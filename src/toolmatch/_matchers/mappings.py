@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.describe import short_repr
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, is_instance
@@ -47,13 +47,9 @@ class _ArgsMatcher(MappingMatcher):
             )
 
             strip = KeyFilter(ignore)
-            if not is_instance(mapping, Mapping):
-                raise TypeError(
-                    f"{type(self).__name__} needs a dict of expected arguments, got "
-                    f"{short_repr(mapping)} ({type_name(mapping)})"
-                )
-            with Building(mapping):
-                mapping = strip(mapping)  # type: ignore[assignment]
+            if is_instance(mapping, Mapping):  # anything else: refused by MappingMatcher
+                with Building(mapping):
+                    mapping = strip(mapping)  # type: ignore[assignment]
         super().__init__(
             mapping,
             exact=self._exact_keys,

@@ -174,12 +174,11 @@ def _moment(near: object) -> datetime | None:
         return None
     if isinstance(near, str):
         found = _read_datetime(near)
-        if not isinstance(found, str):
-            return found  # type: ignore[no-any-return]
-        day = _read_date(near)
-        if isinstance(day, str):
-            raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
-        return module.datetime.combine(day, module.time())  # type: ignore[no-any-return]
+        if isinstance(found, str):
+            found = _read_date(near)
+            if isinstance(found, str):
+                raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
+        near = found
     if isinstance(near, module.datetime):
         return near  # type: ignore[no-any-return]
     if isinstance(near, module.date):
@@ -354,12 +353,8 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
 
     def _constructor_args(self) -> ConstructorArgs:
         args = () if self.near is None else (self.near,)
-        options: dict[str, object] = {}
-        if self.within is not None:
-            options["within"] = self.within
-        if self.tz_aware is not None:
-            options["tz_aware"] = self.tz_aware
-        return args, options
+        options = {"within": self.within, "tz_aware": self.tz_aware}
+        return args, {name: value for name, value in options.items() if value is not None}
 
 
 @public

@@ -88,6 +88,19 @@ class _Paired(Matcher):
         ]
         return assign_distinct([1] * len(candidates), candidates)
 
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        found = _as_list(actual)
+        if found is None:
+            yield Mismatch(path, _not_a_list(actual))
+        elif isinstance(self, Unordered) and len(found) != len(self._checks):
+            yield Mismatch(
+                path,
+                f"expected {len(self._checks)} items in any order, got {len(found)}: "
+                f"{short_repr(actual)}",
+            )
+        else:
+            yield from self._unpaired(found, path)
+
     def _unpaired(self, found: list[object], path: str) -> Iterator[Mismatch]:
         pairs = self._pairs(found)
         left = [self._matchers[i] for i, got in enumerate(pairs) if not got]
@@ -148,19 +161,6 @@ class Unordered(_Paired, _trusted=True):
         except Exception:
             return False
 
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        found = _as_list(actual)
-        if found is None:
-            yield Mismatch(path, _not_a_list(actual))
-        elif len(found) != len(self._checks):
-            yield Mismatch(
-                path,
-                f"expected {len(self._checks)} items in any order, got {len(found)}: "
-                f"{short_repr(actual)}",
-            )
-        else:
-            yield from self._unpaired(found, path)
-
 
 @public
 class ContainsAll(_Paired, _trusted=True):
@@ -182,13 +182,6 @@ class ContainsAll(_Paired, _trusted=True):
             return self._paired(found)
         except Exception:
             return False
-
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        found = _as_list(actual)
-        if found is None:
-            yield Mismatch(path, _not_a_list(actual))
-        else:
-            yield from self._unpaired(found, path)
 
 
 @public

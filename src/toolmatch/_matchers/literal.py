@@ -10,6 +10,7 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 from toolmatch._core.describe import (
     LOG10_2,
@@ -33,11 +34,11 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "Building",
     "Delegating",
     "Literal",
     "MappingMatcher",
     "as_matcher",
+    "building",
     "exact_equal",
     "is_bool",
     "is_exact",
@@ -436,7 +437,7 @@ class MappingMatcher(Matcher, _trusted=True):
         check_flag(trim_strings, "trim_strings")
         check_flag(case_insensitive, "case_insensitive")
         if children is None:
-            with Building(mapping):
+            with building(mapping):
                 children = _compile_children(mapping.values(), trim_strings, case_insensitive)
         depth = nesting_depth(children, mapping)
         required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
@@ -568,33 +569,25 @@ def as_matcher(
     >>> as_matcher(1) == 1.0, as_matcher(True) == 1
     (True, False)
     """
-    with Building(value):
+    with building(value):
         return _compile(value, trim_strings, case_insensitive, set())
 
 
-class Building:
+@contextmanager
+def building(value: object) -> Iterator[None]:
     """Turn a foreign exception raised while compiling ``value`` into a ``TypeError``.
 
     Constructors raise only TypeError and ValueError: a hostile expected value (a mapping
     whose iteration raises, a proxy whose ``__class__`` does) is named in the message.
-    Its one field, ``value``, is the value being compiled.
     """
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, error: object, trace: object) -> None:
-        if kind is None or issubclass(kind, (TypeError, ValueError, MemoryError)):
-            return
-        if issubclass(kind, Exception):
-            raise TypeError(
-                f"cannot build a matcher from {short_repr(self.value)}: {kind.__name__}: {error}"
-            ) from None
+    try:
+        yield
+    except (TypeError, ValueError, MemoryError):
+        raise
+    except Exception as error:
+        raise TypeError(
+            f"cannot build a matcher from {short_repr(value)}: {type(error).__name__}: {error}"
+        ) from None
 
 
 def _compile_children(

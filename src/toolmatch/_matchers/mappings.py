@@ -9,10 +9,10 @@ from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, is_instance
 from toolmatch._matchers.literal import (
-    Building,
     Delegating,
     MappingMatcher,
     as_matcher,
+    building,
     string_options,
 )
 
@@ -48,7 +48,7 @@ class _ArgsMatcher(MappingMatcher):
 
             strip = KeyFilter(ignore)
             if is_instance(mapping, Mapping):  # anything else: refused by MappingMatcher
-                with Building(mapping):
+                with building(mapping):
                     mapping = strip(mapping)  # type: ignore[assignment]
         super().__init__(
             mapping,

@@ -431,14 +431,12 @@ def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
 
     try:
         return re.compile(pattern, flags)
-    except re.error as error:
+    except (re.error, OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
         raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
     except RecursionError:
         raise ValueError(
             f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
         ) from None
-    except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
-        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
 
 
 def _time_limited(pattern: str, flags: int, seconds: float) -> tuple[Any, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+from contextvars import ContextVar
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
@@ -13,7 +14,7 @@ from toolmatch._matchers.base import Matcher, Mismatch
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterator
-    from contextvars import ContextVar, Token
+    from contextvars import Token
     from typing import Any
 
     from toolmatch._matchers.base import ConstructorArgs
@@ -188,7 +189,7 @@ class Fuzzy(Matcher, _trusted=True):
 
 
 _ENGINE: Any = None  # the regex package once looked for; False when it is not installed
-_TIMEOUTS: ContextVar[float] | None = None
+_TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
 
 
 def _regex_package() -> Any:
@@ -201,15 +202,6 @@ def _regex_package() -> Any:
         else:
             _ENGINE = regex
     return _ENGINE
-
-
-def _timeouts() -> ContextVar[float]:
-    global _TIMEOUTS
-    if _TIMEOUTS is None:
-        from contextvars import ContextVar  # here: only a Regex needs it
-
-        _TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
-    return _TIMEOUTS
 
 
 class default_regex_timeout:  # noqa: N801 (used as a context manager, like a function)
@@ -230,11 +222,11 @@ class default_regex_timeout:  # noqa: N801 (used as a context manager, like a fu
         object.__setattr__(self, "_token", None)
 
     def __enter__(self) -> None:
-        object.__setattr__(self, "_token", _timeouts().set(self.seconds))
+        object.__setattr__(self, "_token", _TIMEOUTS.set(self.seconds))
 
     def __exit__(self, *exc_info: object) -> None:
         if self._token is not None:
-            _timeouts().reset(self._token)
+            _TIMEOUTS.reset(self._token)
 
 
 def _check_timeout(timeout: object) -> float:
@@ -287,7 +279,7 @@ class Regex(Matcher, _trusted=True):
         timeout: float | None = None,
     ) -> None:
         pattern, flags = _pattern_and_flags(pattern, flags)
-        seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
+        seconds = _TIMEOUTS.get() if timeout is None else _check_timeout(timeout)
         compiled = _compiled(pattern, flags)
         bounded, quick = _time_limited(pattern, flags, seconds)
         self._set(

@@ -371,12 +371,9 @@ def _matches_every_string(pattern: str, flags: int, *, any_dot: bool = False) ->
     >>> _matches_every_string(".*", 0, any_dot=True)
     True
     """
-    if sys.version_info >= (3, 11):
-        from re import _constants as constants
-        from re import _parser as parser
-    else:  # pragma: no cover (3.10)
-        import sre_constants as constants
-        import sre_parse as parser
+    from toolmatch._matchers.backtracking import regex_parser
+
+    constants, parser = regex_parser()
     try:
         parsed = parser.parse(pattern, flags)
     except Exception:  # Regex compiled it already; a parse that differs proves nothing

@@ -322,9 +322,7 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         if aware is self._near_aware or self._near is None:
             return found - near
         assert self._near_utc is not None  # _near is set
-        return (found if aware else found.replace(tzinfo=_datetime().timezone.utc)) - (
-            self._near_utc
-        )
+        return _with_offset(found) - self._near_utc
 
     def matches(self, actual: object) -> bool:
         # The verdict alone, as _reason reaches it: words are built only on a mismatch.

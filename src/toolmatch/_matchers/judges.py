@@ -65,8 +65,7 @@ def register_judge(name: str, function: Callable[[object], object]) -> None:
 
 def start_run() -> None:
     """Forget the judges' answers: a new run is judged (``case_verdict``, ``check_turn``)."""
-    if _ANSWERS:
-        _ANSWERS.clear()
+    _ANSWERS.clear()
 
 
 def _entry_point(name: str) -> Callable[[object], object] | None:

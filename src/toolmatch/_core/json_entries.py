@@ -4,6 +4,8 @@ within the configuration limits: what the importers and the function docs read.
 
 from __future__ import annotations
 
+from functools import reduce
+
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.limits import NESTED_TOO_DEEPLY, read_whole, unbounded
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -85,7 +87,5 @@ def _bounded(entries: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
         beyond = unbounded(entry)
         if beyond is not None:
             keys, message = beyond
-            for key in keys:
-                where = join_path(where, key)
-            raise ValueError(f"{where}: {message}")
+            raise ValueError(f"{reduce(join_path, keys, where)}: {message}")
     return entries

@@ -23,7 +23,6 @@ __all__ = [
     "common_subsequence",
     "extend_ordered",
     "OrderWindows",
-    "ancestor_masks",
     "order_windows",
     "within",
 ]
@@ -327,14 +326,10 @@ def assign_partial_order(
     >>> assign_partial_order([1, 1], [[1], [0]], [[], [0]])
     [[1], None]
     """
-    count = len(demands)
-    live = [number for number in range(count) if demands[number] > 0]
-    order = _topological(count, after)
-    # ancestors[j]: every expectation that must come before j, as a bit set.
-    ancestors = ancestor_masks(after)
-    live_mask = sum(1 << number for number in live)
-    ancestors = [mask & live_mask for mask in ancestors]
-    ordered_live = [number for number in order if demands[number] > 0]
+    ordered_live = [number for number in _topological(len(demands), after) if demands[number] > 0]
+    # ancestors[j]: every expectation that must come before j and takes calls, as a bit set.
+    live_mask = sum(1 << number for number in ordered_live)
+    ancestors = [mask & live_mask for mask in _ancestor_masks(after)]
     assigned: list[list[int] | None] = [[] for _ in demands]
     start = -1
     for part in _series_parts(ordered_live, ancestors):
@@ -716,11 +711,11 @@ def _windows(
     return max((ends[number] for number in short), default=position - 1)
 
 
-def ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
+def _ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
     """For each expectation, the set of those it must follow, directly or through others,
     as bits (the constraints form a DAG).
 
-    >>> ancestor_masks([[], [0], [1]])
+    >>> _ancestor_masks([[], [0], [1]])
     [0, 1, 3]
     """
     ancestors = [0] * len(after)

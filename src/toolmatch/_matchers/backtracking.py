@@ -29,11 +29,22 @@ from toolmatch._core.type_checking import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["BUDGET", "bounds"]
+__all__ = ["BUDGET", "bounds", "regex_parser"]
 
 # Steps a match may take without a time limit: about 3 ms of processor time in re.
 BUDGET = 100_000
 _CAP = BUDGET + 1  # counts above the budget are all alike
+
+
+def regex_parser() -> tuple[Any, Any]:
+    """The ``re`` package's own constants and parser modules, by their names on this Python."""
+    if sys.version_info >= (3, 11):
+        from re import _constants as constants
+        from re import _parser as parser
+    else:  # pragma: no cover (Python 3.10)
+        import sre_constants as constants
+        import sre_parse as parser
+    return constants, parser
 
 
 def bounds(pattern: str, flags: int) -> tuple[int, int]:
@@ -46,12 +57,7 @@ def bounds(pattern: str, flags: int) -> tuple[int, int]:
     >>> bounds("(a+)+b", 0), bounds("(a|aa)+b", 0), bounds("(?:(?:){1000}){1000}", 0)
     ((5, -1), (6, -1), (100001, -1))
     """
-    if sys.version_info >= (3, 11):
-        from re import _constants as constants
-        from re import _parser as parser
-    else:  # pragma: no cover (Python 3.10)
-        import sre_constants as constants
-        import sre_parse as parser
+    constants, parser = regex_parser()
     try:
         items = parser.parse(pattern, flags)
         reading = _Reading(constants)

@@ -222,15 +222,15 @@ class Matcher:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; build a new matcher instead")
 
+    def _set(self, **fields: Any) -> None:
+        """Set ``fields``, past the immutability (a constructor's last step)."""
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
     def __setstate__(self, state: object) -> None:
         # Unpickling of subclasses that keep their state in attributes (the default protocol).
-        if isinstance(state, tuple):
-            dict_state, slot_state = state
-        else:
-            dict_state, slot_state = state, None
-        for part in (dict_state, slot_state):
-            for name, value in (part or {}).items():
-                object.__setattr__(self, name, value)
+        for part in state if isinstance(state, tuple) else (state,):
+            self._set(**(part or {}))
 
     def _constructor_args(self) -> ConstructorArgs | None:
         """Positional and non-default keyword arguments that rebuild this matcher.

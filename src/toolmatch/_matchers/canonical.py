@@ -98,11 +98,9 @@ def literal_args_key(args: object) -> tuple[tuple[str, ...], tuple[Hashable, ...
     >>> print(literal_args_key({"q": object()}))
     None
     """
-    if not isinstance(args, Mapping):
+    if not isinstance(args, Mapping) or not all(type(name) is str for name in args):
         return None
-    names = sorted(args) if all(type(name) is str for name in args) else None
-    if names is None:
-        return None
+    names = sorted(args)
     keys = []
     for name in names:
         key = canonical_key(args[name])

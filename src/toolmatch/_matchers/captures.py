@@ -73,12 +73,10 @@ class Capture(Matcher, _trusted=True):
     matcher: Matcher
 
     def __init__(self, name: str, match: object = ANY) -> None:
-        set_ = object.__setattr__
-        set_(self, "name", check_capture_name(name, "Capture"))
+        name = check_capture_name(name, "Capture")
         inner = as_matcher(match)
-        set_(self, "match", match)  # as given: what its repr and pickle rebuild it from
-        set_(self, "matcher", inner)
-        set_(self, "_depth", nesting_depth((inner,), match))
+        # match as given: what its repr and pickle rebuild it from.
+        self._set(name=name, match=match, matcher=inner, _depth=nesting_depth((inner,), match))
 
     def matches(self, actual: object) -> bool:
         if self.matcher != actual:
@@ -122,7 +120,7 @@ class Ref(Matcher, _trusted=True):
     name: str
 
     def __init__(self, name: str) -> None:
-        object.__setattr__(self, "name", check_capture_name(name, "Ref"))
+        self._set(name=check_capture_name(name, "Ref"))
 
     def matches(self, actual: object) -> bool:
         bound = _bound(self.name)

@@ -38,8 +38,7 @@ class _Chain(Matcher):
                 flat.extend(item.matchers)
             else:
                 flat.append(as_matcher(item))
-        object.__setattr__(self, "_depth", nesting_depth(flat, matchers))
-        object.__setattr__(self, "matchers", tuple(flat))
+        self._set(_depth=nesting_depth(flat, matchers), matchers=tuple(flat))
 
     def _constructor_args(self) -> ConstructorArgs:
         return self.matchers, {}
@@ -135,8 +134,7 @@ class Not(Matcher, _trusted=True):
 
     def __init__(self, matcher: object) -> None:
         inner = as_matcher(matcher)
-        object.__setattr__(self, "_depth", nesting_depth((inner,), matcher))
-        object.__setattr__(self, "matcher", inner)
+        self._set(_depth=nesting_depth((inner,), matcher), matcher=inner)
 
     def matches(self, actual: object) -> bool:
         return not self.matcher.__eq__(actual)

@@ -12,6 +12,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import ReasonedMatcher
+from toolmatch._matchers.literal import text_of
 
 if TYPE_CHECKING:
     from datetime import date, datetime, timedelta
@@ -109,13 +110,6 @@ def _with_offset(moment: datetime) -> datetime:
     return moment
 
 
-def _text(value: object) -> str | None:
-    try:
-        return str.__str__(value) if isinstance(value, str) else None
-    except Exception:
-        return None
-
-
 def _fromisoformat_z(text: str) -> Any:
     if text[-1:] in ("Z", "z"):
         text = text[:-1] + "+00:00"
@@ -135,7 +129,7 @@ def _read_datetime(value: object) -> Any:
                 return f"{value!r} is a date without a time (use IsDate)"
         except Exception:
             pass
-        text = _text(value)  # type: ignore[assignment]
+        text = text_of(value)  # type: ignore[assignment]
         if text is None:
             return f"expected an ISO 8601 datetime, got {short_repr(value)} ({type_name(value)})"
     # Every ISO 8601 datetime is longer than ten characters, and every date at most ten.
@@ -163,7 +157,7 @@ def _read_date(value: object) -> Any:
             return value
     except Exception:
         pass
-    text = _text(value)
+    text = text_of(value)
     if text is None:
         return f"expected an ISO 8601 date, got {short_repr(value)} ({type_name(value)})"
     try:
@@ -180,12 +174,11 @@ def _moment(near: object) -> datetime | None:
         return None
     if isinstance(near, str):
         found = _read_datetime(near)
-        if not isinstance(found, str):
-            return found  # type: ignore[no-any-return]
-        day = _read_date(near)
-        if isinstance(day, str):
-            raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
-        return module.datetime.combine(day, module.time())  # type: ignore[no-any-return]
+        if isinstance(found, str):
+            found = _read_date(near)
+            if isinstance(found, str):
+                raise ValueError(f"IsDatetime near {short_repr(near)} is not ISO 8601")
+        near = found
     if isinstance(near, module.datetime):
         return near  # type: ignore[no-any-return]
     if isinstance(near, module.date):
@@ -281,16 +274,16 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         if near is None and within is not None:
             raise ValueError("IsDatetime within needs near: within how long of what?")
         moment = _moment(near)
-        set_ = object.__setattr__
-        set_(self, "near", near)
-        set_(self, "within", within)
-        set_(self, "tz_aware", tz_aware)
-        set_(self, "_near", moment)
-        set_(self, "_near_aware", moment is not None and moment.utcoffset() is not None)
-        set_(self, "_near_utc", None if moment is None else _with_offset(moment))
+        self._set(
+            near=near,
+            within=within,
+            tz_aware=tz_aware,
+            _near=moment,
+            _near_aware=moment is not None and moment.utcoffset() is not None,
+            _near_utc=None if moment is None else _with_offset(moment),
+        )
         tolerance = module.timedelta(0) if within is None else _tolerance("IsDatetime", within)
-        set_(self, "_within", tolerance)
-        set_(self, "_earliest", -tolerance)
+        self._set(_within=tolerance, _earliest=-tolerance)
 
     def _reason(self, actual: object) -> str | None:
         found = _read_datetime(actual)
@@ -329,9 +322,7 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
         if aware is self._near_aware or self._near is None:
             return found - near
         assert self._near_utc is not None  # _near is set
-        return (found if aware else found.replace(tzinfo=_datetime().timezone.utc)) - (
-            self._near_utc
-        )
+        return _with_offset(found) - self._near_utc
 
     def matches(self, actual: object) -> bool:
         # The verdict alone, as _reason reaches it: words are built only on a mismatch.
@@ -360,12 +351,8 @@ class IsDatetime(ReasonedMatcher, _trusted=True):
 
     def _constructor_args(self) -> ConstructorArgs:
         args = () if self.near is None else (self.near,)
-        options: dict[str, object] = {}
-        if self.within is not None:
-            options["within"] = self.within
-        if self.tz_aware is not None:
-            options["tz_aware"] = self.tz_aware
-        return args, options
+        options = {"within": self.within, "tz_aware": self.tz_aware}
+        return args, {name: value for name, value in options.items() if value is not None}
 
 
 @public
@@ -396,10 +383,7 @@ class IsDate(ReasonedMatcher, _trusted=True):
         if near is None and within_days:
             raise ValueError("IsDate within_days needs near: within how many days of what?")
         day = _day(near)
-        set_ = object.__setattr__
-        set_(self, "near", near)
-        set_(self, "within_days", within_days)
-        set_(self, "_near", day)
+        self._set(near=near, within_days=within_days, _near=day)
 
     def _reason(self, actual: object) -> str | None:
         found = _read_date(actual)
@@ -407,11 +391,7 @@ class IsDate(ReasonedMatcher, _trusted=True):
             return found
         if self.near is None:
             return None
-        if self._near is None:  # "today"
-            module = _datetime()
-            near = module.datetime.now(module.timezone.utc).date()
-        else:
-            near = self._near
+        near = _now(True).date() if self._near is None else self._near  # None: "today"
         days = (found - near).days
         if abs(days) <= self.within_days:
             return None

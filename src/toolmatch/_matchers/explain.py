@@ -7,11 +7,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from toolmatch._core.describe import describe_found, join_path, short_repr
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
-from toolmatch._matchers.base import Matcher, Mismatch, Mismatches, is_instance
+from toolmatch._matchers.base import MAX_DEPTH, Matcher, Mismatch, Mismatches, is_instance
 
 __all__ = ["explain", "holds", "holds_matcher"]
-
-_MAX_DEPTH = 100
 
 
 @public
@@ -61,7 +59,7 @@ def holds(value: object, kind: type, depth: int = 0) -> bool:
     """Whether ``value`` is a ``kind`` or a dict, list, tuple or record holding one at any depth."""
     if is_instance(value, kind):
         return True
-    if depth > _MAX_DEPTH:
+    if depth > MAX_DEPTH:
         return False
     try:
         if isinstance(value, Mapping):
@@ -86,7 +84,7 @@ def _plain_mismatches(
     if is_instance(actual, Matcher):
         yield from actual._found_mismatches(expected, path)
         return
-    if depth > _MAX_DEPTH:
+    if depth > MAX_DEPTH:
         if not _equal(expected, actual):
             yield Mismatch(path, "differs (too deeply nested to explain further)")
         return

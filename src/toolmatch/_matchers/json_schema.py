@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import reduce
 
 from toolmatch._core.describe import join_path, short_repr, type_name
 from toolmatch._core.public import public
@@ -80,8 +81,7 @@ class ConformsTo(Matcher, _trusted=True):
                 f"ConformsTo needs a JSON Schema (a dict), got {short_repr(schema)} "
                 f"({type_name(schema)})"
             )
-        object.__setattr__(self, "_validator", schema_validator(schema, "ConformsTo"))
-        object.__setattr__(self, "schema", schema)
+        self._set(_validator=schema_validator(schema, "ConformsTo"), schema=schema)
 
     def matches(self, actual: object) -> bool:
         try:
@@ -98,10 +98,7 @@ class ConformsTo(Matcher, _trusted=True):
             yield Mismatch(path, f"could not be validated: {type(error).__name__}: {error}")
             return
         for failure in errors:
-            where = path
-            for step in failure.absolute_path:
-                where = join_path(where, step)
-            yield Mismatch(where, failure.message)
+            yield Mismatch(reduce(join_path, failure.absolute_path, path), failure.message)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.schema,), {}

@@ -65,8 +65,7 @@ def register_judge(name: str, function: Callable[[object], object]) -> None:
 
 def start_run() -> None:
     """Forget the judges' answers: a new run is judged (``case_verdict``, ``check_turn``)."""
-    if _ANSWERS:
-        _ANSWERS.clear()
+    _ANSWERS.clear()
 
 
 def _entry_point(name: str) -> Callable[[object], object] | None:
@@ -175,7 +174,7 @@ class JudgedBy(Matcher, _trusted=True):
     def __init__(self, name: str) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError(f"a judge's name must be a non-empty str, got {short_repr(name)}")
-        object.__setattr__(self, "name", str.__str__(name))
+        self._set(name=str.__str__(name))
 
     def _answer(self, actual: object) -> tuple[bool, str | None]:
         """The judge's (passed, reason) for ``actual``, asked once a run per value."""

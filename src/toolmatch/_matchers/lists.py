@@ -59,10 +59,12 @@ class _Paired(Matcher):
     def __init__(self, items: Sequence[object]) -> None:
         values = _items(type(self).__name__, items)
         matchers = tuple(as_matcher(item) for item in values)
-        object.__setattr__(self, "_depth", nesting_depth(matchers, items))
-        object.__setattr__(self, "items", values)
-        object.__setattr__(self, "_matchers", matchers)
-        object.__setattr__(self, "_checks", tuple(matcher.__eq__ for matcher in matchers))
+        self._set(
+            _depth=nesting_depth(matchers, items),
+            items=values,
+            _matchers=matchers,
+            _checks=tuple(matcher.__eq__ for matcher in matchers),
+        )
 
     def _paired(self, found: list[object]) -> bool:
         """Whether every expected item gets an actual item of its own."""
@@ -85,6 +87,19 @@ class _Paired(Matcher):
             [index for index, item in enumerate(found) if check(item)] for check in self._checks
         ]
         return assign_distinct([1] * len(candidates), candidates)
+
+    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
+        found = _as_list(actual)
+        if found is None:
+            yield Mismatch(path, _not_a_list(actual))
+        elif isinstance(self, Unordered) and len(found) != len(self._checks):
+            yield Mismatch(
+                path,
+                f"expected {len(self._checks)} items in any order, got {len(found)}: "
+                f"{short_repr(actual)}",
+            )
+        else:
+            yield from self._unpaired(found, path)
 
     def _unpaired(self, found: list[object], path: str) -> Iterator[Mismatch]:
         pairs = self._pairs(found)
@@ -126,8 +141,7 @@ class Unordered(_Paired, _trusted=True):
         # Plain strings equal only the same characters: then the items match in some order
         # exactly when the sorted characters are equal, with no pairing to search for.
         plain = all(type(item) is str for item in self.items)
-        object.__setattr__(self, "_texts", sorted(self.items) if plain else None)
-        object.__setattr__(self, "_kinds", [str] * len(self.items))
+        self._set(_texts=sorted(self.items) if plain else None, _kinds=[str] * len(self.items))
 
     def matches(self, actual: Any) -> bool:
         texts = self._texts
@@ -146,19 +160,6 @@ class Unordered(_Paired, _trusted=True):
             return self._paired(found)
         except Exception:
             return False
-
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        found = _as_list(actual)
-        if found is None:
-            yield Mismatch(path, _not_a_list(actual))
-        elif len(found) != len(self._checks):
-            yield Mismatch(
-                path,
-                f"expected {len(self._checks)} items in any order, got {len(found)}: "
-                f"{short_repr(actual)}",
-            )
-        else:
-            yield from self._unpaired(found, path)
 
 
 @public
@@ -182,13 +183,6 @@ class ContainsAll(_Paired, _trusted=True):
         except Exception:
             return False
 
-    def mismatches(self, actual: object, path: str = "") -> Iterator[Mismatch]:
-        found = _as_list(actual)
-        if found is None:
-            yield Mismatch(path, _not_a_list(actual))
-        else:
-            yield from self._unpaired(found, path)
-
 
 @public
 class Each(Matcher, _trusted=True):
@@ -207,9 +201,7 @@ class Each(Matcher, _trusted=True):
 
     def __init__(self, matcher: object) -> None:
         inner = as_matcher(matcher)
-        object.__setattr__(self, "_depth", nesting_depth((inner,), matcher))
-        object.__setattr__(self, "matcher", inner)
-        object.__setattr__(self, "_check", inner.__eq__)
+        self._set(_depth=nesting_depth((inner,), matcher), matcher=inner, _check=inner.__eq__)
 
     def matches(self, actual: object) -> bool:
         found = _as_list(actual)
@@ -266,9 +258,7 @@ class Len(Matcher, _trusted=True):
             if length < 0:
                 raise ValueError(f"Len needs a length of 0 or more, got {length}")
         inner = as_matcher(length)
-        object.__setattr__(self, "_depth", nesting_depth((inner,), length))
-        object.__setattr__(self, "length", length)
-        object.__setattr__(self, "_inner", inner)
+        self._set(_depth=nesting_depth((inner,), length), length=length, _inner=inner)
 
     def matches(self, actual: object) -> bool:
         size = _length(actual)

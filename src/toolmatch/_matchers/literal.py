@@ -10,6 +10,7 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 from toolmatch._core.describe import (
     LOG10_2,
@@ -33,17 +34,18 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "Building",
     "Delegating",
     "Literal",
     "MappingMatcher",
     "as_matcher",
+    "building",
     "exact_equal",
     "is_bool",
     "is_exact",
     "is_number",
     "prints_as_value",
     "string_options",
+    "text_of",
 ]
 
 _MISSING: Any = object()
@@ -55,6 +57,18 @@ def is_bool(value: object) -> bool:
         return True
     kind = type(value)
     return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def text_of(value: object) -> str | None:
+    """A str's characters (whatever a subclass overrides), or ``None`` for anything else."""
+    try:
+        if type(value) is str:
+            return value
+        if isinstance(value, str):
+            return str.__str__(value)
+    except Exception:
+        pass
+    return None
 
 
 def _is_decimal(value: object) -> bool:
@@ -148,10 +162,9 @@ class _Node(Matcher):
     def __init__(
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "trim_strings", trim_strings)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
-        object.__setattr__(self, "_depth", 1)
+        self._set(
+            value=value, trim_strings=trim_strings, case_insensitive=case_insensitive, _depth=1
+        )
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value, self.trim_strings, self.case_insensitive), {}
@@ -185,12 +198,8 @@ def prints_as_value(matcher: Matcher) -> bool:
 
 def string_options(trim_strings: bool, case_insensitive: bool) -> dict[str, object]:
     """The string options that are on, as keyword arguments (for reprs and pickling)."""
-    options: dict[str, object] = {}
-    if trim_strings:
-        options["trim_strings"] = True
-    if case_insensitive:
-        options["case_insensitive"] = True
-    return options
+    flags = {"trim_strings": trim_strings, "case_insensitive": case_insensitive}
+    return {name: True for name, on in flags.items() if on}
 
 
 def _holds_text(value: object) -> bool:
@@ -224,7 +233,7 @@ class _Number(_Node, _trusted=True):
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
         super().__init__(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_builtin", type(value) in (int, float))
+        self._set(_builtin=type(value) in (int, float))
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -249,7 +258,7 @@ class _Text(_Node, _trusted=True):
         self, value: Any, trim_strings: bool = False, case_insensitive: bool = False
     ) -> None:
         super().__init__(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_normalized", self._normalize(str.__str__(value)))
+        self._set(_normalized=self._normalize(str.__str__(value)))
 
     def _normalize(self, text: str) -> str:
         if self.trim_strings:
@@ -268,14 +277,8 @@ class _Text(_Node, _trusted=True):
         return self._normalized == actual
 
     def describe_mismatch(self, actual: object) -> str:
-        how = [
-            word
-            for word, on in (
-                ("trimmed", self.trim_strings),
-                ("ignoring case", self.case_insensitive),
-            )
-            if on
-        ]
+        flags = (("trimmed", self.trim_strings), ("ignoring case", self.case_insensitive))
+        how = [word for word, on in flags if on]
         qualifier = f" ({', '.join(how)})" if how else ""
         found = describe_found(self.value, actual)
         return f"expected {short_repr(self.value)}{qualifier}, got {found}"
@@ -298,9 +301,11 @@ class _Sequence(_Node, _trusted=True):
         super().__init__(value, trim_strings, case_insensitive)
         if children is None:
             children = _compile_children(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_items", children)
-        object.__setattr__(self, "_checks", tuple(item.__eq__ for item in children))
-        object.__setattr__(self, "_depth", nesting_depth(children, value))
+        self._set(
+            _items=children,
+            _checks=tuple(item.__eq__ for item in children),
+            _depth=nesting_depth(children, value),
+        )
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -357,8 +362,7 @@ class _Set(_Node, _trusted=True):
             )
         if children is None:
             children = _compile_children(value, trim_strings, case_insensitive)
-        object.__setattr__(self, "_items", children)
-        object.__setattr__(self, "_depth", nesting_depth(children, value))
+        self._set(_items=children, _depth=nesting_depth(children, value))
 
     def matches(self, actual: object) -> bool:
         try:  # a set subclass may raise from __len__ or __iter__, a proxy from isinstance
@@ -433,7 +437,7 @@ class MappingMatcher(Matcher, _trusted=True):
         check_flag(trim_strings, "trim_strings")
         check_flag(case_insensitive, "case_insensitive")
         if children is None:
-            with Building(mapping):
+            with building(mapping):
                 children = _compile_children(mapping.values(), trim_strings, case_insensitive)
         depth = nesting_depth(children, mapping)
         required: list[tuple[Any, Matcher, Callable[[object], bool]]] = []
@@ -446,18 +450,19 @@ class MappingMatcher(Matcher, _trusted=True):
             else:
                 entry = (key, matcher, matcher.__eq__)
                 (optional if presence == "optional" else required).append(entry)
-        set_ = object.__setattr__
-        set_(self, "mapping", mapping)
-        set_(self, "trim_strings", trim_strings)
-        set_(self, "case_insensitive", case_insensitive)
-        set_(self, "_exact", exact)
-        set_(self, "_required", tuple(required))
-        # Each key's path when the mapping is the value explained (the path most asked for).
-        set_(self, "_top_paths", {key: join_path("", key) for key in mapping})
-        set_(self, "_optional", tuple(optional))
-        set_(self, "_forbidden", tuple(forbidden))
-        set_(self, "_strip", None)
-        set_(self, "_depth", depth)
+        self._set(
+            mapping=mapping,
+            trim_strings=trim_strings,
+            case_insensitive=case_insensitive,
+            _exact=exact,
+            _required=tuple(required),
+            # Each key's path when the mapping is the value explained (the most asked for).
+            _top_paths={key: join_path("", key) for key in mapping},
+            _optional=tuple(optional),
+            _forbidden=tuple(forbidden),
+            _strip=None,
+            _depth=depth,
+        )
 
     def matches(self, actual: Any) -> bool:
         try:  # a hostile mapping may raise anywhere, a proxy from isinstance
@@ -564,33 +569,25 @@ def as_matcher(
     >>> as_matcher(1) == 1.0, as_matcher(True) == 1
     (True, False)
     """
-    with Building(value):
+    with building(value):
         return _compile(value, trim_strings, case_insensitive, set())
 
 
-class Building:
+@contextmanager
+def building(value: object) -> Iterator[None]:
     """Turn a foreign exception raised while compiling ``value`` into a ``TypeError``.
 
     Constructors raise only TypeError and ValueError: a hostile expected value (a mapping
     whose iteration raises, a proxy whose ``__class__`` does) is named in the message.
-    Its one field, ``value``, is the value being compiled.
     """
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, error: object, trace: object) -> None:
-        if kind is None or issubclass(kind, (TypeError, ValueError, MemoryError)):
-            return
-        if issubclass(kind, Exception):
-            raise TypeError(
-                f"cannot build a matcher from {short_repr(self.value)}: {kind.__name__}: {error}"
-            ) from None
+    try:
+        yield
+    except (TypeError, ValueError, MemoryError):
+        raise
+    except Exception as error:
+        raise TypeError(
+            f"cannot build a matcher from {short_repr(value)}: {type(error).__name__}: {error}"
+        ) from None
 
 
 def _compile_children(
@@ -650,9 +647,7 @@ class Delegating(Matcher, _trusted=True):
     _check: Callable[[object], bool]
 
     def __init__(self, inner: Matcher) -> None:
-        object.__setattr__(self, "_depth", nesting_depth((inner,), inner))
-        object.__setattr__(self, "_inner", inner)
-        object.__setattr__(self, "_check", inner.__eq__)
+        self._set(_depth=nesting_depth((inner,), inner), _inner=inner, _check=inner.__eq__)
 
     def matches(self, actual: object) -> bool:
         return self._check(actual)
@@ -696,9 +691,7 @@ class Literal(Delegating, _trusted=True):
         super().__init__(
             as_matcher(value, trim_strings=trim_strings, case_insensitive=case_insensitive)
         )
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "trim_strings", trim_strings)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
+        self._set(value=value, trim_strings=trim_strings, case_insensitive=case_insensitive)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value,), string_options(self.trim_strings, self.case_insensitive)

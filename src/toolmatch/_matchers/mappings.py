@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolmatch._core.describe import short_repr, type_name
+from toolmatch._core.describe import short_repr
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, is_instance
 from toolmatch._matchers.literal import (
-    Building,
     Delegating,
     MappingMatcher,
     as_matcher,
+    building,
     string_options,
 )
 
@@ -47,21 +47,16 @@ class _ArgsMatcher(MappingMatcher):
             )
 
             strip = KeyFilter(ignore)
-            if not is_instance(mapping, Mapping):
-                raise TypeError(
-                    f"{type(self).__name__} needs a dict of expected arguments, got "
-                    f"{short_repr(mapping)} ({type_name(mapping)})"
-                )
-            with Building(mapping):
-                mapping = strip(mapping)  # type: ignore[assignment]
+            if is_instance(mapping, Mapping):  # anything else: refused by MappingMatcher
+                with building(mapping):
+                    mapping = strip(mapping)  # type: ignore[assignment]
         super().__init__(
             mapping,
             exact=self._exact_keys,
             trim_strings=trim_strings,
             case_insensitive=case_insensitive,
         )
-        object.__setattr__(self, "_given", given)
-        object.__setattr__(self, "_strip", strip)
+        self._set(_given=given, _strip=strip)
 
     def _constructor_args(self) -> ConstructorArgs:
         options = string_options(self.trim_strings, self.case_insensitive)
@@ -132,7 +127,7 @@ class Maybe(Delegating, _trusted=True):
                 f"Maybe({value!r}) makes no sense: its value must be a plain value or matcher"
             )
         super().__init__(matcher)
-        object.__setattr__(self, "value", value)
+        self._set(value=value)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.value,), {}

@@ -66,10 +66,6 @@ def _found(actual: object, strings: bool = False) -> str:
     return short_repr(actual)
 
 
-def _strings(owner: str, strings: object) -> bool:
-    return check_flag(strings, f"{owner} strings")
-
-
 def _number_of(actual: object, strings: bool) -> object:
     """``actual``, or with ``strings`` the number a string spells as Fuzzy reads it (``None``
     for a string that spells none): what a range compares."""
@@ -88,9 +84,11 @@ class _Bound(Matcher, _trusted=True):
 
     def __init__(self, bound: float, *, strings: bool = False) -> None:
         owner = type(self).__name__
-        object.__setattr__(self, "bound", _bound(owner, "bound", bound))
-        object.__setattr__(self, "strings", _strings(owner, strings))
-        object.__setattr__(self, "_builtin", type(bound) in (int, float))
+        self._set(
+            bound=_bound(owner, "bound", bound),
+            strings=check_flag(strings, f"{owner} strings"),
+            _builtin=type(bound) in (int, float),
+        )
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -127,12 +125,6 @@ class Gt(_Bound, _trusted=True):
     _symbol = ">"
     _compare = operator.gt
 
-    def matches(self, actual: object) -> bool:
-        kind = type(actual)
-        if (kind is int or kind is float) and self._builtin:
-            return actual > self.bound  # type: ignore[no-any-return]
-        return _Bound.matches(self, actual)
-
 
 @public
 class Ge(_Bound, _trusted=True):
@@ -146,12 +138,6 @@ class Ge(_Bound, _trusted=True):
     _symbol = ">="
     _compare = operator.ge
 
-    def matches(self, actual: object) -> bool:
-        kind = type(actual)
-        if (kind is int or kind is float) and self._builtin:
-            return actual >= self.bound  # type: ignore[no-any-return]
-        return _Bound.matches(self, actual)
-
 
 @public
 class Lt(_Bound, _trusted=True):
@@ -164,12 +150,6 @@ class Lt(_Bound, _trusted=True):
     __slots__ = ()
     _symbol = "<"
     _compare = operator.lt
-
-    def matches(self, actual: object) -> bool:
-        kind = type(actual)
-        if (kind is int or kind is float) and self._builtin:
-            return actual < self.bound  # type: ignore[no-any-return]
-        return _Bound.matches(self, actual)
 
 
 @public
@@ -185,12 +165,6 @@ class Le(_Bound, _trusted=True):
     __slots__ = ()
     _symbol = "<="
     _compare = operator.le
-
-    def matches(self, actual: object) -> bool:
-        kind = type(actual)
-        if (kind is int or kind is float) and self._builtin:
-            return actual <= self.bound  # type: ignore[no-any-return]
-        return _Bound.matches(self, actual)
 
 
 @public
@@ -234,12 +208,13 @@ class Between(Matcher, _trusted=True):
                 f"{'' if inclusive else ', inclusive=False'}) can never match: "
                 f"low is {which} high"
             )
-        set_ = object.__setattr__
-        set_(self, "low", low)
-        set_(self, "high", high)
-        set_(self, "inclusive", inclusive)
-        set_(self, "strings", _strings("Between", strings))
-        set_(self, "_builtin", type(low) in (int, float) and type(high) in (int, float))
+        self._set(
+            low=low,
+            high=high,
+            inclusive=inclusive,
+            strings=check_flag(strings, "Between strings"),
+            _builtin=type(low) in (int, float) and type(high) in (int, float),
+        )
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)
@@ -248,14 +223,11 @@ class Between(Matcher, _trusted=True):
                 return self.low <= actual <= self.high  # type: ignore[no-any-return]
             return self.low < actual < self.high  # type: ignore[no-any-return]
         actual = _number_of(actual, self.strings)
-        if not is_number(actual):
-            return False
-        if self.inclusive:
-            return _in_order(operator.le, self.low, actual) and _in_order(
-                operator.le, actual, self.high
-            )
-        return _in_order(operator.lt, self.low, actual) and _in_order(
-            operator.lt, actual, self.high
+        compare = operator.le if self.inclusive else operator.lt
+        return (
+            is_number(actual)
+            and _in_order(compare, self.low, actual)
+            and _in_order(compare, actual, self.high)
         )
 
     def describe_mismatch(self, actual: object) -> str:
@@ -317,15 +289,10 @@ class Approx(Matcher, _trusted=True):
             raise ValueError("Approx(nan) can never match: NaN equals nothing, not even NaN")
         rel_tolerance = _tolerance("rel", rel)
         abs_tolerance = _tolerance("abs", abs)
-        set_ = object.__setattr__
-        set_(self, "value", value)
-        set_(self, "rel", rel)
-        set_(self, "abs", abs)
-        set_(self, "_value", number)
         tolerance = max(rel_tolerance * math.fabs(number), abs_tolerance)
         if math.isinf(number):
             tolerance = -1.0  # an infinity is near nothing; only the same infinity equals it
-        set_(self, "_tolerance", tolerance)
+        self._set(value=value, rel=rel, abs=abs, _value=number, _tolerance=tolerance)
 
     def matches(self, actual: object) -> bool:
         kind = type(actual)

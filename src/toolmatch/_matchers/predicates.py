@@ -53,8 +53,7 @@ class Satisfies(Matcher, _trusted=True):
                 "Satisfies needs a description of what the function checks (a non-empty str), "
                 f"got {short_repr(description)}"
             )
-        object.__setattr__(self, "function", function)
-        object.__setattr__(self, "description", str.__str__(description))
+        self._set(function=function, description=str.__str__(description))
 
     def matches(self, actual: object) -> bool:
         try:

@@ -13,7 +13,7 @@ from toolmatch._core.flags import check_flag
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._matchers.base import Matcher, Mismatch, ReasonedMatcher, nesting_depth
-from toolmatch._matchers.literal import as_matcher
+from toolmatch._matchers.literal import as_matcher, text_of
 from toolmatch._matchers.values import ANY
 
 if TYPE_CHECKING:
@@ -29,20 +29,10 @@ UUID_VERSIONS = range(1, 9)
 """The UUID versions ``IsUUID`` knows (RFC 9562)."""
 
 
-def _text(actual: object) -> str | None:
-    """A str's characters (whatever a subclass overrides), or ``None`` for anything else."""
-    try:
-        if type(actual) is str:
-            return actual
-        if isinstance(actual, str):
-            return str.__str__(actual)
-    except Exception:
-        pass
-    return None
-
-
-def _not_text(what: str, actual: object) -> str:
-    return f"expected {what}, got {short_repr(actual)} ({type_name(actual)})"
+def _expected(what: str, actual: object) -> str:
+    """A mismatch's words: ``actual``'s type added when it is no str."""
+    kind = "" if text_of(actual) is not None else f" ({type_name(actual)})"
+    return f"expected {what}, got {short_repr(actual)}{kind}"
 
 
 class _Affix(Matcher, _trusted=True):
@@ -59,12 +49,14 @@ class _Affix(Matcher, _trusted=True):
             raise TypeError(f"{name} needs a str, got {short_repr(affix)} ({type_name(affix)})")
         check_flag(case_insensitive, f"{name} case_insensitive")
         affix = str.__str__(affix)
-        object.__setattr__(self, "affix", affix)
-        object.__setattr__(self, "case_insensitive", case_insensitive)
-        object.__setattr__(self, "_folded", affix.casefold() if case_insensitive else affix)
+        self._set(
+            affix=affix,
+            case_insensitive=case_insensitive,
+            _folded=affix.casefold() if case_insensitive else affix,
+        )
 
     def matches(self, actual: object) -> bool:
-        text = _text(actual)
+        text = text_of(actual)
         if text is None:
             return False
         if self.case_insensitive:
@@ -73,10 +65,7 @@ class _Affix(Matcher, _trusted=True):
 
     def describe_mismatch(self, actual: object) -> str:
         how = " (ignoring case)" if self.case_insensitive else ""
-        what = f"a str {self._word} {self.affix!r}{how}"
-        if _text(actual) is None:
-            return _not_text(what, actual)
-        return f"expected {what}, got {short_repr(actual)}"
+        return _expected(f"a str {self._word} {self.affix!r}{how}", actual)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (self.affix,), {"case_insensitive": True} if self.case_insensitive else {}
@@ -146,7 +135,7 @@ class IsUUID(ReasonedMatcher, _trusted=True):
             _CANONICAL_UUID = re.compile(
                 f"{hexes}{{8}}-{hexes}{{4}}-{hexes}{{4}}-{hexes}{{4}}-{hexes}{{12}}"
             ).fullmatch
-        object.__setattr__(self, "version", version)
+        self._set(version=version)
 
     def _reason(self, actual: object) -> str | None:
         import uuid
@@ -155,11 +144,9 @@ class IsUUID(ReasonedMatcher, _trusted=True):
         if isinstance(actual, uuid.UUID):
             found = actual
         else:
-            text = _text(actual)
-            if text is None:
-                return _not_text(what, actual)
-            if _CANONICAL_UUID(text) is None:
-                return f"expected {what}, got {short_repr(actual)}"
+            text = text_of(actual)
+            if text is None or _CANONICAL_UUID(text) is None:
+                return _expected(what, actual)
             found = uuid.UUID(text)
         if self.version is None or found.version == self.version:
             return None
@@ -197,13 +184,11 @@ class IsEmail(Matcher, _trusted=True):
             ).fullmatch
 
     def matches(self, actual: object) -> bool:
-        text = _text(actual)
+        text = text_of(actual)
         return text is not None and len(text) <= 254 and _EMAIL(text) is not None
 
     def describe_mismatch(self, actual: object) -> str:
-        if _text(actual) is None:
-            return _not_text("an e-mail address", actual)
-        return f"expected an e-mail address, got {short_repr(actual)}"
+        return _expected("an e-mail address", actual)
 
     def _constructor_args(self) -> ConstructorArgs:
         return (), {}
@@ -252,28 +237,27 @@ class IsURL(Matcher, _trusted=True):
                     f"IsURL {name} must be a str or a matcher, got {short_repr(part)} "
                     f"({type_name(part)})"
                 )
-        object.__setattr__(self, "_depth", nesting_depth([m for _, m in parts], self))
-        object.__setattr__(self, "scheme", scheme)
-        object.__setattr__(self, "host", host)
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "_parts", tuple(parts))
+        self._set(
+            _depth=nesting_depth([m for _, m in parts], self),
+            scheme=scheme,
+            host=host,
+            path=path,
+            _parts=tuple(parts),
+        )
 
     def _split(self, actual: object) -> dict[str, object] | str:
         from urllib.parse import urlsplit
 
-        text = _text(actual)
-        what = "an absolute URL (scheme://host...)"
-        if text is None:
-            return _not_text(what, actual)
+        text = text_of(actual)
         try:
-            if text.isprintable() and not any(c.isspace() for c in text):
+            if text is not None and text.isprintable() and not any(c.isspace() for c in text):
                 split = urlsplit(text)
                 host = split.hostname
                 if split.scheme and host:
                     return {"scheme": split.scheme, "host": host, "path": split.path}
         except ValueError:  # an unclosed [ in the host, a port that is not a number
             pass
-        return f"expected {what}, got {short_repr(actual)}"
+        return _expected("an absolute URL (scheme://host...)", actual)
 
     def matches(self, actual: object) -> bool:
         try:
@@ -330,15 +314,17 @@ class IsJSON(Matcher, _trusted=True):
         from functools import partial
 
         matcher = as_matcher(inner)
-        object.__setattr__(self, "_depth", nesting_depth((matcher,), inner))
-        object.__setattr__(self, "inner", inner)
-        object.__setattr__(self, "_matcher", matcher)
-        object.__setattr__(self, "_loads", partial(json.loads, parse_constant=_refuse_constant))
+        self._set(
+            _depth=nesting_depth((matcher,), inner),
+            inner=inner,
+            _matcher=matcher,
+            _loads=partial(json.loads, parse_constant=_refuse_constant),
+        )
 
     def _parse(self, actual: object) -> tuple[bool, object]:
-        text = _text(actual)
+        text = text_of(actual)
         if text is None:
-            return False, _not_text("a JSON str", actual)
+            return False, _expected("a JSON str", actual)
         try:
             return True, self._loads(text)
         except Exception as error:  # JSONDecodeError, too deep, too many digits

@@ -20,16 +20,16 @@ if TYPE_CHECKING:
 __all__ = ["Similar"]
 
 
-def _bound(name: str, value: object, lowest: float, highest: float, closed_low: bool) -> float:
+def _bound(name: str, value: object, closed_low: bool) -> float:
     """``value`` as a threshold in its range (``min`` in (0, 1], ``above`` in [0, 1))."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(
             f"Similar {name} must be a number, got {short_repr(value)} ({type_name(value)})"
         )
-    low_ok = value >= lowest if closed_low else value > lowest
-    high_ok = value < highest if closed_low else value <= highest
+    low_ok = value >= 0 if closed_low else value > 0
+    high_ok = value < 1 if closed_low else value <= 1
     if not (low_ok and high_ok):  # NaN too
-        shown = f"[{lowest:g}, {highest:g})" if closed_low else f"({lowest:g}, {highest:g}]"
+        shown = "[0, 1)" if closed_low else "(0, 1]"
         raise ValueError(
             f"Similar {name} must be in {shown}, the share of words the texts have in common; "
             f"got {value!r}"
@@ -92,15 +92,16 @@ class Similar(Matcher, _trusted=True):
                 f"Similar text must hold a word, got {short_repr(text)}; "
                 "to match an empty string, compare with '' itself"
             )
-        set_ = object.__setattr__
-        set_(self, "text", text)
-        set_(self, "min", None if min is None else _bound("min", min, 0, 1, closed_low=False))
-        set_(
-            self, "above", None if above is None else _bound("above", above, 0, 1, closed_low=True)
+        least = None if min is None else _bound("min", min, closed_low=False)
+        over = None if above is None else _bound("above", above, closed_low=True)
+        self._set(
+            text=text,
+            min=least,
+            above=over,
+            case_insensitive=case_insensitive,
+            _words=words,
+            _threshold=over if least is None else least,
         )
-        set_(self, "case_insensitive", case_insensitive)
-        set_(self, "_words", words)
-        set_(self, "_threshold", self.min if self.min is not None else self.above)
 
     @staticmethod
     def _split(text: str, fold: bool) -> frozenset[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+from contextvars import ContextVar
 
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.public import public
@@ -13,7 +14,7 @@ from toolmatch._matchers.base import Matcher, Mismatch
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterator
-    from contextvars import ContextVar, Token
+    from contextvars import Token
     from typing import Any
 
     from toolmatch._matchers.base import ConstructorArgs
@@ -151,11 +152,13 @@ class Fuzzy(Matcher, _trusted=True):
         whitespace = str.__str__(whitespace)
         remove = whitespace == "remove"
         text = _normalize(pattern, remove)
-        object.__setattr__(self, "pattern", pattern)
-        object.__setattr__(self, "whitespace", whitespace)
-        object.__setattr__(self, "_remove", remove)
-        object.__setattr__(self, "_text", text)
-        object.__setattr__(self, "_number", _parse_number(text))
+        self._set(
+            pattern=pattern,
+            whitespace=whitespace,
+            _remove=remove,
+            _text=text,
+            _number=_parse_number(text),
+        )
 
     def matches(self, actual: object) -> bool:
         expected = self._number
@@ -186,7 +189,7 @@ class Fuzzy(Matcher, _trusted=True):
 
 
 _ENGINE: Any = None  # the regex package once looked for; False when it is not installed
-_TIMEOUTS: ContextVar[float] | None = None
+_TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
 
 
 def _regex_package() -> Any:
@@ -199,15 +202,6 @@ def _regex_package() -> Any:
         else:
             _ENGINE = regex
     return _ENGINE
-
-
-def _timeouts() -> ContextVar[float]:
-    global _TIMEOUTS
-    if _TIMEOUTS is None:
-        from contextvars import ContextVar  # here: only a Regex needs it
-
-        _TIMEOUTS = ContextVar("toolmatch_regex_timeout", default=DEFAULT_TIMEOUT)
-    return _TIMEOUTS
 
 
 class default_regex_timeout:  # noqa: N801 (used as a context manager, like a function)
@@ -228,11 +222,11 @@ class default_regex_timeout:  # noqa: N801 (used as a context manager, like a fu
         object.__setattr__(self, "_token", None)
 
     def __enter__(self) -> None:
-        object.__setattr__(self, "_token", _timeouts().set(self.seconds))
+        object.__setattr__(self, "_token", _TIMEOUTS.set(self.seconds))
 
     def __exit__(self, *exc_info: object) -> None:
         if self._token is not None:
-            _timeouts().reset(self._token)
+            _TIMEOUTS.reset(self._token)
 
 
 def _check_timeout(timeout: object) -> float:
@@ -285,16 +279,17 @@ class Regex(Matcher, _trusted=True):
         timeout: float | None = None,
     ) -> None:
         pattern, flags = _pattern_and_flags(pattern, flags)
-        seconds = _timeouts().get() if timeout is None else _check_timeout(timeout)
+        seconds = _TIMEOUTS.get() if timeout is None else _check_timeout(timeout)
         compiled = _compiled(pattern, flags)
         bounded, quick = _time_limited(pattern, flags, seconds)
-        set_ = object.__setattr__
-        set_(self, "pattern", pattern)
-        set_(self, "flags", int(flags))
-        set_(self, "timeout", seconds)
-        set_(self, "_fullmatch", compiled.fullmatch)
-        set_(self, "_bounded", bounded)
-        set_(self, "_quick", quick)
+        self._set(
+            pattern=pattern,
+            flags=int(flags),
+            timeout=seconds,
+            _fullmatch=compiled.fullmatch,
+            _bounded=bounded,
+            _quick=quick,
+        )
 
     def matches(self, actual: object) -> bool:
         try:
@@ -376,12 +371,9 @@ def _matches_every_string(pattern: str, flags: int, *, any_dot: bool = False) ->
     >>> _matches_every_string(".*", 0, any_dot=True)
     True
     """
-    if sys.version_info >= (3, 11):
-        from re import _constants as constants
-        from re import _parser as parser
-    else:  # pragma: no cover (3.10)
-        import sre_constants as constants
-        import sre_parse as parser
+    from toolmatch._matchers.backtracking import regex_parser
+
+    constants, parser = regex_parser()
     try:
         parsed = parser.parse(pattern, flags)
     except Exception:  # Regex compiled it already; a parse that differs proves nothing
@@ -428,14 +420,12 @@ def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
 
     try:
         return re.compile(pattern, flags)
-    except re.error as error:
+    except (re.error, OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
         raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
     except RecursionError:
         raise ValueError(
             f"invalid regular expression {short_repr(pattern)}: nested too deeply to compile"
         ) from None
-    except (OverflowError, ValueError) as error:  # a{99999999999}; LOCALE with a str
-        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
 
 
 def _time_limited(pattern: str, flags: int, seconds: float) -> tuple[Any, int]:

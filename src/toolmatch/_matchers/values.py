@@ -66,9 +66,11 @@ class OneOf(Matcher, _trusted=True):
         if not values:
             raise ValueError("OneOf() needs at least one candidate value")
         matchers = [as_matcher(value) for value in values]
-        object.__setattr__(self, "_depth", nesting_depth(matchers, values))
-        object.__setattr__(self, "values", values)
-        object.__setattr__(self, "_checks", tuple(matcher.__eq__ for matcher in matchers))
+        self._set(
+            _depth=nesting_depth(matchers, values),
+            values=values,
+            _checks=tuple(matcher.__eq__ for matcher in matchers),
+        )
 
     def matches(self, actual: object) -> bool:
         for check in self._checks:
@@ -113,9 +115,7 @@ class Contains(Matcher, _trusted=True):
 
     def __init__(self, item: object) -> None:
         matcher = as_matcher(item)
-        object.__setattr__(self, "_depth", nesting_depth((matcher,), item))
-        object.__setattr__(self, "item", item)
-        object.__setattr__(self, "_check", matcher.__eq__)
+        self._set(_depth=nesting_depth((matcher,), item), item=item, _check=matcher.__eq__)
 
     def matches(self, actual: object) -> bool:
         try:
@@ -168,8 +168,7 @@ class IsType(Matcher, _trusted=True):
         for kind in types:
             if not issubclass(type(kind), type):  # not isinstance: a proxy's __class__ may raise
                 raise TypeError(f"IsType takes types, got {short_repr(kind)} ({type_name(kind)})")
-        object.__setattr__(self, "types", types)
-        object.__setattr__(self, "_bool_ok", bool in types or object in types)
+        self._set(types=types, _bool_ok=bool in types or object in types)
 
     def matches(self, actual: object) -> bool:
         try:

@@ -278,6 +278,21 @@ class TestCases:
         calls = [[{"name": "f", "args": {"a": "xy"}}] * 2]
         assert [result.passed for result in copy.check(calls)] == [True]
 
+    def test_a_case_refuses_turns_that_are_not_turns(self) -> None:
+        # An expectation where a turn belongs is refused at once, naming the fix, not met
+        # later as an attribute error inside a check.
+        with pytest.raises(TypeError) as caught:
+            TestCase("c", [ExpectedTool("f")])  # type: ignore[list-item]
+        assert str(caught.value) == (
+            "TestCase turns[0] must be an ExpectedTurn or OneOfTurns (a turn's expectations go"
+            " in ExpectedTurn([...])), got ExpectedTool('f') (toolmatch.ExpectedTool)"
+        )
+        with pytest.raises(TypeError) as caught:
+            TestCase("c", ExpectedTurn([ExpectedTool("f")]))  # type: ignore[arg-type]
+        assert str(caught.value).startswith(
+            "TestCase turns must be a list of ExpectedTurn or OneOfTurns, got ExpectedTurn("
+        )
+
     def test_records_are_immutable(self) -> None:
         case = TestCase("c", [ExpectedTurn([ExpectedTool("f")])])
         with pytest.raises(AttributeError, match="immutable"):

@@ -39,6 +39,21 @@ def test_selection_and_configuration_load_on_first_use() -> None:
     ]
 
 
+def test_a_test_case_loads_no_spec_module() -> None:
+    # A case is a selection concept: checking a run built in code enters no spec module.
+    code = (
+        "import sys, toolmatch\n"
+        "turn = toolmatch.ExpectedTurn([toolmatch.ExpectedTool('refund')])\n"
+        "case = toolmatch.TestCase('refund', [turn])\n"
+        "case.passes([{'name': 'refund', 'args': {}}])\n"
+        "print(sorted(name for name in sys.modules if name.startswith('toolmatch._spec')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines() == ["[]"]
+
+
 def test_only_the_public_names_are_public() -> None:
     # In a fresh process: what other tests import adds nothing here, but be exact.
     code = (

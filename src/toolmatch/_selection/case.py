@@ -21,7 +21,7 @@ from toolmatch._selection.run import (
     read_turns,
     run_verdict,
 )
-from toolmatch._selection.validation import KEYWORDS, check_budget, check_no_carried
+from toolmatch._selection.validation import KEYWORDS, check_budget, check_no_carried, list_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,6 +32,13 @@ if TYPE_CHECKING:
     from toolmatch._selection.results import TurnResult
 
 __all__ = ["TestCase", "case_verdict", "read_run_turns"]
+
+
+# How a refusal of a case's turns names them (validation.list_of's listed and each).
+_TURNS = (
+    "ExpectedTurn or OneOfTurns",
+    "an ExpectedTurn or OneOfTurns (a turn's expectations go in ExpectedTurn([...]))",
+)
 
 
 @public
@@ -85,7 +92,7 @@ class TestCase(Record):
             alternatives = tuple(cases)
         self._assign(
             name,
-            tuple(turns),
+            tuple(list_of(turns, (ExpectedTurn, OneOfTurns), "TestCase turns", *_TURNS)),
             check_budget(max_calls, KEYWORDS),
             tuple(alternatives),
             check_no_carried(answer, KEYWORDS, "answer"),

@@ -27,7 +27,6 @@ from toolmatch import check_batch, load_test_cases
 # workers need no copy of it.
 cloudpickle.register_pickle_by_value(trace_pieces)
 
-PIECES = pa.schema([("path", pa.string()), ("start", pa.int64()), ("end", pa.int64())])
 VERDICTS = pa.schema(
     [
         ("case", pa.string()),
@@ -42,22 +41,21 @@ def check_traces(spark: SparkSession, spec: str, traces: str) -> tuple[DataFrame
     """Each run's ``case``, ``passed``, ``score`` and ``reason``; each case's counts."""
     cases = load_test_cases(spec)  # loaded once here; the closure ships them to the workers
     files, root = file_system(traces)
+    cut = pieces(files, root, spark.sparkContext.defaultParallelism * PIECES_PER_CPU)
 
     def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            for where in batch.to_pylist():
+            for index in batch.column("id").to_pylist():
+                text = lines(files, **cut[index])
                 # Each line judged as toolmatch check judges it; only the verdicts go on.
-                verdicts = check_batch(cases, {"text": lines(files, **where)}, lines_key="text")
+                verdicts = check_batch(cases, {"text": text}, lines_key="text")
                 del verdicts["text"]
                 yield pa.RecordBatch.from_pydict(verdicts, schema=VERDICTS)
 
-    cut = pieces(files, root, spark.sparkContext.defaultParallelism * PIECES_PER_CPU)
-    # One piece a partition, so that a core done early takes the next piece.
-    where = spark.createDataFrame(
-        spark.sparkContext.parallelize(cut, len(cut)),
-        from_arrow_schema(PIECES),
-    )
-    verdicts = where.mapInArrow(check, from_arrow_schema(VERDICTS))
+    # A piece's index a partition, so that a core done early takes the next piece; the
+    # closure holds the pieces.
+    indexes = spark.range(len(cut), numPartitions=len(cut))
+    verdicts = indexes.mapInArrow(check, from_arrow_schema(VERDICTS))
     rates = verdicts.groupBy("case").agg(
         functions.count("*").alias("runs"),
         functions.sum(functions.col("passed").cast("int")).alias("passed"),

@@ -14,7 +14,6 @@ from typing import Any
 
 import pyarrow.fs
 
-PIECES_PER_CPU = 4  # a core done early takes another piece
 SEARCH = 1 << 16  # bytes read at a time past a piece's end, to finish its last line
 
 

@@ -240,11 +240,10 @@ def run(config: Config) -> Section:
             f"{' and '.join(over)} over the {MAX_ENGINE_RATIO:g}x budget: each engine checks "
             "with check_batch, the command's judge (about 1.2x its cost in one process, the "
             "runs' scores), and spends the rest outside toolmatch: Ray moves the tasks and "
-            "their results through its object store, Spark's JVM takes every run's verdict "
-            "row from Arrow to count the cases (each task's Python worker reads its own "
-            "pieces of the file, as the Ray example's tasks do), and each engine's session "
-            "keeps its own processes busy beside the workers (one run on a shared machine "
-            "varies by about 2x, so each engine is timed several times, its best kept)"
+            "their results through its object store, and Spark's JVM keeps about 2 s of CPU "
+            "busy beside its Python workers (which read their own pieces of the file and "
+            "count the cases there, as the Ray example's tasks do); one run on a shared "
+            "machine varies by about 2x, so each engine is timed several times, its best kept"
         )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     section.notes.append(

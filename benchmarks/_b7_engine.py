@@ -108,6 +108,7 @@ def _spark(
 
 
 def main() -> None:
+    sys.path.insert(0, str(EXAMPLES))  # as for a script, for examples/trace_pieces.py
     engine, spec, traces, cores, one = *sys.argv[1:4], int(sys.argv[4]), sys.argv[5]
     run = {"ray": _ray, "spark": _spark}[engine]
     ready, checking, cpu, rates = run(spec, traces, cores, one)

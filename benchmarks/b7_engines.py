@@ -3,8 +3,9 @@ Data and Spark, on one trace file, with each one's start-up time shown apart.
 
 The trace file and the spec are B4's (benchmarks/b4_cli.py): 1,000,000 calls in full mode.
 N is the number of CPUs this process may run on; Ray gets ``num_cpus=N`` and Spark
-``local[N]``. Ray and Spark run the docs' examples (examples/ray_check.py,
-examples/spark_check.py), each in a fresh interpreter (benchmarks/_b7_engine.py), which
+``local[N]``, each run three times in full mode, interleaved, its best kept. Ray and Spark
+run the docs' examples (examples/ray_check.py, examples/spark_check.py), each in a fresh
+interpreter (benchmarks/_b7_engine.py), which
 reports how long it took from its start to a session ready (interpreter, imports, the
 engine's own start, its workers started with toolmatch imported and the example run once
 over a one-run file: the engine's counterpart of the one-run start-up below) and how long
@@ -42,6 +43,7 @@ ENGINES = ("Ray Data", "Spark")
 MAX_ENGINE_RATIO = 2.0
 ENGINE_BUDGET = f"<= {MAX_ENGINE_RATIO}x (0.5x a core of one process)"
 QUICK_RUNS = 100
+ENGINE_RUNS = 3  # runs of each engine in full mode, its best kept: one run varies by 2x
 
 
 def _cores() -> int:
@@ -147,20 +149,30 @@ def run(config: Config) -> Section:
                 section.errors.append(f"{label}: per-case counts {counts}, one process {expected}")
             # In quick mode the difference can be noise, below zero: a millisecond at least.
             measured[label] = (startup, max(best - startup, 1e-3), used, max(cpu, 1e-3))
-        for engine, label in (("ray", "Ray Data"), ("spark", "Spark")):
-            report = _engine(engine, spec, traces.parent, cores, one)
-            if isinstance(report, str):
-                section.notes.append(f"{label} skipped: {report}")
-                continue
-            if report["counts"] != expected:
-                section.errors.append(
-                    f"{label}: per-case counts {report['counts']}, toolmatch check {expected}"
-                )
+        engines = (("ray", "Ray Data"), ("spark", "Spark"))
+        reports: dict[str, list[dict[str, object]]] = {label: [] for _, label in engines}
+        # Interleaved, so that a busy spell of a shared machine falls on both engines.
+        for _ in range(1 if config.quick else ENGINE_RUNS):
+            for name, label in engines:
+                if label not in reports:
+                    continue
+                report = _engine(name, spec, traces.parent, cores, one)
+                if isinstance(report, str):
+                    section.notes.append(f"{label} skipped: {report}")
+                    del reports[label]
+                    continue
+                if report["counts"] != expected:
+                    section.errors.append(
+                        f"{label}: per-case counts {report['counts']}, toolmatch check {expected}"
+                    )
+                reports[label].append(report)
+        for label, runs_of in reports.items():
+            # The best of each, as for toolmatch check: a busy machine only adds time.
             measured[label] = (
-                float(report["startup"]),  # type: ignore[arg-type]
-                float(report["checking"]),  # type: ignore[arg-type]
+                min(float(report["startup"]) for report in runs_of),  # type: ignore[arg-type]
+                min(float(report["checking"]) for report in runs_of),  # type: ignore[arg-type]
                 cores,
-                float(report["cpu"]),  # type: ignore[arg-type]
+                min(float(report["cpu"]) for report in runs_of),  # type: ignore[arg-type]
             )
 
     base_startup, base_checking, _, base_cpu = measured["toolmatch check"]
@@ -228,16 +240,15 @@ def run(config: Config) -> Section:
             f"{' and '.join(over)} over the {MAX_ENGINE_RATIO:g}x budget: each engine checks "
             "with check_batch, the command's judge (about 1.2x its cost in one process, the "
             "runs' scores), and spends the rest outside toolmatch: Ray moves the tasks and "
-            "their results through its object store (one run on a shared machine varies by "
-            "about 2x: the Ray example measured 1.2x and 2.4x in two runs), Spark's JVM reads "
-            "the text and sends it as Arrow (about 1.8 s of CPU here) and its two partitions "
-            "end unevenly; meeting it would take Spark's Python workers reading byte ranges "
-            "as the Ray example does, and each engine timed over several runs"
+            "their results through its object store, and Spark's JVM keeps about 2 s of CPU "
+            "busy beside its Python workers (which read their own pieces of the file and "
+            "count the cases there, as the Ray example's tasks do); one run on a shared "
+            "machine varies by about 2x, so each engine is timed several times, its best kept"
         )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     section.notes.append(
         f"{runs:,} recorded runs of {CALLS_PER_RUN} calls (B4's file); {cores} usable CPU(s), "
         f"load average {load:.1f} at the end; toolmatch check best of {config.cli_runs}, "
-        "Ray and Spark one run each"
+        f"Ray and Spark best of {1 if config.quick else ENGINE_RUNS}, interleaved"
     )
     return section

@@ -3,23 +3,27 @@
     python examples/ray_check.py examples/spec.yaml TRACE_DIR          # Ray on this machine
     python examples/ray_check.py examples/spec.yaml TRACE_DIR ADDRESS  # a running cluster
 
-Each task reads its own piece of the files, as toolmatch check reads lines; docs/parallel.md
-explains why not ``ray.data.read_json`` or ``ray.data.read_text``.
+Each task reads its own piece of the files (examples/trace_pieces.py), as toolmatch check reads
+lines; docs/parallel.md explains why not ``ray.data.read_json`` or ``ray.data.read_text``.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
-from io import BytesIO
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.fs
 import ray
+import ray.cloudpickle
+import trace_pieces  # examples/trace_pieces.py, beside this file
+from trace_pieces import file_system, lines, pieces
 
 from toolmatch import check_batch, load_test_cases
+
+# Its functions travel to the workers inside each task, as this file's do: the workers
+# need no copy of it.
+ray.cloudpickle.register_pickle_by_value(trace_pieces)
 
 VERDICTS = pa.schema(
     [
@@ -30,54 +34,13 @@ VERDICTS = pa.schema(
     ]
 )
 PIECES_PER_CPU = 4  # a core done early takes another piece
-SEARCH = 1 << 16  # bytes read at a time past a piece's end, to finish its last line
-
-
-def pieces(files: pyarrow.fs.FileSystem, root: str, count: int) -> list[dict[str, Any]]:
-    """The ``.jsonl`` files at ``root`` (a file, or a directory's, in order) cut into
-    about ``count`` byte ranges, at least one a file."""
-    found = files.get_file_info(root)
-    if found.type == pyarrow.fs.FileType.Directory:
-        listed = files.get_file_info(pyarrow.fs.FileSelector(root, recursive=True))
-        infos = sorted(
-            (info for info in listed if info.is_file and info.path.endswith(".jsonl")),
-            key=lambda info: info.path,
-        )
-    else:
-        infos = [found]
-    step = max(-(-sum(info.size for info in infos) // count), 1 << 20)
-    return [
-        {"path": info.path, "start": start, "end": min(start + step, info.size)}
-        for info in infos
-        for start in range(0, max(info.size, 1), step)
-    ]
-
-
-def lines(files: pyarrow.fs.FileSystem, path: str, start: int, end: int) -> list[bytes]:
-    """The lines that begin in bytes ``start`` to ``end`` of the file (so each line is one
-    piece's), without the blank ones, which ``toolmatch check`` leaves out too."""
-    with files.open_input_file(path) as file:
-        begin = max(start - 1, 0)  # a newline just before start begins a line at start
-        data = file.read_at(end - begin, begin)
-        position = end
-        while data and not data.endswith(b"\n"):  # the last line goes on past the end
-            more = file.read_at(SEARCH, position)
-            cut = more.find(b"\n")
-            data += more if cut < 0 else more[: cut + 1]
-            position += len(more)
-            if cut >= 0 or not more:
-                break
-    if start > 0:  # the line the byte before start is in is the piece before's
-        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
-    return [line for line in BytesIO(data).readlines() if not line.isspace()]
 
 
 def check_traces(spec: str, traces: str) -> tuple[ray.data.Dataset, list[dict[str, Any]]]:
     """Each run's ``case``, ``passed``, ``score`` and ``reason`` (a dataset, read when
     used); each case's counts."""
     cases = load_test_cases(spec)  # loaded once here; the closure ships them to the workers
-    local = "://" not in traces
-    files, root = pyarrow.fs.FileSystem.from_uri(os.path.abspath(traces) if local else traces)
+    files, root = file_system(traces)
 
     def check(piece: pa.Table) -> pa.Table:
         [where] = piece.to_pylist()

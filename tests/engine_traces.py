@@ -150,5 +150,8 @@ def case_counts(verdicts: dict[str, dict[str, Any]]) -> dict[str, tuple[int, int
 
 def load_example(name: str) -> dict[str, Any]:
     """An example script's names, run as a script would be but not as ``__main__``: its
-    functions are then pickled by value, so the engines' workers need no ``examples`` path."""
+    functions are then pickled by value, so the engines' workers need no ``examples`` path.
+    As for a script, its folder is on the path, for examples/trace_pieces.py."""
+    if str(ROOT / "examples") not in sys.path:
+        sys.path.insert(0, str(ROOT / "examples"))
     return runpy.run_path(str(ROOT / "examples" / name), run_name=name.removesuffix(".py"))

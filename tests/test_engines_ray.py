@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
-from io import BytesIO
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -94,27 +91,3 @@ def test_read_json_fails_on_turns_of_different_shapes_and_misreads_through_panda
     [read] = ray.data.read_json(str(tmp_path), lines=True).take_all()
     assert read["case"] == 1
     assert read["turns"][0][0]["args"]["value"] == 0.134364244112401
-
-
-def test_the_pieces_of_a_file_hold_each_line_once(tmp_path: Path) -> None:
-    # Each task reads the lines that begin in its piece: cut anywhere, the pieces' lines
-    # are the file's, in order, less the blank ones (toolmatch check leaves them out).
-    import pyarrow.fs
-
-    example = load_example("ray_check.py")
-    data = b'{"a": 1}\n\n{"b": 22}\n  \r\n{"c":\r333}\n' + b"x" * 70_000 + b"\n\n{}"
-    path = tmp_path / "runs.jsonl"
-    path.write_bytes(data)
-    wanted = [line for line in BytesIO(data).readlines() if not line.isspace()]
-    files = pyarrow.fs.LocalFileSystem()
-    chosen = random.Random(28)
-    for _ in range(300):
-        cuts = sorted({0, len(data), *chosen.sample(range(1, len(data)), chosen.randint(0, 5))})
-        got = [
-            line
-            for start, end in pairwise(cuts)
-            for line in example["lines"](files, str(path), start, end)
-        ]
-        assert got == wanted, cuts
-    [piece] = example["pieces"](files, str(tmp_path), 8)  # 1 MiB at least
-    assert piece == {"path": str(path), "start": 0, "end": len(data)}

@@ -27,12 +27,13 @@ from toolmatch._readers.reading import Reading, as_data, wrong_shape
 from toolmatch._readers.spans import Spans, span_calls, span_failed, span_ids, span_start
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 __all__ = [
     "CALL_FREE_TYPES",
     "ENVELOPES",
-    "read_envelope",
+    "envelope_items",
     "read_server_tool_call",
     "read_server_tool_call_response",
     "read_span",
@@ -61,17 +62,18 @@ _TYPED_KINDS = {
 _MODEL_OPERATIONS = frozenset({"chat", "generate_content", "text_completion"})
 
 
-def read_envelope(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """An OTLP JSON envelope: the spans it holds, in order (none is an error: see
-    ``Spans``)."""
-    reading.state(Spans).envelope(where)
+def envelope_items(data: Mapping[str, Any], where: str) -> tuple[Sequence[object], str]:
+    """An OTLP JSON envelope's items (the next level's envelopes, or its spans) and their
+    place."""
     for key in ENVELOPES:
         if key in data:
-            inner = as_data(data[key])
-            if not isinstance(inner, (list, tuple)):
-                raise wrong_shape(f"{where}.{key}", "a list", inner)
-            reading.read_each(inner, f"{where}.{key}")
-            return
+            inner = data[key]
+            if type(inner) is not list:  # JSON's list as it is: no call of as_data
+                inner = as_data(inner)
+                if not isinstance(inner, (list, tuple)):
+                    raise wrong_shape(f"{where}.{key}", "a list", inner)
+            return inner, f"{where}.{key}"
+    return (), where  # no envelope key: the dispatch table hands it no such mapping
 
 
 def read_span_object(span: Any, where: str, reading: Reading) -> None:

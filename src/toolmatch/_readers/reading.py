@@ -177,7 +177,7 @@ class Reading:
         ``text``, a string item is text (a message's content) and holds nothing."""
         dispatch = self._dispatch
         read_dict = self._read_dict
-        indices = _INDICES
+        indices = INDICES
         for index, item in enumerate(items):
             try:  # free in 3.11 while nothing is raised
                 place = where + indices[index]
@@ -463,7 +463,7 @@ class Reading:
 
 # '[0]', '[1]', ...: an item's place is one concatenation, not a format.
 _INDEXED = 256
-_INDICES = tuple(f"[{index}]" for index in range(_INDEXED))
+INDICES = tuple(f"[{index}]" for index in range(_INDEXED))
 
 
 def _pair(calls: list[ToolCall], results: list[_Result]) -> None:

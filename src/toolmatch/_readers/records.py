@@ -323,7 +323,7 @@ RECORDS: tuple[Records, ...] = (
         "Spans: OpenTelemetry GenAI (OTLP JSON too), OpenInference (Phoenix's spans "
         "dataframe too), MLflow traces, the Langfuse SDK's spans; GenAI message parts",
         (
-            readers.otel.read_envelope,
+            dispatch.read_envelope,
             dispatch.read_span,
             readers.otel.read_span_object,
             readers.otel.read_tool_call_response,

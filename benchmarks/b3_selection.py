@@ -667,6 +667,17 @@ def run(config: Config) -> Section:
     return section
 
 
+# Why the peer budget is unmet, written after the run of 2026-12-07 (its figures).
+PEER_NOT_MET = (
+    "1,000 x 1,000 over its budget: the reference, not check_turn, moved: toolscore.evaluate "
+    "took 1.40 s on this turn where the full run of 2026-12-02 measured 2.84 s, and "
+    "check_turn 32.3 ms where it measured 43.8 ms (tool-scorer 1.10.0, installed again for "
+    "this run); why toolscore's time halved was not measured; the next step is to time the "
+    "tool-scorer release of that run beside this one, and the budget to be read against a "
+    "pinned release"
+)
+
+
 def _peer_figures(section: Section, bench: _Bench, sizes: Sizes) -> None:
     square = sizes.peer_square
     timings = bench.peer(square, square)
@@ -685,6 +696,8 @@ def _peer_figures(section: Section, bench: _Bench, sizes: Sizes) -> None:
                 budget=f"<= {1 / MIN_PEER_SPEEDUP:g}x ({MIN_PEER_SPEEDUP:g}x faster)",
             )
         )
+        if mine.best * MIN_PEER_SPEEDUP > theirs.best:
+            section.notes.append(PEER_NOT_MET)
     bench.peer_curve(sizes.k_fixed, sizes.m_sweep)
     top = (sizes.k_fixed, sizes.m_sweep[-1])
     mine_seconds = bench.curves.toolmatch.get("one-literal", {}).get(top)

@@ -344,6 +344,17 @@ AGENT_NOT_MET = (
 # The main mix's unmet budget, measured on 2026-12-07 (issue 40): valgrind's instruction counts
 # (PYTHONHASHSEED=0) of each stage over 3,000 of its runs, and bytecodes a run (sys.settrace).
 MAIN_NOT_MET = (
+    "most of the gap is a regression: the full run of 2026-12-02 measured 1.68x (toolmatch "
+    "check 3.24 s, the floor 1.92 s); bisected at main's merges on 20,000 of these runs (CPU "
+    "seconds of the command, start-up included, best of 3), it came with the last release's "
+    "features: a21b9bb 0.72 s; the merges up to 0524d51 (identity by content, the expected "
+    "tool's key table, new readers, reports, one JSON writer, recorded fields) 0.78 s; order "
+    "as written (0fdc934) 0.89 s, of which book_flight's ordered turn 13 µs a run (its order "
+    "windows: a graph of the turn's order and its topological sort made again for every run, "
+    "though the order is the spec turn's and calls in order bound nothing); captures "
+    "(06ea691) 0.93 s; the merges up to 86a11e9 0.99 s; this main 1.00 s; the next step is "
+    "to make that work once per spec turn where it is the spec's, then to look at the rest "
+    "merge by merge, before a reader by shape; as it stands, "
     "no single hot spot is left; in instructions a run (valgrind, 3,000 runs; the floor takes "
     "197k a run, parse included) toolmatch check takes 376k: the line's parse by orjson 48k, "
     "reading its calls 137k (Anthropic 103k, OpenAI 194k with its ten argument texts parsed, "

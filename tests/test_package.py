@@ -30,10 +30,7 @@ def test_selection_and_configuration_load_on_first_use() -> None:
         "home = ('toolmatch._selection.expectation', 'toolmatch._spec.loading')\n"
         "print(*(name for name in home if name in sys.modules))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.splitlines() == [
+    assert _printed(code) == [
         "[]",
         "toolmatch._selection.expectation toolmatch._spec.loading",
     ]
@@ -48,10 +45,7 @@ def test_a_test_case_loads_no_spec_module() -> None:
         "case.passes([{'name': 'refund', 'args': {}}])\n"
         "print(sorted(name for name in sys.modules if name.startswith('toolmatch._spec')))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.splitlines() == ["[]"]
+    assert _printed(code) == ["[]"]
 
 
 def test_only_the_public_names_are_public() -> None:
@@ -61,6 +55,11 @@ def test_only_the_public_names_are_public() -> None:
         "print(sorted(name for name in dir(toolmatch) if not name.startswith('_')))\n"
         "print(sorted(name for name in toolmatch.__all__ if not name.startswith('_')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    shown, public = done.stdout.splitlines()
+    shown, public = _printed(code)
     assert shown == public
+
+
+def _printed(code: str) -> list[str]:
+    """The lines ``code`` prints in a fresh interpreter (no other test's imports)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()

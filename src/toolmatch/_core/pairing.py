@@ -22,6 +22,7 @@ __all__ = [
     "SearchLimitError",
     "common_subsequence",
     "extend_ordered",
+    "Order",
     "OrderWindows",
     "order_windows",
     "within",
@@ -305,10 +306,10 @@ class SearchLimitError(Exception):
 
 
 def assign_partial_order(
-    demands: Sequence[int], matches: Sequence[Sequence[int]], after: Sequence[Sequence[int]]
+    demands: Sequence[int], matches: Sequence[Sequence[int]], order: Order
 ) -> list[list[int] | None]:
     """Distinct calls for each expectation such that every call of expectation ``i`` comes
-    before every call of ``j`` when ``i`` is in ``after[j]`` (the constraints form a DAG).
+    before every call of ``j`` when ``i`` is in ``order.after[j]``.
 
     Optimal, never greedy: the expectations are cut where every one before the cut must
     precede every one after it (an ordered sequence of groups); the parts are met one after
@@ -319,17 +320,17 @@ def assign_partial_order(
     the parts after it are still judged. Raises :class:`SearchLimitError` when a part's search
     exceeds :data:`SEARCH_STEPS` states.
 
-    >>> assign_partial_order([1, 1], [[0, 2], [1]], [[], [0]])  # 1 after 0
+    >>> assign_partial_order([1, 1], [[0, 2], [1]], Order([[], [0]]))  # 1 after 0
     [[0], [1]]
-    >>> assign_partial_order([1, 1, 1], [[1], [0, 2], [2, 3]], [[], [0], [0]])
+    >>> assign_partial_order([1, 1, 1], [[1], [0, 2], [2, 3]], Order([[], [0], [0]]))
     [[1], [2], [3]]
-    >>> assign_partial_order([1, 1], [[1], [0]], [[], [0]])
+    >>> assign_partial_order([1, 1], [[1], [0]], Order([[], [0]]))
     [[1], None]
     """
-    ordered_live = [number for number in _topological(len(demands), after) if demands[number] > 0]
+    ordered_live = [number for number in order.sequence if demands[number] > 0]
     # ancestors[j]: every expectation that must come before j and takes calls, as a bit set.
     live_mask = sum(1 << number for number in ordered_live)
-    ancestors = [mask & live_mask for mask in _ancestor_masks(after)]
+    ancestors = [mask & live_mask for mask in order.ancestors]
     assigned: list[list[int] | None] = [[] for _ in demands]
     start = -1
     for part in _series_parts(ordered_live, ancestors):
@@ -342,27 +343,6 @@ def assign_partial_order(
             assigned[number] = calls
         start = max(calls[-1] for calls in got)
     return assigned
-
-
-def _topological(count: int, after: Sequence[Sequence[int]]) -> list[int]:
-    """The expectations in an order where each comes after those it must follow."""
-    waiting = [len(set(earlier)) for earlier in after]
-    followers: list[list[int]] = [[] for _ in range(count)]
-    for number, earlier in enumerate(after):
-        for other in set(earlier):
-            followers[other].append(number)
-    ready = deque(number for number in range(count) if waiting[number] == 0)
-    order = []
-    while ready:
-        number = ready.popleft()
-        order.append(number)
-        for follower in followers[number]:
-            waiting[follower] -= 1
-            if waiting[follower] == 0:
-                ready.append(follower)
-    if len(order) != count:
-        raise ValueError("the order constraints form a cycle")
-    return order
 
 
 def _series_parts(order: list[int], ancestors: list[int]) -> list[list[int]]:
@@ -711,20 +691,44 @@ def _windows(
     return max((ends[number] for number in short), default=position - 1)
 
 
-def _ancestor_masks(after: Sequence[Sequence[int]]) -> list[int]:
-    """For each expectation, the set of those it must follow, directly or through others,
-    as bits (the constraints form a DAG).
+class Order:
+    """A partial order of a turn's expectations (``after[j]``: those ``j`` directly
+    follows), with what follows from it alone, worked out once for every run the turn
+    judges: ``sequence``, the expectations with each after those it follows; ``followers``,
+    those that directly follow each; ``ancestors``, those each follows, directly or through
+    others, as bits. Raises ``ValueError`` when the constraints form a cycle.
 
-    >>> _ancestor_masks([[], [0], [1]])
-    [0, 1, 3]
+    >>> order = Order([[], [0], [1]])
+    >>> order.sequence, order.followers, order.ancestors
+    ([0, 1, 2], [[1], [2], []], [0, 1, 3])
     """
-    ancestors = [0] * len(after)
-    for number in _topological(len(after), after):
-        mask = 0
-        for earlier in after[number]:
-            mask |= (1 << earlier) | ancestors[earlier]
-        ancestors[number] = mask
-    return ancestors
+
+    __slots__ = ("after", "sequence", "followers", "ancestors")
+
+    def __init__(self, after: Sequence[Sequence[int]]) -> None:
+        self.after = after
+        waiting = [len(set(earlier)) for earlier in after]
+        self.followers: list[list[int]] = [[] for _ in after]
+        for number, earlier in enumerate(after):
+            for other in set(earlier):
+                self.followers[other].append(number)
+        ready = deque(number for number in range(len(after)) if waiting[number] == 0)
+        self.sequence: list[int] = []
+        while ready:
+            number = ready.popleft()
+            self.sequence.append(number)
+            for follower in self.followers[number]:
+                waiting[follower] -= 1
+                if waiting[follower] == 0:
+                    ready.append(follower)
+        if len(self.sequence) != len(after):
+            raise ValueError("the order constraints form a cycle")
+        self.ancestors = [0] * len(after)
+        for number in self.sequence:
+            mask = 0
+            for other in after[number]:
+                mask |= (1 << other) | self.ancestors[other]
+            self.ancestors[number] = mask
 
 
 class OrderWindows:
@@ -746,13 +750,13 @@ class OrderWindows:
 
 def order_windows(
     matches: Sequence[Sequence[int]],
-    after: Sequence[Sequence[int]],
+    order: Order,
     taking: Sequence[bool],
     takes: Sequence[bool],
     never: int,
 ) -> OrderWindows:
     """The bounds and conflicts the calls that match the expectations put on an order
-    (``after[j]``: those ``j`` directly follows; ``taking``: those that have a place in it,
+    (``order``: which directly follows which; ``taking``: those that have a place in it,
     ``takes``: those of them that take calls).
 
     For each pair (``a`` before ``b``, directly or through others): no call that matches
@@ -763,59 +767,55 @@ def order_windows(
     and before every call the steps after it take: bounds on those steps' calls, or, between
     two optional steps, a conflict.
 
-    >>> windows = order_windows([[1], [0, 2]], [[], [0]], [True, True], [True, True], 3)
+    >>> windows = order_windows([[1], [0, 2]], Order([[], [0]]), [True, True], [True, True], 3)
     >>> windows.conflicts
     [(1, 0, 'before', 0, 1)]
-    >>> order_windows([[0, 2], [1]], [[], [0]], [True, True], [True, False], 3).highs
+    >>> order_windows([[0, 2], [1]], Order([[], [0]]), [True, True], [True, False], 3).highs
     [1, 3]
     """
-    graph = _OrderGraph(matches, after, taking, takes)
     windows = OrderWindows(len(matches), never)
-    suspects = graph.suspects()
+    firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
+    suspects = _suspects(matches, order, taking, firsts)
     optional = [n for n in range(len(matches)) if taking[n] and not takes[n]]
     if suspects or optional:
+        graph = _OrderGraph(matches, order, taking, takes, firsts)
         _out_of_place(graph, suspects, windows)
         for earlier, later in _optional_pairs(graph, optional):
             _bound_pair(graph, earlier, later, windows)
     return windows
 
 
+def _suspects(
+    matches: Sequence[Sequence[int]], order: Order, taking: Sequence[bool], firsts: list[int]
+) -> list[int]:
+    """The expectations with a place whose first call comes before the latest first call
+    (``firsts``) of those they follow: only their pairs may be out of place, so only they
+    are read pair by pair."""
+    latest = [-1] * len(matches)
+    for number in order.sequence:
+        bound = -1
+        for other in order.after[number]:
+            bound = max(bound, latest[other], firsts[other])
+        latest[number] = bound
+    return [n for n, found in enumerate(matches) if taking[n] and found and found[0] < latest[n]]
+
+
 class _OrderGraph:
     """The expectations' order and the calls that match them, with what ``order_windows``
-    works out from them once: who follows whom, each one's reach and set of calls."""
+    works out from them once: each one's first call, reach and set of calls."""
 
     def __init__(
         self,
         matches: Sequence[Sequence[int]],
-        after: Sequence[Sequence[int]],
+        order: Order,
         taking: Sequence[bool],
         takes: Sequence[bool],
+        firsts: list[int],
     ) -> None:
-        self.matches, self.after, self.taking, self.takes = matches, after, taking, takes
-        self.followers: list[list[int]] = [[] for _ in matches]
-        for number, followed in enumerate(after):
-            for other in followed:
-                self.followers[other].append(number)
-        self.firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
+        self.matches, self.taking, self.takes, self.firsts = matches, taking, takes, firsts
+        self.order = order
         self._below: dict[int, int] = {}
         self._sets: dict[int, frozenset[int]] = {}
-
-    def suspects(self) -> list[int]:
-        """The expectations with a place whose first call comes before the latest first call
-        of those they follow: only their pairs may be out of place, so only they are read
-        pair by pair."""
-        count = len(self.matches)
-        latest = [-1] * count
-        for number in _topological(count, self.after):
-            latest[number] = max(
-                (max(latest[other], self.firsts[other]) for other in self.after[number]),
-                default=-1,
-            )
-        return [
-            n
-            for n in range(count)
-            if self.taking[n] and self.matches[n] and self.matches[n][0] < latest[n]
-        ]
 
     def takers(self) -> dict[int, int]:
         """Each call with the expectations with a place it matches, as bits."""
@@ -843,13 +843,13 @@ class _OrderGraph:
 
     def ancestors(self, number: int) -> list[int]:
         """The expectations with a place that ``number`` follows, directly or not."""
-        return self.members(self.reach(number, self.after))
+        return self.members(self.order.ancestors[number])
 
     def descendants(self, number: int) -> int:
         """The expectations that follow ``number``, directly or not, as bits (kept)."""
         found = self._below.get(number)
         if found is None:
-            found = self._below[number] = self.reach(number, self.followers)
+            found = self._below[number] = self.reach(number, self.order.followers)
         return found
 
     def members(self, mask: int) -> list[int]:

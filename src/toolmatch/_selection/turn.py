@@ -16,6 +16,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from toolmatch._calls.call import ToolCall
 from toolmatch._calls.catalogue import ToolCatalogue
 from toolmatch._core.pairing import (
+    Order,
     OrderWindows,
     SearchLimitError,
     assign_covering,
@@ -84,8 +85,8 @@ class TurnPlan:
       ``agent``: the turn options as given; ``agent_matches``: ``agent``'s matcher's ``==``.
     - ``answer``: the matcher of the turn's final answer (``None``: not checked).
     - ``after``: per expectation, those whose calls all come before its own (groups,
-      ``before``/``after``; ``None``: no partial order); ``order_after``: those it directly
-      follows, when the turn has any order (``None``: none).
+      ``before``/``after``; ``None``: no partial order); ``order``: the ``Order``
+      of those it directly follows, when the turn has any order (``None``: none).
     - ``nevers``: each never with ``after``/``before``: (its number, the key, the other's).
     - ``json_template``: what the turn's rows of ``--format json`` share, written on first
       use (``_selection/json_rows.py``).
@@ -106,7 +107,7 @@ class TurnPlan:
         "answer",
         "after",
         "nevers",
-        "order_after",
+        "order",
         "json_template",
     )
 
@@ -143,10 +144,11 @@ class TurnPlan:
         self.after = after
         self.nevers = nevers
         count = len(selection.expectations)
-        self.order_after: Sequence[Sequence[int]] | None = (
-            after
+        # Worked out once here, not in every run the turn judges (B4's ordered turn).
+        self.order = (
+            Order(after)
             if after is not None
-            else [[number - 1] if number else [] for number in range(count)]
+            else Order([[number - 1] if number else [] for number in range(count)])
             if ordered
             else None
         )
@@ -734,7 +736,7 @@ def _assign(verdict: TurnVerdict, all_met: bool) -> bool:
     matchings = verdict.matching
     assigned: list[list[int] | None]
     breaks: dict[int, str] = {}
-    if turn.order_after is not None:
+    if turn.order is not None:
         matchings, windows = _windowed(verdict, demands)
         if windows is not None:
             # What breaks the order whatever the pairing is said before what the pairing finds.
@@ -790,14 +792,14 @@ def _windowed(
     (docs/selection.md, "What an order means"), and those bounds (``None``: nothing bounded,
     nothing out of place)."""
     turn = verdict.turn
-    after = turn.order_after
-    assert after is not None
+    order = turn.order
+    assert order is not None
     expectations = turn.selection.expectations
     matchings = verdict.matching
     takes = [demand > 0 for demand in demands]
     taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
     never = len(verdict.calls)
-    windows = order_windows(matchings, after, taking, takes, never)
+    windows = order_windows(matchings, order, taking, takes, never)
     lows, highs = windows.lows, windows.highs
     if not windows.conflicts and all(low < 0 for low in lows) and all(h == never for h in highs):
         return matchings, None
@@ -847,11 +849,12 @@ def _in_partial_order(
     """Calls of their own for the expectations, in the turn's partial order (``matchings``:
     the calls each may take); when there is none, a distinct assignment, with the broken
     constraints in ``verdict.out_of_order``."""
-    after = verdict.turn.after
+    after, order = verdict.turn.after, verdict.turn.order
     assert after is not None
+    assert order is not None
     limit: SearchLimitError | None = None
     try:
-        assigned = assign_partial_order(demands, matchings, after)
+        assigned = assign_partial_order(demands, matchings, order)
     except SearchLimitError as error:
         assigned, limit = [], error
     if limit is None and all(got is not None for got in assigned):

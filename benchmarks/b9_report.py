@@ -55,12 +55,10 @@ def _verify(commands: dict[str, list[str]], recorded: Path, again: Path, runs: i
 
 # Why --baseline may miss its budget, written after the run of 2026-12-07 (its figures).
 BASELINE_NOT_MET = (
-    "check --baseline over its budget: two full runs of this main gave 1.30x and 1.36x "
-    "(the second's medians 1.30x), at the budget's edge; the extra is reading the baseline: "
-    "read_baseline parses every row of it whole (100,000 case rows with their turns, 259 MB) "
-    "to keep only its trials and check rows, a few a case (on 20,000 runs, under cProfile, "
-    "0.47 s of the command's 3.9 s); the next step is to pass over a case row by its head "
-    '(\'{"type": "case"\') without parsing it'
+    "check --baseline over its budget although the baseline's case rows are passed over by "
+    "their head, unparsed (on 20,000 B4 runs that took --baseline from 1.20x to 1.01x of "
+    "--format json alone, CPU, best of 3, 2026-12-07): what is left is not reading the "
+    "baseline; the next step is to profile this run to find it"
 )
 
 

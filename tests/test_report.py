@@ -345,6 +345,29 @@ def test_baseline_that_is_not_results(tmp_path: Path) -> None:
     )
 
 
+def test_baseline_reads_only_its_trials_and_check_rows(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(TWO_CASES)
+    rows = toolmatch("check", spec, "-", "--format", "json", stdin=jsonl(BOOK, CANCEL)).stdout
+    lines = rows.splitlines()
+    case = next(n for n, line in enumerate(lines) if line.startswith('{"type": "case"'))
+    trials = next(n for n, line in enumerate(lines) if line.startswith('{"type": "trials"'))
+    base = tmp_path / "base.jsonl"
+    # A case row is passed over by its head, damaged or not: the comparison never reads it.
+    base.write_text("\n".join([*lines[:case], lines[case][:40], *lines[case + 1 :]]) + "\n")
+    result = toolmatch("check", spec, "-", "--baseline", base, stdin=jsonl(BOOK, CANCEL))
+    assert (result.returncode, result.stderr, result.stdout.splitlines()[-1]) == (
+        0,
+        "",
+        "2 passed, 0 failed",
+    )
+    lines[trials] = lines[trials][:40]
+    base.write_text("\n".join(lines) + "\n")
+    result = toolmatch("check", spec, "-", "--baseline", base, stdin=jsonl(BOOK, CANCEL))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"toolmatch: --baseline: {base}:{trials + 1}: not JSON (")
+
+
 # --confidence ------------------------------------------------------------------------------
 
 

@@ -24,10 +24,12 @@ _WHAT = "a file that toolmatch check --format json wrote"
 
 
 def read_rows(
-    path: str, digest: hashlib._Hash | None = None
+    path: str, digest: hashlib._Hash | None = None, *, passing: bytes | None = None
 ) -> Iterator[tuple[int, dict[str, object]]]:
     """Each row of the results file at ``path`` with its line number, blank lines skipped;
-    ``digest`` is updated with the file's bytes (uncompressed) as they are read.
+    ``digest`` is updated with the file's bytes (uncompressed) as they are read. A line that
+    opens with ``passing`` (a row's head as toolmatch writes it, ``b'{"type": "case"'``) is
+    passed over unparsed.
 
     >>> import tempfile, os
     >>> folder = tempfile.mkdtemp()
@@ -35,6 +37,8 @@ def read_rows(
     ...     _ = file.write('{"type": "missing", "case": "a"}\\n\\n')
     >>> list(read_rows(os.path.join(folder, "r.jsonl")))
     [(1, {'type': 'missing', 'case': 'a'})]
+    >>> list(read_rows(os.path.join(folder, "r.jsonl"), passing=b'{"type": "missing"'))
+    []
     """
     import gzip
 
@@ -48,7 +52,7 @@ def read_rows(
             for number, line in enumerate(file, 1):
                 if digest is not None:
                     digest.update(line)
-                if not line.strip():
+                if not line.strip() or (passing is not None and line.startswith(passing)):
                     continue
                 yield number, _row(path, number, line)
         except (OSError, EOFError) as error:

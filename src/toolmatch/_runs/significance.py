@@ -9,7 +9,6 @@ many runs: a case is often run 3 to 10 times.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 __all__ = ["fisher_worse", "wilson_lower"]
 
@@ -78,6 +77,8 @@ def wilson_lower(passed: int, runs: int, confidence: float) -> float:
         )
     if not 0 < confidence < 1:
         raise ValueError(f"wilson_lower: confidence must be between 0 and 1, got {confidence}")
+    from statistics import NormalDist  # here: it costs toolmatch check's start-up 2 ms
+
     z = NormalDist().inv_cdf(confidence)
     rate, zz = passed / runs, z * z
     centre = rate + zz / (2 * runs)

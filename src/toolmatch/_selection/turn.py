@@ -70,6 +70,7 @@ __all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "judge", "under_binding"
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
+_ALL_KEPT = (None, None, None)  # _ignored_and_kept's answer for a turn that leaves none out
 
 
 class TurnPlan:
@@ -88,6 +89,9 @@ class TurnPlan:
       ``before``/``after``; ``None``: no partial order); ``order``: the ``Order``
       of those it directly follows, when the turn has any order (``None``: none).
     - ``nevers``: each never with ``after``/``before``: (its number, the key, the other's).
+    - ``leaves_out``, ``placed``, ``limited``: whether the turn leaves calls out (``ignore``,
+      ``agent``), has places or ordered nevers to keep, has limits (``max_calls``,
+      ``no_repeats``, ``tools``): a turn without pays nothing for them in its runs.
     - ``json_template``: what the turn's rows of ``--format json`` share, written on first
       use (``_selection/json_rows.py``).
     """
@@ -108,6 +112,9 @@ class TurnPlan:
         "after",
         "nevers",
         "order",
+        "leaves_out",
+        "placed",
+        "limited",
         "json_template",
     )
 
@@ -152,6 +159,9 @@ class TurnPlan:
             if ordered
             else None
         )
+        self.leaves_out = self.ignoring is not None or agent is not None
+        self.placed = bool(selection.placed or nevers)
+        self.limited = max_calls is not None or no_repeats or tools is not None
         self.json_template: Any = None
         if after is not None:
             self.distinct = True
@@ -570,7 +580,7 @@ def judge(
     """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
     gives it, when the turn checks it): the one place a verdict is reached
     (docs/selection.md)."""
-    ignored, kept, over_cap = _ignored_and_kept(turn, calls)
+    ignored, kept, over_cap = _ignored_and_kept(turn, calls) if turn.leaves_out else _ALL_KEPT
     selection = turn.selection
     candidates, matching = match_turn(selection, calls, kept)
     if selection.asserting:
@@ -586,13 +596,16 @@ def judge(
         verdict.ignored = ignored
     if over_cap:
         verdict.over_cap = over_cap
-    in_place = _in_place(verdict, calls)
-    passed = all(met) and in_place
+    passed = all(met)
+    if turn.placed:
+        passed = _in_place(verdict, calls) and passed
     if turn.distinct:
         passed = _assign(verdict, passed) and passed
-    limits_held = _limits_held(verdict, calls, kept)
-    answered = turn.answer is None or _answer_held(verdict, said)
-    verdict.passed = passed and limits_held and answered
+    if turn.limited:
+        passed = _limits_held(verdict, calls, kept) and passed
+    if turn.answer is not None:
+        passed = _answer_held(verdict, said) and passed
+    verdict.passed = passed
     return verdict
 
 
@@ -630,8 +643,6 @@ def _in_place(verdict: TurnVerdict, calls: list[ToolCall]) -> bool:
     """Whether the calls keep the turn's places and ``never`` steps; what breaks them goes
     into ``verdict.out_of_order``."""
     turn, selection = verdict.turn, verdict.turn.selection
-    if not (selection.placed or turn.nevers):
-        return True
     out_of_place = place_breaks(
         selection.expectations, calls, verdict.candidates, verdict.matching, selection.placed,
         turn.nevers,

@@ -754,10 +754,11 @@ def order_windows(
     taking: Sequence[bool],
     takes: Sequence[bool],
     never: int,
-) -> OrderWindows:
+) -> OrderWindows | None:
     """The bounds and conflicts the calls that match the expectations put on an order
     (``order``: which directly follows which; ``taking``: those that have a place in it,
-    ``takes``: those of them that take calls).
+    ``takes``: those of them that take calls); ``None`` when no call can be out of place and
+    no step is optional: nothing is bounded.
 
     For each pair (``a`` before ``b``, directly or through others): no call that matches
     ``b`` comes before the first call that matches ``a`` (a conflict when one does), unless
@@ -772,16 +773,19 @@ def order_windows(
     [(1, 0, 'before', 0, 1)]
     >>> order_windows([[0, 2], [1]], Order([[], [0]]), [True, True], [True, False], 3).highs
     [1, 3]
+    >>> order_windows([[0], [1, 2]], Order([[], [0]]), [True, True], [True, True], 3) is None
+    True
     """
-    windows = OrderWindows(len(matches), never)
     firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
     suspects = _suspects(matches, order, taking, firsts)
     optional = [n for n in range(len(matches)) if taking[n] and not takes[n]]
-    if suspects or optional:
-        graph = _OrderGraph(matches, order, taking, takes, firsts)
-        _out_of_place(graph, suspects, windows)
-        for earlier, later in _optional_pairs(graph, optional):
-            _bound_pair(graph, earlier, later, windows)
+    if not (suspects or optional):
+        return None  # a turn's calls in order: the run makes no windows
+    windows = OrderWindows(len(matches), never)
+    graph = _OrderGraph(matches, order, taking, takes, firsts)
+    _out_of_place(graph, suspects, windows)
+    for earlier, later in _optional_pairs(graph, optional):
+        _bound_pair(graph, earlier, later, windows)
     return windows
 
 

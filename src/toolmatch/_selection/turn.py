@@ -811,6 +811,8 @@ def _windowed(
     taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
     never = len(verdict.calls)
     windows = order_windows(matchings, order, taking, takes, never)
+    if windows is None:
+        return matchings, None
     lows, highs = windows.lows, windows.highs
     if not windows.conflicts and all(low < 0 for low in lows) and all(h == never for h in highs):
         return matchings, None

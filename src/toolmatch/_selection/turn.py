@@ -1,7 +1,7 @@
 """The turn engine (docs/semantics.md, docs/selection.md): ``TurnPlan``, a turn's expectations
-with its options, and :func:`judge`, which reaches its verdict.
+with its options, and :meth:`TurnPlan.judge`, which reaches its verdict.
 
-One function, :func:`judge`, judges a turn: it leaves out the ignored calls, judges each
+One method, :meth:`TurnPlan.judge`, judges a turn: it leaves out the ignored calls, judges each
 (expectation, call) pair once, counts, and when asked assigns calls of their own and
 checks the turn's budgets. Its verdict is plain data; the results and their texts are
 built from it only when wanted, so a verdict-only run (``TestCase.passes``, the CLI)
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
     _R = TypeVar("_R")
 
-__all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "judge", "under_binding"]
+__all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "under_binding"]
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
@@ -170,6 +170,41 @@ class TurnPlan:
                     "an exhaustive turn with groups or before/after takes exactly count calls "
                     "per expectation: max_count above count is not supported there"
                 )
+
+    def judge(
+        self, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
+    ) -> TurnVerdict:
+        """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
+        gives it, when the turn checks it): the one place a verdict is reached
+        (docs/selection.md)."""
+        ignored, kept, over_cap = _ignored_and_kept(self, calls) if self.leaves_out else _ALL_KEPT
+        selection = self.selection
+        candidates, matching = match_turn(selection, calls, kept)
+        if selection.asserting:
+            check_recorded(
+                selection.expectations, selection.asserting, calls, candidates, matching,
+                selection.allowed,
+            )  # fmt: skip
+        met = [
+            len(found) in allowed
+            for allowed, found in zip(selection.allowed, matching, strict=True)
+        ]
+        verdict = TurnVerdict(self, calls, kept, candidates, matching, met)
+        if ignored:
+            verdict.ignored = ignored
+        if over_cap:
+            verdict.over_cap = over_cap
+        passed = all(met)
+        if self.placed:
+            passed = _in_place(verdict, calls) and passed
+        if self.distinct:
+            passed = _assign(verdict, passed) and passed
+        if self.limited:
+            passed = _limits_held(verdict, calls, kept) and passed
+        if self.answer is not None:
+            passed = _answer_held(verdict, said) and passed
+        verdict.passed = passed
+        return verdict
 
 
 class TurnVerdict:
@@ -572,41 +607,6 @@ def answer_problem(matcher: Matcher, said: tuple[str | None, str | None], what: 
         return None if matcher == None else f"{what}: {NO_ANSWER}"  # noqa: E711 (a matcher's ==)
     found = matcher.explain(text)
     return None if found is None else f"{what}: {found}"
-
-
-def judge(
-    turn: TurnPlan, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
-) -> TurnVerdict:
-    """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
-    gives it, when the turn checks it): the one place a verdict is reached
-    (docs/selection.md)."""
-    ignored, kept, over_cap = _ignored_and_kept(turn, calls) if turn.leaves_out else _ALL_KEPT
-    selection = turn.selection
-    candidates, matching = match_turn(selection, calls, kept)
-    if selection.asserting:
-        check_recorded(
-            selection.expectations, selection.asserting, calls, candidates, matching,
-            selection.allowed,
-        )  # fmt: skip
-    met = [
-        len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
-    ]
-    verdict = TurnVerdict(turn, calls, kept, candidates, matching, met)
-    if ignored:
-        verdict.ignored = ignored
-    if over_cap:
-        verdict.over_cap = over_cap
-    passed = all(met)
-    if turn.placed:
-        passed = _in_place(verdict, calls) and passed
-    if turn.distinct:
-        passed = _assign(verdict, passed) and passed
-    if turn.limited:
-        passed = _limits_held(verdict, calls, kept) and passed
-    if turn.answer is not None:
-        passed = _answer_held(verdict, said) and passed
-    verdict.passed = passed
-    return verdict
 
 
 def _ignored_and_kept(

@@ -87,7 +87,8 @@ class TurnPlan:
     - ``answer``: the matcher of the turn's final answer (``None``: not checked).
     - ``after``: per expectation, those whose calls all come before its own (groups,
       ``before``/``after``; ``None``: no partial order); ``order``: the ``Order``
-      of those it directly follows, when the turn has any order (``None``: none).
+      of those it directly follows, when the turn has any order (``None``: none);
+      ``optional_steps``: the numbers of its optional steps.
     - ``nevers``: each never with ``after``/``before``: (its number, the key, the other's).
     - ``leaves_out``, ``placed``, ``limited``: whether the turn leaves calls out (``ignore``,
       ``agent``), has places or ordered nevers to keep, has limits (``max_calls``,
@@ -112,6 +113,7 @@ class TurnPlan:
         "after",
         "nevers",
         "order",
+        "optional_steps",
         "leaves_out",
         "placed",
         "limited",
@@ -159,6 +161,9 @@ class TurnPlan:
             if ordered
             else None
         )
+        self.optional_steps = [
+            number for number, tool in enumerate(selection.expectations) if tool.optional
+        ]
         self.leaves_out = self.ignoring is not None or agent is not None
         self.placed = bool(selection.placed or nevers)
         self.limited = max_calls is not None or no_repeats or tools is not None
@@ -805,12 +810,11 @@ def _windowed(
     turn = verdict.turn
     order = turn.order
     assert order is not None
-    expectations = turn.selection.expectations
     matchings = verdict.matching
     takes = [demand > 0 for demand in demands]
-    taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
+    optional = [number for number in turn.optional_steps if not takes[number]]
     never = len(verdict.calls)
-    windows = order_windows(matchings, order, taking, takes, never)
+    windows = order_windows(matchings, order, takes, optional, never)
     if windows is None:
         return matchings, None
     lows, highs = windows.lows, windows.highs

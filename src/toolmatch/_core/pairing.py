@@ -751,13 +751,14 @@ class OrderWindows:
 def order_windows(
     matches: Sequence[Sequence[int]],
     order: Order,
-    taking: Sequence[bool],
     takes: Sequence[bool],
+    optional: Sequence[int],
     never: int,
-) -> OrderWindows:
+) -> OrderWindows | None:
     """The bounds and conflicts the calls that match the expectations put on an order
-    (``order``: which directly follows which; ``taking``: those that have a place in it,
-    ``takes``: those of them that take calls).
+    (``order``: which directly follows which; ``takes``: the expectations that take calls;
+    ``optional``: the optional steps that take none, which have a place in it too);
+    ``None`` when no call can be out of place and no step is optional: nothing is bounded.
 
     For each pair (``a`` before ``b``, directly or through others): no call that matches
     ``b`` comes before the first call that matches ``a`` (a conflict when one does), unless
@@ -767,21 +768,28 @@ def order_windows(
     and before every call the steps after it take: bounds on those steps' calls, or, between
     two optional steps, a conflict.
 
-    >>> windows = order_windows([[1], [0, 2]], Order([[], [0]]), [True, True], [True, True], 3)
+    >>> windows = order_windows([[1], [0, 2]], Order([[], [0]]), [True, True], [], 3)
     >>> windows.conflicts
     [(1, 0, 'before', 0, 1)]
-    >>> order_windows([[0, 2], [1]], Order([[], [0]]), [True, True], [True, False], 3).highs
+    >>> order_windows([[0, 2], [1]], Order([[], [0]]), [True, False], [1], 3).highs
     [1, 3]
+    >>> order_windows([[0], [1, 2]], Order([[], [0]]), [True, True], [], 3) is None
+    True
     """
-    windows = OrderWindows(len(matches), never)
+    taking = takes  # those with a place in the order
+    if optional:
+        taking = list(takes)
+        for number in optional:
+            taking[number] = True
     firsts = [found[0] if found and taking[n] else -1 for n, found in enumerate(matches)]
     suspects = _suspects(matches, order, taking, firsts)
-    optional = [n for n in range(len(matches)) if taking[n] and not takes[n]]
-    if suspects or optional:
-        graph = _OrderGraph(matches, order, taking, takes, firsts)
-        _out_of_place(graph, suspects, windows)
-        for earlier, later in _optional_pairs(graph, optional):
-            _bound_pair(graph, earlier, later, windows)
+    if not (suspects or optional):
+        return None  # a turn's calls in order: the run makes no windows
+    windows = OrderWindows(len(matches), never)
+    graph = _OrderGraph(matches, order, taking, takes, firsts)
+    _out_of_place(graph, suspects, windows)
+    for earlier, later in _optional_pairs(graph, optional):
+        _bound_pair(graph, earlier, later, windows)
     return windows
 
 
@@ -886,7 +894,7 @@ def _out_of_place(graph: _OrderGraph, suspects: list[int], windows: OrderWindows
                 windows.conflicts.append((earlier, first, "after", later, stray))
 
 
-def _optional_pairs(graph: _OrderGraph, optional: list[int]) -> list[tuple[int, int]]:
+def _optional_pairs(graph: _OrderGraph, optional: Sequence[int]) -> list[tuple[int, int]]:
     """Each pair ``(earlier, later)`` in the order with an optional step in it, sorted."""
     pairs = {
         pair

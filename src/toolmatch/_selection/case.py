@@ -4,7 +4,6 @@ checking a run needs, whichever layer built the case (a spec file, or Python cod
 
 from __future__ import annotations
 
-from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.immutable import Record
 from toolmatch._core.public import public
 from toolmatch._core.type_checking import TYPE_CHECKING
@@ -178,7 +177,7 @@ def case_verdict(
     failing run (``toolmatch check``) asks for them after the verdict. Without
     ``copy_args`` the calls' ``args`` may be the run's own dicts (see ``read_calls``)."""
     start_run()  # a judge's answers are kept for one run (docs/selection.md, "Judges by name")
-    calls = read_run_turns(call_turns, copy_args)
+    calls = read_turns(call_turns, "turns", copy_args)
     if case.alternatives:
         return RunAlternatives(
             [
@@ -202,9 +201,4 @@ def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[Tool
     >>> read_run_turns([[{"name": "search"}], []])
     [[ToolCall(name='search', args={})], []]
     """
-    if not isinstance(call_turns, (list, tuple)):
-        raise TypeError(
-            f"turns must be a list with one entry of calls per turn, got "
-            f"{short_repr(call_turns)} ({type_name(call_turns)})"
-        )
     return read_turns(call_turns, "turns", copy_args)

@@ -20,7 +20,7 @@ from toolmatch._selection.expectation_protocol import NO_RESULT
 from toolmatch._selection.matching import Selection
 from toolmatch._selection.results import ToolCheck, expectation_json
 from toolmatch._selection.tool_keys import check_tool_keys
-from toolmatch._selection.turn import TurnPlan, judge
+from toolmatch._selection.turn import TurnPlan
 from toolmatch._selection.unrecorded import RECORDED
 from toolmatch._selection.validation import Caller, check_failed_status
 
@@ -465,7 +465,7 @@ class ExpectedTool(Matcher, ExpectedItem):
             calls = to_calls(actual)
         except Exception:  # not calls at all (TypeError) or ambiguous ones (ValueError)
             return False
-        return judge(self._alone, calls).passed
+        return self._alone.judge(calls).passed
 
     def mismatches(self, actual: object, path: str = "") -> Any:
         try:
@@ -498,7 +498,7 @@ class ExpectedTool(Matcher, ExpectedItem):
                 f"{self!r} asserts only its place in an order: judge it in an ordered turn or "
                 "an InOrder (check_turn, ExpectedTurn), or give it max_count"
             )
-        return judge(self._alone, to_calls(calls)).check(0)
+        return self._alone.judge(to_calls(calls)).check(0)
 
     def _needs_turn(self) -> bool:
         """Whether only a turn can judge it: an order against others, or an optional step

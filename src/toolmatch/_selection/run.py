@@ -24,7 +24,7 @@ from toolmatch._selection.groups import AnyOrder, InOrder, order_plan, turn_item
 from toolmatch._selection.matching import Selection
 from toolmatch._selection.options import TURN_OPTIONS, TurnOption, option_names, turn_options
 from toolmatch._selection.results import ChosenAlternative, TurnResult
-from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, judge, under_binding
+from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, under_binding
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ class _Alternatives:
         # The choice rides on the verdict until its result is made (_result).
         verdicts = []
         for number, turn in enumerate(self.turns):
-            verdict = judge(turn, calls, said)
+            verdict = turn.judge(calls, said)
             if verdict.passed:
                 verdict.chosen = ChosenAlternative("turn", number, len(self.turns), True)
                 return verdict
@@ -240,15 +240,6 @@ def _result(verdict: TurnVerdict, turn: int | None) -> TurnResult:
     result = verdict.result(turn)
     chosen = verdict.chosen
     return result if chosen is None else result._chosen_from(chosen)
-
-
-def _judge_plan(
-    plan: TurnPlan | _Alternatives,
-    calls: list[ToolCall],
-    said: tuple[str | None, str | None] | None,
-) -> TurnVerdict:
-    """A turn's verdict, of its alternatives when it has them."""
-    return judge(plan, calls, said) if isinstance(plan, TurnPlan) else plan.judge(calls, said)
 
 
 def _failures(result: TurnResult) -> int:
@@ -304,11 +295,15 @@ def _kept(option: TurnOption, value: Any) -> object:
     return value
 
 
-def read_turns(
-    call_turns: Sequence[object], where: str, copy_args: bool = True
-) -> list[list[ToolCall]]:
-    """Each turn's calls; one :func:`to_calls` cannot read raises ``TypeError`` naming it,
-    and one it will not guess at (several choices) ``ValueError``, named the same way."""
+def read_turns(call_turns: object, where: str, copy_args: bool = True) -> list[list[ToolCall]]:
+    """Each turn's calls; ``call_turns`` not a list or tuple raises ``TypeError``, and so does
+    a turn :func:`to_calls` cannot read, naming it; one it will not guess at (several
+    choices) raises ``ValueError``, named the same way."""
+    if not isinstance(call_turns, (list, tuple)):
+        raise TypeError(
+            f"{where} must be a list with one entry of calls per turn, got "
+            f"{short_repr(call_turns)} ({type_name(call_turns)})"
+        )
     calls_per_turn = []
     for number, turn in enumerate(call_turns):
         try:
@@ -376,9 +371,9 @@ def _judge_missing(
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
         # A turn without calls has no answer either.
-        verdict, missing = _judge_plan(turns[number]._plan, [], (None, None)), "has no calls"
+        verdict, missing = turns[number]._plan.judge([], (None, None)), "has no calls"
     else:
-        verdict, missing = judge(_NO_TURN, calls_per_turn[number]), "has calls but no expectations"
+        verdict, missing = _NO_TURN.judge(calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
         f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
         f"{len(turns)} expected turn(s)"
@@ -441,7 +436,7 @@ class RunVerdict:
                 plan = turns[number]._plan
                 said = None if answers is None else answers.said[number]
                 try:
-                    verdict = _judge_plan(plan, calls_per_turn[number], said)
+                    verdict = plan.judge(calls_per_turn[number], said)
                 except NotRecordedError as error:
                     raise NotRecordedError(f"turn {number}: {error}") from None
             else:
@@ -537,7 +532,7 @@ def judge_alone(
     bound as in a run of that one turn."""
     captures = capture_plan([_alternatives_of(plan)])
     if captures is None:
-        return _judge_plan(plan, calls, said)
+        return plan.judge(calls, said)
     answers = None if said is None else _Answers([said], None)
     alone = SimpleNamespace(_plan=plan)  # the one turn, as RunVerdict reads a turn
     return run_verdict([alone], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]

@@ -1,7 +1,7 @@
 """The turn engine (docs/semantics.md, docs/selection.md): ``TurnPlan``, a turn's expectations
-with its options, and :func:`judge`, which reaches its verdict.
+with its options, and :meth:`TurnPlan.judge`, which reaches its verdict.
 
-One function, :func:`judge`, judges a turn: it leaves out the ignored calls, judges each
+One method, :meth:`TurnPlan.judge`, judges a turn: it leaves out the ignored calls, judges each
 (expectation, call) pair once, counts, and when asked assigns calls of their own and
 checks the turn's budgets. Its verdict is plain data; the results and their texts are
 built from it only when wanted, so a verdict-only run (``TestCase.passes``, the CLI)
@@ -66,10 +66,11 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
     _R = TypeVar("_R")
 
-__all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "judge", "under_binding"]
+__all__ = ["TurnPlan", "TurnVerdict", "answer_problem", "under_binding"]
 
 _SHOWN_CALLS = 10
 OTHER_AGENT = -1  # in a verdict's ``ignored``: left out as another agent's call
+_ALL_KEPT = (None, None, None)  # _ignored_and_kept's answer for a turn that leaves none out
 
 
 class TurnPlan:
@@ -86,8 +87,12 @@ class TurnPlan:
     - ``answer``: the matcher of the turn's final answer (``None``: not checked).
     - ``after``: per expectation, those whose calls all come before its own (groups,
       ``before``/``after``; ``None``: no partial order); ``order``: the ``Order``
-      of those it directly follows, when the turn has any order (``None``: none).
+      of those it directly follows, when the turn has any order (``None``: none);
+      ``optional_steps``: the numbers of its optional steps.
     - ``nevers``: each never with ``after``/``before``: (its number, the key, the other's).
+    - ``leaves_out``, ``placed``, ``limited``: whether the turn leaves calls out (``ignore``,
+      ``agent``), has places or ordered nevers to keep, has limits (``max_calls``,
+      ``no_repeats``, ``tools``): a turn without pays nothing for them in its runs.
     - ``json_template``: what the turn's rows of ``--format json`` share, written on first
       use (``_selection/json_rows.py``).
     """
@@ -108,6 +113,10 @@ class TurnPlan:
         "after",
         "nevers",
         "order",
+        "optional_steps",
+        "leaves_out",
+        "placed",
+        "limited",
         "json_template",
     )
 
@@ -152,6 +161,12 @@ class TurnPlan:
             if ordered
             else None
         )
+        self.optional_steps = [
+            number for number, tool in enumerate(selection.expectations) if tool.optional
+        ]
+        self.leaves_out = self.ignoring is not None or agent is not None
+        self.placed = bool(selection.placed or nevers)
+        self.limited = max_calls is not None or no_repeats or tools is not None
         self.json_template: Any = None
         if after is not None:
             self.distinct = True
@@ -160,6 +175,41 @@ class TurnPlan:
                     "an exhaustive turn with groups or before/after takes exactly count calls "
                     "per expectation: max_count above count is not supported there"
                 )
+
+    def judge(
+        self, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
+    ) -> TurnVerdict:
+        """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
+        gives it, when the turn checks it): the one place a verdict is reached
+        (docs/selection.md)."""
+        ignored, kept, over_cap = _ignored_and_kept(self, calls) if self.leaves_out else _ALL_KEPT
+        selection = self.selection
+        candidates, matching = match_turn(selection, calls, kept)
+        if selection.asserting:
+            check_recorded(
+                selection.expectations, selection.asserting, calls, candidates, matching,
+                selection.allowed,
+            )  # fmt: skip
+        met = [
+            len(found) in allowed
+            for allowed, found in zip(selection.allowed, matching, strict=True)
+        ]
+        verdict = TurnVerdict(self, calls, kept, candidates, matching, met)
+        if ignored:
+            verdict.ignored = ignored
+        if over_cap:
+            verdict.over_cap = over_cap
+        passed = all(met)
+        if self.placed:
+            passed = _in_place(verdict, calls) and passed
+        if self.distinct:
+            passed = _assign(verdict, passed) and passed
+        if self.limited:
+            passed = _limits_held(verdict, calls, kept) and passed
+        if self.answer is not None:
+            passed = _answer_held(verdict, said) and passed
+        verdict.passed = passed
+        return verdict
 
 
 class TurnVerdict:
@@ -564,38 +614,6 @@ def answer_problem(matcher: Matcher, said: tuple[str | None, str | None], what: 
     return None if found is None else f"{what}: {found}"
 
 
-def judge(
-    turn: TurnPlan, calls: list[ToolCall], said: tuple[str | None, str | None] | None = None
-) -> TurnVerdict:
-    """Judge one turn's calls (and ``said``, its final answer as ``Reading.final_answer``
-    gives it, when the turn checks it): the one place a verdict is reached
-    (docs/selection.md)."""
-    ignored, kept, over_cap = _ignored_and_kept(turn, calls)
-    selection = turn.selection
-    candidates, matching = match_turn(selection, calls, kept)
-    if selection.asserting:
-        check_recorded(
-            selection.expectations, selection.asserting, calls, candidates, matching,
-            selection.allowed,
-        )  # fmt: skip
-    met = [
-        len(found) in allowed for allowed, found in zip(selection.allowed, matching, strict=True)
-    ]
-    verdict = TurnVerdict(turn, calls, kept, candidates, matching, met)
-    if ignored:
-        verdict.ignored = ignored
-    if over_cap:
-        verdict.over_cap = over_cap
-    in_place = _in_place(verdict, calls)
-    passed = all(met) and in_place
-    if turn.distinct:
-        passed = _assign(verdict, passed) and passed
-    limits_held = _limits_held(verdict, calls, kept)
-    answered = turn.answer is None or _answer_held(verdict, said)
-    verdict.passed = passed and limits_held and answered
-    return verdict
-
-
 def _ignored_and_kept(
     turn: TurnPlan, calls: list[ToolCall]
 ) -> tuple[dict[int, int] | None, list[int] | None, dict[int, int] | None]:
@@ -630,8 +648,6 @@ def _in_place(verdict: TurnVerdict, calls: list[ToolCall]) -> bool:
     """Whether the calls keep the turn's places and ``never`` steps; what breaks them goes
     into ``verdict.out_of_order``."""
     turn, selection = verdict.turn, verdict.turn.selection
-    if not (selection.placed or turn.nevers):
-        return True
     out_of_place = place_breaks(
         selection.expectations, calls, verdict.candidates, verdict.matching, selection.placed,
         turn.nevers,
@@ -794,12 +810,13 @@ def _windowed(
     turn = verdict.turn
     order = turn.order
     assert order is not None
-    expectations = turn.selection.expectations
     matchings = verdict.matching
     takes = [demand > 0 for demand in demands]
-    taking = [take or tool.optional for take, tool in zip(takes, expectations, strict=True)]
+    optional = [number for number in turn.optional_steps if not takes[number]]
     never = len(verdict.calls)
-    windows = order_windows(matchings, order, taking, takes, never)
+    windows = order_windows(matchings, order, takes, optional, never)
+    if windows is None:
+        return matchings, None
     lows, highs = windows.lows, windows.highs
     if not windows.conflicts and all(low < 0 for low in lows) and all(h == never for h in highs):
         return matchings, None

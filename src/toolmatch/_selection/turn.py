@@ -213,7 +213,7 @@ class TurnPlan:
 
 
 class TurnVerdict:
-    """What :func:`judge` found in one turn, as indices; :meth:`result` puts it into words.
+    """What :meth:`TurnPlan.judge` found in one turn, as indices; :meth:`result` puts it into words.
 
     Its fields, calls and expectations by number:
 

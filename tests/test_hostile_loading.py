@@ -225,6 +225,23 @@ def test_a_file_may_nest_100_levels_and_no_more(tmp_path: Path, name: str) -> No
     assert load_error(tmp_path, name, text) == f"{name}:1:{column}: {DEEP}"
 
 
+def test_a_deep_unclosed_file_is_refused_at_its_nesting_whatever_the_recursion_limit(
+    tmp_path: Path,
+) -> None:
+    # A process that raised the limit (some libraries do) let json's C parser read the
+    # nesting to its end and report the missing value there instead.
+    before = sys.getrecursionlimit()
+    for limit in (1_000, 50_000):
+        sys.setrecursionlimit(limit)
+        try:
+            assert load_error(tmp_path, "spec.json", "[" * 10_000) == f"spec.json:1:101: {DEEP}"
+            assert load_error(tmp_path, "spec.json", '{"test_cases": [\n  {"name": }\n]}') == (
+                "spec.json:2:12: invalid JSON: Expecting value"
+            )
+        finally:
+            sys.setrecursionlimit(before)
+
+
 NOT = '{"$not": '
 JSON_ARGS = '{"test_cases": [{"name": "a", "expected_tools": [{"name": "f", "args": {"x": '
 DEEP_FILES = {

@@ -115,6 +115,7 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _read_json(text: str, where: str) -> object:
+    import contextlib
     import json
 
     try:
@@ -124,6 +125,12 @@ def _read_json(text: str, where: str) -> object:
             problem = f"invalid JSON: duplicate key {short_repr(repeated.args[0])}"
         except RecursionError:  # deeper than the C parser goes: far beyond the limit
             problem = NESTED_TOO_DEEPLY
+        except json.JSONDecodeError:
+            # Under a raised recursion limit the C parser reads a deep nesting to its end and
+            # finds the syntax error there: the nesting, which comes first, is said instead.
+            with contextlib.suppress(json.JSONDecodeError):
+                _locate_json_problem(text)
+            raise
         else:
             if unbounded(data) is None:  # JSON has no aliases: only the nesting can be
                 return data

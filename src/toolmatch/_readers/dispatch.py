@@ -566,7 +566,13 @@ def dispatch(obj: object, where: str, reading: Reading) -> None:
     handler = BY_TYPE.get(type(obj))
     if handler is None:
         handler = _by_class(obj)
-    _read_with(handler, obj, where, reading)
+    # _read_with, written out: a turn is a list, read here once per turn
+    if reading.source is not None or handler in _CONTAINERS:
+        handler(obj, where, reading)
+    else:
+        reading.source = handler
+        handler(obj, where, reading)
+        reading.source = None
 
 
 def _read_with(handler: Handler, obj: Any, where: str, reading: Reading) -> None:
@@ -679,9 +685,14 @@ def _by_value(key: str, table: dict[str, Handler]) -> Handler:
         handler = table.get(value)
         if handler is None:
             raise unknown_value(where, key, value, table)
-        if reading.source is read:  # set by read_mapping's memo: the source is the table's
+        source = reading.source
+        if source is read:  # set by read_mapping's memo: the source is the table's
             reading.source = handler
-        _read_with(handler, data, where, reading)
+            handler(data, where, reading)  # read_mapping puts the source back
+        elif source is None:  # no table's reader is a container: it is the source
+            _read_with(handler, data, where, reading)
+        else:  # _read_with, written out: a message inside a response, say
+            handler(data, where, reading)
 
     return read
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall, status_of
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.identity import beside, identify
+from toolmatch._readers.identity import beside, identify, message_key
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -359,6 +359,24 @@ class Reading:
         it can repeat it."""
         if end is None:
             end = len(self._calls)
+        if end > start and where != ROOT:
+            wholes = self._wholes
+            if wholes is None:
+                wholes = self._wholes = []
+            wholes.append((start, end, where))
+
+    def final_object(self, message_id: object, start: int, where: str) -> None:
+        """The calls recorded from ``start`` are those of a final object (a response, a
+        typed message) read at ``where`` whose id is ``message_id``: ``sighted`` under its
+        identity (``message_key``) and ``whole``, written out in one call (one per response
+        read: two Python frames fewer)."""
+        end = len(self._calls)
+        key = message_key(message_id)
+        if key is not None:
+            sightings = self._sightings
+            if sightings is None:
+                sightings = self._sightings = []
+            sightings.append((key, start, end, 0, self.replacing))
         if end > start and where != ROOT:
             wholes = self._wholes
             if wholes is None:
@@ -748,7 +766,7 @@ def list_at(data: Mapping[str, Any], key: str, where: str) -> list[Any] | tuple[
     """The list ``data[key]`` holds (``None`` when it holds nothing); anything else is a
     ``wrong_shape`` error at ``where.key``."""
     items = data.get(key)
-    if type(items) is not list:  # JSON gives a list: skip as_data's checks
+    if type(items) is not list and items is not None:  # JSON: a list, or no key
         items = as_data(items)
         if items is not None and not isinstance(items, (list, tuple)):
             raise wrong_shape(f"{where}.{key}", "a list", items)

@@ -552,7 +552,7 @@ def read_answer(obj: object, where: str) -> tuple[bool, str | None, list[ToolCal
     """Whether ``obj`` records the model's messages, its final answer
     (``Reading.final_answer``), read at ``where``, and its calls (their format says why
     where it records none)."""
-    reading = Reading(dispatch, read_mapping, False)
+    reading = Reading(dispatch, read_mapping, False, answering=True)
     dispatch(obj, where, reading)
     calls = reading.finish()
     return (*reading.final_answer(messages.message_text), calls)

@@ -69,7 +69,8 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
     blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
     result. The model's message is what it said, for the final answer."""
-    start = reading.position()
+    said = reading.answering and data.get("role") in _MODEL_ROLES
+    start = reading.position() if said else 0
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
         # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status
@@ -89,7 +90,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             _legacy_function_call(legacy, where, reading)
     else:
         _read_content(data, where, reading)
-    if data.get("role") in _MODEL_ROLES:  # what the model said: its content, read when asked
+    if said:  # what the model said: its content, its text read when asked for
         content = data.get("content")
         if content is None:
             content = data.get("parts")

@@ -108,6 +108,7 @@ class Reading:
 
     __slots__ = (
         "agent",
+        "answering",
         "source",
         "_calls",
         "_copy_args",
@@ -126,11 +127,19 @@ class Reading:
     )
 
     def __init__(
-        self, dispatch: Dispatch, read_dict: ReadDict | None = None, copy_args: bool = True
+        self,
+        dispatch: Dispatch,
+        read_dict: ReadDict | None = None,
+        copy_args: bool = True,
+        answering: bool = False,
     ) -> None:
         # read_dict: the dispatcher's own reader of a dict, called directly for dict items
         # (most items are), which saves a call per item.
         self._dispatch = dispatch
+        # Whether the model's messages are kept for the final answer (``said``): a reading
+        # of calls alone, as every run a check judges is read, skips them (two Python calls a
+        # message: position() and said()).
+        self.answering = answering
         self._read_dict: ReadDict = read_dict or dispatch
         # Whether a call keeps a copy of an args dict: the caller may change theirs later,
         # unless the calls never outlive the reading (a verdict, a report line).
@@ -320,13 +329,27 @@ class Reading:
     def said(self, content: object, start: int) -> None:
         """The model wrote a message with this ``content``, its calls, if any, recorded from
         ``start`` on: the last such message is the final answer (:meth:`final_answer`). The
-        content's text is read only when asked for: most readings never are (B6)."""
+        content's text is read only when asked for: most readings never are (B6). Readers
+        call it only for an ``answering`` reading."""
         self._said = (content, start)
 
     def final_answer(self, text_of: Callable[[object], str | None]) -> tuple[bool, str | None]:
         """Whether the input records the model's messages, and the final answer: the text
         (``text_of`` its content) of the model's last message, ``None`` when it has none or
-        a call comes with it or after it (the run did not end on an answer)."""
+        a call comes with it or after it (the run did not end on an answer).
+
+        >>> from toolmatch._readers.dispatch import dispatch, read_mapping
+        >>> reading = Reading(dispatch, read_mapping, answering=True)
+        >>> reading.read({"role": "assistant", "content": "Sunny."}, "input")
+        >>> reading.final_answer(str)
+        (True, 'Sunny.')
+        >>> Reading(dispatch, read_mapping).final_answer(str)
+        Traceback (most recent call last):
+        ...
+        RuntimeError: this reading keeps no final answer: make it with answering=True
+        """
+        if not self.answering:
+            raise RuntimeError("this reading keeps no final answer: make it with answering=True")
         said = self._said
         if said is None:
             return False, None

@@ -73,15 +73,9 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     start = reading.position() if said else 0
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
-        # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status
-        # only where the tool failed.
-        status = data.get("status")
-        failed = None if status is None else status == "error"
-        reading.result(tool_call_id, data.get("content"), failed)
+        _read_answer(data, tool_call_id, reading)
     elif "tool_calls" in data or "invalid_tool_calls" in data:
         for key in ("tool_calls", "invalid_tool_calls"):
-            if data.get(key) is None:  # the other key, mostly: no list to look at
-                continue
             entries = list_at(data, key, where)
             if entries is not None:
                 reading.read_each(entries, f"{where}.{key}")
@@ -90,13 +84,27 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             _legacy_function_call(legacy, where, reading)
     else:
         _read_content(data, where, reading)
-    if said:  # what the model said: its content, its text read when asked for
-        content = data.get("content")
-        if content is None:
-            content = data.get("parts")
-            if content is None and data.get("blocks") is not None:
-                return  # a llama-index ChatMessage's dump: LlamaIndex records no answer
-        reading.said(content, start)
+    if said:
+        _said(data, start, reading)
+
+
+def _read_answer(data: Mapping[str, Any], tool_call_id: object, reading: Reading) -> None:
+    """A tool message's answer to the call of ``tool_call_id``. A LangChain ToolMessage
+    dumped without its defaults (type 'tool') keeps a status only where the tool failed."""
+    status = data.get("status")
+    failed = None if status is None else status == "error"
+    reading.result(tool_call_id, data.get("content"), failed)
+
+
+def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
+    """The model's message ``data``, its calls recorded from ``start`` on, is what it said:
+    its content, whose text is read when asked for."""
+    content = data.get("content")
+    if content is None:
+        content = data.get("parts")
+        if content is None and data.get("blocks") is not None:
+            return  # a llama-index ChatMessage's dump: LlamaIndex records no answer
+    reading.said(content, start)
 
 
 def _read_content(data: Mapping[str, Any], where: str, reading: Reading) -> None:

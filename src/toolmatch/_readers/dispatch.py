@@ -566,7 +566,8 @@ def dispatch(obj: object, where: str, reading: Reading) -> None:
     handler = BY_TYPE.get(type(obj))
     if handler is None:
         handler = _by_class(obj)
-    # _read_with, written out: a turn is a list, read here once per turn
+    # _read_with, written out: a turn is a list, read here once per turn (callgrind, B4's
+    # book_flight run of two list turns: 113.2k -> 112.4k instructions)
     if reading.source is not None or handler in _CONTAINERS:
         handler(obj, where, reading)
     else:
@@ -691,7 +692,7 @@ def _by_value(key: str, table: dict[str, Handler]) -> Handler:
             handler(data, where, reading)  # read_mapping puts the source back
         elif source is None:  # no table's reader is a container: it is the source
             _read_with(handler, data, where, reading)
-        else:  # _read_with, written out: a message inside a response, say
+        else:  # _read_with, written out: a message inside a response (one frame a message)
             handler(data, where, reading)
 
     return read

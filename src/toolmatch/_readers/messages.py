@@ -119,7 +119,7 @@ def _read_content(data: Mapping[str, Any], where: str, reading: Reading) -> None
         value = data.get(key)
         if value is None:
             continue
-        if type(value) is not list:  # JSON gives a list: skip as_data's checks
+        if type(value) is not list:  # JSON gives a list: skip as_data's call (one frame)
             value = as_data(value)
         if isinstance(value, (list, tuple)):
             reading.read_each(value, f"{where}.{key}", True)  # text
@@ -234,7 +234,7 @@ def _check_own_fields(
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object around one message: a choice, an Ollama response."""
     message = data["message"]
-    if type(message) is not dict:  # JSON gives a dict: skip as_data's and the ABC's checks
+    if type(message) is not dict:  # JSON's dict skips as_data and the Mapping ABC's check
         message = as_data(message)
         if not isinstance(message, Mapping):
             raise wrong_shape(f"{where}.message", "an object", message)

@@ -40,7 +40,8 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         # its name is the agent that wrote it (create_agent(name=...))
         reading.read_by(data.get("name"), data, where, _read_calls)
         reading.sighted(message_key(data.get("id")), start)
-        reading.said(as_data(data.get("content")), start)
+        if reading.answering:
+            reading.said(as_data(data.get("content")), start)
         return
     _read_calls(data, where, reading)
 

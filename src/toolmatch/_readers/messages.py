@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import llama_index
-from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, wrong_shape
 
 if TYPE_CHECKING:
@@ -70,14 +69,36 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A chat message: its ``tool_calls``, else its legacy ``function_call``, else the
     blocks of its ``content`` or ``parts``; an OpenAI or tau2-bench ``tool`` message is a
     result. The model's message is what it said, for the final answer."""
-    start = reading.position()
-    _read_message(data, where, reading)
-    if data.get("role") in _MODEL_ROLES:
+    said = reading.answering and data.get("role") in _MODEL_ROLES
+    start = reading.position() if said else 0
+    tool_call_id = data.get("tool_call_id")
+    if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
+        _read_answer(data, tool_call_id, reading)
+    elif "tool_calls" in data or "invalid_tool_calls" in data:
+        for key in ("tool_calls", "invalid_tool_calls"):
+            entries = list_at(data, key, where)
+            if entries is not None:
+                reading.read_each(entries, f"{where}.{key}")
+        legacy = data.get("function_call")
+        if legacy is not None:
+            _legacy_function_call(legacy, where, reading)
+    else:
+        _read_content(data, where, reading)
+    if said:
         _said(data, start, reading)
 
 
+def _read_answer(data: Mapping[str, Any], tool_call_id: object, reading: Reading) -> None:
+    """A tool message's answer to the call of ``tool_call_id``. A LangChain ToolMessage
+    dumped without its defaults (type 'tool') keeps a status only where the tool failed."""
+    status = data.get("status")
+    failed = None if status is None else status == "error"
+    reading.result(tool_call_id, data.get("content"), failed)
+
+
 def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
-    """The model's message ``data``, its calls recorded from ``start`` on, is what it said."""
+    """The model's message ``data``, its calls recorded from ``start`` on, is what it said:
+    its content, whose text is read when asked for."""
     content = data.get("content")
     if content is None:
         content = data.get("parts")
@@ -86,24 +107,10 @@ def _said(data: Mapping[str, Any], start: int, reading: Reading) -> None:
     reading.said(content, start)
 
 
-def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    tool_call_id = data.get("tool_call_id")
-    if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
-        # A LangChain ToolMessage dumped without its defaults (type 'tool') keeps a status
-        # only where the tool failed.
-        status = data.get("status")
-        failed = None if status is None else status == "error"
-        reading.result(tool_call_id, data.get("content"), failed)
-        return
+def _read_content(data: Mapping[str, Any], where: str, reading: Reading) -> None:
+    """A message without ``tool_calls``: its legacy ``function_call``, a tau2-bench answer,
+    else the blocks of its ``content`` or ``parts``."""
     legacy = data.get("function_call")
-    if "tool_calls" in data or "invalid_tool_calls" in data:
-        for key in ("tool_calls", "invalid_tool_calls"):
-            entries = list_at(data, key, where)
-            if entries is not None:
-                reading.read_each(entries, f"{where}.{key}")
-        if legacy is not None:
-            _legacy_function_call(legacy, where, reading)
-        return
     if legacy is not None and _legacy_function_call(legacy, where, reading):
         return
     if data.get("role") == "tool" and _read_tau2_answers(data, where, reading):
@@ -112,7 +119,8 @@ def _read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None
         value = data.get(key)
         if value is None:
             continue
-        value = as_data(value)
+        if type(value) is not list:  # JSON gives a list: skip as_data's call (one frame)
+            value = as_data(value)
         if isinstance(value, (list, tuple)):
             reading.read_each(value, f"{where}.{key}", True)  # text
             return
@@ -134,11 +142,8 @@ def read_message_once(data: Mapping[str, Any], where: str, reading: Reading) -> 
     identity, its ``id`` and its calls, whole or streamed; a final object, which messages
     without an id beside it may repeat (docs/formats.md, "Counted once")."""
     start = reading.position()
-    _read_message(data, where, reading)  # read_message, with the start it needs taken once
-    if data.get("role") in _MODEL_ROLES:
-        _said(data, start, reading)
-    reading.sighted(message_key(data.get("id")), start)
-    reading.whole(start, where)
+    read_message(data, where, reading)
+    reading.final_object(data.get("id"), start, where)
 
 
 def _read_tau2_answers(data: Mapping[str, Any], where: str, reading: Reading) -> bool:
@@ -228,9 +233,11 @@ def _check_own_fields(
 
 def read_wrapped(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """An untyped object around one message: a choice, an Ollama response."""
-    message = as_data(data["message"])
-    if not isinstance(message, Mapping):
-        raise wrong_shape(f"{where}.message", "an object", message)
+    message = data["message"]
+    if type(message) is not dict:  # JSON's dict skips as_data and the Mapping ABC's check
+        message = as_data(message)
+        if not isinstance(message, Mapping):
+            raise wrong_shape(f"{where}.message", "an object", message)
     reading.read(message, f"{where}.message")
 
 

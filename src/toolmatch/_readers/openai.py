@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import inspect_ai
-from toolmatch._readers.identity import message_key
 from toolmatch._readers.reading import Reading, as_data, list_at, read_one_option, wrong_shape
 
 if TYPE_CHECKING:
@@ -141,8 +140,7 @@ def read_completion(data: Mapping[str, Any], where: str, reading: Reading) -> No
     once per identity, its ``id`` (``chatcmpl-...``) and its calls, whole or streamed."""
     start = reading.position()
     read_one_option(data, "choices", "completion", where, reading)
-    reading.sighted(message_key(data.get("id")), start)
-    reading.whole(start, where)
+    reading.final_object(data.get("id"), start, where)
 
 
 def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None:
@@ -153,8 +151,7 @@ def read_response(data: Mapping[str, Any], where: str, reading: Reading) -> None
     if output is not None:
         start = reading.position()
         reading.read_each(output, f"{where}.output")
-        reading.sighted(message_key(data.get("id")), start)
-        reading.whole(start, where)
+        reading.final_object(data.get("id"), start, where)
 
 
 def _sighted_item(data: Mapping[str, Any], reading: Reading) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall, status_of
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
-from toolmatch._readers.identity import beside, identify
+from toolmatch._readers.identity import beside, identify, message_key
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -108,6 +108,7 @@ class Reading:
 
     __slots__ = (
         "agent",
+        "answering",
         "source",
         "_calls",
         "_copy_args",
@@ -126,11 +127,19 @@ class Reading:
     )
 
     def __init__(
-        self, dispatch: Dispatch, read_dict: ReadDict | None = None, copy_args: bool = True
+        self,
+        dispatch: Dispatch,
+        read_dict: ReadDict | None = None,
+        copy_args: bool = True,
+        answering: bool = False,
     ) -> None:
         # read_dict: the dispatcher's own reader of a dict, called directly for dict items
         # (most items are), which saves a call per item.
         self._dispatch = dispatch
+        # Whether the model's messages are kept for the final answer (``said``): a reading
+        # of calls alone, as every run a check judges is read, skips them (two Python calls a
+        # message: position() and said()).
+        self.answering = answering
         self._read_dict: ReadDict = read_dict or dispatch
         # Whether a call keeps a copy of an args dict: the caller may change theirs later,
         # unless the calls never outlive the reading (a verdict, a report line).
@@ -320,13 +329,27 @@ class Reading:
     def said(self, content: object, start: int) -> None:
         """The model wrote a message with this ``content``, its calls, if any, recorded from
         ``start`` on: the last such message is the final answer (:meth:`final_answer`). The
-        content's text is read only when asked for: most readings never are (B6)."""
+        content's text is read only when asked for: most readings never are (B6). Readers
+        call it only for an ``answering`` reading."""
         self._said = (content, start)
 
     def final_answer(self, text_of: Callable[[object], str | None]) -> tuple[bool, str | None]:
         """Whether the input records the model's messages, and the final answer: the text
         (``text_of`` its content) of the model's last message, ``None`` when it has none or
-        a call comes with it or after it (the run did not end on an answer)."""
+        a call comes with it or after it (the run did not end on an answer).
+
+        >>> from toolmatch._readers.dispatch import dispatch, read_mapping
+        >>> reading = Reading(dispatch, read_mapping, answering=True)
+        >>> reading.read({"role": "assistant", "content": "Sunny."}, "input")
+        >>> reading.final_answer(str)
+        (True, 'Sunny.')
+        >>> Reading(dispatch, read_mapping).final_answer(str)
+        Traceback (most recent call last):
+        ...
+        RuntimeError: this reading keeps no final answer: make it with answering=True
+        """
+        if not self.answering:
+            raise RuntimeError("this reading keeps no final answer: make it with answering=True")
         said = self._said
         if said is None:
             return False, None
@@ -359,6 +382,24 @@ class Reading:
         it can repeat it."""
         if end is None:
             end = len(self._calls)
+        if end > start and where != ROOT:
+            wholes = self._wholes
+            if wholes is None:
+                wholes = self._wholes = []
+            wholes.append((start, end, where))
+
+    def final_object(self, message_id: object, start: int, where: str) -> None:
+        """The calls recorded from ``start`` are those of a final object (a response, a
+        typed message) read at ``where`` whose id is ``message_id``: ``sighted`` under its
+        identity (``message_key``) and ``whole``, written out in one call (one per response
+        read: two Python frames fewer)."""
+        end = len(self._calls)
+        key = message_key(message_id)
+        if key is not None:
+            sightings = self._sightings
+            if sightings is None:
+                sightings = self._sightings = []
+            sightings.append((key, start, end, 0, self.replacing))
         if end > start and where != ROOT:
             wholes = self._wholes
             if wholes is None:
@@ -748,7 +789,7 @@ def list_at(data: Mapping[str, Any], key: str, where: str) -> list[Any] | tuple[
     """The list ``data[key]`` holds (``None`` when it holds nothing); anything else is a
     ``wrong_shape`` error at ``where.key``."""
     items = data.get(key)
-    if type(items) is not list:  # JSON gives a list: skip as_data's checks
+    if type(items) is not list and items is not None:  # JSON: a list, or no key
         items = as_data(items)
         if items is not None and not isinstance(items, (list, tuple)):
             raise wrong_shape(f"{where}.{key}", "a list", items)

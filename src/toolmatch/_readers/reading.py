@@ -391,20 +391,9 @@ class Reading:
     def final_object(self, message_id: object, start: int, where: str) -> None:
         """The calls recorded from ``start`` are those of a final object (a response, a
         typed message) read at ``where`` whose id is ``message_id``: ``sighted`` under its
-        identity (``message_key``) and ``whole``, written out in one call (one per response
-        read: two Python frames fewer)."""
-        end = len(self._calls)
-        key = message_key(message_id)
-        if key is not None:
-            sightings = self._sightings
-            if sightings is None:
-                sightings = self._sightings = []
-            sightings.append((key, start, end, 0, self.replacing))
-        if end > start and where != ROOT:
-            wholes = self._wholes
-            if wholes is None:
-                wholes = self._wholes = []
-            wholes.append((start, end, where))
+        identity (``message_key``) and ``whole``."""
+        self.sighted(message_key(message_id), start)
+        self.whole(start, where)
 
     def sighted_last(self, key: object) -> None:
         """The call recorded last is a whole sighting of the item ``key`` (``sighted``,

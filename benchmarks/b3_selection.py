@@ -669,12 +669,12 @@ def run(config: Config) -> Section:
 
 # Why the peer budget is unmet, written after the run of 2026-12-07 (its figures).
 PEER_NOT_MET = (
-    "1,000 x 1,000 over its budget: the reference, not check_turn, moved: toolscore.evaluate "
-    "took 1.40 s on this turn where the full run of 2026-12-02 measured 2.84 s, and "
-    "check_turn 32.3 ms where it measured 43.8 ms (tool-scorer 1.10.0, installed again for "
-    "this run); why toolscore's time halved was not measured; the next step is to time the "
-    "tool-scorer release of that run beside this one, and the budget to be read against a "
-    "pinned release"
+    "1,000 x 1,000 over its budget: the reference, not check_turn, moved: the full run of "
+    "2026-12-07 10:40 measured toolscore.evaluate at 1.40 s on this turn where the full run "
+    "of 2026-12-02 measured 2.84 s, and check_turn at 32.3 ms where it measured 43.8 ms "
+    "(tool-scorer 1.10.0, installed again for that run); why toolscore's time halved was "
+    "not measured; the next step is to time the tool-scorer release of that run beside this "
+    "one, and the budget to be read against a pinned release"
 )
 
 

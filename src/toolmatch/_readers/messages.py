@@ -73,7 +73,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     start = reading.position() if said else 0
     tool_call_id = data.get("tool_call_id")
     if tool_call_id is not None:  # OpenAI's answer to a call (role 'tool')
-        _read_answer(data, tool_call_id, reading)
+        _read_tool_result(data, tool_call_id, reading)
     elif "tool_calls" in data or "invalid_tool_calls" in data:
         for key in ("tool_calls", "invalid_tool_calls"):
             entries = list_at(data, key, where)
@@ -88,7 +88,7 @@ def read_message(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         _said(data, start, reading)
 
 
-def _read_answer(data: Mapping[str, Any], tool_call_id: object, reading: Reading) -> None:
+def _read_tool_result(data: Mapping[str, Any], tool_call_id: object, reading: Reading) -> None:
     """A tool message's answer to the call of ``tool_call_id``. A LangChain ToolMessage
     dumped without its defaults (type 'tool') keeps a status only where the tool failed."""
     status = data.get("status")

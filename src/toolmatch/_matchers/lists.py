@@ -17,7 +17,7 @@ from toolmatch._matchers.literal import as_matcher
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import Any
+    from typing import Any, ClassVar
 
     from toolmatch._matchers.base import ConstructorArgs
 
@@ -55,6 +55,8 @@ class _Paired(Matcher):
     items: tuple[object, ...]
     _matchers: tuple[Matcher, ...]
     _checks: tuple[Callable[[object], bool], ...]
+    # Whether every actual item must be paired (Unordered), not only the expected ones.
+    _every_item: ClassVar[bool] = False
 
     def __init__(self, items: Sequence[object]) -> None:
         values = _items(type(self).__name__, items)
@@ -92,7 +94,7 @@ class _Paired(Matcher):
         found = _as_list(actual)
         if found is None:
             yield Mismatch(path, _not_a_list(actual))
-        elif isinstance(self, Unordered) and len(found) != len(self._checks):
+        elif self._every_item and len(found) != len(self._checks):
             yield Mismatch(
                 path,
                 f"expected {len(self._checks)} items in any order, got {len(found)}: "
@@ -133,6 +135,7 @@ class Unordered(_Paired, _trusted=True):
     """
 
     __slots__ = ("_texts", "_kinds")
+    _every_item = True
     _texts: list[str] | None
     _kinds: list[type]  # str for each item
 

@@ -34,7 +34,7 @@ from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.limits import NESTED_TOO_DEEPLY, unbounded
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._runs.envelope import turns_value
-from toolmatch._selection.case import read_run_turns
+from toolmatch._selection.run import read_turns
 from toolmatch._spec.importing import exact_name
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def calls_of_run(run_turns: object, python: PythonTurns | None = None) -> list[l
     [[ToolCall(name='search', args={'q': 'paris'})], []]
     """
     turns = turns_value(run_turns)
-    return read_run_turns(turns if python is None else python(turns))
+    return read_turns(turns if python is None else python(turns), "turns")
 
 
 def kept_turn_count(runs: Sequence[Sequence[object]]) -> int | None:

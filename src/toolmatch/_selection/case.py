@@ -26,11 +26,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from toolmatch._calls.call import ToolCall
     from toolmatch._selection.captures import CapturePlan
     from toolmatch._selection.results import TurnResult
 
-__all__ = ["TestCase", "case_verdict", "read_run_turns"]
+__all__ = ["TestCase", "case_verdict"]
 
 
 # How a refusal of a case's turns names them (validation.list_of's listed and each).
@@ -193,12 +192,3 @@ def case_verdict(
         )
     answers = read_answers(case.turns, call_turns, case.answer) if case._answers else None
     return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
-
-
-def read_run_turns(call_turns: object, copy_args: bool = True) -> list[list[ToolCall]]:
-    """A run's turns, each read by :func:`to_calls`: a list of turns, each named in errors.
-
-    >>> read_run_turns([[{"name": "search"}], []])
-    [[ToolCall(name='search', args={})], []]
-    """
-    return read_turns(call_turns, "turns", copy_args)

@@ -131,7 +131,8 @@ def check_turns(
     start_run()
     calls = read_turns(call_turns, "call_turns")
     answers = read_answers(turns, call_turns, None)
-    return run_verdict(turns, calls, None, answers, plan_of(turns)).results()
+    plans = [turn._plan for turn in turns]
+    return run_verdict(plans, calls, None, answers, plan_of(turns)).results()
 
 
 @public

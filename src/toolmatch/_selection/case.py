@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from toolmatch._selection.captures import CapturePlan
     from toolmatch._selection.results import TurnResult
+    from toolmatch._selection.run import Plan
 
 __all__ = ["TestCase", "case_verdict"]
 
@@ -55,13 +56,14 @@ class TestCase(Record):
 
     __test__ = False  # pytest: a configuration record, not a test class to collect
     _fields = ("name", "turns", "max_calls", "alternatives", "answer")
-    __slots__ = (*_fields, "_captures", "_answers")
+    __slots__ = (*_fields, "_plans", "_captures", "_answers")
     __hash__ = None  # type: ignore[assignment]
     name: str
     turns: tuple[ExpectedTurn | OneOfTurns, ...]
     max_calls: int | None
     alternatives: tuple[TestCase, ...]
     answer: object
+    _plans: tuple[Plan, ...]
     _captures: CapturePlan | None
     _answers: bool
 
@@ -95,6 +97,8 @@ class TestCase(Record):
             tuple(alternatives),
             check_no_carried(answer, KEYWORDS, "answer"),
         )
+        # What judges each turn, as a run's verdict takes them.
+        object.__setattr__(self, "_plans", tuple(turn._plan for turn in self.turns))
         # The captures and references of its turns, found once (each alternative has its own).
         object.__setattr__(self, "_captures", plan_of(self.turns))
         # Whether a run's final answers are read: only for a check on one.
@@ -181,7 +185,7 @@ def case_verdict(
         return RunAlternatives(
             [
                 (
-                    each.turns,
+                    each._plans,
                     each.max_calls,
                     read_answers(each.turns, call_turns, each.answer) if each._answers else None,
                     each._captures,
@@ -191,4 +195,4 @@ def case_verdict(
             calls,
         )
     answers = read_answers(case.turns, call_turns, case.answer) if case._answers else None
-    return run_verdict(case.turns, calls, case.max_calls, answers, case._captures)
+    return run_verdict(case._plans, calls, case.max_calls, answers, case._captures)

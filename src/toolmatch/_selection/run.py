@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from types import SimpleNamespace
 
 from toolmatch._calls.call import ToolCall
 from toolmatch._core.describe import short_repr, type_name
@@ -28,10 +27,13 @@ from toolmatch._selection.turn import TurnPlan, TurnVerdict, answer_problem, und
 from toolmatch._selection.unrecorded import NotRecordedError
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from toolmatch._calls.definitions import ToolDefinition
     from toolmatch._matchers.base import Matcher
+
+    # An expected turn's plan, which judges its calls (ExpectedTurn._plan).
+    Plan: TypeAlias = "TurnPlan | _Alternatives"
 
 __all__ = [
     "ExpectedTurn",
@@ -364,19 +366,17 @@ def _checks_answer(plan: TurnPlan | _Alternatives) -> bool:
 
 
 def _judge_missing(
-    turns: Sequence[ExpectedTurn | OneOfTurns],
-    calls_per_turn: Sequence[list[ToolCall]],
-    number: int,
+    plans: Sequence[Plan], calls_per_turn: Sequence[list[ToolCall]], number: int
 ) -> TurnVerdict:
     """A turn present on one side only: judged as if the other side were empty, failing."""
     if number >= len(calls_per_turn):
         # A turn without calls has no answer either.
-        verdict, missing = turns[number]._plan.judge([], (None, None)), "has no calls"
+        verdict, missing = plans[number].judge([], (None, None)), "has no calls"
     else:
         verdict, missing = _NO_TURN.judge(calls_per_turn[number]), "has calls but no expectations"
     verdict.reason = (
         f"turn {number} {missing}: got {len(calls_per_turn)} call turn(s) for "
-        f"{len(turns)} expected turn(s)"
+        f"{len(plans)} expected turn(s)"
     )
     verdict.passed = False
     return verdict
@@ -384,10 +384,11 @@ def _judge_missing(
 
 class RunVerdict:
     """A run's verdict, reached turn by turn up to its first failing turn; :meth:`results`
-    judges the turns after that one and puts every turn's verdict into words."""
+    judges the turns after that one and puts every turn's verdict into words. ``plans``:
+    each expected turn's plan (``ExpectedTurn._plan``)."""
 
     __slots__ = (
-        "_turns",
+        "_plans",
         "_calls_per_turn",
         "_max_calls",
         "_judged",
@@ -398,13 +399,13 @@ class RunVerdict:
 
     def __init__(
         self,
-        turns: Sequence[ExpectedTurn | OneOfTurns],
+        plans: Sequence[Plan],
         calls_per_turn: Sequence[list[ToolCall]],
         max_calls: int | None = None,
         answers: _Answers | None = None,
         binding: Binding | None = None,
     ) -> None:
-        self._turns = turns
+        self._plans = plans
         self._calls_per_turn = calls_per_turn
         self._max_calls = max_calls
         self._judged: list[TurnVerdict] = []
@@ -424,23 +425,22 @@ class RunVerdict:
         calls going over ``max_calls`` at this turn (``over``). With ``until_failure``, the run
         stops at its first failing turn (a verdict needs no more). Whether every turn judged
         passed."""
-        turns, calls_per_turn, judged = self._turns, self._calls_per_turn, self._judged
+        plans, calls_per_turn, judged = self._plans, self._calls_per_turn, self._judged
         max_calls, answers, binding = self._max_calls, self._answers, self._binding
-        expected, recorded = len(turns), len(calls_per_turn)
+        expected, recorded = len(plans), len(calls_per_turn)
         total = 0
         if judged and max_calls is not None:
             total = sum(verdict.kept_count for verdict in judged)
         passed = True
         for number in range(len(judged), max(expected, recorded)):
             if number < expected and number < recorded:
-                plan = turns[number]._plan
                 said = None if answers is None else answers.said[number]
                 try:
-                    verdict = plan.judge(calls_per_turn[number], said)
+                    verdict = plans[number].judge(calls_per_turn[number], said)
                 except NotRecordedError as error:
                     raise NotRecordedError(f"turn {number}: {error}") from None
             else:
-                verdict = _judge_missing(turns, calls_per_turn, number)
+                verdict = _judge_missing(plans, calls_per_turn, number)
             if binding is not None:
                 verdict.binding = binding  # its words are put under the same values
             if answers is not None and answers.problem is not None and number == recorded - 1:
@@ -534,8 +534,7 @@ def judge_alone(
     if captures is None:
         return plan.judge(calls, said)
     answers = None if said is None else _Answers([said], None)
-    alone = SimpleNamespace(_plan=plan)  # the one turn, as RunVerdict reads a turn
-    return run_verdict([alone], [calls], None, answers, captures).verdicts()[0]  # type: ignore[list-item]
+    return run_verdict([plan], [calls], None, answers, captures).verdicts()[0]
 
 
 def plan_of(turns: Sequence[ExpectedTurn | OneOfTurns]) -> CapturePlan | None:
@@ -548,16 +547,17 @@ def _alternatives_of(plan: TurnPlan | _Alternatives) -> list[TurnPlan]:
 
 
 def run_verdict(
-    turns: Sequence[ExpectedTurn | OneOfTurns],
+    plans: Sequence[Plan],
     calls_per_turn: Sequence[list[ToolCall]],
     max_calls: int | None,
     answers: _Answers | None,
     captures: CapturePlan | None,
 ) -> RunVerdict:
-    """A run's verdict; with ``captures``, the first choice of the captured values the run
-    offers under which it passes, else the one with the best score (the first of equals)."""
+    """A run's verdict (``plans``: as :class:`RunVerdict` takes them); with ``captures``,
+    the first choice of the captured values the run offers under which it passes, else the
+    one with the best score (the first of equals)."""
     if captures is None:
-        return RunVerdict(turns, calls_per_turn, max_calls, answers)
+        return RunVerdict(plans, calls_per_turn, max_calls, answers)
     offered = captures.offered(calls_per_turn)
     unbound: list[tuple[object, str, Matcher | None]] = [(UNBOUND, "", None)]
     choices = [
@@ -573,7 +573,7 @@ def run_verdict(
     best_score = -1.0
     for choice in itertools.product(*choices):
         binding: Binding = dict(zip(captures.names, choice, strict=True))
-        verdict = RunVerdict(turns, calls_per_turn, max_calls, answers, binding)
+        verdict = RunVerdict(plans, calls_per_turn, max_calls, answers, binding)
         if verdict.passed or total == 1:
             return verdict
         score = verdict.score()
@@ -594,9 +594,7 @@ class RunAlternatives:
     def __init__(
         self,
         alternatives: Sequence[
-            tuple[
-                Sequence[ExpectedTurn | OneOfTurns], int | None, _Answers | None, CapturePlan | None
-            ]
+            tuple[Sequence[Plan], int | None, _Answers | None, CapturePlan | None]
         ],
         calls_per_turn: Sequence[list[ToolCall]],
     ) -> None:
@@ -604,8 +602,8 @@ class RunAlternatives:
         self._verdicts: list[RunVerdict] = []
         self._results: list[TurnResult] | None = None
         self._number = 0  # the chosen alternative, once the results have chosen it
-        for turns, max_calls, answers, captures in alternatives:
-            verdict = run_verdict(turns, calls_per_turn, max_calls, answers, captures)
+        for plans, max_calls, answers, captures in alternatives:
+            verdict = run_verdict(plans, calls_per_turn, max_calls, answers, captures)
             self._verdicts.append(verdict)
             if verdict.passed:
                 break  # the first that passes is the one chosen: the others need no verdict

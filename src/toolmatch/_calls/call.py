@@ -81,7 +81,7 @@ def checked_call(
     ``ToolCall.__init__``'s checks, as a reading builds each call it reads.
 
     >>> checked_call("search", {"q": "x"}, "c1", None, None, False, "succeeded", None, None)
-    ToolCall(name='search', args={'q': 'x'}, id='c1', failed=False, status='succeeded')
+    ToolCall(name='search', args={'q': 'x'}, id='c1', failed=False)
     """
     call = CallSlots()
     call.name = name

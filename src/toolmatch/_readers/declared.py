@@ -16,8 +16,6 @@ would, and a test keeps the two readings equal (tests/test_reading_by_shape.py).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from toolmatch._calls.call import checked_call
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.reading import scan_object
@@ -32,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["CallShape"]
 
 
-class CallShape(NamedTuple):
+class CallShape:
     """Where a shape holds its call: the key of the tool's name, the keys that may hold
     its arguments (the first one present is read), the key of its id; with ``inside``,
     the name and arguments are in the mapping under that key, the id beside it. With
@@ -50,11 +48,21 @@ class CallShape(NamedTuple):
     [ToolCall(name='f', args={}, id='t1'), ToolCall(name='f', args={}, id='t2')]
     """
 
-    name: str
-    args: tuple[str, ...]
-    id: str
-    inside: str | None = None
-    closed: bool = False
+    __slots__ = ("args", "closed", "id", "inside", "name")
+
+    def __init__(
+        self,
+        name: str,
+        args: tuple[str, ...],
+        call_id: str,
+        inside: str | None = None,
+        closed: bool = False,
+    ) -> None:
+        self.name = name
+        self.args = args
+        self.id = call_id
+        self.inside = inside
+        self.closed = closed
 
     def read(self, data: Mapping[str, Any], where: str, reading: Reading) -> None:
         """Read the call of ``data``, a mapping of this shape without ``inside``."""

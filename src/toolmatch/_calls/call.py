@@ -20,6 +20,7 @@ __all__ = [
     "STATUSES",
     "ToolCall",
     "matcher_fields",
+    "checked_call",
     "said_status",
     "shown_fields",
     "status_of",
@@ -63,6 +64,37 @@ class CallSlots:
     agent: str | None
     status: str | None
     _source: object
+
+
+def checked_call(
+    name: str,
+    args: dict[str, Any],
+    call_id: str | None,
+    parse_error: str | None,
+    result: object,
+    failed: bool | None,
+    status: str | None,
+    agent: str | None,
+    source: object,
+) -> ToolCall:
+    """A ``ToolCall`` of values a reader has checked, read by ``source``: built without
+    ``ToolCall.__init__``'s checks, as a reading builds each call it reads.
+
+    >>> checked_call("search", {"q": "x"}, "c1", None, None, False, "succeeded", None, None)
+    ToolCall(name='search', args={'q': 'x'}, id='c1', failed=False)
+    """
+    call = CallSlots()
+    call.name = name
+    call.args = args
+    call.id = call_id
+    call.parse_error = parse_error
+    call.result = result
+    call.failed = failed
+    call.status = status
+    call.agent = agent
+    call._source = source
+    call.__class__ = ToolCall
+    return call  # type: ignore[return-value]  # its class is ToolCall now
 
 
 def status_of(failed: bool | None) -> str | None:

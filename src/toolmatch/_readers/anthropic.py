@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolmatch._core.type_checking import TYPE_CHECKING
+from toolmatch._readers.declared import CallShape
 from toolmatch._readers.reading import Reading, as_data
 
 if TYPE_CHECKING:
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CALL_FREE_TYPES",
     "SERVER_RESULT_TYPES",
+    "TOOL_USE",
     "read_server_tool_result",
     "read_tool_result",
     "read_tool_use",
@@ -46,9 +48,9 @@ SERVER_RESULT_TYPES = frozenset(
 )
 
 
-def read_tool_use(data: Mapping[str, Any], where: str, reading: Reading) -> None:
-    """A ``tool_use``, ``server_tool_use`` or ``mcp_tool_use`` block."""
-    reading.call(data.get("name"), data.get("input"), data.get("id"), where)
+# A ``tool_use``, ``server_tool_use`` or ``mcp_tool_use`` block.
+TOOL_USE = CallShape("name", ("input",), "id")
+read_tool_use = TOOL_USE.read
 
 
 def read_tool_result(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -61,6 +61,7 @@ from toolmatch._readers import (
     streams,
     vercel,
 )
+from toolmatch._readers.declared import CallShape
 from toolmatch._readers.identity import UnsureError
 from toolmatch._readers.reading import (
     INDICES,
@@ -79,12 +80,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, TypeAlias
 
+    from toolmatch._readers.reading import ItemsReader
+
     Handler: TypeAlias = Callable[[Any, str, Reading], None]
     SpanHandler: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any], str, Reading], None]
 
 __all__ = [
     "BY_CLASS",
     "BY_TYPE",
+    "DECLARED",
     "KEYS",
     "OBJECTS",
     "ROLES",
@@ -492,6 +496,13 @@ KEYS[:0] = [  # first: ATIF's steps also hold 'tool_calls' and 'message'
     ("app_name", adk.read_adk_session_dict),  # an ADK Session's dict
     ("appName", adk.read_adk_session_dict),
 ]
+# Rows whose call is in keys their provider declares: a list's items of a key set of theirs
+# are read by the reader their declaration makes for it (declared.py).
+DECLARED: dict[Handler, CallShape] = {
+    anthropic.read_tool_use: anthropic.TOOL_USE,
+    messages.read_plain_call: messages.PLAIN_CALL,
+    openai.read_function_entry: openai.FUNCTION_ENTRY,
+}
 # 3. Whole shapes, for mappings no row claims.
 SHAPES: list[tuple[Callable[[Mapping[str, Any]], bool], Handler]] = [
     (langgraph.is_langgraph_update, langgraph.read_langgraph_update),
@@ -529,6 +540,15 @@ class _Placing(Reading):
     def __init__(self) -> None:
         super().__init__(dispatch, read_mapping)
         self.places: dict[int, str] = {}
+
+    @property
+    def next_items(self) -> None:
+        """Never a reader of a run of items: each call is read by ``call``, at its place."""
+        return None
+
+    @next_items.setter
+    def next_items(self, reader: object) -> None:
+        pass
 
     def call(self, *arguments: Any, **options: Any) -> None:
         """``Reading.call``, keeping its ``where``."""
@@ -609,6 +629,8 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         except TypeError:  # an unhashable 'type' value, which no row names
             handler = None
         if handler is not None:
+            if kind in _DECLARED_TYPES:
+                reading.next_items = _items_reader(data, kind, handler)
             # _read_with, written out (B6: a call of it costs each item of a list 8%)
             if reading.source is None:
                 reading.source = handler
@@ -632,6 +654,8 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
         # _read_with, written out; the memo holds no container but the readers by value,
         # which hand the source on to the reader they choose (_by_value)
         handler = known[1]
+        if known[2] is not None:
+            reading.next_items = known[2]
         if reading.source is None:
             reading.source = handler
             handler(data, where, reading)
@@ -664,8 +688,23 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     else:
         handler = _read_object_value if best == _OBJECT else _read_role
     if passed_over > best and len(_readers_by_keys) < _MEMO_SIZE:  # never for no row
-        _readers_by_keys[keys] = (deciding, handler)
+        shape = DECLARED.get(handler)
+        items = None if shape is None else shape.items_reader(keys, None, handler)
+        _readers_by_keys[keys] = (deciding, handler, items)
     return handler
+
+
+def _items_reader(data: Mapping[str, Any], kind: str, handler: Handler) -> ItemsReader | None:
+    """The reader of a list's items of the key set of ``data``, a mapping of ``type``
+    ``kind`` read by ``handler`` (a ``DECLARED`` row), made once per key set and type."""
+    keys = (*data, kind)
+    try:
+        return _items_readers[keys]
+    except KeyError:
+        made = DECLARED[handler].items_reader(keys[:-1], kind, handler)
+        if len(_items_readers) < _MEMO_SIZE:
+            _items_readers[keys] = made
+        return made
 
 
 def _by_value(key: str, table: dict[str, Handler]) -> Handler:
@@ -711,9 +750,12 @@ def _read_shape(data: Mapping[str, Any], where: str, reading: Reading) -> None:
 _OBJECT, _ROLE = 0, 1
 _NO_RANK = 1 << 30
 _ranks: dict[str, int] = {}
-# Key sets seen, with their deciding key and its reader (a bounded memo: input may be of
-# any keys).
-_readers_by_keys: dict[tuple[str, ...], tuple[str, Handler]] = {}
+# Key sets seen, with their deciding key, its reader and, for a DECLARED row, the reader of
+# a list's items of the set (a bounded memo: input may be of any keys).
+_readers_by_keys: dict[tuple[str, ...], tuple[str, Handler, ItemsReader | None]] = {}
+# Key sets of DECLARED rows' mappings told by their type, the type last: the reader of a
+# list's items of the set, if their declaration makes one.
+_items_readers: dict[tuple[str, ...], ItemsReader | None] = {}
 _MEMO_SIZE = 4096
 
 
@@ -723,6 +765,7 @@ def _rank_keys() -> None:
     _ranks.update((key, rank + _ROLE + 1) for rank, (key, _) in reversed(list(enumerate(KEYS))))
     _ranks.update(object=_OBJECT, role=_ROLE)
     _readers_by_keys.clear()
+    _items_readers.clear()
 
 
 def _by_prefix(kind: str) -> Handler | None:
@@ -853,3 +896,5 @@ BY_TYPE[dict] = read_mapping
 BY_TYPE[type(None)] = read_object
 BY_TYPE[str] = read_object
 _rank_keys()
+# The 'type' values of DECLARED rows, once TYPES is complete.
+_DECLARED_TYPES = frozenset(kind for kind, handler in TYPES.items() if handler in DECLARED)

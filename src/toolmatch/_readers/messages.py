@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from toolmatch._calls.call import FAILED_OF_STATUS, STATUSES
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import llama_index
+from toolmatch._readers.declared import CallShape
 from toolmatch._readers.reading import Reading, as_data, cannot_read, list_at, wrong_shape
 
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "PLAIN_CALL",
     "ROLES",
     "message_text",
     "read_message",
@@ -29,6 +31,8 @@ __all__ = [
 
 # Who speaks a chat message, in OpenAI, Anthropic, Gemini, Bedrock, Vercel, Ollama and OTel.
 ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function", "ipython")
+# A call by itself; other keys than these are its own fields (``read_plain_call``).
+PLAIN_CALL = CallShape("name", ("args", "arguments", "input"), "id", closed=True)
 # A dict of just these keys is a call without arguments; a tool definition always has more.
 _BARE_CALL_KEYS = frozenset({"name", "id"})
 
@@ -180,20 +184,14 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
     and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``; a tau2
     call names its caller, ``requestor``. The other fields ``ToolCall.as_dict()`` writes
     (``parse_error``, ``result``, ``failed``, ``agent``, ``status``) are read back as written."""
-    if "args" in data:
-        raw = data["args"]
-    elif "arguments" in data:
-        raw = data["arguments"]
-    elif "input" in data:
-        raw = data["input"]
-    elif data.keys() <= _BARE_CALL_KEYS:
-        raw = None
+    for key in PLAIN_CALL.args:
+        if key in data:
+            raw = data[key]
+            break
     else:
-        raise cannot_read(data, where)  # a tool definition, or a shape of no provider
-    if len(data) == 2 and "name" in data and raw is not None:
-        # name and arguments alone: no lookups below (B6 plain list: 660 ns a call, 755 without)
-        reading.call(data["name"], raw, None, where)
-        return
+        if not data.keys() <= _BARE_CALL_KEYS:
+            raise cannot_read(data, where)  # a tool definition, or a shape of no provider
+        raw = None
     parse_error = data.get("parse_error")
     failed = data.get("failed")
     agent = data.get("agent")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers import inspect_ai
+from toolmatch._readers.declared import CallShape
 from toolmatch._readers.reading import Reading, as_data, list_at, read_one_option, wrong_shape
 
 if TYPE_CHECKING:
@@ -69,6 +70,10 @@ CALL_FREE_TYPES = frozenset(
 )
 
 
+# A Chat Completions tool-call entry: its call is in ``function``.
+FUNCTION_ENTRY = CallShape("name", ("arguments",), "id", inside="function")
+
+
 def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:
     """A Chat Completions tool-call entry (``function``: name and JSON-text arguments);
     an entry whose ``function`` is the tool's name is another format's
@@ -90,7 +95,8 @@ def read_function_entry(data: Mapping[str, Any], where: str, reading: Reading) -
             raise wrong_shape(inner, "an object", function)
     if "parameters" in function and "arguments" not in function:
         raise TypeError(f"{inner} is a tool definition (it has 'parameters'), not a tool call")
-    reading.call(function.get("name"), function.get("arguments"), data.get("id"), inner)
+    shape = FUNCTION_ENTRY
+    reading.call(function.get(shape.name), function.get(shape.args[0]), data.get(shape.id), inner)
 
 
 def read_custom_entry(data: Mapping[str, Any], where: str, reading: Reading) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 
-from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall, status_of
+from toolmatch._calls.call import FAILED_OF_STATUS, CallSlots, ToolCall, checked_call, status_of
 from toolmatch._core.describe import short_repr, type_name
 from toolmatch._core.type_checking import TYPE_CHECKING
 from toolmatch._readers.identity import beside, identify, message_key
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     Dispatch = Callable[[object, str, "Reading"], None]
     Handler = Callable[[Any, str, "Reading"], None]
     ReadDict = Callable[[Mapping[str, Any], str, "Reading"], None]
+    # A reader of a run of a list's items of one shape, from an index on: it returns the
+    # index of the first item it did not read (``declared.CallShape.items_reader``).
+    ItemsReader = Callable[[list[Any], int, "Reading"], int]
 
 __all__ = [
     "FORMATS_DOC",
@@ -111,7 +114,7 @@ class Reading:
         "answering",
         "source",
         "_calls",
-        "_copy_args",
+        "copy_args",
         "_said",
         "_dispatch",
         "_answers",
@@ -121,6 +124,7 @@ class Reading:
         "_read_dict",
         "replacing",
         "_results",
+        "next_items",
         "_sightings",
         "_states",
         "_wholes",
@@ -136,6 +140,9 @@ class Reading:
         # read_dict: the dispatcher's own reader of a dict, called directly for dict items
         # (most items are), which saves a call per item.
         self._dispatch = dispatch
+        # Set by the table when it has read a mapping of a declared shape: the reader of a
+        # run of items of its key set, for the items after it in a list (``read_each``).
+        self.next_items: ItemsReader | None = None
         # Whether the model's messages are kept for the final answer (``said``): a reading
         # of calls alone, as every run a check judges is read, skips them (two Python calls a
         # message: position() and said()).
@@ -143,7 +150,7 @@ class Reading:
         self._read_dict: ReadDict = read_dict or dispatch
         # Whether a call keeps a copy of an args dict: the caller may change theirs later,
         # unless the calls never outlive the reading (a verdict, a report line).
-        self._copy_args = copy_args
+        self.copy_args = copy_args
         self._calls: list[ToolCall | None] = []
         self._open_slots = 0
         # Made on first use: most runs have no results and no states.
@@ -183,17 +190,29 @@ class Reading:
     # calls only to functions without keyword-only parameters, and these run per item.
     def read_each(self, items: Iterable[object], where: str, text: bool = False) -> None:
         """Read each item in order at ``where[i]`` (an iterator is consumed once); with
-        ``text``, a string item is text (a message's content) and holds nothing."""
+        ``text``, a string item is text (a message's content) and holds nothing. After a
+        dict of a declared shape, the items of its key set that follow it in a list are
+        read by the reader the table gives for them (``next_items``), as many as it takes."""
         dispatch = self._dispatch
         read_dict = self._read_dict
         indices = INDICES
+        after = 0  # items before it were read by a reader of a run of items
         for index, item in enumerate(items):
+            if index < after:
+                continue
             try:  # free in 3.11 while nothing is raised
                 place = where + indices[index]
             except IndexError:
                 place = f"{where}[{index}]"
             if type(item) is dict:
                 read_dict(item, place, self)
+                reader = self.next_items
+                if reader is not None:
+                    self.next_items = None
+                    if type(items) is list:
+                        after = reader(items, index + 1, self)
+                        if after == len(items):
+                            return
             elif not text or not isinstance(item, str):
                 dispatch(item, place, self)
 
@@ -236,7 +255,7 @@ class Reading:
             found = f"{short_repr(name)} ({type_name(name)})"
             raise TypeError(f"{where}: a tool call's name must be a string, got {found}")
         if type(raw_args) is dict:  # with a parse_error too: toolmatch's own dict
-            args: dict[str, Any] = raw_args.copy() if self._copy_args else raw_args
+            args: dict[str, Any] = raw_args.copy() if self.copy_args else raw_args
         elif parse_error is not None:
             args = {}
         elif type(raw_args) is str:  # JSON text: skip parse_arguments' checks for others
@@ -249,34 +268,28 @@ class Reading:
             args, parse_error = parse_arguments(as_data(raw_args))
         if call_id is not None and type(call_id) is not str:
             call_id = str(call_id)
-        # Built here, without ToolCall.__init__'s checks (the values are checked above) and
-        # without a call of a builder: this runs once per call read. Plain slot stores cost
-        # a quarter of Record's object.__setattr__; CallSlots has ToolCall's layout.
-        call = CallSlots()
-        call.name = name
-        call.args = args
-        call.id = call_id
-        call.parse_error = parse_error
-        call.result = result
         if status is None:  # status_of(failed), written out: this runs once per call read
-            call.failed = failed
-            call.status = None if failed is None else ("failed" if failed else "succeeded")
+            status = None if failed is None else ("failed" if failed else "succeeded")
         else:
-            call.failed = FAILED_OF_STATUS[status]
-            call.status = status
-        call.agent = self.agent if agent is None else agent
-        call._source = self.source
-        call.__class__ = ToolCall
-        self._calls.append(call)  # type: ignore[arg-type]
+            failed = FAILED_OF_STATUS[status]
+        agent = self.agent if agent is None else agent
+        call = checked_call(
+            name, args, call_id, parse_error, result, failed, status, agent, self.source
+        )
+        self._calls.append(call)
 
     def add(self, call: ToolCall) -> None:
         """Record a ``ToolCall`` given as it is (its own ``agent`` too)."""
         self._calls.append(call)
 
+    def extend(self, calls: list[ToolCall]) -> None:
+        """Record calls a reader made itself (``checked_call``), in their order."""
+        self._calls.extend(calls)
+
     def apart(self) -> Reading:
         """A new, empty run with this one's table: a state reads an assembled value there
         and ``fill``s a reserved place with the call it gives."""
-        return Reading(self._dispatch, None, self._copy_args)
+        return Reading(self._dispatch, None, self.copy_args)
 
     def reserve(self) -> int:
         """A place in call order for a call known only later (see ``fill``)."""

@@ -25,11 +25,17 @@ from openai.types.responses import (
 )
 
 NO_TRACING = RunConfig(tracing_disabled=True)
-TOOL_ERROR = "An error occurred while running the tool. Please try again."
+# What the model is told when the tool raises: the tool's own message, since the SDK's
+# default one changes between its releases.
+TOOL_ERROR = "The tool failed."
 FAKE_ID = "__fake_id__"  # agents.models.fake_id
 
 
-@function_tool
+def tool_error(context: Any, error: Exception) -> str:
+    return TOOL_ERROR
+
+
+@function_tool(failure_error_function=tool_error)
 def get_weather(city: str) -> str:
     """The weather in a city."""
     if city == "Atlantis":

@@ -47,7 +47,8 @@ def test_a_passing_and_a_failing_case_in_eval() -> None:
         {"toolmatch": 1.0, "toolmatch_f1": 1.0},
         {"toolmatch": 0.0, "toolmatch_f1": 0.0},
     ]
-    passed, failed = given
+    # Eval scores its cases concurrently: the Score objects come in either order
+    failed, passed = sorted(given, key=lambda scores: scores[0].score)
     assert [score.name for score in failed] == ["toolmatch", "toolmatch_f1"]
     explanation = failed[0].metadata["explanation"]
     assert "city: fuzzy 'Paris' does not match 'Lyon'" in explanation

@@ -3,15 +3,15 @@
 A trace file repeats a few shapes a million times, most often a list of calls of one shape
 (a turn of plain calls, a message's ``tool_use`` blocks, a completion's ``tool_calls``).
 Where a shape's call is in fixed keys, its provider declares them once, as a ``CallShape``:
-its row's reader reads those keys. Once the dispatch table has read a mapping of the shape,
-it learns the mapping's key set (``dispatch.DECLARED``), and ``Reading.read_each`` hands
-the items of that key set to the reader ``CallShape.items_reader`` made for it, which reads
-a run of them in one loop, without dispatching each: the cost of learning the shape is
-paid once per key set, not once per item. It stops at the first item of another key set or
-``type``, or with a value it does not take as it is (a name that is no string; arguments
-neither a dict nor a JSON object's text; an id that is neither a string nor absent), which
-``read_each`` hands to the table as before: the made reader reads what the row's reader
-would, and a test keeps the two readings equal (tests/test_reading_by_shape.py).
+its row's reader reads those keys. When the dispatch table reads a mapping of a declared
+row (``dispatch.DECLARED``), it gives the reading the reader ``CallShape.items_reader``
+made for that mapping's key set, once per key set, and ``Reading.read_each`` hands it the
+items after that mapping in its list: it reads a run of them in one loop, without
+dispatching each. It stops at the first item of another key set or ``type``, or with a
+value it does not take as it is (a name that is no string; arguments neither a dict nor a
+JSON object's text; an id that is neither a string nor absent), which ``read_each`` hands
+to the table as before: the made reader reads what the row's reader would, and a test keeps
+the two readings equal (tests/test_reading_by_shape.py).
 """
 
 from __future__ import annotations

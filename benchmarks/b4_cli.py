@@ -366,7 +366,7 @@ MAIN_NOT_MET = (
     "reading from 92.6k to 89.3k instructions on weather_lookup's Anthropic message, 183.6k "
     "to 169.8k on quarterly_report's completion, 106.6k to 92.3k on book_flight's plain "
     "calls (valgrind, 200 rounds of 10 runs of each); in CPU time it is "
-    "within this machine's noise (20,000 runs, best of 5: 1.05 to 1.12 s either way): in "
+    "within this machine's noise (20,000 runs, best of 5: 1.05 to 1.19 s either way): in "
     "CPython the loop's checks and the ToolCall it builds cost about what the table's "
     "dispatch of each item did (an Anthropic block reads in 681 ns a call either way, B6), "
     "the frames it saves are not where the time goes; 1.25x would take about half the "

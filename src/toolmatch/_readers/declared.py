@@ -68,12 +68,12 @@ class CallShape:
         """Read the call of ``data``, a mapping of this shape without ``inside``."""
         reading.call(data.get(self.name), self.arguments(data), data.get(self.id), where)
 
-    def arguments(self, data: Mapping[str, Any]) -> object:
-        """The value of the first argument key ``data`` has; ``None`` without any."""
+    def arguments(self, data: Mapping[str, Any], missing: object = None) -> object:
+        """The value of the first argument key ``data`` has; ``missing`` without any."""
         for key in self.args:
             if key in data:
                 return data[key]
-        return None
+        return missing
 
     def items_reader(
         self, keys: tuple[str, ...], kind: str | None, row: Handler
@@ -88,19 +88,19 @@ class CallShape:
             args = next((key for key in self.args if key in present), None)
             if args is None or self.name not in present:
                 return None
-            read = {self.name, args}
+            known = {self.name, args}
         else:
             if self.inside not in present:
                 return None
             args = self.args[0]  # an inner shape declares one argument key
-            read = {self.inside}
+            known = {self.inside}
         if call_id is not None:
-            read.add(call_id)
+            known.add(call_id)
         if kind is not None:
-            read.add("type")
+            known.add("type")
         # a mapping told by its keys is of this shape with these keys only (another key may
         # decide another row); a closed shape's other keys are its own fields
-        if (kind is None or self.closed) and not present <= read:
+        if (kind is None or self.closed) and not present <= known:
             return None
         return _items_reader(len(keys), kind, self.inside, self.name, args, call_id, row)
 
@@ -118,7 +118,6 @@ def _items_reader(
 
     def read(items: list[Any], start: int, reading: Reading) -> int:
         made: list[ToolCall] = []
-        index = start
         copy = reading.copy_args
         source = row if reading.source is None else reading.source
         agent = reading.agent
@@ -147,8 +146,7 @@ def _items_reader(
             else:
                 break
             made.append(checked_call(name, args, call_id, None, None, None, None, agent, source))
-            index += 1
         reading.extend(made)
-        return index
+        return start + len(made)
 
     return read

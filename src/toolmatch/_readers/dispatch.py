@@ -630,7 +630,7 @@ def read_mapping(data: Mapping[str, Any], where: str, reading: Reading) -> None:
             handler = None
         if handler is not None:
             if kind in _DECLARED_TYPES:
-                reading.next_items = _items_reader(data, kind, handler)
+                reading.next_items = _typed_items_reader(data, kind, handler)
             # _read_with, written out (B6: a call of it costs each item of a list 8%)
             if reading.source is None:
                 reading.source = handler
@@ -694,7 +694,7 @@ def _decide(data: Mapping[str, Any], keys: tuple[str, ...]) -> Handler:
     return handler
 
 
-def _items_reader(data: Mapping[str, Any], kind: str, handler: Handler) -> ItemsReader | None:
+def _typed_items_reader(data: Mapping[str, Any], kind: str, handler: Handler) -> ItemsReader | None:
     """The reader of a list's items of the key set of ``data``, a mapping of ``type``
     ``kind`` read by ``handler`` (a ``DECLARED`` row), made once per key set and type."""
     keys = (*data, kind)

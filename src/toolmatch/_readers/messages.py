@@ -35,6 +35,7 @@ ROLES = ("assistant", "model", "user", "system", "developer", "tool", "function"
 PLAIN_CALL = CallShape("name", ("args", "arguments", "input"), "id", closed=True)
 # A dict of just these keys is a call without arguments; a tool definition always has more.
 _BARE_CALL_KEYS = frozenset({"name", "id"})
+_NO_ARGUMENTS = object()  # a plain call with none of PLAIN_CALL's argument keys
 
 
 # The roles of the model's own messages: their text is what the agent says.
@@ -184,11 +185,8 @@ def read_plain_call(data: Mapping[str, Any], where: str, reading: Reading) -> No
     and OTel ``tool_call`` entries, Gemini ``FunctionCall``s), or a bare ``name``; a tau2
     call names its caller, ``requestor``. The other fields ``ToolCall.as_dict()`` writes
     (``parse_error``, ``result``, ``failed``, ``agent``, ``status``) are read back as written."""
-    for key in PLAIN_CALL.args:
-        if key in data:
-            raw = data[key]
-            break
-    else:
+    raw = PLAIN_CALL.arguments(data, _NO_ARGUMENTS)
+    if raw is _NO_ARGUMENTS:
         if not data.keys() <= _BARE_CALL_KEYS:
             raise cannot_read(data, where)  # a tool definition, or a shape of no provider
         raw = None
